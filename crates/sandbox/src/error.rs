@@ -1,0 +1,48 @@
+//! The sandbox's errors and how they reach a client: JSON `{"message": "..."}` with the fitting status.
+//! Internals (paths, SQL, stack) never reach the body; they go to the log.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    #[error("{0}")]
+    Unauthorized(&'static str),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("the sandbox could not start: {0}")]
+    Startup(String),
+}
+
+impl SandboxError {
+    fn status(&self) -> StatusCode {
+        match self {
+            SandboxError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            SandboxError::NotFound(_) => StatusCode::NOT_FOUND,
+            SandboxError::Startup(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl IntoResponse for SandboxError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let message = if status.is_server_error() {
+            tracing::error!(error = %self, "internal error");
+            "Internal error in the sandbox. Try again; if it persists, restart it.".to_string()
+        } else {
+            self.to_string()
+        };
+        (status, Json(json!({ "message": message }))).into_response()
+    }
+}
+
+/// The answer for any path the contract does not have.
+pub async fn not_found() -> SandboxError {
+    SandboxError::NotFound(
+        "No such endpoint in the sandbox. Check the method and path against the API contract."
+            .into(),
+    )
+}

@@ -1,0 +1,105 @@
+//! The key check of API.md part 5 and the account endpoints, over real HTTP.
+
+use tokio::net::TcpListener;
+use vstage_api::transport::NativeTransport;
+use vstage_api::{ApiError, Auth, Client};
+use vstage_sandbox::{RunningSandbox, SandboxConfig};
+
+async fn sandbox(keys: &[&str]) -> RunningSandbox {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let config = SandboxConfig::new(keys.iter().map(|k| k.to_string()).collect());
+    vstage_sandbox::spawn(listener, &config).unwrap()
+}
+
+async fn status_with_header(
+    sandbox: &RunningSandbox,
+    header: Option<&str>,
+) -> (u16, serde_json::Value) {
+    let mut request = reqwest::Client::new().get(format!("{}/v2/status", sandbox.base_url()));
+    if let Some(value) = header {
+        request = request.header("Authorization", value);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    let body = response.bytes().await.unwrap();
+    (
+        status,
+        serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null),
+    )
+}
+
+#[tokio::test]
+async fn only_the_exact_api_key_header_is_accepted() {
+    let sandbox = sandbox(&["key-one"]).await;
+    assert_eq!(
+        status_with_header(&sandbox, Some("Api-Key key-one"))
+            .await
+            .0,
+        200
+    );
+    for refused in [
+        None,
+        Some("api-key key-one"),
+        Some("API-KEY key-one"),
+        Some("Bearer key-one"),
+        Some("Api-Key key-two"),
+        Some("Api-Key  key-one"),
+        Some("key-one"),
+    ] {
+        let (status, body) = status_with_header(&sandbox, refused).await;
+        assert_eq!(status, 401, "{refused:?} must be refused");
+        assert!(
+            body["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "{refused:?} gets a message: {body}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn each_key_is_its_own_account_with_its_usage() {
+    let sandbox = sandbox(&["key-one", "key-two"]).await;
+    let client = |key: &str| {
+        Client::new(sandbox.base_url(), NativeTransport::default())
+            .with_auth(Auth::ApiKey(key.to_string()))
+    };
+    let one = client("key-one").user().await.unwrap();
+    let two = client("key-two").user().await.unwrap();
+    assert_ne!(one.user.uid, two.user.uid);
+    assert_eq!(one.staging_usage(), (0, SandboxConfig::DEFAULT_PHOTO_LIMIT));
+    assert_eq!(
+        one.image_editing_usage(),
+        (0, SandboxConfig::DEFAULT_PHOTO_LIMIT)
+    );
+    client("key-one").status().await.unwrap();
+
+    let refused = client("nobody").user().await.unwrap_err();
+    assert_eq!(
+        refused,
+        ApiError::Http {
+            status: 401,
+            message: Some("Invalid API key.".into())
+        }
+    );
+}
+
+#[tokio::test]
+async fn unknown_paths_are_json_404s() {
+    let sandbox = sandbox(&["key-one"]).await;
+    let response = reqwest::Client::new()
+        .get(format!("{}/v2/nothing-here", sandbox.base_url()))
+        .header("Authorization", "Api-Key key-one")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 404);
+    let body: serde_json::Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+    assert!(body["message"].is_string());
+}
+
+#[test]
+fn a_sandbox_without_keys_or_with_blank_keys_does_not_start() {
+    let error = vstage_sandbox::router(&SandboxConfig::new(vec![])).unwrap_err();
+    assert!(error.to_string().contains("--api-key"));
+    let error = vstage_sandbox::router(&SandboxConfig::new(vec!["a b".into()])).unwrap_err();
+    assert!(error.to_string().contains("spaces"));
+}

@@ -1,0 +1,8 @@
+//! Browser end-to-end tests: the built widget served by the real `vstage serve`, driven in headless Chromium
+//! through chromedriver. `cargo xtask test` builds the widget first and runs these last.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod browser;
+mod header;

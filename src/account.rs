@@ -1,0 +1,66 @@
+//! The account's state shared by the header and the pages: the service's status and `GET /user`.
+//! Loaded once when the studio starts; `refresh` reloads both.
+
+use leptos::prelude::*;
+use vstage_api::{ApiError, User};
+
+use crate::api::use_api;
+
+/// What the widget knows of the service's availability.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServiceState {
+    Checking,
+    Online,
+    /// Not reachable, or refusing us; `reason` is a sentence for the person.
+    Unreachable {
+        reason: String,
+    },
+}
+
+impl ServiceState {
+    pub fn from_result(result: Option<Result<(), ApiError>>) -> Self {
+        match result {
+            None => ServiceState::Checking,
+            Some(Ok(())) => ServiceState::Online,
+            Some(Err(error)) => ServiceState::Unreachable {
+                reason: error.to_string(),
+            },
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+pub struct Account {
+    status: LocalResource<Result<(), ApiError>>,
+    pub user: LocalResource<Result<User, ApiError>>,
+}
+
+impl Account {
+    pub fn service_state(&self) -> ServiceState {
+        ServiceState::from_result(self.status.get())
+    }
+
+    pub fn refresh(&self) {
+        self.status.refetch();
+        self.user.refetch();
+    }
+}
+
+/// Starts loading the account and makes it available below.
+pub fn provide_account() {
+    let api = use_api();
+    let status_api = api.clone();
+    let status = LocalResource::new(move || {
+        let api = status_api.clone();
+        async move { api.status().await }
+    });
+    let user = LocalResource::new(move || {
+        let api = api.clone();
+        async move { api.user().await }
+    });
+    provide_context(Account { status, user });
+}
+
+pub fn use_account() -> Account {
+    use_context::<Account>().expect("provide_account is called by App")
+}

@@ -1,0 +1,42 @@
+//! The studio's header: the brand, the service's status and this period's usage meters.
+//! It reads the shared account state; a failed load shows the reason and a way to retry.
+
+use leptos::prelude::*;
+
+use crate::account::use_account;
+use crate::components::status_badge::StatusBadge;
+use crate::components::usage_meter::UsageMeter;
+
+#[component]
+pub fn Header() -> impl IntoView {
+    let account = use_account();
+    let usage = move || {
+        match account.user.get() {
+        None => view! { <p class="vstage-usage vstage-skeleton" aria-busy="true">"Loading usage…"</p> }.into_any(),
+        Some(Ok(user)) => {
+            let (staging_used, staging_limit) = user.staging_usage();
+            let (editing_used, editing_limit) = user.image_editing_usage();
+            view! {
+                <section class="vstage-usage" aria-label="Photos used this period">
+                    <UsageMeter label="Staging" used=staging_used limit=staging_limit />
+                    <UsageMeter label="Image editing" used=editing_used limit=editing_limit />
+                </section>
+            }
+            .into_any()
+        }
+        Some(Err(error)) => {
+            view! { <p class="vstage-usage vstage-usage--error" role="alert">"Usage unavailable: " {error.to_string()}</p> }
+                .into_any()
+        }
+    }
+    };
+    view! {
+        <header class="vstage-header">
+            <a class="vstage-brand" href="/">
+                "vstage"
+            </a>
+            <StatusBadge state=Signal::derive(move || account.service_state()) on_retry=move |()| account.refresh() />
+            {usage}
+        </header>
+    }
+}

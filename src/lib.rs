@@ -1,0 +1,10 @@
+//! The vstage widget: a virtual-staging studio in the browser, written with Leptos (client-side rendering).
+//! It talks only to `vstage serve` under `/api`, through `vstage-api`; it never holds the service's key.
+
+pub mod account;
+pub mod api;
+mod app;
+pub mod components;
+mod pages;
+
+pub use app::App;

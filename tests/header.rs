@@ -1,0 +1,151 @@
+//! The header's components mounted in headless Chromium: usage meters and the service status badge.
+//! Run by `cargo xtask test` (wasm-bindgen-test-runner with webdriver.json).
+#![cfg(target_arch = "wasm32")]
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use leptos::prelude::*;
+use vstage::account::ServiceState;
+use vstage::components::status_badge::StatusBadge;
+use vstage::components::usage_meter::{UsageLevel, UsageMeter};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A fresh element in the page to mount a component into.
+fn container() -> web_sys::HtmlElement {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let element = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&element).unwrap();
+    element.unchecked_into()
+}
+
+fn meter(root: &web_sys::HtmlElement) -> web_sys::Element {
+    root.query_selector("[role=meter]")
+        .unwrap()
+        .expect("the meter has role=meter")
+}
+
+#[wasm_bindgen_test]
+fn usage_meter_shows_used_of_limit_with_an_accessible_bar() {
+    let root = container();
+    let _mounted = leptos::mount::mount_to(
+        root.clone(),
+        || view! { <UsageMeter label="Staging" used=3 limit=100 /> },
+    );
+
+    let text = root.text_content().unwrap();
+    assert!(text.contains("Staging"), "{text}");
+    assert!(text.contains("3 of 100"), "{text}");
+    let bar = meter(&root);
+    assert_eq!(bar.get_attribute("aria-valuenow").as_deref(), Some("3"));
+    assert_eq!(bar.get_attribute("aria-valuemax").as_deref(), Some("100"));
+    assert_eq!(bar.get_attribute("aria-label").as_deref(), Some("Staging"));
+    assert!(
+        bar.get_attribute("aria-valuetext")
+            .unwrap()
+            .contains("97 left")
+    );
+    let fill: web_sys::HtmlElement = bar.first_element_child().unwrap().unchecked_into();
+    assert_eq!(fill.style().get_property_value("width").unwrap(), "3%");
+    let classes = root.first_element_child().unwrap().class_name();
+    assert!(
+        !classes.contains("--near") && !classes.contains("--reached"),
+        "{classes}"
+    );
+}
+
+#[wasm_bindgen_test]
+fn usage_meter_warns_near_the_limit_and_when_reached() {
+    let near = container();
+    let _near = leptos::mount::mount_to(
+        near.clone(),
+        || view! { <UsageMeter label="Image editing" used=45 limit=50 /> },
+    );
+    assert!(
+        near.first_element_child()
+            .unwrap()
+            .class_name()
+            .contains("vstage-meter--near")
+    );
+
+    let reached = container();
+    let _reached = leptos::mount::mount_to(
+        reached.clone(),
+        || view! { <UsageMeter label="Staging" used=120 limit=100 /> },
+    );
+    assert!(
+        reached
+            .first_element_child()
+            .unwrap()
+            .class_name()
+            .contains("vstage-meter--reached")
+    );
+    assert_eq!(
+        meter(&reached).get_attribute("aria-valuenow").as_deref(),
+        Some("100"),
+        "the bar does not overflow"
+    );
+    assert!(
+        reached.text_content().unwrap().contains("120 of 100"),
+        "the text still tells the truth"
+    );
+}
+
+#[wasm_bindgen_test]
+fn usage_levels_follow_the_thresholds() {
+    assert_eq!(UsageLevel::of(0, 100), UsageLevel::Normal);
+    assert_eq!(UsageLevel::of(79, 100), UsageLevel::Normal);
+    assert_eq!(UsageLevel::of(80, 100), UsageLevel::Near);
+    assert_eq!(UsageLevel::of(100, 100), UsageLevel::Reached);
+    assert_eq!(
+        UsageLevel::of(0, 0),
+        UsageLevel::Reached,
+        "a plan without photos has nothing left"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn status_badge_follows_the_state_and_offers_a_retry_when_unreachable() {
+    let root = container();
+    let state = RwSignal::new(ServiceState::Checking);
+    let retries = Arc::new(AtomicUsize::new(0));
+    let counter = retries.clone();
+    let _mounted = leptos::mount::mount_to(root.clone(), move || {
+        let counter = counter.clone();
+        view! { <StatusBadge state=state on_retry=move |()| { counter.fetch_add(1, Ordering::SeqCst); } /> }
+    });
+    let live = root
+        .query_selector("[role=status]")
+        .unwrap()
+        .expect("a live region");
+    assert_eq!(live.get_attribute("aria-live").as_deref(), Some("polite"));
+    assert!(root.text_content().unwrap().contains("Checking"));
+    assert!(
+        root.query_selector("button").unwrap().is_none(),
+        "no retry while checking"
+    );
+
+    state.set(ServiceState::Online);
+    leptos::task::tick().await;
+    assert!(root.text_content().unwrap().contains("Online"));
+
+    state.set(ServiceState::Unreachable {
+        reason: "Could not reach the staging service.".into(),
+    });
+    leptos::task::tick().await;
+    let text = root.text_content().unwrap();
+    assert!(
+        text.contains("Unreachable") && text.contains("Could not reach"),
+        "{text}"
+    );
+    let retry: web_sys::HtmlElement = root
+        .query_selector("button")
+        .unwrap()
+        .expect("a retry button")
+        .unchecked_into();
+    retry.click();
+    assert_eq!(retries.load(Ordering::SeqCst), 1);
+}

@@ -1,0 +1,23 @@
+//! `cargo xtask bench`: measures the project's figures and writes `target/bench/report.md`.
+//! Each figure lives in its own module and adds rows to one report: figure, value, reference, ratio.
+
+mod report;
+mod widget_size;
+
+use crate::project::Project;
+use crate::setup::{self, Purpose};
+
+pub use report::Report;
+
+pub fn run(project: &Project) -> anyhow::Result<()> {
+    setup::ensure(project, Purpose::Build)?;
+    let mut report = Report::default();
+    widget_size::measure(project, &mut report)?;
+
+    let path = project.target().join("bench").join("report.md");
+    std::fs::create_dir_all(path.parent().expect("has a parent"))?;
+    let markdown = report.to_markdown();
+    std::fs::write(&path, &markdown)?;
+    println!("\n{markdown}\nwritten to {}", path.display());
+    Ok(())
+}

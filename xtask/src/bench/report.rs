@@ -1,0 +1,90 @@
+//! The bench report: one row per figure, with its reference (e.g. ImageMagick, nginx) when there is one.
+//! The ratio is value / reference, so under 1.0 means "less than the reference" (faster, smaller).
+
+#[derive(Debug, Default)]
+pub struct Report {
+    rows: Vec<Row>,
+}
+
+#[derive(Debug)]
+struct Row {
+    figure: String,
+    value: Measure,
+    reference: Option<Measure>,
+}
+
+/// A measured number and its unit.
+#[derive(Debug, Clone, Copy)]
+pub struct Measure {
+    pub amount: f64,
+    pub unit: Unit,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Bytes,
+}
+
+impl Measure {
+    pub fn bytes(amount: u64) -> Self {
+        Measure {
+            amount: amount as f64,
+            unit: Unit::Bytes,
+        }
+    }
+
+    fn render(&self) -> String {
+        match self.unit {
+            Unit::Bytes if self.amount >= 1024.0 => {
+                format!("{:.1} KiB ({} B)", self.amount / 1024.0, self.amount)
+            }
+            Unit::Bytes => format!("{} B", self.amount),
+        }
+    }
+}
+
+impl Report {
+    pub fn add(&mut self, figure: impl Into<String>, value: Measure, reference: Option<Measure>) {
+        self.rows.push(Row {
+            figure: figure.into(),
+            value,
+            reference,
+        });
+    }
+
+    pub fn to_markdown(&self) -> String {
+        let mut text = String::from("| figure | value | reference | ratio |\n|---|---|---|---|\n");
+        for row in &self.rows {
+            let (reference, ratio) = match row.reference {
+                Some(reference) if reference.amount > 0.0 => (
+                    reference.render(),
+                    format!("{:.2}", row.value.amount / reference.amount),
+                ),
+                _ => ("—".to_string(), "—".to_string()),
+            };
+            text.push_str(&format!(
+                "| {} | {} | {} | {} |\n",
+                row.figure,
+                row.value.render(),
+                reference,
+                ratio
+            ));
+        }
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_show_ratio_only_with_a_reference() {
+        let mut report = Report::default();
+        report.add("a", Measure::bytes(2048), Some(Measure::bytes(4096)));
+        report.add("b", Measure::bytes(10), None);
+        let markdown = report.to_markdown();
+        assert!(markdown.contains("| a | 2.0 KiB (2048 B) | 4.0 KiB (4096 B) | 0.50 |"));
+        assert!(markdown.contains("| b | 10 B | — | — |"));
+    }
+}

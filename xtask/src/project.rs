@@ -1,0 +1,164 @@
+//! Where things are (the workspace root, target/, installed tools) and how child commands are started.
+//! Every command runs from the workspace root with the project's tools first on PATH.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+
+pub struct Project {
+    pub root: PathBuf,
+}
+
+impl Project {
+    pub fn locate() -> anyhow::Result<Self> {
+        let manifest_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let root = manifest_dir
+            .parent()
+            .context("xtask lives one folder below the workspace root")?
+            .to_path_buf();
+        Ok(Project { root })
+    }
+
+    pub fn target(&self) -> PathBuf {
+        self.root.join("target")
+    }
+
+    /// Tools installed for this project only (wasm-opt from npm).
+    pub fn tools_dir(&self) -> PathBuf {
+        self.target().join("tools")
+    }
+
+    pub fn dist(&self) -> PathBuf {
+        self.root.join("dist")
+    }
+
+    /// `cargo install`'s destination.
+    pub fn cargo_bin(&self) -> PathBuf {
+        let cargo_home = std::env::var_os("CARGO_HOME")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")))
+            .unwrap_or_else(|| PathBuf::from(".cargo"));
+        cargo_home.join("bin")
+    }
+
+    pub fn wasm_opt_bin_dir(&self) -> PathBuf {
+        self.tools_dir()
+            .join("binaryen")
+            .join("node_modules")
+            .join(".bin")
+    }
+
+    /// PATH with the project's tools first, so Trunk finds exactly the versions it is told to use.
+    pub fn path_env(&self) -> OsString {
+        let mut paths = vec![self.wasm_opt_bin_dir(), self.cargo_bin()];
+        if let Some(existing) = std::env::var_os("PATH") {
+            paths.extend(std::env::split_paths(&existing));
+        }
+        std::env::join_paths(paths).unwrap_or_default()
+    }
+
+    /// A command started from the workspace root with the project's PATH.
+    pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut command = Command::new(program);
+        command.current_dir(&self.root).env("PATH", self.path_env());
+        command
+    }
+
+    /// Trunk, configured never to download anything (Trunk.toml has `offline = true` for tools; these stop its
+    /// own update check).
+    pub fn trunk(&self) -> Command {
+        let mut command = self.command("trunk");
+        command
+            .env("TRUNK_OFFLINE", "true")
+            .env("TRUNK_SKIP_VERSION_CHECK", "true");
+        command
+    }
+
+    pub fn cargo(&self) -> Command {
+        self.command(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+    }
+}
+
+/// Runs a command to completion, with its output going to the terminal; fails when it fails.
+pub fn run(what: &str, command: &mut Command) -> anyhow::Result<()> {
+    let status = status(what, command)?;
+    if !status.success() {
+        bail!("{what} failed ({status})");
+    }
+    Ok(())
+}
+
+/// Runs a command and reports how it ended, whatever that was.
+pub fn status(what: &str, command: &mut Command) -> anyhow::Result<ExitStatus> {
+    println!("==> {what}");
+    let started = Instant::now();
+    let status = command
+        .status()
+        .with_context(|| format!("could not start {what} ({})", describe(command)))?;
+    println!(
+        "    {what}: {} in {:.1} s",
+        if status.success() { "ok" } else { "FAILED" },
+        started.elapsed().as_secs_f64()
+    );
+    Ok(status)
+}
+
+/// Runs a command whose standard output is both shown and kept (to read test counts from it).
+pub fn status_and_output(
+    what: &str,
+    command: &mut Command,
+) -> anyhow::Result<(ExitStatus, String)> {
+    use std::io::{BufRead, BufReader, Write};
+    println!("==> {what}");
+    let started = Instant::now();
+    let mut child = command
+        .stdout(Stdio::piped())
+        .spawn()
+        .with_context(|| format!("could not start {what} ({})", describe(command)))?;
+    let mut kept = String::new();
+    if let Some(stdout) = child.stdout.take() {
+        for line in BufReader::new(stdout).lines() {
+            let line = line.unwrap_or_default();
+            println!("{line}");
+            kept.push_str(&line);
+            kept.push('\n');
+        }
+    }
+    std::io::stdout().flush().ok();
+    let status = child.wait()?;
+    println!(
+        "    {what}: {} in {:.1} s",
+        if status.success() { "ok" } else { "FAILED" },
+        started.elapsed().as_secs_f64()
+    );
+    Ok((status, kept))
+}
+
+/// The first line of a command's output, or `None` when it cannot run.
+pub fn output_line(command: &mut Command) -> Option<String> {
+    let output = command.stderr(Stdio::null()).output().ok()?;
+    if !output.status.success() {
+        return None;
+    }
+    String::from_utf8(output.stdout)
+        .ok()?
+        .lines()
+        .next()
+        .map(|line| line.trim().to_string())
+}
+
+fn describe(command: &Command) -> String {
+    let mut text = command.get_program().to_string_lossy().into_owned();
+    for arg in command.get_args() {
+        text.push(' ');
+        text.push_str(&arg.to_string_lossy());
+    }
+    text
+}
+
+pub fn is_root() -> bool {
+    output_line(Command::new("id").arg("-u")).as_deref() == Some("0")
+}

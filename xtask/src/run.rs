@@ -1,0 +1,37 @@
+//! `cargo xtask run`: set-up, the widget's release build, then `vstage serve` in sandbox mode.
+//! Ctrl-C reaches the server too (same process group); it stops cleanly and so does this command.
+
+use std::net::SocketAddr;
+
+use crate::project::{self, Project};
+use crate::setup::{self, Purpose};
+
+pub fn run(project: &Project, listen: SocketAddr) -> anyhow::Result<()> {
+    setup::ensure(project, Purpose::Build)?;
+    build_widget(project)?;
+    project::run(
+        "building the server (release)",
+        project
+            .cargo()
+            .args(["build", "--release", "--locked", "-p", "vstage-server"]),
+    )?;
+    let server = project.target().join("release").join("vstage");
+    project::run(
+        "vstage serve (open the address below; Ctrl-C stops it)",
+        project
+            .command(server)
+            .arg("serve")
+            .arg("--listen")
+            .arg(listen.to_string())
+            .arg("--dist")
+            .arg(project.dist()),
+    )
+}
+
+/// `trunk build --release` into `dist/`.
+pub fn build_widget(project: &Project) -> anyhow::Result<()> {
+    project::run(
+        "building the widget (trunk build --release)",
+        project.trunk().args(["build", "--release"]),
+    )
+}

@@ -1,0 +1,242 @@
+//! `cargo xtask setup`: installs each tool that is missing or at the wrong version, and skips the rest.
+//! Every step says what it does; one that cannot be done says what to install by hand.
+
+use std::path::Path;
+use std::process::Command;
+
+use anyhow::{Context, bail};
+use serde::Deserialize;
+
+use crate::project::{self, Project, output_line};
+
+pub const TRUNK_VERSION: &str = "0.21.14";
+pub const BINARYEN_VERSION: &str = "132";
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// What the tools are needed for: running the studio needs the build tools; tests also need a browser.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    Build,
+    Test,
+}
+
+pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
+    println!(
+        "==> setup: checking the tools ({})",
+        if purpose == Purpose::Test {
+            "build and test"
+        } else {
+            "build"
+        }
+    );
+    let started = std::time::Instant::now();
+    wasm_target(project)?;
+    let wasm_bindgen = wasm_bindgen_version(project)?;
+    check_trunk_config(project, &wasm_bindgen)?;
+    trunk(project)?;
+    wasm_bindgen_cli(project, &wasm_bindgen)?;
+    wasm_opt(project)?;
+    if purpose == Purpose::Test {
+        chromium()?;
+    }
+    println!(
+        "    setup: ready in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn wasm_target(project: &Project) -> anyhow::Result<()> {
+    let installed = project
+        .command("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .context("rustup is needed to add the wasm32 target; install Rust with rustup (https://rustup.rs)")?;
+    if String::from_utf8_lossy(&installed.stdout)
+        .lines()
+        .any(|line| line.trim() == "wasm32-unknown-unknown")
+    {
+        println!("    wasm32-unknown-unknown target: present");
+        return Ok(());
+    }
+    project::run(
+        "adding the wasm32-unknown-unknown target (rustup)",
+        project
+            .command("rustup")
+            .args(["target", "add", "wasm32-unknown-unknown"]),
+    )
+    .context("add it by hand: rustup target add wasm32-unknown-unknown")
+}
+
+fn trunk(project: &Project) -> anyhow::Result<()> {
+    let wanted = format!("trunk {TRUNK_VERSION}");
+    if output_line(project.command("trunk").arg("--version")).as_deref() == Some(wanted.as_str()) {
+        println!("    {wanted}: present");
+        return Ok(());
+    }
+    project::run(
+        &format!("installing trunk {TRUNK_VERSION} (cargo install; about 8 minutes on 2 cores)"),
+        project
+            .cargo()
+            .args(["install", "--locked", "trunk", "--version", TRUNK_VERSION]),
+    )
+    .with_context(|| {
+        format!("install it by hand: cargo install --locked trunk --version {TRUNK_VERSION}")
+    })
+}
+
+fn wasm_bindgen_cli(project: &Project, version: &str) -> anyhow::Result<()> {
+    let wanted = format!("wasm-bindgen {version}");
+    if output_line(project.command("wasm-bindgen").arg("--version")).as_deref()
+        == Some(wanted.as_str())
+    {
+        println!("    wasm-bindgen-cli {version}: present");
+        return Ok(());
+    }
+    // Without --locked: the CLI's own lock file asks for crate releases the registry here lacks.
+    project::run(
+        &format!("installing wasm-bindgen-cli {version}, the version in Cargo.lock (cargo install; about 5 minutes)"),
+        project.cargo().args(["install", "wasm-bindgen-cli", "--version", version]),
+    )
+    .with_context(|| format!("install it by hand: cargo install wasm-bindgen-cli --version {version}"))
+}
+
+fn wasm_opt(project: &Project) -> anyhow::Result<()> {
+    let wasm_opt = project.wasm_opt_bin_dir().join("wasm-opt");
+    let present = output_line(Command::new(&wasm_opt).arg("--version"));
+    if present
+        .as_deref()
+        .is_some_and(|line| line.contains(&format!("version_{BINARYEN_VERSION}")))
+    {
+        println!("    wasm-opt (binaryen {BINARYEN_VERSION}): present");
+        return Ok(());
+    }
+    if output_line(Command::new("npm").arg("--version")).is_none() {
+        apt_install(
+            &["nodejs", "npm"],
+            "Node.js and npm (to install wasm-opt from the npm package binaryen)",
+        )?;
+    }
+    let prefix = project.tools_dir().join("binaryen");
+    std::fs::create_dir_all(&prefix)?;
+    project::run(
+        &format!(
+            "installing wasm-opt (npm package binaryen@{BINARYEN_VERSION}) under target/tools"
+        ),
+        project
+            .command("npm")
+            .args(["install", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&prefix)
+            .arg(format!("binaryen@{BINARYEN_VERSION}.0.0")),
+    )
+    .with_context(|| {
+        format!(
+            "install it by hand: npm install --prefix {} binaryen@{BINARYEN_VERSION}.0.0",
+            prefix.display()
+        )
+    })
+}
+
+fn chromium() -> anyhow::Result<()> {
+    let browser = output_line(Command::new(CHROMIUM).arg("--version"));
+    let driver = output_line(Command::new(CHROMEDRIVER).arg("--version"));
+    if let (Some(browser), Some(driver)) = (&browser, &driver) {
+        if major_version(browser) != major_version(driver) {
+            bail!(
+                "{browser} and {driver} differ in major version; install matching Debian packages chromium and chromium-driver"
+            );
+        }
+        println!("    {browser} with {driver}: present");
+        return Ok(());
+    }
+    apt_install(
+        &["chromium", "chromium-driver"],
+        "Chromium and chromedriver (for the browser tests)",
+    )
+}
+
+fn major_version(version_line: &str) -> Option<&str> {
+    version_line
+        .split_whitespace()
+        .find(|word| word.chars().next().is_some_and(|c| c.is_ascii_digit()))?
+        .split('.')
+        .next()
+}
+
+/// Installs Debian packages, which needs root; otherwise says what to run.
+fn apt_install(packages: &[&str], what: &str) -> anyhow::Result<()> {
+    let by_hand = format!(
+        "install {what} by hand: sudo apt-get update && sudo apt-get install -y {}",
+        packages.join(" ")
+    );
+    if !project::is_root() || output_line(Command::new("apt-get").arg("--version")).is_none() {
+        bail!("{what} missing and this user cannot install Debian packages; {by_hand}");
+    }
+    let quiet = |command: &mut Command| {
+        command.env("DEBIAN_FRONTEND", "noninteractive");
+    };
+    let mut update = Command::new("apt-get");
+    quiet(&mut update);
+    project::run("apt-get update", update.args(["-q", "update"])).context(by_hand.clone())?;
+    let mut install = Command::new("apt-get");
+    quiet(&mut install);
+    project::run(
+        &format!("installing {what} (apt-get)"),
+        install
+            .args(["-q", "install", "-y", "--no-install-recommends"])
+            .args(packages),
+    )
+    .context(by_hand)
+}
+
+/// The wasm-bindgen version in Cargo.lock: the CLI must match it exactly.
+pub fn wasm_bindgen_version(project: &Project) -> anyhow::Result<String> {
+    #[derive(Deserialize)]
+    struct Lock {
+        package: Vec<Package>,
+    }
+    #[derive(Deserialize)]
+    struct Package {
+        name: String,
+        version: String,
+    }
+    let lock: Lock = read_toml(&project.root.join("Cargo.lock"))?;
+    lock.package
+        .into_iter()
+        .find(|package| package.name == "wasm-bindgen")
+        .map(|package| package.version)
+        .context("Cargo.lock has no wasm-bindgen package; run `cargo generate-lockfile`")
+}
+
+/// Trunk matches tool versions exactly and must not download: Trunk.toml has to name what setup installs.
+fn check_trunk_config(project: &Project, wasm_bindgen: &str) -> anyhow::Result<()> {
+    #[derive(Deserialize)]
+    struct TrunkToml {
+        tools: Tools,
+    }
+    #[derive(Deserialize)]
+    struct Tools {
+        wasm_bindgen: Option<String>,
+        wasm_opt: Option<String>,
+    }
+    let config: TrunkToml = read_toml(&project.root.join("Trunk.toml"))?;
+    if config.tools.wasm_bindgen.as_deref() != Some(wasm_bindgen) {
+        bail!(
+            "Trunk.toml's [tools] wasm_bindgen must be \"{wasm_bindgen}\", the version in Cargo.lock; change it there"
+        );
+    }
+    let wasm_opt = format!("version_{BINARYEN_VERSION}");
+    if config.tools.wasm_opt.as_deref() != Some(wasm_opt.as_str()) {
+        bail!(
+            "Trunk.toml's [tools] wasm_opt must be \"{wasm_opt}\", the binaryen setup installs; change it there"
+        );
+    }
+    Ok(())
+}
+
+fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<T> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    toml::from_str(&text).with_context(|| format!("cannot parse {}", path.display()))
+}
