@@ -22,9 +22,7 @@ impl ServiceState {
         match result {
             None => ServiceState::Checking,
             Some(Ok(())) => ServiceState::Online,
-            Some(Err(error)) => ServiceState::Unreachable {
-                reason: error.to_string(),
-            },
+            Some(Err(error)) => ServiceState::Unreachable { reason: error.to_string() },
         }
     }
 }

@@ -21,7 +21,5 @@ pub fn provide_api(base_url: &str) {
 
 /// The client provided by `provide_api`.
 pub fn use_api() -> Arc<ApiClient> {
-    use_context::<Api>()
-        .map(|api| api.0)
-        .expect("provide_api is called by App before any component uses the API")
+    use_context::<Api>().map(|api| api.0).expect("provide_api is called by App before any component uses the API")
 }

@@ -23,18 +23,13 @@ fn container() -> web_sys::HtmlElement {
 }
 
 fn meter(root: &web_sys::HtmlElement) -> web_sys::Element {
-    root.query_selector("[role=meter]")
-        .unwrap()
-        .expect("the meter has role=meter")
+    root.query_selector("[role=meter]").unwrap().expect("the meter has role=meter")
 }
 
 #[wasm_bindgen_test]
 fn usage_meter_shows_used_of_limit_with_an_accessible_bar() {
     let root = container();
-    let _mounted = leptos::mount::mount_to(
-        root.clone(),
-        || view! { <UsageMeter label="Staging" used=3 limit=100 /> },
-    );
+    let _mounted = leptos::mount::mount_to(root.clone(), || view! { <UsageMeter label="Staging" used=3 limit=100 /> });
 
     let text = root.text_content().unwrap();
     assert!(text.contains("Staging"), "{text}");
@@ -43,55 +38,26 @@ fn usage_meter_shows_used_of_limit_with_an_accessible_bar() {
     assert_eq!(bar.get_attribute("aria-valuenow").as_deref(), Some("3"));
     assert_eq!(bar.get_attribute("aria-valuemax").as_deref(), Some("100"));
     assert_eq!(bar.get_attribute("aria-label").as_deref(), Some("Staging"));
-    assert!(
-        bar.get_attribute("aria-valuetext")
-            .unwrap()
-            .contains("97 left")
-    );
+    assert!(bar.get_attribute("aria-valuetext").unwrap().contains("97 left"));
     let fill: web_sys::HtmlElement = bar.first_element_child().unwrap().unchecked_into();
     assert_eq!(fill.style().get_property_value("width").unwrap(), "3%");
     let classes = root.first_element_child().unwrap().class_name();
-    assert!(
-        !classes.contains("--near") && !classes.contains("--reached"),
-        "{classes}"
-    );
+    assert!(!classes.contains("--near") && !classes.contains("--reached"), "{classes}");
 }
 
 #[wasm_bindgen_test]
 fn usage_meter_warns_near_the_limit_and_when_reached() {
     let near = container();
-    let _near = leptos::mount::mount_to(
-        near.clone(),
-        || view! { <UsageMeter label="Image editing" used=45 limit=50 /> },
-    );
-    assert!(
-        near.first_element_child()
-            .unwrap()
-            .class_name()
-            .contains("vstage-meter--near")
-    );
+    let _near =
+        leptos::mount::mount_to(near.clone(), || view! { <UsageMeter label="Image editing" used=45 limit=50 /> });
+    assert!(near.first_element_child().unwrap().class_name().contains("vstage-meter--near"));
 
     let reached = container();
-    let _reached = leptos::mount::mount_to(
-        reached.clone(),
-        || view! { <UsageMeter label="Staging" used=120 limit=100 /> },
-    );
-    assert!(
-        reached
-            .first_element_child()
-            .unwrap()
-            .class_name()
-            .contains("vstage-meter--reached")
-    );
-    assert_eq!(
-        meter(&reached).get_attribute("aria-valuenow").as_deref(),
-        Some("100"),
-        "the bar does not overflow"
-    );
-    assert!(
-        reached.text_content().unwrap().contains("120 of 100"),
-        "the text still tells the truth"
-    );
+    let _reached =
+        leptos::mount::mount_to(reached.clone(), || view! { <UsageMeter label="Staging" used=120 limit=100 /> });
+    assert!(reached.first_element_child().unwrap().class_name().contains("vstage-meter--reached"));
+    assert_eq!(meter(&reached).get_attribute("aria-valuenow").as_deref(), Some("100"), "the bar does not overflow");
+    assert!(reached.text_content().unwrap().contains("120 of 100"), "the text still tells the truth");
 }
 
 #[wasm_bindgen_test]
@@ -100,11 +66,7 @@ fn usage_levels_follow_the_thresholds() {
     assert_eq!(UsageLevel::of(79, 100), UsageLevel::Normal);
     assert_eq!(UsageLevel::of(80, 100), UsageLevel::Near);
     assert_eq!(UsageLevel::of(100, 100), UsageLevel::Reached);
-    assert_eq!(
-        UsageLevel::of(0, 0),
-        UsageLevel::Reached,
-        "a plan without photos has nothing left"
-    );
+    assert_eq!(UsageLevel::of(0, 0), UsageLevel::Reached, "a plan without photos has nothing left");
 }
 
 #[wasm_bindgen_test]
@@ -117,35 +79,20 @@ async fn status_badge_follows_the_state_and_offers_a_retry_when_unreachable() {
         let counter = counter.clone();
         view! { <StatusBadge state=state on_retry=move |()| { counter.fetch_add(1, Ordering::SeqCst); } /> }
     });
-    let live = root
-        .query_selector("[role=status]")
-        .unwrap()
-        .expect("a live region");
+    let live = root.query_selector("[role=status]").unwrap().expect("a live region");
     assert_eq!(live.get_attribute("aria-live").as_deref(), Some("polite"));
     assert!(root.text_content().unwrap().contains("Checking"));
-    assert!(
-        root.query_selector("button").unwrap().is_none(),
-        "no retry while checking"
-    );
+    assert!(root.query_selector("button").unwrap().is_none(), "no retry while checking");
 
     state.set(ServiceState::Online);
     leptos::task::tick().await;
     assert!(root.text_content().unwrap().contains("Online"));
 
-    state.set(ServiceState::Unreachable {
-        reason: "Could not reach the staging service.".into(),
-    });
+    state.set(ServiceState::Unreachable { reason: "Could not reach the staging service.".into() });
     leptos::task::tick().await;
     let text = root.text_content().unwrap();
-    assert!(
-        text.contains("Unreachable") && text.contains("Could not reach"),
-        "{text}"
-    );
-    let retry: web_sys::HtmlElement = root
-        .query_selector("button")
-        .unwrap()
-        .expect("a retry button")
-        .unchecked_into();
+    assert!(text.contains("Unreachable") && text.contains("Could not reach"), "{text}");
+    let retry: web_sys::HtmlElement = root.query_selector("button").unwrap().expect("a retry button").unchecked_into();
     retry.click();
     assert_eq!(retries.load(Ordering::SeqCst), 1);
 }

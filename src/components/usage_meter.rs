@@ -29,11 +29,7 @@ impl UsageLevel {
 
 /// The filled share of the bar, 0 to 100.
 pub fn filled_percent(used: u64, limit: u64) -> f64 {
-    if limit == 0 {
-        100.0
-    } else {
-        (used as f64 / limit as f64 * 100.0).min(100.0)
-    }
+    if limit == 0 { 100.0 } else { (used as f64 / limit as f64 * 100.0).min(100.0) }
 }
 
 #[component]

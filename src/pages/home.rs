@@ -8,9 +8,11 @@ use crate::account::use_account;
 #[component]
 pub fn Home() -> impl IntoView {
     let account = use_account();
-    move || {
-        match account.user.get() {
-        None => view! { <section class="vstage-panel vstage-skeleton" aria-busy="true">"Loading your account…"</section> }.into_any(),
+    move || match account.user.get() {
+        None => {
+            view! { <section class="vstage-panel vstage-skeleton" aria-busy="true">"Loading your account…"</section> }
+                .into_any()
+        }
         Some(Ok(user)) => {
             let (staging_used, staging_limit) = user.staging_usage();
             let (editing_used, editing_limit) = user.image_editing_usage();
@@ -32,18 +34,15 @@ pub fn Home() -> impl IntoView {
             }
             .into_any()
         }
-        Some(Err(error)) => {
-            view! {
-                <section class="vstage-panel vstage-panel--error" role="alert">
-                    <h1>"Your account could not be loaded"</h1>
-                    <p>{error.to_string()}</p>
-                    <button class="vstage-button" on:click=move |_| account.refresh()>
-                        "Try again"
-                    </button>
-                </section>
-            }
-            .into_any()
+        Some(Err(error)) => view! {
+            <section class="vstage-panel vstage-panel--error" role="alert">
+                <h1>"Your account could not be loaded"</h1>
+                <p>{error.to_string()}</p>
+                <button class="vstage-button" on:click=move |_| account.refresh()>
+                    "Try again"
+                </button>
+            </section>
         }
-    }
+        .into_any(),
     }
 }

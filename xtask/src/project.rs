@@ -15,10 +15,7 @@ pub struct Project {
 impl Project {
     pub fn locate() -> anyhow::Result<Self> {
         let manifest_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let root = manifest_dir
-            .parent()
-            .context("xtask lives one folder below the workspace root")?
-            .to_path_buf();
+        let root = manifest_dir.parent().context("xtask lives one folder below the workspace root")?.to_path_buf();
         Ok(Project { root })
     }
 
@@ -45,10 +42,7 @@ impl Project {
     }
 
     pub fn wasm_opt_bin_dir(&self) -> PathBuf {
-        self.tools_dir()
-            .join("binaryen")
-            .join("node_modules")
-            .join(".bin")
+        self.tools_dir().join("binaryen").join("node_modules").join(".bin")
     }
 
     /// PATH with the project's tools first, so Trunk finds exactly the versions it is told to use.
@@ -71,9 +65,7 @@ impl Project {
     /// own update check).
     pub fn trunk(&self) -> Command {
         let mut command = self.command("trunk");
-        command
-            .env("TRUNK_OFFLINE", "true")
-            .env("TRUNK_SKIP_VERSION_CHECK", "true");
+        command.env("TRUNK_OFFLINE", "true").env("TRUNK_SKIP_VERSION_CHECK", "true");
         command
     }
 
@@ -95,9 +87,7 @@ pub fn run(what: &str, command: &mut Command) -> anyhow::Result<()> {
 pub fn status(what: &str, command: &mut Command) -> anyhow::Result<ExitStatus> {
     println!("==> {what}");
     let started = Instant::now();
-    let status = command
-        .status()
-        .with_context(|| format!("could not start {what} ({})", describe(command)))?;
+    let status = command.status().with_context(|| format!("could not start {what} ({})", describe(command)))?;
     println!(
         "    {what}: {} in {:.1} s",
         if status.success() { "ok" } else { "FAILED" },
@@ -107,10 +97,7 @@ pub fn status(what: &str, command: &mut Command) -> anyhow::Result<ExitStatus> {
 }
 
 /// Runs a command whose standard output is both shown and kept (to read test counts from it).
-pub fn status_and_output(
-    what: &str,
-    command: &mut Command,
-) -> anyhow::Result<(ExitStatus, String)> {
+pub fn status_and_output(what: &str, command: &mut Command) -> anyhow::Result<(ExitStatus, String)> {
     use std::io::{BufRead, BufReader, Write};
     println!("==> {what}");
     let started = Instant::now();
@@ -143,11 +130,7 @@ pub fn output_line(command: &mut Command) -> Option<String> {
     if !output.status.success() {
         return None;
     }
-    String::from_utf8(output.stdout)
-        .ok()?
-        .lines()
-        .next()
-        .map(|line| line.trim().to_string())
+    String::from_utf8(output.stdout).ok()?.lines().next().map(|line| line.trim().to_string())
 }
 
 fn describe(command: &Command) -> String {

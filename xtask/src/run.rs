@@ -11,27 +11,19 @@ pub fn run(project: &Project, listen: SocketAddr) -> anyhow::Result<()> {
     build_widget(project)?;
     project::run(
         "building the server (release)",
-        project
-            .cargo()
-            .args(["build", "--release", "--locked", "-p", "vstage-server"]),
+        project.cargo().args(["build", "--release", "--locked", "-p", "vstage-server"]),
     )?;
     let server = project.target().join("release").join("vstage");
+    // Ctrl-C goes to the whole foreground group: the server stops gracefully, and this command waits for it
+    // instead of dying first.
+    ctrlc::set_handler(|| {}).ok();
     project::run(
         "vstage serve (open the address below; Ctrl-C stops it)",
-        project
-            .command(server)
-            .arg("serve")
-            .arg("--listen")
-            .arg(listen.to_string())
-            .arg("--dist")
-            .arg(project.dist()),
+        project.command(server).arg("serve").arg("--listen").arg(listen.to_string()).arg("--dist").arg(project.dist()),
     )
 }
 
 /// `trunk build --release` into `dist/`.
 pub fn build_widget(project: &Project) -> anyhow::Result<()> {
-    project::run(
-        "building the widget (trunk build --release)",
-        project.trunk().args(["build", "--release"]),
-    )
+    project::run("building the widget (trunk build --release)", project.trunk().args(["build", "--release"]))
 }

@@ -22,14 +22,7 @@ pub enum Purpose {
 }
 
 pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
-    println!(
-        "==> setup: checking the tools ({})",
-        if purpose == Purpose::Test {
-            "build and test"
-        } else {
-            "build"
-        }
-    );
+    println!("==> setup: checking the tools ({})", if purpose == Purpose::Test { "build and test" } else { "build" });
     let started = std::time::Instant::now();
     wasm_target(project)?;
     let wasm_bindgen = wasm_bindgen_version(project)?;
@@ -40,10 +33,7 @@ pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
     if purpose == Purpose::Test {
         chromium()?;
     }
-    println!(
-        "    setup: ready in {:.1} s",
-        started.elapsed().as_secs_f64()
-    );
+    println!("    setup: ready in {:.1} s", started.elapsed().as_secs_f64());
     Ok(())
 }
 
@@ -53,18 +43,13 @@ fn wasm_target(project: &Project) -> anyhow::Result<()> {
         .args(["target", "list", "--installed"])
         .output()
         .context("rustup is needed to add the wasm32 target; install Rust with rustup (https://rustup.rs)")?;
-    if String::from_utf8_lossy(&installed.stdout)
-        .lines()
-        .any(|line| line.trim() == "wasm32-unknown-unknown")
-    {
+    if String::from_utf8_lossy(&installed.stdout).lines().any(|line| line.trim() == "wasm32-unknown-unknown") {
         println!("    wasm32-unknown-unknown target: present");
         return Ok(());
     }
     project::run(
         "adding the wasm32-unknown-unknown target (rustup)",
-        project
-            .command("rustup")
-            .args(["target", "add", "wasm32-unknown-unknown"]),
+        project.command("rustup").args(["target", "add", "wasm32-unknown-unknown"]),
     )
     .context("add it by hand: rustup target add wasm32-unknown-unknown")
 }
@@ -77,20 +62,14 @@ fn trunk(project: &Project) -> anyhow::Result<()> {
     }
     project::run(
         &format!("installing trunk {TRUNK_VERSION} (cargo install; about 8 minutes on 2 cores)"),
-        project
-            .cargo()
-            .args(["install", "--locked", "trunk", "--version", TRUNK_VERSION]),
+        project.cargo().args(["install", "--locked", "trunk", "--version", TRUNK_VERSION]),
     )
-    .with_context(|| {
-        format!("install it by hand: cargo install --locked trunk --version {TRUNK_VERSION}")
-    })
+    .with_context(|| format!("install it by hand: cargo install --locked trunk --version {TRUNK_VERSION}"))
 }
 
 fn wasm_bindgen_cli(project: &Project, version: &str) -> anyhow::Result<()> {
     let wanted = format!("wasm-bindgen {version}");
-    if output_line(project.command("wasm-bindgen").arg("--version")).as_deref()
-        == Some(wanted.as_str())
-    {
+    if output_line(project.command("wasm-bindgen").arg("--version")).as_deref() == Some(wanted.as_str()) {
         println!("    wasm-bindgen-cli {version}: present");
         return Ok(());
     }
@@ -105,25 +84,17 @@ fn wasm_bindgen_cli(project: &Project, version: &str) -> anyhow::Result<()> {
 fn wasm_opt(project: &Project) -> anyhow::Result<()> {
     let wasm_opt = project.wasm_opt_bin_dir().join("wasm-opt");
     let present = output_line(Command::new(&wasm_opt).arg("--version"));
-    if present
-        .as_deref()
-        .is_some_and(|line| line.contains(&format!("version_{BINARYEN_VERSION}")))
-    {
+    if present.as_deref().is_some_and(|line| line.contains(&format!("version_{BINARYEN_VERSION}"))) {
         println!("    wasm-opt (binaryen {BINARYEN_VERSION}): present");
         return Ok(());
     }
     if output_line(Command::new("npm").arg("--version")).is_none() {
-        apt_install(
-            &["nodejs", "npm"],
-            "Node.js and npm (to install wasm-opt from the npm package binaryen)",
-        )?;
+        apt_install(&["nodejs", "npm"], "Node.js and npm (to install wasm-opt from the npm package binaryen)")?;
     }
     let prefix = project.tools_dir().join("binaryen");
     std::fs::create_dir_all(&prefix)?;
     project::run(
-        &format!(
-            "installing wasm-opt (npm package binaryen@{BINARYEN_VERSION}) under target/tools"
-        ),
+        &format!("installing wasm-opt (npm package binaryen@{BINARYEN_VERSION}) under target/tools"),
         project
             .command("npm")
             .args(["install", "--no-audit", "--no-fund", "--prefix"])
@@ -131,10 +102,7 @@ fn wasm_opt(project: &Project) -> anyhow::Result<()> {
             .arg(format!("binaryen@{BINARYEN_VERSION}.0.0")),
     )
     .with_context(|| {
-        format!(
-            "install it by hand: npm install --prefix {} binaryen@{BINARYEN_VERSION}.0.0",
-            prefix.display()
-        )
+        format!("install it by hand: npm install --prefix {} binaryen@{BINARYEN_VERSION}.0.0", prefix.display())
     })
 }
 
@@ -147,13 +115,15 @@ fn chromium() -> anyhow::Result<()> {
                 "{browser} and {driver} differ in major version; install matching Debian packages chromium and chromium-driver"
             );
         }
-        println!("    {browser} with {driver}: present");
+        println!("    {} with {}: present", short(browser), short(driver));
         return Ok(());
     }
-    apt_install(
-        &["chromium", "chromium-driver"],
-        "Chromium and chromedriver (for the browser tests)",
-    )
+    apt_install(&["chromium", "chromium-driver"], "Chromium and chromedriver (for the browser tests)")
+}
+
+/// "Chromium 156.0.8078.79 built on Debian..." -> "Chromium 156.0.8078.79".
+fn short(version_line: &str) -> String {
+    version_line.split_whitespace().take(2).collect::<Vec<_>>().join(" ")
 }
 
 fn major_version(version_line: &str) -> Option<&str> {
@@ -166,10 +136,8 @@ fn major_version(version_line: &str) -> Option<&str> {
 
 /// Installs Debian packages, which needs root; otherwise says what to run.
 fn apt_install(packages: &[&str], what: &str) -> anyhow::Result<()> {
-    let by_hand = format!(
-        "install {what} by hand: sudo apt-get update && sudo apt-get install -y {}",
-        packages.join(" ")
-    );
+    let by_hand =
+        format!("install {what} by hand: sudo apt-get update && sudo apt-get install -y {}", packages.join(" "));
     if !project::is_root() || output_line(Command::new("apt-get").arg("--version")).is_none() {
         bail!("{what} missing and this user cannot install Debian packages; {by_hand}");
     }
@@ -183,9 +151,7 @@ fn apt_install(packages: &[&str], what: &str) -> anyhow::Result<()> {
     quiet(&mut install);
     project::run(
         &format!("installing {what} (apt-get)"),
-        install
-            .args(["-q", "install", "-y", "--no-install-recommends"])
-            .args(packages),
+        install.args(["-q", "install", "-y", "--no-install-recommends"]).args(packages),
     )
     .context(by_hand)
 }
@@ -228,15 +194,12 @@ fn check_trunk_config(project: &Project, wasm_bindgen: &str) -> anyhow::Result<(
     }
     let wasm_opt = format!("version_{BINARYEN_VERSION}");
     if config.tools.wasm_opt.as_deref() != Some(wasm_opt.as_str()) {
-        bail!(
-            "Trunk.toml's [tools] wasm_opt must be \"{wasm_opt}\", the binaryen setup installs; change it there"
-        );
+        bail!("Trunk.toml's [tools] wasm_opt must be \"{wasm_opt}\", the binaryen setup installs; change it there");
     }
     Ok(())
 }
 
 fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<T> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     toml::from_str(&text).with_context(|| format!("cannot parse {}", path.display()))
 }

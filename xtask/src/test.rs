@@ -16,21 +16,10 @@ struct Step {
 pub fn run(project: &Project) -> anyhow::Result<()> {
     setup::ensure(project, Purpose::Test)?;
     let mut steps = vec![
-        lint(
-            "cargo fmt --check",
-            project.cargo().args(["fmt", "--all", "--check"]),
-        ),
+        lint("cargo fmt --check", project.cargo().args(["fmt", "--all", "--check"])),
         lint(
             "clippy (native)",
-            project.cargo().args([
-                "clippy",
-                "--locked",
-                "--workspace",
-                "--all-targets",
-                "--",
-                "-D",
-                "warnings",
-            ]),
+            project.cargo().args(["clippy", "--locked", "--workspace", "--all-targets", "--", "-D", "warnings"]),
         ),
         lint(
             "clippy (wasm32)",
@@ -59,10 +48,7 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
             Step {
                 name: "browser end-to-end tests (widget build failed)",
                 ok: false,
-                counts: Counts {
-                    passed: 0,
-                    failed: 1,
-                },
+                counts: Counts { passed: 0, failed: 1 },
             }
         }
     });
@@ -73,10 +59,7 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
         let counts = if step.ok || step.counts.failed > 0 {
             step.counts
         } else {
-            Counts {
-                passed: step.counts.passed,
-                failed: 1,
-            }
+            Counts { passed: step.counts.passed, failed: 1 }
         };
         println!(
             "    {:<28} {:<6} {} passed, {} failed",
@@ -96,34 +79,18 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
 
 fn lint(name: &'static str, command: &mut std::process::Command) -> Step {
     let ok = project::status(name, command).is_ok_and(|status| status.success());
-    Step {
-        name,
-        ok,
-        counts: Counts::default(),
-    }
+    Step { name, ok, counts: Counts::default() }
 }
 
 /// A nextest profile of `.config/nextest.toml`; its JUnit report gives the counts.
 fn nextest(project: &Project, name: &'static str, profile: &str) -> Step {
-    let junit = project
-        .target()
-        .join("nextest")
-        .join(profile)
-        .join("junit.xml");
+    let junit = project.target().join("nextest").join(profile).join("junit.xml");
     let _ = std::fs::remove_file(&junit);
     let ok = project::status(
         name,
         project
             .cargo()
-            .args([
-                "nextest",
-                "run",
-                "--locked",
-                "--workspace",
-                "--no-fail-fast",
-                "--profile",
-                profile,
-            ])
+            .args(["nextest", "run", "--locked", "--workspace", "--no-fail-fast", "--profile", profile])
             .env("CHROMIUM", CHROMIUM)
             .env("CHROMEDRIVER", CHROMEDRIVER),
     )
@@ -142,30 +109,14 @@ fn wasm_tests(project: &Project) -> Step {
         name,
         project
             .cargo()
-            .args([
-                "test",
-                "--locked",
-                "-p",
-                "vstage",
-                "--target",
-                "wasm32-unknown-unknown",
-                "--no-fail-fast",
-            ])
+            .args(["test", "--locked", "-p", "vstage", "--target", "wasm32-unknown-unknown", "--no-fail-fast"])
             .env("CHROMEDRIVER", CHROMEDRIVER),
     );
     match result {
-        Ok((status, output)) => Step {
-            name,
-            ok: status.success(),
-            counts: tally::from_libtest(&output),
-        },
+        Ok((status, output)) => Step { name, ok: status.success(), counts: tally::from_libtest(&output) },
         Err(error) => {
             eprintln!("{error:#}");
-            Step {
-                name,
-                ok: false,
-                counts: Counts::default(),
-            }
+            Step { name, ok: false, counts: Counts::default() }
         }
     }
 }

@@ -46,12 +46,7 @@ impl<T: Transport> Client<T> {
     /// service's own address for direct use.
     pub fn new(base_url: impl Into<String>, transport: T) -> Self {
         let base_url = base_url.into().trim_end_matches('/').to_string();
-        Client {
-            base_url,
-            auth: Auth::None,
-            timeout: DEFAULT_TIMEOUT,
-            transport,
-        }
+        Client { base_url, auth: Auth::None, timeout: DEFAULT_TIMEOUT, transport }
     }
 
     pub fn with_auth(mut self, auth: Auth) -> Self {
@@ -80,17 +75,10 @@ impl<T: Transport> Client<T> {
 
     async fn get_json<R: DeserializeOwned>(&self, path: &str) -> Result<R, ApiError> {
         let response = self.call(Method::Get, path, None).await?;
-        serde_json::from_slice(&response.body).map_err(|e| ApiError::Decode {
-            detail: e.to_string(),
-        })
+        serde_json::from_slice(&response.body).map_err(|e| ApiError::Decode { detail: e.to_string() })
     }
 
-    async fn call(
-        &self,
-        method: Method,
-        path: &str,
-        body: Option<Vec<u8>>,
-    ) -> Result<HttpResponse, ApiError> {
+    async fn call(&self, method: Method, path: &str, body: Option<Vec<u8>>) -> Result<HttpResponse, ApiError> {
         let mut headers = vec![("Accept", "application/json".to_string())];
         if body.is_some() {
             headers.push(("Content-Type", "application/json".to_string()));
@@ -98,26 +86,16 @@ impl<T: Transport> Client<T> {
         if let Auth::ApiKey(key) = &self.auth {
             headers.push(("Authorization", format!("Api-Key {key}")));
         }
-        let request = HttpRequest {
-            method,
-            url: format!("{}{path}", self.base_url),
-            headers,
-            body,
-            timeout: self.timeout,
-        };
+        let request =
+            HttpRequest { method, url: format!("{}{path}", self.base_url), headers, body, timeout: self.timeout };
         let response = self.transport.send(request).await.map_err(|e| match e {
             TransportError::Network(detail) => ApiError::Network { detail },
-            TransportError::Timeout => ApiError::Timeout {
-                seconds: self.timeout.as_secs(),
-            },
+            TransportError::Timeout => ApiError::Timeout { seconds: self.timeout.as_secs() },
         })?;
         if (200..300).contains(&response.status) {
             Ok(response)
         } else {
-            Err(ApiError::Http {
-                status: response.status,
-                message: service_message(&response.body),
-            })
+            Err(ApiError::Http { status: response.status, message: service_message(&response.body) })
         }
     }
 }
@@ -128,14 +106,13 @@ fn service_message(body: &[u8]) -> Option<String> {
     struct ErrorBody {
         message: String,
     }
-    serde_json::from_slice::<ErrorBody>(body)
-        .ok()
-        .map(|b| b.message)
+    serde_json::from_slice::<ErrorBody>(body).ok().map(|b| b.message)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use futures_executor::block_on;
     use std::cell::RefCell;
 
     /// A transport that answers from a script and records what it was asked.
@@ -147,10 +124,7 @@ mod tests {
 
     impl Scripted {
         fn new(answers: Vec<Result<HttpResponse, TransportError>>) -> Self {
-            Scripted {
-                answers: RefCell::new(answers),
-                seen: RefCell::default(),
-            }
+            Scripted { answers: RefCell::new(answers), seen: RefCell::default() }
         }
     }
 
@@ -162,19 +136,9 @@ mod tests {
     }
 
     fn answer(status: u16, body: &str) -> Result<HttpResponse, TransportError> {
-        Ok(HttpResponse {
-            status,
-            retry_after: None,
-            body: body.as_bytes().to_vec(),
-        })
+        Ok(HttpResponse { status, retry_after: None, body: body.as_bytes().to_vec() })
     }
 
-    fn block_on<F: std::future::Future>(future: F) -> F::Output {
-        tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap()
-            .block_on(future)
-    }
 
     #[test]
     fn builds_urls_under_a_relative_base_and_sends_no_key_by_default() {
@@ -182,12 +146,7 @@ mod tests {
         block_on(client.status()).unwrap();
         let seen = client.transport.seen.borrow();
         assert_eq!(seen[0].url, "/api/v2/status");
-        assert!(
-            seen[0]
-                .headers
-                .iter()
-                .all(|(name, _)| *name != "Authorization")
-        );
+        assert!(seen[0].headers.iter().all(|(name, _)| *name != "Authorization"));
     }
 
     #[test]
@@ -196,44 +155,24 @@ mod tests {
             .with_auth(Auth::ApiKey("k_secret".into()));
         block_on(client.status()).unwrap();
         let seen = client.transport.seen.borrow();
-        assert!(
-            seen[0]
-                .headers
-                .contains(&("Authorization", "Api-Key k_secret".to_string()))
-        );
+        assert!(seen[0].headers.contains(&("Authorization", "Api-Key k_secret".to_string())));
         assert!(!format!("{client:?}").contains("k_secret"));
     }
 
     #[test]
     fn errors_carry_the_service_message_or_a_sentence() {
-        let client = Client::new(
-            "/api",
-            Scripted::new(vec![answer(401, r#"{"message":"Invalid API key"}"#)]),
-        );
+        let client = Client::new("/api", Scripted::new(vec![answer(401, r#"{"message":"Invalid API key"}"#)]));
         let error = block_on(client.user()).unwrap_err();
-        assert_eq!(
-            error,
-            ApiError::Http {
-                status: 401,
-                message: Some("Invalid API key".into())
-            }
-        );
+        assert_eq!(error, ApiError::Http { status: 401, message: Some("Invalid API key".into()) });
 
         let client = Client::new("/api", Scripted::new(vec![Err(TransportError::Timeout)]));
         let error = block_on(client.user()).unwrap_err();
-        assert!(
-            error
-                .to_string()
-                .contains("did not answer within 30 seconds")
-        );
+        assert!(error.to_string().contains("did not answer within 30 seconds"));
     }
 
     #[test]
     fn a_body_that_is_not_a_user_is_a_decode_error() {
         let client = Client::new("/api", Scripted::new(vec![answer(200, "<html>")]));
-        assert!(matches!(
-            block_on(client.user()),
-            Err(ApiError::Decode { .. })
-        ));
+        assert!(matches!(block_on(client.user()), Err(ApiError::Decode { .. })));
     }
 }

@@ -15,10 +15,7 @@ pub enum ApiError {
 
     /// The service answered with an error status. `message` is the service's own words when it sent them.
     #[error("{}", http_sentence(*status, message.as_deref()))]
-    Http {
-        status: u16,
-        message: Option<String>,
-    },
+    Http { status: u16, message: Option<String> },
 
     /// The service answered 2xx with a body that is not what the contract describes.
     #[error(
@@ -59,24 +56,15 @@ mod tests {
 
     #[test]
     fn the_service_message_is_shown_as_written() {
-        let error = ApiError::Http {
-            status: 400,
-            message: Some("variation_count must be at least 1".into()),
-        };
+        let error = ApiError::Http { status: 400, message: Some("variation_count must be at least 1".into()) };
         assert_eq!(error.to_string(), "variation_count must be at least 1");
     }
 
     #[test]
     fn without_a_message_the_status_becomes_a_sentence() {
-        let error = ApiError::Http {
-            status: 401,
-            message: None,
-        };
+        let error = ApiError::Http { status: 401, message: None };
         assert!(error.to_string().contains("API key"));
-        let error = ApiError::Http {
-            status: 418,
-            message: Some("  ".into()),
-        };
+        let error = ApiError::Http { status: 418, message: Some("  ".into()) };
         assert!(error.to_string().contains("HTTP 418"));
     }
 }

@@ -37,16 +37,7 @@ impl std::fmt::Debug for HttpRequest {
         let headers: Vec<(&str, &str)> = self
             .headers
             .iter()
-            .map(|(name, value)| {
-                (
-                    *name,
-                    if name.eq_ignore_ascii_case("authorization") {
-                        "<redacted>"
-                    } else {
-                        value
-                    },
-                )
-            })
+            .map(|(name, value)| (*name, if name.eq_ignore_ascii_case("authorization") { "<redacted>" } else { value }))
             .collect();
         f.debug_struct("HttpRequest")
             .field("method", &self.method)
@@ -76,10 +67,7 @@ pub enum TransportError {
 
 /// Sends one request. Futures need not be `Send`: in the browser nothing is.
 pub trait Transport {
-    fn send(
-        &self,
-        request: HttpRequest,
-    ) -> impl Future<Output = Result<HttpResponse, TransportError>>;
+    fn send(&self, request: HttpRequest) -> impl Future<Output = Result<HttpResponse, TransportError>>;
 }
 
 #[cfg(feature = "browser")]
@@ -98,8 +86,7 @@ mod browser {
 
     impl Transport for BrowserTransport {
         async fn send(&self, request: HttpRequest) -> Result<HttpResponse, TransportError> {
-            let controller = web_sys::AbortController::new()
-                .map_err(|_| network("AbortController unavailable"))?;
+            let controller = web_sys::AbortController::new().map_err(|_| network("AbortController unavailable"))?;
             let mut builder = RequestBuilder::new(&request.url)
                 .method(match request.method {
                     Method::Get => gloo_net::http::Method::GET,
@@ -120,18 +107,10 @@ mod browser {
                 let response = built.send().await.map_err(|e| network(&e.to_string()))?;
                 let status = response.status();
                 let retry_after = response.headers().get("retry-after");
-                let body = response
-                    .binary()
-                    .await
-                    .map_err(|e| network(&e.to_string()))?;
-                Ok(HttpResponse {
-                    status,
-                    retry_after,
-                    body,
-                })
+                let body = response.binary().await.map_err(|e| network(&e.to_string()))?;
+                Ok(HttpResponse { status, retry_after, body })
             };
-            let limit =
-                TimeoutFuture::new(request.timeout.as_millis().min(u32::MAX as u128) as u32);
+            let limit = TimeoutFuture::new(request.timeout.as_millis().min(u32::MAX as u128) as u32);
             match select(Box::pin(exchange), limit).await {
                 Either::Left((result, _)) => result,
                 Either::Right(((), _)) => {
@@ -171,10 +150,7 @@ mod native {
                 Method::Post => reqwest::Method::POST,
                 Method::Delete => reqwest::Method::DELETE,
             };
-            let mut builder = self
-                .client
-                .request(method, &request.url)
-                .timeout(request.timeout);
+            let mut builder = self.client.request(method, &request.url).timeout(request.timeout);
             for (name, value) in request.headers {
                 builder = builder.header(name, value);
             }
@@ -183,25 +159,14 @@ mod native {
             }
             let response = builder.send().await.map_err(classify)?;
             let status = response.status().as_u16();
-            let retry_after = response
-                .headers()
-                .get(reqwest::header::RETRY_AFTER)
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_string);
+            let retry_after =
+                response.headers().get(reqwest::header::RETRY_AFTER).and_then(|v| v.to_str().ok()).map(str::to_string);
             let body = response.bytes().await.map_err(classify)?.to_vec();
-            Ok(HttpResponse {
-                status,
-                retry_after,
-                body,
-            })
+            Ok(HttpResponse { status, retry_after, body })
         }
     }
 
     fn classify(error: reqwest::Error) -> TransportError {
-        if error.is_timeout() {
-            TransportError::Timeout
-        } else {
-            TransportError::Network(error.to_string())
-        }
+        if error.is_timeout() { TransportError::Timeout } else { TransportError::Network(error.to_string()) }
     }
 }

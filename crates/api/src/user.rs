@@ -31,18 +31,12 @@ pub struct PhotoCounts {
 impl User {
     /// The staging usage as `(used, limit)`.
     pub fn staging_usage(&self) -> (u64, u64) {
-        (
-            self.photos_used_this_period.staging,
-            self.photo_limit.staging,
-        )
+        (self.photos_used_this_period.staging, self.photo_limit.staging)
     }
 
     /// The image-editing usage as `(used, limit)`.
     pub fn image_editing_usage(&self) -> (u64, u64) {
-        (
-            self.photos_used_this_period.image_editing,
-            self.photo_limit.image_editing,
-        )
+        (self.photos_used_this_period.image_editing, self.photo_limit.image_editing)
     }
 }
 
@@ -67,18 +61,9 @@ mod tests {
     #[test]
     fn writes_the_contract_field_names() {
         let user = User {
-            user: UserIdentity {
-                email: "a@b.c".into(),
-                uid: "u".into(),
-            },
-            photo_limit: PhotoCounts {
-                staging: 10,
-                image_editing: 5,
-            },
-            photos_used_this_period: PhotoCounts {
-                staging: 1,
-                image_editing: 2,
-            },
+            user: UserIdentity { email: "a@b.c".into(), uid: "u".into() },
+            photo_limit: PhotoCounts { staging: 10, image_editing: 5 },
+            photos_used_this_period: PhotoCounts { staging: 1, image_editing: 2 },
         };
         let value = serde_json::to_value(&user).unwrap();
         assert_eq!(value["photoLimit"]["imageEditing"], 5);

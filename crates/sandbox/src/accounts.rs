@@ -21,10 +21,7 @@ impl Account {
     /// The account as `GET /v2/user` shows it.
     pub fn as_user(&self) -> User {
         User {
-            user: UserIdentity {
-                email: self.email.clone(),
-                uid: self.uid.clone(),
-            },
+            user: UserIdentity { email: self.email.clone(), uid: self.uid.clone() },
             photo_limit: self.photo_limit,
             photos_used_this_period: self.photos_used,
         }
@@ -38,18 +35,14 @@ pub struct Accounts {
 
 impl fmt::Debug for Accounts {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Accounts")
-            .field("count", &self.by_key.len())
-            .finish_non_exhaustive()
+        f.debug_struct("Accounts").field("count", &self.by_key.len()).finish_non_exhaustive()
     }
 }
 
 impl Accounts {
     pub fn new(api_keys: &[String], photo_limit: u64) -> Result<Self, SandboxError> {
         if api_keys.is_empty() {
-            return Err(SandboxError::Startup(
-                "the sandbox needs at least one API key (--api-key KEY)".into(),
-            ));
+            return Err(SandboxError::Startup("the sandbox needs at least one API key (--api-key KEY)".into()));
         }
         let mut by_key = HashMap::new();
         for (index, key) in api_keys.iter().enumerate() {
@@ -63,16 +56,11 @@ impl Accounts {
             let account = Account {
                 uid: format!("sandbox-account-{number}"),
                 email: format!("account-{number}@sandbox.vstage.invalid"),
-                photo_limit: PhotoCounts {
-                    staging: photo_limit,
-                    image_editing: photo_limit,
-                },
+                photo_limit: PhotoCounts { staging: photo_limit, image_editing: photo_limit },
                 photos_used: PhotoCounts::default(),
             };
             if by_key.insert(key.clone(), account).is_some() {
-                return Err(SandboxError::Startup(format!(
-                    "API key number {number} is given twice"
-                )));
+                return Err(SandboxError::Startup(format!("API key number {number} is given twice")));
             }
         }
         Ok(Accounts { by_key })

@@ -18,28 +18,15 @@ pub struct Authenticated(pub Account);
 impl FromRequestParts<Arc<SandboxState>> for Authenticated {
     type Rejection = SandboxError;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &Arc<SandboxState>,
-    ) -> Result<Self, Self::Rejection> {
-        let header = parts
-            .headers
-            .get(AUTHORIZATION)
-            .ok_or(SandboxError::Unauthorized(
-                "Missing Authorization header: send `Authorization: Api-Key <your key>`.",
-            ))?;
+    async fn from_request_parts(parts: &mut Parts, state: &Arc<SandboxState>) -> Result<Self, Self::Rejection> {
+        let header = parts.headers.get(AUTHORIZATION).ok_or(SandboxError::Unauthorized(
+            "Missing Authorization header: send `Authorization: Api-Key <your key>`.",
+        ))?;
         let key = header
             .to_str()
             .ok()
             .and_then(|value| value.strip_prefix("Api-Key "))
-            .ok_or(SandboxError::Unauthorized(
-                "Malformed Authorization header: use `Api-Key <your key>`.",
-            ))?;
-        state
-            .accounts
-            .find(key)
-            .cloned()
-            .map(Authenticated)
-            .ok_or(SandboxError::Unauthorized("Invalid API key."))
+            .ok_or(SandboxError::Unauthorized("Malformed Authorization header: use `Api-Key <your key>`."))?;
+        state.accounts.find(key).cloned().map(Authenticated).ok_or(SandboxError::Unauthorized("Invalid API key."))
     }
 }

@@ -42,7 +42,6 @@ impl IntoResponse for SandboxError {
 /// The answer for any path the contract does not have.
 pub async fn not_found() -> SandboxError {
     SandboxError::NotFound(
-        "No such endpoint in the sandbox. Check the method and path against the API contract."
-            .into(),
+        "No such endpoint in the sandbox. Check the method and path against the API contract.".into(),
     )
 }

@@ -28,10 +28,7 @@ impl SandboxConfig {
     pub const DEFAULT_PHOTO_LIMIT: u64 = 100;
 
     pub fn new(api_keys: Vec<String>) -> Self {
-        SandboxConfig {
-            api_keys,
-            photo_limit: Self::DEFAULT_PHOTO_LIMIT,
-        }
+        SandboxConfig { api_keys, photo_limit: Self::DEFAULT_PHOTO_LIMIT }
     }
 }
 
@@ -43,13 +40,8 @@ struct SandboxState {
 
 /// The sandbox's routes: v2 under `/v2`.
 pub fn router(config: &SandboxConfig) -> Result<Router, SandboxError> {
-    let state = Arc::new(SandboxState {
-        accounts: Accounts::new(&config.api_keys, config.photo_limit)?,
-    });
-    Ok(Router::new()
-        .nest("/v2", v2::routes())
-        .fallback(error::not_found)
-        .with_state(state))
+    let state = Arc::new(SandboxState { accounts: Accounts::new(&config.api_keys, config.photo_limit)? });
+    Ok(Router::new().nest("/v2", v2::routes()).fallback(error::not_found).with_state(state))
 }
 
 /// A sandbox serving on a loopback port of its own, for embedding in `vstage serve` and for tests.
@@ -73,13 +65,8 @@ impl Drop for RunningSandbox {
 }
 
 /// Serves the sandbox on `listener` until the returned handle is dropped.
-pub fn spawn(
-    listener: TcpListener,
-    config: &SandboxConfig,
-) -> Result<RunningSandbox, SandboxError> {
-    let addr = listener
-        .local_addr()
-        .map_err(|e| SandboxError::Startup(e.to_string()))?;
+pub fn spawn(listener: TcpListener, config: &SandboxConfig) -> Result<RunningSandbox, SandboxError> {
+    let addr = listener.local_addr().map_err(|e| SandboxError::Startup(e.to_string()))?;
     let app = router(config)?;
     let task = tokio::spawn(async move {
         if let Err(error) = axum::serve(listener, app).await {

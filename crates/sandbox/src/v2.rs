@@ -13,9 +13,7 @@ use crate::SandboxState;
 use crate::auth::Authenticated;
 
 pub fn routes() -> Router<Arc<SandboxState>> {
-    Router::new()
-        .route("/status", get(status))
-        .route("/user", get(user))
+    Router::new().route("/status", get(status)).route("/user", get(user))
 }
 
 /// `GET /v2/status`: 200 with no content while the sandbox runs.

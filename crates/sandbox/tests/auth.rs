@@ -11,10 +11,7 @@ async fn sandbox(keys: &[&str]) -> RunningSandbox {
     vstage_sandbox::spawn(listener, &config).unwrap()
 }
 
-async fn status_with_header(
-    sandbox: &RunningSandbox,
-    header: Option<&str>,
-) -> (u16, serde_json::Value) {
+async fn status_with_header(sandbox: &RunningSandbox, header: Option<&str>) -> (u16, serde_json::Value) {
     let mut request = reqwest::Client::new().get(format!("{}/v2/status", sandbox.base_url()));
     if let Some(value) = header {
         request = request.header("Authorization", value);
@@ -22,21 +19,13 @@ async fn status_with_header(
     let response = request.send().await.unwrap();
     let status = response.status().as_u16();
     let body = response.bytes().await.unwrap();
-    (
-        status,
-        serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null),
-    )
+    (status, serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null))
 }
 
 #[tokio::test]
 async fn only_the_exact_api_key_header_is_accepted() {
     let sandbox = sandbox(&["key-one"]).await;
-    assert_eq!(
-        status_with_header(&sandbox, Some("Api-Key key-one"))
-            .await
-            .0,
-        200
-    );
+    assert_eq!(status_with_header(&sandbox, Some("Api-Key key-one")).await.0, 200);
     for refused in [
         None,
         Some("api-key key-one"),
@@ -48,10 +37,7 @@ async fn only_the_exact_api_key_header_is_accepted() {
     ] {
         let (status, body) = status_with_header(&sandbox, refused).await;
         assert_eq!(status, 401, "{refused:?} must be refused");
-        assert!(
-            body["message"].as_str().is_some_and(|m| !m.is_empty()),
-            "{refused:?} gets a message: {body}"
-        );
+        assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()), "{refused:?} gets a message: {body}");
     }
 }
 
@@ -59,27 +45,17 @@ async fn only_the_exact_api_key_header_is_accepted() {
 async fn each_key_is_its_own_account_with_its_usage() {
     let sandbox = sandbox(&["key-one", "key-two"]).await;
     let client = |key: &str| {
-        Client::new(sandbox.base_url(), NativeTransport::default())
-            .with_auth(Auth::ApiKey(key.to_string()))
+        Client::new(sandbox.base_url(), NativeTransport::default()).with_auth(Auth::ApiKey(key.to_string()))
     };
     let one = client("key-one").user().await.unwrap();
     let two = client("key-two").user().await.unwrap();
     assert_ne!(one.user.uid, two.user.uid);
     assert_eq!(one.staging_usage(), (0, SandboxConfig::DEFAULT_PHOTO_LIMIT));
-    assert_eq!(
-        one.image_editing_usage(),
-        (0, SandboxConfig::DEFAULT_PHOTO_LIMIT)
-    );
+    assert_eq!(one.image_editing_usage(), (0, SandboxConfig::DEFAULT_PHOTO_LIMIT));
     client("key-one").status().await.unwrap();
 
     let refused = client("nobody").user().await.unwrap_err();
-    assert_eq!(
-        refused,
-        ApiError::Http {
-            status: 401,
-            message: Some("Invalid API key.".into())
-        }
-    );
+    assert_eq!(refused, ApiError::Http { status: 401, message: Some("Invalid API key.".into()) });
 }
 
 #[tokio::test]

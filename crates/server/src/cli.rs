@@ -7,11 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(
-    name = "vstage",
-    version,
-    about = "The vstage virtual-staging studio: server, proxy and sandbox"
-)]
+#[command(name = "vstage", version, about = "The vstage virtual-staging studio: server, proxy and sandbox")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

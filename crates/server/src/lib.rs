@@ -30,10 +30,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     refuse_open_access_off_loopback(args.listen)?;
     let listener = bind(args.listen).await?;
     let (upstream, _embedded_sandbox) = match &args.upstream {
-        Some(url) => (
-            Upstream::remote(url, std::env::var("VSTAGE_API_KEY").ok())?,
-            None,
-        ),
+        Some(url) => (Upstream::remote(url, std::env::var("VSTAGE_API_KEY").ok())?, None),
         None => {
             let (upstream, running) = Upstream::embedded_sandbox().await?;
             (upstream, Some(running))
@@ -43,14 +40,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     if !args.dist.join("index.html").is_file() {
         tracing::warn!(dist = %args.dist.display(), "no widget in this folder; build it with `cargo xtask run`");
     }
-    let app = Router::new()
-        .nest("/api", proxy::routes(Arc::new(upstream))?)
-        .merge(static_files::router(&args.dist));
+    let app = Router::new().nest("/api", proxy::routes(Arc::new(upstream))?).merge(static_files::router(&args.dist));
     announce(&listener, mode)?;
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown::signal())
-        .await
-        .context("serving")?;
+    axum::serve(listener, app).with_graceful_shutdown(shutdown::signal()).await.context("serving")?;
     println!("vstage stopped");
     Ok(())
 }
@@ -58,16 +50,10 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
 /// `vstage sandbox`: the sandbox alone, for direct use with an `Api-Key`.
 async fn sandbox(args: SandboxArgs) -> anyhow::Result<()> {
     let listener = bind(args.listen).await?;
-    let config = vstage_sandbox::SandboxConfig {
-        api_keys: args.api_keys,
-        photo_limit: args.photo_limit,
-    };
+    let config = vstage_sandbox::SandboxConfig { api_keys: args.api_keys, photo_limit: args.photo_limit };
     let app = vstage_sandbox::router(&config)?;
     announce(&listener, "standalone sandbox")?;
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown::signal())
-        .await
-        .context("serving")?;
+    axum::serve(listener, app).with_graceful_shutdown(shutdown::signal()).await.context("serving")?;
     Ok(())
 }
 
@@ -83,9 +69,7 @@ fn refuse_open_access_off_loopback(listen: SocketAddr) -> anyhow::Result<()> {
 }
 
 async fn bind(addr: SocketAddr) -> anyhow::Result<TcpListener> {
-    TcpListener::bind(addr)
-        .await
-        .with_context(|| format!("cannot listen on {addr}; is another program using it?"))
+    TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}; is another program using it?"))
 }
 
 /// The line tools and tests wait for: the address actually bound (the port may have been 0).

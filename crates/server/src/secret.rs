@@ -13,15 +13,13 @@ impl ApiKey {
     /// A fresh random key, for the embedded sandbox.
     pub fn generate() -> anyhow::Result<Self> {
         let mut bytes = [0u8; 32];
-        getrandom::fill(&mut bytes)
-            .map_err(|e| anyhow::anyhow!("no randomness for a sandbox key: {e}"))?;
+        getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("no randomness for a sandbox key: {e}"))?;
         Ok(ApiKey(format!("sbx_{}", hex::encode(bytes))))
     }
 
     /// `Api-Key <key>`, as API.md part 5 spells it.
     pub fn authorization(&self) -> HeaderValue {
-        let mut value =
-            HeaderValue::from_str(&format!("Api-Key {}", self.0)).expect("checked when parsed");
+        let mut value = HeaderValue::from_str(&format!("Api-Key {}", self.0)).expect("checked when parsed");
         value.set_sensitive(true);
         value
     }
@@ -38,16 +36,10 @@ impl FromStr for ApiKey {
     fn from_str(key: &str) -> Result<Self, Self::Err> {
         let key = key.trim();
         if key.is_empty() {
-            return Err(
-                "VSTAGE_API_KEY is empty; set it to the key from the service's account settings"
-                    .into(),
-            );
+            return Err("VSTAGE_API_KEY is empty; set it to the key from the service's account settings".into());
         }
         if HeaderValue::from_str(&format!("Api-Key {key}")).is_err() || key.contains(' ') {
-            return Err(
-                "VSTAGE_API_KEY contains characters that cannot go in a header; copy the key again"
-                    .into(),
-            );
+            return Err("VSTAGE_API_KEY contains characters that cannot go in a header; copy the key again".into());
         }
         Ok(ApiKey(key.to_string()))
     }
@@ -79,9 +71,6 @@ mod tests {
 
     #[test]
     fn generated_keys_differ() {
-        assert_ne!(
-            ApiKey::generate().unwrap().expose(),
-            ApiKey::generate().unwrap().expose()
-        );
+        assert_ne!(ApiKey::generate().unwrap().expose(), ApiKey::generate().unwrap().expose());
     }
 }

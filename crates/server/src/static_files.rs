@@ -13,8 +13,5 @@ pub fn router(dist: &Path) -> Router {
     let files = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
     Router::new()
         .fallback_service(files)
-        .layer(SetResponseHeaderLayer::if_not_present(
-            CACHE_CONTROL,
-            HeaderValue::from_static("no-cache"),
-        ))
+        .layer(SetResponseHeaderLayer::if_not_present(CACHE_CONTROL, HeaderValue::from_static("no-cache")))
 }

@@ -19,49 +19,25 @@ impl Upstream {
     /// The real service at `base_url`, with the key from `VSTAGE_API_KEY`.
     pub fn remote(base_url: &str, key: Option<String>) -> anyhow::Result<Self> {
         let Some(key) = key else {
-            bail!(
-                "--upstream needs the service's API key in the environment variable VSTAGE_API_KEY"
-            );
+            bail!("--upstream needs the service's API key in the environment variable VSTAGE_API_KEY");
         };
         let key: ApiKey = key.parse().map_err(anyhow::Error::msg)?;
         let base_url = base_url.trim_end_matches('/');
-        let parsed = reqwest::Url::parse(base_url).with_context(|| {
-            format!("--upstream {base_url} is not a URL; give e.g. https://api.example.com")
-        })?;
-        if !matches!(parsed.scheme(), "http" | "https")
-            || parsed.query().is_some()
-            || parsed.fragment().is_some()
-        {
-            bail!(
-                "--upstream must be a plain http(s) URL without query or fragment, e.g. https://api.example.com"
-            );
+        let parsed = reqwest::Url::parse(base_url)
+            .with_context(|| format!("--upstream {base_url} is not a URL; give e.g. https://api.example.com"))?;
+        if !matches!(parsed.scheme(), "http" | "https") || parsed.query().is_some() || parsed.fragment().is_some() {
+            bail!("--upstream must be a plain http(s) URL without query or fragment, e.g. https://api.example.com");
         }
-        Ok(Upstream {
-            base_url: base_url.to_string(),
-            key,
-            embedded: false,
-        })
+        Ok(Upstream { base_url: base_url.to_string(), key, embedded: false })
     }
 
     /// Starts the sandbox on a free loopback port with a fresh key, and points at it.
     pub async fn embedded_sandbox() -> anyhow::Result<(Self, RunningSandbox)> {
         let key = ApiKey::generate()?;
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .context("cannot open a loopback port for the sandbox")?;
-        let running = vstage_sandbox::spawn(
-            listener,
-            &SandboxConfig::new(vec![key.expose().to_string()]),
-        )?;
+        let listener = TcpListener::bind("127.0.0.1:0").await.context("cannot open a loopback port for the sandbox")?;
+        let running = vstage_sandbox::spawn(listener, &SandboxConfig::new(vec![key.expose().to_string()]))?;
         tracing::info!(address = %running.addr, "embedded sandbox started");
-        Ok((
-            Upstream {
-                base_url: running.base_url(),
-                key,
-                embedded: true,
-            },
-            running,
-        ))
+        Ok((Upstream { base_url: running.base_url(), key, embedded: true }, running))
     }
 
     /// The URL of a contract path such as `/v2/user`. Only the proxy's allow-list produces `path`.

@@ -6,11 +6,7 @@ use support::Server;
 
 fn widget_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("index.html"),
-        "<!doctype html><title>widget</title>",
-    )
-    .unwrap();
+    std::fs::write(dir.path().join("index.html"), "<!doctype html><title>widget</title>").unwrap();
     std::fs::write(dir.path().join("app.js"), "console.log('widget')").unwrap();
     dir
 }
@@ -21,11 +17,7 @@ async fn status_and_user_are_forwarded_to_the_embedded_sandbox_with_its_key() {
     let server = Server::start(dist.path()).await;
     let http = reqwest::Client::new();
 
-    let status = http
-        .get(format!("{}/api/v2/status", server.url))
-        .send()
-        .await
-        .unwrap();
+    let status = http.get(format!("{}/api/v2/status", server.url)).send().await.unwrap();
     assert_eq!(status.status().as_u16(), 200);
 
     // The browser sends no key; whatever Authorization it sends is replaced by the server's own.
@@ -46,17 +38,10 @@ async fn status_and_user_are_forwarded_to_the_embedded_sandbox_with_its_key() {
 async fn unknown_api_paths_are_json_404s_not_the_page() {
     let dist = widget_dir();
     let server = Server::start(dist.path()).await;
-    let response = reqwest::get(format!("{}/api/v2/not-an-endpoint", server.url))
-        .await
-        .unwrap();
+    let response = reqwest::get(format!("{}/api/v2/not-an-endpoint", server.url)).await.unwrap();
     assert_eq!(response.status().as_u16(), 404);
     let body: serde_json::Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
-    assert!(
-        body["message"]
-            .as_str()
-            .unwrap()
-            .contains("No such API endpoint")
-    );
+    assert!(body["message"].as_str().unwrap().contains("No such API endpoint"));
 }
 
 #[tokio::test]
@@ -67,24 +52,10 @@ async fn page_paths_fall_back_to_index_html_and_files_are_served() {
         let response = reqwest::get(format!("{}{path}", server.url)).await.unwrap();
         assert_eq!(response.status().as_u16(), 200, "{path}");
         assert_eq!(response.headers()["cache-control"], "no-cache", "{path}");
-        assert!(
-            response
-                .text()
-                .await
-                .unwrap()
-                .contains("<title>widget</title>"),
-            "{path}"
-        );
+        assert!(response.text().await.unwrap().contains("<title>widget</title>"), "{path}");
     }
-    let script = reqwest::get(format!("{}/app.js", server.url))
-        .await
-        .unwrap();
-    assert!(
-        script.headers()["content-type"]
-            .to_str()
-            .unwrap()
-            .contains("javascript")
-    );
+    let script = reqwest::get(format!("{}/app.js", server.url)).await.unwrap();
+    assert!(script.headers()["content-type"].to_str().unwrap().contains("javascript"));
     assert_eq!(script.text().await.unwrap(), "console.log('widget')");
 }
 
@@ -97,8 +68,5 @@ async fn open_access_refuses_a_non_loopback_address() {
         .unwrap();
     assert!(!output.status.success());
     let message = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        message.contains("refusing to listen on 0.0.0.0:0") && message.contains("loopback"),
-        "{message}"
-    );
+    assert!(message.contains("refusing to listen on 0.0.0.0:0") && message.contains("loopback"), "{message}");
 }

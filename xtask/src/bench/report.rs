@@ -27,10 +27,7 @@ pub enum Unit {
 
 impl Measure {
     pub fn bytes(amount: u64) -> Self {
-        Measure {
-            amount: amount as f64,
-            unit: Unit::Bytes,
-        }
+        Measure { amount: amount as f64, unit: Unit::Bytes }
     }
 
     fn render(&self) -> String {
@@ -45,30 +42,19 @@ impl Measure {
 
 impl Report {
     pub fn add(&mut self, figure: impl Into<String>, value: Measure, reference: Option<Measure>) {
-        self.rows.push(Row {
-            figure: figure.into(),
-            value,
-            reference,
-        });
+        self.rows.push(Row { figure: figure.into(), value, reference });
     }
 
     pub fn to_markdown(&self) -> String {
         let mut text = String::from("| figure | value | reference | ratio |\n|---|---|---|---|\n");
         for row in &self.rows {
             let (reference, ratio) = match row.reference {
-                Some(reference) if reference.amount > 0.0 => (
-                    reference.render(),
-                    format!("{:.2}", row.value.amount / reference.amount),
-                ),
+                Some(reference) if reference.amount > 0.0 => {
+                    (reference.render(), format!("{:.2}", row.value.amount / reference.amount))
+                }
                 _ => ("—".to_string(), "—".to_string()),
             };
-            text.push_str(&format!(
-                "| {} | {} | {} | {} |\n",
-                row.figure,
-                row.value.render(),
-                reference,
-                ratio
-            ));
+            text.push_str(&format!("| {} | {} | {} | {} |\n", row.figure, row.value.render(), reference, ratio));
         }
         text
     }

@@ -30,16 +30,8 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
         if files == 0 {
             bail!("dist/ has no .{extension} file; the widget build did not produce one");
         }
-        report.add(
-            format!("widget .{extension}, raw"),
-            Measure::bytes(raw),
-            None,
-        );
-        report.add(
-            format!("widget .{extension}, gzip -9"),
-            Measure::bytes(gzipped),
-            None,
-        );
+        report.add(format!("widget .{extension}, raw"), Measure::bytes(raw), None);
+        report.add(format!("widget .{extension}, gzip -9"), Measure::bytes(gzipped), None);
     }
     Ok(())
 }

@@ -33,27 +33,18 @@ where
 }
 
 async fn start() -> (WebDriver, Child) {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let chromedriver =
-        std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let chromedriver = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
     let process = Command::new(&chromedriver)
         .arg(format!("--port={port}"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .kill_on_drop(true)
         .spawn()
-        .unwrap_or_else(|e| {
-            panic!("cannot start {chromedriver} ({e}); `cargo xtask setup` installs it")
-        });
+        .unwrap_or_else(|e| panic!("cannot start {chromedriver} ({e}); `cargo xtask setup` installs it"));
 
     let mut capabilities = DesiredCapabilities::chrome();
-    capabilities
-        .set_binary(&std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()))
-        .unwrap();
+    capabilities.set_binary(&std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into())).unwrap();
     for arg in [
         "--headless=new",
         "--no-sandbox",

@@ -10,36 +10,18 @@ async fn the_page_shows_the_service_status_and_usage() {
     let server = Server::start(&dist()).await;
     with_browser(|driver| async move {
         driver.goto(&server.url).await?;
-        driver
-            .query(By::Css(".vstage-status__label"))
-            .with_text("Online")
-            .first()
-            .await?;
+        driver.query(By::Css(".vstage-status__label")).with_text("Online").first().await?;
 
-        let meters = driver
-            .query(By::Css(".vstage-meter"))
-            .all_from_selector_required()
-            .await?;
+        let meters = driver.query(By::Css(".vstage-meter")).all_from_selector_required().await?;
         assert_eq!(meters.len(), 2);
         let staging = meters[0].text().await?;
         let editing = meters[1].text().await?;
-        assert!(
-            staging.contains("Staging") && staging.contains("0 of 100"),
-            "{staging}"
-        );
-        assert!(
-            editing.contains("Image editing") && editing.contains("0 of 100"),
-            "{editing}"
-        );
+        assert!(staging.contains("Staging") && staging.contains("0 of 100"), "{staging}");
+        assert!(editing.contains("Image editing") && editing.contains("0 of 100"), "{editing}");
         let bar = meters[0].find(By::Css("[role=meter]")).await?;
         assert_eq!(bar.attr("aria-valuenow").await?.as_deref(), Some("0"));
 
-        let account = driver
-            .query(By::Css(".vstage-facts"))
-            .first()
-            .await?
-            .text()
-            .await?;
+        let account = driver.query(By::Css(".vstage-facts")).first().await?.text().await?;
         assert!(account.contains("@sandbox.vstage.invalid"), "{account}");
         Ok(())
     })
@@ -50,30 +32,12 @@ async fn the_page_shows_the_service_status_and_usage() {
 async fn a_deep_link_loads_the_page_and_an_unknown_route_says_so() {
     let server = Server::start(&dist()).await;
     with_browser(|driver| async move {
-        driver
-            .goto(format!("{}/no/such/screen", server.url))
-            .await?;
-        driver
-            .query(By::Css("h1"))
-            .with_text("This page does not exist")
-            .first()
-            .await?;
+        driver.goto(format!("{}/no/such/screen", server.url)).await?;
+        driver.query(By::Css("h1")).with_text("This page does not exist").first().await?;
         // the header still works on a deep link
-        driver
-            .query(By::Css(".vstage-status__label"))
-            .with_text("Online")
-            .first()
-            .await?;
-        driver
-            .find(By::LinkText("Go to the studio's home"))
-            .await?
-            .click()
-            .await?;
-        driver
-            .query(By::Css("h1"))
-            .with_text("Your account")
-            .first()
-            .await?;
+        driver.query(By::Css(".vstage-status__label")).with_text("Online").first().await?;
+        driver.find(By::LinkText("Go to the studio's home")).await?.click().await?;
+        driver.query(By::Css("h1")).with_text("Your account").first().await?;
         Ok(())
     })
     .await;

@@ -29,11 +29,7 @@ impl Server {
         let url = tokio::time::timeout(Duration::from_secs(30), async {
             while let Some(line) = lines.next_line().await.expect("readable stdout") {
                 if let Some(rest) = line.strip_prefix("vstage listening on ") {
-                    return rest
-                        .split_whitespace()
-                        .next()
-                        .expect("an address")
-                        .to_string();
+                    return rest.split_whitespace().next().expect("an address").to_string();
                 }
             }
             panic!("vstage serve exited before listening");
@@ -42,9 +38,6 @@ impl Server {
         .expect("vstage serve listens within 30 s");
         // keep draining stdout so the server never blocks on a full pipe
         tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-        Server {
-            url,
-            _process: process,
-        }
+        Server { url, _process: process }
     }
 }
