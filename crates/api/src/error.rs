@@ -3,8 +3,14 @@
 
 use thiserror::Error;
 
+use crate::validate::ValidationError;
+
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum ApiError {
+    /// The request breaks a bound of the contract; nothing was sent.
+    #[error(transparent)]
+    Invalid(#[from] ValidationError),
+
     /// The request never got an answer: no connection, DNS, CORS, a dropped socket.
     #[error("Could not reach the staging service ({detail}). Check your connection and try again.")]
     Network { detail: String },

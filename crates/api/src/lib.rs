@@ -4,11 +4,40 @@
 //! Read liberally, write strictly: unknown fields are ignored, unknown enum values are kept, and every bound the
 //! contract states is checked before a request is sent.
 
+pub mod analysis;
 pub mod client;
+pub mod config;
 pub mod error;
+mod lenient;
+mod open_enum;
+mod query;
+pub mod render;
+pub mod requests;
+pub mod time;
 pub mod transport;
 pub mod user;
+pub mod v1;
+pub mod validate;
+pub mod vocabulary;
+pub mod webhook;
 
-pub use client::{Auth, Client};
+pub use analysis::Analysis;
+pub use client::{Auth, Client, RetryPolicy};
+pub use config::{
+    AddFurniture, Config, DayToDuskConfig, EnhancementConfig, LegacyStagingConfig, RemovalOnlyConfig, RemoveFurniture,
+    StagingConfig,
+};
 pub use error::ApiError;
+pub use render::{Render, RenderPage, ResultImage, Variation, VariationPage, VariationResult};
+pub use requests::{
+    AddVariations, AddedVariations, Analyze, BulkAddVariations, BulkAddedVariations, BulkCreateRenders,
+    BulkCreatedRenders, BulkRender, BulkVariations, ConfigEntry, CreateRender, GetRender, ListRenders, Message,
+    RenderConfigs, SetWebhookSecret,
+};
+pub use time::Timestamp;
 pub use user::{PhotoCounts, User, UserIdentity};
+pub use validate::{MAX_VARIATIONS_PER_RENDER, Rule, ValidationError};
+pub use vocabulary::{
+    AnalysisStatus, OutputResolution, RemovalMode, RoomType, SkyStyle, SortOrder, Style, VariationStatus, VariationType,
+};
+pub use webhook::WebhookEvent;

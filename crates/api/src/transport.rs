@@ -65,9 +65,16 @@ pub enum TransportError {
     Timeout,
 }
 
-/// Sends one request. Futures need not be `Send`: in the browser nothing is.
+/// The platform under the client: sending one request, waiting, and a random number for retry jitter.
+/// Futures need not be `Send`: in the browser nothing is.
 pub trait Transport {
     fn send(&self, request: HttpRequest) -> impl Future<Output = Result<HttpResponse, TransportError>>;
+
+    /// Waits `duration` (between retries).
+    fn sleep(&self, duration: Duration) -> impl Future<Output = ()>;
+
+    /// A random number in `[0, 1)`.
+    fn random_unit(&self) -> f64;
 }
 
 #[cfg(feature = "browser")]
@@ -119,6 +126,14 @@ mod browser {
                 }
             }
         }
+
+        async fn sleep(&self, duration: Duration) {
+            TimeoutFuture::new(duration.as_millis().min(u32::MAX as u128) as u32).await;
+        }
+
+        fn random_unit(&self) -> f64 {
+            js_sys::Math::random()
+        }
     }
 
     fn js_body(bytes: &[u8]) -> js_sys::Uint8Array {
@@ -163,6 +178,14 @@ mod native {
                 response.headers().get(reqwest::header::RETRY_AFTER).and_then(|v| v.to_str().ok()).map(str::to_string);
             let body = response.bytes().await.map_err(classify)?.to_vec();
             Ok(HttpResponse { status, retry_after, body })
+        }
+
+        async fn sleep(&self, duration: Duration) {
+            tokio::time::sleep(duration).await;
+        }
+
+        fn random_unit(&self) -> f64 {
+            fastrand::f64()
         }
     }
 

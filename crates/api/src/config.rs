@@ -1,0 +1,254 @@
+//! The configuration of a variation: staging, removal only, day-to-dusk, enhancement, `legacy_staging`, or a shape
+//! vstage does not know (kept verbatim). Day-to-dusk and enhancement shapes are vstage's choice (README, API notes).
+
+use serde::de::Error as _;
+use serde::ser::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+use crate::lenient;
+use crate::vocabulary::{OutputResolution, RemovalMode, RoomType, SkyStyle, Style, VariationType};
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Config {
+    /// `type: staging` with `add_furniture` (and optionally `remove_furniture` first).
+    Staging(StagingConfig),
+    /// `type: staging` with `remove_furniture` and no `add_furniture`: declutter only.
+    RemovalOnly(RemovalOnlyConfig),
+    /// `type: day_to_dusk`.
+    DayToDusk(DayToDuskConfig),
+    /// `type: enhancement`.
+    Enhancement(EnhancementConfig),
+    /// `type: legacy_staging`, returned for variations made through v1.
+    LegacyStaging(LegacyStagingConfig),
+    /// Any other shape, kept exactly as received.
+    Other(Value),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StagingConfig {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_resolution: Option<OutputResolution>,
+    #[serde(default, deserialize_with = "lenient::bool", skip_serializing_if = "Option::is_none")]
+    pub add_virtually_staged_watermark: Option<bool>,
+    pub add_furniture: AddFurniture,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remove_furniture: Option<RemoveFurniture>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AddFurniture {
+    pub style: Style,
+    pub room_type: RoomType,
+    /// Only when adding variations to an existing render (API.md, base variation rule 6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_variation_id: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RemoveFurniture {
+    pub mode: RemovalMode,
+    /// A black-and-white mask (white = remove) replacing the automatic one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mask_url: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RemovalOnlyConfig {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_resolution: Option<OutputResolution>,
+    #[serde(default, deserialize_with = "lenient::bool", skip_serializing_if = "Option::is_none")]
+    pub add_virtually_staged_watermark: Option<bool>,
+    pub remove_furniture: RemoveFurniture,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DayToDuskConfig {
+    pub sky_style: SkyStyle,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_resolution: Option<OutputResolution>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EnhancementConfig {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_resolution: Option<OutputResolution>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LegacyStagingConfig {
+    pub room_type: RoomType,
+    pub style: Style,
+}
+
+impl Config {
+    /// The `type` tag as written on the wire.
+    pub fn type_tag(&self) -> Option<&str> {
+        match self {
+            Config::Staging(_) | Config::RemovalOnly(_) => Some("staging"),
+            Config::DayToDusk(_) => Some("day_to_dusk"),
+            Config::Enhancement(_) => Some("enhancement"),
+            Config::LegacyStaging(_) => Some("legacy_staging"),
+            Config::Other(value) => value.get("type").and_then(Value::as_str),
+        }
+    }
+
+    /// The type of the variations this config asks for (a staging config may add removal variations too).
+    pub fn variation_type(&self) -> Option<VariationType> {
+        match self {
+            Config::Staging(_) | Config::LegacyStaging(_) => Some(VariationType::Staging),
+            Config::RemovalOnly(_) => Some(VariationType::Removal),
+            Config::DayToDusk(_) => Some(VariationType::DayToDusk),
+            Config::Enhancement(_) => Some(VariationType::Enhancement),
+            Config::Other(_) => None,
+        }
+    }
+
+    /// `add_furniture.base_variation_id`, when given.
+    pub fn base_variation_id(&self) -> Option<&str> {
+        match self {
+            Config::Staging(staging) => staging.add_furniture.base_variation_id.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// How many variations `count` of this config can create at most: a staging config that removes furniture
+    /// first (mode `on` or `auto`, no base given) adds one removal variation per staging variation (rule 4).
+    pub fn max_variations_for(&self, count: u64) -> u64 {
+        match self {
+            Config::Staging(staging) if staging.creates_removal_variations() => count.saturating_mul(2),
+            _ => count,
+        }
+    }
+}
+
+impl StagingConfig {
+    /// Removal variations come with the staging ones: removal on or auto, and no base variation given.
+    pub fn creates_removal_variations(&self) -> bool {
+        self.add_furniture.base_variation_id.is_none()
+            && self.remove_furniture.as_ref().is_some_and(|removal| removal.mode != RemovalMode::Off)
+    }
+}
+
+impl Serialize for Config {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let body = match self {
+            Config::Staging(config) => serde_json::to_value(config),
+            Config::RemovalOnly(config) => serde_json::to_value(config),
+            Config::DayToDusk(config) => serde_json::to_value(config),
+            Config::Enhancement(config) => serde_json::to_value(config),
+            Config::LegacyStaging(config) => serde_json::to_value(config),
+            Config::Other(value) => return value.serialize(serializer),
+        };
+        let Value::Object(fields) = body.map_err(S::Error::custom)? else {
+            return Err(S::Error::custom("a config serialises to an object"));
+        };
+        let mut tagged = Map::new();
+        tagged.insert("type".into(), Value::from(self.type_tag().unwrap_or_default()));
+        tagged.extend(fields);
+        Value::Object(tagged).serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Config {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        if !value.is_object() {
+            return Err(D::Error::custom("a config must be a JSON object"));
+        }
+        Ok(Config::from_value(value))
+    }
+}
+
+impl Config {
+    /// Reads a known shape when the `type` and fields match one; anything else is kept as `Other`.
+    fn from_value(value: Value) -> Config {
+        fn parse<T: serde::de::DeserializeOwned>(value: &Value) -> Option<T> {
+            serde_json::from_value(value.clone()).ok()
+        }
+        let has = |field: &str| value.get(field).is_some_and(|v| !v.is_null());
+        let known = match value.get("type").and_then(Value::as_str) {
+            Some("staging") if has("add_furniture") => parse(&value).map(Config::Staging),
+            Some("staging") if has("remove_furniture") => parse(&value).map(Config::RemovalOnly),
+            Some("day_to_dusk") => parse(&value).map(Config::DayToDusk),
+            Some("enhancement") => parse(&value).map(Config::Enhancement),
+            Some("legacy_staging") => parse(&value).map(Config::LegacyStaging),
+            _ => None,
+        };
+        known.unwrap_or(Config::Other(value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(value: Value) -> Config {
+        serde_json::from_value(value).unwrap()
+    }
+
+    #[test]
+    fn staging_with_removal_reads_and_writes_the_contract_shape() {
+        let wire = json!({
+            "type": "staging",
+            "output_resolution": "default",
+            "add_virtually_staged_watermark": true,
+            "add_furniture": {"style": "modern", "room_type": "living"},
+            "remove_furniture": {"mode": "auto"}
+        });
+        let config = read(wire.clone());
+        let Config::Staging(staging) = &config else { panic!("{config:?}") };
+        assert!(staging.creates_removal_variations());
+        assert_eq!(config.max_variations_for(3), 6);
+        assert_eq!(serde_json::to_value(&config).unwrap(), wire);
+    }
+
+    #[test]
+    fn staging_without_add_furniture_is_removal_only() {
+        let config =
+            read(json!({"type": "staging", "remove_furniture": {"mode": "on", "mask_url": "https://x/m.png"}}));
+        assert!(matches!(&config, Config::RemovalOnly(r) if r.remove_furniture.mask_url.is_some()));
+        assert_eq!(config.variation_type(), Some(VariationType::Removal));
+        assert_eq!(serde_json::to_value(&config).unwrap()["type"], "staging");
+    }
+
+    #[test]
+    fn legacy_day_to_dusk_and_enhancement_are_read() {
+        assert!(matches!(
+            read(json!({"type": "legacy_staging", "room_type": "bed", "style": "coastal"})),
+            Config::LegacyStaging(LegacyStagingConfig { room_type: RoomType::Bed, style: Style::Coastal })
+        ));
+        assert!(matches!(
+            read(json!({"type": "day_to_dusk", "sky_style": "golden"})),
+            Config::DayToDusk(DayToDuskConfig { sky_style: SkyStyle::Golden, .. })
+        ));
+        assert!(matches!(read(json!({"type": "enhancement"})), Config::Enhancement(_)));
+    }
+
+    #[test]
+    fn unknown_and_malformed_shapes_are_kept_verbatim() {
+        for wire in [
+            json!({"type": "virtual_renovation", "floor": "oak"}),
+            json!({"type": "staging", "add_furniture": "not an object"}),
+            json!({"no_type": true}),
+        ] {
+            let config = read(wire.clone());
+            assert!(matches!(config, Config::Other(_)), "{wire}");
+            assert_eq!(serde_json::to_value(&config).unwrap(), wire);
+        }
+        assert!(serde_json::from_value::<Config>(json!("staging")).is_err());
+    }
+
+    #[test]
+    fn the_watermark_flag_is_read_liberally() {
+        for (flag, expected) in [(json!("true"), Some(true)), (json!(0), Some(false)), (Value::Null, None)] {
+            let config = read(json!({
+                "type": "staging", "add_virtually_staged_watermark": flag,
+                "add_furniture": {"style": "modern", "room_type": "living"}
+            }));
+            let Config::Staging(staging) = config else { panic!() };
+            assert_eq!(staging.add_virtually_staged_watermark, expected);
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! The legacy v1 API (API.md parts 2-4 and the appendix): ping, options, create, render, create-variation.
+//! v1 spells some fields in camelCase (`roomType`, `userObj`); they are kept exactly.
+
+use serde::{Deserialize, Serialize};
+
+use crate::lenient;
+use crate::open_enum;
+use crate::time::Timestamp;
+use crate::vocabulary::{RemovalMode, RoomType, Style};
+
+/// `GET /v1/ping`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ping {
+    #[serde(rename = "userObj")]
+    pub user: PingUser,
+    #[serde(rename = "photoLimit")]
+    pub photo_limit: f64,
+    #[serde(rename = "photosUsedThisPeriod")]
+    pub photos_used_this_period: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PingUser {
+    pub email: String,
+    pub uid: String,
+}
+
+/// `GET /v1/options`: the authoritative strings, to pass back exactly. `variationStyles` (the create-variation
+/// list) is vstage's addition; a service that does not send it leaves it empty.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Options {
+    #[serde(rename = "roomTypes", default)]
+    pub room_types: Vec<String>,
+    #[serde(default)]
+    pub styles: Vec<String>,
+    #[serde(rename = "variationStyles", default, skip_serializing_if = "Vec::is_empty")]
+    pub variation_styles: Vec<String>,
+}
+
+open_enum! {
+    /// A v1 render's status (API.md part 3 and the appendix).
+    pub enum Status {
+        Queued = "queued",
+        Rendering = "rendering",
+        Done = "done",
+        Error = "error",
+    }
+}
+
+open_enum! {
+    /// v1 `resolution`.
+    pub enum Resolution {
+        FourK = "4k",
+        FullHd = "full-hd",
+    }
+}
+
+/// `GET /v1/render` (shape from the appendix).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Render {
+    pub render_id: String,
+    pub status: Status,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<Timestamp>,
+    /// Result images, newest last.
+    #[serde(default)]
+    pub outputs: Vec<String>,
+    /// 0 to 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progress: Option<f64>,
+    #[serde(default)]
+    pub outputs_room_types: Vec<String>,
+    #[serde(default)]
+    pub outputs_styles: Vec<String>,
+}
+
+/// `POST /v1/render/create` (JSON form; the multipart form sends the same fields as query parameters).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CreateRender {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image_url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room_type: Option<RoomType>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style: Option<Style>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolution: Option<Resolution>,
+    /// Defaults to true on the service.
+    #[serde(default, deserialize_with = "lenient::bool", skip_serializing_if = "Option::is_none")]
+    pub wait_for_completion: Option<bool>,
+    #[serde(default, deserialize_with = "lenient::bool", skip_serializing_if = "Option::is_none")]
+    pub add_virtually_staged_watermark: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declutter_mode: Option<RemovalMode>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declutter_mask_url: Option<String>,
+    /// Defaults to true; with `declutter_mode: on`, false gives only the decluttered image.
+    #[serde(default, deserialize_with = "lenient::bool", skip_serializing_if = "Option::is_none")]
+    pub add_furniture: Option<bool>,
+}
+
+/// The answer to `POST /v1/render/create` (and to create-variation).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Created {
+    pub render_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_image_url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub removal_output: Option<String>,
+}
+
+/// `POST /v1/render/create-variation?render_id=...`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CreateVariation {
+    #[serde(default, deserialize_with = "lenient::bool", skip_serializing_if = "Option::is_none")]
+    pub wait_for_completion: Option<bool>,
+    #[serde(rename = "roomType", default, skip_serializing_if = "Option::is_none")]
+    pub room_type: Option<RoomType>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style: Option<Style>,
+    #[serde(default, deserialize_with = "lenient::bool", skip_serializing_if = "Option::is_none")]
+    pub add_virtually_staged_watermark: Option<bool>,
+    #[serde(default, deserialize_with = "lenient::bool", skip_serializing_if = "Option::is_none")]
+    pub switch_to_queued_immediately: Option<bool>,
+}
+
+/// The room types v1 accepts: API.md's list and `bathroom` from the public docs.
+pub const ROOM_TYPES: &[&str] =
+    &["living", "bed", "kitchen", "dining", "home_office", "outdoor", "kids_room", "bathroom"];
+
+/// The styles of `POST /v1/render/create`.
+pub const CREATE_STYLES: &[&str] =
+    &["modern", "scandinavian", "industrial", "midcentury", "luxury", "farmhouse", "coastal", "standard"];
+
+/// The styles of `POST /v1/render/create-variation`.
+pub const VARIATION_STYLES: &[&str] = &[
+    "standard",
+    "modern",
+    "scandinavian",
+    "industrial",
+    "mid-century modern",
+    "coastal",
+    "american",
+    "southwestern",
+    "farmhouse",
+    "luxury",
+];

@@ -1,0 +1,143 @@
+//! The service's webhook deliveries (API.md part 6): one per variation that completes or fails, one per analysis.
+//! `done` and `error` follow API.md and its appendix; `update` and the analysis payloads are vstage's choice.
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+use crate::render::VariationResult;
+use crate::time::Timestamp;
+use crate::vocabulary::{VariationStatus, VariationType};
+
+/// A delivery, by its `event_type`. Unknown event types are kept verbatim.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WebhookEvent {
+    Done(VariationDone),
+    Error(VariationFailed),
+    Update(VariationUpdate),
+    AnalysisCompletion(AnalysisCompleted),
+    AnalysisError(AnalysisFailed),
+    Unknown(Value),
+}
+
+/// `event_type: done`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VariationDone {
+    pub render_id: String,
+    pub variation_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variation_type: Option<VariationType>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_variation_id: Option<String>,
+    pub timestamp: Timestamp,
+    pub result: VariationResult,
+}
+
+/// `event_type: error` (shape from the public docs).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VariationFailed {
+    pub render_id: String,
+    pub variation_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variation_type: Option<VariationType>,
+    pub timestamp: Timestamp,
+    #[serde(default)]
+    pub error_message: Option<String>,
+}
+
+/// `event_type: update`: a status change or progress (vstage's shape).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VariationUpdate {
+    pub render_id: String,
+    pub variation_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variation_type: Option<VariationType>,
+    pub timestamp: Timestamp,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<VariationStatus>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eta: Option<Timestamp>,
+}
+
+/// `event_type: analysis_completion` (vstage's shape).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnalysisCompleted {
+    pub analysis_id: String,
+    pub timestamp: Timestamp,
+    pub result_url: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub percentage_masked: Option<f64>,
+}
+
+/// `event_type: analysis_error` (vstage's shape).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnalysisFailed {
+    pub analysis_id: String,
+    pub timestamp: Timestamp,
+    #[serde(default)]
+    pub error_message: Option<String>,
+}
+
+impl WebhookEvent {
+    /// The `event_type` as written on the wire.
+    pub fn event_type(&self) -> Option<&str> {
+        match self {
+            WebhookEvent::Done(_) => Some("done"),
+            WebhookEvent::Error(_) => Some("error"),
+            WebhookEvent::Update(_) => Some("update"),
+            WebhookEvent::AnalysisCompletion(_) => Some("analysis_completion"),
+            WebhookEvent::AnalysisError(_) => Some("analysis_error"),
+            WebhookEvent::Unknown(value) => value.get("event_type").and_then(Value::as_str),
+        }
+    }
+
+    /// The render the event is about, for variation events.
+    pub fn render_id(&self) -> Option<&str> {
+        match self {
+            WebhookEvent::Done(event) => Some(&event.render_id),
+            WebhookEvent::Error(event) => Some(&event.render_id),
+            WebhookEvent::Update(event) => Some(&event.render_id),
+            WebhookEvent::Unknown(value) => value.get("render_id").and_then(Value::as_str),
+            _ => None,
+        }
+    }
+}
+
+impl Serialize for WebhookEvent {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let body = match self {
+            WebhookEvent::Done(event) => serde_json::to_value(event),
+            WebhookEvent::Error(event) => serde_json::to_value(event),
+            WebhookEvent::Update(event) => serde_json::to_value(event),
+            WebhookEvent::AnalysisCompletion(event) => serde_json::to_value(event),
+            WebhookEvent::AnalysisError(event) => serde_json::to_value(event),
+            WebhookEvent::Unknown(value) => return value.serialize(serializer),
+        };
+        let mut body = body.map_err(serde::ser::Error::custom)?;
+        if let Value::Object(fields) = &mut body {
+            fields.insert("event_type".into(), Value::from(self.event_type().unwrap_or_default()));
+        }
+        body.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for WebhookEvent {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        if !value.is_object() {
+            return Err(D::Error::custom("a webhook payload must be a JSON object"));
+        }
+        fn parse<T: serde::de::DeserializeOwned>(value: &Value) -> Option<T> {
+            serde_json::from_value(value.clone()).ok()
+        }
+        let known = match value.get("event_type").and_then(Value::as_str) {
+            Some("done") => parse(&value).map(WebhookEvent::Done),
+            Some("error") => parse(&value).map(WebhookEvent::Error),
+            Some("update") => parse(&value).map(WebhookEvent::Update),
+            Some("analysis_completion") => parse(&value).map(WebhookEvent::AnalysisCompletion),
+            Some("analysis_error") => parse(&value).map(WebhookEvent::AnalysisError),
+            _ => None,
+        };
+        Ok(known.unwrap_or(WebhookEvent::Unknown(value)))
+    }
+}
