@@ -1,6 +1,8 @@
 //! `cargo xtask test`: set-up, then fmt, clippy (native and wasm32), native tests (nextest), the widget's
 //! wasm-bindgen tests in headless Chromium and the browser end-to-end tests; one closing `N passed, N failed`.
 
+use anyhow::Context;
+
 use crate::project::{self, Project};
 use crate::run::build_widget;
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM, Purpose};
@@ -102,21 +104,70 @@ fn nextest(project: &Project, name: &'static str, profile: &str) -> Step {
     Step { name, ok, counts }
 }
 
-/// The widget's `#[wasm_bindgen_test]`s, run by wasm-bindgen-test-runner in headless Chromium (webdriver.json).
+/// The widget's `#[wasm_bindgen_test]`s, run by wasm-bindgen-test-runner in headless Chromium (webdriver.json),
+/// with a sandbox running for the client's tests (`tests/api_client.rs`).
 fn wasm_tests(project: &Project) -> Step {
     let name = "widget tests (headless Chromium)";
+    let sandbox = match TestSandbox::start(project) {
+        Ok(sandbox) => sandbox,
+        Err(error) => {
+            eprintln!("{error:#}");
+            return Step { name, ok: false, counts: Counts::default() };
+        }
+    };
     let result = project::status_and_output(
         name,
         project
             .cargo()
             .args(["test", "--locked", "-p", "vstage", "--target", "wasm32-unknown-unknown", "--no-fail-fast"])
-            .env("CHROMEDRIVER", CHROMEDRIVER),
+            .env("CHROMEDRIVER", CHROMEDRIVER)
+            .env("VSTAGE_TEST_SANDBOX", &sandbox.url),
     );
+    drop(sandbox);
     match result {
         Ok((status, output)) => Step { name, ok: status.success(), counts: tally::from_libtest(&output) },
         Err(error) => {
             eprintln!("{error:#}");
             Step { name, ok: false, counts: Counts::default() }
         }
+    }
+}
+
+/// `vstage sandbox` on a free loopback port with the accounts `wasm-client-1` to `wasm-client-8`, stopped on drop.
+struct TestSandbox {
+    url: String,
+    process: std::process::Child,
+}
+
+impl TestSandbox {
+    fn start(project: &Project) -> anyhow::Result<Self> {
+        use std::io::{BufRead, BufReader};
+        project::run(
+            "building the sandbox for the widget tests",
+            project.cargo().args(["build", "--locked", "-p", "vstage-server"]),
+        )?;
+        let mut command = project.command(project.target().join("debug").join("vstage"));
+        command.args(["sandbox", "--listen", "127.0.0.1:0"]);
+        for account in 1..=8 {
+            command.arg("--api-key").arg(format!("wasm-client-{account}"));
+        }
+        let mut process = command.stdout(std::process::Stdio::piped()).spawn()?;
+        let stdout = process.stdout.take().context("the sandbox's output")?;
+        let mut first_line = String::new();
+        BufReader::new(stdout).read_line(&mut first_line)?;
+        let url = first_line
+            .strip_prefix("vstage listening on ")
+            .and_then(|rest| rest.split_whitespace().next())
+            .with_context(|| format!("the sandbox did not start: {first_line:?}"))?
+            .to_string();
+        println!("    sandbox for the widget tests at {url}");
+        Ok(TestSandbox { url, process })
+    }
+}
+
+impl Drop for TestSandbox {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
     }
 }

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Mutex;
 
 use vstage_api::{PhotoCounts, User, UserIdentity};
 
@@ -28,9 +29,10 @@ impl Account {
     }
 }
 
-/// The accounts, found by key.
+/// The accounts, found by key, and each account's webhook secret (by uid).
 pub struct Accounts {
     by_key: HashMap<String, Account>,
+    webhook_secrets: Mutex<HashMap<String, String>>,
 }
 
 impl fmt::Debug for Accounts {
@@ -63,10 +65,19 @@ impl Accounts {
                 return Err(SandboxError::Startup(format!("API key number {number} is given twice")));
             }
         }
-        Ok(Accounts { by_key })
+        Ok(Accounts { by_key, webhook_secrets: Mutex::default() })
     }
 
     pub fn find(&self, key: &str) -> Option<&Account> {
         self.by_key.get(key)
+    }
+
+    /// Sets (`Some`) or removes (`None`) an account's webhook secret; true when one was there before.
+    pub fn set_webhook_secret(&self, uid: &str, secret: Option<String>) -> bool {
+        let mut secrets = self.webhook_secrets.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        match secret {
+            Some(secret) => secrets.insert(uid.to_string(), secret).is_some(),
+            None => secrets.remove(uid).is_some(),
+        }
     }
 }

@@ -5,11 +5,16 @@ use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
+use vstage_api::ValidationError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SandboxError {
     #[error("{0}")]
     Unauthorized(&'static str),
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{}: {}", .0.field, .0.message)]
+    Invalid(#[from] ValidationError),
     #[error("{0}")]
     NotFound(String),
     #[error("the sandbox could not start: {0}")]
@@ -20,6 +25,7 @@ impl SandboxError {
     fn status(&self) -> StatusCode {
         match self {
             SandboxError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            SandboxError::BadRequest(_) | SandboxError::Invalid(_) => StatusCode::BAD_REQUEST,
             SandboxError::NotFound(_) => StatusCode::NOT_FOUND,
             SandboxError::Startup(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }

@@ -3,17 +3,22 @@
 
 mod accounts;
 mod auth;
+mod body;
 mod error;
+mod faults;
 mod v2;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
+use axum::http::{Method, header};
 use tokio::net::TcpListener;
+use tower_http::cors::{Any, CorsLayer};
 
 pub use accounts::{Account, Accounts};
 pub use error::SandboxError;
+pub use faults::FaultSpec;
 
 /// How a sandbox is set up.
 #[derive(Debug, Clone)]
@@ -36,12 +41,28 @@ impl SandboxConfig {
 #[derive(Debug)]
 struct SandboxState {
     accounts: Accounts,
+    faults: faults::Faults,
 }
 
-/// The sandbox's routes: v2 under `/v2`.
+/// The sandbox's routes: v2 under `/v2`, its test tools under `/sandbox`. Browsers may call it from any origin
+/// (the key travels in a header, never in a cookie), so it can be used directly from a page in development.
 pub fn router(config: &SandboxConfig) -> Result<Router, SandboxError> {
-    let state = Arc::new(SandboxState { accounts: Accounts::new(&config.api_keys, config.photo_limit)? });
-    Ok(Router::new().nest("/v2", v2::routes()).fallback(error::not_found).with_state(state))
+    let state = Arc::new(SandboxState {
+        accounts: Accounts::new(&config.api_keys, config.photo_limit)?,
+        faults: faults::Faults::default(),
+    });
+    let cors = CorsLayer::new()
+        .allow_origin(Any)
+        .allow_methods([Method::GET, Method::POST, Method::DELETE])
+        .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE, header::ACCEPT])
+        .expose_headers([header::RETRY_AFTER]);
+    Ok(Router::new()
+        .nest("/v2", v2::routes())
+        .nest("/sandbox", faults::routes())
+        .fallback(error::not_found)
+        .layer(axum::middleware::from_fn_with_state(state.clone(), faults::inject))
+        .layer(cors)
+        .with_state(state))
 }
 
 /// A sandbox serving on a loopback port of its own, for embedding in `vstage serve` and for tests.

@@ -1,15 +1,10 @@
 //! The key check of API.md part 5 and the account endpoints, over real HTTP.
 
-use tokio::net::TcpListener;
-use vstage_api::transport::NativeTransport;
-use vstage_api::{ApiError, Auth, Client};
-use vstage_sandbox::{RunningSandbox, SandboxConfig};
+mod support;
 
-async fn sandbox(keys: &[&str]) -> RunningSandbox {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let config = SandboxConfig::new(keys.iter().map(|k| k.to_string()).collect());
-    vstage_sandbox::spawn(listener, &config).unwrap()
-}
+use support::{client, sandbox};
+use vstage_api::ApiError;
+use vstage_sandbox::{RunningSandbox, SandboxConfig};
 
 async fn status_with_header(sandbox: &RunningSandbox, header: Option<&str>) -> (u16, serde_json::Value) {
     let mut request = reqwest::Client::new().get(format!("{}/v2/status", sandbox.base_url()));
@@ -44,9 +39,7 @@ async fn only_the_exact_api_key_header_is_accepted() {
 #[tokio::test]
 async fn each_key_is_its_own_account_with_its_usage() {
     let sandbox = sandbox(&["key-one", "key-two"]).await;
-    let client = |key: &str| {
-        Client::new(sandbox.base_url(), NativeTransport::default()).with_auth(Auth::ApiKey(key.to_string()))
-    };
+    let client = |key: &str| client(&sandbox, key);
     let one = client("key-one").user().await.unwrap();
     let two = client("key-two").user().await.unwrap();
     assert_ne!(one.user.uid, two.user.uid);

@@ -1,0 +1,24 @@
+//! Request bodies: JSON read into the wire types of `vstage-api`, with failures as 400 `{"message"}`.
+//! axum's own rejections are plain text; the contract wants JSON errors that say what to fix.
+
+use axum::extract::{FromRequest, Request};
+use serde::de::DeserializeOwned;
+
+use crate::error::SandboxError;
+
+/// Like `axum::Json`, but its rejection is a `SandboxError`.
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = SandboxError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::Json::<T>::from_request(request, state).await {
+            Ok(axum::Json(value)) => Ok(JsonBody(value)),
+            Err(rejection) => Err(SandboxError::BadRequest(format!(
+                "The request body is not what this endpoint takes: {}. Send JSON as API.md describes, with Content-Type: application/json.",
+                rejection.body_text()
+            ))),
+        }
+    }
+}
