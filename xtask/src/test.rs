@@ -64,7 +64,7 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
             Counts { passed: step.counts.passed, failed: 1 }
         };
         println!(
-            "    {:<28} {:<6} {} passed, {} failed",
+            "    {:<34} {:<6} {} passed, {} failed",
             step.name,
             if step.ok { "ok" } else { "FAILED" },
             counts.passed,
