@@ -55,30 +55,26 @@ fn wasm_target(project: &Project) -> anyhow::Result<()> {
 }
 
 fn trunk(project: &Project) -> anyhow::Result<()> {
-    let wanted = format!("trunk {TRUNK_VERSION}");
-    if output_line(project.command("trunk").arg("--version")).as_deref() == Some(wanted.as_str()) {
-        println!("    {wanted}: present");
-        return Ok(());
-    }
-    project::run(
-        &format!("installing trunk {TRUNK_VERSION} (cargo install; about 8 minutes on 2 cores)"),
-        project.cargo().args(["install", "--locked", "trunk", "--version", TRUNK_VERSION]),
-    )
-    .with_context(|| format!("install it by hand: cargo install --locked trunk --version {TRUNK_VERSION}"))
+    let install = ["install", "--locked", "trunk", "--version", TRUNK_VERSION];
+    cargo_tool(project, "trunk", TRUNK_VERSION, &install, "about 8 minutes on 2 cores")
 }
 
 fn wasm_bindgen_cli(project: &Project, version: &str) -> anyhow::Result<()> {
-    let wanted = format!("wasm-bindgen {version}");
-    if output_line(project.command("wasm-bindgen").arg("--version")).as_deref() == Some(wanted.as_str()) {
-        println!("    wasm-bindgen-cli {version}: present");
+    // Without --locked: the CLI's own lock file asks for crate releases the registry here lacks.
+    let install = ["install", "wasm-bindgen-cli", "--version", version];
+    cargo_tool(project, "wasm-bindgen", version, &install, "the version in Cargo.lock; about 5 minutes")
+}
+
+/// A tool installed with `cargo install`, present when `<binary> --version` prints `<binary> <version>`.
+fn cargo_tool(project: &Project, binary: &str, version: &str, install: &[&str], note: &str) -> anyhow::Result<()> {
+    let wanted = format!("{binary} {version}");
+    if output_line(project.command(binary).arg("--version")).as_deref() == Some(wanted.as_str()) {
+        println!("    {wanted}: present");
         return Ok(());
     }
-    // Without --locked: the CLI's own lock file asks for crate releases the registry here lacks.
-    project::run(
-        &format!("installing wasm-bindgen-cli {version}, the version in Cargo.lock (cargo install; about 5 minutes)"),
-        project.cargo().args(["install", "wasm-bindgen-cli", "--version", version]),
-    )
-    .with_context(|| format!("install it by hand: cargo install wasm-bindgen-cli --version {version}"))
+    let by_hand = format!("install it by hand: cargo {}", install.join(" "));
+    project::run(&format!("installing {wanted} (cargo install; {note})"), project.cargo().args(install))
+        .context(by_hand)
 }
 
 fn wasm_opt(project: &Project) -> anyhow::Result<()> {

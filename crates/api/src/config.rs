@@ -4,10 +4,10 @@
 use serde::de::Error as _;
 use serde::ser::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::lenient;
 use crate::vocabulary::{OutputResolution, RemovalMode, RoomType, SkyStyle, Style, VariationType};
+use crate::{lenient, tagged};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Config {
@@ -132,21 +132,16 @@ impl StagingConfig {
 
 impl Serialize for Config {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let body = match self {
-            Config::Staging(config) => serde_json::to_value(config),
-            Config::RemovalOnly(config) => serde_json::to_value(config),
-            Config::DayToDusk(config) => serde_json::to_value(config),
-            Config::Enhancement(config) => serde_json::to_value(config),
-            Config::LegacyStaging(config) => serde_json::to_value(config),
+        let tag = self.type_tag().unwrap_or_default();
+        let tagged = match self {
+            Config::Staging(config) => tagged::with_tag("type", tag, config),
+            Config::RemovalOnly(config) => tagged::with_tag("type", tag, config),
+            Config::DayToDusk(config) => tagged::with_tag("type", tag, config),
+            Config::Enhancement(config) => tagged::with_tag("type", tag, config),
+            Config::LegacyStaging(config) => tagged::with_tag("type", tag, config),
             Config::Other(value) => return value.serialize(serializer),
         };
-        let Value::Object(fields) = body.map_err(S::Error::custom)? else {
-            return Err(S::Error::custom("a config serialises to an object"));
-        };
-        let mut tagged = Map::new();
-        tagged.insert("type".into(), Value::from(self.type_tag().unwrap_or_default()));
-        tagged.extend(fields);
-        Value::Object(tagged).serialize(serializer)
+        tagged.map_err(S::Error::custom)?.serialize(serializer)
     }
 }
 
@@ -163,9 +158,7 @@ impl<'de> Deserialize<'de> for Config {
 impl Config {
     /// Reads a known shape when the `type` and fields match one; anything else is kept as `Other`.
     fn from_value(value: Value) -> Config {
-        fn parse<T: serde::de::DeserializeOwned>(value: &Value) -> Option<T> {
-            serde_json::from_value(value.clone()).ok()
-        }
+        use tagged::parse;
         let has = |field: &str| value.get(field).is_some_and(|v| !v.is_null());
         let known = match value.get("type").and_then(Value::as_str) {
             Some("staging") if has("add_furniture") => parse(&value).map(Config::Staging),

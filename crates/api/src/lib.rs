@@ -13,6 +13,7 @@ mod open_enum;
 mod query;
 pub mod render;
 pub mod requests;
+mod tagged;
 pub mod time;
 pub mod transport;
 pub mod user;

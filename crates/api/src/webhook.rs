@@ -6,6 +6,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use crate::render::VariationResult;
+use crate::tagged;
 use crate::time::Timestamp;
 use crate::vocabulary::{VariationStatus, VariationType};
 
@@ -105,19 +106,16 @@ impl WebhookEvent {
 
 impl Serialize for WebhookEvent {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let body = match self {
-            WebhookEvent::Done(event) => serde_json::to_value(event),
-            WebhookEvent::Error(event) => serde_json::to_value(event),
-            WebhookEvent::Update(event) => serde_json::to_value(event),
-            WebhookEvent::AnalysisCompletion(event) => serde_json::to_value(event),
-            WebhookEvent::AnalysisError(event) => serde_json::to_value(event),
+        let tag = self.event_type().unwrap_or_default();
+        let tagged = match self {
+            WebhookEvent::Done(event) => tagged::with_tag("event_type", tag, event),
+            WebhookEvent::Error(event) => tagged::with_tag("event_type", tag, event),
+            WebhookEvent::Update(event) => tagged::with_tag("event_type", tag, event),
+            WebhookEvent::AnalysisCompletion(event) => tagged::with_tag("event_type", tag, event),
+            WebhookEvent::AnalysisError(event) => tagged::with_tag("event_type", tag, event),
             WebhookEvent::Unknown(value) => return value.serialize(serializer),
         };
-        let mut body = body.map_err(serde::ser::Error::custom)?;
-        if let Value::Object(fields) = &mut body {
-            fields.insert("event_type".into(), Value::from(self.event_type().unwrap_or_default()));
-        }
-        body.serialize(serializer)
+        tagged.map_err(serde::ser::Error::custom)?.serialize(serializer)
     }
 }
 
@@ -127,9 +125,7 @@ impl<'de> Deserialize<'de> for WebhookEvent {
         if !value.is_object() {
             return Err(D::Error::custom("a webhook payload must be a JSON object"));
         }
-        fn parse<T: serde::de::DeserializeOwned>(value: &Value) -> Option<T> {
-            serde_json::from_value(value.clone()).ok()
-        }
+        use tagged::parse;
         let known = match value.get("event_type").and_then(Value::as_str) {
             Some("done") => parse(&value).map(WebhookEvent::Done),
             Some("error") => parse(&value).map(WebhookEvent::Error),
