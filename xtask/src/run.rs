@@ -19,7 +19,15 @@ pub fn run(project: &Project, listen: SocketAddr) -> anyhow::Result<()> {
     ctrlc::set_handler(|| {}).ok();
     project::run(
         "vstage serve (open the address below; Ctrl-C stops it)",
-        project.command(server).arg("serve").arg("--listen").arg(listen.to_string()).arg("--dist").arg(project.dist()),
+        project
+            .command(server)
+            .arg("serve")
+            .arg("--listen")
+            .arg(listen.to_string())
+            .arg("--dist")
+            .arg(project.dist())
+            .arg("--data-dir")
+            .arg(project.target().join("vstage-data")),
     )
 }
 

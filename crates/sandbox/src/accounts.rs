@@ -1,13 +1,16 @@
-//! The sandbox's accounts: one per API key, each with its own identity, limits and usage.
-//! Keys are only ever compared, never printed.
+//! The sandbox's accounts: one per API key, each with its identity, limits, usage and webhook secret.
+//! A uid is an HMAC of the key under a salt kept in the database: stable across restarts, never revealing the key.
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::Mutex;
 
-use vstage_api::{PhotoCounts, User, UserIdentity};
+use hmac::{Hmac, KeyInit, Mac};
+use rusqlite::{Connection, OptionalExtension, params};
+use sha2::Sha256;
+use vstage_api::{PhotoCounts, User, UserIdentity, VariationType};
 
 use crate::error::SandboxError;
+use crate::store::Store;
 
 /// One account of the sandbox.
 #[derive(Debug, Clone)]
@@ -15,24 +18,11 @@ pub struct Account {
     pub uid: String,
     pub email: String,
     pub photo_limit: PhotoCounts,
-    pub photos_used: PhotoCounts,
 }
 
-impl Account {
-    /// The account as `GET /v2/user` shows it.
-    pub fn as_user(&self) -> User {
-        User {
-            user: UserIdentity { email: self.email.clone(), uid: self.uid.clone() },
-            photo_limit: self.photo_limit,
-            photos_used_this_period: self.photos_used,
-        }
-    }
-}
-
-/// The accounts, found by key, and each account's webhook secret (by uid).
+/// The accounts, found by key.
 pub struct Accounts {
     by_key: HashMap<String, Account>,
-    webhook_secrets: Mutex<HashMap<String, String>>,
 }
 
 impl fmt::Debug for Accounts {
@@ -42,42 +32,100 @@ impl fmt::Debug for Accounts {
 }
 
 impl Accounts {
-    pub fn new(api_keys: &[String], photo_limit: u64) -> Result<Self, SandboxError> {
+    /// One account per key, created in the store when new.
+    pub fn load(api_keys: &[String], photo_limit: u64, store: &Store) -> Result<Self, SandboxError> {
         if api_keys.is_empty() {
             return Err(SandboxError::Startup("the sandbox needs at least one API key (--api-key KEY)".into()));
         }
+        let salt = store.run_now(uid_salt)?;
         let mut by_key = HashMap::new();
         for (index, key) in api_keys.iter().enumerate() {
-            if key.is_empty() || key.chars().any(char::is_whitespace) {
+            let number = index + 1;
+            if key.is_empty() || key.chars().any(|c| c.is_whitespace() || c.is_control()) {
                 return Err(SandboxError::Startup(format!(
-                    "API key number {} is empty or contains spaces; give keys without spaces",
-                    index + 1
+                    "API key number {number} is empty or contains spaces; give keys without spaces"
                 )));
             }
-            let number = index + 1;
+            let uid = uid_for(&salt, key);
             let account = Account {
-                uid: format!("sandbox-account-{number}"),
-                email: format!("account-{number}@sandbox.vstage.invalid"),
+                email: format!("{uid}@sandbox.vstage.invalid"),
+                uid,
                 photo_limit: PhotoCounts { staging: photo_limit, image_editing: photo_limit },
-                photos_used: PhotoCounts::default(),
             };
+            store.run_now(|db| Ok(db.execute("INSERT OR IGNORE INTO accounts (uid) VALUES (?1)", [&account.uid])?))?;
             if by_key.insert(key.clone(), account).is_some() {
                 return Err(SandboxError::Startup(format!("API key number {number} is given twice")));
             }
         }
-        Ok(Accounts { by_key, webhook_secrets: Mutex::default() })
+        Ok(Accounts { by_key })
     }
 
     pub fn find(&self, key: &str) -> Option<&Account> {
         self.by_key.get(key)
     }
+}
 
-    /// Sets (`Some`) or removes (`None`) an account's webhook secret; true when one was there before.
-    pub fn set_webhook_secret(&self, uid: &str, secret: Option<String>) -> bool {
-        let mut secrets = self.webhook_secrets.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        match secret {
-            Some(secret) => secrets.insert(uid.to_string(), secret).is_some(),
-            None => secrets.remove(uid).is_some(),
+impl Account {
+    /// The account as `GET /v2/user` shows it, with its usage from the store.
+    pub fn as_user(&self, used: PhotoCounts) -> User {
+        User {
+            user: UserIdentity { email: self.email.clone(), uid: self.uid.clone() },
+            photo_limit: self.photo_limit,
+            photos_used_this_period: used,
         }
     }
+}
+
+/// The salt of uids, made once per database.
+fn uid_salt(db: &mut Connection) -> Result<String, SandboxError> {
+    if let Some(salt) =
+        db.query_row("SELECT value FROM meta WHERE key = 'uid_salt'", [], |row| row.get(0)).optional()?
+    {
+        return Ok(salt);
+    }
+    let salt = crate::ids::random_hex(32)?;
+    db.execute("INSERT INTO meta (key, value) VALUES ('uid_salt', ?1)", [&salt])?;
+    Ok(salt)
+}
+
+fn uid_for(salt: &str, key: &str) -> String {
+    let mut mac = Hmac::<Sha256>::new_from_slice(salt.as_bytes()).expect("HMAC takes a key of any length");
+    mac.update(key.as_bytes());
+    format!("acct_{}", &hex::encode(mac.finalize().into_bytes())[..16])
+}
+
+/// Photos used this period.
+pub fn usage(db: &Connection, uid: &str) -> Result<PhotoCounts, SandboxError> {
+    Ok(db.query_row("SELECT used_staging, used_image_editing FROM accounts WHERE uid = ?1", [uid], |row| {
+        Ok(PhotoCounts { staging: row.get::<_, i64>(0)? as u64, image_editing: row.get::<_, i64>(1)? as u64 })
+    })?)
+}
+
+/// Counts `count` variations of `kind` against the account's limit; a 403 when they do not fit.
+pub fn charge(db: &Connection, account: &Account, kind: &VariationType, count: u64) -> Result<(), SandboxError> {
+    let used = usage(db, &account.uid)?;
+    let (column, used, limit, name) = match kind {
+        VariationType::DayToDusk | VariationType::Enhancement => {
+            ("used_image_editing", used.image_editing, account.photo_limit.image_editing, "image-editing")
+        }
+        _ => ("used_staging", used.staging, account.photo_limit.staging, "staging"),
+    };
+    if used + count > limit {
+        return Err(SandboxError::Forbidden(format!(
+            "The account's {name} photo limit is reached: {used} of {limit} used this period, {count} more asked for."
+        )));
+    }
+    db.execute(
+        &format!("UPDATE accounts SET {column} = {column} + ?1 WHERE uid = ?2"),
+        params![count as i64, account.uid],
+    )?;
+    Ok(())
+}
+
+/// Sets (`Some`) or removes (`None`) an account's webhook secret; true when one was there before.
+pub fn set_webhook_secret(db: &Connection, uid: &str, secret: Option<&str>) -> Result<bool, SandboxError> {
+    let before: Option<String> =
+        db.query_row("SELECT webhook_secret FROM accounts WHERE uid = ?1", [uid], |row| row.get(0))?;
+    db.execute("UPDATE accounts SET webhook_secret = ?1 WHERE uid = ?2", params![secret, uid])?;
+    Ok(before.is_some())
 }

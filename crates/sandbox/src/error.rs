@@ -16,9 +16,14 @@ pub enum SandboxError {
     #[error("{}: {}", .0.field, .0.message)]
     Invalid(#[from] ValidationError),
     #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
     NotFound(String),
     #[error("the sandbox could not start: {0}")]
     Startup(String),
+    /// Something broke inside; the detail goes to the log only.
+    #[error("internal: {0}")]
+    Internal(String),
 }
 
 impl SandboxError {
@@ -26,8 +31,9 @@ impl SandboxError {
         match self {
             SandboxError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             SandboxError::BadRequest(_) | SandboxError::Invalid(_) => StatusCode::BAD_REQUEST,
+            SandboxError::Forbidden(_) => StatusCode::FORBIDDEN,
             SandboxError::NotFound(_) => StatusCode::NOT_FOUND,
-            SandboxError::Startup(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            SandboxError::Startup(_) | SandboxError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }

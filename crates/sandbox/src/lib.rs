@@ -6,9 +6,13 @@ mod auth;
 mod body;
 mod error;
 mod faults;
+mod ids;
+mod renders;
+mod store;
 mod v2;
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::Router;
@@ -27,13 +31,24 @@ pub struct SandboxConfig {
     pub api_keys: Vec<String>,
     /// Photos each account may process per period, for each kind (staging, image editing).
     pub photo_limit: u64,
+    /// Where the database and images live; `None` keeps everything in memory.
+    pub data_dir: Option<PathBuf>,
+    /// How long one variation takes.
+    pub processing_ms: u64,
 }
 
 impl SandboxConfig {
     pub const DEFAULT_PHOTO_LIMIT: u64 = 100;
+    pub const DEFAULT_PROCESSING_MS: u64 = 1500;
 
+    /// In memory, with the default limits and pace.
     pub fn new(api_keys: Vec<String>) -> Self {
-        SandboxConfig { api_keys, photo_limit: Self::DEFAULT_PHOTO_LIMIT }
+        SandboxConfig {
+            api_keys,
+            photo_limit: Self::DEFAULT_PHOTO_LIMIT,
+            data_dir: None,
+            processing_ms: Self::DEFAULT_PROCESSING_MS,
+        }
     }
 }
 
@@ -42,14 +57,20 @@ impl SandboxConfig {
 struct SandboxState {
     accounts: Accounts,
     faults: faults::Faults,
+    store: store::Store,
+    pace: renders::Pace,
 }
 
 /// The sandbox's routes: v2 under `/v2`, its test tools under `/sandbox`. Browsers may call it from any origin
 /// (the key travels in a header, never in a cookie), so it can be used directly from a page in development.
 pub fn router(config: &SandboxConfig) -> Result<Router, SandboxError> {
+    let store = store::Store::open(config.data_dir.as_deref())?;
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
     let state = Arc::new(SandboxState {
-        accounts: Accounts::new(&config.api_keys, config.photo_limit)?,
+        accounts: Accounts::load(&config.api_keys, config.photo_limit, &store)?,
         faults: faults::Faults::default(),
+        store,
+        pace: renders::Pace { processing_ms: config.processing_ms, workers },
     });
     let cors = CorsLayer::new()
         .allow_origin(Any)

@@ -1,4 +1,5 @@
 //! A sandbox on a free loopback port for one test, and a client for one of its accounts.
+#![allow(dead_code)] // each test binary uses its own part of the support
 
 use tokio::net::TcpListener;
 use vstage_api::transport::NativeTransport;
@@ -6,11 +7,29 @@ use vstage_api::{Auth, Client};
 use vstage_sandbox::{RunningSandbox, SandboxConfig};
 
 pub async fn sandbox(keys: &[&str]) -> RunningSandbox {
+    sandbox_with(SandboxConfig::new(keys.iter().map(|k| k.to_string()).collect())).await
+}
+
+pub async fn sandbox_with(config: SandboxConfig) -> RunningSandbox {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let config = SandboxConfig::new(keys.iter().map(|k| k.to_string()).collect());
     vstage_sandbox::spawn(listener, &config).unwrap()
 }
 
 pub fn client(sandbox: &RunningSandbox, key: &str) -> Client<NativeTransport> {
     Client::new(sandbox.base_url(), NativeTransport::default()).with_auth(Auth::ApiKey(key.to_string()))
+}
+
+/// A raw request with an account's key, for what the typed client refuses to send.
+pub fn raw(sandbox: &RunningSandbox, method: reqwest::Method, path: &str, key: &str) -> reqwest::RequestBuilder {
+    reqwest::Client::new()
+        .request(method, format!("{}{path}", sandbox.base_url()))
+        .header("Authorization", format!("Api-Key {key}"))
+}
+
+/// Status and JSON body of a raw answer.
+pub async fn answer(request: reqwest::RequestBuilder) -> (u16, serde_json::Value) {
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    let body = response.bytes().await.unwrap();
+    (status, serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null))
 }

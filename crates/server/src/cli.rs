@@ -29,6 +29,9 @@ pub struct ServeArgs {
     /// The built widget (`trunk build` output).
     #[arg(long, default_value = "dist")]
     pub dist: PathBuf,
+    /// Where this server and its embedded sandbox keep their data.
+    #[arg(long, default_value = "vstage-data")]
+    pub data_dir: PathBuf,
     /// The real service's base URL (under which /v2 and /v1 live). Without it, the embedded sandbox is used.
     /// The key is read from the environment variable VSTAGE_API_KEY only, so it never shows in a process list.
     #[arg(long)]
@@ -51,4 +54,10 @@ pub struct SandboxArgs {
     /// Photos each account may process per period, per kind.
     #[arg(long, default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_PHOTO_LIMIT)]
     pub photo_limit: u64,
+    /// Where the sandbox keeps its database and images; without it, everything is in memory.
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+    /// How long one variation takes to process, in milliseconds.
+    #[arg(long, default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_PROCESSING_MS)]
+    pub processing_ms: u64,
 }

@@ -32,7 +32,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let (upstream, _embedded_sandbox) = match &args.upstream {
         Some(url) => (Upstream::remote(url, std::env::var("VSTAGE_API_KEY").ok())?, None),
         None => {
-            let (upstream, running) = Upstream::embedded_sandbox().await?;
+            let (upstream, running) = Upstream::embedded_sandbox(&args.data_dir).await?;
             (upstream, Some(running))
         }
     };
@@ -50,7 +50,12 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
 /// `vstage sandbox`: the sandbox alone, for direct use with an `Api-Key`.
 async fn sandbox(args: SandboxArgs) -> anyhow::Result<()> {
     let listener = bind(args.listen).await?;
-    let config = vstage_sandbox::SandboxConfig { api_keys: args.api_keys, photo_limit: args.photo_limit };
+    let config = vstage_sandbox::SandboxConfig {
+        api_keys: args.api_keys,
+        photo_limit: args.photo_limit,
+        data_dir: args.data_dir,
+        processing_ms: args.processing_ms,
+    };
     let app = vstage_sandbox::router(&config)?;
     announce(&listener, "standalone sandbox")?;
     axum::serve(listener, app).with_graceful_shutdown(shutdown::signal()).await.context("serving")?;

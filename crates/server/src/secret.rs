@@ -17,6 +17,28 @@ impl ApiKey {
         Ok(ApiKey(format!("sbx_{}", hex::encode(bytes))))
     }
 
+    /// The key kept in `path`, or a new one written there (readable by its owner only).
+    pub fn load_or_generate(path: &std::path::Path) -> anyhow::Result<Self> {
+        use anyhow::Context;
+        if let Ok(text) = std::fs::read_to_string(path) {
+            return text
+                .parse()
+                .map_err(anyhow::Error::msg)
+                .with_context(|| format!("{} is damaged; delete it", path.display()));
+        }
+        let key = ApiKey::generate()?;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create the data dir {}", dir.display()))?;
+        }
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(path).with_context(|| format!("cannot write {}", path.display()))?;
+        std::io::Write::write_all(&mut file, key.0.as_bytes())?;
+        Ok(key)
+    }
+
     /// `Api-Key <key>`, as API.md part 5 spells it.
     pub fn authorization(&self) -> HeaderValue {
         let mut value = HeaderValue::from_str(&format!("Api-Key {}", self.0)).expect("checked when parsed");

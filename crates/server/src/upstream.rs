@@ -1,6 +1,8 @@
 //! Where the proxy's calls go: the real service, or the sandbox started in-process on its own loopback port.
 //! Either way it is reached over HTTP with the key header, so every local run exercises the real chain.
 
+use std::path::Path;
+
 use anyhow::{Context, bail};
 use tokio::net::TcpListener;
 use vstage_sandbox::{RunningSandbox, SandboxConfig};
@@ -31,11 +33,16 @@ impl Upstream {
         Ok(Upstream { base_url: base_url.to_string(), key, embedded: false })
     }
 
-    /// Starts the sandbox on a free loopback port with a fresh key, and points at it.
-    pub async fn embedded_sandbox() -> anyhow::Result<(Self, RunningSandbox)> {
-        let key = ApiKey::generate()?;
+    /// Starts the sandbox on a free loopback port with its own key (made once and kept in `data_dir`, so the
+    /// account and its renders survive restarts), and points at it.
+    pub async fn embedded_sandbox(data_dir: &Path) -> anyhow::Result<(Self, RunningSandbox)> {
+        let key = ApiKey::load_or_generate(&data_dir.join("sandbox-api-key"))?;
         let listener = TcpListener::bind("127.0.0.1:0").await.context("cannot open a loopback port for the sandbox")?;
-        let running = vstage_sandbox::spawn(listener, &SandboxConfig::new(vec![key.expose().to_string()]))?;
+        let config = SandboxConfig {
+            data_dir: Some(data_dir.join("sandbox")),
+            ..SandboxConfig::new(vec![key.expose().to_string()])
+        };
+        let running = vstage_sandbox::spawn(listener, &config)?;
         tracing::info!(address = %running.addr, "embedded sandbox started");
         Ok((Upstream { base_url: running.base_url(), key, embedded: true }, running))
     }
