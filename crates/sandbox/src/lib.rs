@@ -6,10 +6,15 @@ mod auth;
 mod body;
 mod error;
 mod faults;
+mod files;
 mod ids;
+pub mod imaging;
 mod renders;
+mod samples;
+mod source;
 mod store;
 mod v2;
+mod worker;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -52,26 +57,43 @@ impl SandboxConfig {
     }
 }
 
-/// What every handler shares.
+/// What every handler and worker shares.
 #[derive(Debug)]
 struct SandboxState {
     accounts: Accounts,
     faults: faults::Faults,
     store: store::Store,
+    files: files::Files,
+    fetcher: source::Fetcher,
+    samples: Vec<samples::Sample>,
     pace: renders::Pace,
+    /// The sandbox's own address, for the URLs of its images.
+    base_url: String,
+    /// Rung when variations are queued or finished, so idle workers look again.
+    work_added: tokio::sync::Notify,
 }
 
-/// The sandbox's routes: v2 under `/v2`, its test tools under `/sandbox`. Browsers may call it from any origin
-/// (the key travels in a header, never in a cookie), so it can be used directly from a page in development.
-pub fn router(config: &SandboxConfig) -> Result<Router, SandboxError> {
+/// The sandbox's routes (v2 under `/v2`, images under `/files` and `/samples`, test tools under `/sandbox`), with
+/// its workers started. `base_url` is where it will be reached, e.g. `http://127.0.0.1:8787`. Needs a Tokio runtime.
+///
+/// Browsers may call it from any origin (the key travels in a header, never in a cookie), so it can be used directly
+/// from a page in development.
+pub fn router(config: &SandboxConfig, base_url: &str) -> Result<Router, SandboxError> {
     let store = store::Store::open(config.data_dir.as_deref())?;
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let base_url = base_url.trim_end_matches('/').to_string();
     let state = Arc::new(SandboxState {
         accounts: Accounts::load(&config.api_keys, config.photo_limit, &store)?,
         faults: faults::Faults::default(),
+        files: files::Files::open(config.data_dir.as_deref())?,
+        fetcher: source::Fetcher::default(),
+        samples: samples::generate(&base_url)?,
         store,
-        pace: renders::Pace { processing_ms: config.processing_ms, workers },
+        pace: renders::Pace { processing_ms: config.processing_ms, workers: workers as u64 },
+        base_url,
+        work_added: tokio::sync::Notify::new(),
     });
+    worker::start(&state, workers)?;
     let cors = CorsLayer::new()
         .allow_origin(Any)
         .allow_methods([Method::GET, Method::POST, Method::DELETE])
@@ -80,6 +102,8 @@ pub fn router(config: &SandboxConfig) -> Result<Router, SandboxError> {
     Ok(Router::new()
         .nest("/v2", v2::routes())
         .nest("/sandbox", faults::routes())
+        .nest("/samples", samples::routes())
+        .nest_service("/files", tower_http::services::ServeDir::new(state.files.dir()))
         .fallback(error::not_found)
         .layer(axum::middleware::from_fn_with_state(state.clone(), faults::inject))
         .layer(cors)
@@ -109,7 +133,7 @@ impl Drop for RunningSandbox {
 /// Serves the sandbox on `listener` until the returned handle is dropped.
 pub fn spawn(listener: TcpListener, config: &SandboxConfig) -> Result<RunningSandbox, SandboxError> {
     let addr = listener.local_addr().map_err(|e| SandboxError::Startup(e.to_string()))?;
-    let app = router(config)?;
+    let app = router(config, &format!("http://{addr}"))?;
     let task = tokio::spawn(async move {
         if let Err(error) = axum::serve(listener, app).await {
             tracing::error!(%error, "the sandbox stopped serving");

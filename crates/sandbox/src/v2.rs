@@ -88,7 +88,9 @@ async fn create_render(
     JsonBody(request): JsonBody<CreateRender>,
 ) -> Result<Json<Render>, SandboxError> {
     let pace = state.pace;
-    Ok(Json(state.store.run(move |db| renders::create(db, &account, &request, pace)).await?))
+    let render = state.store.run(move |db| renders::create(db, &account, &request, pace)).await?;
+    state.work_added.notify_waiters();
+    Ok(Json(render))
 }
 
 /// `POST /v2/renders/bulk`.
@@ -99,6 +101,7 @@ async fn create_renders_in_bulk(
 ) -> Result<Json<BulkCreatedRenders>, SandboxError> {
     let pace = state.pace;
     let created = state.store.run(move |db| renders::create_bulk(db, &account, &request, pace)).await?;
+    state.work_added.notify_waiters();
     Ok(Json(BulkCreatedRenders { renders: created }))
 }
 
@@ -121,6 +124,7 @@ async fn add_variations(
 ) -> Result<Json<AddedVariations>, SandboxError> {
     let pace = state.pace;
     let variations = state.store.run(move |db| renders::add(db, &account, &render_id, &request, pace)).await?;
+    state.work_added.notify_waiters();
     Ok(Json(AddedVariations { variations }))
 }
 
@@ -132,6 +136,7 @@ async fn add_variations_in_bulk(
 ) -> Result<Json<BulkAddedVariations>, SandboxError> {
     let pace = state.pace;
     let results = state.store.run(move |db| renders::add_bulk(db, &account, &request, pace)).await?;
+    state.work_added.notify_waiters();
     Ok(Json(BulkAddedVariations { results }))
 }
 

@@ -56,7 +56,7 @@ async fn sandbox(args: SandboxArgs) -> anyhow::Result<()> {
         data_dir: args.data_dir,
         processing_ms: args.processing_ms,
     };
-    let app = vstage_sandbox::router(&config)?;
+    let app = vstage_sandbox::router(&config, &format!("http://{}", listener.local_addr()?))?;
     announce(&listener, "standalone sandbox")?;
     axum::serve(listener, app).with_graceful_shutdown(shutdown::signal()).await.context("serving")?;
     Ok(())

@@ -1,0 +1,135 @@
+//! The sandbox's image processing: decoding with limits, one operation per processing type, the "SANDBOX"
+//! mark on every result, and the three outputs (full, optimized, thumbnail). Classical processing, no models.
+
+mod adjust;
+mod mark;
+mod removal;
+mod staging;
+
+use std::io::Cursor;
+
+use image::imageops::FilterType;
+use image::{DynamicImage, GrayImage, ImageFormat, ImageReader, Limits, RgbImage};
+use vstage_api::{OutputResolution, RoomType, SkyStyle, Style};
+
+pub use removal::furniture_mask;
+pub use staging::stage;
+
+/// The largest image the sandbox processes.
+pub const MAX_PIXELS: u64 = 50_000_000;
+
+/// What to do to a photo.
+#[derive(Debug, Clone)]
+pub enum Operation {
+    Stage { room_type: RoomType, style: Style, seed: u64 },
+    Remove { mask: Option<GrayImage> },
+    Dusk { sky: SkyStyle },
+    Enhance,
+}
+
+/// Reads an image, refusing what is not one or is larger than `MAX_PIXELS`.
+pub fn decode(bytes: &[u8]) -> Result<RgbImage, String> {
+    let reader = ImageReader::new(Cursor::new(bytes)).with_guessed_format().map_err(|e| e.to_string())?;
+    if reader.format().is_none() {
+        return Err("The file is not an image the sandbox can read; send a JPEG, PNG or WebP.".into());
+    }
+    let (width, height) = reader
+        .into_dimensions()
+        .map_err(|e| format!("The image could not be read ({e}); send an undamaged JPEG, PNG or WebP."))?;
+    if u64::from(width) * u64::from(height) > MAX_PIXELS {
+        return Err(format!("The image is {width}x{height}, over the 50-megapixel limit; send a smaller image."));
+    }
+    let mut reader = ImageReader::new(Cursor::new(bytes)).with_guessed_format().map_err(|e| e.to_string())?;
+    let mut limits = Limits::default();
+    limits.max_alloc = Some(MAX_PIXELS * 4 + 64 * 1024 * 1024);
+    reader.limits(limits);
+    let image = reader
+        .decode()
+        .map_err(|e| format!("The image could not be decoded ({e}); send an undamaged JPEG, PNG or WebP."))?;
+    Ok(image.to_rgb8())
+}
+
+/// Applies `operation` and marks the result as a sandbox image.
+pub fn apply(source: &RgbImage, operation: &Operation) -> RgbImage {
+    let mut result = match operation {
+        Operation::Stage { room_type, style, seed } => staging::stage(source, room_type, style, *seed),
+        Operation::Remove { mask } => {
+            let mask = match mask {
+                Some(mask) => fit_mask(mask, source.width(), source.height()),
+                None => furniture_mask(source),
+            };
+            removal::remove(source, &mask)
+        }
+        Operation::Dusk { sky } => adjust::dusk(source, sky),
+        Operation::Enhance => adjust::enhance(source),
+    };
+    mark::sandbox(&mut result);
+    result
+}
+
+/// A mask at the photo's size, strictly black and white.
+fn fit_mask(mask: &GrayImage, width: u32, height: u32) -> GrayImage {
+    let mut mask = if mask.dimensions() == (width, height) {
+        mask.clone()
+    } else {
+        image::imageops::resize(mask, width, height, FilterType::Triangle)
+    };
+    mask.pixels_mut().for_each(|p| p.0[0] = if p.0[0] > 127 { 255 } else { 0 });
+    mask
+}
+
+/// The encoded results of one variation.
+pub struct Outputs {
+    pub full: Vec<u8>,
+    pub optimized: Vec<u8>,
+    pub thumbnail: Vec<u8>,
+}
+
+/// Full size (scaled for `4k`/`full-hd`), an optimized copy, and a thumbnail of at most 400 px.
+pub fn encode(image: &RgbImage, resolution: Option<&OutputResolution>) -> Result<Outputs, String> {
+    let long_side = match resolution {
+        Some(OutputResolution::FourK) => Some(3840),
+        Some(OutputResolution::FullHd) => Some(1920),
+        _ => None,
+    };
+    let full = match long_side {
+        Some(side) => scale_to_long_side(image, side),
+        None => image.clone(),
+    };
+    Ok(Outputs {
+        full: jpeg(&full, 92)?,
+        optimized: jpeg(&shrink_to(&full, 1280), 70)?,
+        thumbnail: jpeg(&shrink_to(&full, 400), 75)?,
+    })
+}
+
+fn scale_to_long_side(image: &RgbImage, side: u32) -> RgbImage {
+    let (width, height) = image.dimensions();
+    let scale = f64::from(side) / f64::from(width.max(height));
+    let size = |n: u32| ((f64::from(n) * scale).round() as u32).max(1);
+    image::imageops::resize(image, size(width), size(height), FilterType::Lanczos3)
+}
+
+fn shrink_to(image: &RgbImage, side: u32) -> RgbImage {
+    if image.width().max(image.height()) <= side { image.clone() } else { scale_to_long_side(image, side) }
+}
+
+fn jpeg(image: &RgbImage, quality: u8) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    let encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut bytes, quality);
+    DynamicImage::ImageRgb8(image.clone()).write_with_encoder(encoder).map_err(|e| e.to_string())?;
+    Ok(bytes)
+}
+
+/// A PNG of a mask, for analyses.
+pub fn png(mask: &GrayImage) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    mask.write_to(&mut Cursor::new(&mut bytes), ImageFormat::Png).map_err(|e| e.to_string())?;
+    Ok(bytes)
+}
+
+/// Luminance of an sRGB pixel, 0 to 1.
+fn luminance(pixel: &image::Rgb<u8>) -> f32 {
+    let [r, g, b] = pixel.0;
+    (0.2126 * f32::from(r) + 0.7152 * f32::from(g) + 0.0722 * f32::from(b)) / 255.0
+}

@@ -1,0 +1,200 @@
+//! The workers: each takes the oldest queued variation whose base (if any) is finished, processes it for real,
+//! stores its three images, and marks it done or failed. Work left `processing` by a crash is queued again at start.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use image::GrayImage;
+use rusqlite::{OptionalExtension, params};
+use vstage_api::{Config, ResultImage, VariationResult};
+
+use crate::SandboxState;
+use crate::error::SandboxError;
+use crate::imaging::{self, Operation};
+
+/// A variation taken for processing.
+struct Job {
+    variation_id: String,
+    config: Option<Config>,
+    /// The photo to start from: the render's, or the base removal variation's result.
+    source_url: Option<String>,
+    /// Why the job cannot run, decided when it was taken (e.g. its base failed).
+    refused: Option<String>,
+}
+
+/// Starts `count` workers on the runtime.
+pub fn start(state: &Arc<SandboxState>, count: usize) -> Result<(), SandboxError> {
+    state
+        .store
+        .run_now(|db| Ok(db.execute("UPDATE variations SET status = 'queued' WHERE status = 'processing'", [])?))?;
+    for _ in 0..count.max(1) {
+        let state = state.clone();
+        tokio::spawn(async move {
+            loop {
+                match take(&state).await {
+                    Ok(Some(job)) => finish(&state, job).await,
+                    Ok(None) => {
+                        // woken by new work, or checking again after a while
+                        let _ = tokio::time::timeout(Duration::from_millis(500), state.work_added.notified()).await;
+                    }
+                    Err(error) => {
+                        tracing::error!(%error, "a worker could not take work");
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                    }
+                }
+            }
+        });
+    }
+    Ok(())
+}
+
+/// Marks the next ready variation `processing` and describes it.
+async fn take(state: &Arc<SandboxState>) -> Result<Option<Job>, SandboxError> {
+    state
+        .store
+        .run(|db| {
+            let taken: Option<(String, String, String, Option<String>)> = db
+                .query_row(
+                    "UPDATE variations SET status = 'processing' WHERE seq = (
+                         SELECT v.seq FROM variations v
+                         WHERE v.status = 'queued' AND (v.base_variation_id IS NULL OR EXISTS (
+                             SELECT 1 FROM variations b WHERE b.id = v.base_variation_id AND b.status IN ('done', 'error')))
+                         ORDER BY v.seq LIMIT 1)
+                     RETURNING id, render_id, config, base_variation_id",
+                    [],
+                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+                )
+                .optional()?;
+            let Some((variation_id, render_id, config, base)) = taken else { return Ok(None) };
+            let config = serde_json::from_str(&config).ok();
+            let render_image: String = db.query_row("SELECT image_url FROM renders WHERE id = ?1", [&render_id], |r| r.get(0))?;
+            let (source_url, refused) = match base {
+                None => (Some(render_image), None),
+                Some(base) => {
+                    let (status, result): (String, Option<String>) =
+                        db.query_row("SELECT status, result FROM variations WHERE id = ?1", [&base], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                    let base_url = result
+                        .and_then(|r| serde_json::from_str::<VariationResult>(&r).ok())
+                        .and_then(|r| r.primary().map(|image| image.url.clone()));
+                    match (status.as_str(), base_url) {
+                        ("done", Some(url)) => (Some(url), None),
+                        _ => (None, Some(format!("Its base removal variation {base} failed, so there is no empty room to stage."))),
+                    }
+                }
+            };
+            Ok(Some(Job { variation_id, config, source_url, refused }))
+        })
+        .await
+}
+
+/// Processes a job, taking at least the configured time, and records the outcome.
+async fn finish(state: &Arc<SandboxState>, job: Job) {
+    let started = Instant::now();
+    let outcome = match &job.refused {
+        Some(reason) => Err(reason.clone()),
+        None => produce(state, &job).await,
+    };
+    let pace = Duration::from_millis(state.pace.processing_ms);
+    if let Some(rest) = pace.checked_sub(started.elapsed()) {
+        tokio::time::sleep(rest).await;
+    }
+    let id = job.variation_id.clone();
+    let recorded = state
+        .store
+        .run(move |db| {
+            match outcome {
+                Ok(result) => {
+                    let result = serde_json::to_string(&result).map_err(|e| SandboxError::Internal(e.to_string()))?;
+                    db.execute("UPDATE variations SET status = 'done', result = ?1 WHERE id = ?2", params![result, id])?
+                }
+                Err(message) => db.execute(
+                    "UPDATE variations SET status = 'error', error_message = ?1 WHERE id = ?2",
+                    params![message, id],
+                )?,
+            };
+            Ok(())
+        })
+        .await;
+    if let Err(error) = recorded {
+        tracing::error!(%error, variation = job.variation_id, "could not record a finished variation");
+    }
+    state.work_added.notify_waiters();
+}
+
+/// The result images of a job, or why there are none (a sentence for the person).
+async fn produce(state: &Arc<SandboxState>, job: &Job) -> Result<VariationResult, String> {
+    let source_url = job.source_url.as_deref().ok_or("The variation has no photo to start from.")?;
+    if source_url.contains("sandbox-fail") {
+        return Err("The sandbox failed this photo on purpose: its address contains `sandbox-fail`.".into());
+    }
+    let config = job.config.clone().ok_or("The variation's configuration is not one the sandbox knows.")?;
+    let source = state.fetcher.fetch(source_url).await?;
+    let mask = match mask_url(&config) {
+        Some(url) => Some(state.fetcher.fetch(&url).await?),
+        None => None,
+    };
+    let seed = job
+        .variation_id
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3));
+    let outputs = tokio::task::spawn_blocking(move || -> Result<imaging::Outputs, String> {
+        let photo = imaging::decode(&source)?;
+        let mask: Option<GrayImage> = match mask {
+            Some(bytes) => Some(
+                image::load_from_memory(&bytes)
+                    .map_err(|e| format!("The mask could not be read ({e}); send a black-and-white PNG."))?
+                    .to_luma8(),
+            ),
+            None => None,
+        };
+        let (operation, resolution) = operation(&config, mask, seed)?;
+        imaging::encode(&imaging::apply(&photo, &operation), resolution.as_ref())
+    })
+    .await
+    .map_err(|e| format!("Processing stopped unexpectedly ({e})."))??;
+    let name = |suffix: &str| format!("{}{suffix}.jpg", job.variation_id);
+    for (suffix, bytes) in [("", &outputs.full), ("-optimized", &outputs.optimized), ("-thumbnail", &outputs.thumbnail)]
+    {
+        state.files.write(&name(suffix), bytes).map_err(|e| e.to_string())?;
+    }
+    let url = |suffix: &str| format!("{}/files/{}", state.base_url, name(suffix));
+    Ok(VariationResult::One(ResultImage {
+        url: url(""),
+        optimized_url: Some(url("-optimized")),
+        thumbnail_url: Some(url("-thumbnail")),
+    }))
+}
+
+/// The mask a removal variation was given (`remove_furniture.mask_url`).
+fn mask_url(config: &Config) -> Option<String> {
+    match config {
+        // a staging variation stages its base's empty room; the mask was used by that removal variation
+        Config::RemovalOnly(removal) => removal.remove_furniture.mask_url.clone(),
+        _ => None,
+    }
+}
+
+/// The image operation a config asks for, and its output resolution.
+fn operation(
+    config: &Config,
+    mask: Option<GrayImage>,
+    seed: u64,
+) -> Result<(Operation, Option<vstage_api::OutputResolution>), String> {
+    Ok(match config {
+        Config::Staging(staging) => (
+            Operation::Stage {
+                room_type: staging.add_furniture.room_type.clone(),
+                style: staging.add_furniture.style.clone(),
+                seed,
+            },
+            staging.output_resolution.clone(),
+        ),
+        Config::RemovalOnly(removal) => (Operation::Remove { mask }, removal.output_resolution.clone()),
+        Config::DayToDusk(dusk) => (Operation::Dusk { sky: dusk.sky_style.clone() }, dusk.output_resolution.clone()),
+        Config::Enhancement(enhancement) => (Operation::Enhance, enhancement.output_resolution.clone()),
+        Config::LegacyStaging(legacy) => {
+            (Operation::Stage { room_type: legacy.room_type.clone(), style: legacy.style.clone(), seed }, None)
+        }
+        Config::Other(_) => return Err("The variation's configuration is not one the sandbox knows.".into()),
+    })
+}

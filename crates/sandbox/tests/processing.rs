@@ -1,0 +1,132 @@
+//! Variations processed for real: results that are images of their own (not copies), fetchable in three sizes,
+//! removal before staging on its result, and failures with a message (`sandbox-fail`, unreachable photos).
+
+mod support;
+
+use std::time::Duration;
+
+use support::{client, sandbox_with};
+use vstage_api::transport::NativeTransport;
+use vstage_api::*;
+use vstage_sandbox::{RunningSandbox, SandboxConfig};
+
+async fn fast_sandbox() -> RunningSandbox {
+    sandbox_with(SandboxConfig { processing_ms: 20, ..SandboxConfig::new(vec!["k".into()]) }).await
+}
+
+fn render_of(image_url: String, config: Config, count: u64) -> CreateRender {
+    CreateRender {
+        image_url,
+        configs: RenderConfigs::Single { config, variation_count: count },
+        webhook_url: None,
+        wait_for_completion: None,
+    }
+}
+
+fn staging(removal: Option<RemovalMode>) -> Config {
+    Config::Staging(StagingConfig {
+        output_resolution: None,
+        add_virtually_staged_watermark: None,
+        add_furniture: AddFurniture { style: Style::Coastal, room_type: RoomType::Living, base_variation_id: None },
+        remove_furniture: removal.map(|mode| RemoveFurniture { mode, mask_url: None }),
+    })
+}
+
+/// Polls until every variation of the render is final.
+async fn finished(client: &Client<NativeTransport>, render_id: &str) -> Vec<Variation> {
+    for _ in 0..600 {
+        let variations = client.all_variations(render_id).await.unwrap();
+        if variations.iter().all(|v| v.status.is_final()) {
+            return variations;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the variations of {render_id} did not finish within 30 s");
+}
+
+async fn image(url: &str) -> image::RgbImage {
+    let bytes = reqwest::get(url).await.unwrap().bytes().await.unwrap();
+    image::load_from_memory(&bytes).unwrap().to_rgb8()
+}
+
+fn mean_difference(a: &image::RgbImage, b: &image::RgbImage) -> f64 {
+    let total: u64 =
+        a.pixels().zip(b.pixels()).flat_map(|(p, q)| p.0.iter().zip(q.0).map(|(x, y)| u64::from(x.abs_diff(y)))).sum();
+    total as f64 / (u64::from(a.width()) * u64::from(a.height()) * 3) as f64
+}
+
+#[tokio::test]
+async fn every_type_gives_its_own_image_in_three_sizes() {
+    let sandbox = fast_sandbox().await;
+    let client = client(&sandbox, "k");
+    let photo_url = format!("{}/samples/living-furnished.jpg", sandbox.base_url());
+    let photo = image(&photo_url).await;
+    let configs = [
+        staging(None),
+        Config::RemovalOnly(RemovalOnlyConfig {
+            output_resolution: None,
+            add_virtually_staged_watermark: None,
+            remove_furniture: RemoveFurniture { mode: RemovalMode::On, mask_url: None },
+        }),
+        Config::DayToDusk(DayToDuskConfig { sky_style: SkyStyle::Golden, output_resolution: None }),
+        Config::Enhancement(EnhancementConfig { output_resolution: None }),
+    ];
+    for config in configs {
+        let render = client.create_render(&render_of(photo_url.clone(), config.clone(), 1)).await.unwrap();
+        let variations = finished(&client, &render.id).await;
+        assert_eq!(variations[0].status, VariationStatus::Done, "{config:?}: {:?}", variations[0].error_message);
+        let result = variations[0].result.as_ref().unwrap().primary().unwrap().clone();
+        let full = image(&result.url).await;
+        assert_eq!(full.dimensions(), photo.dimensions(), "{config:?}: default resolution keeps the size");
+        assert!(mean_difference(&full, &photo) > 1.0, "{config:?}: not a copy of the input");
+        let thumbnail = image(result.thumbnail_url.as_deref().unwrap()).await;
+        assert!(thumbnail.width().max(thumbnail.height()) <= 400);
+        image(result.optimized_url.as_deref().unwrap()).await;
+    }
+}
+
+#[tokio::test]
+async fn variations_of_one_render_differ_and_staging_waits_for_its_removal() {
+    let sandbox = fast_sandbox().await;
+    let client = client(&sandbox, "k");
+    let photo_url = format!("{}/samples/living-furnished.jpg", sandbox.base_url());
+    let render = client.create_render(&render_of(photo_url, staging(Some(RemovalMode::On)), 2)).await.unwrap();
+    let variations = finished(&client, &render.id).await;
+    assert!(variations.iter().all(|v| v.status == VariationStatus::Done), "{variations:?}");
+    let staged: Vec<&Variation> = variations.iter().filter(|v| v.kind == Some(VariationType::Staging)).collect();
+    let first = image(&staged[0].result.as_ref().unwrap().primary().unwrap().url).await;
+    let second = image(&staged[1].result.as_ref().unwrap().primary().unwrap().url).await;
+    assert!(mean_difference(&first, &second) > 0.5, "two variations are two different rooms");
+}
+
+#[tokio::test]
+async fn failures_carry_a_message_and_a_failed_base_fails_its_staging() {
+    let sandbox = fast_sandbox().await;
+    let client = client(&sandbox, "k");
+    let failing = format!("{}/samples/sandbox-fail/living-empty.jpg", sandbox.base_url());
+    let render = client.create_render(&render_of(failing, staging(Some(RemovalMode::On)), 1)).await.unwrap();
+    let variations = finished(&client, &render.id).await;
+    assert!(variations.iter().all(|v| v.status == VariationStatus::Error && v.result.is_none()));
+    assert!(variations[0].error_message.as_deref().unwrap().contains("sandbox-fail"));
+    assert!(variations[1].error_message.as_deref().unwrap().contains("base removal variation"));
+
+    let unreachable = "http://127.0.0.1:9/room.jpg".to_string();
+    let render = client.create_render(&render_of(unreachable, staging(None), 1)).await.unwrap();
+    let variations = finished(&client, &render.id).await;
+    assert!(variations[0].error_message.as_deref().unwrap().contains("could not be downloaded"), "{variations:?}");
+}
+
+#[tokio::test]
+async fn the_samples_are_listed_and_served() {
+    let sandbox = fast_sandbox().await;
+    let index: serde_json::Value =
+        reqwest::get(format!("{}/samples", sandbox.base_url())).await.unwrap().json().await.unwrap();
+    let names: Vec<&str> = index.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["living-empty.jpg", "living-furnished.jpg", "bedroom-furnished.jpg", "exterior-day.jpg"]);
+    for sample in index.as_array().unwrap() {
+        let photo = image(sample["url"].as_str().unwrap()).await;
+        assert!(photo.width() >= 640);
+    }
+    let missing = reqwest::get(format!("{}/samples/nope.jpg", sandbox.base_url())).await.unwrap();
+    assert_eq!(missing.status().as_u16(), 404);
+}
