@@ -14,6 +14,7 @@ mod samples;
 mod source;
 mod store;
 mod v2;
+mod webhooks;
 mod worker;
 
 use std::net::SocketAddr;
@@ -28,6 +29,7 @@ use tower_http::cors::{Any, CorsLayer};
 pub use accounts::{Account, Accounts};
 pub use error::SandboxError;
 pub use faults::FaultSpec;
+pub use webhooks::{SIGNATURE_HEADER, sign as sign_webhook};
 
 /// How a sandbox is set up.
 #[derive(Debug, Clone)]
@@ -40,11 +42,17 @@ pub struct SandboxConfig {
     pub data_dir: Option<PathBuf>,
     /// How long one variation takes.
     pub processing_ms: u64,
+    /// The first delay between webhook retries; it doubles each time.
+    pub webhook_retry_ms: u64,
+    /// The longest a `wait_for_completion` request waits.
+    pub sync_timeout: std::time::Duration,
 }
 
 impl SandboxConfig {
     pub const DEFAULT_PHOTO_LIMIT: u64 = 100;
     pub const DEFAULT_PROCESSING_MS: u64 = 1500;
+    pub const DEFAULT_WEBHOOK_RETRY_MS: u64 = 2000;
+    pub const DEFAULT_SYNC_TIMEOUT_S: u64 = 60;
 
     /// In memory, with the default limits and pace.
     pub fn new(api_keys: Vec<String>) -> Self {
@@ -53,6 +61,8 @@ impl SandboxConfig {
             photo_limit: Self::DEFAULT_PHOTO_LIMIT,
             data_dir: None,
             processing_ms: Self::DEFAULT_PROCESSING_MS,
+            webhook_retry_ms: Self::DEFAULT_WEBHOOK_RETRY_MS,
+            sync_timeout: std::time::Duration::from_secs(Self::DEFAULT_SYNC_TIMEOUT_S),
         }
     }
 }
@@ -69,8 +79,12 @@ struct SandboxState {
     pace: renders::Pace,
     /// The sandbox's own address, for the URLs of its images.
     base_url: String,
-    /// Rung when variations are queued or finished, so idle workers look again.
+    webhook_retry_ms: u64,
+    sync_timeout: std::time::Duration,
+    /// Rung when variations are queued or finished, so idle workers (and waiting requests) look again.
     work_added: tokio::sync::Notify,
+    /// Rung when webhook deliveries are queued.
+    deliveries_added: tokio::sync::Notify,
 }
 
 /// The sandbox's routes (v2 under `/v2`, images under `/files` and `/samples`, test tools under `/sandbox`), with
@@ -91,9 +105,13 @@ pub fn router(config: &SandboxConfig, base_url: &str) -> Result<Router, SandboxE
         store,
         pace: renders::Pace { processing_ms: config.processing_ms, workers: workers as u64 },
         base_url,
+        webhook_retry_ms: config.webhook_retry_ms,
+        sync_timeout: config.sync_timeout,
         work_added: tokio::sync::Notify::new(),
+        deliveries_added: tokio::sync::Notify::new(),
     });
     worker::start(&state, workers)?;
+    webhooks::start(&state);
     let cors = CorsLayer::new()
         .allow_origin(Any)
         .allow_methods([Method::GET, Method::POST, Method::DELETE])

@@ -382,3 +382,16 @@ fn variation_from_row(row: &Row<'_>) -> rusqlite::Result<Variation> {
         error_message: row.get(9)?,
     })
 }
+
+/// How many of these variations are not final yet.
+pub fn pending(db: &Connection, ids: &[String]) -> Result<usize, SandboxError> {
+    let mut statement = db.prepare("SELECT status FROM variations WHERE id = ?1")?;
+    let mut count = 0;
+    for id in ids {
+        let status: Option<String> = statement.query_row([id], |r| r.get(0)).optional()?;
+        if status.is_some_and(|s| !VariationStatus::from(s.as_str()).is_final()) {
+            count += 1;
+        }
+    }
+    Ok(count)
+}

@@ -56,6 +56,16 @@ CREATE TABLE IF NOT EXISTS variations (
 );
 CREATE INDEX IF NOT EXISTS variations_by_render ON variations (render_id, seq);
 CREATE INDEX IF NOT EXISTS variations_by_status ON variations (status, seq);
+CREATE TABLE IF NOT EXISTS deliveries (
+    seq             INTEGER PRIMARY KEY AUTOINCREMENT,
+    account_uid     TEXT NOT NULL,
+    url             TEXT NOT NULL,
+    payload         TEXT NOT NULL,
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    state           TEXT NOT NULL DEFAULT 'pending'
+);
+CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (state, next_attempt_at);
 ";
 
 impl Store {

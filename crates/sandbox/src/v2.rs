@@ -2,6 +2,7 @@
 //! Each reads its input into `vstage-api` types, runs one store call and answers JSON.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use axum::Json;
 use axum::Router;
@@ -14,7 +15,7 @@ use vstage_api::{
 };
 
 use crate::SandboxState;
-use crate::accounts;
+use crate::accounts::{self, Account};
 use crate::auth::Authenticated;
 use crate::body::{JsonBody, QueryParams};
 use crate::error::SandboxError;
@@ -88,9 +89,16 @@ async fn create_render(
     JsonBody(request): JsonBody<CreateRender>,
 ) -> Result<Json<Render>, SandboxError> {
     let pace = state.pace;
+    let waits = request.wait_for_completion == Some(true);
+    let again = account.clone();
     let render = state.store.run(move |db| renders::create(db, &account, &request, pace)).await?;
     state.work_added.notify_waiters();
-    Ok(Json(render))
+    if !waits {
+        return Ok(Json(render));
+    }
+    settle(&state, render.variation_items().iter().map(|v| v.id.clone()).collect()).await?;
+    let query = GetRender::with_variations(20);
+    Ok(Json(state.store.run(move |db| renders::get(db, &again, &render.id, &query)).await?))
 }
 
 /// `POST /v2/renders/bulk`.
@@ -100,9 +108,21 @@ async fn create_renders_in_bulk(
     JsonBody(request): JsonBody<BulkCreateRenders>,
 ) -> Result<Json<BulkCreatedRenders>, SandboxError> {
     let pace = state.pace;
+    let waits = request.wait_for_completion == Some(true);
+    let again = account.clone();
     let created = state.store.run(move |db| renders::create_bulk(db, &account, &request, pace)).await?;
     state.work_added.notify_waiters();
-    Ok(Json(BulkCreatedRenders { renders: created }))
+    if !waits {
+        return Ok(Json(BulkCreatedRenders { renders: created }));
+    }
+    settle(&state, created.iter().flat_map(|r| r.variation_items()).map(|v| v.id.clone()).collect()).await?;
+    let ids: Vec<String> = created.into_iter().map(|r| r.id).collect();
+    let query = GetRender::with_variations(20);
+    let renders = state
+        .store
+        .run(move |db| ids.iter().map(|id| renders::get(db, &again, id, &query)).collect::<Result<Vec<_>, _>>())
+        .await?;
+    Ok(Json(BulkCreatedRenders { renders }))
 }
 
 /// `GET /v2/renders/{render_id}`.
@@ -123,9 +143,14 @@ async fn add_variations(
     JsonBody(request): JsonBody<AddVariations>,
 ) -> Result<Json<AddedVariations>, SandboxError> {
     let pace = state.pace;
+    let waits = request.wait_for_completion == Some(true);
+    let again = account.clone();
     let variations = state.store.run(move |db| renders::add(db, &account, &render_id, &request, pace)).await?;
     state.work_added.notify_waiters();
-    Ok(Json(AddedVariations { variations }))
+    if !waits {
+        return Ok(Json(AddedVariations { variations }));
+    }
+    Ok(Json(AddedVariations { variations: reread(&state, again, variations).await? }))
 }
 
 /// `POST /v2/renders/variations/bulk`.
@@ -135,9 +160,14 @@ async fn add_variations_in_bulk(
     JsonBody(request): JsonBody<BulkAddVariations>,
 ) -> Result<Json<BulkAddedVariations>, SandboxError> {
     let pace = state.pace;
+    let waits = request.wait_for_completion == Some(true);
+    let again = account.clone();
     let results = state.store.run(move |db| renders::add_bulk(db, &account, &request, pace)).await?;
     state.work_added.notify_waiters();
-    Ok(Json(BulkAddedVariations { results }))
+    if !waits {
+        return Ok(Json(BulkAddedVariations { results }));
+    }
+    Ok(Json(BulkAddedVariations { results: reread(&state, again, results).await? }))
 }
 
 /// `GET /v2/renders/{render_id}/variations/{variation_id}`.
@@ -147,4 +177,39 @@ async fn get_variation(
     Path((render_id, variation_id)): Path<(String, String)>,
 ) -> Result<Json<Variation>, SandboxError> {
     Ok(Json(state.store.run(move |db| renders::variation(db, &account, &render_id, &variation_id)).await?))
+}
+
+/// `wait_for_completion`: returns when every variation is final, or when the sync time-out has passed (the
+/// caller then answers with things as they stand).
+async fn settle(state: &SandboxState, ids: Vec<String>) -> Result<(), SandboxError> {
+    let deadline = Instant::now() + state.sync_timeout;
+    let ids = Arc::new(ids);
+    loop {
+        let watched = ids.clone();
+        let pending = state.store.run(move |db| renders::pending(db, &watched)).await?;
+        let now = Instant::now();
+        if pending == 0 || now >= deadline {
+            return Ok(());
+        }
+        let wait = (deadline - now).min(Duration::from_millis(250));
+        let _ = tokio::time::timeout(wait, state.work_added.notified()).await;
+    }
+}
+
+/// The variations again, once settled.
+async fn reread(
+    state: &SandboxState,
+    account: Account,
+    variations: Vec<Variation>,
+) -> Result<Vec<Variation>, SandboxError> {
+    settle(state, variations.iter().map(|v| v.id.clone()).collect()).await?;
+    state
+        .store
+        .run(move |db| {
+            variations
+                .iter()
+                .map(|v| renders::variation(db, &account, &v.render_id, &v.id))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .await
 }

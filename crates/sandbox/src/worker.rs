@@ -5,12 +5,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use image::GrayImage;
-use rusqlite::{OptionalExtension, params};
-use vstage_api::{Config, ResultImage, VariationResult};
+use rusqlite::{Connection, OptionalExtension, params};
+use vstage_api::webhook::{VariationDone, VariationFailed};
+use vstage_api::{Config, ResultImage, Timestamp, VariationResult, VariationType, WebhookEvent};
 
 use crate::SandboxState;
 use crate::error::SandboxError;
 use crate::imaging::{self, Operation};
+use crate::renders::now_millis;
+use crate::webhooks;
 
 /// A variation taken for processing.
 struct Job {
@@ -99,26 +102,59 @@ async fn finish(state: &Arc<SandboxState>, job: Job) {
         tokio::time::sleep(rest).await;
     }
     let id = job.variation_id.clone();
-    let recorded = state
-        .store
-        .run(move |db| {
-            match outcome {
-                Ok(result) => {
-                    let result = serde_json::to_string(&result).map_err(|e| SandboxError::Internal(e.to_string()))?;
-                    db.execute("UPDATE variations SET status = 'done', result = ?1 WHERE id = ?2", params![result, id])?
-                }
-                Err(message) => db.execute(
-                    "UPDATE variations SET status = 'error', error_message = ?1 WHERE id = ?2",
-                    params![message, id],
-                )?,
-            };
-            Ok(())
-        })
-        .await;
+    let recorded = state.store.run(move |db| record(db, &id, outcome)).await;
     if let Err(error) = recorded {
         tracing::error!(%error, variation = job.variation_id, "could not record a finished variation");
     }
     state.work_added.notify_waiters();
+    state.deliveries_added.notify_waiters();
+}
+
+/// Stores the outcome and queues the webhook for it, in one transaction.
+fn record(db: &mut Connection, id: &str, outcome: Result<VariationResult, String>) -> Result<(), SandboxError> {
+    let tx = db.transaction()?;
+    let (render_id, kind, base): (String, String, Option<String>) =
+        tx.query_row("SELECT render_id, kind, base_variation_id FROM variations WHERE id = ?1", [id], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })?;
+    let (account_uid, webhook_url): (String, Option<String>) =
+        tx.query_row("SELECT account_uid, webhook_url FROM renders WHERE id = ?1", [&render_id], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
+    let timestamp = Timestamp::from_millis(now_millis());
+    let variation_type = Some(VariationType::from(kind.as_str()));
+    let event = match outcome {
+        Ok(result) => {
+            let stored = serde_json::to_string(&result).map_err(|e| SandboxError::Internal(e.to_string()))?;
+            tx.execute("UPDATE variations SET status = 'done', result = ?1 WHERE id = ?2", params![stored, id])?;
+            WebhookEvent::Done(VariationDone {
+                render_id,
+                variation_id: id.to_string(),
+                variation_type,
+                base_variation_id: base,
+                timestamp,
+                result,
+            })
+        }
+        Err(message) => {
+            tx.execute(
+                "UPDATE variations SET status = 'error', error_message = ?1 WHERE id = ?2",
+                params![message, id],
+            )?;
+            WebhookEvent::Error(VariationFailed {
+                render_id,
+                variation_id: id.to_string(),
+                variation_type,
+                timestamp,
+                error_message: Some(message),
+            })
+        }
+    };
+    if let Some(url) = webhook_url {
+        webhooks::enqueue(&tx, &account_uid, &url, &event)?;
+    }
+    tx.commit()?;
+    Ok(())
 }
 
 /// The result images of a job, or why there are none (a sentence for the person).

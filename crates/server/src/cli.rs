@@ -60,4 +60,10 @@ pub struct SandboxArgs {
     /// How long one variation takes to process, in milliseconds.
     #[arg(long, default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_PROCESSING_MS)]
     pub processing_ms: u64,
+    /// The first delay between webhook retries, in milliseconds; it doubles each time.
+    #[arg(long, default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_WEBHOOK_RETRY_MS)]
+    pub webhook_retry_ms: u64,
+    /// The longest a `wait_for_completion` request waits, in seconds.
+    #[arg(long, default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_SYNC_TIMEOUT_S)]
+    pub sync_timeout_s: u64,
 }

@@ -55,6 +55,8 @@ async fn sandbox(args: SandboxArgs) -> anyhow::Result<()> {
         photo_limit: args.photo_limit,
         data_dir: args.data_dir,
         processing_ms: args.processing_ms,
+        webhook_retry_ms: args.webhook_retry_ms,
+        sync_timeout: std::time::Duration::from_secs(args.sync_timeout_s),
     };
     let app = vstage_sandbox::router(&config, &format!("http://{}", listener.local_addr()?))?;
     announce(&listener, "standalone sandbox")?;

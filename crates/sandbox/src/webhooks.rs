@@ -1,0 +1,127 @@
+//! Webhook deliveries (API.md part 6): one per variation that completes or fails, one per analysis, signed with
+//! the account's secret (`X-SERVICE-Signature`: lowercase hex HMAC-SHA256 of the exact body). A delivery not
+//! answered 200 is retried up to 3 times with growing delays; pending deliveries live in the store, so they
+//! survive a restart.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use hmac::{Hmac, KeyInit, Mac};
+use rusqlite::{Connection, OptionalExtension, params};
+use sha2::Sha256;
+use vstage_api::WebhookEvent;
+
+use crate::SandboxState;
+use crate::error::SandboxError;
+use crate::renders::now_millis;
+
+/// Attempts in all: the first and three retries.
+pub const MAX_ATTEMPTS: i64 = 4;
+pub const SIGNATURE_HEADER: &str = "X-SERVICE-Signature";
+
+/// Queues `event` for `url`, inside the caller's transaction.
+pub fn enqueue(db: &Connection, account_uid: &str, url: &str, event: &WebhookEvent) -> Result<(), SandboxError> {
+    let payload = serde_json::to_string(event).map_err(|e| SandboxError::Internal(e.to_string()))?;
+    db.execute(
+        "INSERT INTO deliveries (account_uid, url, payload, next_attempt_at) VALUES (?1, ?2, ?3, ?4)",
+        params![account_uid, url, payload, now_millis()],
+    )?;
+    Ok(())
+}
+
+/// The hex HMAC-SHA256 of `body` under `secret`.
+pub fn sign(secret: &str, body: &[u8]) -> String {
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes a key of any length");
+    mac.update(body);
+    hex::encode(mac.finalize().into_bytes())
+}
+
+struct Due {
+    seq: i64,
+    url: String,
+    payload: String,
+    attempts: i64,
+    secret: Option<String>,
+}
+
+/// Starts the delivery loop.
+pub fn start(state: &Arc<SandboxState>) {
+    let state = state.clone();
+    tokio::spawn(async move {
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(Duration::from_secs(10))
+            .build()
+            .expect("a client with these settings always builds");
+        loop {
+            match next_due(&state).await {
+                Ok(Some(due)) => deliver(&state, &http, due).await,
+                Ok(None) => {
+                    let _ = tokio::time::timeout(Duration::from_millis(200), state.deliveries_added.notified()).await;
+                }
+                Err(error) => {
+                    tracing::error!(%error, "could not read pending webhook deliveries");
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+            }
+        }
+    });
+}
+
+async fn next_due(state: &Arc<SandboxState>) -> Result<Option<Due>, SandboxError> {
+    state
+        .store
+        .run(|db| {
+            Ok(db
+                .query_row(
+                    "SELECT d.seq, d.url, d.payload, d.attempts, a.webhook_secret
+                     FROM deliveries d JOIN accounts a ON a.uid = d.account_uid
+                     WHERE d.state = 'pending' AND d.next_attempt_at <= ?1 ORDER BY d.next_attempt_at, d.seq LIMIT 1",
+                    [now_millis()],
+                    |row| {
+                        Ok(Due {
+                            seq: row.get(0)?,
+                            url: row.get(1)?,
+                            payload: row.get(2)?,
+                            attempts: row.get(3)?,
+                            secret: row.get(4)?,
+                        })
+                    },
+                )
+                .optional()?)
+        })
+        .await
+}
+
+async fn deliver(state: &Arc<SandboxState>, http: &reqwest::Client, due: Due) {
+    let mut request = http.post(&due.url).header("Content-Type", "application/json");
+    if let Some(secret) = &due.secret {
+        request = request.header(SIGNATURE_HEADER, sign(secret, due.payload.as_bytes()));
+    }
+    let delivered = request.body(due.payload.clone()).send().await.is_ok_and(|r| r.status().as_u16() == 200);
+    let attempts = due.attempts + 1;
+    let retry_ms = state.webhook_retry_ms as i64;
+    let recorded = state
+        .store
+        .run(move |db| {
+            let (next_state, delay) = if delivered {
+                ("delivered", 0)
+            } else if attempts >= MAX_ATTEMPTS {
+                ("failed", 0)
+            } else {
+                ("pending", retry_ms << (attempts - 1))
+            };
+            db.execute(
+                "UPDATE deliveries SET attempts = ?1, state = ?2, next_attempt_at = ?3 WHERE seq = ?4",
+                params![attempts, next_state, now_millis() + delay, due.seq],
+            )?;
+            Ok(())
+        })
+        .await;
+    if let Err(error) = recorded {
+        tracing::error!(%error, "could not record a webhook delivery");
+    }
+    if !delivered {
+        tracing::info!(url = due.url, attempts, "webhook delivery not answered 200");
+    }
+}
