@@ -2,6 +2,7 @@
 //! It is to the real service what a payment provider's test mode is to live mode: same contract, same key check.
 
 mod accounts;
+mod analysis;
 mod auth;
 mod body;
 mod error;

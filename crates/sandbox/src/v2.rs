@@ -1,4 +1,4 @@
-//! The v2 endpoints of API.md part 4, mounted under `/v2`: thin handlers over `renders` and `accounts`.
+//! The v2 endpoints of API.md part 4, mounted under `/v2`: thin handlers over `renders`, `accounts`, `analysis`.
 //! Each reads its input into `vstage-api` types, runs one store call and answers JSON.
 
 use std::sync::Arc;
@@ -16,6 +16,7 @@ use vstage_api::{
 
 use crate::SandboxState;
 use crate::accounts::{self, Account};
+use crate::analysis;
 use crate::auth::Authenticated;
 use crate::body::{JsonBody, QueryParams};
 use crate::error::SandboxError;
@@ -34,6 +35,7 @@ pub fn routes() -> Router<Arc<SandboxState>> {
         .route("/renders/{render_id}", get(get_render))
         .route("/renders/{render_id}/variations", post(add_variations))
         .route("/renders/{render_id}/variations/{variation_id}", get(get_variation))
+        .route("/analyze", post(analysis::analyze))
 }
 
 /// `GET /v2/status`: 200 with no content while the sandbox runs.

@@ -130,3 +130,44 @@ async fn the_samples_are_listed_and_served() {
     let missing = reqwest::get(format!("{}/samples/nope.jpg", sandbox.base_url())).await.unwrap();
     assert_eq!(missing.status().as_u16(), 404);
 }
+
+#[tokio::test]
+async fn an_analysis_answers_done_with_a_mask_of_the_photos_size() {
+    let sandbox = fast_sandbox().await;
+    let client = client(&sandbox, "k");
+    let photo_url = format!("{}/samples/living-furnished.jpg", sandbox.base_url());
+    let analysis = client.analyze(&Analyze { image_url: photo_url.clone(), webhook_url: None }).await.unwrap();
+    assert_eq!(analysis.status, AnalysisStatus::Done);
+    assert!(analysis.id.starts_with("ana_"));
+    let mask_bytes = reqwest::get(&analysis.result_url).await.unwrap().bytes().await.unwrap();
+    let mask = image::load_from_memory(&mask_bytes).unwrap().to_luma8();
+    assert_eq!(mask.dimensions(), image(&photo_url).await.dimensions());
+    assert!(mask.pixels().all(|p| p.0[0] == 0 || p.0[0] == 255), "strictly black and white");
+    let white =
+        mask.pixels().filter(|p| p.0[0] == 255).count() as f64 * 100.0 / f64::from(mask.width() * mask.height());
+    let reported = analysis.percentage_masked.unwrap();
+    assert!((reported - white).abs() < 0.01, "{reported} vs {white}");
+    assert!(reported > 1.0, "the furnished room has furniture");
+
+    // a data URL works as well as an address
+    let png = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, &mask_bytes);
+    client.analyze(&Analyze { image_url: format!("data:image/png;base64,{png}"), webhook_url: None }).await.unwrap();
+
+    for bad in ["ftp://x/y.png", "https://has space/x.png", "data:image/png;base64,"] {
+        let response = reqwest::Client::new()
+            .post(format!("{}/v2/analyze", sandbox.base_url()))
+            .header("Authorization", "Api-Key k")
+            .json(&serde_json::json!({"image_url": bad}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 400, "{bad}");
+    }
+    let undecodable = format!(
+        "data:image/png;base64,{}",
+        base64::Engine::encode(&base64::engine::general_purpose::STANDARD, b"not an image")
+    );
+    let error = client.analyze(&Analyze { image_url: undecodable, webhook_url: None }).await.unwrap_err();
+    assert_eq!(error.status(), Some(400));
+    assert!(error.to_string().contains("not an image"), "{error}");
+}
