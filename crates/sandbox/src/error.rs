@@ -19,6 +19,11 @@ pub enum SandboxError {
     Forbidden(String),
     #[error("{0}")]
     NotFound(String),
+    /// The request does not fit the item's state (v1).
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    TooManyRequests(String),
     #[error("the sandbox could not start: {0}")]
     Startup(String),
     /// Something broke inside; the detail goes to the log only.
@@ -33,6 +38,8 @@ impl SandboxError {
             SandboxError::BadRequest(_) | SandboxError::Invalid(_) => StatusCode::BAD_REQUEST,
             SandboxError::Forbidden(_) => StatusCode::FORBIDDEN,
             SandboxError::NotFound(_) => StatusCode::NOT_FOUND,
+            SandboxError::Conflict(_) => StatusCode::CONFLICT,
+            SandboxError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             SandboxError::Startup(_) | SandboxError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -14,6 +14,7 @@ mod renders;
 mod samples;
 mod source;
 mod store;
+mod v1;
 mod v2;
 mod webhooks;
 mod worker;
@@ -120,6 +121,7 @@ pub fn router(config: &SandboxConfig, base_url: &str) -> Result<Router, SandboxE
         .expose_headers([header::RETRY_AFTER]);
     Ok(Router::new()
         .nest("/v2", v2::routes())
+        .nest("/v1", v1::routes())
         .nest("/sandbox", faults::routes())
         .nest("/samples", samples::routes())
         .nest_service("/files", tower_http::services::ServeDir::new(state.files.dir()))

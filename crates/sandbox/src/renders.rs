@@ -21,11 +21,11 @@ pub struct Pace {
 }
 
 /// A variation about to be created.
-struct Planned {
-    id: String,
-    kind: VariationType,
-    config: Config,
-    base_variation_id: Option<String>,
+pub struct Planned {
+    pub id: String,
+    pub kind: VariationType,
+    pub config: Config,
+    pub base_variation_id: Option<String>,
 }
 
 /// The variations `count` of `config` make, in creation order (API.md, base variation rules 2, 4 and 9):
@@ -201,7 +201,7 @@ fn insert_added(
 }
 
 /// Checks the bound, charges the usage and inserts, inside the caller's transaction.
-fn insert_variations(
+pub fn insert_variations(
     tx: &Connection,
     account: &Account,
     render_id: &str,
@@ -239,7 +239,7 @@ fn insert_variations(
 }
 
 /// The sequence number of one of the account's renders; another account's render does not exist (404).
-fn render_seq(db: &Connection, account: &Account, render_id: &str) -> Result<i64, SandboxError> {
+pub fn render_seq(db: &Connection, account: &Account, render_id: &str) -> Result<i64, SandboxError> {
     db.query_row("SELECT seq FROM renders WHERE id = ?1 AND account_uid = ?2", params![render_id, account.uid], |r| {
         r.get(0)
     })
@@ -359,10 +359,10 @@ pub fn variation(
     .ok_or_else(|| SandboxError::NotFound(format!("No variation {variation_id} in render {render_id}.")))
 }
 
-const VARIATION_COLUMNS: &str =
+pub const VARIATION_COLUMNS: &str =
     "id, render_id, kind, status, config, base_variation_id, created_at, eta, result, error_message";
 
-fn variation_from_row(row: &Row<'_>) -> rusqlite::Result<Variation> {
+pub fn variation_from_row(row: &Row<'_>) -> rusqlite::Result<Variation> {
     let json = |index: usize| -> rusqlite::Result<Option<serde_json::Value>> {
         let text: Option<String> = row.get(index)?;
         Ok(text.and_then(|t| serde_json::from_str(&t).ok()))

@@ -68,6 +68,14 @@ CREATE TABLE IF NOT EXISTS deliveries (
 CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (state, next_attempt_at);
 ";
 
+/// Changes to the schema after its first form, applied in order once each (`PRAGMA user_version` counts them).
+const MIGRATIONS: &[&str] = &[
+    // v1 renders: which API made the render, the settings of its first call, and whether it waits queued
+    "ALTER TABLE renders ADD COLUMN api_version INTEGER NOT NULL DEFAULT 2;
+     ALTER TABLE renders ADD COLUMN v1_settings TEXT;
+     ALTER TABLE renders ADD COLUMN v1_queued INTEGER NOT NULL DEFAULT 0;",
+];
+
 impl Store {
     /// Opens (creating if needed) `data_dir/sandbox.sqlite3`, or a private in-memory database.
     pub fn open(data_dir: Option<&Path>) -> Result<Store, SandboxError> {
@@ -86,6 +94,7 @@ impl Store {
             .and_then(|()| connection.pragma_update(None, "synchronous", "NORMAL"))
             .and_then(|()| connection.pragma_update(None, "foreign_keys", "ON"))
             .and_then(|()| connection.execute_batch(SCHEMA))
+            .and_then(|()| migrate(&connection))
             .map_err(|e| SandboxError::Startup(format!("cannot prepare the sandbox database: {e}")))?;
         Ok(Store { connection: Arc::new(Mutex::new(connection)) })
     }
@@ -110,6 +119,14 @@ impl Store {
         let mut connection = self.connection.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         work(&mut connection)
     }
+}
+
+fn migrate(connection: &Connection) -> rusqlite::Result<()> {
+    let applied: i64 = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    for (index, migration) in MIGRATIONS.iter().enumerate().skip(applied.max(0) as usize) {
+        connection.execute_batch(&format!("BEGIN; {migration} PRAGMA user_version = {}; COMMIT;", index + 1))?;
+    }
+    Ok(())
 }
 
 impl From<rusqlite::Error> for SandboxError {

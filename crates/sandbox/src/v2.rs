@@ -183,7 +183,7 @@ async fn get_variation(
 
 /// `wait_for_completion`: returns when every variation is final, or when the sync time-out has passed (the
 /// caller then answers with things as they stand).
-async fn settle(state: &SandboxState, ids: Vec<String>) -> Result<(), SandboxError> {
+pub async fn settle(state: &SandboxState, ids: Vec<String>) -> Result<(), SandboxError> {
     let deadline = Instant::now() + state.sync_timeout;
     let ids = Arc::new(ids);
     loop {

@@ -23,6 +23,8 @@ struct Job {
     source_url: Option<String>,
     /// Why the job cannot run, decided when it was taken (e.g. its base failed).
     refused: Option<String>,
+    /// v1's `resolution` of the render, for its `legacy_staging` variations.
+    v1_resolution: Option<vstage_api::OutputResolution>,
 }
 
 /// Starts `count` workers on the runtime.
@@ -70,7 +72,11 @@ async fn take(state: &Arc<SandboxState>) -> Result<Option<Job>, SandboxError> {
                 .optional()?;
             let Some((variation_id, render_id, config, base)) = taken else { return Ok(None) };
             let config = serde_json::from_str(&config).ok();
-            let render_image: String = db.query_row("SELECT image_url FROM renders WHERE id = ?1", [&render_id], |r| r.get(0))?;
+            let (render_image, v1_settings): (String, Option<String>) =
+                db.query_row("SELECT image_url, v1_settings FROM renders WHERE id = ?1", [&render_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            let v1_resolution = v1_settings
+                .and_then(|settings| serde_json::from_str::<vstage_api::v1::CreateRender>(&settings).ok())
+                .and_then(|settings| crate::v1::resolution(&settings));
             let (source_url, refused) = match base {
                 None => (Some(render_image), None),
                 Some(base) => {
@@ -85,7 +91,7 @@ async fn take(state: &Arc<SandboxState>) -> Result<Option<Job>, SandboxError> {
                     }
                 }
             };
-            Ok(Some(Job { variation_id, config, source_url, refused }))
+            Ok(Some(Job { variation_id, config, source_url, refused, v1_resolution }))
         })
         .await
 }
@@ -169,6 +175,7 @@ async fn produce(state: &Arc<SandboxState>, job: &Job) -> Result<VariationResult
         Some(url) => Some(state.fetcher.fetch(&url).await?),
         None => None,
     };
+    let v1_resolution = job.v1_resolution.clone();
     let seed = job
         .variation_id
         .bytes()
@@ -183,7 +190,7 @@ async fn produce(state: &Arc<SandboxState>, job: &Job) -> Result<VariationResult
             ),
             None => None,
         };
-        let (operation, resolution) = operation(&config, mask, seed)?;
+        let (operation, resolution) = operation(&config, mask, seed, v1_resolution)?;
         imaging::encode(&imaging::apply(&photo, &operation), resolution.as_ref())
     })
     .await
@@ -215,6 +222,7 @@ fn operation(
     config: &Config,
     mask: Option<GrayImage>,
     seed: u64,
+    v1_resolution: Option<vstage_api::OutputResolution>,
 ) -> Result<(Operation, Option<vstage_api::OutputResolution>), String> {
     Ok(match config {
         Config::Staging(staging) => (
@@ -229,7 +237,7 @@ fn operation(
         Config::DayToDusk(dusk) => (Operation::Dusk { sky: dusk.sky_style.clone() }, dusk.output_resolution.clone()),
         Config::Enhancement(enhancement) => (Operation::Enhance, enhancement.output_resolution.clone()),
         Config::LegacyStaging(legacy) => {
-            (Operation::Stage { room_type: legacy.room_type.clone(), style: legacy.style.clone(), seed }, None)
+            (Operation::Stage { room_type: legacy.room_type.clone(), style: legacy.style.clone(), seed }, v1_resolution)
         }
         Config::Other(_) => return Err("The variation's configuration is not one the sandbox knows.".into()),
     })

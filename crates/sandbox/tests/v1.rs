@@ -1,0 +1,200 @@
+//! The legacy v1 API over real HTTP: ping and options, the three modes of create (JSON and multipart), the render
+//! object in each status, create-variation only when done (409 otherwise), the 50-in-progress limit (429), and
+//! v1 renders seen through v2 with `legacy_staging` configs.
+
+mod support;
+
+use std::time::Duration;
+
+use reqwest::Method;
+use serde_json::{Value, json};
+use support::{answer, client, raw, sandbox_with};
+use vstage_api::*;
+use vstage_sandbox::{RunningSandbox, SandboxConfig};
+
+async fn fast_sandbox(processing_ms: u64) -> RunningSandbox {
+    sandbox_with(SandboxConfig { processing_ms, ..SandboxConfig::new(vec!["k".into()]) }).await
+}
+
+fn photo(sandbox: &RunningSandbox) -> String {
+    format!("{}/samples/living-furnished.jpg", sandbox.base_url())
+}
+
+async fn v1_render(sandbox: &RunningSandbox, render_id: &str) -> v1::Render {
+    client(sandbox, "k").v1_render(render_id).await.unwrap()
+}
+
+async fn until_done(sandbox: &RunningSandbox, render_id: &str) -> v1::Render {
+    for _ in 0..400 {
+        let render = v1_render(sandbox, render_id).await;
+        if render.status == v1::Status::Done || render.status == v1::Status::Error {
+            return render;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("render {render_id} did not finish");
+}
+
+#[tokio::test]
+async fn ping_and_options() {
+    let sandbox = fast_sandbox(20).await;
+    let client = client(&sandbox, "k");
+    let ping = client.v1_ping().await.unwrap();
+    assert_eq!((ping.photo_limit, ping.photos_used_this_period), (100.0, 0.0));
+    assert!(ping.user.uid.starts_with("acct_"));
+    let options = client.v1_options().await.unwrap();
+    assert_eq!(options.room_types, v1::ROOM_TYPES);
+    assert_eq!(options.styles, v1::CREATE_STYLES);
+    assert_eq!(options.variation_styles, v1::VARIATION_STYLES);
+}
+
+#[tokio::test]
+async fn staging_waits_by_default_and_declutter_gives_two_images() {
+    let sandbox = fast_sandbox(20).await;
+    let client = client(&sandbox, "k");
+    let staging = v1::CreateRender {
+        image_url: Some(photo(&sandbox)),
+        room_type: Some(RoomType::Living),
+        style: Some(Style::Modern),
+        ..Default::default()
+    };
+    let created = client.v1_create_render(&staging).await.unwrap();
+    assert!(created.result_image_url.is_some(), "waited for completion by default");
+    assert!(created.removal_output.is_none());
+    let render = v1_render(&sandbox, &created.render_id).await;
+    assert_eq!(render.status, v1::Status::Done);
+    assert_eq!(render.outputs, [created.result_image_url.clone().unwrap()]);
+    assert_eq!(
+        (render.outputs_room_types.clone(), render.outputs_styles.clone()),
+        (vec!["living".into()], vec!["modern".into()])
+    );
+    assert_eq!(render.progress, Some(1.0));
+
+    let both = v1::CreateRender { declutter_mode: Some(RemovalMode::On), add_furniture: Some(true), ..staging.clone() };
+    let created = client.v1_create_render(&both).await.unwrap();
+    assert!(created.removal_output.is_some() && created.result_image_url.is_some());
+    assert_ne!(created.removal_output, created.result_image_url);
+    assert_eq!(v1_render(&sandbox, &created.render_id).await.outputs.len(), 2);
+
+    let declutter_only = v1::CreateRender {
+        image_url: Some(photo(&sandbox)),
+        declutter_mode: Some(RemovalMode::On),
+        add_furniture: Some(false),
+        ..Default::default()
+    };
+    let created = client.v1_create_render(&declutter_only).await.unwrap();
+    assert_eq!(created.result_image_url, created.removal_output);
+    assert_eq!(client.v1_ping().await.unwrap().photos_used_this_period, 4.0);
+}
+
+#[tokio::test]
+async fn variations_only_on_a_done_render_and_newest_last() {
+    let sandbox = fast_sandbox(400).await;
+    let client = client(&sandbox, "k");
+    let request = v1::CreateRender {
+        image_url: Some(photo(&sandbox)),
+        room_type: Some(RoomType::Bed),
+        style: Some(Style::Coastal),
+        wait_for_completion: Some(false),
+        ..Default::default()
+    };
+    let created = client.v1_create_render(&request).await.unwrap();
+    assert_eq!(created.result_image_url, None, "not waited for");
+    let rendering = v1_render(&sandbox, &created.render_id).await;
+    assert_eq!(rendering.status, v1::Status::Rendering, "retrievable right after creation");
+    let refused = client.v1_create_variation(&created.render_id, &v1::CreateVariation::default()).await.unwrap_err();
+    assert_eq!(refused.status(), Some(409));
+    assert!(refused.to_string().contains("not done"), "{refused}");
+
+    let first = until_done(&sandbox, &created.render_id).await;
+    // keep every worker busy, so the new variation has to wait in the queue
+    for _ in 0..std::thread::available_parallelism().map_or(1, |n| n.get()) {
+        client.v1_create_render(&request).await.unwrap();
+    }
+    let variation = v1::CreateVariation {
+        style: Some(Style::MidCenturyModern),
+        switch_to_queued_immediately: Some(true),
+        ..Default::default()
+    };
+    client.v1_create_variation(&created.render_id, &variation).await.unwrap();
+    assert_eq!(v1_render(&sandbox, &created.render_id).await.status, v1::Status::Queued);
+    let second = until_done(&sandbox, &created.render_id).await;
+    assert_eq!(second.outputs.len(), 2);
+    assert_eq!(second.outputs[0], first.outputs[0], "the new output is appended, newest last");
+    assert_eq!(second.outputs_styles, ["coastal", "mid-century modern"]);
+    assert_eq!(second.outputs_room_types, ["bed", "bed"], "the first call's settings are reused");
+
+    // seen through v2: the same render, with legacy_staging configs
+    let render = client.get_render(&created.render_id, &GetRender::with_variations(20)).await.unwrap();
+    assert!(render.variation_items().iter().all(|v| matches!(v.config, Some(Config::LegacyStaging(_)))));
+}
+
+#[tokio::test]
+async fn a_photo_uploaded_as_a_file_with_the_arguments_in_the_query() {
+    let sandbox = fast_sandbox(20).await;
+    let jpeg = reqwest::get(photo(&sandbox)).await.unwrap().bytes().await.unwrap();
+    let form = reqwest::multipart::Form::new()
+        .part("file", reqwest::multipart::Part::bytes(jpeg.to_vec()).file_name("room.jpg"));
+    let (status, body) = answer(
+        raw(
+            &sandbox,
+            Method::POST,
+            "/v1/render/create?room_type=dining&style=industrial&wait_for_completion=true",
+            "k",
+        )
+        .multipart(form),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let render = v1_render(&sandbox, body["render_id"].as_str().unwrap()).await;
+    assert_eq!(render.outputs_room_types, ["dining"]);
+
+    let not_an_image = reqwest::multipart::Form::new().part("file", reqwest::multipart::Part::bytes(b"hello".to_vec()));
+    let (status, body) = answer(
+        raw(&sandbox, Method::POST, "/v1/render/create?room_type=dining&style=industrial", "k").multipart(not_an_image),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert!(body["message"].as_str().unwrap().contains("not an image"), "{body}");
+}
+
+#[tokio::test]
+async fn invalid_arguments_are_400s_with_the_lists() {
+    let sandbox = fast_sandbox(20).await;
+    for body in [
+        json!({"image_url": photo(&sandbox), "room_type": "garage", "style": "modern"}),
+        json!({"image_url": photo(&sandbox), "room_type": "living", "style": "mid-century modern"}),
+        json!({"room_type": "living", "style": "modern"}),
+    ] {
+        let (status, answer): (u16, Value) =
+            answer(raw(&sandbox, Method::POST, "/v1/render/create", "k").json(&body)).await;
+        assert_eq!(status, 400, "{body}");
+        assert!(answer["message"].is_string());
+    }
+    let (status, _) = answer(raw(&sandbox, Method::GET, "/v1/render?render_id=rnd_nope", "k")).await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn more_than_fifty_renders_in_progress_is_a_429() {
+    let sandbox = sandbox_with(SandboxConfig {
+        processing_ms: 60_000,
+        photo_limit: 1000,
+        ..SandboxConfig::new(vec!["k".into()])
+    })
+    .await;
+    let client = client(&sandbox, "k");
+    let request = v1::CreateRender {
+        image_url: Some(photo(&sandbox)),
+        room_type: Some(RoomType::Living),
+        style: Some(Style::Modern),
+        wait_for_completion: Some(false),
+        ..Default::default()
+    };
+    for _ in 0..50 {
+        client.v1_create_render(&request).await.unwrap();
+    }
+    let refused = client.v1_create_render(&request).await.unwrap_err();
+    assert_eq!(refused.status(), Some(429));
+    assert!(refused.to_string().contains("in progress"), "{refused}");
+}
