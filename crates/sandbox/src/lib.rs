@@ -8,6 +8,7 @@ mod body;
 mod error;
 mod faults;
 mod files;
+mod furniture;
 mod ids;
 pub mod imaging;
 mod renders;
@@ -89,12 +90,12 @@ struct SandboxState {
     deliveries_added: tokio::sync::Notify,
 }
 
-/// The sandbox's routes (v2 under `/v2`, images under `/files` and `/samples`, test tools under `/sandbox`), with
-/// its workers started. `base_url` is where it will be reached, e.g. `http://127.0.0.1:8787`. Needs a Tokio runtime.
+/// The sandbox's routes (v2 under `/v2`, v1 under `/v1`, images under `/files` and `/samples`, test tools under
+/// `/sandbox`), with its workers and webhook deliveries started. `base_url` is where it will be reached, e.g. `http://127.0.0.1:8787`. Needs a Tokio runtime.
 ///
 /// Browsers may call it from any origin (the key travels in a header, never in a cookie), so it can be used directly
 /// from a page in development.
-pub fn router(config: &SandboxConfig, base_url: &str) -> Result<Router, SandboxError> {
+pub fn build(config: &SandboxConfig, base_url: &str) -> Result<Sandbox, SandboxError> {
     let store = store::Store::open(config.data_dir.as_deref())?;
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     let base_url = base_url.trim_end_matches('/').to_string();
@@ -112,14 +113,14 @@ pub fn router(config: &SandboxConfig, base_url: &str) -> Result<Router, SandboxE
         work_added: tokio::sync::Notify::new(),
         deliveries_added: tokio::sync::Notify::new(),
     });
-    worker::start(&state, workers)?;
-    webhooks::start(&state);
+    let mut background = worker::start(&state, workers)?;
+    background.push(webhooks::start(&state));
     let cors = CorsLayer::new()
         .allow_origin(Any)
         .allow_methods([Method::GET, Method::POST, Method::DELETE])
         .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE, header::ACCEPT])
         .expose_headers([header::RETRY_AFTER]);
-    Ok(Router::new()
+    let router = Router::new()
         .nest("/v2", v2::routes())
         .nest("/v1", v1::routes())
         .nest("/sandbox", faults::routes())
@@ -128,7 +129,37 @@ pub fn router(config: &SandboxConfig, base_url: &str) -> Result<Router, SandboxE
         .fallback(error::not_found)
         .layer(axum::middleware::from_fn_with_state(state.clone(), faults::inject))
         .layer(cors)
-        .with_state(state))
+        .with_state(state);
+    Ok(Sandbox { router, background: Background(background) })
+}
+
+/// A built sandbox: its routes, and its workers and webhook deliveries running until it is dropped.
+#[derive(Debug)]
+pub struct Sandbox {
+    pub router: Router,
+    background: Background,
+}
+
+/// The sandbox's background tasks, stopped on drop.
+#[derive(Debug)]
+struct Background(Vec<tokio::task::AbortHandle>);
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        self.0.iter().for_each(tokio::task::AbortHandle::abort);
+    }
+}
+
+impl Sandbox {
+    /// Serves until `shutdown` completes; the background tasks stop with it.
+    pub async fn serve(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        let _background = self.background;
+        axum::serve(listener, self.router).with_graceful_shutdown(shutdown).await
+    }
 }
 
 /// A sandbox serving on a loopback port of its own, for embedding in `vstage serve` and for tests.
@@ -154,9 +185,9 @@ impl Drop for RunningSandbox {
 /// Serves the sandbox on `listener` until the returned handle is dropped.
 pub fn spawn(listener: TcpListener, config: &SandboxConfig) -> Result<RunningSandbox, SandboxError> {
     let addr = listener.local_addr().map_err(|e| SandboxError::Startup(e.to_string()))?;
-    let app = router(config, &format!("http://{addr}"))?;
+    let sandbox = build(config, &format!("http://{addr}"))?;
     let task = tokio::spawn(async move {
-        if let Err(error) = axum::serve(listener, app).await {
+        if let Err(error) = sandbox.serve(listener, std::future::pending()).await {
             tracing::error!(%error, "the sandbox stopped serving");
         }
     });

@@ -1,10 +1,12 @@
 //! Renders and their variations in the store: creation under the contract's rules, reading, and cursor pages.
 //! Every write runs in one `BEGIN IMMEDIATE` transaction, so the 20-per-render bound holds under concurrency.
 
+use std::collections::HashSet;
+
 use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 use vstage_api::validate::MAX_VARIATIONS_PER_RENDER;
 use vstage_api::{
-    AddVariations, BulkAddVariations, BulkCreateRenders, Config, CreateRender, GetRender, ListRenders,
+    AddVariations, BulkAddVariations, BulkCreateRenders, Config, CreateRender, GetRender, ListRenders, RemovalMode,
     RemovalOnlyConfig, Render, RenderPage, SortOrder, Timestamp, Variation, VariationPage, VariationStatus,
     VariationType,
 };
@@ -20,6 +22,21 @@ pub struct Pace {
     pub workers: u64,
 }
 
+/// What creating variations needs to know besides the request.
+#[derive(Debug, Clone)]
+pub struct Planning {
+    pub pace: Pace,
+    /// Photos in which the analysis found no furniture: `auto` removal makes no removal variation for them.
+    pub unfurnished: HashSet<String>,
+}
+
+/// Whether `config` removes furniture only if there is some (`auto`, with no base given), so its photo must be
+/// analysed before the variations are planned.
+pub fn needs_furniture_check(config: &Config) -> bool {
+    matches!(config, Config::Staging(s) if s.creates_removal_variations()
+        && s.remove_furniture.as_ref().is_some_and(|r| r.mode == RemovalMode::Auto))
+}
+
 /// A variation about to be created.
 pub struct Planned {
     pub id: String,
@@ -29,8 +46,9 @@ pub struct Planned {
 }
 
 /// The variations `count` of `config` make, in creation order (API.md, base variation rules 2, 4 and 9):
-/// staging that removes furniture first, with no base given, gets its own removal variation just before it.
-fn plan(config: &Config, count: u64) -> Result<Vec<Planned>, SandboxError> {
+/// staging that removes furniture first, with no base given, gets its own removal variation just before it, unless
+/// removal is `auto` and the photo has no furniture (rule 3).
+fn plan(config: &Config, count: u64, unfurnished: bool) -> Result<Vec<Planned>, SandboxError> {
     let kind = config.variation_type().ok_or_else(|| {
         SandboxError::BadRequest("config: this configuration type is not supported by the service.".into())
     })?;
@@ -44,6 +62,7 @@ fn plan(config: &Config, count: u64) -> Result<Vec<Planned>, SandboxError> {
         let mut base_variation_id = config.base_variation_id().map(str::to_string);
         if let Config::Staging(staging) = config
             && staging.creates_removal_variations()
+            && !(unfurnished && needs_furniture_check(config))
             && let Some(removal) = &staging.remove_furniture
         {
             let removal_id = new_id("var")?;
@@ -74,7 +93,7 @@ pub fn create(
     db: &mut Connection,
     account: &Account,
     request: &CreateRender,
-    pace: Pace,
+    planning: &Planning,
 ) -> Result<Render, SandboxError> {
     request.validate()?;
     let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -84,7 +103,7 @@ pub fn create(
         &request.image_url,
         request.webhook_url.as_deref(),
         &request.configs.entries(),
-        pace,
+        planning,
     )?;
     tx.commit()?;
     get(db, account, &id, &GetRender::with_variations(MAX_VARIATIONS_PER_RENDER as u32))
@@ -95,14 +114,14 @@ pub fn create_bulk(
     db: &mut Connection,
     account: &Account,
     request: &BulkCreateRenders,
-    pace: Pace,
+    planning: &Planning,
 ) -> Result<Vec<Render>, SandboxError> {
     request.validate()?;
     let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let mut ids = Vec::new();
     for entry in &request.renders {
         let entries = [(&entry.config, entry.variation_count)];
-        ids.push(insert_render(&tx, account, &entry.image_url, request.webhook_url.as_deref(), &entries, pace)?);
+        ids.push(insert_render(&tx, account, &entry.image_url, request.webhook_url.as_deref(), &entries, planning)?);
     }
     tx.commit()?;
     let query = GetRender::with_variations(MAX_VARIATIONS_PER_RENDER as u32);
@@ -115,18 +134,19 @@ fn insert_render(
     image_url: &str,
     webhook_url: Option<&str>,
     entries: &[(&Config, u64)],
-    pace: Pace,
+    planning: &Planning,
 ) -> Result<String, SandboxError> {
+    let unfurnished = planning.unfurnished.contains(image_url);
     let mut planned = Vec::new();
     for (config, count) in entries {
-        planned.extend(plan(config, *count)?);
+        planned.extend(plan(config, *count, unfurnished)?);
     }
     let id = new_id("rnd")?;
     tx.execute(
         "INSERT INTO renders (id, account_uid, created_at, queued_at, image_url, webhook_url) VALUES (?1, ?2, ?3, ?3, ?4, ?5)",
         params![id, account.uid, now_millis(), image_url, webhook_url],
     )?;
-    insert_variations(tx, account, &id, 0, &planned, pace)?;
+    insert_variations(tx, account, &id, 0, &planned, planning.pace)?;
     Ok(id)
 }
 
@@ -136,11 +156,11 @@ pub fn add(
     account: &Account,
     render_id: &str,
     request: &AddVariations,
-    pace: Pace,
+    planning: &Planning,
 ) -> Result<Vec<Variation>, SandboxError> {
     request.validate(None)?;
     let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let ids = insert_added(&tx, account, render_id, &request.config, request.variation_count, pace)?;
+    let ids = insert_added(&tx, account, render_id, &request.config, request.variation_count, planning)?;
     tx.commit()?;
     ids.iter().map(|id| variation(db, account, render_id, id)).collect()
 }
@@ -150,13 +170,13 @@ pub fn add_bulk(
     db: &mut Connection,
     account: &Account,
     request: &BulkAddVariations,
-    pace: Pace,
+    planning: &Planning,
 ) -> Result<Vec<Variation>, SandboxError> {
     request.validate()?;
     let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let mut created = Vec::new();
     for entry in &request.renders {
-        for id in insert_added(&tx, account, &entry.render_id, &entry.config, entry.variation_count, pace)? {
+        for id in insert_added(&tx, account, &entry.render_id, &entry.config, entry.variation_count, planning)? {
             created.push((entry.render_id.clone(), id));
         }
     }
@@ -170,9 +190,10 @@ fn insert_added(
     render_id: &str,
     config: &Config,
     count: u64,
-    pace: Pace,
+    planning: &Planning,
 ) -> Result<Vec<String>, SandboxError> {
-    render_seq(tx, account, render_id)?;
+    let seq = render_seq(tx, account, render_id)?;
+    let image_url: String = tx.query_row("SELECT image_url FROM renders WHERE seq = ?1", [seq], |r| r.get(0))?;
     if let Some(base) = config.base_variation_id() {
         let kind: Option<String> = tx
             .query_row("SELECT kind FROM variations WHERE id = ?1 AND render_id = ?2", params![base, render_id], |r| {
@@ -193,10 +214,10 @@ fn insert_added(
             Some(_) => {}
         }
     }
-    let planned = plan(config, count)?;
+    let planned = plan(config, count, planning.unfurnished.contains(&image_url))?;
     let existing: i64 =
         tx.query_row("SELECT COUNT(*) FROM variations WHERE render_id = ?1", [render_id], |r| r.get(0))?;
-    insert_variations(tx, account, render_id, existing as u64, &planned, pace)?;
+    insert_variations(tx, account, render_id, existing as u64, &planned, planning.pace)?;
     Ok(planned.into_iter().map(|p| p.id).collect())
 }
 
@@ -394,4 +415,10 @@ pub fn pending(db: &Connection, ids: &[String]) -> Result<usize, SandboxError> {
         }
     }
     Ok(count)
+}
+
+/// The photo of one of the account's renders.
+pub fn image_url(db: &Connection, account: &Account, render_id: &str) -> Result<String, SandboxError> {
+    let seq = render_seq(db, account, render_id)?;
+    Ok(db.query_row("SELECT image_url FROM renders WHERE seq = ?1", [seq], |r| r.get(0))?)
 }

@@ -20,6 +20,7 @@ use crate::analysis;
 use crate::auth::Authenticated;
 use crate::body::{JsonBody, QueryParams};
 use crate::error::SandboxError;
+use crate::furniture;
 use crate::renders;
 
 type Shared = State<Arc<SandboxState>>;
@@ -90,10 +91,11 @@ async fn create_render(
     Authenticated(account): Authenticated,
     JsonBody(request): JsonBody<CreateRender>,
 ) -> Result<Json<Render>, SandboxError> {
-    let pace = state.pace;
     let waits = request.wait_for_completion == Some(true);
     let again = account.clone();
-    let render = state.store.run(move |db| renders::create(db, &account, &request, pace)).await?;
+    let checks = request.configs.entries().iter().any(|(config, _)| renders::needs_furniture_check(config));
+    let planning = planning(&state, checks.then(|| request.image_url.clone())).await;
+    let render = state.store.run(move |db| renders::create(db, &account, &request, &planning)).await?;
     state.work_added.notify_waiters();
     if !waits {
         return Ok(Json(render));
@@ -109,10 +111,12 @@ async fn create_renders_in_bulk(
     Authenticated(account): Authenticated,
     JsonBody(request): JsonBody<BulkCreateRenders>,
 ) -> Result<Json<BulkCreatedRenders>, SandboxError> {
-    let pace = state.pace;
     let waits = request.wait_for_completion == Some(true);
     let again = account.clone();
-    let created = state.store.run(move |db| renders::create_bulk(db, &account, &request, pace)).await?;
+    let photos =
+        request.renders.iter().filter(|r| renders::needs_furniture_check(&r.config)).map(|r| r.image_url.clone());
+    let planning = planning(&state, photos).await;
+    let created = state.store.run(move |db| renders::create_bulk(db, &account, &request, &planning)).await?;
     state.work_added.notify_waiters();
     if !waits {
         return Ok(Json(BulkCreatedRenders { renders: created }));
@@ -144,10 +148,14 @@ async fn add_variations(
     Path(render_id): Path<String>,
     JsonBody(request): JsonBody<AddVariations>,
 ) -> Result<Json<AddedVariations>, SandboxError> {
-    let pace = state.pace;
     let waits = request.wait_for_completion == Some(true);
     let again = account.clone();
-    let variations = state.store.run(move |db| renders::add(db, &account, &render_id, &request, pace)).await?;
+    let photo = match renders::needs_furniture_check(&request.config) {
+        true => Some(photo_of(&state, &account, &render_id).await?),
+        false => None,
+    };
+    let planning = planning(&state, photo).await;
+    let variations = state.store.run(move |db| renders::add(db, &account, &render_id, &request, &planning)).await?;
     state.work_added.notify_waiters();
     if !waits {
         return Ok(Json(AddedVariations { variations }));
@@ -161,10 +169,14 @@ async fn add_variations_in_bulk(
     Authenticated(account): Authenticated,
     JsonBody(request): JsonBody<BulkAddVariations>,
 ) -> Result<Json<BulkAddedVariations>, SandboxError> {
-    let pace = state.pace;
     let waits = request.wait_for_completion == Some(true);
     let again = account.clone();
-    let results = state.store.run(move |db| renders::add_bulk(db, &account, &request, pace)).await?;
+    let mut photos = Vec::new();
+    for entry in request.renders.iter().filter(|entry| renders::needs_furniture_check(&entry.config)) {
+        photos.push(photo_of(&state, &account, &entry.render_id).await?);
+    }
+    let planning = planning(&state, photos).await;
+    let results = state.store.run(move |db| renders::add_bulk(db, &account, &request, &planning)).await?;
     state.work_added.notify_waiters();
     if !waits {
         return Ok(Json(BulkAddedVariations { results }));
@@ -214,4 +226,14 @@ async fn reread(
                 .collect::<Result<Vec<_>, _>>()
         })
         .await
+}
+
+/// The planning of new variations, with `photos` analysed for furniture (for `auto` removal).
+async fn planning(state: &SandboxState, photos: impl IntoIterator<Item = String>) -> renders::Planning {
+    renders::Planning { pace: state.pace, unfurnished: furniture::unfurnished(state, photos).await }
+}
+
+async fn photo_of(state: &SandboxState, account: &Account, render_id: &str) -> Result<String, SandboxError> {
+    let (account, render_id) = (account.clone(), render_id.to_string());
+    state.store.run(move |db| renders::image_url(db, &account, &render_id)).await
 }

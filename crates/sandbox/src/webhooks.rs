@@ -6,6 +6,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use tokio::task::AbortHandle;
+
 use hmac::{Hmac, KeyInit, Mac};
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::Sha256;
@@ -44,10 +46,10 @@ struct Due {
     secret: Option<String>,
 }
 
-/// Starts the delivery loop.
-pub fn start(state: &Arc<SandboxState>) {
+/// Starts the delivery loop; it stops when the returned handle is aborted.
+pub fn start(state: &Arc<SandboxState>) -> AbortHandle {
     let state = state.clone();
-    tokio::spawn(async move {
+    let task = tokio::spawn(async move {
         let http = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .timeout(Duration::from_secs(10))
@@ -66,6 +68,7 @@ pub fn start(state: &Arc<SandboxState>) {
             }
         }
     });
+    task.abort_handle()
 }
 
 async fn next_due(state: &Arc<SandboxState>) -> Result<Option<Due>, SandboxError> {

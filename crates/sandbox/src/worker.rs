@@ -4,6 +4,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use tokio::task::AbortHandle;
+
 use image::GrayImage;
 use rusqlite::{Connection, OptionalExtension, params};
 use vstage_api::webhook::{VariationDone, VariationFailed};
@@ -27,14 +29,15 @@ struct Job {
     v1_resolution: Option<vstage_api::OutputResolution>,
 }
 
-/// Starts `count` workers on the runtime.
-pub fn start(state: &Arc<SandboxState>, count: usize) -> Result<(), SandboxError> {
+/// Starts `count` workers on the runtime; they stop when the returned handles are aborted.
+pub fn start(state: &Arc<SandboxState>, count: usize) -> Result<Vec<AbortHandle>, SandboxError> {
     state
         .store
         .run_now(|db| Ok(db.execute("UPDATE variations SET status = 'queued' WHERE status = 'processing'", [])?))?;
+    let mut handles = Vec::new();
     for _ in 0..count.max(1) {
         let state = state.clone();
-        tokio::spawn(async move {
+        let task = tokio::spawn(async move {
             loop {
                 match take(&state).await {
                     Ok(Some(job)) => finish(&state, job).await,
@@ -49,8 +52,9 @@ pub fn start(state: &Arc<SandboxState>, count: usize) -> Result<(), SandboxError
                 }
             }
         });
+        handles.push(task.abort_handle());
     }
-    Ok(())
+    Ok(handles)
 }
 
 /// Marks the next ready variation `processing` and describes it.

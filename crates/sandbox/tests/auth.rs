@@ -67,8 +67,8 @@ async fn unknown_paths_are_json_404s() {
 
 #[tokio::test]
 async fn a_sandbox_without_keys_or_with_blank_keys_does_not_start() {
-    let error = vstage_sandbox::router(&SandboxConfig::new(vec![]), "http://127.0.0.1:1").unwrap_err();
+    let error = vstage_sandbox::build(&SandboxConfig::new(vec![]), "http://127.0.0.1:1").unwrap_err();
     assert!(error.to_string().contains("--api-key"));
-    let error = vstage_sandbox::router(&SandboxConfig::new(vec!["a b".into()]), "http://127.0.0.1:1").unwrap_err();
+    let error = vstage_sandbox::build(&SandboxConfig::new(vec!["a b".into()]), "http://127.0.0.1:1").unwrap_err();
     assert!(error.to_string().contains("spaces"));
 }

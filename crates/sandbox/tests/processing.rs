@@ -171,3 +171,55 @@ async fn an_analysis_answers_done_with_a_mask_of_the_photos_size() {
     assert_eq!(error.status(), Some(400));
     assert!(error.to_string().contains("not an image"), "{error}");
 }
+
+/// A photo with nothing in it, as a data URL.
+fn empty_room() -> String {
+    let plain = image::RgbImage::from_pixel(160, 120, image::Rgb([200, 190, 180]));
+    let mut png = Vec::new();
+    plain.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png).unwrap();
+    format!("data:image/png;base64,{}", base64::Engine::encode(&base64::engine::general_purpose::STANDARD, png))
+}
+
+#[tokio::test]
+async fn auto_removal_makes_no_removal_variation_when_there_is_no_furniture() {
+    let sandbox = fast_sandbox().await;
+    let client = client(&sandbox, "k");
+    let empty = client.create_render(&render_of(empty_room(), staging(Some(RemovalMode::Auto)), 2)).await.unwrap();
+    assert_eq!(empty.variation_items().len(), 2, "staging only");
+    assert!(
+        empty.variation_items().iter().all(|v| v.kind == Some(VariationType::Staging) && v.base_variation_id.is_none())
+    );
+    let more =
+        AddVariations { config: staging(Some(RemovalMode::Auto)), variation_count: 1, wait_for_completion: None };
+    assert_eq!(client.add_variations(&empty.id, &more, None).await.unwrap().variations.len(), 1);
+
+    let furnished = format!("{}/samples/living-furnished.jpg", sandbox.base_url());
+    let render = client.create_render(&render_of(furnished, staging(Some(RemovalMode::Auto)), 2)).await.unwrap();
+    assert_eq!(render.variation_items().len(), 4, "a removal variation for each staged one");
+    // `on` removes whatever the photo shows
+    let render = client.create_render(&render_of(empty_room(), staging(Some(RemovalMode::On)), 1)).await.unwrap();
+    assert_eq!(render.variation_items().len(), 2);
+}
+
+#[tokio::test]
+async fn queued_and_interrupted_work_finishes_after_a_restart() {
+    let data = tempfile::tempdir().unwrap();
+    let config = SandboxConfig {
+        data_dir: Some(data.path().to_path_buf()),
+        processing_ms: 300,
+        ..SandboxConfig::new(vec!["k".into()])
+    };
+    let first = sandbox_with(config.clone()).await;
+    // a data URL, so the photo is still there when the next sandbox (on another port) picks the work up
+    let render = client(&first, "k").create_render(&render_of(empty_room(), staging(None), 4)).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let before = client(&first, "k").all_variations(&render.id).await.unwrap();
+    assert!(before.iter().any(|v| v.status == VariationStatus::Processing), "stopped in the middle of work");
+    drop(first);
+
+    let second = sandbox_with(config).await;
+    let client = client(&second, "k");
+    let variations = finished(&client, &render.id).await;
+    assert_eq!(variations.len(), 4);
+    assert!(variations.iter().all(|v| v.status == VariationStatus::Done), "{variations:?}");
+}

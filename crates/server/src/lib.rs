@@ -58,9 +58,9 @@ async fn sandbox(args: SandboxArgs) -> anyhow::Result<()> {
         webhook_retry_ms: args.webhook_retry_ms,
         sync_timeout: std::time::Duration::from_secs(args.sync_timeout_s),
     };
-    let app = vstage_sandbox::router(&config, &format!("http://{}", listener.local_addr()?))?;
+    let sandbox = vstage_sandbox::build(&config, &format!("http://{}", listener.local_addr()?))?;
     announce(&listener, "standalone sandbox")?;
-    axum::serve(listener, app).with_graceful_shutdown(shutdown::signal()).await.context("serving")?;
+    sandbox.serve(listener, shutdown::signal()).await.context("serving")?;
     Ok(())
 }
 
