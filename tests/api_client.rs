@@ -1,7 +1,7 @@
 //! `vstage-api`'s client in a real browser (fetch through gloo-net), against a real sandbox over HTTP:
 //! its endpoints, its errors, and the retry rules, with failures produced by the sandbox's fault injection.
 //!
-//! `cargo xtask test` starts `vstage sandbox` with the keys `wasm-client-1` to `wasm-client-8` (one per test, so
+//! `cargo xtask test` starts `vstage sandbox` (fast processing) with the keys `wasm-client-1` to `wasm-client-8` (one per test, so
 //! armed faults never cross tests) and passes its address in `VSTAGE_TEST_SANDBOX` when building these tests.
 #![cfg(target_arch = "wasm32")]
 
@@ -119,4 +119,121 @@ async fn an_unreachable_server_is_a_network_error_with_a_sentence() {
 async fn a_request_outside_the_contract_is_refused_before_sending() {
     let error = client("wasm-client-6").list_renders(&ListRenders { limit: Some(0), ..ListRenders::default() }).await;
     assert!(matches!(error, Err(ApiError::Invalid(ref e)) if e.field == "limit"), "{error:?}");
+}
+
+fn staging(removal: Option<vstage_api::RemovalMode>) -> vstage_api::Config {
+    use vstage_api::*;
+    Config::Staging(StagingConfig {
+        output_resolution: None,
+        add_virtually_staged_watermark: None,
+        add_furniture: AddFurniture {
+            style: Style::Scandinavian,
+            room_type: RoomType::Living,
+            base_variation_id: None,
+        },
+        remove_furniture: removal.map(|mode| RemoveFurniture { mode, mask_url: None }),
+    })
+}
+
+fn sample(name: &str) -> String {
+    format!("{}/samples/{name}", sandbox_url())
+}
+
+#[wasm_bindgen_test]
+async fn every_v2_render_endpoint_through_the_browser() {
+    use vstage_api::*;
+    let client = client("wasm-client-7");
+    let request = CreateRender {
+        image_url: sample("living-furnished.jpg"),
+        configs: RenderConfigs::Single { config: staging(Some(RemovalMode::On)), variation_count: 1 },
+        webhook_url: None,
+        wait_for_completion: None,
+    };
+    let render = client.create_render(&request).await.unwrap();
+    let [removal, staged] = render.variation_items() else { panic!("a removal and a staging variation") };
+    assert_eq!(staged.base_variation_id.as_deref(), Some(removal.id.as_str()));
+
+    let page = client.list_renders(&ListRenders { limit: Some(1), ..ListRenders::default() }).await.unwrap();
+    assert_eq!(page.items[0].id, render.id);
+    let again = client.get_render(&render.id, &GetRender::with_variations(10)).await.unwrap();
+    assert_eq!(again.variation_items().len(), 2);
+    let variation = client.get_variation(&render.id, &staged.id).await.unwrap();
+    assert_eq!(variation.kind, Some(VariationType::Staging));
+
+    let on_base = Config::Staging(StagingConfig {
+        output_resolution: None,
+        add_virtually_staged_watermark: None,
+        add_furniture: AddFurniture {
+            style: Style::Modern,
+            room_type: RoomType::Living,
+            base_variation_id: Some(removal.id.clone()),
+        },
+        remove_furniture: None,
+    });
+    let added = client
+        .add_variations(
+            &render.id,
+            &AddVariations { config: on_base, variation_count: 1, wait_for_completion: None },
+            Some(2),
+        )
+        .await
+        .unwrap();
+    assert_eq!(added.variations[0].base_variation_id.as_deref(), Some(removal.id.as_str()));
+
+    let bulk = BulkCreateRenders {
+        webhook_url: None,
+        wait_for_completion: None,
+        renders: vec![BulkRender {
+            config: staging(None),
+            image_url: sample("bedroom-furnished.jpg"),
+            variation_count: 1,
+        }],
+    };
+    let created = client.bulk_create_renders(&bulk).await.unwrap();
+    let more = BulkAddVariations {
+        wait_for_completion: Some(true),
+        renders: vec![BulkVariations {
+            render_id: created.renders[0].id.clone(),
+            variation_count: 1,
+            config: staging(None),
+        }],
+    };
+    let results = client.bulk_add_variations(&more).await.unwrap();
+    assert_eq!(results.results[0].status, VariationStatus::Done, "waited for completion");
+    let image = results.results[0].result.as_ref().unwrap().primary().unwrap().clone();
+    let fetched = gloo_net::http::Request::get(image.thumbnail()).send().await.unwrap();
+    assert_eq!(fetched.status(), 200, "the result can be shown in the page");
+
+    let analysis =
+        client.analyze(&Analyze { image_url: sample("living-furnished.jpg"), webhook_url: None }).await.unwrap();
+    assert_eq!(analysis.status, AnalysisStatus::Done);
+    assert!(analysis.percentage_masked.unwrap() > 0.0);
+}
+
+#[wasm_bindgen_test]
+async fn every_v1_endpoint_through_the_browser() {
+    use vstage_api::*;
+    let client = client("wasm-client-8");
+    assert!(client.v1_ping().await.unwrap().photo_limit > 0.0);
+    assert!(client.v1_options().await.unwrap().room_types.contains(&"bathroom".to_string()));
+    let created = client
+        .v1_create_render(&v1::CreateRender {
+            image_url: Some(sample("living-empty.jpg")),
+            room_type: Some(RoomType::Dining),
+            style: Some(Style::Luxury),
+            ..v1::CreateRender::default()
+        })
+        .await
+        .unwrap();
+    assert!(created.result_image_url.is_some(), "v1 waits by default");
+    let render = client.v1_render(&created.render_id).await.unwrap();
+    assert_eq!(render.status, v1::Status::Done);
+    let variation = v1::CreateVariation {
+        style: Some(Style::Coastal),
+        wait_for_completion: Some(true),
+        ..v1::CreateVariation::default()
+    };
+    client.v1_create_variation(&created.render_id, &variation).await.unwrap();
+    let render = client.v1_render(&created.render_id).await.unwrap();
+    assert_eq!(render.outputs_styles, ["luxury", "coastal"]);
 }

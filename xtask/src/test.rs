@@ -147,7 +147,7 @@ impl TestSandbox {
             project.cargo().args(["build", "--locked", "-p", "vstage-server"]),
         )?;
         let mut command = project.command(project.target().join("debug").join("vstage"));
-        command.args(["sandbox", "--listen", "127.0.0.1:0"]);
+        command.args(["sandbox", "--listen", "127.0.0.1:0", "--processing-ms", "50"]);
         for account in 1..=8 {
             command.arg("--api-key").arg(format!("wasm-client-{account}"));
         }
