@@ -212,6 +212,47 @@ impl v1::CreateVariation {
     }
 }
 
+/// Every named value of `config` is one vstage knows (output resolution, removal mode, sky style, room type,
+/// style). Not part of `validate`, which lets a client send values a newer service may accept; the sandbox, which
+/// implements only these, checks it.
+pub fn known_vocabulary(field: &str, config: &Config) -> Result<(), ValidationError> {
+    let unknown = |name: &str, value: &str| {
+        fail(
+            format!("{field}.{name}"),
+            Rule::UnknownValue,
+            format!("`{value}` is not a value the sandbox knows for {name}."),
+        )
+    };
+    let resolution = match config {
+        Config::Staging(c) => c.output_resolution.as_ref(),
+        Config::RemovalOnly(c) => c.output_resolution.as_ref(),
+        Config::DayToDusk(c) => c.output_resolution.as_ref(),
+        Config::Enhancement(c) => c.output_resolution.as_ref(),
+        _ => None,
+    };
+    if let Some(value) = resolution.filter(|v| !v.is_known()) {
+        unknown("output_resolution", value.as_str())?;
+    }
+    let removal = match config {
+        Config::Staging(c) => c.remove_furniture.as_ref(),
+        Config::RemovalOnly(c) => Some(&c.remove_furniture),
+        _ => None,
+    };
+    if let Some(removal) = removal.filter(|r| !r.mode.is_known()) {
+        unknown("remove_furniture.mode", removal.mode.as_str())?;
+    }
+    match config {
+        Config::Staging(c) if !c.add_furniture.room_type.is_known() => {
+            unknown("add_furniture.room_type", c.add_furniture.room_type.as_str())
+        }
+        Config::Staging(c) if !c.add_furniture.style.is_known() => {
+            unknown("add_furniture.style", c.add_furniture.style.as_str())
+        }
+        Config::DayToDusk(c) if !c.sky_style.is_known() => unknown("sky_style", c.sky_style.as_str()),
+        _ => Ok(()),
+    }
+}
+
 /// An id used in a path or a body: not empty, no slash or control character, not `.` or `..`.
 pub fn id(field: &str, value: &str) -> Result<(), ValidationError> {
     if value.is_empty()
@@ -271,6 +312,11 @@ fn known_config(field: &str, config: &Config) -> Result<(), ValidationError> {
         Config::Staging(staging) => optional_image_url(
             &format!("{field}.remove_furniture.mask_url"),
             staging.remove_furniture.as_ref().and_then(|r| r.mask_url.as_deref()),
+        ),
+        Config::RemovalOnly(removal) if removal.remove_furniture.mode == crate::RemovalMode::Off => fail(
+            format!("{field}.remove_furniture.mode"),
+            Rule::UnknownValue,
+            "Removing furniture needs mode `on` or `auto`; `off` removes nothing.",
         ),
         Config::RemovalOnly(removal) => optional_image_url(
             &format!("{field}.remove_furniture.mask_url"),

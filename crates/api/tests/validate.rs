@@ -201,3 +201,23 @@ proptest! {
         prop_assert_eq!(matches_analyze_image_url(&input), pattern.is_match(&input), "{:?}", input);
     }
 }
+
+#[test]
+fn removal_needs_a_mode_that_removes_and_the_sandbox_knows_its_values() {
+    let off = Config::RemovalOnly(RemovalOnlyConfig {
+        output_resolution: None,
+        add_virtually_staged_watermark: None,
+        remove_furniture: RemoveFurniture { mode: RemovalMode::Off, mask_url: None },
+    });
+    let request = create(RenderConfigs::Single { config: off, variation_count: 1 });
+    assert_eq!(refusal(request.validate()).0, "config.remove_furniture.mode");
+
+    let newer = Config::DayToDusk(DayToDuskConfig { sky_style: "aurora".into(), output_resolution: Some("8k".into()) });
+    assert!(
+        create(RenderConfigs::Single { config: newer.clone(), variation_count: 1 }).validate().is_ok(),
+        "a client may send what a newer service knows"
+    );
+    assert_eq!(refusal(validate::known_vocabulary("config", &newer)).0, "config.output_resolution");
+    let dusk = Config::DayToDusk(DayToDuskConfig { sky_style: "aurora".into(), output_resolution: None });
+    assert_eq!(refusal(validate::known_vocabulary("config", &dusk)).0, "config.sky_style");
+}

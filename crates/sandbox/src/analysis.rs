@@ -44,7 +44,7 @@ pub async fn analyze(
         state.store.run(move |db| webhooks::enqueue(db, &uid, &url, &event)).await?;
         state.deliveries_added.notify_waiters();
     }
-    let (png, percentage) = outcome.map_err(SandboxError::BadRequest)?;
+    let (png, percentage) = outcome.map_err(SandboxError::Unprocessable)?;
     state.files.write(&file_name(&id), &png)?;
     Ok(Json(Analysis {
         result_url: result_url(&state, &id),

@@ -15,6 +15,9 @@ pub enum SandboxError {
     BadRequest(String),
     #[error("{}: {}", .0.field, .0.message)]
     Invalid(#[from] ValidationError),
+    /// A well-formed request whose photo or mask cannot be fetched or read.
+    #[error("{0}")]
+    Unprocessable(String),
     #[error("{0}")]
     Forbidden(String),
     #[error("{0}")]
@@ -36,6 +39,7 @@ impl SandboxError {
         match self {
             SandboxError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             SandboxError::BadRequest(_) | SandboxError::Invalid(_) => StatusCode::BAD_REQUEST,
+            SandboxError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             SandboxError::Forbidden(_) => StatusCode::FORBIDDEN,
             SandboxError::NotFound(_) => StatusCode::NOT_FOUND,
             SandboxError::Conflict(_) => StatusCode::CONFLICT,

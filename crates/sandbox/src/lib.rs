@@ -11,6 +11,7 @@ mod files;
 mod furniture;
 mod ids;
 pub mod imaging;
+mod openapi;
 mod renders;
 mod samples;
 mod source;
@@ -125,6 +126,7 @@ pub fn build(config: &SandboxConfig, base_url: &str) -> Result<Sandbox, SandboxE
         .nest("/v1", v1::routes())
         .nest("/sandbox", faults::routes())
         .nest("/samples", samples::routes())
+        .route("/openapi.json", axum::routing::get(openapi::document))
         .nest_service("/files", tower_http::services::ServeDir::new(state.files.dir()))
         .fallback(error::not_found)
         .layer(axum::middleware::from_fn_with_state(state.clone(), faults::inject))

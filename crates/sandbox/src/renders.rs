@@ -49,6 +49,7 @@ pub struct Planned {
 /// staging that removes furniture first, with no base given, gets its own removal variation just before it, unless
 /// removal is `auto` and the photo has no furniture (rule 3).
 fn plan(config: &Config, count: u64, unfurnished: bool) -> Result<Vec<Planned>, SandboxError> {
+    vstage_api::validate::known_vocabulary("config", config)?;
     let kind = config.variation_type().ok_or_else(|| {
         SandboxError::BadRequest("config: this configuration type is not supported by the service.".into())
     })?;
@@ -298,7 +299,7 @@ pub fn get(db: &Connection, account: &Account, render_id: &str, query: &GetRende
 fn variation_page(db: &Connection, render_id: &str, query: &GetRender) -> Result<VariationPage, SandboxError> {
     let limit = query.variations_limit.unwrap_or(20) as i64;
     let ascending = query.variations_order.unwrap_or(SortOrder::Asc) == SortOrder::Asc;
-    let after = match &query.variations_cursor {
+    let after = match query.variations_cursor.as_ref().filter(|c| !c.is_empty()) {
         Some(cursor) => Some(
             db.query_row(
                 "SELECT seq FROM variations WHERE id = ?1 AND render_id = ?2",

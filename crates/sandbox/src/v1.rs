@@ -89,7 +89,7 @@ async fn create(
     let render_id = new_id("rnd")?;
     if let Some(bytes) = file {
         let name = format!("{render_id}-source.img");
-        imaging::decode(&bytes).map_err(SandboxError::BadRequest)?;
+        imaging::decode(&bytes).map_err(SandboxError::Unprocessable)?;
         state.files.write(&name, &bytes)?;
         settings.image_url = Some(format!("{}/files/{name}", state.base_url));
     }

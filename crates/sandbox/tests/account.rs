@@ -108,3 +108,35 @@ async fn browsers_may_call_it_from_any_origin() {
     assert_eq!(preflight.headers()["access-control-allow-origin"], "*");
     assert!(preflight.headers()["access-control-allow-headers"].to_str().unwrap().contains("authorization"));
 }
+
+#[tokio::test]
+async fn the_openapi_document_names_every_endpoint_and_this_server() {
+    let sandbox = sandbox(&["key-one"]).await;
+    let document: serde_json::Value =
+        reqwest::get(format!("{}/openapi.json", sandbox.base_url())).await.unwrap().json().await.unwrap();
+    assert_eq!(document["openapi"], "3.0.3");
+    assert_eq!(document["servers"][0]["url"], sandbox.base_url());
+    let paths = document["paths"].as_object().unwrap();
+    for (path, method) in [
+        ("/v2/status", "get"),
+        ("/v2/user", "get"),
+        ("/v2/user/webhook-secret", "post"),
+        ("/v2/user/webhook-secret", "delete"),
+        ("/v2/renders", "get"),
+        ("/v2/renders", "post"),
+        ("/v2/renders/bulk", "post"),
+        ("/v2/renders/variations/bulk", "post"),
+        ("/v2/renders/{render_id}", "get"),
+        ("/v2/renders/{render_id}/variations", "post"),
+        ("/v2/renders/{render_id}/variations/{variation_id}", "get"),
+        ("/v2/analyze", "post"),
+        ("/v1/ping", "get"),
+        ("/v1/options", "get"),
+        ("/v1/render/create", "post"),
+        ("/v1/render", "get"),
+        ("/v1/render/create-variation", "post"),
+    ] {
+        assert!(paths[path][method].is_object(), "{method} {path}");
+    }
+    assert_eq!(paths.values().map(|p| p.as_object().unwrap().len()).sum::<usize>(), 17);
+}

@@ -168,7 +168,7 @@ async fn an_analysis_answers_done_with_a_mask_of_the_photos_size() {
         base64::Engine::encode(&base64::engine::general_purpose::STANDARD, b"not an image")
     );
     let error = client.analyze(&Analyze { image_url: undecodable, webhook_url: None }).await.unwrap_err();
-    assert_eq!(error.status(), Some(400));
+    assert_eq!(error.status(), Some(422));
     assert!(error.to_string().contains("not an image"), "{error}");
 }
 

@@ -154,7 +154,7 @@ async fn a_photo_uploaded_as_a_file_with_the_arguments_in_the_query() {
         raw(&sandbox, Method::POST, "/v1/render/create?room_type=dining&style=industrial", "k").multipart(not_an_image),
     )
     .await;
-    assert_eq!(status, 400);
+    assert_eq!(status, 422, "a file that is not an image");
     assert!(body["message"].as_str().unwrap().contains("not an image"), "{body}");
 }
 
