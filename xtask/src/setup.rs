@@ -14,15 +14,22 @@ pub const BINARYEN_VERSION: &str = "132";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
-/// What the tools are needed for: running the studio needs the build tools; tests also need a browser.
+/// What the tools are needed for: running the studio needs the build tools; tests also need a browser; the
+/// benchmarks need wrk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Purpose {
     Build,
     Test,
+    Bench,
 }
 
 pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
-    println!("==> setup: checking the tools ({})", if purpose == Purpose::Test { "build and test" } else { "build" });
+    let purpose_name = match purpose {
+        Purpose::Build => "build",
+        Purpose::Test => "build and test",
+        Purpose::Bench => "build and benchmarks",
+    };
+    println!("==> setup: checking the tools ({purpose_name})");
     let started = std::time::Instant::now();
     wasm_target(project)?;
     let wasm_bindgen = wasm_bindgen_version(project)?;
@@ -32,6 +39,9 @@ pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
     wasm_opt(project)?;
     if purpose == Purpose::Test {
         chromium()?;
+    }
+    if purpose == Purpose::Bench {
+        wrk()?;
     }
     println!("    setup: ready in {:.1} s", started.elapsed().as_secs_f64());
     Ok(())
@@ -120,6 +130,14 @@ fn chromium() -> anyhow::Result<()> {
 /// "Chromium 156.0.8078.79 built on Debian..." -> "Chromium 156.0.8078.79".
 fn short(version_line: &str) -> String {
     version_line.split_whitespace().take(2).collect::<Vec<_>>().join(" ")
+}
+
+fn wrk() -> anyhow::Result<()> {
+    if Command::new("wrk").arg("--version").output().is_ok() {
+        println!("    wrk: present");
+        return Ok(());
+    }
+    apt_install(&["wrk"], "wrk (the HTTP load generator of the benchmarks)")
 }
 
 fn major_version(version_line: &str) -> Option<&str> {

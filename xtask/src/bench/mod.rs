@@ -2,6 +2,7 @@
 //! Each figure lives in its own module and adds rows to one report: figure, value, reference, ratio.
 
 mod report;
+mod sandbox_http;
 mod widget_size;
 
 use crate::project::Project;
@@ -10,9 +11,10 @@ use crate::setup::{self, Purpose};
 pub use report::Report;
 
 pub fn run(project: &Project) -> anyhow::Result<()> {
-    setup::ensure(project, Purpose::Build)?;
+    setup::ensure(project, Purpose::Bench)?;
     let mut report = Report::default();
     widget_size::measure(project, &mut report)?;
+    sandbox_http::measure(project, &mut report)?;
 
     let path = project.target().join("bench").join("report.md");
     std::fs::create_dir_all(path.parent().expect("has a parent"))?;

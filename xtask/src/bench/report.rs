@@ -23,11 +23,21 @@ pub struct Measure {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unit {
     Bytes,
+    PerSecond,
+    Millis,
 }
 
 impl Measure {
     pub fn bytes(amount: u64) -> Self {
         Measure { amount: amount as f64, unit: Unit::Bytes }
+    }
+
+    pub fn per_second(amount: f64) -> Self {
+        Measure { amount, unit: Unit::PerSecond }
+    }
+
+    pub fn millis(amount: f64) -> Self {
+        Measure { amount, unit: Unit::Millis }
     }
 
     fn render(&self) -> String {
@@ -36,6 +46,8 @@ impl Measure {
                 format!("{:.1} KiB ({} B)", self.amount / 1024.0, self.amount)
             }
             Unit::Bytes => format!("{} B", self.amount),
+            Unit::PerSecond => format!("{:.0} /s", self.amount),
+            Unit::Millis => format!("{:.2} ms", self.amount),
         }
     }
 }

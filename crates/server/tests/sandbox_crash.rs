@@ -1,0 +1,70 @@
+//! A hard kill of `vstage sandbox` loses no accepted render: after SIGKILL in the middle of work and a restart
+//! on the same data dir, every render is there and its queued and interrupted variations finish.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+/// A 1x1 PNG as a data URL, so the photo survives the restart.
+const PHOTO: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC";
+
+async fn start(data: &std::path::Path) -> (Child, String) {
+    let mut process = Command::new(env!("CARGO_BIN_EXE_vstage"))
+        .args(["sandbox", "--listen", "127.0.0.1:0", "--api-key", "k", "--processing-ms", "400", "--data-dir"])
+        .arg(data)
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(process.stdout.take().unwrap()).lines();
+    let line = lines.next_line().await.unwrap().unwrap();
+    let url = line.strip_prefix("vstage listening on ").unwrap().split_whitespace().next().unwrap().to_string();
+    (process, url)
+}
+
+async fn variations(url: &str, render_id: &str) -> Vec<serde_json::Value> {
+    let render: serde_json::Value = reqwest::Client::new()
+        .get(format!("{url}/v2/renders/{render_id}?include_variations=true"))
+        .header("Authorization", "Api-Key k")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    render["variations"]["items"].as_array().unwrap().clone()
+}
+
+#[tokio::test]
+async fn a_killed_sandbox_loses_nothing_and_finishes_its_work() {
+    let data = tempfile::tempdir().unwrap();
+    let (mut first, url) = start(data.path()).await;
+    let body = serde_json::json!({"image_url": PHOTO, "variation_count": 6, "config": {"type": "enhancement"}});
+    let created: serde_json::Value = reqwest::Client::new()
+        .post(format!("{url}/v2/renders"))
+        .header("Authorization", "Api-Key k")
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let render_id = created["id"].as_str().unwrap().to_string();
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    first.kill().await.unwrap(); // SIGKILL: no shutdown code runs
+
+    let (_second, url) = start(data.path()).await;
+    for _ in 0..200 {
+        let items = variations(&url, &render_id).await;
+        assert_eq!(items.len(), 6, "every accepted variation is still there");
+        if items.iter().all(|v| v["status"] == "done") {
+            return;
+        }
+        assert!(items.iter().all(|v| v["status"] != "error"), "{items:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the variations did not finish after the restart");
+}
