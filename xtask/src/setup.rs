@@ -10,6 +10,7 @@ use serde::Deserialize;
 use crate::project::{self, Project, output_line};
 
 pub const TRUNK_VERSION: &str = "0.21.14";
+pub const SCHEMATHESIS_VERSION: &str = "4.32.5";
 pub const BINARYEN_VERSION: &str = "132";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -39,6 +40,7 @@ pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
     wasm_opt(project)?;
     if purpose == Purpose::Test {
         chromium()?;
+        schemathesis(project)?;
     }
     if purpose == Purpose::Bench {
         wrk()?;
@@ -130,6 +132,37 @@ fn chromium() -> anyhow::Result<()> {
 /// "Chromium 156.0.8078.79 built on Debian..." -> "Chromium 156.0.8078.79".
 fn short(version_line: &str) -> String {
     version_line.split_whitespace().take(2).collect::<Vec<_>>().join(" ")
+}
+
+/// schemathesis from PyPI, in a virtual environment under target/tools.
+fn schemathesis(project: &Project) -> anyhow::Result<()> {
+    let venv = project.schemathesis_venv();
+    let binary = venv.join("bin").join("schemathesis");
+    if output_line(Command::new(&binary).arg("--version")).is_some_and(|line| line.ends_with(SCHEMATHESIS_VERSION)) {
+        println!("    schemathesis {SCHEMATHESIS_VERSION}: present");
+        return Ok(());
+    }
+    if output_line(Command::new("python3").args(["-m", "venv", "--help"])).is_none() {
+        apt_install(&["python3", "python3-venv"], "Python 3 with venv (for schemathesis)")?;
+    }
+    let by_hand = format!(
+        "install it by hand: python3 -m venv {0} && {0}/bin/pip install schemathesis=={SCHEMATHESIS_VERSION}",
+        venv.display()
+    );
+    project::run(
+        "creating a Python environment for schemathesis",
+        Command::new("python3").args(["-m", "venv"]).arg(&venv),
+    )
+    .context(by_hand.clone())?;
+    project::run(
+        &format!("installing schemathesis {SCHEMATHESIS_VERSION} (pip)"),
+        Command::new(venv.join("bin").join("pip")).args([
+            "install",
+            "--quiet",
+            &format!("schemathesis=={SCHEMATHESIS_VERSION}"),
+        ]),
+    )
+    .context(by_hand)
 }
 
 fn wrk() -> anyhow::Result<()> {

@@ -41,6 +41,7 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
             ]),
         ),
         nextest(project, "native tests", "native"),
+        contract_tests(project),
         wasm_tests(project),
     ];
     steps.push(match build_widget(project) {
@@ -108,7 +109,9 @@ fn nextest(project: &Project, name: &'static str, profile: &str) -> Step {
 /// with a sandbox running for the client's tests (`tests/api_client.rs`).
 fn wasm_tests(project: &Project) -> Step {
     let name = "widget tests (headless Chromium)";
-    let sandbox = match TestSandbox::start(project) {
+    let accounts: Vec<String> = (1..=8).map(|n| format!("wasm-client-{n}")).collect();
+    let accounts: Vec<&str> = accounts.iter().map(String::as_str).collect();
+    let sandbox = match TestSandbox::start(project, &["--processing-ms", "50"], &accounts) {
         Ok(sandbox) => sandbox,
         Err(error) => {
             eprintln!("{error:#}");
@@ -133,23 +136,62 @@ fn wasm_tests(project: &Project) -> Step {
     }
 }
 
-/// `vstage sandbox` on a free loopback port with the accounts `wasm-client-1` to `wasm-client-8`, stopped on drop.
+/// schemathesis, with all its checks, against the sandbox's `/openapi.json`. Each API operation tested counts as
+/// one test; each unique failure as one failed.
+fn contract_tests(project: &Project) -> Step {
+    let name = "contract tests (schemathesis)";
+    let run = || -> anyhow::Result<Step> {
+        let sandbox =
+            TestSandbox::start(project, &["--sync-timeout-s", "5", "--photo-limit", "1000000000"], &["schemathesis"])?;
+        let config = project.root.join("crates/sandbox/openapi/schemathesis.toml");
+        let (status, output) = project::status_and_output(
+            name,
+            project
+                .command(project.schemathesis_venv().join("bin").join("schemathesis"))
+                .arg("--config-file")
+                .arg(config)
+                .args(["run", &format!("{}/openapi.json", sandbox.url), "--checks", "all", "--max-examples", "30"])
+                .args(["--max-response-time", "15", "--request-timeout", "30", "--seed", "1", "--no-color"])
+                .args(["-H", "Authorization: Api-Key schemathesis"]),
+        )?;
+        let tested = output
+            .lines()
+            .find_map(|line| line.trim().strip_prefix("Tested: "))
+            .and_then(|n| n.trim().parse::<u64>().ok())
+            .unwrap_or(0);
+        let failed = output
+            .lines()
+            .find_map(|line| line.split(" found ").nth(1))
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap_or(0);
+        let counts = if status.success() {
+            Counts { passed: tested, failed: 0 }
+        } else {
+            Counts { passed: 0, failed: failed.max(1) }
+        };
+        Ok(Step { name, ok: status.success() && tested > 0, counts })
+    };
+    run().unwrap_or_else(|error| {
+        eprintln!("{error:#}");
+        Step { name, ok: false, counts: Counts::default() }
+    })
+}
+
+/// `vstage sandbox` on a free loopback port with the given options and accounts, stopped on drop.
 struct TestSandbox {
     url: String,
     process: std::process::Child,
 }
 
 impl TestSandbox {
-    fn start(project: &Project) -> anyhow::Result<Self> {
+    fn start(project: &Project, options: &[&str], accounts: &[&str]) -> anyhow::Result<Self> {
         use std::io::{BufRead, BufReader};
-        project::run(
-            "building the sandbox for the widget tests",
-            project.cargo().args(["build", "--locked", "-p", "vstage-server"]),
-        )?;
+        project::run("building the sandbox", project.cargo().args(["build", "--locked", "-p", "vstage-server"]))?;
         let mut command = project.command(project.target().join("debug").join("vstage"));
-        command.args(["sandbox", "--listen", "127.0.0.1:0", "--processing-ms", "50"]);
-        for account in 1..=8 {
-            command.arg("--api-key").arg(format!("wasm-client-{account}"));
+        command.args(["sandbox", "--listen", "127.0.0.1:0"]).args(options);
+        for account in accounts {
+            command.arg("--api-key").arg(account);
         }
         let mut process = command.stdout(std::process::Stdio::piped()).spawn()?;
         let stdout = process.stdout.take().context("the sandbox's output")?;
@@ -160,7 +202,7 @@ impl TestSandbox {
             .and_then(|rest| rest.split_whitespace().next())
             .with_context(|| format!("the sandbox did not start: {first_line:?}"))?
             .to_string();
-        println!("    sandbox for the widget tests at {url}");
+        println!("    sandbox at {url}");
         Ok(TestSandbox { url, process })
     }
 }
