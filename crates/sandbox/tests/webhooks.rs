@@ -155,3 +155,30 @@ async fn wait_for_completion_answers_with_things_as_they_stand_after_the_time_ou
     let created = client.create_render(&render(photo, 1, None, true)).await.unwrap();
     assert!(!created.variation_items()[0].status.is_final(), "answered before the variation finished");
 }
+
+#[tokio::test]
+async fn a_pending_delivery_survives_a_restart() {
+    let data = tempfile::tempdir().unwrap();
+    let config = SandboxConfig {
+        data_dir: Some(data.path().to_path_buf()),
+        processing_ms: 20,
+        webhook_retry_ms: 300,
+        ..SandboxConfig::new(vec!["k".into()])
+    };
+    // an address where nothing listens yet: the first attempt fails
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let url = format!("http://127.0.0.1:{port}/hook");
+    let first = sandbox_with(config.clone()).await;
+    let photo = format!("{}/samples/living-empty.jpg", first.base_url());
+    client(&first, "k").create_render(&render(photo, 1, Some(url), true)).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    drop(first);
+
+    let receiver = Arc::new(Receiver::default());
+    let app = axum::Router::new().route("/hook", axum::routing::post(receive)).with_state(receiver.clone());
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await.unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let _second = sandbox_with(config).await;
+    let sent = deliveries(&receiver, 1).await;
+    assert!(matches!(serde_json::from_slice(&sent[0].1).unwrap(), WebhookEvent::Done(_)));
+}

@@ -133,3 +133,56 @@ fn luminance(pixel: &image::Rgb<u8>) -> f32 {
     let [r, g, b] = pixel.0;
     (0.2126 * f32::from(r) + 0.7152 * f32::from(g) + 0.0722 * f32::from(b)) / 255.0
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A PNG whose header says `width` x `height`; only the header is real.
+    fn png_claiming(width: u32, height: u32) -> Vec<u8> {
+        let mut bytes = png(&GrayImage::new(1, 1)).unwrap();
+        // the IHDR chunk's data starts after the 8-byte signature, its length and its type
+        bytes[16..20].copy_from_slice(&width.to_be_bytes());
+        bytes[20..24].copy_from_slice(&height.to_be_bytes());
+        let crc = crc32(&bytes[12..29]);
+        bytes[29..33].copy_from_slice(&crc.to_be_bytes());
+        bytes
+    }
+
+    fn crc32(data: &[u8]) -> u32 {
+        let mut crc = !0u32;
+        for &byte in data {
+            crc ^= u32::from(byte);
+            for _ in 0..8 {
+                crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+            }
+        }
+        !crc
+    }
+
+    #[test]
+    fn images_over_fifty_megapixels_are_refused_before_decoding() {
+        let error = decode(&png_claiming(10_000, 6_000)).unwrap_err();
+        assert!(error.contains("10000x6000") && error.contains("50-megapixel"), "{error}");
+    }
+
+    #[test]
+    fn what_is_not_an_image_or_is_damaged_gets_a_sentence() {
+        assert!(decode(b"plain text").unwrap_err().contains("not an image"));
+        let mut damaged = png(&GrayImage::new(8, 8)).unwrap();
+        damaged.truncate(damaged.len() - 20);
+        assert!(decode(&damaged).unwrap_err().contains("could not be"), "damaged PNGs are refused");
+    }
+
+    #[test]
+    fn every_result_carries_the_sandbox_mark_and_outputs_have_their_sizes() {
+        let photo = RgbImage::from_pixel(1200, 800, image::Rgb([128, 128, 128]));
+        let result = apply(&photo, &Operation::Enhance);
+        assert!(result.pixels().any(|p| p.0 == [255, 255, 255]), "the white letters of the mark");
+        let outputs = encode(&result, Some(&OutputResolution::FullHd)).unwrap();
+        let full = image::load_from_memory(&outputs.full).unwrap();
+        assert_eq!((full.width(), full.height()), (1920, 1280));
+        let thumbnail = image::load_from_memory(&outputs.thumbnail).unwrap();
+        assert_eq!(thumbnail.width().max(thumbnail.height()), 400);
+    }
+}

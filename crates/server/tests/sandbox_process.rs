@@ -1,5 +1,5 @@
-//! A hard kill of `vstage sandbox` loses no accepted render: after SIGKILL in the middle of work and a restart
-//! on the same data dir, every render is there and its queued and interrupted variations finish.
+//! `vstage sandbox` as a process: a hard kill (SIGKILL in the middle of work) loses no accepted render, and after a
+//! restart on the same data dir its queued and interrupted variations finish; accounts may come from the environment.
 
 use std::process::Stdio;
 use std::time::Duration;
@@ -67,4 +67,32 @@ async fn a_killed_sandbox_loses_nothing_and_finishes_its_work() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     panic!("the variations did not finish after the restart");
+}
+
+#[tokio::test]
+async fn accounts_can_come_from_the_environment() {
+    let mut process = Command::new(env!("CARGO_BIN_EXE_vstage"))
+        .args(["sandbox", "--listen", "127.0.0.1:0"])
+        .env("VSTAGE_SANDBOX_API_KEYS", "first-key,second-key")
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(process.stdout.take().unwrap()).lines();
+    let line = lines.next_line().await.unwrap().unwrap();
+    let url = line.strip_prefix("vstage listening on ").unwrap().split_whitespace().next().unwrap().to_string();
+    let mut uids = Vec::new();
+    for key in ["first-key", "second-key"] {
+        let user: serde_json::Value = reqwest::Client::new()
+            .get(format!("{url}/v2/user"))
+            .header("Authorization", format!("Api-Key {key}"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        uids.push(user["user"]["uid"].as_str().unwrap().to_string());
+    }
+    assert_ne!(uids[0], uids[1], "two keys, two accounts");
 }
