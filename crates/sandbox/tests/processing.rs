@@ -223,3 +223,51 @@ async fn queued_and_interrupted_work_finishes_after_a_restart() {
     assert_eq!(variations.len(), 4);
     assert!(variations.iter().all(|v| v.status == VariationStatus::Done), "{variations:?}");
 }
+
+/// A photo host for the fetch limits: `/hops/N` redirects N times before the photo, `/big` sends 26 MB.
+async fn photo_host(photo: Vec<u8>) -> String {
+    use axum::extract::Path;
+    use axum::response::{IntoResponse, Redirect};
+    let photo = std::sync::Arc::new(photo);
+    let app = axum::Router::new()
+        .route(
+            "/hops/{n}",
+            axum::routing::get(move |Path(n): Path<u32>| {
+                let photo = photo.clone();
+                async move {
+                    if n == 0 {
+                        photo.as_ref().clone().into_response()
+                    } else {
+                        Redirect::temporary(&format!("/hops/{}", n - 1)).into_response()
+                    }
+                }
+            }),
+        )
+        .route("/big", axum::routing::get(|| async { vec![0u8; 26 * 1024 * 1024] }));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    url
+}
+
+#[tokio::test]
+async fn photos_are_fetched_with_at_most_three_redirects_and_25_megabytes() {
+    let sandbox = fast_sandbox().await;
+    let client = client(&sandbox, "k");
+    let jpeg = reqwest::get(format!("{}/samples/living-furnished.jpg", sandbox.base_url()))
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    let host = photo_host(jpeg.to_vec()).await;
+    let analyze = |url: String| Analyze { image_url: url, webhook_url: None };
+
+    client.analyze(&analyze(format!("{host}/hops/3"))).await.unwrap();
+    let error = client.analyze(&analyze(format!("{host}/hops/4"))).await.unwrap_err();
+    assert_eq!(error.status(), Some(422));
+    assert!(error.to_string().contains("redirects more than 3 times"), "{error}");
+
+    let error = client.analyze(&analyze(format!("{host}/big"))).await.unwrap_err();
+    assert!(error.to_string().contains("over 25 MB"), "{error}");
+}
