@@ -10,7 +10,7 @@ mod faults;
 mod files;
 mod furniture;
 mod ids;
-pub mod imaging;
+mod imaging;
 mod openapi;
 mod renders;
 mod samples;
@@ -30,9 +30,8 @@ use axum::http::{Method, header};
 use tokio::net::TcpListener;
 use tower_http::cors::{Any, CorsLayer};
 
-pub use accounts::{Account, Accounts};
+use accounts::Accounts;
 pub use error::SandboxError;
-pub use faults::FaultSpec;
 pub use webhooks::{SIGNATURE_HEADER, sign as sign_webhook};
 
 /// How a sandbox is set up.

@@ -10,10 +10,12 @@ use tokio::process::{Child, Command};
 /// A 1x1 PNG as a data URL, so the photo survives the restart.
 const PHOTO: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC";
 
-async fn start(data: &std::path::Path) -> (Child, String) {
+/// `vstage sandbox` with `args` (and `env`), and the address it listens on.
+async fn sandbox(args: &[&str], env: &[(&str, &str)]) -> (Child, String) {
     let mut process = Command::new(env!("CARGO_BIN_EXE_vstage"))
-        .args(["sandbox", "--listen", "127.0.0.1:0", "--api-key", "k", "--processing-ms", "400", "--data-dir"])
-        .arg(data)
+        .args(["sandbox", "--listen", "127.0.0.1:0"])
+        .args(args)
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .kill_on_drop(true)
         .spawn()
@@ -22,6 +24,11 @@ async fn start(data: &std::path::Path) -> (Child, String) {
     let line = lines.next_line().await.unwrap().unwrap();
     let url = line.strip_prefix("vstage listening on ").unwrap().split_whitespace().next().unwrap().to_string();
     (process, url)
+}
+
+async fn start(data: &std::path::Path) -> (Child, String) {
+    let data = data.to_str().unwrap();
+    sandbox(&["--api-key", "k", "--processing-ms", "400", "--data-dir", data], &[]).await
 }
 
 async fn variations(url: &str, render_id: &str) -> Vec<serde_json::Value> {
@@ -71,16 +78,7 @@ async fn a_killed_sandbox_loses_nothing_and_finishes_its_work() {
 
 #[tokio::test]
 async fn accounts_can_come_from_the_environment() {
-    let mut process = Command::new(env!("CARGO_BIN_EXE_vstage"))
-        .args(["sandbox", "--listen", "127.0.0.1:0"])
-        .env("VSTAGE_SANDBOX_API_KEYS", "first-key,second-key")
-        .stdout(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(process.stdout.take().unwrap()).lines();
-    let line = lines.next_line().await.unwrap().unwrap();
-    let url = line.strip_prefix("vstage listening on ").unwrap().split_whitespace().next().unwrap().to_string();
+    let (_process, url) = sandbox(&[], &[("VSTAGE_SANDBOX_API_KEYS", "first-key,second-key")]).await;
     let mut uids = Vec::new();
     for key in ["first-key", "second-key"] {
         let user: serde_json::Value = reqwest::Client::new()
