@@ -1,5 +1,6 @@
-//! `cargo xtask test`: set-up, then fmt, clippy (native and wasm32), native tests (nextest), the widget's
-//! wasm-bindgen tests in headless Chromium and the browser end-to-end tests; one closing `N passed, N failed`.
+//! `cargo xtask test`: set-up, then fmt, clippy (native and wasm32), native tests (nextest), the sandbox's contract
+//! tests (schemathesis), the widget's wasm-bindgen tests in headless Chromium and the browser end-to-end tests;
+//! one closing `N passed, N failed`.
 
 use anyhow::Context;
 
