@@ -138,7 +138,8 @@ fn wasm_tests(project: &Project) -> Step {
 }
 
 /// schemathesis, with all its checks, against the sandbox's `/openapi.json`. Each API operation tested counts as
-/// one test; each unique failure as one failed.
+/// one test; each unique failure as one failed. The stateful phase is left out: it follows inferred links with
+/// values of its own making and reports them as lost resources, so its verdicts change from run to run.
 fn contract_tests(project: &Project) -> Step {
     let name = "contract tests (schemathesis)";
     let run = || -> anyhow::Result<Step> {
@@ -152,7 +153,8 @@ fn contract_tests(project: &Project) -> Step {
                 .arg("--config-file")
                 .arg(config)
                 .args(["run", &format!("{}/openapi.json", sandbox.url), "--checks", "all", "--max-examples", "30"])
-                .args(["--max-response-time", "15", "--request-timeout", "30", "--seed", "1", "--no-color"])
+                .args(["--phases", "examples,coverage,fuzzing", "--seed", "1", "--no-color"])
+                .args(["--max-response-time", "15", "--request-timeout", "30"])
                 .args(["-H", "Authorization: Api-Key schemathesis"]),
         )?;
         let tested = output
@@ -190,6 +192,8 @@ impl TestSandbox {
         use std::io::{BufRead, BufReader};
         project::run("building the sandbox", project.cargo().args(["build", "--locked", "-p", "vstage-server"]))?;
         let mut command = project.command(project.target().join("debug").join("vstage"));
+        // warnings only: the contract tests make the sandbox retry webhooks to addresses that do not answer
+        command.env("RUST_LOG", "warn");
         command.args(["sandbox", "--listen", "127.0.0.1:0"]).args(options);
         for account in accounts {
             command.arg("--api-key").arg(account);
