@@ -1,24 +1,52 @@
 //! The `/api` proxy: an explicit allow-list of the contract's endpoints, forwarded with the key added.
-//! Nothing from the browser but the body and `Accept`/`Content-Type` reaches the service; its failures become 502/504.
+//! Nothing from the browser but the body, the query and `Accept`/`Content-Type` reaches the service; path
+//! parameters are checked, bodies capped, redirects not followed, and upstream failures become 502/504.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
 use axum::Router;
-use axum::body::Body;
-use axum::extract::State;
+use axum::body::{Body, Bytes};
+use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
 use axum::http::header::{ACCEPT, AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{MethodFilter, on};
 use serde_json::json;
 
 use crate::upstream::Upstream;
 
-/// Connecting to the service must be quick; a whole call may take a while.
+/// Connecting to the service must be quick; a whole call may take a while, a waiting one longer.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-const CALL_TIMEOUT: Duration = Duration::from_secs(30);
+const GET_TIMEOUT: Duration = Duration::from_secs(30);
+/// Long enough for `wait_for_completion` (the service answers within 60 s).
+const POST_TIMEOUT: Duration = Duration::from_secs(90);
+/// JSON bodies; the v1 create may carry a photo as multipart.
+const JSON_BODY_LIMIT: usize = 1024 * 1024;
+const UPLOAD_BODY_LIMIT: usize = 26 * 1024 * 1024;
+
+/// Every endpoint of API.md: method, path (with `{param}`s), and the largest body it takes.
+const ENDPOINTS: &[(MethodFilter, &str, usize)] = &[
+    (MethodFilter::GET, "/v2/status", 0),
+    (MethodFilter::GET, "/v2/user", 0),
+    (MethodFilter::POST, "/v2/user/webhook-secret", JSON_BODY_LIMIT),
+    (MethodFilter::DELETE, "/v2/user/webhook-secret", 0),
+    (MethodFilter::GET, "/v2/renders", 0),
+    (MethodFilter::POST, "/v2/renders", JSON_BODY_LIMIT),
+    (MethodFilter::POST, "/v2/renders/bulk", JSON_BODY_LIMIT),
+    (MethodFilter::POST, "/v2/renders/variations/bulk", JSON_BODY_LIMIT),
+    (MethodFilter::GET, "/v2/renders/{render_id}", 0),
+    (MethodFilter::POST, "/v2/renders/{render_id}/variations", JSON_BODY_LIMIT),
+    (MethodFilter::GET, "/v2/renders/{render_id}/variations/{variation_id}", 0),
+    (MethodFilter::POST, "/v2/analyze", JSON_BODY_LIMIT),
+    (MethodFilter::GET, "/v1/ping", 0),
+    (MethodFilter::GET, "/v1/options", 0),
+    (MethodFilter::POST, "/v1/render/create", UPLOAD_BODY_LIMIT),
+    (MethodFilter::GET, "/v1/render", 0),
+    (MethodFilter::POST, "/v1/render/create-variation", JSON_BODY_LIMIT),
+];
 
 #[derive(Debug)]
 struct Proxy {
@@ -31,37 +59,86 @@ pub fn routes(upstream: Arc<Upstream>) -> anyhow::Result<Router> {
     let http = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(CONNECT_TIMEOUT)
-        .timeout(CALL_TIMEOUT)
         .build()?;
     let proxy = Arc::new(Proxy { upstream, http });
-    Ok(Router::new()
-        .route(
-            "/v2/status",
-            get(|State(p): State<Arc<Proxy>>, h: HeaderMap| async move { p.get("/v2/status", &h).await }),
-        )
-        .route("/v2/user", get(|State(p): State<Arc<Proxy>>, h: HeaderMap| async move { p.get("/v2/user", &h).await }))
+    let mut router = Router::new();
+    for &(method, template, body_limit) in ENDPOINTS {
+        let handler = move |State(proxy): State<Arc<Proxy>>,
+                            Path(params): Path<HashMap<String, String>>,
+                            RawQuery(query): RawQuery,
+                            method: Method,
+                            headers: HeaderMap,
+                            body: Bytes| async move {
+            proxy.forward(method, template, &params, query.as_deref(), &headers, body).await
+        };
+        router = router.route(template, on(method, handler).layer(DefaultBodyLimit::max(body_limit.max(1))));
+    }
+    Ok(router
         .fallback(|| async { error(StatusCode::NOT_FOUND, "No such API endpoint on this vstage server.") })
         .with_state(proxy))
 }
 
 impl Proxy {
-    /// Forwards a GET of a fixed contract path.
-    async fn get(&self, path: &'static str, browser_headers: &HeaderMap) -> Response {
+    async fn forward(
+        &self,
+        method: Method,
+        template: &str,
+        params: &HashMap<String, String>,
+        query: Option<&str>,
+        browser_headers: &HeaderMap,
+        body: Bytes,
+    ) -> Response {
+        let path = match fill(template, params) {
+            Ok(path) => path,
+            Err(message) => return error(StatusCode::BAD_REQUEST, &message),
+        };
+        let mut url = self.upstream.url(&path);
+        if let Some(query) = query.filter(|q| !q.is_empty()) {
+            if !query.bytes().all(|b| b.is_ascii_graphic() && b != b'#') {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    "The query string has characters that are not allowed; encode it.",
+                );
+            }
+            url = format!("{url}?{query}");
+        }
+        let timeout = if method == Method::GET { GET_TIMEOUT } else { POST_TIMEOUT };
         let mut request =
-            self.http.get(self.upstream.url(path)).header(AUTHORIZATION, self.upstream.key().authorization());
-        if let Some(accept) = browser_headers.get(ACCEPT) {
-            request = request.header(ACCEPT, accept);
+            self.http.request(method, &url).timeout(timeout).header(AUTHORIZATION, self.upstream.key().authorization());
+        for name in [ACCEPT, CONTENT_TYPE] {
+            if let Some(value) = browser_headers.get(&name) {
+                request = request.header(name, value);
+            }
+        }
+        if !body.is_empty() {
+            request = request.body(body);
         }
         match request.send().await {
             Ok(response) => relay(response).await,
-            Err(failure) => upstream_failure(path, failure),
+            Err(failure) => upstream_failure(&path, failure),
         }
     }
+}
+
+/// The upstream path: the template with each parameter checked and percent-encoded.
+fn fill(template: &str, params: &HashMap<String, String>) -> Result<String, String> {
+    let mut path = template.to_string();
+    for (name, value) in params {
+        vstage_api::validate::id(name, value).map_err(|e| format!("{name}: {e}"))?;
+        let encoded: String =
+            percent_encoding::utf8_percent_encode(value, percent_encoding::NON_ALPHANUMERIC).to_string();
+        path = path.replace(&format!("{{{name}}}"), &encoded);
+    }
+    Ok(path)
 }
 
 /// The service's answer, as it came: status, content type and body. No other upstream header is passed on.
 async fn relay(response: reqwest::Response) -> Response {
     let status = StatusCode::from_u16(response.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
+    if status.is_redirection() {
+        tracing::warn!(%status, "the service answered with a redirect; not followed");
+        return error(StatusCode::BAD_GATEWAY, "The staging service answered unexpectedly. Try again in a moment.");
+    }
     let content_type = response.headers().get(CONTENT_TYPE).cloned();
     match response.bytes().await {
         Ok(body) => {

@@ -70,3 +70,76 @@ async fn open_access_refuses_a_non_loopback_address() {
     let message = String::from_utf8_lossy(&output.stderr);
     assert!(message.contains("refusing to listen on 0.0.0.0:0") && message.contains("loopback"), "{message}");
 }
+
+#[tokio::test]
+async fn every_endpoint_is_forwarded_and_nothing_else() {
+    let dist = widget_dir();
+    let server = Server::start(dist.path()).await;
+    let http = reqwest::Client::new();
+    let api = |path: &str| format!("{}/api{path}", server.url);
+    let photo = format!("{}/api/v2/status", server.url); // any http address passes the contract's pattern
+    let body = serde_json::json!({"image_url": photo, "variation_count": 1, "config": {"type": "enhancement"}});
+    let created: serde_json::Value =
+        http.post(api("/v2/renders")).json(&body).send().await.unwrap().json().await.unwrap();
+    let id = created["id"].as_str().expect("a render id").to_string();
+    let variation = created["variations"]["items"][0]["id"].as_str().unwrap().to_string();
+    for path in [
+        format!("/v2/renders/{id}?include_variations=true"),
+        format!("/v2/renders/{id}/variations/{variation}"),
+        "/v2/renders?limit=1".to_string(),
+        "/v1/ping".to_string(),
+        "/v1/options".to_string(),
+    ] {
+        let response = http.get(api(&path)).send().await.unwrap();
+        assert_eq!(response.status().as_u16(), 200, "{path}");
+        assert_eq!(response.headers()["cache-control"], "no-store");
+    }
+    let page: serde_json::Value = http.get(api("/v2/renders?limit=1")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(page["items"][0]["id"], id.as_str(), "the query string reaches the service");
+    let added = http
+        .post(api(&format!("/v2/renders/{id}/variations")))
+        .json(&serde_json::json!({"variation_count": 1, "config": {"type": "enhancement"}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(added.status().as_u16(), 200);
+
+    // path tricks, other versions and the sandbox's own tools are refused before anything is forwarded; sent as
+    // written (an HTTP client library would resolve the dots before sending)
+    for (path, status) in [
+        ("/v2/renders/%2e%2e", 400),
+        ("/v2/renders/..%2Fuser", 400),
+        ("/v2/renders/a%5Cb", 400),
+        ("/v2//user", 404),
+        ("/v3/user", 404),
+        ("/sandbox/faults", 404),
+        ("/openapi.json", 404),
+    ] {
+        let (answered, body) = raw_get(&server.url, &format!("/api{path}")).await;
+        assert_eq!(answered, status, "{path}");
+        assert!(body.contains("\"message\""), "{path}: {body}");
+    }
+    let wrong_method = http.delete(api("/v2/renders")).send().await.unwrap();
+    assert_eq!(wrong_method.status().as_u16(), 405);
+    let too_large = http
+        .post(api("/v2/renders"))
+        .header("Content-Type", "application/json")
+        .body(vec![b' '; 2 * 1024 * 1024])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(too_large.status().as_u16(), 413);
+}
+
+/// A GET sent byte for byte as written, and the status and body of the answer.
+async fn raw_get(base: &str, path: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let address = base.strip_prefix("http://").unwrap();
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    let status = answer.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (status, answer.split_once("\r\n\r\n").map(|(_, body)| body.to_string()).unwrap_or_default())
+}
