@@ -8,6 +8,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::analysis::Analysis;
+use crate::capabilities::Capabilities;
 use crate::error::ApiError;
 use crate::query::percent_encode;
 use crate::render::{Render, RenderPage, Variation};
@@ -130,6 +131,11 @@ impl<T: Transport> Client<T> {
 
     pub fn transport(&self) -> &T {
         &self.transport
+    }
+
+    /// `GET {base}/capabilities`: what the vstage server offers (a 404 means a plain proxy or the service itself).
+    pub async fn capabilities(&self) -> Result<Capabilities, ApiError> {
+        self.json(Call::get("/capabilities".into())).await
     }
 
     // ---- v2 ----

@@ -5,6 +5,7 @@
 //! contract states is checked before a request is sent.
 
 pub mod analysis;
+pub mod capabilities;
 pub mod client;
 pub mod config;
 pub mod error;
@@ -23,6 +24,7 @@ pub mod vocabulary;
 pub mod webhook;
 
 pub use analysis::Analysis;
+pub use capabilities::Capabilities;
 pub use client::{Auth, Client, RetryPolicy};
 pub use config::{
     AddFurniture, Config, DayToDuskConfig, EnhancementConfig, LegacyStagingConfig, RemovalOnlyConfig, RemoveFurniture,

@@ -311,3 +311,13 @@ fn cursor_helpers_walk_every_page() {
     assert_eq!(variations.len(), 3);
     assert_eq!(sent(&c)[1].1, "/api/v2/renders/r1?include_variations=true&variations_limit=100&variations_cursor=v2");
 }
+
+#[test]
+fn capabilities_come_from_the_vstage_server_and_missing_flags_read_as_not_offered() {
+    let c = client(vec![ok(json!({"mode": "sandbox", "events": true}))]);
+    let capabilities = block_on(c.capabilities()).unwrap();
+    assert!(capabilities.is_sandbox() && capabilities.events && !capabilities.uploads);
+    assert_eq!(sent(&c), [(Method::Get, "/api/capabilities".to_string())]);
+    let plain_proxy = client(vec![status(404, None)]);
+    assert_eq!(block_on(plain_proxy.capabilities()).unwrap_err().status(), Some(404));
+}

@@ -1,6 +1,7 @@
 //! `vstage serve`: the backend-for-frontend between the widget and the image service (or the embedded sandbox).
 //! It keeps the API key on the server, forwards an allow-list of calls and serves the widget's files.
 
+mod capabilities;
 pub mod cli;
 mod proxy;
 mod secret;
@@ -40,7 +41,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     if !args.dist.join("index.html").is_file() {
         tracing::warn!(dist = %args.dist.display(), "no widget in this folder; build it with `cargo xtask run`");
     }
-    let app = Router::new().nest("/api", proxy::routes(Arc::new(upstream))?).merge(static_files::router(&args.dist));
+    let api = proxy::routes(Arc::new(upstream))?.route("/capabilities", capabilities::route(mode));
+    let app = Router::new().nest("/api", api).merge(static_files::router(&args.dist));
     announce(&listener, mode)?;
     axum::serve(listener, app).with_graceful_shutdown(shutdown::signal()).await.context("serving")?;
     println!("vstage stopped");

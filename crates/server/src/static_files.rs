@@ -1,17 +1,50 @@
 //! The widget's files from `dist/`, with `index.html` for every path the page's router owns (deep links).
-//! Everything is revalidated (`no-cache`, answered 304 when unchanged) until hashed assets get long caching.
+//! Trunk's content-hashed assets are cached for good; everything else is revalidated. Text and wasm are gzipped.
 
 use std::path::Path;
 
 use axum::Router;
+use axum::extract::Request;
 use axum::http::HeaderValue;
 use axum::http::header::CACHE_CONTROL;
+use axum::middleware::Next;
+use axum::response::Response;
+use tower_http::compression::CompressionLayer;
 use tower_http::services::{ServeDir, ServeFile};
-use tower_http::set_header::SetResponseHeaderLayer;
 
 pub fn router(dist: &Path) -> Router {
     let files = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
-    Router::new()
-        .fallback_service(files)
-        .layer(SetResponseHeaderLayer::if_not_present(CACHE_CONTROL, HeaderValue::from_static("no-cache")))
+    Router::new().fallback_service(files).layer(axum::middleware::from_fn(cache_control)).layer(CompressionLayer::new())
+}
+
+/// `immutable` for hashed assets (`name-<16 hex digits>.ext`), `no-cache` (revalidate) for the rest.
+async fn cache_control(request: Request, next: Next) -> Response {
+    let hashed = is_hashed_asset(request.uri().path());
+    let mut response = next.run(request).await;
+    let policy =
+        if hashed && response.status().is_success() { "public, max-age=31536000, immutable" } else { "no-cache" };
+    response.headers_mut().insert(CACHE_CONTROL, HeaderValue::from_static(policy));
+    response
+}
+
+fn is_hashed_asset(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or_default();
+    let Some((stem, _extension)) = name.split_once('.') else { return false };
+    let stem = stem.strip_suffix("_bg").unwrap_or(stem);
+    stem.rsplit_once('-').is_some_and(|(_, hash)| hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_hashed_asset;
+
+    #[test]
+    fn trunk_hashed_names_are_recognised() {
+        assert!(is_hashed_asset("/vstage-widget-a8a2d2dfb24930e9.js"));
+        assert!(is_hashed_asset("/vstage-widget-a8a2d2dfb24930e9_bg.wasm"));
+        assert!(is_hashed_asset("/style-aabedfa019130628.css"));
+        assert!(!is_hashed_asset("/index.html"));
+        assert!(!is_hashed_asset("/renders/rnd_0123456789abcdef"));
+        assert!(!is_hashed_asset("/app.js"));
+    }
 }

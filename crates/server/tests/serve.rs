@@ -143,3 +143,34 @@ async fn raw_get(base: &str, path: &str) -> (u16, String) {
     let status = answer.split_whitespace().nth(1).unwrap().parse().unwrap();
     (status, answer.split_once("\r\n\r\n").map(|(_, body)| body.to_string()).unwrap_or_default())
 }
+
+#[tokio::test]
+async fn hashed_assets_are_cached_for_good_and_text_is_compressed() {
+    let dist = widget_dir();
+    std::fs::write(dist.path().join("vstage-widget-0123456789abcdef.js"), "x".repeat(4096)).unwrap();
+    let server = Server::start(dist.path()).await;
+    let http = reqwest::Client::new();
+    let hashed = http
+        .get(format!("{}/vstage-widget-0123456789abcdef.js", server.url))
+        .header("Accept-Encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(hashed.headers()["cache-control"], "public, max-age=31536000, immutable");
+    assert_eq!(hashed.headers()["content-encoding"], "gzip");
+    assert!(hashed.bytes().await.unwrap().len() < 4096);
+    let page = http.get(format!("{}/renders/r1", server.url)).send().await.unwrap();
+    assert_eq!(page.headers()["cache-control"], "no-cache");
+}
+
+#[tokio::test]
+async fn capabilities_say_what_this_server_offers() {
+    let dist = widget_dir();
+    let server = Server::start(dist.path()).await;
+    let capabilities: serde_json::Value =
+        reqwest::get(format!("{}/api/capabilities", server.url)).await.unwrap().json().await.unwrap();
+    assert_eq!(
+        capabilities,
+        serde_json::json!({"mode": "sandbox", "events": false, "uploads": false, "access": "open"})
+    );
+}

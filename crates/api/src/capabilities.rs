@@ -1,0 +1,26 @@
+//! What a vstage server offers its widget (`GET /api/capabilities`), so the widget can tell our server from a
+//! plain reverse proxy (which answers 404) and choose live events or polling, uploads or URLs only.
+
+use serde::{Deserialize, Serialize};
+
+/// `GET {base}/capabilities`. Unknown fields are ignored; what is missing reads as not offered.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Capabilities {
+    /// `sandbox` (the embedded sandbox) or `upstream` (the real service); other values kept.
+    pub mode: String,
+    /// Server-sent events at `{base}/events`.
+    #[serde(default)]
+    pub events: bool,
+    /// Photo uploads at `{base}/uploads`.
+    #[serde(default)]
+    pub uploads: bool,
+    /// `open` or `token`.
+    #[serde(default)]
+    pub access: String,
+}
+
+impl Capabilities {
+    pub fn is_sandbox(&self) -> bool {
+        self.mode == "sandbox"
+    }
+}

@@ -1,0 +1,15 @@
+//! `GET /api/capabilities`: what this server offers the widget, from how it was started.
+//! Only what is really served is announced; the widget falls back for the rest.
+
+use axum::Json;
+use axum::routing::{MethodRouter, get};
+use vstage_api::Capabilities;
+
+/// `mode` is `sandbox` or `upstream`.
+pub fn route(mode: &str) -> MethodRouter {
+    let capabilities = Capabilities { mode: mode.to_string(), events: false, uploads: false, access: "open".into() };
+    get(move || {
+        let capabilities = capabilities.clone();
+        async move { Json(capabilities) }
+    })
+}
