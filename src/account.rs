@@ -1,8 +1,9 @@
-//! The account's state shared by the header and the pages: the service's status and `GET /user`.
+//! The account's state shared by the header and the pages: the service's status, `GET /user` and the server's
+//! capabilities.
 //! Loaded once when the studio starts; `refresh` reloads both.
 
 use leptos::prelude::*;
-use vstage_api::{ApiError, User};
+use vstage_api::{ApiError, Capabilities, User};
 
 use crate::api::use_api;
 
@@ -31,11 +32,17 @@ impl ServiceState {
 pub struct Account {
     status: LocalResource<Result<(), ApiError>>,
     pub user: LocalResource<Result<User, ApiError>>,
+    capabilities: LocalResource<Result<Capabilities, ApiError>>,
 }
 
 impl Account {
     pub fn service_state(&self) -> ServiceState {
         ServiceState::from_result(self.status.get())
+    }
+
+    /// `sandbox` or `upstream` as the server says; `None` while loading or when it does not say.
+    pub fn mode(&self) -> Option<String> {
+        self.capabilities.get().and_then(Result::ok).map(|capabilities| capabilities.mode)
     }
 
     pub fn refresh(&self) {
@@ -48,6 +55,11 @@ impl Account {
 pub fn provide_account() {
     let api = use_api();
     let status_api = api.clone();
+    let capabilities_api = api.clone();
+    let capabilities = LocalResource::new(move || {
+        let api = capabilities_api.clone();
+        async move { api.capabilities().await }
+    });
     let status = LocalResource::new(move || {
         let api = status_api.clone();
         async move { api.status().await }
@@ -56,7 +68,7 @@ pub fn provide_account() {
         let api = api.clone();
         async move { api.user().await }
     });
-    provide_context(Account { status, user });
+    provide_context(Account { status, user, capabilities });
 }
 
 pub fn use_account() -> Account {

@@ -96,3 +96,22 @@ async fn status_badge_follows_the_state_and_offers_a_retry_when_unreachable() {
     retry.click();
     assert_eq!(retries.load(Ordering::SeqCst), 1);
 }
+
+#[wasm_bindgen_test]
+async fn mode_badge_names_the_sandbox_and_shows_nothing_when_unknown() {
+    use vstage::components::mode_badge::ModeBadge;
+    let root = container();
+    let mode = RwSignal::new(None::<String>);
+    let _mounted = leptos::mount::mount_to(root.clone(), move || view! { <ModeBadge mode=mode /> });
+    assert_eq!(root.text_content().unwrap(), "", "nothing while the server has not said");
+
+    mode.set(Some("sandbox".into()));
+    leptos::task::tick().await;
+    let badge = root.query_selector(".vstage-mode--sandbox").unwrap().expect("a sandbox badge");
+    assert_eq!(badge.text_content().unwrap(), "Sandbox");
+    assert!(badge.get_attribute("title").unwrap().contains("SANDBOX"));
+
+    mode.set(Some("upstream".into()));
+    leptos::task::tick().await;
+    assert_eq!(root.text_content().unwrap(), "Live");
+}

@@ -1,9 +1,10 @@
-//! The studio's header: the brand, the service's status and this period's usage meters.
+//! The studio's header: the brand, the mode (sandbox or live), the service's status and this period's usage.
 //! It reads the shared account state; a failed load shows the reason and a way to retry.
 
 use leptos::prelude::*;
 
 use crate::account::use_account;
+use crate::components::mode_badge::ModeBadge;
 use crate::components::status_badge::StatusBadge;
 use crate::components::usage_meter::UsageMeter;
 
@@ -35,6 +36,7 @@ pub fn Header() -> impl IntoView {
             <a class="vstage-brand" href="/">
                 "vstage"
             </a>
+            <ModeBadge mode=Signal::derive(move || account.mode()) />
             <StatusBadge state=Signal::derive(move || account.service_state()) on_retry=move |()| account.refresh() />
             {usage}
         </header>

@@ -2,5 +2,6 @@
 //! They take plain values or signals and hold no global state of their own.
 
 pub mod header;
+pub mod mode_badge;
 pub mod status_badge;
 pub mod usage_meter;

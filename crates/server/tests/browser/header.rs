@@ -11,6 +11,7 @@ async fn the_page_shows_the_service_status_and_usage() {
     with_browser(|driver| async move {
         driver.goto(&server.url).await?;
         driver.query(By::Css(".vstage-status__label")).with_text("Online").first().await?;
+        driver.query(By::Css(".vstage-mode--sandbox")).with_text("Sandbox").first().await?;
 
         let meters = driver.query(By::Css(".vstage-meter")).all_from_selector_required().await?;
         assert_eq!(meters.len(), 2);
