@@ -4,6 +4,7 @@
 mod bench;
 mod project;
 mod run;
+mod sandbox;
 mod setup;
 mod tally;
 mod test;

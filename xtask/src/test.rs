@@ -2,10 +2,9 @@
 //! tests (schemathesis), the widget's wasm-bindgen tests in headless Chromium and the browser end-to-end tests;
 //! one closing `N passed, N failed`.
 
-use anyhow::Context;
-
 use crate::project::{self, Project};
 use crate::run::build_widget;
+use crate::sandbox::SandboxProcess;
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM, Purpose};
 use crate::tally::{self, Counts};
 
@@ -112,7 +111,7 @@ fn wasm_tests(project: &Project) -> Step {
     let name = "widget tests (headless Chromium)";
     let accounts: Vec<String> = (1..=8).map(|n| format!("wasm-client-{n}")).collect();
     let accounts: Vec<&str> = accounts.iter().map(String::as_str).collect();
-    let sandbox = match TestSandbox::start(project, &["--processing-ms", "50"], &accounts) {
+    let sandbox = match test_sandbox(project, &["--processing-ms", "50"], &accounts) {
         Ok(sandbox) => sandbox,
         Err(error) => {
             eprintln!("{error:#}");
@@ -144,7 +143,7 @@ fn contract_tests(project: &Project) -> Step {
     let name = "contract tests (schemathesis)";
     let run = || -> anyhow::Result<Step> {
         let sandbox =
-            TestSandbox::start(project, &["--sync-timeout-s", "5", "--photo-limit", "1000000000"], &["schemathesis"])?;
+            test_sandbox(project, &["--sync-timeout-s", "5", "--photo-limit", "1000000000"], &["schemathesis"])?;
         let config = project.root.join("crates/sandbox/openapi/schemathesis.toml");
         let (status, output) = project::status_and_output(
             name,
@@ -181,40 +180,13 @@ fn contract_tests(project: &Project) -> Step {
     })
 }
 
-/// `vstage sandbox` on a free loopback port with the given options and accounts, stopped on drop.
-struct TestSandbox {
-    url: String,
-    process: std::process::Child,
-}
-
-impl TestSandbox {
-    fn start(project: &Project, options: &[&str], accounts: &[&str]) -> anyhow::Result<Self> {
-        use std::io::{BufRead, BufReader};
-        project::run("building the sandbox", project.cargo().args(["build", "--locked", "-p", "vstage-server"]))?;
-        let mut command = project.command(project.target().join("debug").join("vstage"));
-        // warnings only: the contract tests make the sandbox retry webhooks to addresses that do not answer
-        command.env("RUST_LOG", "warn");
-        command.args(["sandbox", "--listen", "127.0.0.1:0"]).args(options);
-        for account in accounts {
-            command.arg("--api-key").arg(account);
-        }
-        let mut process = command.stdout(std::process::Stdio::piped()).spawn()?;
-        let stdout = process.stdout.take().context("the sandbox's output")?;
-        let mut first_line = String::new();
-        BufReader::new(stdout).read_line(&mut first_line)?;
-        let url = first_line
-            .strip_prefix("vstage listening on ")
-            .and_then(|rest| rest.split_whitespace().next())
-            .with_context(|| format!("the sandbox did not start: {first_line:?}"))?
-            .to_string();
-        println!("    sandbox at {url}");
-        Ok(TestSandbox { url, process })
+/// The debug `vstage sandbox` (the native tests' build, so usually nothing to compile) with these options and
+/// accounts.
+fn test_sandbox(project: &Project, options: &[&str], accounts: &[&str]) -> anyhow::Result<SandboxProcess> {
+    project::run("building the sandbox", project.cargo().args(["build", "--locked", "--workspace", "--tests"]))?;
+    let mut args: Vec<String> = options.iter().map(|o| o.to_string()).collect();
+    for account in accounts {
+        args.extend(["--api-key".to_string(), account.to_string()]);
     }
-}
-
-impl Drop for TestSandbox {
-    fn drop(&mut self) {
-        let _ = self.process.kill();
-        let _ = self.process.wait();
-    }
+    SandboxProcess::start(project, &project.target().join("debug").join("vstage"), &args)
 }

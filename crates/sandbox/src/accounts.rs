@@ -4,9 +4,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use hmac::{Hmac, KeyInit, Mac};
 use rusqlite::{Connection, OptionalExtension, params};
-use sha2::Sha256;
 use vstage_api::{PhotoCounts, User, UserIdentity, VariationType};
 
 use crate::error::SandboxError;
@@ -89,9 +87,7 @@ fn uid_salt(db: &mut Connection) -> Result<String, SandboxError> {
 }
 
 fn uid_for(salt: &str, key: &str) -> String {
-    let mut mac = Hmac::<Sha256>::new_from_slice(salt.as_bytes()).expect("HMAC takes a key of any length");
-    mac.update(key.as_bytes());
-    format!("acct_{}", &hex::encode(mac.finalize().into_bytes())[..16])
+    format!("acct_{}", &crate::webhooks::sign(salt, key.as_bytes())[..16])
 }
 
 /// Photos used this period.

@@ -67,10 +67,7 @@ fn result_url(state: &SandboxState, id: &str) -> String {
 async fn mask(state: &SandboxState, image_url: &str) -> Result<(Vec<u8>, f64), String> {
     let bytes = state.fetcher.fetch(image_url).await?;
     tokio::task::spawn_blocking(move || {
-        let photo = imaging::decode(&bytes)?;
-        let mask = imaging::furniture_mask(&photo);
-        let white = mask.pixels().filter(|p| p.0[0] > 127).count();
-        let percentage = white as f64 * 100.0 / (f64::from(mask.width()) * f64::from(mask.height()));
+        let (mask, percentage) = imaging::furniture_analysis(&imaging::decode(&bytes)?);
         Ok((imaging::png(&mask)?, (percentage * 100.0).round() / 100.0))
     })
     .await

@@ -16,10 +16,7 @@ pub async fn unfurnished(state: &SandboxState, urls: impl IntoIterator<Item = St
     for url in urls.into_iter().collect::<HashSet<_>>() {
         let Ok(bytes) = state.fetcher.fetch(&url).await else { continue };
         let percent = tokio::task::spawn_blocking(move || {
-            let photo = imaging::decode(&bytes).ok()?;
-            let mask = imaging::furniture_mask(&photo);
-            let white = mask.pixels().filter(|p| p.0[0] > 127).count();
-            Some(white as f64 * 100.0 / (f64::from(mask.width()) * f64::from(mask.height())))
+            imaging::decode(&bytes).ok().map(|photo| imaging::furniture_analysis(&photo).1)
         })
         .await
         .ok()

@@ -78,6 +78,8 @@ struct SandboxState {
     store: store::Store,
     files: files::Files,
     fetcher: source::Fetcher,
+    /// The OpenAPI document served at `/openapi.json`.
+    openapi: serde_json::Value,
     samples: Vec<samples::Sample>,
     pace: renders::Pace,
     /// The sandbox's own address, for the URLs of its images.
@@ -103,7 +105,8 @@ pub fn build(config: &SandboxConfig, base_url: &str) -> Result<Sandbox, SandboxE
         accounts: Accounts::load(&config.api_keys, config.photo_limit, &store)?,
         faults: faults::Faults::default(),
         files: files::Files::open(config.data_dir.as_deref())?,
-        fetcher: source::Fetcher::default(),
+        fetcher: source::Fetcher::new()?,
+        openapi: openapi::document(&base_url)?,
         samples: samples::generate(&base_url)?,
         store,
         pace: renders::Pace { processing_ms: config.processing_ms, workers: workers as u64 },
@@ -114,7 +117,7 @@ pub fn build(config: &SandboxConfig, base_url: &str) -> Result<Sandbox, SandboxE
         deliveries_added: tokio::sync::Notify::new(),
     });
     let mut background = worker::start(&state, workers)?;
-    background.push(webhooks::start(&state));
+    background.push(webhooks::start(&state)?);
     let cors = CorsLayer::new()
         .allow_origin(Any)
         .allow_methods([Method::GET, Method::POST, Method::DELETE])
@@ -125,7 +128,7 @@ pub fn build(config: &SandboxConfig, base_url: &str) -> Result<Sandbox, SandboxE
         .nest("/v1", v1::routes())
         .nest("/sandbox", faults::routes())
         .nest("/samples", samples::routes())
-        .route("/openapi.json", axum::routing::get(openapi::document))
+        .route("/openapi.json", axum::routing::get(openapi::serve))
         .nest_service("/files", tower_http::services::ServeDir::new(state.files.dir()))
         .fallback(error::not_found)
         .layer(axum::middleware::from_fn_with_state(state.clone(), faults::inject))

@@ -8,11 +8,18 @@ use axum::extract::State;
 use serde_json::{Value, json};
 
 use crate::SandboxState;
+use crate::error::SandboxError;
 
 const DOCUMENT: &str = include_str!("../openapi/openapi.json");
 
-pub async fn document(State(state): State<Arc<SandboxState>>) -> Json<Value> {
-    let mut document: Value = serde_json::from_str(DOCUMENT).expect("openapi.json is valid JSON (a test reads it)");
-    document["servers"] = json!([{ "url": state.base_url }]);
-    Json(document)
+/// The document with `base_url` as its server, made once at start.
+pub fn document(base_url: &str) -> Result<Value, SandboxError> {
+    let mut document: Value = serde_json::from_str(DOCUMENT)
+        .map_err(|e| SandboxError::Startup(format!("the built-in openapi.json does not parse: {e}")))?;
+    document["servers"] = json!([{ "url": base_url }]);
+    Ok(document)
+}
+
+pub async fn serve(State(state): State<Arc<SandboxState>>) -> Json<Value> {
+    Json(state.openapi.clone())
 }

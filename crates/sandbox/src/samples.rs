@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::Router;
+use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::IntoResponse;
@@ -25,7 +26,7 @@ pub struct Sample {
     /// Where it can be fetched (absolute).
     pub url: String,
     #[serde(skip)]
-    pub jpeg: Arc<Vec<u8>>,
+    pub jpeg: Bytes,
 }
 
 const WIDTH: u32 = 960;
@@ -45,7 +46,7 @@ pub fn generate(base_url: &str) -> Result<Vec<Sample>, SandboxError> {
         .into_iter()
         .map(|(name, description, photo)| {
             let jpeg = imaging::encode(&photo, None).map_err(SandboxError::Internal)?.full;
-            Ok(Sample { name, description, url: format!("{base_url}/samples/{name}"), jpeg: Arc::new(jpeg) })
+            Ok(Sample { name, description, url: format!("{base_url}/samples/{name}"), jpeg: Bytes::from(jpeg) })
         })
         .collect()
 }
@@ -67,7 +68,7 @@ async fn photo(
         .iter()
         .find(|sample| sample.name == name)
         .ok_or_else(|| SandboxError::NotFound(format!("No sample {name}; GET /samples lists them.")))?;
-    Ok(([(CONTENT_TYPE, "image/jpeg"), (CACHE_CONTROL, "public, max-age=86400")], sample.jpeg.as_ref().clone()))
+    Ok(([(CONTENT_TYPE, "image/jpeg"), (CACHE_CONTROL, "public, max-age=86400")], sample.jpeg.clone()))
 }
 
 /// A room seen from its doorway: a wall with a window above a floor of boards that recede to the back wall.

@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use base64::Engine;
 
+use crate::error::SandboxError;
+
 /// The largest image the sandbox downloads.
 pub const MAX_BYTES: usize = 25 * 1024 * 1024;
 
@@ -13,19 +15,17 @@ pub struct Fetcher {
     http: reqwest::Client,
 }
 
-impl Default for Fetcher {
-    fn default() -> Self {
+impl Fetcher {
+    pub fn new() -> Result<Self, SandboxError> {
         let http = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::limited(3))
             .connect_timeout(Duration::from_secs(10))
             .timeout(Duration::from_secs(30))
             .build()
-            .expect("a client with these settings always builds");
-        Fetcher { http }
+            .map_err(|e| SandboxError::Startup(format!("cannot set up the HTTP client for photos: {e}")))?;
+        Ok(Fetcher { http })
     }
-}
 
-impl Fetcher {
     /// The bytes behind `url`.
     pub async fn fetch(&self, url: &str) -> Result<Vec<u8>, String> {
         if let Some(rest) = url.strip_prefix("data:") {

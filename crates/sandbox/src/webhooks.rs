@@ -47,14 +47,14 @@ struct Due {
 }
 
 /// Starts the delivery loop; it stops when the returned handle is aborted.
-pub fn start(state: &Arc<SandboxState>) -> AbortHandle {
+pub fn start(state: &Arc<SandboxState>) -> Result<AbortHandle, SandboxError> {
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(Duration::from_secs(10))
+        .build()
+        .map_err(|e| SandboxError::Startup(format!("cannot set up the HTTP client for webhooks: {e}")))?;
     let state = state.clone();
     let task = tokio::spawn(async move {
-        let http = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .timeout(Duration::from_secs(10))
-            .build()
-            .expect("a client with these settings always builds");
         loop {
             match next_due(&state).await {
                 Ok(Some(due)) => deliver(&state, &http, due).await,
@@ -68,7 +68,7 @@ pub fn start(state: &Arc<SandboxState>) -> AbortHandle {
             }
         }
     });
-    task.abort_handle()
+    Ok(task.abort_handle())
 }
 
 async fn next_due(state: &Arc<SandboxState>) -> Result<Option<Due>, SandboxError> {

@@ -1,15 +1,15 @@
 //! The sandbox's HTTP figures: requests per second and p50/p99 latency of `GET /v2/renders/{id}` and
 //! `POST /v2/renders`, measured with wrk against the release build on loopback.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Stdio};
 
 use anyhow::{Context, bail};
 
 use super::Report;
 use super::report::Measure;
 use crate::project::{self, Project};
+use crate::sandbox::SandboxProcess;
 
 const KEY: &str = "bench-key";
 /// A 1x1 PNG: processing it costs nothing, so the figures are the HTTP and store path's.
@@ -22,19 +22,22 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     )?;
     let data = project.target().join("bench").join("sandbox-data");
     let _ = std::fs::remove_dir_all(&data);
-    let sandbox = Sandbox::start(project, &data)?;
+    let args = ["--api-key", KEY, "--photo-limit", "1000000000", "--processing-ms", "10", "--data-dir"];
+    let mut args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    args.push(data.display().to_string());
+    let sandbox = SandboxProcess::start(project, &project.target().join("release").join("vstage"), &args)?;
     let body = format!(r#"{{"image_url":"{PHOTO}","variation_count":1,"config":{{"type":"enhancement"}}}}"#);
-    let created = post_json(&sandbox.addr, "/v2/renders", &body)?;
+    let created = post_json(sandbox.addr(), "/v2/renders", &body)?;
     let id = created["id"].as_str().context("the created render has an id")?.to_string();
 
-    let get = wrk(project, &sandbox.addr, &format!("/v2/renders/{id}"), None)?;
+    let get = wrk(project, sandbox.addr(), &format!("/v2/renders/{id}"), None)?;
     add(report, "sandbox GET /v2/renders/{id}", get);
     let script = project.target().join("bench").join("post-render.lua");
     std::fs::write(
         &script,
         format!("wrk.method = \"POST\"\nwrk.body = '{body}'\nwrk.headers[\"Content-Type\"] = \"application/json\"\n"),
     )?;
-    let post = wrk(project, &sandbox.addr, "/v2/renders", Some(&script))?;
+    let post = wrk(project, sandbox.addr(), "/v2/renders", Some(&script))?;
     add(report, "sandbox POST /v2/renders", post);
     Ok(())
 }
@@ -91,50 +94,6 @@ fn parse_duration_or_number(value: &str) -> Option<f64> {
         "s" => number * 1000.0,
         _ => return None,
     })
-}
-
-/// `vstage sandbox` (release) on a free loopback port, stopped on drop.
-struct Sandbox {
-    addr: String,
-    process: Child,
-}
-
-impl Sandbox {
-    fn start(project: &Project, data: &std::path::Path) -> anyhow::Result<Self> {
-        let mut process = project
-            .command(project.target().join("release").join("vstage"))
-            .args([
-                "sandbox",
-                "--listen",
-                "127.0.0.1:0",
-                "--api-key",
-                KEY,
-                "--photo-limit",
-                "1000000000",
-                "--processing-ms",
-                "10",
-            ])
-            .arg("--data-dir")
-            .arg(data)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()?;
-        let mut line = String::new();
-        BufReader::new(process.stdout.take().context("the sandbox's output")?).read_line(&mut line)?;
-        let addr = line
-            .strip_prefix("vstage listening on http://")
-            .and_then(|rest| rest.split_whitespace().next())
-            .with_context(|| format!("the sandbox did not start: {line:?}"))?
-            .to_string();
-        Ok(Sandbox { addr, process })
-    }
-}
-
-impl Drop for Sandbox {
-    fn drop(&mut self) {
-        let _ = self.process.kill();
-        let _ = self.process.wait();
-    }
 }
 
 /// One JSON POST over a plain connection (the bench needs one render to read).

@@ -12,7 +12,7 @@ use image::imageops::FilterType;
 use image::{DynamicImage, GrayImage, ImageFormat, ImageReader, Limits, RgbImage};
 use vstage_api::{OutputResolution, RoomType, SkyStyle, Style};
 
-pub use removal::furniture_mask;
+use removal::furniture_mask;
 pub use staging::stage;
 
 /// The largest image the sandbox processes.
@@ -25,6 +25,14 @@ pub enum Operation {
     Remove { mask: Option<GrayImage> },
     Dusk { sky: SkyStyle },
     Enhance,
+}
+
+/// The furniture mask of a photo and the percentage of the photo it covers.
+pub fn furniture_analysis(photo: &RgbImage) -> (GrayImage, f64) {
+    let mask = furniture_mask(photo);
+    let white = mask.pixels().filter(|p| p.0[0] > 127).count();
+    let percentage = white as f64 * 100.0 / (f64::from(mask.width()) * f64::from(mask.height()));
+    (mask, percentage)
 }
 
 /// Reads an image, refusing what is not one or is larger than `MAX_PIXELS`.
