@@ -186,10 +186,15 @@ impl Drop for RunningSandbox {
     }
 }
 
-/// Serves the sandbox on `listener` until the returned handle is dropped.
-pub fn spawn(listener: TcpListener, config: &SandboxConfig) -> Result<RunningSandbox, SandboxError> {
+/// Serves the sandbox on `listener` until the returned handle is dropped. Its image URLs start with
+/// `public_url` when given (a server in front of it forwards `/files` and `/samples`), else its own address.
+pub fn spawn(
+    listener: TcpListener,
+    config: &SandboxConfig,
+    public_url: Option<&str>,
+) -> Result<RunningSandbox, SandboxError> {
     let addr = listener.local_addr().map_err(|e| SandboxError::Startup(e.to_string()))?;
-    let sandbox = build(config, &format!("http://{addr}"))?;
+    let sandbox = build(config, public_url.unwrap_or(&format!("http://{addr}")))?;
     let task = tokio::spawn(async move {
         if let Err(error) = sandbox.serve(listener, std::future::pending()).await {
             tracing::error!(%error, "the sandbox stopped serving");

@@ -12,7 +12,7 @@ pub async fn sandbox(keys: &[&str]) -> RunningSandbox {
 
 pub async fn sandbox_with(config: SandboxConfig) -> RunningSandbox {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    vstage_sandbox::spawn(listener, &config).unwrap()
+    vstage_sandbox::spawn(listener, &config, None).unwrap()
 }
 
 pub fn client(sandbox: &RunningSandbox, key: &str) -> Client<NativeTransport> {

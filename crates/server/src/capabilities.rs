@@ -5,9 +5,7 @@ use axum::Json;
 use axum::routing::{MethodRouter, get};
 use vstage_api::Capabilities;
 
-/// `mode` is `sandbox` or `upstream`.
-pub fn route(mode: &str) -> MethodRouter {
-    let capabilities = Capabilities { mode: mode.to_string(), events: false, uploads: false, access: "open".into() };
+pub fn route(capabilities: Capabilities) -> MethodRouter {
     get(move || {
         let capabilities = capabilities.clone();
         async move { Json(capabilities) }

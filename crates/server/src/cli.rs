@@ -1,10 +1,12 @@
-//! The command line of the `vstage` binary: `vstage serve` and `vstage sandbox`.
-//! Every option has a default that works on a developer's machine.
+//! The command line of the `vstage` binary: `vstage serve`, `vstage sandbox` and `vstage token`.
+//! Every option has a default that works on a developer's machine; secrets come only from the environment.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
 #[command(name = "vstage", version, about = "The vstage virtual-staging studio: server, proxy and sandbox")]
@@ -19,6 +21,18 @@ pub enum Command {
     Serve(ServeArgs),
     /// Run the sandbox alone, for direct use with an `Api-Key` header.
     Sandbox(SandboxArgs),
+    /// Print a widget token signed with VSTAGE_WIDGET_SECRET (for tests and examples; a host site's backend mints
+    /// its own, see the README).
+    Token(TokenArgs),
+}
+
+/// Who may call `/api`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AccessMode {
+    /// Anyone who can connect (loopback addresses only).
+    Open,
+    /// Callers with a widget token signed with VSTAGE_WIDGET_SECRET.
+    Token,
 }
 
 #[derive(Debug, Args)]
@@ -36,6 +50,42 @@ pub struct ServeArgs {
     /// The key is read from the environment variable VSTAGE_API_KEY only, so it never shows in a process list.
     #[arg(long)]
     pub upstream: Option<String>,
+    /// The service's direct address for synchronous v2 calls (`wait_for_completion`), which may take longer
+    /// than the regular address allows.
+    #[arg(long)]
+    pub direct_sync_url: Option<String>,
+    /// The address browsers and the service reach this server at (e.g. https://staging.example.com), used in
+    /// upload URLs and as the webhook address. Defaults to the listening address.
+    #[arg(long)]
+    pub public_url: Option<String>,
+    /// A page origin allowed to call /api from another site (CORS), e.g. https://listings.example.com; repeat.
+    #[arg(long = "allow-origin")]
+    pub allow_origins: Vec<String>,
+    /// `open` (no token; loopback only) or `token` (widget tokens signed with VSTAGE_WIDGET_SECRET).
+    #[arg(long, value_enum, default_value_t = AccessMode::Open)]
+    pub access: AccessMode,
+    /// Requests a minute allowed per subject (per client address in open access); 0 for no limit.
+    #[arg(long, default_value_t = 600)]
+    pub rate_limit: u32,
+    /// Live-event streams a subject may hold open at once.
+    #[arg(long, default_value_t = 32)]
+    pub max_event_streams: usize,
+    /// Seconds between keep-alive comments on live-event streams.
+    #[arg(long, default_value_t = 15)]
+    pub event_keep_alive_s: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct TokenArgs {
+    /// The subject: the host site's id for the person using the widget.
+    #[arg(long)]
+    pub sub: String,
+    /// How long the token is valid, e.g. 15m, 1h, 12h.
+    #[arg(long, default_value = "1h", value_parser = humantime::parse_duration)]
+    pub ttl: Duration,
+    /// The page origin the token may be used from, e.g. https://listings.example.com.
+    #[arg(long)]
+    pub origin: Option<String>,
 }
 
 #[derive(Debug, Args)]

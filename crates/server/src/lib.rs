@@ -1,52 +1,250 @@
 //! `vstage serve`: the backend-for-frontend between the widget and the image service (or the embedded sandbox).
-//! It keeps the API key on the server, forwards an allow-list of calls and serves the widget's files.
+//! It keeps the API key on the server, forwards an allow-list of calls, receives webhooks, pushes live events,
+//! stores uploads and serves the widget's files.
 
+mod access;
 mod capabilities;
 pub mod cli;
+mod db;
+mod error;
+mod events;
+mod listing;
+mod metadata;
+mod ownership;
 mod proxy;
+mod rate_limit;
+mod sandbox_files;
 mod secret;
 mod shutdown;
 mod static_files;
+pub mod token;
+mod uploads;
 mod upstream;
+mod webhooks;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{Context, bail};
 use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, RETRY_AFTER};
+use axum::http::{HeaderName, HeaderValue, Method};
+use axum::routing::{get, post};
 use tokio::net::TcpListener;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use vstage_api::Capabilities;
 
-use crate::cli::{Cli, Command, SandboxArgs, ServeArgs};
-use crate::upstream::Upstream;
+use crate::access::{Access, Gate};
+use crate::cli::{AccessMode, Cli, Command, SandboxArgs, ServeArgs, TokenArgs};
+use crate::db::Db;
+use crate::error::ServerError;
+use crate::events::Events;
+use crate::ownership::Ownership;
+use crate::proxy::Proxy;
+use crate::rate_limit::RateLimit;
+use crate::token::WidgetSecret;
+use crate::uploads::Uploads;
+use crate::upstream::{Upstream, checked_base};
+use crate::webhooks::{Receiver, WebhookSecret};
 
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve(args) => serve(args).await,
         Command::Sandbox(args) => sandbox(args).await,
+        Command::Token(args) => token(args),
     }
 }
 
 /// `vstage serve`.
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    refuse_open_access_off_loopback(args.listen)?;
+    let access = Arc::new(access_from(args.access, args.listen)?);
+    let cors = cors_layer(&args.allow_origins)?;
     let listener = bind(args.listen).await?;
-    let (upstream, _embedded_sandbox) = match &args.upstream {
+    let local_url = format!("http://{}", listener.local_addr()?);
+    let public_url = match &args.public_url {
+        Some(url) => checked_base("--public-url", url)?,
+        None => local_url.clone(),
+    };
+    let db = Db::open(&args.data_dir)?;
+    let (upstream, embedded_sandbox) = match &args.upstream {
         Some(url) => (Upstream::remote(url, std::env::var("VSTAGE_API_KEY").ok())?, None),
         None => {
-            let (upstream, running) = Upstream::embedded_sandbox(&args.data_dir).await?;
+            let (upstream, running) =
+                Upstream::embedded_sandbox(&args.data_dir, &format!("{public_url}/sandbox")).await?;
             (upstream, Some(running))
         }
     };
-    let mode = upstream.mode();
+    let upstream = upstream.with_direct_sync_url(args.direct_sync_url.as_deref())?;
+    let http = proxy::client()?;
+    let webhook_secret = Arc::new(webhook_secret(&args, &upstream, &http, embedded_sandbox.is_some()).await?);
+    // The embedded sandbox reaches us on loopback; the real service only at the public address.
+    let webhook_url = match (&embedded_sandbox, &args.public_url) {
+        (Some(_), _) => Some(format!("{local_url}/api/webhooks/service")),
+        (None, Some(_)) => Some(format!("{public_url}/api/webhooks/service")),
+        (None, None) => None,
+    }
+    .filter(|_| webhook_secret.is_set());
+    if embedded_sandbox.is_none() && args.public_url.is_none() {
+        tracing::warn!(
+            "without --public-url the service can neither fetch uploads nor send webhooks here; live events are off"
+        );
+    }
     if !args.dist.join("index.html").is_file() {
         tracing::warn!(dist = %args.dist.display(), "no widget in this folder; build it with `cargo xtask run`");
     }
-    let api = proxy::routes(Arc::new(upstream))?.route("/capabilities", capabilities::route(mode));
-    let app = Router::new().nest("/api", api).merge(static_files::router(&args.dist));
+
+    let capabilities = Capabilities {
+        mode: upstream.mode().into(),
+        events: webhook_url.is_some(),
+        uploads: true,
+        access: access.name().into(),
+    };
+    let ownership = Ownership::new(db.clone());
+    let events = Events::new(db.clone(), args.max_event_streams, Duration::from_secs(args.event_keep_alive_s.max(1)));
+    let uploads = Arc::new(Uploads::open(args.data_dir.join("uploads"), &public_url)?);
+    let receiver = Arc::new(Receiver {
+        secret: webhook_secret.clone(),
+        access: access.clone(),
+        db,
+        ownership: ownership.clone(),
+        events: events.clone(),
+    });
+    let gate = Arc::new(Gate { access: access.clone(), rate_limit: RateLimit::per_minute(args.rate_limit) });
+    let sandbox_origin = embedded_sandbox.as_ref().map(|running| running.base_url());
+    let mode = upstream.mode();
+    let proxy = Arc::new(Proxy {
+        upstream,
+        http: http.clone(),
+        access,
+        ownership,
+        events: events.clone(),
+        webhook_secret,
+        webhook_url,
+    });
+
+    let for_a_subject = proxy::routes(proxy)
+        .route(
+            "/uploads",
+            post(uploads::upload).with_state(uploads.clone()).layer(DefaultBodyLimit::max(uploads::BODY_LIMIT)),
+        )
+        .route("/events", get(events::stream).with_state(events.clone()))
+        .layer(axum::middleware::from_fn_with_state(gate, access::authenticate));
+    let mut api = for_a_subject
+        .route("/capabilities", capabilities::route(capabilities))
+        .route(
+            "/webhooks/service",
+            post(webhooks::receive).with_state(receiver).layer(DefaultBodyLimit::max(webhooks::BODY_LIMIT)),
+        )
+        .route("/uploads/{name}", get(uploads::serve).with_state(uploads))
+        .fallback(|| async { ServerError::NotFound("No such API endpoint on this vstage server.".into()) });
+    let mut app = Router::new();
+    if let Some(origin) = sandbox_origin {
+        let (images, samples_index) = sandbox_files::routes(origin, http);
+        api = api.merge(samples_index);
+        app = app.merge(images);
+    }
+    if let Some(cors) = cors {
+        api = api.layer(cors);
+    }
+    let app = app.nest("/api", api).merge(static_files::router(&args.dist));
+
     announce(&listener, mode)?;
-    axum::serve(listener, app).with_graceful_shutdown(shutdown::signal()).await.context("serving")?;
+    let stopping = async move {
+        shutdown::signal().await;
+        events.close();
+    };
+    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(stopping)
+        .await
+        .context("serving")?;
+    drop(embedded_sandbox);
     println!("vstage stopped");
     Ok(())
+}
+
+/// Open access (no widget token) is safe only where nobody else can connect; tokens need the secret.
+fn access_from(mode: AccessMode, listen: SocketAddr) -> anyhow::Result<Access> {
+    match mode {
+        AccessMode::Open if !listen.ip().is_loopback() => bail!(
+            "refusing to listen on {listen} with open access: anyone who reaches this address could spend the \
+             account's photos. Listen on 127.0.0.1 behind your own reverse proxy, or use --access token."
+        ),
+        AccessMode::Open => Ok(Access::Open),
+        AccessMode::Token => {
+            let secret = std::env::var("VSTAGE_WIDGET_SECRET").map_err(|_| {
+                anyhow::anyhow!(
+                    "--access token needs VSTAGE_WIDGET_SECRET, the secret your site signs widget tokens with"
+                )
+            })?;
+            Ok(Access::Token(WidgetSecret::new(&secret).map_err(anyhow::Error::msg)?))
+        }
+    }
+}
+
+/// The secret the service signs webhooks with: `VSTAGE_WEBHOOK_SECRET`, or for the embedded sandbox one made
+/// once, kept in the data dir and set on the sandbox over its API, exactly as an operator would.
+async fn webhook_secret(
+    args: &ServeArgs,
+    upstream: &Upstream,
+    http: &reqwest::Client,
+    embedded: bool,
+) -> anyhow::Result<WebhookSecret> {
+    let from_env = std::env::var("VSTAGE_WEBHOOK_SECRET").ok().filter(|secret| !secret.is_empty());
+    if !embedded {
+        if from_env.is_none() {
+            tracing::warn!("VSTAGE_WEBHOOK_SECRET is not set: webhooks cannot be verified, so live events are off");
+        }
+        return Ok(WebhookSecret::new(from_env, None));
+    }
+    let file = args.data_dir.join("webhook-secret");
+    let secret = match from_env {
+        Some(secret) => secret,
+        None => secret::load_or_generate(&file, "whs_")?,
+    };
+    let response = http
+        .post(format!("{}/v2/user/webhook-secret", upstream.base_url()))
+        .header(AUTHORIZATION, upstream.key().authorization())
+        .header(CONTENT_TYPE, "application/json")
+        .body(serde_json::json!({ "webhook_secret": secret }).to_string())
+        .timeout(Duration::from_secs(10))
+        .send()
+        .await
+        .context("cannot reach the embedded sandbox to set its webhook secret")?;
+    if !response.status().is_success() {
+        bail!("the embedded sandbox refused the webhook secret (HTTP {})", response.status().as_u16());
+    }
+    Ok(WebhookSecret::new(Some(secret), Some(file)))
+}
+
+/// CORS for the listed page origins only; none listed, no cross-site calls.
+fn cors_layer(origins: &[String]) -> anyhow::Result<Option<CorsLayer>> {
+    if origins.is_empty() {
+        return Ok(None);
+    }
+    let origins = origins
+        .iter()
+        .map(|origin| {
+            let url = reqwest::Url::parse(origin)
+                .ok()
+                .filter(|url| matches!(url.scheme(), "http" | "https") && url.path() == "/" && url.query().is_none());
+            let Some(url) = url else {
+                bail!(
+                    "--allow-origin {origin} is not an origin; give scheme, host and port only, e.g. https://a.example"
+                );
+            };
+            Ok(HeaderValue::from_str(&url.origin().ascii_serialization())?)
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    Ok(Some(
+        CorsLayer::new()
+            .allow_origin(AllowOrigin::list(origins))
+            .allow_methods([Method::GET, Method::POST, Method::DELETE])
+            .allow_headers([AUTHORIZATION, CONTENT_TYPE, ACCEPT, HeaderName::from_static("last-event-id")])
+            .expose_headers([RETRY_AFTER])
+            .max_age(Duration::from_secs(600)),
+    ))
 }
 
 /// `vstage sandbox`: the sandbox alone, for direct use with an `Api-Key`.
@@ -58,7 +256,7 @@ async fn sandbox(args: SandboxArgs) -> anyhow::Result<()> {
         data_dir: args.data_dir,
         processing_ms: args.processing_ms,
         webhook_retry_ms: args.webhook_retry_ms,
-        sync_timeout: std::time::Duration::from_secs(args.sync_timeout_s),
+        sync_timeout: Duration::from_secs(args.sync_timeout_s),
     };
     let sandbox = vstage_sandbox::build(&config, &format!("http://{}", listener.local_addr()?))?;
     announce(&listener, "standalone sandbox")?;
@@ -66,14 +264,15 @@ async fn sandbox(args: SandboxArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Open access (no widget token) is safe only where nobody else can connect.
-fn refuse_open_access_off_loopback(listen: SocketAddr) -> anyhow::Result<()> {
-    if !listen.ip().is_loopback() {
-        bail!(
-            "refusing to listen on {listen}: without widget tokens anyone who reaches this address could spend the \
-             account's photos. Listen on a loopback address (127.0.0.1) behind your own reverse proxy."
-        );
+/// `vstage token`.
+fn token(args: TokenArgs) -> anyhow::Result<()> {
+    let secret = std::env::var("VSTAGE_WIDGET_SECRET")
+        .map_err(|_| anyhow::anyhow!("set VSTAGE_WIDGET_SECRET to the secret `vstage serve --access token` uses"))?;
+    let secret = WidgetSecret::new(&secret).map_err(anyhow::Error::msg)?;
+    if args.sub.is_empty() {
+        bail!("--sub must name someone");
     }
+    println!("{}", secret.mint(&args.sub, args.ttl, args.origin.as_deref()));
     Ok(())
 }
 

@@ -1,168 +1,366 @@
 //! The `/api` proxy: an explicit allow-list of the contract's endpoints, forwarded with the key added.
 //! Nothing from the browser but the body, the query and `Accept`/`Content-Type` reaches the service; path
 //! parameters are checked, bodies capped, redirects not followed, and upstream failures become 502/504.
+//! With widget tokens, each subject reaches only the renders it created.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Json;
-use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
 use axum::http::header::{ACCEPT, AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE};
-use axum::http::{HeaderMap, Method, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
+use axum::response::Response;
 use axum::routing::{MethodFilter, on};
-use serde_json::json;
+use axum::{Extension, Router};
+use serde_json::Value;
 
+use crate::access::{Access, Subject};
+use crate::error::ServerError;
+use crate::events::Events;
+use crate::listing;
+use crate::ownership::{Kind, Ownership};
 use crate::upstream::Upstream;
+use crate::webhooks::{WebhookSecret, resource_key};
 
 /// Connecting to the service must be quick; a whole call may take a while, a waiting one longer.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 const GET_TIMEOUT: Duration = Duration::from_secs(30);
-/// Long enough for `wait_for_completion` (the service answers within 60 s).
+/// Long enough for `wait_for_completion` on the regular address (the service answers within 60 s).
 const POST_TIMEOUT: Duration = Duration::from_secs(90);
+/// Waiting calls sent to `--direct-sync-url`, which has no 60 s limit.
+const DIRECT_SYNC_TIMEOUT: Duration = Duration::from_secs(600);
 /// JSON bodies; the v1 create may carry a photo as multipart.
 const JSON_BODY_LIMIT: usize = 1024 * 1024;
 const UPLOAD_BODY_LIMIT: usize = 26 * 1024 * 1024;
 
-/// Every endpoint of API.md: method, path (with `{param}`s), and the largest body it takes.
-const ENDPOINTS: &[(MethodFilter, &str, usize)] = &[
-    (MethodFilter::GET, "/v2/status", 0),
-    (MethodFilter::GET, "/v2/user", 0),
-    (MethodFilter::POST, "/v2/user/webhook-secret", JSON_BODY_LIMIT),
-    (MethodFilter::DELETE, "/v2/user/webhook-secret", 0),
-    (MethodFilter::GET, "/v2/renders", 0),
-    (MethodFilter::POST, "/v2/renders", JSON_BODY_LIMIT),
-    (MethodFilter::POST, "/v2/renders/bulk", JSON_BODY_LIMIT),
-    (MethodFilter::POST, "/v2/renders/variations/bulk", JSON_BODY_LIMIT),
-    (MethodFilter::GET, "/v2/renders/{render_id}", 0),
-    (MethodFilter::POST, "/v2/renders/{render_id}/variations", JSON_BODY_LIMIT),
-    (MethodFilter::GET, "/v2/renders/{render_id}/variations/{variation_id}", 0),
-    (MethodFilter::POST, "/v2/analyze", JSON_BODY_LIMIT),
-    (MethodFilter::GET, "/v1/ping", 0),
-    (MethodFilter::GET, "/v1/options", 0),
-    (MethodFilter::POST, "/v1/render/create", UPLOAD_BODY_LIMIT),
-    (MethodFilter::GET, "/v1/render", 0),
-    (MethodFilter::POST, "/v1/render/create-variation", JSON_BODY_LIMIT),
+/// What the proxy does around an endpoint besides forwarding it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rule {
+    /// Account-wide reads: status, usage, v1 ping and options.
+    Plain,
+    /// Setting or removing the webhook secret: the operator's business, refused with widget tokens; the
+    /// receiver adopts the new secret so verification keeps working.
+    WebhookSecret,
+    /// `GET /v2/renders`: with tokens, the subject's own renders.
+    ListRenders,
+    /// Creates renders (the response's `id`, or `renders[].id` in bulk): recorded; our receiver as `webhook_url`.
+    CreateRenders,
+    /// A path `{render_id}` that must be the subject's.
+    OnRender,
+    /// A body `renders[].render_id` that must all be the subject's.
+    AddInBulk,
+    /// `POST /v2/analyze`: the analysis `id` recorded; our receiver as `webhook_url`.
+    Analyze,
+    /// `POST /v1/render/create`: the `render_id` recorded.
+    V1Create,
+    /// A v1 query `render_id` that must be the subject's.
+    V1OnRender,
+}
+
+/// Every endpoint of API.md: method, path (with `{param}`s), the largest body it takes, and its rule.
+const ENDPOINTS: &[(MethodFilter, &str, usize, Rule)] = &[
+    (MethodFilter::GET, "/v2/status", 0, Rule::Plain),
+    (MethodFilter::GET, "/v2/user", 0, Rule::Plain),
+    (MethodFilter::POST, "/v2/user/webhook-secret", JSON_BODY_LIMIT, Rule::WebhookSecret),
+    (MethodFilter::DELETE, "/v2/user/webhook-secret", 0, Rule::WebhookSecret),
+    (MethodFilter::GET, "/v2/renders", 0, Rule::ListRenders),
+    (MethodFilter::POST, "/v2/renders", JSON_BODY_LIMIT, Rule::CreateRenders),
+    (MethodFilter::POST, "/v2/renders/bulk", JSON_BODY_LIMIT, Rule::CreateRenders),
+    (MethodFilter::POST, "/v2/renders/variations/bulk", JSON_BODY_LIMIT, Rule::AddInBulk),
+    (MethodFilter::GET, "/v2/renders/{render_id}", 0, Rule::OnRender),
+    (MethodFilter::POST, "/v2/renders/{render_id}/variations", JSON_BODY_LIMIT, Rule::OnRender),
+    (MethodFilter::GET, "/v2/renders/{render_id}/variations/{variation_id}", 0, Rule::OnRender),
+    (MethodFilter::POST, "/v2/analyze", JSON_BODY_LIMIT, Rule::Analyze),
+    (MethodFilter::GET, "/v1/ping", 0, Rule::Plain),
+    (MethodFilter::GET, "/v1/options", 0, Rule::Plain),
+    (MethodFilter::POST, "/v1/render/create", UPLOAD_BODY_LIMIT, Rule::V1Create),
+    (MethodFilter::GET, "/v1/render", 0, Rule::V1OnRender),
+    (MethodFilter::POST, "/v1/render/create-variation", JSON_BODY_LIMIT, Rule::V1OnRender),
 ];
 
 #[derive(Debug)]
-struct Proxy {
-    upstream: Arc<Upstream>,
-    http: reqwest::Client,
+pub struct Proxy {
+    pub upstream: Upstream,
+    pub http: reqwest::Client,
+    pub access: Arc<Access>,
+    pub ownership: Ownership,
+    pub events: Arc<Events>,
+    pub webhook_secret: Arc<WebhookSecret>,
+    /// Our receiver's address, put in creations that name none; `None` when the service could not reach it.
+    pub webhook_url: Option<String>,
 }
 
-/// The routes under `/api`.
-pub fn routes(upstream: Arc<Upstream>) -> anyhow::Result<Router> {
-    let http = reqwest::Client::builder()
+/// One call as it will go upstream.
+struct Call<'a> {
+    method: Method,
+    path: &'a str,
+    query: Option<&'a str>,
+    headers: &'a HeaderMap,
+    body: Bytes,
+}
+
+/// The service's answer.
+pub struct Answer {
+    pub status: StatusCode,
+    pub content_type: Option<HeaderValue>,
+    pub body: Bytes,
+}
+
+/// The HTTP client for upstream calls: no redirects, a connect time-out.
+pub fn client() -> anyhow::Result<reqwest::Client> {
+    Ok(reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(CONNECT_TIMEOUT)
-        .build()?;
-    let proxy = Arc::new(Proxy { upstream, http });
+        .build()?)
+}
+
+/// The routes under `/api` that forward to the service.
+pub fn routes(proxy: Arc<Proxy>) -> Router {
     let mut router = Router::new();
-    for &(method, template, body_limit) in ENDPOINTS {
+    for &(method, template, body_limit, rule) in ENDPOINTS {
         let handler = move |State(proxy): State<Arc<Proxy>>,
+                            Extension(subject): Extension<Subject>,
                             Path(params): Path<HashMap<String, String>>,
                             RawQuery(query): RawQuery,
                             method: Method,
                             headers: HeaderMap,
                             body: Bytes| async move {
-            proxy.forward(method, template, &params, query.as_deref(), &headers, body).await
+            proxy.handle(rule, &subject, method, template, &params, query.as_deref(), &headers, body).await
         };
         router = router.route(template, on(method, handler).layer(DefaultBodyLimit::max(body_limit.max(1))));
     }
-    Ok(router
-        .fallback(|| async { error(StatusCode::NOT_FOUND, "No such API endpoint on this vstage server.") })
-        .with_state(proxy))
+    router.with_state(proxy)
 }
 
 impl Proxy {
-    async fn forward(
+    #[allow(clippy::too_many_arguments)]
+    async fn handle(
         &self,
+        rule: Rule,
+        subject: &Subject,
         method: Method,
         template: &str,
         params: &HashMap<String, String>,
         query: Option<&str>,
-        browser_headers: &HeaderMap,
+        headers: &HeaderMap,
         body: Bytes,
-    ) -> Response {
-        let path = match fill(template, params) {
-            Ok(path) => path,
-            Err(message) => return error(StatusCode::BAD_REQUEST, &message),
+    ) -> Result<Response, ServerError> {
+        let path = fill(template, params)?;
+        let tokens = self.access.is_token();
+        let mut body = body;
+        match rule {
+            Rule::Plain => {}
+            Rule::WebhookSecret if tokens => {
+                return Err(ServerError::Forbidden(
+                    "The webhook secret is managed by the server's operator, not from the widget.".into(),
+                ));
+            }
+            Rule::WebhookSecret => {}
+            Rule::ListRenders if tokens => return listing::page(self, subject, query).await,
+            Rule::ListRenders => {}
+            Rule::CreateRenders | Rule::Analyze => body = self.with_webhook_url(body),
+            Rule::OnRender if tokens => {
+                let render_id = params.get("render_id").cloned().unwrap_or_default();
+                self.require_owner(Kind::Render, vec![render_id], subject).await?;
+            }
+            Rule::AddInBulk if tokens => {
+                let ids = json_field(&body, "renders")
+                    .as_ref()
+                    .and_then(Value::as_array)
+                    .map(|entries| {
+                        entries.iter().filter_map(|e| e.get("render_id")?.as_str().map(str::to_string)).collect()
+                    })
+                    .unwrap_or_default();
+                self.require_owner(Kind::Render, ids, subject).await?;
+            }
+            Rule::V1OnRender if tokens => {
+                let render_id = query_param(query.unwrap_or_default(), "render_id").unwrap_or_default();
+                self.require_owner(Kind::V1Render, vec![render_id], subject).await?;
+            }
+            Rule::OnRender | Rule::AddInBulk | Rule::V1Create | Rule::V1OnRender => {}
+        }
+        let sent_secret = (rule == Rule::WebhookSecret && method == Method::POST)
+            .then(|| json_field(&body, "webhook_secret").as_ref().and_then(Value::as_str).map(str::to_string))
+            .flatten();
+        let answer = self.send(Call { method: method.clone(), path: &path, query, headers, body }).await?;
+        if answer.status.is_success() {
+            self.after_success(rule, &method, sent_secret, &answer.body, subject).await?;
+        }
+        Ok(answer.into_response())
+    }
+
+    /// Sends one call to the service (or to `--direct-sync-url` when it waits for completion).
+    async fn send(&self, call: Call<'_>) -> Result<Answer, ServerError> {
+        let waits = call.path.starts_with("/v2/")
+            && json_field(&call.body, "wait_for_completion").as_ref().and_then(Value::as_bool) == Some(true);
+        let (mut url, timeout) = match self.upstream.direct_sync_url(call.path).filter(|_| waits) {
+            Some(url) => (url, DIRECT_SYNC_TIMEOUT),
+            None => (self.upstream.url(call.path), if call.method == Method::GET { GET_TIMEOUT } else { POST_TIMEOUT }),
         };
-        let mut url = self.upstream.url(&path);
-        if let Some(query) = query.filter(|q| !q.is_empty()) {
+        if let Some(query) = call.query.filter(|q| !q.is_empty()) {
             if !query.bytes().all(|b| b.is_ascii_graphic() && b != b'#') {
-                return error(
-                    StatusCode::BAD_REQUEST,
-                    "The query string has characters that are not allowed; encode it.",
-                );
+                return Err(ServerError::BadRequest(
+                    "The query string has characters that are not allowed; encode it.".into(),
+                ));
             }
             url = format!("{url}?{query}");
         }
-        let timeout = if method == Method::GET { GET_TIMEOUT } else { POST_TIMEOUT };
-        let mut request =
-            self.http.request(method, &url).timeout(timeout).header(AUTHORIZATION, self.upstream.key().authorization());
+        let mut request = self
+            .http
+            .request(call.method, &url)
+            .timeout(timeout)
+            .header(AUTHORIZATION, self.upstream.key().authorization());
         for name in [ACCEPT, CONTENT_TYPE] {
-            if let Some(value) = browser_headers.get(&name) {
+            if let Some(value) = call.headers.get(&name) {
                 request = request.header(name, value);
             }
         }
-        if !body.is_empty() {
-            request = request.body(body);
+        if !call.body.is_empty() {
+            request = request.body(call.body);
         }
-        match request.send().await {
-            Ok(response) => relay(response).await,
-            Err(failure) => upstream_failure(&path, failure),
+        let response = request.send().await.map_err(|failure| upstream_failure(call.path, failure))?;
+        let status = StatusCode::from_u16(response.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
+        if status.is_redirection() {
+            tracing::warn!(%status, path = call.path, "the service answered with a redirect; not followed");
+            return Err(ServerError::BadGateway(
+                "The staging service answered unexpectedly. Try again in a moment.".into(),
+            ));
         }
+        let content_type = response.headers().get(CONTENT_TYPE).cloned();
+        let body = response.bytes().await.map_err(|failure| upstream_failure(call.path, failure))?;
+        Ok(Answer { status, content_type, body })
+    }
+
+    /// A GET of the service, for the server's own use (the subject's render list).
+    pub async fn get(&self, path: &str, query: &str) -> Result<Answer, ServerError> {
+        self.send(Call {
+            method: Method::GET,
+            path,
+            query: Some(query),
+            headers: &HeaderMap::new(),
+            body: Bytes::new(),
+        })
+        .await
+    }
+
+    /// The body with our receiver as `webhook_url`, unless the caller named one (or the body is not an object).
+    fn with_webhook_url(&self, body: Bytes) -> Bytes {
+        let Some(webhook_url) = &self.webhook_url else { return body };
+        let Ok(Value::Object(mut object)) = serde_json::from_slice::<Value>(&body) else { return body };
+        if object.get("webhook_url").is_some_and(|value| !value.is_null()) {
+            return body;
+        }
+        object.insert("webhook_url".into(), Value::String(webhook_url.clone()));
+        serde_json::to_vec(&object).map(Bytes::from).unwrap_or(body)
+    }
+
+    async fn require_owner(&self, kind: Kind, ids: Vec<String>, subject: &Subject) -> Result<(), ServerError> {
+        if !ids.is_empty() && self.ownership.owns_all(kind, ids.clone(), subject.as_str()).await? {
+            return Ok(());
+        }
+        // Someone else's render looks exactly like a render that does not exist.
+        Err(ServerError::NotFound(format!("No render {}; check the address.", ids.first().map_or("", |id| id))))
+    }
+
+    /// Records what a successful call created, and follows the webhook secret.
+    async fn after_success(
+        &self,
+        rule: Rule,
+        method: &Method,
+        sent_secret: Option<String>,
+        body: &[u8],
+        subject: &Subject,
+    ) -> Result<(), ServerError> {
+        let created = |field: &str| -> Vec<String> {
+            let Ok(answer) = serde_json::from_slice::<Value>(body) else { return Vec::new() };
+            let single = answer.get(field).and_then(Value::as_str).map(str::to_string);
+            let bulk = answer.get("renders").and_then(Value::as_array).into_iter().flatten();
+            single.into_iter().chain(bulk.filter_map(|r| r.get(field)?.as_str().map(str::to_string))).collect()
+        };
+        let (kind, ids) = match rule {
+            Rule::CreateRenders => (Kind::Render, created("id")),
+            Rule::Analyze => (Kind::Analysis, created("id")),
+            Rule::V1Create => (Kind::V1Render, created("render_id")),
+            Rule::WebhookSecret => {
+                if *method == Method::DELETE {
+                    self.webhook_secret.replace(None);
+                } else if sent_secret.is_some() {
+                    self.webhook_secret.replace(sent_secret);
+                }
+                return Ok(());
+            }
+            _ => return Ok(()),
+        };
+        if ids.is_empty() {
+            tracing::warn!(?rule, "a successful creation named no id; it cannot be tied to its subject");
+            return Ok(());
+        }
+        self.ownership.record(kind, ids.clone(), subject.as_str()).await?;
+        let resources = ids.iter().map(|id| resource_key(kind, id)).collect();
+        self.events.claim(resources, subject.as_str()).await
+    }
+}
+
+impl Answer {
+    /// The service's answer as it came: status, content type and body. No other upstream header is passed on.
+    pub fn into_response(self) -> Response {
+        let mut response = Response::new(Body::from(self.body));
+        *response.status_mut() = self.status;
+        let headers = response.headers_mut();
+        headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        if let Some(content_type) = self.content_type {
+            headers.insert(CONTENT_TYPE, content_type);
+        }
+        response
     }
 }
 
 /// The upstream path: the template with each parameter checked and percent-encoded.
-fn fill(template: &str, params: &HashMap<String, String>) -> Result<String, String> {
+fn fill(template: &str, params: &HashMap<String, String>) -> Result<String, ServerError> {
     let mut path = template.to_string();
     for (name, value) in params {
-        vstage_api::validate::id(name, value).map_err(|e| format!("{name}: {e}"))?;
-        let encoded: String =
-            percent_encoding::utf8_percent_encode(value, percent_encoding::NON_ALPHANUMERIC).to_string();
+        vstage_api::validate::id(name, value).map_err(|e| ServerError::BadRequest(format!("{name}: {e}")))?;
+        let encoded = percent_encoding::utf8_percent_encode(value, percent_encoding::NON_ALPHANUMERIC).to_string();
         path = path.replace(&format!("{{{name}}}"), &encoded);
     }
     Ok(path)
 }
 
-/// The service's answer, as it came: status, content type and body. No other upstream header is passed on.
-async fn relay(response: reqwest::Response) -> Response {
-    let status = StatusCode::from_u16(response.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
-    if status.is_redirection() {
-        tracing::warn!(%status, "the service answered with a redirect; not followed");
-        return error(StatusCode::BAD_GATEWAY, "The staging service answered unexpectedly. Try again in a moment.");
+fn json_field(body: &[u8], field: &str) -> Option<Value> {
+    if body.is_empty() {
+        return None;
     }
-    let content_type = response.headers().get(CONTENT_TYPE).cloned();
-    match response.bytes().await {
-        Ok(body) => {
-            let mut answer = Response::builder().status(status).header(CACHE_CONTROL, "no-store");
-            if let Some(content_type) = content_type {
-                answer = answer.header(CONTENT_TYPE, content_type);
-            }
-            answer.body(Body::from(body)).unwrap_or_else(|_| StatusCode::BAD_GATEWAY.into_response())
-        }
-        Err(failure) => upstream_failure("(body)", failure),
-    }
+    serde_json::from_slice::<Value>(body).ok()?.get(field).cloned()
 }
 
-fn upstream_failure(path: &str, failure: reqwest::Error) -> Response {
+/// One decoded query parameter.
+fn query_param(query: &str, name: &str) -> Option<String> {
+    query.split('&').find_map(|pair| {
+        let (key, value) = pair.split_once('=')?;
+        (key == name).then(|| percent_encoding::percent_decode_str(value).decode_utf8_lossy().into_owned())
+    })
+}
+
+fn upstream_failure(path: &str, failure: reqwest::Error) -> ServerError {
+    // reqwest's errors name the URL, never headers; the URL is dropped too.
     let timed_out = failure.is_timeout();
-    // reqwest's errors name the URL, never headers, so the key cannot reach the log from here.
     tracing::warn!(path, error = %failure.without_url(), "upstream call failed");
     if timed_out {
-        error(StatusCode::GATEWAY_TIMEOUT, "The staging service did not answer in time. Try again in a moment.")
+        ServerError::GatewayTimeout("The staging service did not answer in time. Try again in a moment.".into())
     } else {
-        error(StatusCode::BAD_GATEWAY, "The staging service could not be reached. Try again in a moment.")
+        ServerError::BadGateway("The staging service could not be reached. Try again in a moment.".into())
     }
 }
 
-fn error(status: StatusCode, message: &str) -> Response {
-    (status, Json(json!({ "message": message }))).into_response()
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_parameters_are_decoded() {
+        assert_eq!(query_param("a=1&render_id=r%5F1", "render_id").as_deref(), Some("r_1"));
+        assert_eq!(query_param("a=1", "render_id"), None);
+    }
 }

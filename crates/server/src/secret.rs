@@ -2,7 +2,10 @@
 //! The only way out is the `Authorization` header value, marked sensitive so no layer logs it.
 
 use std::fmt;
+use std::path::Path;
 use std::str::FromStr;
+
+use anyhow::Context;
 
 use axum::http::HeaderValue;
 
@@ -10,33 +13,9 @@ use axum::http::HeaderValue;
 pub struct ApiKey(String);
 
 impl ApiKey {
-    /// A fresh random key, for the embedded sandbox.
-    pub fn generate() -> anyhow::Result<Self> {
-        let mut bytes = [0u8; 32];
-        getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("no randomness for a sandbox key: {e}"))?;
-        Ok(ApiKey(format!("sbx_{}", hex::encode(bytes))))
-    }
-
-    /// The key kept in `path`, or a new one written there (readable by its owner only).
-    pub fn load_or_generate(path: &std::path::Path) -> anyhow::Result<Self> {
-        use anyhow::Context;
-        if let Ok(text) = std::fs::read_to_string(path) {
-            return text
-                .parse()
-                .map_err(anyhow::Error::msg)
-                .with_context(|| format!("{} is damaged; delete it", path.display()));
-        }
-        let key = ApiKey::generate()?;
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).with_context(|| format!("cannot create the data dir {}", dir.display()))?;
-        }
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut file = options.open(path).with_context(|| format!("cannot write {}", path.display()))?;
-        std::io::Write::write_all(&mut file, key.0.as_bytes())?;
-        Ok(key)
+    /// The key kept in `path`, or a new random one written there (readable by its owner only).
+    pub fn load_or_generate(path: &Path) -> anyhow::Result<Self> {
+        load_or_generate(path, "sbx_")?.parse().map_err(anyhow::Error::msg)
     }
 
     /// `Api-Key <key>`, as API.md part 5 spells it.
@@ -73,6 +52,36 @@ impl fmt::Debug for ApiKey {
     }
 }
 
+/// A random secret (`prefix` and 64 hex digits) kept in `path`: read when it exists, made and written otherwise.
+/// Used for the embedded sandbox's key and the webhook secret, so both survive restarts.
+pub fn load_or_generate(path: &Path, prefix: &str) -> anyhow::Result<String> {
+    if let Ok(text) = std::fs::read_to_string(path) {
+        let text = text.trim();
+        if text.is_empty() {
+            anyhow::bail!("{} is empty; delete it and start again", path.display());
+        }
+        return Ok(text.to_string());
+    }
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("no randomness for a secret: {e}"))?;
+    let secret = format!("{prefix}{}", hex::encode(bytes));
+    write_private(path, &secret)?;
+    Ok(secret)
+}
+
+/// Writes `text` to `path`, readable by its owner only.
+pub fn write_private(path: &Path, text: &str) -> anyhow::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create the data dir {}", dir.display()))?;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(path).with_context(|| format!("cannot write {}", path.display()))?;
+    std::io::Write::write_all(&mut file, text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,7 +101,12 @@ mod tests {
     }
 
     #[test]
-    fn generated_keys_differ() {
-        assert_ne!(ApiKey::generate().unwrap().expose(), ApiKey::generate().unwrap().expose());
+    fn generated_secrets_differ_and_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = load_or_generate(&dir.path().join("a"), "p_").unwrap();
+        let second = load_or_generate(&dir.path().join("b"), "p_").unwrap();
+        assert_ne!(first, second);
+        assert!(first.starts_with("p_") && first.len() == 66);
+        assert_eq!(load_or_generate(&dir.path().join("a"), "p_").unwrap(), first);
     }
 }

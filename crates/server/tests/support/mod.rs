@@ -1,47 +1,102 @@
-//! Starting the real `vstage` binary for a test: on a free loopback port, with its own data folder.
-//! Shared by the HTTP tests and the browser tests; the process is killed when the handle drops.
+//! Starting the real `vstage` binary for a test: on a free loopback port, with its own data folder, its output
+//! kept for inspection. Shared by the HTTP tests and the browser tests; the process is killed when the handle drops.
+
+#![allow(dead_code)] // each test binary uses its own part of this
 
 use std::path::Path;
 use std::process::Stdio;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
 use tokio::process::{Child, Command};
 
 pub struct Server {
     /// `http://127.0.0.1:PORT`
     pub url: String,
-    _process: Child,
-    _data: tempfile::TempDir,
+    process: Child,
+    data: tempfile::TempDir,
+    output: Arc<Mutex<String>>,
 }
 
 impl Server {
     /// `vstage serve --listen 127.0.0.1:0 --dist DIST`, returning once it prints the address it listens on.
     pub async fn start(dist: &Path) -> Server {
+        Server::start_with(dist, &[], &[]).await
+    }
+
+    /// The same with more arguments and environment variables.
+    pub async fn start_with(dist: &Path, args: &[&str], envs: &[(&str, &str)]) -> Server {
         let data = tempfile::tempdir().expect("a temporary data dir");
         let mut process = Command::new(env!("CARGO_BIN_EXE_vstage"))
             .args(["serve", "--listen", "127.0.0.1:0", "--dist"])
             .arg(dist)
             .arg("--data-dir")
             .arg(data.path())
+            .args(args)
+            .envs(envs.iter().copied())
             .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
             .kill_on_drop(true)
             .spawn()
             .expect("the vstage binary starts");
-        let stdout = process.stdout.take().expect("stdout is piped");
-        let mut lines = BufReader::new(stdout).lines();
-        let url = tokio::time::timeout(Duration::from_secs(30), async {
-            while let Some(line) = lines.next_line().await.expect("readable stdout") {
-                if let Some(rest) = line.strip_prefix("vstage listening on ") {
-                    return rest.split_whitespace().next().expect("an address").to_string();
-                }
-            }
-            panic!("vstage serve exited before listening");
-        })
-        .await
-        .expect("vstage serve listens within 30 s");
-        // keep draining stdout so the server never blocks on a full pipe
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-        Server { url, _process: process, _data: data }
+        let output = Arc::new(Mutex::new(String::new()));
+        let (announced, mut address) = tokio::sync::mpsc::channel(1);
+        collect(process.stdout.take().expect("stdout is piped"), output.clone(), Some(announced));
+        collect(process.stderr.take().expect("stderr is piped"), output.clone(), None);
+        let url = tokio::time::timeout(Duration::from_secs(30), address.recv())
+            .await
+            .expect("vstage serve listens within 30 s")
+            .unwrap_or_else(|| panic!("vstage serve exited before listening:\n{}", output.lock().unwrap()));
+        Server { url, process, data, output }
     }
+
+    /// Everything the server printed so far (stdout and stderr).
+    pub fn output(&self) -> String {
+        self.output.lock().unwrap().clone()
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        self.data.path()
+    }
+
+    /// `/api{path}` on this server.
+    pub fn api(&self, path: &str) -> String {
+        format!("{}/api{path}", self.url)
+    }
+
+    /// Stops the server with SIGTERM and waits for it to exit; returns whether it exited on its own in time.
+    pub async fn stop(mut self) -> bool {
+        if let Some(pid) = self.process.id() {
+            let _ = std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status();
+        }
+        tokio::time::timeout(Duration::from_secs(10), self.process.wait()).await.is_ok()
+    }
+}
+
+/// Keeps reading `stream` (so the server never blocks on a full pipe) into `output`, and reports the address.
+fn collect(
+    stream: impl AsyncRead + Unpin + Send + 'static,
+    output: Arc<Mutex<String>>,
+    announced: Option<tokio::sync::mpsc::Sender<String>>,
+) {
+    tokio::spawn(async move {
+        let mut lines = BufReader::new(stream).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            if let (Some(announced), Some(rest)) = (&announced, line.strip_prefix("vstage listening on ")) {
+                let _ = announced.send(rest.split_whitespace().next().expect("an address").to_string()).await;
+            }
+            let mut output = output.lock().unwrap();
+            output.push_str(&line);
+            output.push('\n');
+        }
+    });
+}
+
+/// A folder standing in for the built widget.
+pub fn widget_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("index.html"), "<!doctype html><title>widget</title>").unwrap();
+    std::fs::write(dir.path().join("app.js"), "console.log('widget')").unwrap();
+    dir
 }

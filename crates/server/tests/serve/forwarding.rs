@@ -1,15 +1,6 @@
-//! `vstage serve` over real HTTP: the proxy to the embedded sandbox, the API's 404s and the widget's files.
+//! Forwarding to the embedded sandbox, the API's 404s, path tricks, and the widget's files.
 
-mod support;
-
-use support::Server;
-
-fn widget_dir() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("index.html"), "<!doctype html><title>widget</title>").unwrap();
-    std::fs::write(dir.path().join("app.js"), "console.log('widget')").unwrap();
-    dir
-}
+use crate::support::{Server, widget_dir};
 
 #[tokio::test]
 async fn status_and_user_are_forwarded_to_the_embedded_sandbox_with_its_key() {
@@ -68,7 +59,7 @@ async fn open_access_refuses_a_non_loopback_address() {
         .unwrap();
     assert!(!output.status.success());
     let message = String::from_utf8_lossy(&output.stderr);
-    assert!(message.contains("refusing to listen on 0.0.0.0:0") && message.contains("loopback"), "{message}");
+    assert!(message.contains("refusing to listen on 0.0.0.0:0") && message.contains("--access token"), "{message}");
 }
 
 #[tokio::test]
@@ -169,8 +160,5 @@ async fn capabilities_say_what_this_server_offers() {
     let server = Server::start(dist.path()).await;
     let capabilities: serde_json::Value =
         reqwest::get(format!("{}/api/capabilities", server.url)).await.unwrap().json().await.unwrap();
-    assert_eq!(
-        capabilities,
-        serde_json::json!({"mode": "sandbox", "events": false, "uploads": false, "access": "open"})
-    );
+    assert_eq!(capabilities, serde_json::json!({"mode": "sandbox", "events": true, "uploads": true, "access": "open"}));
 }

@@ -1,0 +1,94 @@
+//! The server's own SQLite database in the data dir: who owns which render, webhook deliveries already seen,
+//! and the event log that live clients resume from. Queries run on a blocking thread.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::Context;
+use rusqlite::Connection;
+
+use crate::error::ServerError;
+
+#[derive(Clone)]
+pub struct Db {
+    connection: Arc<Mutex<Connection>>,
+}
+
+impl std::fmt::Debug for Db {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Db")
+    }
+}
+
+/// Applied in order, once each (`PRAGMA user_version` counts them).
+const MIGRATIONS: &[&str] = &["
+CREATE TABLE owners (
+    seq     INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind    TEXT NOT NULL,
+    id      TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    UNIQUE (kind, id)
+);
+CREATE INDEX owners_by_subject ON owners (kind, subject, seq);
+CREATE TABLE deliveries_seen (
+    digest      BLOB PRIMARY KEY,
+    received_at INTEGER NOT NULL
+);
+CREATE TABLE events (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    -- '' until the render or analysis it is about is known to belong to someone
+    subject     TEXT NOT NULL,
+    resource    TEXT NOT NULL,
+    event_type  TEXT NOT NULL,
+    data        TEXT NOT NULL,
+    received_at INTEGER NOT NULL
+);
+CREATE INDEX events_by_subject ON events (subject, id);
+CREATE INDEX events_by_resource ON events (resource);
+"];
+
+impl Db {
+    /// Opens (creating if needed) `data_dir/vstage.sqlite3`.
+    pub fn open(data_dir: &Path) -> anyhow::Result<Db> {
+        std::fs::create_dir_all(data_dir)
+            .with_context(|| format!("cannot create the data dir {}", data_dir.display()))?;
+        let path = data_dir.join("vstage.sqlite3");
+        let connection = Connection::open(&path).with_context(|| format!("cannot open {}", path.display()))?;
+        connection
+            .busy_timeout(Duration::from_secs(5))
+            .and_then(|()| connection.pragma_update(None, "journal_mode", "WAL"))
+            .and_then(|()| connection.pragma_update(None, "synchronous", "NORMAL"))
+            .and_then(|()| migrate(&connection))
+            .with_context(|| format!("cannot prepare the database {}", path.display()))?;
+        Ok(Db { connection: Arc::new(Mutex::new(connection)) })
+    }
+
+    /// Runs `work` with the connection on a blocking thread.
+    pub async fn run<T, F>(&self, work: F) -> Result<T, ServerError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T, ServerError> + Send + 'static,
+    {
+        let connection = self.connection.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut connection = connection.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            work(&mut connection)
+        })
+        .await
+        .map_err(|e| ServerError::Internal(format!("a database task stopped: {e}")))?
+    }
+}
+
+fn migrate(connection: &Connection) -> rusqlite::Result<()> {
+    let applied: i64 = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    for (index, migration) in MIGRATIONS.iter().enumerate().skip(applied.max(0) as usize) {
+        connection.execute_batch(&format!("BEGIN; {migration} PRAGMA user_version = {}; COMMIT;", index + 1))?;
+    }
+    Ok(())
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_millis() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}

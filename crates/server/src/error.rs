@@ -1,0 +1,77 @@
+//! The server's one error type, and how each failure reaches the browser: `{"message": ...}` with a status
+//! that fits and a sentence that says what to do. Internal details go to the log, never into a response.
+
+use axum::Json;
+use axum::http::header::RETRY_AFTER;
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    TooLarge(String),
+    #[error("{0}")]
+    Unsupported(String),
+    #[error("Too many requests; wait {retry_after_s} s and try again.")]
+    TooManyRequests { retry_after_s: u64 },
+    #[error("{0}")]
+    Unavailable(String),
+    #[error("{0}")]
+    BadGateway(String),
+    #[error("{0}")]
+    GatewayTimeout(String),
+    /// Logged in full; the browser gets a generic sentence.
+    #[error("internal: {0}")]
+    Internal(String),
+}
+
+impl ServerError {
+    fn status(&self) -> StatusCode {
+        match self {
+            ServerError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ServerError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ServerError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ServerError::NotFound(_) => StatusCode::NOT_FOUND,
+            ServerError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ServerError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ServerError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ServerError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ServerError::BadGateway(_) => StatusCode::BAD_GATEWAY,
+            ServerError::GatewayTimeout(_) => StatusCode::GATEWAY_TIMEOUT,
+            ServerError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl IntoResponse for ServerError {
+    fn into_response(self) -> Response {
+        let message = match &self {
+            ServerError::Internal(detail) => {
+                tracing::error!(%detail, "internal error");
+                "Something went wrong on the vstage server. Try again; if it persists, check the server's log."
+                    .to_string()
+            }
+            other => other.to_string(),
+        };
+        let mut response = (self.status(), Json(json!({ "message": message }))).into_response();
+        if let ServerError::TooManyRequests { retry_after_s } = self {
+            response.headers_mut().insert(RETRY_AFTER, HeaderValue::from(retry_after_s));
+        }
+        response
+    }
+}
+
+impl From<rusqlite::Error> for ServerError {
+    fn from(error: rusqlite::Error) -> Self {
+        ServerError::Internal(format!("database: {error}"))
+    }
+}

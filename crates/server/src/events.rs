@@ -1,0 +1,233 @@
+//! Live events: verified webhook deliveries, stored with an id and fanned out to the subject's `GET /api/events`
+//! streams (Server-Sent Events) with `Last-Event-ID` resume, keep-alive comments and a cap on streams per subject.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Extension;
+use axum::extract::{Query, State};
+use axum::http::HeaderMap;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use futures_util::Stream;
+use rusqlite::{Connection, params};
+use serde::Deserialize;
+use tokio::sync::broadcast;
+
+use crate::access::Subject;
+use crate::db::{Db, now_millis};
+use crate::error::ServerError;
+
+/// Events older than this are no longer replayed.
+const KEPT_FOR_MS: i64 = 24 * 60 * 60 * 1000;
+/// The most events one resume replays.
+const REPLAY_LIMIT: i64 = 1000;
+
+/// One stored event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredEvent {
+    pub id: i64,
+    pub subject: String,
+    pub event_type: String,
+    /// The webhook's JSON, as the service sent it.
+    pub data: String,
+}
+
+#[derive(Debug)]
+pub struct Events {
+    db: Db,
+    live: broadcast::Sender<Arc<StoredEvent>>,
+    streams: Mutex<HashMap<String, usize>>,
+    max_streams_per_subject: usize,
+    keep_alive: Duration,
+    /// Set when the server stops, so open streams end and graceful shutdown can finish.
+    closing: tokio::sync::watch::Sender<bool>,
+}
+
+impl Events {
+    pub fn new(db: Db, max_streams_per_subject: usize, keep_alive: Duration) -> Arc<Self> {
+        let (live, _) = broadcast::channel(1024);
+        let (closing, _) = tokio::sync::watch::channel(false);
+        Arc::new(Events { db, live, streams: Mutex::default(), max_streams_per_subject, keep_alive, closing })
+    }
+
+    /// Ends every open stream (the server is stopping).
+    pub fn close(&self) {
+        self.closing.send_replace(true);
+    }
+
+    /// Stores an event inside the caller's transaction; `subject` is `""` while its owner is unknown.
+    pub fn insert(
+        db: &Connection,
+        subject: &str,
+        resource: &str,
+        event_type: &str,
+        data: &str,
+    ) -> rusqlite::Result<StoredEvent> {
+        let now = now_millis();
+        db.execute(
+            "INSERT INTO events (subject, resource, event_type, data, received_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![subject, resource, event_type, data, now],
+        )?;
+        let id = db.last_insert_rowid();
+        if id % 256 == 0 {
+            db.execute("DELETE FROM events WHERE received_at < ?1", [now - KEPT_FOR_MS])?;
+        }
+        Ok(StoredEvent { id, subject: subject.into(), event_type: event_type.into(), data: data.into() })
+    }
+
+    /// Sends a stored event to its subject's open streams.
+    pub fn announce(&self, event: StoredEvent) {
+        if !event.subject.is_empty() {
+            // No receiver is fine: nobody is watching right now, and the event waits in the log.
+            let _ = self.live.send(Arc::new(event));
+        }
+    }
+
+    /// Gives `subject` the events that arrived about `resources` before their owner was recorded.
+    pub async fn claim(&self, resources: Vec<String>, subject: &str) -> Result<(), ServerError> {
+        let subject = subject.to_string();
+        let claimed = self
+            .db
+            .run(move |db| {
+                let mut claimed = Vec::new();
+                let mut statement = db.prepare(
+                    "UPDATE events SET subject = ?1 WHERE subject = '' AND resource = ?2
+                     RETURNING id, subject, event_type, data",
+                )?;
+                for resource in &resources {
+                    let rows = statement.query_map(params![subject, resource], read_event)?;
+                    claimed.extend(rows.collect::<Result<Vec<_>, _>>()?);
+                }
+                claimed.sort_by_key(|event| event.id);
+                Ok(claimed)
+            })
+            .await?;
+        claimed.into_iter().for_each(|event| self.announce(event));
+        Ok(())
+    }
+
+    async fn since(&self, subject: &str, after: i64) -> Result<Vec<StoredEvent>, ServerError> {
+        let subject = subject.to_string();
+        self.db
+            .run(move |db| {
+                let mut statement = db.prepare(
+                    "SELECT id, subject, event_type, data FROM events WHERE subject = ?1 AND id > ?2
+                     ORDER BY id LIMIT ?3",
+                )?;
+                let events = statement.query_map(params![subject, after, REPLAY_LIMIT], read_event)?;
+                Ok(events.collect::<Result<_, _>>()?)
+            })
+            .await
+    }
+
+    /// The newest event id, where a client without `Last-Event-ID` starts.
+    async fn newest_id(&self) -> Result<i64, ServerError> {
+        self.db.run(|db| Ok(db.query_row("SELECT COALESCE(MAX(id), 0) FROM events", [], |row| row.get(0))?)).await
+    }
+
+    fn open_stream(self: &Arc<Self>, subject: &str) -> Result<StreamSlot, ServerError> {
+        let mut streams = self.streams.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let count = streams.entry(subject.to_string()).or_default();
+        if *count >= self.max_streams_per_subject {
+            return Err(ServerError::TooManyRequests { retry_after_s: 30 });
+        }
+        *count += 1;
+        Ok(StreamSlot { events: self.clone(), subject: subject.to_string() })
+    }
+}
+
+fn read_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredEvent> {
+    Ok(StoredEvent { id: row.get(0)?, subject: row.get(1)?, event_type: row.get(2)?, data: row.get(3)? })
+}
+
+/// A stream's place under its subject's cap, given back when the stream ends.
+struct StreamSlot {
+    events: Arc<Events>,
+    subject: String,
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        let mut streams = self.events.streams.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(count) = streams.get_mut(&self.subject) {
+            *count -= 1;
+            if *count == 0 {
+                streams.remove(&self.subject);
+            }
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct StreamQuery {
+    /// For clients that cannot set the `Last-Event-ID` header on a first connection.
+    last_event_id: Option<i64>,
+}
+
+/// `GET /api/events`.
+pub async fn stream(
+    State(events): State<Arc<Events>>,
+    Extension(subject): Extension<Subject>,
+    Query(query): Query<StreamQuery>,
+    headers: HeaderMap,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ServerError> {
+    let slot = events.open_stream(subject.as_str())?;
+    let resume_from = headers
+        .get("last-event-id")
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse::<i64>().ok())
+        .or(query.last_event_id);
+    // Subscribe before reading the log, so nothing falls between the two.
+    let live = events.live.subscribe();
+    let (after, backlog) = match resume_from {
+        Some(after) => (after, events.since(subject.as_str(), after).await?),
+        None => (events.newest_id().await?, Vec::new()),
+    };
+    let closing = events.closing.subscribe();
+    let state = StreamState { slot, live, closing, backlog: backlog.into(), last_sent: after };
+    let stream = futures_util::stream::unfold(state, next_event);
+    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(events.keep_alive).text("keep-alive")))
+}
+
+struct StreamState {
+    slot: StreamSlot,
+    live: broadcast::Receiver<Arc<StoredEvent>>,
+    closing: tokio::sync::watch::Receiver<bool>,
+    backlog: std::collections::VecDeque<StoredEvent>,
+    last_sent: i64,
+}
+
+async fn next_event(mut state: StreamState) -> Option<(Result<Event, Infallible>, StreamState)> {
+    loop {
+        if let Some(event) = state.backlog.pop_front() {
+            state.last_sent = event.id;
+            return Some((Ok(to_sse(&event)), state));
+        }
+        if *state.closing.borrow() {
+            return None;
+        }
+        let received = tokio::select! {
+            received = state.live.recv() => received,
+            _ = state.closing.changed() => return None,
+        };
+        match received {
+            Ok(event) if event.subject == state.slot.subject && event.id > state.last_sent => {
+                state.last_sent = event.id;
+                return Some((Ok(to_sse(&event)), state));
+            }
+            Ok(_) => {}
+            Err(broadcast::error::RecvError::Lagged(_)) => {
+                // Too slow for the live feed: catch up from the log.
+                let events = state.slot.events.clone();
+                state.backlog = events.since(&state.slot.subject, state.last_sent).await.ok()?.into();
+            }
+            Err(broadcast::error::RecvError::Closed) => return None,
+        }
+    }
+}
+
+fn to_sse(event: &StoredEvent) -> Event {
+    Event::default().id(event.id.to_string()).event(&event.event_type).data(&event.data)
+}

@@ -1,0 +1,75 @@
+//! The embedded sandbox's images, served through this server: its results and sample photos carry this server's
+//! address (`/sandbox/files/...`, `/sandbox/samples/...`), so browsers and the service never need its loopback port.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::header::{CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE, ETAG, LAST_MODIFIED};
+use axum::response::Response;
+use axum::routing::get;
+
+use crate::error::ServerError;
+
+#[derive(Debug)]
+struct SandboxFiles {
+    /// The sandbox's loopback address.
+    origin: String,
+    http: reqwest::Client,
+}
+
+/// Routes for `/sandbox/...`, and `/api/samples`, reaching the sandbox at `origin`.
+pub fn routes(origin: String, http: reqwest::Client) -> (Router, Router) {
+    let state = Arc::new(SandboxFiles { origin, http });
+    let images = Router::new()
+        .route("/sandbox/files/{*path}", get(file))
+        .route("/sandbox/samples/{name}", get(sample))
+        .with_state(state.clone());
+    let index = Router::new().route("/samples", get(samples)).with_state(state);
+    (images, index)
+}
+
+async fn file(State(files): State<Arc<SandboxFiles>>, Path(path): Path<String>) -> Result<Response, ServerError> {
+    files.relay(&format!("/files/{}", checked(&path)?)).await
+}
+
+async fn sample(State(files): State<Arc<SandboxFiles>>, Path(name): Path<String>) -> Result<Response, ServerError> {
+    files.relay(&format!("/samples/{}", checked(&name)?)).await
+}
+
+/// `GET /api/samples`: the sample photos (sandbox mode only).
+async fn samples(State(files): State<Arc<SandboxFiles>>) -> Result<Response, ServerError> {
+    files.relay("/samples").await
+}
+
+/// File names are plain: no traversal, no encoded tricks.
+fn checked(path: &str) -> Result<&str, ServerError> {
+    let plain = path.split('/').all(|part| {
+        !part.is_empty()
+            && part != ".."
+            && part != "."
+            && part.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+    });
+    if plain { Ok(path) } else { Err(ServerError::NotFound("No such image.".into())) }
+}
+
+impl SandboxFiles {
+    async fn relay(&self, path: &str) -> Result<Response, ServerError> {
+        let unreachable = |e: reqwest::Error| {
+            tracing::warn!(error = %e.without_url(), "the embedded sandbox did not answer");
+            ServerError::BadGateway("The sandbox did not answer; restart vstage.".into())
+        };
+        let upstream = self.http.get(format!("{}{path}", self.origin)).send().await.map_err(unreachable)?;
+        let status = upstream.status();
+        let mut response = Response::builder().status(status.as_u16());
+        for name in [CONTENT_TYPE, CONTENT_LENGTH, CACHE_CONTROL, ETAG, LAST_MODIFIED] {
+            if let Some(value) = upstream.headers().get(&name) {
+                response = response.header(name, value);
+            }
+        }
+        response
+            .body(Body::from_stream(upstream.bytes_stream()))
+            .map_err(|e| ServerError::Internal(format!("relaying a sandbox image: {e}")))
+    }
+}

@@ -1,0 +1,220 @@
+//! `POST /api/webhooks/service`: the service's webhook deliveries, verified over the exact bytes before anything
+//! reads them, answered 200 at once, duplicates (the service retries) dropped, and published as live events.
+
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use base64::Engine;
+use hmac::{KeyInit, Mac};
+use rusqlite::params;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use vstage_api::WebhookEvent;
+
+use crate::access::{Access, OPEN_SUBJECT};
+use crate::db::{Db, now_millis};
+use crate::error::ServerError;
+use crate::events::Events;
+use crate::ownership::{Kind, Ownership};
+
+pub const SIGNATURE_HEADER: &str = "x-service-signature";
+/// A webhook body is a small JSON object.
+pub const BODY_LIMIT: usize = 256 * 1024;
+/// Deliveries already seen are remembered this long (the service retries within minutes).
+const SEEN_FOR_MS: i64 = 7 * 24 * 60 * 60 * 1000;
+
+/// The shared secret the service signs with, kept in the data dir when the server chose or learnt it.
+#[derive(Debug)]
+pub struct WebhookSecret {
+    secret: RwLock<Option<String>>,
+    file: Option<PathBuf>,
+}
+
+impl WebhookSecret {
+    pub fn new(secret: Option<String>, file: Option<PathBuf>) -> Self {
+        WebhookSecret { secret: RwLock::new(secret), file }
+    }
+
+    pub fn is_set(&self) -> bool {
+        self.secret.read().unwrap_or_else(|poisoned| poisoned.into_inner()).is_some()
+    }
+
+    /// Adopts a secret set (or removed, `None`) through the proxy, so verification keeps working.
+    pub fn replace(&self, secret: Option<String>) {
+        if let Some(file) = &self.file {
+            let written = match &secret {
+                Some(secret) => crate::secret::write_private(file, secret),
+                None => std::fs::remove_file(file).or_else(|e| match e.kind() {
+                    std::io::ErrorKind::NotFound => Ok(()),
+                    _ => Err(e.into()),
+                }),
+            };
+            if let Err(error) = written {
+                tracing::warn!(%error, "could not keep the webhook secret in the data dir");
+            }
+        }
+        *self.secret.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = secret;
+    }
+
+    /// Whether `signature` is the HMAC-SHA256 of `body`: hex (either case, optional `sha256=`) or base64.
+    pub fn verifies(&self, body: &[u8], signature: &str) -> bool {
+        let guard = self.secret.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let Some(secret) = guard.as_deref() else { return false };
+        let Some(expected) = decode_signature(signature) else { return false };
+        let mut mac = <hmac::Hmac<Sha256> as KeyInit>::new_from_slice(secret.as_bytes()).expect("any key length");
+        mac.update(body);
+        // Constant-time, and refuses any length but 32 bytes.
+        mac.verify_slice(&expected).is_ok()
+    }
+}
+
+fn decode_signature(signature: &str) -> Option<Vec<u8>> {
+    let signature = signature.trim();
+    let signature = match signature.get(..7) {
+        Some(prefix) if prefix.eq_ignore_ascii_case("sha256=") => &signature[7..],
+        _ => signature,
+    };
+    if signature.len() == 64 && signature.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return hex::decode(signature).ok();
+    }
+    let engine = &base64::engine::general_purpose::STANDARD;
+    engine.decode(signature).ok().or_else(|| base64::engine::general_purpose::URL_SAFE.decode(signature).ok())
+}
+
+#[derive(Debug)]
+pub struct Receiver {
+    pub secret: Arc<WebhookSecret>,
+    pub access: Arc<Access>,
+    pub db: Db,
+    pub ownership: Ownership,
+    pub events: Arc<Events>,
+}
+
+/// `POST /api/webhooks/service`.
+pub async fn receive(
+    State(receiver): State<Arc<Receiver>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, ServerError> {
+    if !receiver.secret.is_set() {
+        return Err(ServerError::Unavailable(
+            "This server has no webhook secret; set VSTAGE_WEBHOOK_SECRET to the secret configured on the service."
+                .into(),
+        ));
+    }
+    let signature = headers.get(SIGNATURE_HEADER).and_then(|value| value.to_str().ok()).unwrap_or_default();
+    if !receiver.secret.verifies(&body, signature) {
+        tracing::warn!("refused a webhook delivery whose signature does not verify");
+        return Err(ServerError::Unauthorized("The webhook signature does not verify.".into()));
+    }
+    let event: WebhookEvent = serde_json::from_slice(&body)
+        .map_err(|e| ServerError::BadRequest(format!("The webhook body is not a delivery this server reads: {e}")))?;
+    let (kind, id) = match (&event, event.render_id()) {
+        (_, Some(render_id)) => (Kind::Render, render_id.to_string()),
+        (WebhookEvent::AnalysisCompletion(analysis), _) => (Kind::Analysis, analysis.analysis_id.clone()),
+        (WebhookEvent::AnalysisError(analysis), _) => (Kind::Analysis, analysis.analysis_id.clone()),
+        _ => {
+            tracing::info!("a webhook delivery about no render or analysis; acknowledged and ignored");
+            return Ok(acknowledged());
+        }
+    };
+    let subject = match receiver.access.as_ref() {
+        Access::Open => OPEN_SUBJECT.to_string(),
+        Access::Token(_) => receiver.ownership.owner(kind, &id).await?.unwrap_or_default(),
+    };
+    let event_type = event_name(event.event_type());
+    let resource = resource_key(kind, &id);
+    let digest = Sha256::digest(&body).to_vec();
+    let data = String::from_utf8_lossy(&body).into_owned();
+    let stored = receiver
+        .db
+        .run(move |db| {
+            let tx = db.transaction()?;
+            let now = now_millis();
+            let fresh = tx.execute(
+                "INSERT OR IGNORE INTO deliveries_seen (digest, received_at) VALUES (?1, ?2)",
+                params![digest, now],
+            )? == 1;
+            let stored = if fresh { Some(Events::insert(&tx, &subject, &resource, &event_type, &data)?) } else { None };
+            if fresh && now % 64 == 0 {
+                tx.execute("DELETE FROM deliveries_seen WHERE received_at < ?1", [now - SEEN_FOR_MS])?;
+            }
+            tx.commit()?;
+            Ok(stored)
+        })
+        .await?;
+    match stored {
+        Some(event) => receiver.events.announce(event),
+        None => tracing::debug!("dropped a duplicate webhook delivery"),
+    }
+    Ok(acknowledged())
+}
+
+fn acknowledged() -> Json<Value> {
+    Json(json!({ "message": "received" }))
+}
+
+/// The key under which events about a render or analysis wait for their owner.
+pub fn resource_key(kind: Kind, id: &str) -> String {
+    format!("{kind:?}:{id}")
+}
+
+/// An SSE event name: the webhook's `event_type` when it is a plain word, else `unknown`.
+fn event_name(event_type: Option<&str>) -> String {
+    match event_type {
+        Some(name) if !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') => name.into(),
+        _ => "unknown".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn signed(body: &[u8]) -> [u8; 32] {
+        let mut mac = <hmac::Hmac<Sha256> as KeyInit>::new_from_slice(b"s3cret").unwrap();
+        mac.update(body);
+        mac.finalize().into_bytes().into()
+    }
+
+    #[test]
+    fn every_common_signature_encoding_verifies() {
+        let secret = WebhookSecret::new(Some("s3cret".into()), None);
+        let body = br#"{"event_type":"done"}"#;
+        let raw = signed(body);
+        let hex = hex::encode(raw);
+        for signature in [
+            hex.clone(),
+            hex.to_uppercase(),
+            format!("sha256={hex}"),
+            format!("SHA256={}", hex.to_uppercase()),
+            base64::engine::general_purpose::STANDARD.encode(raw),
+        ] {
+            assert!(secret.verifies(body, &signature), "{signature}");
+        }
+    }
+
+    #[test]
+    fn tampered_short_wrong_or_missing_signatures_fail() {
+        let secret = WebhookSecret::new(Some("s3cret".into()), None);
+        let body = br#"{"event_type":"done"}"#;
+        let hex = hex::encode(signed(body));
+        assert!(!secret.verifies(br#"{"event_type":"error"}"#, &hex));
+        assert!(!secret.verifies(body, &hex[..62]));
+        assert!(!secret.verifies(body, ""));
+        assert!(!secret.verifies(body, "sha256="));
+        assert!(!WebhookSecret::new(Some("other".into()), None).verifies(body, &hex));
+        assert!(!WebhookSecret::new(None, None).verifies(body, &hex));
+    }
+
+    #[test]
+    fn event_names_are_plain_words() {
+        assert_eq!(event_name(Some("done")), "done");
+        assert_eq!(event_name(Some("evil\nretry: 1")), "unknown");
+        assert_eq!(event_name(None), "unknown");
+    }
+}

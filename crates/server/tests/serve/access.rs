@@ -1,0 +1,196 @@
+//! Token access: widget tokens checked (expiry, signature, origin), each subject limited to its own renders,
+//! the rate limit, and CORS only for the listed origins.
+
+use serde_json::{Value, json};
+
+use crate::support::{Server, widget_dir};
+use crate::{WIDGET_SECRET, create_render, mint, sample_url};
+
+async fn token_server(dist: &std::path::Path, extra: &[&str]) -> Server {
+    let mut args = vec!["--access", "token"];
+    args.extend_from_slice(extra);
+    Server::start_with(dist, &args, &[("VSTAGE_WIDGET_SECRET", WIDGET_SECRET)]).await
+}
+
+async fn status_of(request: reqwest::RequestBuilder) -> (u16, Value) {
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn calls_without_a_valid_token_are_refused_with_a_sentence() {
+    let dist = widget_dir();
+    let server = token_server(dist.path(), &[]).await;
+    let http = reqwest::Client::new();
+    let user = || http.get(server.api("/v2/user"));
+
+    let (status, body) = status_of(user()).await;
+    assert_eq!(status, 401);
+    assert!(body["message"].as_str().unwrap().contains("widget token"), "{body}");
+
+    let expired = mint(WIDGET_SECRET, "alice", "0s", None).await;
+    let (status, body) = status_of(user().bearer_auth(&expired)).await;
+    assert_eq!(status, 401);
+    assert!(body["message"].as_str().unwrap().contains("expired"), "{body}");
+
+    let foreign = mint("another-secret-0123456789abcdef-xyz", "alice", "1h", None).await;
+    let (status, body) = status_of(user().bearer_auth(&foreign)).await;
+    assert_eq!(status, 401);
+    assert!(body["message"].as_str().unwrap().contains("signature"), "{body}");
+
+    let bound = mint(WIDGET_SECRET, "alice", "1h", Some("https://listings.example")).await;
+    assert_eq!(status_of(user().bearer_auth(&bound).header("Origin", "https://evil.example")).await.0, 401);
+    assert_eq!(status_of(user().bearer_auth(&bound).header("Origin", "https://listings.example")).await.0, 200);
+    assert_eq!(status_of(user().bearer_auth(&bound)).await.0, 200);
+
+    // uploads and events need a token too; capabilities and the page do not
+    assert_eq!(status_of(http.post(server.api("/uploads")).body("x")).await.0, 401);
+    assert_eq!(status_of(http.get(server.api("/events"))).await.0, 401);
+    let (status, capabilities) = status_of(http.get(server.api("/capabilities"))).await;
+    assert_eq!((status, capabilities["access"].as_str()), (200, Some("token")));
+    // the operator's webhook secret is not the widget's business
+    let (status, _) = status_of(http.delete(server.api("/v2/user/webhook-secret")).bearer_auth(&bound)).await;
+    assert_eq!(status, 403);
+}
+
+#[tokio::test]
+async fn a_subject_sees_only_its_own_renders() {
+    let dist = widget_dir();
+    let server = token_server(dist.path(), &[]).await;
+    let http = reqwest::Client::new();
+    let alice = mint(WIDGET_SECRET, "alice", "1h", None).await;
+    let bob = mint(WIDGET_SECRET, "bob", "1h", None).await;
+    let photo = sample_url(&server, "living-empty.jpg").await;
+
+    let mut alices = Vec::new();
+    for _ in 0..3 {
+        alices.push(create_render(&server, Some(&alice), &photo, false).await["id"].as_str().unwrap().to_string());
+    }
+    let bobs = create_render(&server, Some(&bob), &photo, false).await;
+    let bobs_id = bobs["id"].as_str().unwrap();
+    let variation = bobs["variations"]["items"][0]["id"].as_str().unwrap();
+
+    // alice cannot read, extend or list bob's render: it looks like no render at all
+    for request in [
+        http.get(server.api(&format!("/v2/renders/{bobs_id}"))),
+        http.get(server.api(&format!("/v2/renders/{bobs_id}/variations/{variation}"))),
+        http.post(server.api(&format!("/v2/renders/{bobs_id}/variations")))
+            .json(&json!({"variation_count": 1, "config": {"type": "enhancement"}})),
+        http.post(server.api("/v2/renders/variations/bulk")).json(&json!({"renders": [
+            {"render_id": alices[0], "variation_count": 1, "config": {"type": "enhancement"}},
+            {"render_id": bobs_id, "variation_count": 1, "config": {"type": "enhancement"}},
+        ]})),
+    ] {
+        let (status, body) = status_of(request.bearer_auth(&alice)).await;
+        assert_eq!(status, 404, "{body}");
+    }
+    let (status, _) = status_of(http.get(server.api(&format!("/v2/renders/{bobs_id}"))).bearer_auth(&bob)).await;
+    assert_eq!(status, 200);
+
+    // alice's list: hers only, newest first, paged by cursor
+    let (status, first) = status_of(http.get(server.api("/v2/renders?limit=2")).bearer_auth(&alice)).await;
+    assert_eq!(status, 200, "{first}");
+    let ids = |page: &Value| {
+        page["items"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap().to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(ids(&first), vec![alices[2].clone(), alices[1].clone()]);
+    assert_eq!(first["total_count"], 3);
+    assert!(first["items"][0]["variations"]["items"].is_array(), "renders come with their variations");
+    let cursor = first["next_cursor"].as_str().unwrap();
+    let (_, second) =
+        status_of(http.get(server.api(&format!("/v2/renders?limit=2&cursor={cursor}"))).bearer_auth(&alice)).await;
+    assert_eq!(ids(&second), vec![alices[0].clone()]);
+    assert!(second["next_cursor"].is_null());
+    let (_, oldest_first) = status_of(http.get(server.api("/v2/renders?order=asc")).bearer_auth(&alice)).await;
+    assert_eq!(ids(&oldest_first), alices);
+    let (_, bobs_list) = status_of(http.get(server.api("/v2/renders")).bearer_auth(&bob)).await;
+    assert_eq!(ids(&bobs_list), vec![bobs_id.to_string()]);
+    // bob's render id is no cursor for alice
+    let (status, _) =
+        status_of(http.get(server.api(&format!("/v2/renders?cursor={bobs_id}"))).bearer_auth(&alice)).await;
+    assert_eq!(status, 400);
+}
+
+#[tokio::test]
+async fn the_rate_limit_answers_429_with_retry_after() {
+    let dist = widget_dir();
+    let server = token_server(dist.path(), &["--rate-limit", "3"]).await;
+    let http = reqwest::Client::new();
+    let alice = mint(WIDGET_SECRET, "alice", "1h", None).await;
+    let bob = mint(WIDGET_SECRET, "bob", "1h", None).await;
+    for _ in 0..3 {
+        assert_eq!(http.get(server.api("/v2/status")).bearer_auth(&alice).send().await.unwrap().status(), 200);
+    }
+    let limited = http.get(server.api("/v2/status")).bearer_auth(&alice).send().await.unwrap();
+    assert_eq!(limited.status().as_u16(), 429);
+    let retry_after: u64 = limited.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=20).contains(&retry_after), "{retry_after}");
+    let body: Value = limited.json().await.unwrap();
+    assert!(body["message"].as_str().unwrap().contains("wait"), "{body}");
+    // the quota is per subject
+    assert_eq!(http.get(server.api("/v2/status")).bearer_auth(&bob).send().await.unwrap().status(), 200);
+}
+
+#[tokio::test]
+async fn open_access_is_rate_limited_per_client_address() {
+    let dist = widget_dir();
+    let server = Server::start_with(dist.path(), &["--rate-limit", "2"], &[]).await;
+    let http = reqwest::Client::new();
+    let codes: Vec<u16> = futures_util::future::join_all(
+        (0..3).map(|_| async { http.get(server.api("/v2/status")).send().await.unwrap().status().as_u16() }),
+    )
+    .await;
+    assert_eq!(codes.iter().filter(|&&c| c == 429).count(), 1, "{codes:?}");
+}
+
+#[tokio::test]
+async fn cors_is_allowed_for_listed_origins_only() {
+    let dist = widget_dir();
+    let server = Server::start_with(dist.path(), &["--allow-origin", "https://listings.example"], &[]).await;
+    let http = reqwest::Client::new();
+    let preflight = |origin: &str| {
+        http.request(reqwest::Method::OPTIONS, server.api("/v2/renders"))
+            .header("Origin", origin)
+            .header("Access-Control-Request-Method", "POST")
+            .header("Access-Control-Request-Headers", "authorization, content-type")
+            .send()
+    };
+    let allowed = preflight("https://listings.example").await.unwrap();
+    assert!(allowed.status().is_success());
+    assert_eq!(allowed.headers()["access-control-allow-origin"], "https://listings.example");
+    let methods = allowed.headers()["access-control-allow-methods"].to_str().unwrap().to_string();
+    assert!(methods.contains("POST"), "{methods}");
+    let refused = preflight("https://evil.example").await.unwrap();
+    assert!(refused.headers().get("access-control-allow-origin").is_none());
+
+    // without --allow-origin no origin is allowed
+    let plain = Server::start(dist.path()).await;
+    let response = http.get(plain.api("/v2/status")).header("Origin", "https://listings.example").send().await.unwrap();
+    assert!(response.headers().get("access-control-allow-origin").is_none());
+}
+
+#[tokio::test]
+async fn bad_options_refuse_to_start_with_a_sentence() {
+    for (args, envs, expected) in [
+        (vec!["--access", "token"], vec![], "VSTAGE_WIDGET_SECRET"),
+        (vec!["--access", "token"], vec![("VSTAGE_WIDGET_SECRET", "short")], "at least 32"),
+        (vec!["--allow-origin", "listings.example"], vec![], "not an origin"),
+        (vec!["--public-url", "ftp://x"], vec![], "plain http(s) URL"),
+        (vec!["--upstream", "http://127.0.0.1:9"], vec![], "VSTAGE_API_KEY"),
+    ] {
+        let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_vstage"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+            .arg(tempfile::tempdir().unwrap().path())
+            .args(&args)
+            .env_remove("VSTAGE_WIDGET_SECRET")
+            .env_remove("VSTAGE_API_KEY")
+            .envs(envs)
+            .output()
+            .await
+            .unwrap();
+        assert!(!output.status.success(), "{args:?}");
+        let message = String::from_utf8_lossy(&output.stderr);
+        assert!(message.contains(expected), "{args:?}: {message}");
+    }
+}

@@ -1,0 +1,55 @@
+//! `vstage serve` over real HTTP, with the embedded sandbox (or a recording upstream) behind it: forwarding,
+//! access and ownership, uploads, the webhook receiver, live events, and the key kept out of everything.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod access;
+mod events;
+mod forwarding;
+mod recording;
+mod secrets;
+mod sse;
+mod uploads;
+mod webhooks;
+
+use serde_json::{Value, json};
+
+use support::Server;
+
+/// The secret the token-access tests sign with.
+pub const WIDGET_SECRET: &str = "test-widget-secret-0123456789abcdef";
+
+/// A widget token from `vstage token` (the command a host site can use in examples).
+pub async fn mint(secret: &str, sub: &str, ttl: &str, origin: Option<&str>) -> String {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_vstage"));
+    command.args(["token", "--sub", sub, "--ttl", ttl]).env("VSTAGE_WIDGET_SECRET", secret);
+    if let Some(origin) = origin {
+        command.args(["--origin", origin]);
+    }
+    let output = command.output().await.unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap().trim().to_string()
+}
+
+/// A sample photo's address, as the server lists it.
+pub async fn sample_url(server: &Server, name: &str) -> String {
+    let samples: Value = reqwest::get(server.api("/samples")).await.unwrap().json().await.unwrap();
+    samples.as_array().unwrap().iter().find(|s| s["name"] == name).unwrap()["url"].as_str().unwrap().to_string()
+}
+
+/// Creates an enhancement render of `image_url` (with `token` when given) and returns its JSON.
+pub async fn create_render(server: &Server, token: Option<&str>, image_url: &str, wait: bool) -> Value {
+    let mut request = reqwest::Client::new().post(server.api("/v2/renders")).json(&json!({
+        "image_url": image_url,
+        "variation_count": 1,
+        "config": {"type": "enhancement"},
+        "wait_for_completion": wait,
+    }));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    response.json().await.unwrap()
+}

@@ -1,0 +1,98 @@
+//! The webhook receiver: only deliveries signed with the webhook secret over their exact bytes are accepted, in
+//! any usual encoding of the signature; duplicates are dropped; an accepted delivery becomes a live event.
+
+use std::time::Duration;
+
+use base64::Engine;
+use hmac::{KeyInit, Mac};
+use serde_json::json;
+
+use crate::sse::EventStream;
+use crate::support::{Server, widget_dir};
+
+fn signature(secret: &str, body: &[u8]) -> [u8; 32] {
+    let mut mac = <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(secret.as_bytes()).unwrap();
+    mac.update(body);
+    mac.finalize().into_bytes().into()
+}
+
+async fn deliver(server: &Server, body: &[u8], signature: Option<&str>) -> u16 {
+    let mut request = reqwest::Client::new()
+        .post(server.api("/webhooks/service"))
+        .header("Content-Type", "application/json")
+        .body(body.to_vec());
+    if let Some(signature) = signature {
+        request = request.header("X-SERVICE-Signature", signature);
+    }
+    request.send().await.unwrap().status().as_u16()
+}
+
+fn done_event(variation: &str) -> Vec<u8> {
+    serde_json::to_vec(&json!({
+        "event_type": "done",
+        "render_id": "rnd_from_elsewhere",
+        "variation_id": variation,
+        "timestamp": 1_790_000_000_000u64,
+        "result": {"url": "https://img.example/a.jpg", "optimized_url": null, "thumbnail_url": null}
+    }))
+    .unwrap()
+}
+
+#[tokio::test]
+async fn forged_tampered_and_wrong_secret_deliveries_are_refused() {
+    let dist = widget_dir();
+    let server = Server::start(dist.path()).await;
+    let secret = std::fs::read_to_string(server.data_dir().join("webhook-secret")).unwrap();
+    let body = done_event("var_1");
+    let good = hex::encode(signature(&secret, &body));
+
+    assert_eq!(deliver(&server, &body, None).await, 401, "no signature");
+    assert_eq!(deliver(&server, &body, Some("deadbeef")).await, 401, "forged");
+    let mut tampered = body.clone();
+    tampered[5] ^= 1;
+    assert_eq!(deliver(&server, &tampered, Some(&good)).await, 401, "tampered body");
+    let wrong = hex::encode(signature("not-the-secret", &body));
+    assert_eq!(deliver(&server, &body, Some(&wrong)).await, 401, "wrong secret");
+    assert_eq!(deliver(&server, &body, Some(&good[..63])).await, 401, "cut short");
+
+    // every usual encoding of the right signature is accepted
+    for (index, encode) in [
+        |raw: &[u8]| hex::encode(raw),
+        |raw: &[u8]| hex::encode_upper(raw),
+        |raw: &[u8]| format!("sha256={}", hex::encode(raw)),
+        |raw: &[u8]| base64::engine::general_purpose::STANDARD.encode(raw),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let body = done_event(&format!("var_encoding_{index}"));
+        let signed = encode(&signature(&secret, &body));
+        assert_eq!(deliver(&server, &body, Some(&signed)).await, 200, "{signed}");
+    }
+    // a signed body that is not a delivery is a 400, after verification
+    let junk = b"not json";
+    assert_eq!(deliver(&server, junk, Some(&hex::encode(signature(&secret, junk)))).await, 400);
+}
+
+#[tokio::test]
+async fn duplicate_deliveries_are_published_once() {
+    let dist = widget_dir();
+    let server = Server::start(dist.path()).await;
+    let secret = std::fs::read_to_string(server.data_dir().join("webhook-secret")).unwrap();
+    let http = reqwest::Client::new();
+    let mut events = EventStream::open(http.get(server.api("/events"))).await;
+
+    let body = done_event("var_retried");
+    let signed = hex::encode(signature(&secret, &body));
+    for _ in 0..3 {
+        assert_eq!(deliver(&server, &body, Some(&signed)).await, 200);
+    }
+    let other = done_event("var_next");
+    assert_eq!(deliver(&server, &other, Some(&hex::encode(signature(&secret, &other)))).await, 200);
+
+    let first = events.next(Duration::from_secs(5)).await.expect("the delivery as an event");
+    assert_eq!(first.event.as_deref(), Some("done"));
+    assert!(first.data.contains("var_retried"));
+    let second = events.next(Duration::from_secs(5)).await.expect("the next delivery");
+    assert!(second.data.contains("var_next"), "the retries were dropped: {second:?}");
+}
