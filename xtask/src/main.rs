@@ -4,10 +4,10 @@
 mod bench;
 mod project;
 mod run;
-mod sandbox;
 mod setup;
 mod tally;
 mod test;
+mod vstage_process;
 
 use std::net::SocketAddr;
 use std::process::ExitCode;

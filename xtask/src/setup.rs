@@ -44,6 +44,7 @@ pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
     }
     if purpose == Purpose::Bench {
         wrk()?;
+        nginx()?;
     }
     println!("    setup: ready in {:.1} s", started.elapsed().as_secs_f64());
     Ok(())
@@ -172,6 +173,18 @@ fn wrk() -> anyhow::Result<()> {
     }
     apt_install(&["wrk"], "wrk (the HTTP load generator of the benchmarks)")
 }
+
+/// nginx, the reference reverse proxy of the proxy benchmark (run as a child process, never as a service).
+fn nginx() -> anyhow::Result<()> {
+    if Command::new(NGINX).arg("-v").output().is_ok() {
+        println!("    nginx: present");
+        return Ok(());
+    }
+    apt_install(&["nginx"], "nginx (the reference proxy of the benchmarks)")
+}
+
+/// Where Debian puts nginx (outside a normal user's PATH).
+pub const NGINX: &str = "/usr/sbin/nginx";
 
 fn major_version(version_line: &str) -> Option<&str> {
     version_line

@@ -4,9 +4,9 @@
 
 use crate::project::{self, Project};
 use crate::run::build_widget;
-use crate::sandbox::SandboxProcess;
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM, Purpose};
 use crate::tally::{self, Counts};
+use crate::vstage_process::VstageProcess;
 
 /// How one step ended. Lints are not tests: they add to `failed` only when they fail.
 struct Step {
@@ -182,11 +182,11 @@ fn contract_tests(project: &Project) -> Step {
 
 /// The debug `vstage sandbox` (the native tests' build, so usually nothing to compile) with these options and
 /// accounts.
-fn test_sandbox(project: &Project, options: &[&str], accounts: &[&str]) -> anyhow::Result<SandboxProcess> {
+fn test_sandbox(project: &Project, options: &[&str], accounts: &[&str]) -> anyhow::Result<VstageProcess> {
     project::run("building the sandbox", project.cargo().args(["build", "--locked", "--workspace", "--tests"]))?;
     let mut args: Vec<String> = options.iter().map(|o| o.to_string()).collect();
     for account in accounts {
         args.extend(["--api-key".to_string(), account.to_string()]);
     }
-    SandboxProcess::start(project, &project.target().join("debug").join("vstage"), &args)
+    VstageProcess::start(project, &project.target().join("debug").join("vstage"), "sandbox", &args, &[])
 }

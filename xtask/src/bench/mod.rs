@@ -1,9 +1,11 @@
 //! `cargo xtask bench`: measures the project's figures and writes `target/bench/report.md`.
 //! Each figure lives in its own module and adds rows to one report: figure, value, reference, ratio.
 
+mod proxy_http;
 mod report;
 mod sandbox_http;
 mod widget_size;
+mod wrk;
 
 use crate::project::Project;
 use crate::setup::{self, Purpose};
@@ -15,6 +17,7 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
     let mut report = Report::default();
     widget_size::measure(project, &mut report)?;
     sandbox_http::measure(project, &mut report)?;
+    proxy_http::measure(project, &mut report)?;
 
     let path = project.target().join("bench").join("report.md");
     std::fs::create_dir_all(path.parent().expect("has a parent"))?;

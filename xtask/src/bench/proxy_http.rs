@@ -1,0 +1,174 @@
+//! The proxy's figures: `GET /v2/renders/{id}` of one sandbox measured directly, through `vstage serve` and through
+//! nginx set up as a reverse proxy adding the same header; then 1,000 live-event streams held by one server.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+
+use super::Report;
+use super::report::Measure;
+use super::sandbox_http::{self, KEY};
+use super::wrk;
+use crate::project::Project;
+use crate::setup::NGINX;
+use crate::vstage_process::VstageProcess;
+
+const SSE_CLIENTS: usize = 1000;
+
+pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
+    let bench = project.target().join("bench");
+    let sandbox = sandbox_http::start_sandbox(project, "proxy-sandbox-data")?;
+    let id = sandbox_http::create_render(&sandbox)?;
+    let serve = start_serve(project, &["--upstream", &sandbox.url], &[("VSTAGE_API_KEY", KEY)], "proxy-serve-data")?;
+    let nginx = Nginx::start(&bench.join("nginx"), sandbox.addr())?;
+
+    let path = format!("/v2/renders/{id}");
+    let direct = wrk::run(project, sandbox.addr(), &path, &[format!("Authorization: Api-Key {KEY}")], None)?;
+    let through_nginx = wrk::run(project, &nginx.addr, &format!("/api{path}"), &[], None)?;
+    let through_vstage = wrk::run(project, serve.addr(), &format!("/api{path}"), &[], None)?;
+    direct.add_to(report, "direct to the sandbox: GET /v2/renders/{id}", None);
+    through_nginx.add_to(report, "through nginx: GET /api/v2/renders/{id}", None);
+    through_vstage.add_to(report, "through vstage serve (reference: nginx)", Some(&through_nginx));
+    report.add("vstage serve: p50 added over direct", Measure::millis(through_vstage.p50_ms - direct.p50_ms), None);
+    report.add("nginx: p50 added over direct", Measure::millis(through_nginx.p50_ms - direct.p50_ms), None);
+    drop((nginx, serve, sandbox));
+
+    live_streams(project, report)
+}
+
+fn start_serve(project: &Project, args: &[&str], envs: &[(&str, &str)], data: &str) -> anyhow::Result<VstageProcess> {
+    let data = project.target().join("bench").join(data);
+    let _ = std::fs::remove_dir_all(&data);
+    let dist = project.target().join("bench").join("no-widget");
+    std::fs::create_dir_all(&dist)?;
+    let mut all: Vec<String> =
+        ["--rate-limit", "0", "--max-event-streams", "100000", "--data-dir"].iter().map(|a| a.to_string()).collect();
+    all.push(data.display().to_string());
+    all.push("--dist".into());
+    all.push(dist.display().to_string());
+    all.extend(args.iter().map(|a| a.to_string()));
+    VstageProcess::start(project, &sandbox_http::release_binary(project)?, "serve", &all, envs)
+}
+
+/// 1,000 `GET /api/events` streams on one `vstage serve` (embedded sandbox): its memory before and with them,
+/// and how long until every stream has the `done` event of one render.
+fn live_streams(project: &Project, report: &mut Report) -> anyhow::Result<()> {
+    println!("    opening {SSE_CLIENTS} live-event streams");
+    let serve = start_serve(project, &[], &[], "sse-serve-data")?;
+    std::thread::sleep(Duration::from_millis(500));
+    let idle = resident_kib(serve.pid())?;
+    let mut streams = Vec::with_capacity(SSE_CLIENTS);
+    for _ in 0..SSE_CLIENTS {
+        streams.push(open_stream(serve.addr()).context("opening a live-event stream")?);
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let held = resident_kib(serve.pid())?;
+    let started = Instant::now();
+    wrk::post_json(serve.addr(), "/api/v2/renders", "unused", &sandbox_http::render_body())?;
+    for stream in &mut streams {
+        wait_for(stream, "event: done")?;
+    }
+    let all_received = started.elapsed();
+    report.add("vstage serve memory, idle", Measure::bytes(idle * 1024), None);
+    report.add(format!("vstage serve memory, {SSE_CLIENTS} event streams open"), Measure::bytes(held * 1024), None);
+    report.add(
+        format!("memory per event stream ({SSE_CLIENTS} streams)"),
+        Measure::bytes(held.saturating_sub(idle) * 1024 / SSE_CLIENTS as u64),
+        None,
+    );
+    report.add(
+        format!("render created to `done` on all {SSE_CLIENTS} streams (includes processing)"),
+        Measure::millis(all_received.as_secs_f64() * 1000.0),
+        None,
+    );
+    Ok(())
+}
+
+fn open_stream(addr: &str) -> anyhow::Result<TcpStream> {
+    let mut stream = TcpStream::connect(addr)?;
+    stream.set_read_timeout(Some(Duration::from_secs(60)))?;
+    write!(stream, "GET /api/events HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n")?;
+    let head = wait_for(&mut stream, "\r\n\r\n")?;
+    if !head.starts_with("HTTP/1.1 200") {
+        bail!("the server refused a stream: {}", head.lines().next().unwrap_or_default());
+    }
+    Ok(stream)
+}
+
+/// Reads until `marker` has arrived; returns what was read.
+fn wait_for(stream: &mut TcpStream, marker: &str) -> anyhow::Result<String> {
+    let mut seen = Vec::new();
+    let mut buffer = [0u8; 4096];
+    while !String::from_utf8_lossy(&seen).contains(marker) {
+        let read = stream.read(&mut buffer).with_context(|| format!("waiting for {marker:?}"))?;
+        if read == 0 {
+            bail!("the stream closed before {marker:?}");
+        }
+        seen.extend_from_slice(&buffer[..read]);
+    }
+    Ok(String::from_utf8_lossy(&seen).into_owned())
+}
+
+/// Resident memory of a process, in KiB.
+fn resident_kib(pid: u32) -> anyhow::Result<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).context("VmRSS in /proc status")?;
+    line.split_whitespace().nth(1).and_then(|kib| kib.parse().ok()).context("a VmRSS figure")
+}
+
+/// nginx as a child process: a reverse proxy of `/api/` to the sandbox that adds the key, with keep-alive
+/// connections upstream (as one would configure it for production).
+struct Nginx {
+    addr: String,
+    process: Child,
+}
+
+impl Nginx {
+    fn start(dir: &Path, sandbox: &str) -> anyhow::Result<Self> {
+        let _ = std::fs::remove_dir_all(dir);
+        std::fs::create_dir_all(dir.join("temp"))?;
+        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let addr = format!("127.0.0.1:{port}");
+        let d = dir.display();
+        let config = format!(
+            "worker_processes 2;\ndaemon off;\npid {d}/nginx.pid;\nerror_log {d}/error.log warn;\n\
+             events {{ worker_connections 4096; }}\n\
+             http {{\n  access_log off;\n  client_body_temp_path {d}/temp/body;\n  proxy_temp_path {d}/temp/proxy;\n\
+               fastcgi_temp_path {d}/temp/fastcgi;\n  uwsgi_temp_path {d}/temp/uwsgi;\n  scgi_temp_path {d}/temp/scgi;\n\
+               upstream sandbox {{ server {sandbox}; keepalive 64; }}\n\
+               server {{\n    listen {addr};\n    location /api/ {{\n      proxy_pass http://sandbox/;\n\
+                 proxy_http_version 1.1;\n      proxy_set_header Connection \"\";\n\
+                 proxy_set_header Authorization \"Api-Key {KEY}\";\n    }}\n  }}\n}}\n"
+        );
+        let config_path = dir.join("nginx.conf");
+        std::fs::write(&config_path, config)?;
+        let process = Command::new(NGINX)
+            .arg("-p")
+            .arg(dir)
+            .arg("-c")
+            .arg(&config_path)
+            .stderr(Stdio::inherit())
+            .spawn()
+            .with_context(|| format!("cannot start {NGINX}"))?;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while TcpStream::connect(&addr).is_err() {
+            if Instant::now() > deadline {
+                bail!("nginx did not start; see {d}/error.log");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        println!("    nginx at http://{addr}");
+        Ok(Nginx { addr, process })
+    }
+}
+
+impl Drop for Nginx {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}

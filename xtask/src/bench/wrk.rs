@@ -1,0 +1,112 @@
+//! Load with wrk (10 s, 2 threads, 32 connections) and its figures: requests per second, p50 and p99 latency.
+//! Shared by the benchmarks of the sandbox and of the proxy.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+
+use anyhow::{Context, bail};
+
+use super::Report;
+use super::report::Measure;
+use crate::project::{self, Project};
+
+pub struct Figures {
+    pub requests_per_second: f64,
+    pub p50_ms: f64,
+    pub p99_ms: f64,
+}
+
+impl Figures {
+    /// Three rows: requests/s, p50, p99; each against `reference` when given.
+    pub fn add_to(&self, report: &mut Report, name: &str, reference: Option<&Figures>) {
+        report.add(
+            format!("{name}, requests/s"),
+            Measure::per_second(self.requests_per_second),
+            reference.map(|r| Measure::per_second(r.requests_per_second)),
+        );
+        report.add(format!("{name}, p50"), Measure::millis(self.p50_ms), reference.map(|r| Measure::millis(r.p50_ms)));
+        report.add(format!("{name}, p99"), Measure::millis(self.p99_ms), reference.map(|r| Measure::millis(r.p99_ms)));
+    }
+}
+
+/// Runs wrk on `http://{addr}{path}` with extra `headers` and an optional Lua `script`.
+pub fn run(
+    project: &Project,
+    addr: &str,
+    path: &str,
+    headers: &[String],
+    script: Option<&std::path::Path>,
+) -> anyhow::Result<Figures> {
+    let mut command = project.command("wrk");
+    command.args(["-t2", "-c32", "-d10s", "--latency"]);
+    for header in headers {
+        command.arg("-H").arg(header);
+    }
+    if let Some(script) = script {
+        command.arg("-s").arg(script);
+    }
+    command.arg(format!("http://{addr}{path}"));
+    let (status, output) = project::status_and_output(&format!("wrk {addr}{path}"), &mut command)?;
+    if !status.success() {
+        bail!("wrk failed on {path}");
+    }
+    if output.contains("Non-2xx") {
+        bail!("the server answered errors during the run of {path}; see above");
+    }
+    let number_after = |label: &str| -> anyhow::Result<f64> {
+        let line = output
+            .lines()
+            .find(|l| l.trim_start().starts_with(label))
+            .with_context(|| format!("no `{label}` in wrk's output"))?;
+        let value = line.trim_start()[label.len()..].trim();
+        parse_duration_or_number(value).with_context(|| format!("cannot read `{line}`"))
+    };
+    Ok(Figures {
+        requests_per_second: number_after("Requests/sec:")?,
+        p50_ms: number_after("50%")?,
+        p99_ms: number_after("99%")?,
+    })
+}
+
+/// `123.4` as is; `1.23ms`, `850.00us`, `1.2s` in milliseconds.
+fn parse_duration_or_number(value: &str) -> Option<f64> {
+    let split = value.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(value.len());
+    let number: f64 = value[..split].parse().ok()?;
+    Some(match &value[split..] {
+        "us" => number / 1000.0,
+        "ms" | "" => number,
+        "s" => number * 1000.0,
+        _ => return None,
+    })
+}
+
+/// One JSON POST over a plain connection with `key` (the benches need a render to read).
+pub fn post_json(addr: &str, path: &str, key: &str, body: &str) -> anyhow::Result<serde_json::Value> {
+    let mut stream = TcpStream::connect(addr)?;
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Api-Key {key}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response)?;
+    let (head, payload) = response.split_once("\r\n\r\n").context("an HTTP answer")?;
+    if !head.starts_with("HTTP/1.1 200") {
+        bail!("creating the bench's render failed: {head}");
+    }
+    Ok(serde_json::from_str(payload)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_duration_or_number;
+
+    #[test]
+    fn wrk_values_are_read_in_milliseconds() {
+        assert_eq!(parse_duration_or_number("850.00us"), Some(0.85));
+        assert_eq!(parse_duration_or_number("1.50ms"), Some(1.5));
+        assert_eq!(parse_duration_or_number("2.00s"), Some(2000.0));
+        assert_eq!(parse_duration_or_number("12345.67"), Some(12345.67));
+        assert_eq!(parse_duration_or_number("fast"), None);
+    }
+}
