@@ -8,6 +8,7 @@ pub mod cli;
 mod db;
 mod error;
 mod events;
+mod http_client;
 mod listing;
 mod metadata;
 mod ownership;
@@ -41,6 +42,7 @@ use crate::cli::{AccessMode, Cli, Command, SandboxArgs, ServeArgs, TokenArgs};
 use crate::db::Db;
 use crate::error::ServerError;
 use crate::events::Events;
+use crate::http_client::HttpClient;
 use crate::ownership::Ownership;
 use crate::proxy::Proxy;
 use crate::rate_limit::RateLimit;
@@ -77,7 +79,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         }
     };
     let upstream = upstream.with_direct_sync_url(args.direct_sync_url.as_deref())?;
-    let http = proxy::client()?;
+    let http = HttpClient::new()?;
     let webhook_secret = Arc::new(webhook_secret(&args, &upstream, &http, embedded_sandbox.is_some()).await?);
     // The embedded sandbox reaches us on loopback; the real service only at the public address.
     let webhook_url = match (&embedded_sandbox, &args.public_url) {
@@ -188,7 +190,7 @@ fn access_from(mode: AccessMode, listen: SocketAddr) -> anyhow::Result<Access> {
 async fn webhook_secret(
     args: &ServeArgs,
     upstream: &Upstream,
-    http: &reqwest::Client,
+    http: &HttpClient,
     embedded: bool,
 ) -> anyhow::Result<WebhookSecret> {
     let from_env = std::env::var("VSTAGE_WEBHOOK_SECRET").ok().filter(|secret| !secret.is_empty());
@@ -203,17 +205,16 @@ async fn webhook_secret(
         Some(secret) => secret,
         None => secret::load_or_generate(&file, "whs_")?,
     };
-    let response = http
-        .post(format!("{}/v2/user/webhook-secret", upstream.base_url()))
+    let request = axum::http::Request::post(upstream.url("/v2/user/webhook-secret"))
         .header(AUTHORIZATION, upstream.key().authorization())
         .header(CONTENT_TYPE, "application/json")
-        .body(serde_json::json!({ "webhook_secret": secret }).to_string())
-        .timeout(Duration::from_secs(10))
-        .send()
+        .body(http_body_util::Full::new(serde_json::json!({ "webhook_secret": secret }).to_string().into()))?;
+    let answer = http
+        .call(request, Duration::from_secs(10))
         .await
         .context("cannot reach the embedded sandbox to set its webhook secret")?;
-    if !response.status().is_success() {
-        bail!("the embedded sandbox refused the webhook secret (HTTP {})", response.status().as_u16());
+    if !answer.status.is_success() {
+        bail!("the embedded sandbox refused the webhook secret (HTTP {})", answer.status.as_u16());
     }
     Ok(WebhookSecret::new(Some(secret), Some(file)))
 }
@@ -226,7 +227,7 @@ fn cors_layer(origins: &[String]) -> anyhow::Result<Option<CorsLayer>> {
     let origins = origins
         .iter()
         .map(|origin| {
-            let url = reqwest::Url::parse(origin)
+            let url = url::Url::parse(origin)
                 .ok()
                 .filter(|url| matches!(url.scheme(), "http" | "https") && url.path() == "/" && url.query().is_none());
             let Some(url) = url else {

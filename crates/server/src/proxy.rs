@@ -3,29 +3,29 @@
 //! parameters are checked, bodies capped, redirects not followed, and upstream failures become 502/504.
 //! With widget tokens, each subject reaches only the renders it created.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
+use axum::extract::{Path, Request, State};
 use axum::http::header::{ACCEPT, AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, Method};
 use axum::response::Response;
 use axum::routing::{MethodFilter, on};
-use axum::{Extension, Router};
+use http_body_util::Full;
 use serde_json::Value;
 
 use crate::access::{Access, Subject};
 use crate::error::ServerError;
 use crate::events::Events;
+use crate::http_client::{Answer, CallFailure, HttpClient};
 use crate::listing;
 use crate::ownership::{Kind, Ownership};
 use crate::upstream::Upstream;
 use crate::webhooks::{WebhookSecret, resource_key};
 
-/// Connecting to the service must be quick; a whole call may take a while, a waiting one longer.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// A whole call may take a while, a waiting one longer (connecting is limited in `http_client`).
 const GET_TIMEOUT: Duration = Duration::from_secs(30);
 /// Long enough for `wait_for_completion` on the regular address (the service answers within 60 s).
 const POST_TIMEOUT: Duration = Duration::from_secs(90);
@@ -83,13 +83,24 @@ const ENDPOINTS: &[(MethodFilter, &str, usize, Rule)] = &[
 #[derive(Debug)]
 pub struct Proxy {
     pub upstream: Upstream,
-    pub http: reqwest::Client,
+    pub http: HttpClient,
     pub access: Arc<Access>,
     pub ownership: Ownership,
     pub events: Arc<Events>,
     pub webhook_secret: Arc<WebhookSecret>,
     /// Our receiver's address, put in creations that name none; `None` when the service could not reach it.
     pub webhook_url: Option<String>,
+}
+
+/// A path's parameters, in order.
+type Params = Vec<(String, String)>;
+
+/// What the browser sent that may go on: method, query, headers to pick from, and the body.
+struct Incoming<'a> {
+    method: Method,
+    query: Option<&'a str>,
+    headers: &'a HeaderMap,
+    body: Bytes,
 }
 
 /// One call as it will go upstream.
@@ -101,55 +112,39 @@ struct Call<'a> {
     body: Bytes,
 }
 
-/// The service's answer.
-pub struct Answer {
-    pub status: StatusCode,
-    pub content_type: Option<HeaderValue>,
-    pub body: Bytes,
-}
-
-/// The HTTP client for upstream calls: no redirects, a connect time-out.
-pub fn client() -> anyhow::Result<reqwest::Client> {
-    Ok(reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .connect_timeout(CONNECT_TIMEOUT)
-        .build()?)
-}
-
 /// The routes under `/api` that forward to the service.
 pub fn routes(proxy: Arc<Proxy>) -> Router {
     let mut router = Router::new();
     for &(method, template, body_limit, rule) in ENDPOINTS {
-        let handler = move |State(proxy): State<Arc<Proxy>>,
-                            Extension(subject): Extension<Subject>,
-                            Path(params): Path<HashMap<String, String>>,
-                            RawQuery(query): RawQuery,
-                            method: Method,
-                            headers: HeaderMap,
-                            body: Bytes| async move {
-            proxy.handle(rule, &subject, method, template, &params, query.as_deref(), &headers, body).await
+        let handler = move |State(proxy): State<Arc<Proxy>>, Path(params): Path<Params>, request: Request| async move {
+            let (parts, body) = request.into_parts();
+            let body = axum::body::to_bytes(body, body_limit).await.map_err(|_| {
+                ServerError::TooLarge(format!("The request body is over {} KiB; send less.", body_limit / 1024))
+            })?;
+            let subject = parts.extensions.get::<Subject>().ok_or_else(|| {
+                ServerError::Internal("a proxied call without a subject; is the access layer missing?".into())
+            })?;
+            let call =
+                Incoming { method: parts.method.clone(), query: parts.uri.query(), headers: &parts.headers, body };
+            proxy.handle(rule, subject, template, &params, call).await
         };
-        router = router.route(template, on(method, handler).layer(DefaultBodyLimit::max(body_limit.max(1))));
+        router = router.route(template, on(method, handler));
     }
     router.with_state(proxy)
 }
 
 impl Proxy {
-    #[allow(clippy::too_many_arguments)]
     async fn handle(
         &self,
         rule: Rule,
         subject: &Subject,
-        method: Method,
         template: &str,
-        params: &HashMap<String, String>,
-        query: Option<&str>,
-        headers: &HeaderMap,
-        body: Bytes,
+        params: &Params,
+        incoming: Incoming<'_>,
     ) -> Result<Response, ServerError> {
         let path = fill(template, params)?;
         let tokens = self.access.is_token();
-        let mut body = body;
+        let Incoming { method, query, headers, mut body } = incoming;
         match rule {
             Rule::Plain => {}
             Rule::WebhookSecret if tokens => {
@@ -162,7 +157,8 @@ impl Proxy {
             Rule::ListRenders => {}
             Rule::CreateRenders | Rule::Analyze => body = self.with_webhook_url(body),
             Rule::OnRender if tokens => {
-                let render_id = params.get("render_id").cloned().unwrap_or_default();
+                let render_id = params.iter().find(|(name, _)| name == "render_id").map(|(_, id)| id.clone());
+                let render_id = render_id.unwrap_or_default();
                 self.require_owner(Kind::Render, vec![render_id], subject).await?;
             }
             Rule::AddInBulk if tokens => {
@@ -188,7 +184,7 @@ impl Proxy {
         if answer.status.is_success() {
             self.after_success(rule, &method, sent_secret, &answer.body, subject).await?;
         }
-        Ok(answer.into_response())
+        Ok(relay(answer))
     }
 
     /// Sends one call to the service (or to `--direct-sync-url` when it waits for completion).
@@ -207,30 +203,26 @@ impl Proxy {
             }
             url = format!("{url}?{query}");
         }
-        let mut request = self
-            .http
-            .request(call.method, &url)
-            .timeout(timeout)
+        let mut request = axum::http::Request::builder()
+            .method(call.method)
+            .uri(url)
             .header(AUTHORIZATION, self.upstream.key().authorization());
         for name in [ACCEPT, CONTENT_TYPE] {
             if let Some(value) = call.headers.get(&name) {
                 request = request.header(name, value);
             }
         }
-        if !call.body.is_empty() {
-            request = request.body(call.body);
-        }
-        let response = request.send().await.map_err(|failure| upstream_failure(call.path, failure))?;
-        let status = StatusCode::from_u16(response.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
-        if status.is_redirection() {
-            tracing::warn!(%status, path = call.path, "the service answered with a redirect; not followed");
+        let request = request.body(Full::new(call.body)).map_err(|_| {
+            ServerError::BadRequest("The request cannot be forwarded as written; check its address.".into())
+        })?;
+        let answer = self.http.call(request, timeout).await.map_err(|failure| upstream_failure(call.path, failure))?;
+        if answer.status.is_redirection() {
+            tracing::warn!(status = %answer.status, path = call.path, "the service answered with a redirect; not followed");
             return Err(ServerError::BadGateway(
                 "The staging service answered unexpectedly. Try again in a moment.".into(),
             ));
         }
-        let content_type = response.headers().get(CONTENT_TYPE).cloned();
-        let body = response.bytes().await.map_err(|failure| upstream_failure(call.path, failure))?;
-        Ok(Answer { status, content_type, body })
+        Ok(answer)
     }
 
     /// A GET of the service, for the server's own use (the subject's render list).
@@ -303,22 +295,20 @@ impl Proxy {
     }
 }
 
-impl Answer {
-    /// The service's answer as it came: status, content type and body. No other upstream header is passed on.
-    pub fn into_response(self) -> Response {
-        let mut response = Response::new(Body::from(self.body));
-        *response.status_mut() = self.status;
-        let headers = response.headers_mut();
-        headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
-        if let Some(content_type) = self.content_type {
-            headers.insert(CONTENT_TYPE, content_type);
-        }
-        response
+/// The service's answer as it came: status, content type and body. No other upstream header is passed on.
+pub fn relay(answer: Answer) -> Response {
+    let mut response = Response::new(Body::from(answer.body));
+    *response.status_mut() = answer.status;
+    let headers = response.headers_mut();
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if let Some(content_type) = answer.content_type {
+        headers.insert(CONTENT_TYPE, content_type);
     }
+    response
 }
 
 /// The upstream path: the template with each parameter checked and percent-encoded.
-fn fill(template: &str, params: &HashMap<String, String>) -> Result<String, ServerError> {
+fn fill(template: &str, params: &Params) -> Result<String, ServerError> {
     let mut path = template.to_string();
     for (name, value) in params {
         vstage_api::validate::id(name, value).map_err(|e| ServerError::BadRequest(format!("{name}: {e}")))?;
@@ -343,11 +333,10 @@ fn query_param(query: &str, name: &str) -> Option<String> {
     })
 }
 
-fn upstream_failure(path: &str, failure: reqwest::Error) -> ServerError {
-    // reqwest's errors name the URL, never headers; the URL is dropped too.
-    let timed_out = failure.is_timeout();
-    tracing::warn!(path, error = %failure.without_url(), "upstream call failed");
-    if timed_out {
+fn upstream_failure(path: &str, failure: CallFailure) -> ServerError {
+    // The failure carries neither the request nor its headers.
+    tracing::warn!(path, error = %failure, "upstream call failed");
+    if matches!(failure, CallFailure::TimedOut) {
         ServerError::GatewayTimeout("The staging service did not answer in time. Try again in a moment.".into())
     } else {
         ServerError::BadGateway("The staging service could not be reached. Try again in a moment.".into())

@@ -6,21 +6,27 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Path, State};
+use axum::http::Request;
 use axum::http::header::{CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE, ETAG, LAST_MODIFIED};
 use axum::response::Response;
 use axum::routing::get;
+use http_body_util::Full;
 
 use crate::error::ServerError;
+use crate::http_client::HttpClient;
+
+/// Reading an image's head from the sandbox on this machine.
+const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 #[derive(Debug)]
 struct SandboxFiles {
     /// The sandbox's loopback address.
     origin: String,
-    http: reqwest::Client,
+    http: HttpClient,
 }
 
 /// Routes for `/sandbox/...`, and `/api/samples`, reaching the sandbox at `origin`.
-pub fn routes(origin: String, http: reqwest::Client) -> (Router, Router) {
+pub fn routes(origin: String, http: HttpClient) -> (Router, Router) {
     let state = Arc::new(SandboxFiles { origin, http });
     let images = Router::new()
         .route("/sandbox/files/{*path}", get(file))
@@ -56,20 +62,21 @@ fn checked(path: &str) -> Result<&str, ServerError> {
 
 impl SandboxFiles {
     async fn relay(&self, path: &str) -> Result<Response, ServerError> {
-        let unreachable = |e: reqwest::Error| {
-            tracing::warn!(error = %e.without_url(), "the embedded sandbox did not answer");
+        let request = Request::get(format!("{}{path}", self.origin))
+            .body(Full::default())
+            .map_err(|e| ServerError::Internal(format!("a sandbox image request: {e}")))?;
+        let upstream = self.http.send(request, TIMEOUT).await.map_err(|failure| {
+            tracing::warn!(error = %failure, "the embedded sandbox did not answer");
             ServerError::BadGateway("The sandbox did not answer; restart vstage.".into())
-        };
-        let upstream = self.http.get(format!("{}{path}", self.origin)).send().await.map_err(unreachable)?;
-        let status = upstream.status();
-        let mut response = Response::builder().status(status.as_u16());
+        })?;
+        let mut response = Response::builder().status(upstream.status());
         for name in [CONTENT_TYPE, CONTENT_LENGTH, CACHE_CONTROL, ETAG, LAST_MODIFIED] {
             if let Some(value) = upstream.headers().get(&name) {
                 response = response.header(name, value);
             }
         }
         response
-            .body(Body::from_stream(upstream.bytes_stream()))
+            .body(Body::new(upstream.into_body()))
             .map_err(|e| ServerError::Internal(format!("relaying a sandbox image: {e}")))
     }
 }

@@ -60,11 +60,6 @@ impl Upstream {
         self.direct_sync_base.as_ref().map(|base| format!("{base}{path}"))
     }
 
-    /// The service's root, for the server's own calls at start.
-    pub fn base_url(&self) -> &str {
-        &self.base_url
-    }
-
     pub fn key(&self) -> &ApiKey {
         &self.key
     }
@@ -77,7 +72,7 @@ impl Upstream {
 /// A plain http(s) base URL, without the trailing slash.
 pub fn checked_base(option: &str, url: &str) -> anyhow::Result<String> {
     let url = url.trim_end_matches('/');
-    let parsed = reqwest::Url::parse(url)
+    let parsed = url::Url::parse(url)
         .with_context(|| format!("{option} {url} is not a URL; give e.g. https://api.example.com"))?;
     if !matches!(parsed.scheme(), "http" | "https")
         || parsed.query().is_some()
