@@ -157,6 +157,12 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         shutdown::signal().await;
         events.close();
     };
+    // Answers go out as soon as they are written (no Nagle delay on small responses and event-stream lines).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::debug!(%error, "could not set TCP_NODELAY");
+        }
+    });
     axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(stopping)
         .await
