@@ -45,6 +45,21 @@ impl Account {
         self.capabilities.get().and_then(Result::ok).map(|capabilities| capabilities.mode)
     }
 
+    /// Whether the server streams live events: `None` while asking, `false` behind a plain proxy.
+    pub fn offers_events(&self) -> Option<bool> {
+        self.capabilities.get().map(|capabilities| capabilities.is_ok_and(|c| c.events))
+    }
+
+    /// Whether the server is our sandbox (sample photos are offered).
+    pub fn is_sandbox(&self) -> bool {
+        self.capabilities.get().and_then(Result::ok).is_some_and(|capabilities| capabilities.is_sandbox())
+    }
+
+    /// Whether the server stores uploaded photos.
+    pub fn offers_uploads(&self) -> bool {
+        self.capabilities.get().and_then(Result::ok).is_some_and(|capabilities| capabilities.uploads)
+    }
+
     pub fn refresh(&self) {
         self.status.refetch();
         self.user.refetch();

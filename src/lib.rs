@@ -4,7 +4,12 @@
 pub mod account;
 pub mod api;
 mod app;
+pub mod clock;
 pub mod components;
-mod pages;
+pub mod config_draft;
+pub mod describe;
+pub mod live;
+pub mod pages;
+pub mod upload;
 
 pub use app::App;

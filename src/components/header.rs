@@ -2,6 +2,7 @@
 //! It reads the shared account state; a failed load shows the reason and a way to retry.
 
 use leptos::prelude::*;
+use leptos_router::components::A;
 
 use crate::account::use_account;
 use crate::components::mode_badge::ModeBadge;
@@ -33,9 +34,14 @@ pub fn Header() -> impl IntoView {
     };
     view! {
         <header class="vstage-header">
-            <a class="vstage-brand" href="/">
+            <A href="/" attr:class="vstage-brand">
                 "vstage"
-            </a>
+            </A>
+            <nav class="vstage-nav" aria-label="Studio">
+                <A href="/" exact=true>"Renders"</A>
+                <A href="/renders/new">"New render"</A>
+                <A href="/account">"Account"</A>
+            </nav>
             <ModeBadge mode=Signal::derive(move || account.mode()) />
             <StatusBadge state=Signal::derive(move || account.service_state()) on_retry=move |()| account.refresh() />
             {usage}

@@ -1,7 +1,16 @@
 //! Reusable pieces of the studio's screens, one component per file.
 //! They take plain values or signals and hold no global state of their own.
 
+pub mod before_after;
+pub mod config_fields;
+pub mod config_list;
+pub mod eta_bar;
 pub mod header;
+pub mod image_picker;
+pub mod image_viewer;
 pub mod mode_badge;
+pub mod pager;
+pub mod render_card;
 pub mod status_badge;
 pub mod usage_meter;
+pub mod variation_card;

@@ -1,5 +1,8 @@
 //! The studio's screens, one per route.
 //! A page reads shared state from context and composes components.
 
-pub mod home;
+pub mod account;
+pub mod new_render;
 pub mod not_found;
+pub mod render_detail;
+pub mod renders;

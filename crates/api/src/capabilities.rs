@@ -19,6 +19,27 @@ pub struct Capabilities {
     pub access: String,
 }
 
+/// One sample photo of the embedded sandbox (`GET {base}/samples`, sandbox mode only).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sample {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    pub url: String,
+}
+
+/// The answer to `POST {base}/uploads`: where the stored photo can be fetched.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Uploaded {
+    pub url: String,
+    #[serde(default)]
+    pub width: u32,
+    #[serde(default)]
+    pub height: u32,
+    #[serde(default)]
+    pub bytes: u64,
+}
+
 impl Capabilities {
     pub fn is_sandbox(&self) -> bool {
         self.mode == "sandbox"

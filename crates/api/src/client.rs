@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::analysis::Analysis;
-use crate::capabilities::Capabilities;
+use crate::capabilities::{Capabilities, Sample};
 use crate::error::ApiError;
 use crate::query::percent_encode;
 use crate::render::{Render, RenderPage, Variation};
@@ -136,6 +136,11 @@ impl<T: Transport> Client<T> {
     /// `GET {base}/capabilities`: what the vstage server offers (a 404 means a plain proxy or the service itself).
     pub async fn capabilities(&self) -> Result<Capabilities, ApiError> {
         self.json(Call::get("/capabilities".into())).await
+    }
+
+    /// `GET {base}/samples`: the embedded sandbox's sample photos (a 404 elsewhere).
+    pub async fn samples(&self) -> Result<Vec<Sample>, ApiError> {
+        self.json(Call::get("/samples".into())).await
     }
 
     // ---- v2 ----

@@ -24,7 +24,7 @@ pub mod vocabulary;
 pub mod webhook;
 
 pub use analysis::Analysis;
-pub use capabilities::Capabilities;
+pub use capabilities::{Capabilities, Sample, Uploaded};
 pub use client::{Auth, Client, RetryPolicy};
 pub use config::{
     AddFurniture, Config, DayToDuskConfig, EnhancementConfig, LegacyStagingConfig, RemovalOnlyConfig, RemoveFurniture,

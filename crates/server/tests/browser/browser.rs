@@ -28,8 +28,31 @@ where
 {
     let (driver, _chromedriver) = start().await;
     let outcome = body(driver.clone()).await;
+    if outcome.is_err() {
+        // What the page showed when the step failed, to tell a wrong assertion from a broken page.
+        let url = driver.current_url().await.map(|u| u.to_string()).unwrap_or_default();
+        let text: String = match driver.execute("return document.body.innerText", vec![]).await {
+            Ok(ret) => ret.convert().unwrap_or_default(),
+            Err(_) => String::new(),
+        };
+        eprintln!("the page at {url} showed:\n{text}");
+        let _ = screenshot(&driver, "failure").await;
+    }
     driver.quit().await.ok();
     outcome.expect("the browser steps succeed");
+}
+
+/// Saves the page as `target/e2e/{name}-1280x800.png` and `-390x844.png` (a desktop and a phone), then returns
+/// to the desktop size.
+pub async fn screenshot(driver: &WebDriver, name: &str) -> WebDriverResult<()> {
+    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/e2e");
+    std::fs::create_dir_all(&folder).ok();
+    for (width, height) in [(390u32, 844u32), (1280, 800)] {
+        driver.set_window_rect(0, 0, width, height).await?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        driver.screenshot(&folder.join(format!("{name}-{width}x{height}.png"))).await?;
+    }
+    Ok(())
 }
 
 async fn start() -> (WebDriver, Child) {

@@ -22,6 +22,7 @@ async fn the_page_shows_the_service_status_and_usage() {
         let bar = meters[0].find(By::Css("[role=meter]")).await?;
         assert_eq!(bar.attr("aria-valuenow").await?.as_deref(), Some("0"));
 
+        driver.find(By::LinkText("Account")).await?.click().await?;
         let account = driver.query(By::Css(".vstage-facts")).first().await?.text().await?;
         assert!(account.contains("@sandbox.vstage.invalid"), "{account}");
         Ok(())
@@ -38,8 +39,32 @@ async fn a_deep_link_loads_the_page_and_an_unknown_route_says_so() {
         // the header still works on a deep link
         driver.query(By::Css(".vstage-status__label")).with_text("Online").first().await?;
         driver.find(By::LinkText("Go to the studio's home")).await?.click().await?;
-        driver.query(By::Css("h1")).with_text("Your account").first().await?;
+        driver.query(By::Css("h1")).with_text("Your renders").first().await?;
         Ok(())
     })
     .await;
+}
+
+#[tokio::test]
+async fn the_widget_files_hold_no_key() {
+    let server = Server::start(&dist()).await;
+    let key = std::fs::read_to_string(server.data_dir().join("sandbox-api-key")).unwrap();
+    let mut scanned = 0;
+    let mut folders = vec![dist()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            assert!(!bytes.windows(key.len()).any(|w| w == key.as_bytes()), "the key is in {}", path.display());
+            scanned += 1;
+        }
+    }
+    assert!(scanned >= 3, "the widget's files were scanned ({scanned})");
+    // and the page the browser gets holds none either
+    let page = reqwest::get(&server.url).await.unwrap().text().await.unwrap();
+    assert!(!page.contains(&key));
 }

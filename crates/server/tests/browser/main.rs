@@ -6,3 +6,4 @@ mod support;
 
 mod browser;
 mod header;
+mod studio;

@@ -1,4 +1,4 @@
-//! The home screen: who is signed in to the service and what this period's usage leaves.
+//! The account screen: who is signed in to the service and what this period's usage leaves.
 //! Loading, failure (with retry) and success each have their own view.
 
 use leptos::prelude::*;
@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use crate::account::use_account;
 
 #[component]
-pub fn Home() -> impl IntoView {
+pub fn AccountPage() -> impl IntoView {
     let account = use_account();
     move || match account.user.get() {
         None => {

@@ -1,0 +1,217 @@
+//! The v2 studio end to end: a render made from a sample photo whose variations finish on screen without a
+//! reload, removal plus staging with lineage, staging on a removal base, paging, failures and the form's bounds.
+
+use std::time::Duration;
+
+use thirtyfour::prelude::*;
+
+use crate::browser::{dist, screenshot, with_browser};
+use crate::support::Server;
+
+/// Long enough for the sandbox to process a few variations on a busy machine.
+const FINISH: Duration = Duration::from_secs(60);
+
+async fn choose_sample(driver: &WebDriver, name: &str) -> WebDriverResult<()> {
+    driver.query(By::Css(".vstage-sample")).first().await?;
+    let samples = driver.find_all(By::Css(".vstage-sample")).await?;
+    for sample in samples {
+        let image = sample.find(By::Tag("img")).await?;
+        if image.attr("src").await?.unwrap_or_default().ends_with(name) {
+            sample.click().await?;
+            return Ok(());
+        }
+    }
+    Err(WebDriverError::ParseError(format!("no sample {name}")))
+}
+
+async fn submit(driver: &WebDriver, label: &str) -> WebDriverResult<()> {
+    driver.query(By::XPath(format!("//button[normalize-space()='{label}']"))).first().await?.click().await
+}
+
+async fn wait_for_all_done(driver: &WebDriver, expected: usize) -> WebDriverResult<()> {
+    let deadline = tokio::time::Instant::now() + FINISH;
+    loop {
+        let done = driver.find_all(By::Css(".vstage-badge--done")).await?.len();
+        if done >= expected {
+            return Ok(());
+        }
+        if tokio::time::Instant::now() > deadline {
+            return Err(WebDriverError::ParseError(format!("{done} of {expected} variations finished")));
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_staging_render_from_a_sample_finishes_on_screen_without_a_reload() {
+    let server = Server::start(&dist()).await;
+    with_browser(|driver| async move {
+        driver.goto(&server.url).await?;
+        driver.query(By::Css(".vstage-empty")).first().await?;
+        screenshot(&driver, "renders-empty").await?;
+        driver.find(By::LinkText("Create your first render")).await?.click().await?;
+        choose_sample(&driver, "living-empty.jpg").await?;
+        driver.query(By::Css(".vstage-preview img")).first().await?;
+        screenshot(&driver, "new-render").await?;
+        submit(&driver, "Create render").await?;
+        driver.query(By::Css(".vstage-variation")).first().await?;
+        assert!(driver.current_url().await?.path().starts_with("/renders/rnd_"));
+        screenshot(&driver, "render-working").await?;
+        wait_for_all_done(&driver, 1).await?;
+        let card = driver.find(By::Css(".vstage-variation")).await?.text().await?;
+        assert!(card.contains("Virtual staging 1") && card.contains("Modern living room"), "{card}");
+        driver.query(By::Css(".vstage-compare__handle")).first().await?;
+        screenshot(&driver, "render-done").await?;
+
+        driver.find(By::LinkText("Renders")).await?.click().await?;
+        let cards = driver.query(By::Css(".vstage-card")).all_from_selector_required().await?;
+        assert_eq!(cards.len(), 1);
+        let text = cards[0].text().await?;
+        assert!(text.contains("1 done"), "{text}");
+        screenshot(&driver, "renders").await?;
+        Ok(())
+    })
+    .await;
+}
+
+async fn select(driver: &WebDriver, id_suffix: &str, value: &str) -> WebDriverResult<()> {
+    let element = driver.query(By::Css(format!("select[id$='{id_suffix}']"))).first().await?;
+    thirtyfour::components::SelectElement::new(&element).await?.select_by_value(value).await
+}
+
+#[tokio::test]
+async fn removal_plus_staging_gives_pairs_with_lineage_and_a_removal_can_be_staged_again() {
+    let server = Server::start(&dist()).await;
+    with_browser(|driver| async move {
+        driver.goto(format!("{}/renders/new", server.url)).await?;
+        choose_sample(&driver, "living-furnished.jpg").await?;
+        select(&driver, "-removal", "on").await?;
+        select(&driver, "-style", "scandinavian").await?;
+        let total = driver.find(By::Css(".vstage-total")).await?.text().await?;
+        assert!(total.contains("2 of 20"), "one staged and one empty room: {total}");
+        submit(&driver, "Create render").await?;
+        wait_for_all_done(&driver, 2).await?;
+        let staged = driver
+            .query(By::XPath("//article[contains(@aria-label, 'Virtual staging 1')]"))
+            .first()
+            .await?
+            .text()
+            .await?;
+        assert!(staged.contains("Staged on removal variation 1"), "{staged}");
+        assert!(staged.contains("Scandinavian living room"), "{staged}");
+        driver.query(By::XPath("//article[contains(@aria-label, 'Furniture removal 1')]")).first().await?;
+        // the comparison can show the empty room the staging was made on
+        driver.query(By::XPath("//label[contains(., 'Compare with the empty room')]")).first().await?.click().await?;
+        let before = driver.find(By::Css(".vstage-compare__before")).await?.attr("alt").await?.unwrap_or_default();
+        assert!(before.contains("empty room"), "{before}");
+
+        // stage the empty room again, in another style
+        driver.find(By::XPath("//button[normalize-space()='Stage this empty room']")).await?.click().await?;
+        let hint = driver.query(By::Css(".vstage-configs")).first().await?.text().await?;
+        assert!(hint.contains("Staged on the empty room"), "{hint}");
+        select(&driver, "-style", "industrial").await?;
+        screenshot(&driver, "render-add-variations").await?;
+        submit(&driver, "Add").await?;
+        wait_for_all_done(&driver, 3).await?;
+        let again = driver
+            .query(By::XPath("//article[contains(@aria-label, 'Virtual staging 2')]"))
+            .first()
+            .await?
+            .text()
+            .await?;
+        assert!(again.contains("Industrial") && again.contains("Staged on removal variation 1"), "{again}");
+        assert_eq!(driver.find_all(By::XPath("//article[contains(@aria-label, 'Furniture removal')]")).await?.len(), 1);
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_list_pages_past_twenty_renders() {
+    let server = Server::start(&dist()).await;
+    let http = reqwest::Client::new();
+    let photo = format!("{}/sandbox/samples/living-empty.jpg", server.url);
+    for _ in 0..23 {
+        let created = http
+            .post(format!("{}/api/v2/renders", server.url))
+            .json(&serde_json::json!({"image_url": photo, "variation_count": 1, "config": {"type": "enhancement"}}))
+            .send()
+            .await
+            .unwrap();
+        assert!(created.status().is_success());
+    }
+    with_browser(|driver| async move {
+        driver.goto(&server.url).await?;
+        driver.query(By::Css(".vstage-card .vstage-card__link")).first().await?;
+        assert_eq!(driver.find_all(By::Css(".vstage-card")).await?.len(), 20);
+        assert!(driver.find(By::Css(".vstage-page")).await?.text().await?.contains("23 renders"));
+        driver.find(By::XPath("//button[normalize-space()='Load more']")).await?.click().await?;
+        driver.query(By::XPath("//p[normalize-space()='All 23 shown.']")).first().await?;
+        assert_eq!(driver.find_all(By::Css(".vstage-card")).await?.len(), 23);
+        // oldest first
+        select(&driver, "vstage-order", "asc").await?;
+        driver.query(By::XPath("//button[normalize-space()='Load more']")).first().await?;
+        assert_eq!(driver.find_all(By::Css(".vstage-card")).await?.len(), 20);
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_failing_photo_shows_why() {
+    let server = Server::start(&dist()).await;
+    with_browser(|driver| async move {
+        driver.goto(format!("{}/renders/new", server.url)).await?;
+        driver.query(By::XPath("//label[contains(., 'Web address')]")).first().await?.click().await?;
+        let address = driver.find(By::Id("vstage-image-url")).await?;
+        address.send_keys(format!("{}/sandbox/samples/living-empty.jpg?sandbox-fail", server.url)).await?;
+        submit(&driver, "Create render").await?;
+        let failed =
+            driver.query(By::Css(".vstage-badge--error")).wait(FINISH, Duration::from_millis(250)).first().await?;
+        assert_eq!(failed.text().await?, "Failed");
+        let card = driver.find(By::Css(".vstage-variation")).await?.text().await?;
+        assert!(card.to_lowercase().contains("fail"), "the reason is shown: {card}");
+        screenshot(&driver, "render-failed").await?;
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_form_keeps_the_count_within_twenty_and_refuses_what_is_wrong() {
+    let server = Server::start(&dist()).await;
+    with_browser(|driver| async move {
+        driver.goto(format!("{}/renders/new", server.url)).await?;
+        choose_sample(&driver, "living-empty.jpg").await?;
+        let count = driver.query(By::Css("input.vstage-count")).first().await?;
+        count.clear().await?;
+        count.send_keys("25").await?;
+        assert_eq!(count.prop("value").await?.as_deref(), Some("20"));
+        let note = driver.find(By::Css(".vstage-config .vstage-hint[aria-live]")).await?.text().await?;
+        assert!(note.contains("At most 20"), "{note}");
+        // removing furniture first doubles each variation: the count follows
+        select(&driver, "-removal", "auto").await?;
+        assert_eq!(count.prop("value").await?.as_deref(), Some("10"));
+        let add = driver.find(By::XPath("//button[normalize-space()='Add another configuration']")).await?;
+        assert!(!add.is_enabled().await?, "no room for another configuration");
+        select(&driver, "-removal", "off").await?;
+        count.clear().await?;
+        count.send_keys("12").await?;
+        add.click().await?;
+        let counts = driver.find_all(By::Css("input.vstage-count")).await?;
+        assert_eq!(counts.len(), 2);
+        counts[1].clear().await?;
+        counts[1].send_keys("15").await?;
+        assert_eq!(counts[1].prop("value").await?.as_deref(), Some("8"), "12 + 8 = 20");
+        screenshot(&driver, "new-render-multi").await?;
+
+        // nothing is sent while a field is wrong; the message sits by the field
+        counts[1].send_keys(Key::Backspace + Key::Backspace).await?;
+        submit(&driver, "Create render").await?;
+        let error = driver.query(By::Css(".vstage-config .vstage-error")).first().await?.text().await?;
+        assert!(error.contains("between 1 and 20"), "{error}");
+        assert_eq!(driver.current_url().await?.path(), "/renders/new");
+        Ok(())
+    })
+    .await;
+}

@@ -1,0 +1,315 @@
+//! The fields of one configuration: the kind of processing and its options, and the variation count, which is
+//! held within what is left of the render's 20 as the person types. Errors appear next to their field.
+
+use leptos::prelude::*;
+use vstage_api::{OutputResolution, RemovalMode, RoomType, SkyStyle, Style, ValidationError};
+
+use crate::config_draft::{ConfigDraft, Kind, count_limit, error_for};
+use crate::describe;
+
+/// The drafts of a form, each with a stable id for keyed lists.
+pub type Drafts = RwSignal<Vec<(u32, ConfigDraft)>>;
+
+const ROOM_TYPES: [RoomType; 8] = [
+    RoomType::Living,
+    RoomType::Bed,
+    RoomType::Kitchen,
+    RoomType::Dining,
+    RoomType::HomeOffice,
+    RoomType::KidsRoom,
+    RoomType::Bathroom,
+    RoomType::Outdoor,
+];
+const STYLES: [Style; 8] = [
+    Style::Modern,
+    Style::Scandinavian,
+    Style::Industrial,
+    Style::Midcentury,
+    Style::Luxury,
+    Style::Farmhouse,
+    Style::Coastal,
+    Style::Standard,
+];
+const REMOVAL_MODES: [RemovalMode; 3] = [RemovalMode::Off, RemovalMode::Auto, RemovalMode::On];
+const SKIES: [SkyStyle; 3] = [SkyStyle::Dusk, SkyStyle::Golden, SkyStyle::Blue];
+const RESOLUTIONS: [OutputResolution; 3] =
+    [OutputResolution::Default, OutputResolution::FourK, OutputResolution::FullHd];
+
+#[component]
+pub fn ConfigFields(
+    /// This draft's id in `drafts`.
+    id: u32,
+    drafts: Drafts,
+    /// Variations the render already has (0 for a new render).
+    #[prop(into)]
+    existing: Signal<u64>,
+    /// The form's last validation error, shown here when it is about this draft.
+    #[prop(into)]
+    error: Signal<Option<ValidationError>>,
+) -> impl IntoView {
+    let index = move || drafts.with(|list| list.iter().position(|(i, _)| *i == id).unwrap_or(0));
+    let draft =
+        move || drafts.with(|list| list.iter().find(|(i, _)| *i == id).map(|(_, d)| d.clone())).unwrap_or_default();
+    let edit = move |change: &dyn Fn(&mut ConfigDraft)| {
+        drafts.update(|list| {
+            if let Some((_, draft)) = list.iter_mut().find(|(i, _)| *i == id) {
+                change(draft);
+            }
+        })
+    };
+    let clamped = RwSignal::new(None::<u64>);
+    // A change of kind or removal can change how many variations this draft makes: keep the total in bounds.
+    let refit = move || {
+        let (list, existing) = (drafts.get_untracked(), existing.get_untracked());
+        let plain: Vec<ConfigDraft> = list.iter().map(|(_, d)| d.clone()).collect();
+        let position = list.iter().position(|(i, _)| *i == id).unwrap_or(0);
+        let limit = count_limit(&plain, position, existing);
+        if plain.get(position).is_some_and(|d| d.count > limit) {
+            edit(&|d| d.count = limit.max(1));
+            clamped.set(Some(limit.max(1)));
+        }
+    };
+    let set_count = move |value: String| {
+        let requested: u64 = value.trim().parse().unwrap_or(0);
+        let plain: Vec<ConfigDraft> = drafts.get_untracked().into_iter().map(|(_, d)| d).collect();
+        let limit = count_limit(&plain, index(), existing.get_untracked());
+        let count = requested.min(limit);
+        clamped.set((requested > limit).then_some(limit));
+        edit(&|d| d.count = count);
+    };
+    let field_error = move |field: &'static str| {
+        move || {
+            let single = drafts.with(Vec::len) == 1;
+            error.get().and_then(|e| {
+                let matched = error_for(&e, index(), single)?;
+                (matched == field || (field == "config" && matched != "variation_count")).then(|| e.message.clone())
+            })
+        }
+    };
+    let dom = move |name: &str| format!("vstage-config-{id}-{name}");
+    let count_error = field_error("variation_count");
+    let config_error = field_error("config");
+    let limit = move || {
+        let plain: Vec<ConfigDraft> = drafts.get().into_iter().map(|(_, d)| d).collect();
+        count_limit(&plain, index(), existing.get())
+    };
+
+    view! {
+        <fieldset class="vstage-config">
+            <legend>{move || format!("Configuration {}", index() + 1)}</legend>
+            <div class="vstage-kinds" role="radiogroup" aria-label="Processing">
+                {Kind::ALL
+                    .into_iter()
+                    .map(|kind| {
+                        view! {
+                            <label class="vstage-kind" class:vstage-kind--chosen=move || draft().kind == kind>
+                                <input
+                                    type="radio"
+                                    name=dom("kind")
+                                    prop:checked=move || draft().kind == kind
+                                    on:change=move |_| {
+                                        edit(&|d| d.kind = kind);
+                                        refit();
+                                    }
+                                />
+                                <span class="vstage-kind__name">{kind.label()}</span>
+                                <span class="vstage-kind__hint">{kind.explained()}</span>
+                            </label>
+                        }
+                    })
+                    .collect_view()}
+            </div>
+            <Show when=move || draft().kind == Kind::Staging>
+                <div class="vstage-field">
+                    <label for=dom("room")>"Room type"</label>
+                    <select
+                        id=dom("room")
+                        on:change=move |ev| {
+                            let value = event_target_value(&ev);
+                            edit(&|d| d.room_type = RoomType::from(value.as_str()));
+                        }
+                    >
+                        {ROOM_TYPES
+                            .iter()
+                            .map(|room| {
+                                let value = room.as_str().to_string();
+                                let selected = {
+                                    let room = room.clone();
+                                    move || draft().room_type == room
+                                };
+                                view! {
+                                    <option value=value selected=selected>
+                                        {describe::room_type(room)}
+                                    </option>
+                                }
+                            })
+                            .collect_view()}
+                    </select>
+                </div>
+                <div class="vstage-field">
+                    <label for=dom("style")>"Style"</label>
+                    <select
+                        id=dom("style")
+                        on:change=move |ev| {
+                            let value = event_target_value(&ev);
+                            edit(&|d| d.style = Style::from(value.as_str()));
+                        }
+                    >
+                        {STYLES
+                            .iter()
+                            .map(|style| {
+                                let value = style.as_str().to_string();
+                                let selected = {
+                                    let style = style.clone();
+                                    move || draft().style == style
+                                };
+                                view! {
+                                    <option value=value selected=selected>
+                                        {describe::style(style)}
+                                    </option>
+                                }
+                            })
+                            .collect_view()}
+                    </select>
+                </div>
+                <Show
+                    when=move || draft().base_variation_id.is_none()
+                    fallback=|| view! { <p class="vstage-muted">"Staged on the empty room of the chosen removal variation."</p> }
+                >
+                    <div class="vstage-field">
+                        <label for=dom("removal")>"Existing furniture"</label>
+                        <select
+                            id=dom("removal")
+                            on:change=move |ev| {
+                                let value = event_target_value(&ev);
+                                edit(&|d| d.removal = RemovalMode::from(value.as_str()));
+                                refit();
+                            }
+                        >
+                            {REMOVAL_MODES
+                                .iter()
+                                .map(|mode| {
+                                    let value = mode.as_str().to_string();
+                                    let selected = {
+                                        let mode = mode.clone();
+                                        move || draft().removal == mode
+                                    };
+                                    view! {
+                                        <option value=value selected=selected>
+                                            {describe::removal_mode(mode)}
+                                        </option>
+                                    }
+                                })
+                                .collect_view()}
+                        </select>
+                        <Show when=move || draft().removal != RemovalMode::Off>
+                            <p class="vstage-hint">"Each staged variation also gives its empty room: two variations each."</p>
+                        </Show>
+                    </div>
+                </Show>
+            </Show>
+            <Show when=move || draft().kind == Kind::DayToDusk>
+                <div class="vstage-skies" role="radiogroup" aria-label="Sky">
+                    {SKIES
+                        .iter()
+                        .map(|sky| {
+                            let chosen = {
+                                let sky = sky.clone();
+                                move || draft().sky == sky
+                            };
+                            let pick = sky.clone();
+                            view! {
+                                <label class="vstage-kind" class:vstage-kind--chosen=chosen.clone()>
+                                    <input
+                                        type="radio"
+                                        name=dom("sky")
+                                        prop:checked=chosen.clone()
+                                        on:change=move |_| edit(&|d| d.sky = pick.clone())
+                                    />
+                                    <span class="vstage-kind__name">{describe::sky_style(sky)}</span>
+                                    <span class="vstage-kind__hint">{describe::sky_style_explained(sky)}</span>
+                                </label>
+                            }
+                        })
+                        .collect_view()}
+                </div>
+            </Show>
+            <Show when=move || matches!(draft().kind, Kind::Staging | Kind::Declutter)>
+                <label class="vstage-check">
+                    <input
+                        type="checkbox"
+                        prop:checked=move || draft().watermark
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            edit(&|d| d.watermark = on);
+                        }
+                    />
+                    "Add the “Virtually staged” mark in the lower right"
+                </label>
+            </Show>
+            <Show when=move || draft().mask_url.is_some()>
+                <p class="vstage-hint">
+                    "Removes exactly what your custom mask marks. "
+                    <button
+                        type="button"
+                        class="vstage-link"
+                        on:click=move |_| edit(&|d| d.mask_url = None)
+                    >
+                        "Use the automatic mask instead"
+                    </button>
+                </p>
+            </Show>
+            <div class="vstage-field">
+                <label for=dom("resolution")>"Output size"</label>
+                <select
+                    id=dom("resolution")
+                    on:change=move |ev| {
+                        let value = event_target_value(&ev);
+                        edit(&|d| d.resolution = OutputResolution::from(value.as_str()));
+                    }
+                >
+                    {RESOLUTIONS
+                        .iter()
+                        .map(|resolution| {
+                            let value = resolution.as_str().to_string();
+                            let selected = {
+                                let resolution = resolution.clone();
+                                move || draft().resolution == resolution
+                            };
+                            view! {
+                                <option value=value selected=selected>
+                                    {describe::resolution(resolution)}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </div>
+            <div class="vstage-field">
+                <label for=dom("count")>"Variations"</label>
+                <input
+                    id=dom("count")
+                    class="vstage-count"
+                    type="number"
+                    min="1"
+                    max=move || limit().max(1).to_string()
+                    inputmode="numeric"
+                    prop:value=move || draft().count.to_string()
+                    on:input=move |ev| set_count(event_target_value(&ev))
+                    aria-invalid=move || count_error().is_some().to_string()
+                    aria-describedby=dom("count-note")
+                />
+                <p id=dom("count-note") class="vstage-hint" aria-live="polite">
+                    {move || match clamped.get() {
+                        Some(limit) => format!(
+                            "At most {limit} here: a render holds 20 variations, and the others already take the rest."
+                        ),
+                        None => format!("Up to {} for this configuration.", limit()),
+                    }}
+                </p>
+                {move || count_error().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
+            </div>
+            {move || config_error().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
+        </fieldset>
+    }
+}

@@ -1,0 +1,83 @@
+//! The multi-configuration editor: one or more configurations, each with its own count, the render's total shown
+//! and kept at 20 or fewer (counting the empty-room variations that removal adds).
+
+use leptos::prelude::*;
+use vstage_api::{MAX_VARIATIONS_PER_RENDER, ValidationError};
+
+use crate::components::config_fields::{ConfigFields, Drafts};
+use crate::config_draft::{ConfigDraft, count_limit, total};
+
+#[component]
+pub fn ConfigList(
+    drafts: Drafts,
+    #[prop(into)] existing: Signal<u64>,
+    #[prop(into)] error: Signal<Option<ValidationError>>,
+    /// Whether more than one configuration may be given (a new render); adding variations takes one.
+    #[prop(optional)]
+    multiple: bool,
+) -> impl IntoView {
+    let next_id = StoredValue::new(drafts.with_untracked(|list| list.iter().map(|(id, _)| id + 1).max().unwrap_or(0)));
+    let plain = move || drafts.get().into_iter().map(|(_, d)| d).collect::<Vec<_>>();
+    let total = move || total(&plain(), existing.get());
+    let can_add = move || {
+        let mut with_one_more = plain();
+        with_one_more.push(ConfigDraft::default());
+        let last = with_one_more.len() - 1;
+        count_limit(&with_one_more, last, existing.get()) >= 1
+    };
+    let add = move |_| {
+        let id = next_id.get_value();
+        next_id.set_value(id + 1);
+        drafts.update(|list| list.push((id, ConfigDraft::default())));
+    };
+    let list_error = move || {
+        error
+            .get()
+            .filter(|e| e.field == "configs")
+            .map(|e| view! { <p class="vstage-error" role="alert">{e.message}</p> })
+    };
+    let removable = move || multiple && drafts.with(Vec::len) > 1;
+    view! {
+        <div class="vstage-configs">
+            <For each=move || drafts.get() key=|(id, _)| *id let:entry>
+                <div class="vstage-configs__entry">
+                    <ConfigFields id=entry.0 drafts existing error />
+                    <Show when=removable>
+                        <button
+                            type="button"
+                            class="vstage-button vstage-button--secondary vstage-button--small"
+                            on:click=move |_| drafts.update(|list| list.retain(|(id, _)| *id != entry.0))
+                        >
+                            "Remove this configuration"
+                        </button>
+                    </Show>
+                </div>
+            </For>
+            {list_error}
+            <p class="vstage-total" aria-live="polite">
+                {move || {
+                    let existing = existing.get();
+                    let total = total();
+                    if existing > 0 {
+                        format!(
+                            "{} new, {total} of {MAX_VARIATIONS_PER_RENDER} variations with the {existing} this render has.",
+                            total - existing
+                        )
+                    } else {
+                        format!("{total} of {MAX_VARIATIONS_PER_RENDER} variations.")
+                    }
+                }}
+            </p>
+            <Show when=move || multiple>
+                <button
+                    type="button"
+                    class="vstage-button vstage-button--secondary"
+                    disabled=move || !can_add()
+                    on:click=add
+                >
+                    "Add another configuration"
+                </button>
+            </Show>
+        </div>
+    }
+}

@@ -1,0 +1,202 @@
+//! Where the photo comes from: a web address, a file from this device (chosen or dropped, previewed, uploaded with
+//! a progress bar), or one of the sandbox's sample photos. Sets the address the service will fetch.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
+
+use crate::account::use_account;
+use crate::api::use_api;
+use crate::upload::upload;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Address,
+    Device,
+    Sample,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Upload {
+    Idle,
+    Sending { name: String, progress: f64 },
+    Done { name: String },
+    Failed { message: String },
+}
+
+#[component]
+pub fn ImagePicker(
+    /// The chosen photo's address.
+    image_url: RwSignal<String>,
+    /// The form's error about the photo, if any.
+    #[prop(into)]
+    error: Signal<Option<String>>,
+) -> impl IntoView {
+    let account = use_account();
+    let api = use_api();
+    let base = api.base_url().to_string();
+    let source = RwSignal::new(Source::Address);
+    let upload_state = RwSignal::new(Upload::Idle);
+    let preview = RwSignal::new(None::<String>);
+    let preview_broken = RwSignal::new(false);
+    Effect::new(move |_| {
+        image_url.track();
+        preview_broken.set(false);
+    });
+    // Samples are offered by the sandbox only; elsewhere the list is empty.
+    let samples = LocalResource::new(move || {
+        let api = api.clone();
+        let sandbox = account.is_sandbox();
+        async move { if sandbox { api.samples().await.unwrap_or_default() } else { Vec::new() } }
+    });
+    Effect::new(move |_| {
+        if account.is_sandbox() && image_url.get_untracked().is_empty() {
+            source.set(Source::Sample);
+        }
+    });
+
+    let send_file = move |file: web_sys::File| {
+        if !file.type_().starts_with("image/") {
+            upload_state.set(Upload::Failed {
+                message: format!("{} is not an image; choose a JPEG, PNG or WebP photo.", file.name()),
+            });
+            return;
+        }
+        if let Ok(url) = web_sys::Url::create_object_url_with_blob(&file) {
+            preview.set(Some(url));
+        }
+        let name = file.name();
+        upload_state.set(Upload::Sending { name: name.clone(), progress: 0.0 });
+        let base = base.clone();
+        spawn_local(async move {
+            let progress_name = name.clone();
+            let result = upload(&base, &file, move |progress| {
+                upload_state.set(Upload::Sending { name: progress_name.clone(), progress })
+            })
+            .await;
+            match result {
+                Ok(uploaded) => {
+                    image_url.set(uploaded.url);
+                    upload_state.set(Upload::Done { name });
+                }
+                Err(message) => upload_state.set(Upload::Failed { message }),
+            }
+        });
+    };
+    let send_file_from_input = send_file.clone();
+    let on_file = move |ev: leptos::ev::Event| {
+        let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
+        if let Some(file) = input.and_then(|input| input.files()).and_then(|files| files.get(0)) {
+            send_file_from_input(file);
+        }
+    };
+    let dragging = RwSignal::new(false);
+    let on_drop = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        dragging.set(false);
+        if let Some(file) = ev.data_transfer().and_then(|data| data.files()).and_then(|files| files.get(0)) {
+            send_file(file);
+        }
+    };
+
+    let tab = move |value: Source, label: &'static str| {
+        view! {
+            <label class="vstage-tab" class:vstage-tab--chosen=move || source.get() == value>
+                <input type="radio" name="vstage-photo-source" prop:checked=move || source.get() == value on:change=move |_| source.set(value) />
+                {label}
+            </label>
+        }
+    };
+
+    view! {
+        <fieldset class="vstage-picker">
+            <legend>"Photo"</legend>
+            <div class="vstage-tabs" role="radiogroup" aria-label="Where the photo comes from">
+                {tab(Source::Address, "Web address")}
+                <Show when=move || account.offers_uploads()>{tab(Source::Device, "From this device")}</Show>
+                <Show when=move || account.is_sandbox()>{tab(Source::Sample, "Sample photo")}</Show>
+            </div>
+            <Show when=move || source.get() == Source::Address>
+                <div class="vstage-field">
+                    <label for="vstage-image-url">"Photo address"</label>
+                    <input
+                        id="vstage-image-url"
+                        type="url"
+                        placeholder="https://…/living-room.jpg"
+                        prop:value=move || image_url.get()
+                        on:input=move |ev| image_url.set(event_target_value(&ev).trim().to_string())
+                        aria-invalid=move || error.get().is_some().to_string()
+                    />
+                </div>
+            </Show>
+            <Show when=move || source.get() == Source::Device>
+                <div
+                    class="vstage-drop"
+                    class:vstage-drop--over=move || dragging.get()
+                    on:dragover=move |ev: leptos::ev::DragEvent| {
+                        ev.prevent_default();
+                        dragging.set(true);
+                    }
+                    on:dragleave=move |_| dragging.set(false)
+                    on:drop=on_drop.clone()
+                >
+                    <label for="vstage-image-file">"Drop a photo here, or choose one"</label>
+                    <input id="vstage-image-file" type="file" accept="image/jpeg,image/png,image/webp" on:change=on_file.clone() />
+                    {move || match upload_state.get() {
+                        Upload::Idle => ().into_any(),
+                        Upload::Sending { name, progress } => view! {
+                            <div class="vstage-upload" role="status" aria-live="polite">
+                                <span>{format!("Uploading {name}… {:.0} %", progress * 100.0)}</span>
+                                <progress max="1" value=progress.to_string()></progress>
+                            </div>
+                        }.into_any(),
+                        Upload::Done { name } => view! { <p class="vstage-upload" role="status">{format!("{name} is uploaded.")}</p> }.into_any(),
+                        Upload::Failed { message } => view! { <p class="vstage-error" role="alert">{message}</p> }.into_any(),
+                    }}
+                </div>
+            </Show>
+            <Show when=move || source.get() == Source::Sample>
+                <div class="vstage-samples">
+                    <Suspense fallback=|| view! { <p class="vstage-skeleton">"Loading sample photos…"</p> }>
+                        {move || samples.get().map(|samples| samples.into_iter().map(|sample| {
+                            let url = sample.url.clone();
+                            let chosen = {
+                                let url = url.clone();
+                                move || image_url.get() == url
+                            };
+                            view! {
+                                <button
+                                    type="button"
+                                    class="vstage-sample"
+                                    class:vstage-sample--chosen=chosen.clone()
+                                    aria-pressed=move || chosen().to_string()
+                                    on:click=move |_| {
+                                        preview.set(None);
+                                        image_url.set(url.clone());
+                                    }
+                                >
+                                    <img src=sample.url.clone() alt="" loading="lazy" />
+                                    <span>{sample.description.clone()}</span>
+                                </button>
+                            }
+                        }).collect_view())}
+                    </Suspense>
+                </div>
+            </Show>
+            {move || error.get().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
+            {move || {
+                let shown = preview.get().or_else(|| Some(image_url.get()).filter(|url| !url.is_empty()));
+                shown.map(|src| view! {
+                    <figure class="vstage-preview">
+                        <Show
+                            when=move || !preview_broken.get()
+                            fallback=|| view! { <p class="vstage-error">"This address does not show a photo here; check it, or choose another photo."</p> }
+                        >
+                            <img src=src.clone() alt="The chosen photo" on:error=move |_| preview_broken.set(true) />
+                        </Show>
+                    </figure>
+                })
+            }}
+        </fieldset>
+    }
+}

@@ -1,0 +1,33 @@
+//! A render in the list: the newest result's thumbnail (or the source photo), its variations counted by status,
+//! and when it was made. The whole card links to the render.
+
+use leptos::prelude::*;
+use leptos_router::components::A;
+use vstage_api::Render;
+
+use crate::describe;
+
+#[component]
+pub fn RenderCard(render: Render, #[prop(into)] now: Signal<i64>) -> impl IntoView {
+    let variations = render.variation_items().to_vec();
+    let thumbnail = describe::newest_thumbnail(&variations).or_else(|| render.image_url.clone());
+    let counts = describe::status_counts(&variations);
+    let total = render.variations.as_ref().and_then(|page| page.total_count).unwrap_or(variations.len() as u64);
+    let created = render.created_at.millis();
+    let href = format!("/renders/{}", render.id);
+    view! {
+        <li class="vstage-card">
+            <A href=href attr:class="vstage-card__link">
+                {match thumbnail {
+                    Some(src) => view! { <img class="vstage-card__thumb" src=src alt="" loading="lazy" /> }.into_any(),
+                    None => view! { <div class="vstage-card__thumb vstage-card__thumb--empty" aria-hidden="true"></div> }.into_any(),
+                }}
+                <span class="vstage-card__title">
+                    {format!("{total} variation{}", if total == 1 { "" } else { "s" })}
+                </span>
+                <span class="vstage-card__counts">{counts}</span>
+                <span class="vstage-card__time">{move || describe::relative_time(now.get(), created)}</span>
+            </A>
+        </li>
+    }
+}

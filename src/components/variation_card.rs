@@ -1,0 +1,92 @@
+//! One variation: its status (announced as it changes), an ETA countdown while it works, its thumbnail (the full
+//! image on click), download, its configuration, its lineage and, when it failed, why.
+
+use leptos::prelude::*;
+use vstage_api::{Variation, VariationStatus, VariationType};
+
+use crate::components::eta_bar::EtaBar;
+use crate::describe;
+
+#[component]
+pub fn VariationCard(
+    variation: Variation,
+    /// "Variation 2" or the like.
+    #[prop(into)]
+    title: String,
+    /// For staging on a removal: "Staged on removal variation N".
+    #[prop(into)]
+    lineage: Option<String>,
+    #[prop(into)] now: Signal<i64>,
+    /// Opens the full image.
+    #[prop(into)]
+    on_open: Callback<(String, String)>,
+    /// Compares this result with its before.
+    #[prop(into)]
+    on_compare: Callback<String>,
+    /// On removal variations: stage the empty room.
+    #[prop(optional, into)]
+    on_stage: Option<Callback<String>>,
+) -> impl IntoView {
+    let status = variation.status.clone();
+    let status_class = format!("vstage-badge vstage-badge--{}", status.as_str());
+    let image = variation.result.as_ref().and_then(|result| result.primary().cloned());
+    let config = variation.config.as_ref().map(describe::config);
+    let working = !status.is_final();
+    let eta = variation.eta.as_ref().map(|eta| eta.millis()).filter(|_| working);
+    let start = variation.created_at.millis();
+    let id = variation.id.clone();
+    let is_removal = variation.kind == Some(VariationType::Removal);
+    let failed = status == VariationStatus::Error;
+    let error_message = variation
+        .error_message
+        .clone()
+        .unwrap_or_else(|| "The service could not process this variation. Try adding a new one.".into());
+    let label = format!("{title}: {}", describe::variation_type(variation.kind.as_ref()));
+    view! {
+        <article class="vstage-variation" aria-label=label.clone()>
+            <header class="vstage-variation__head">
+                <h3>{title.clone()}</h3>
+                <span class=status_class role="status" aria-live="polite">
+                    {describe::status(&status)}
+                </span>
+            </header>
+            {match (image.clone(), working) {
+                (Some(image), _) => {
+                    let full = image.url.clone();
+                    let label = label.clone();
+                    view! {
+                        <button class="vstage-variation__thumb" on:click=move |_| on_open.run((full.clone(), label.clone()))>
+                            <img src=image.thumbnail().to_string() alt=format!("{title}, open the full image") loading="lazy" />
+                        </button>
+                    }
+                        .into_any()
+                }
+                (None, true) => view! { <div class="vstage-variation__placeholder vstage-skeleton" aria-hidden="true"></div> }.into_any(),
+                (None, false) => view! { <div class="vstage-variation__placeholder" aria-hidden="true"></div> }.into_any(),
+            }}
+            {eta.map(|eta| view! { <EtaBar start eta now /> })}
+            {failed.then(|| view! { <p class="vstage-error" role="alert">{error_message}</p> })}
+            {config.map(|config| view! { <p class="vstage-variation__config">{config}</p> })}
+            {lineage.map(|lineage| view! { <p class="vstage-variation__lineage">{lineage}</p> })}
+            {image.map(|image| {
+                let compare_id = id.clone();
+                let stage_id = id.clone();
+                view! {
+                    <div class="vstage-variation__actions">
+                        <a class="vstage-button vstage-button--small vstage-button--secondary" href=image.url.clone() download="" target="_blank" rel="noopener">
+                            "Download"
+                        </a>
+                        <button class="vstage-button vstage-button--small vstage-button--secondary" on:click=move |_| on_compare.run(compare_id.clone())>
+                            "Compare"
+                        </button>
+                        {on_stage.filter(|_| is_removal).map(|on_stage| view! {
+                            <button class="vstage-button vstage-button--small" on:click=move |_| on_stage.run(stage_id.clone())>
+                                "Stage this empty room"
+                            </button>
+                        })}
+                    </div>
+                }
+            })}
+        </article>
+    }
+}

@@ -1,0 +1,144 @@
+//! The configuration form's model: what a person has chosen for one configuration, turned into the contract's
+//! `Config`, and the arithmetic that keeps a render's variations at 20 or fewer while they type.
+
+use vstage_api::{
+    AddFurniture, Config, DayToDuskConfig, EnhancementConfig, MAX_VARIATIONS_PER_RENDER, OutputResolution, RemovalMode,
+    RemovalOnlyConfig, RemoveFurniture, RoomType, SkyStyle, StagingConfig, Style, ValidationError,
+};
+
+/// The four kinds of processing the form offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Staging,
+    Declutter,
+    DayToDusk,
+    Enhancement,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 4] = [Kind::Staging, Kind::Declutter, Kind::DayToDusk, Kind::Enhancement];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Kind::Staging => "Virtual staging",
+            Kind::Declutter => "Declutter only",
+            Kind::DayToDusk => "Day to dusk",
+            Kind::Enhancement => "Enhancement",
+        }
+    }
+
+    pub fn explained(self) -> &'static str {
+        match self {
+            Kind::Staging => "Furnish the room in a style of your choice.",
+            Kind::Declutter => "Remove the furniture and leave the room empty.",
+            Kind::DayToDusk => "Turn a daytime exterior into an evening shot.",
+            Kind::Enhancement => "Better colour, contrast and sharpness.",
+        }
+    }
+}
+
+/// One configuration as the form holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigDraft {
+    pub kind: Kind,
+    pub room_type: RoomType,
+    pub style: Style,
+    pub removal: RemovalMode,
+    pub watermark: bool,
+    pub resolution: OutputResolution,
+    pub sky: SkyStyle,
+    pub count: u64,
+    /// A hand-made mask replacing the automatic one.
+    pub mask_url: Option<String>,
+    /// Stage on this removal variation (adding variations only).
+    pub base_variation_id: Option<String>,
+}
+
+impl Default for ConfigDraft {
+    fn default() -> Self {
+        ConfigDraft {
+            kind: Kind::Staging,
+            room_type: RoomType::Living,
+            style: Style::Modern,
+            removal: RemovalMode::Off,
+            watermark: false,
+            resolution: OutputResolution::Default,
+            sky: SkyStyle::Dusk,
+            count: 1,
+            mask_url: None,
+            base_variation_id: None,
+        }
+    }
+}
+
+impl ConfigDraft {
+    /// Staging on an existing removal variation.
+    pub fn staging_on(base_variation_id: &str) -> Self {
+        ConfigDraft { base_variation_id: Some(base_variation_id.to_string()), ..ConfigDraft::default() }
+    }
+
+    /// The contract's configuration for these choices.
+    pub fn to_config(&self) -> Config {
+        let resolution = Some(self.resolution.clone()).filter(|r| *r != OutputResolution::Default);
+        let watermark = self.watermark.then_some(true);
+        match self.kind {
+            Kind::Staging => Config::Staging(StagingConfig {
+                output_resolution: resolution,
+                add_virtually_staged_watermark: watermark,
+                add_furniture: AddFurniture {
+                    style: self.style.clone(),
+                    room_type: self.room_type.clone(),
+                    base_variation_id: self.base_variation_id.clone(),
+                },
+                remove_furniture: (self.base_variation_id.is_none() && self.removal != RemovalMode::Off)
+                    .then(|| RemoveFurniture { mode: self.removal.clone(), mask_url: self.mask_url.clone() }),
+            }),
+            Kind::Declutter => Config::RemovalOnly(RemovalOnlyConfig {
+                output_resolution: resolution,
+                add_virtually_staged_watermark: watermark,
+                remove_furniture: RemoveFurniture { mode: RemovalMode::On, mask_url: self.mask_url.clone() },
+            }),
+            Kind::DayToDusk => {
+                Config::DayToDusk(DayToDuskConfig { sky_style: self.sky.clone(), output_resolution: resolution })
+            }
+            Kind::Enhancement => Config::Enhancement(EnhancementConfig { output_resolution: resolution }),
+        }
+    }
+
+    /// Variations one count of this configuration makes: two when furniture is removed first.
+    pub fn weight(&self) -> u64 {
+        self.to_config().max_variations_for(1).max(1)
+    }
+
+    /// Variations this configuration makes at its count.
+    pub fn variations(&self) -> u64 {
+        self.to_config().max_variations_for(self.count)
+    }
+}
+
+/// Variations all `drafts` make together, on top of `existing` ones.
+pub fn total(drafts: &[ConfigDraft], existing: u64) -> u64 {
+    existing + drafts.iter().map(ConfigDraft::variations).sum::<u64>()
+}
+
+/// The largest count draft `index` may have so that the render keeps 20 variations at most, given the other
+/// drafts and the `existing` variations. At least 0.
+pub fn count_limit(drafts: &[ConfigDraft], index: usize, existing: u64) -> u64 {
+    let others: u64 = drafts.iter().enumerate().filter(|(i, _)| *i != index).map(|(_, draft)| draft.variations()).sum();
+    let left = MAX_VARIATIONS_PER_RENDER.saturating_sub(existing + others);
+    drafts.get(index).map_or(0, |draft| left / draft.weight())
+}
+
+/// Whether a validation error belongs to draft `index` (`configs[i]...`, or `config`/`variation_count` when there
+/// is a single draft), and to which of its fields: `Some("variation_count")`, `Some("")` for the config itself.
+pub fn error_for(error: &ValidationError, index: usize, single: bool) -> Option<&str> {
+    let field = error.field.as_str();
+    if single {
+        if field == "variation_count" {
+            return Some("variation_count");
+        }
+        return field.strip_prefix("config").map(|rest| rest.trim_start_matches('.'));
+    }
+    let rest = field.strip_prefix(&format!("configs[{index}]"))?;
+    Some(rest.trim_start_matches('.'))
+}

@@ -1,0 +1,210 @@
+//! Live status behind one interface: `follow_render` keeps a render fresh until every variation is final, from
+//! Server-Sent Events (`/api/events`) when the server offers them, else by polling timed by each variation's `eta`.
+
+use std::time::Duration;
+
+use leptos::prelude::*;
+use serde::Deserialize;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+
+use crate::account::use_account;
+use crate::api::use_api;
+use crate::describe::now_ms;
+
+/// Never more than one request a second per render.
+pub const MIN_POLL_MS: u32 = 1000;
+/// The longest wait between two checks of a late variation.
+pub const MAX_POLL_MS: u32 = 30_000;
+
+/// When to look again at a render whose unfinished variations expect to finish at `pending_etas` (epoch ms; `None`
+/// when the service gave none), after `late_checks` checks that found them still unfinished past their eta.
+/// `None` when nothing is pending: polling stops.
+///
+/// The first check is at the earliest eta; after it, the wait doubles (1 s, 2 s, 4 s, …) up to 30 s.
+pub fn next_poll_delay(now_ms: i64, pending_etas: &[Option<i64>], late_checks: u32) -> Option<u32> {
+    if pending_etas.is_empty() {
+        return None;
+    }
+    let earliest = pending_etas.iter().flatten().min().copied();
+    let delay = match earliest {
+        Some(eta) if eta > now_ms => (eta - now_ms).min(i64::from(MAX_POLL_MS)) as u32,
+        _ => MIN_POLL_MS.saturating_mul(1u32 << late_checks.min(5)),
+    };
+    Some(delay.clamp(MIN_POLL_MS, MAX_POLL_MS))
+}
+
+/// How the widget hears about changes right now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Channel {
+    /// Still finding out what the server offers.
+    Starting,
+    /// An open event stream.
+    Events,
+    /// Polling (no events offered, or the stream is down and reconnecting).
+    Polling,
+}
+
+/// A change the event stream announced: which render (or analysis) it is about.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct LiveEvent {
+    #[serde(default)]
+    pub event_type: String,
+    #[serde(default)]
+    pub render_id: Option<String>,
+    #[serde(default)]
+    pub variation_id: Option<String>,
+    #[serde(default)]
+    pub analysis_id: Option<String>,
+}
+
+#[derive(Clone, Copy)]
+pub struct Live {
+    pub channel: RwSignal<Channel>,
+    /// The newest event, with a counter so that two equal events are both seen.
+    pub last_event: RwSignal<Option<(u64, LiveEvent)>>,
+    /// Bumped whenever the stream (re)opens: whatever was missed meanwhile is fetched again.
+    pub reconnected: RwSignal<u64>,
+}
+
+/// Starts listening for live events once the server says it offers them; polling until then.
+pub fn provide_live() {
+    let live = Live {
+        channel: RwSignal::new(Channel::Starting),
+        last_event: RwSignal::new(None),
+        reconnected: RwSignal::new(0),
+    };
+    provide_context(live);
+    let account = use_account();
+    let base = use_api().base_url().to_string();
+    let started = StoredValue::new(false);
+    Effect::new(move |_| match account.offers_events() {
+        None => {}
+        Some(false) => live.channel.set(Channel::Polling),
+        Some(true) if !started.get_value() => {
+            started.set_value(true);
+            if open_event_stream(&format!("{base}/events"), live).is_err() {
+                live.channel.set(Channel::Polling);
+            }
+        }
+        Some(true) => {}
+    });
+}
+
+pub fn use_live() -> Live {
+    use_context::<Live>().expect("provide_live is called by App")
+}
+
+fn open_event_stream(url: &str, live: Live) -> Result<(), wasm_bindgen::JsValue> {
+    let source = web_sys::EventSource::new(url)?;
+    let counter = StoredValue::new(0u64);
+    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |message: web_sys::MessageEvent| {
+        let Some(data) = message.data().as_string() else { return };
+        // An event the widget cannot read is ignored: the poll on reconnect or the next event catches up.
+        if let Ok(event) = serde_json::from_str::<LiveEvent>(&data) {
+            counter.update_value(|n| *n += 1);
+            live.last_event.set(Some((counter.get_value(), event)));
+        }
+    });
+    for name in ["done", "error", "update", "analysis_completion", "analysis_error", "unknown"] {
+        source.add_event_listener_with_callback(name, on_message.as_ref().unchecked_ref())?;
+    }
+    on_message.forget();
+    let on_open = Closure::<dyn FnMut()>::new(move || {
+        live.channel.set(Channel::Events);
+        live.reconnected.update(|n| *n += 1);
+    });
+    source.set_onopen(Some(on_open.as_ref().unchecked_ref()));
+    on_open.forget();
+    // The browser reconnects by itself (sending Last-Event-ID); meanwhile, poll.
+    let on_error = Closure::<dyn FnMut()>::new(move || live.channel.set(Channel::Polling));
+    source.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    on_error.forget();
+    std::mem::forget(source);
+    Ok(())
+}
+
+/// Keeps one render fresh: calls `refresh` when an event is about `render_id`, or on the eta schedule while
+/// polling, as long as `pending_etas` (the etas of its unfinished variations) is not empty. Polling pauses while
+/// the tab is hidden and checks at once when it shows again.
+pub fn follow_render(
+    render_id: Signal<String>,
+    pending_etas: Signal<Vec<Option<i64>>>,
+    refresh: impl Fn() + Clone + Send + Sync + 'static,
+) {
+    let live = use_live();
+    let late_checks = StoredValue::new(0u32);
+    let timer = StoredValue::new(None::<TimeoutHandle>);
+    let waiting_for_visible = StoredValue::new(false);
+
+    // events
+    let on_event = refresh.clone();
+    Effect::new(move |_| {
+        if let Some((_, event)) = live.last_event.get()
+            && event.render_id.as_deref() == Some(render_id.get_untracked().as_str())
+        {
+            on_event();
+        }
+    });
+    let on_reconnect = refresh.clone();
+    Effect::new(move |previous: Option<u64>| {
+        let count = live.reconnected.get();
+        if previous.is_some_and(|previous| previous != count) && !pending_etas.get_untracked().is_empty() {
+            on_reconnect();
+        }
+        count
+    });
+
+    // polling
+    let poll = refresh.clone();
+    Effect::new(move |previous_pending: Option<usize>| {
+        let pending = pending_etas.get();
+        let channel = live.channel.get();
+        if let Some(handle) = timer.get_value() {
+            handle.clear();
+            timer.set_value(None);
+        }
+        // Progress resets the back-off; the same pending set again counts as a late check.
+        if previous_pending.is_some_and(|previous| previous != pending.len()) {
+            late_checks.set_value(0);
+        }
+        // With events, a slow safety check still runs, in case a delivery never came.
+        let delay = next_poll_delay(now_ms(), &pending, late_checks.get_value()).map(|delay| match channel {
+            Channel::Events => delay.max(MAX_POLL_MS),
+            Channel::Polling | Channel::Starting => delay,
+        });
+        if let Some(delay) = delay {
+            let poll = poll.clone();
+            let handle = set_timeout_with_handle(
+                move || {
+                    late_checks.update_value(|n| *n += 1);
+                    if document_hidden() {
+                        waiting_for_visible.set_value(true);
+                    } else {
+                        poll();
+                    }
+                },
+                Duration::from_millis(u64::from(delay)),
+            );
+            timer.set_value(handle.ok());
+        }
+        pending.len()
+    });
+    let on_visible = refresh;
+    let listener = window_event_listener_untyped("visibilitychange", move |_| {
+        if !document_hidden() && waiting_for_visible.get_value() {
+            waiting_for_visible.set_value(false);
+            on_visible();
+        }
+    });
+    on_cleanup(move || {
+        listener.remove();
+        if let Some(handle) = timer.get_value() {
+            handle.clear();
+        }
+    });
+}
+
+fn document_hidden() -> bool {
+    web_sys::window().and_then(|window| window.document()).is_some_and(|document| document.hidden())
+}

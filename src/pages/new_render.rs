@@ -1,0 +1,120 @@
+//! A new render: the photo, one or more configurations with their counts (20 variations at most in all), and the
+//! advanced options. Everything is checked with `vstage-api`'s rules before sending; errors sit by their field.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos_router::hooks::use_navigate;
+use vstage_api::{ApiError, ConfigEntry, CreateRender, RenderConfigs, ValidationError};
+
+use crate::account::use_account;
+use crate::api::use_api;
+use crate::components::config_list::ConfigList;
+use crate::components::image_picker::ImagePicker;
+use crate::config_draft::ConfigDraft;
+
+/// The request for these choices (single form for one configuration, multi form for several).
+pub fn build_request(
+    image_url: &str,
+    drafts: &[ConfigDraft],
+    webhook_url: &str,
+    wait_for_completion: bool,
+) -> CreateRender {
+    let configs = match drafts {
+        [only] => RenderConfigs::Single { config: only.to_config(), variation_count: only.count },
+        many => RenderConfigs::Multi {
+            configs: many
+                .iter()
+                .map(|draft| ConfigEntry { config: draft.to_config(), variation_count: draft.count })
+                .collect(),
+        },
+    };
+    CreateRender {
+        image_url: image_url.trim().to_string(),
+        configs,
+        webhook_url: Some(webhook_url.trim().to_string()).filter(|url| !url.is_empty()),
+        wait_for_completion: wait_for_completion.then_some(true),
+    }
+}
+
+#[component]
+pub fn NewRender() -> impl IntoView {
+    let api = use_api();
+    let account = use_account();
+    let navigate = use_navigate();
+    let image_url = RwSignal::new(String::new());
+    let drafts = RwSignal::new(vec![(0u32, ConfigDraft::default())]);
+    let webhook_url = RwSignal::new(String::new());
+    let wait = RwSignal::new(false);
+    let error = RwSignal::new(None::<ValidationError>);
+    let failure = RwSignal::new(None::<String>);
+    let sending = RwSignal::new(false);
+
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        if sending.get_untracked() {
+            return;
+        }
+        let plain: Vec<ConfigDraft> = drafts.get_untracked().into_iter().map(|(_, d)| d).collect();
+        let request =
+            build_request(&image_url.get_untracked(), &plain, &webhook_url.get_untracked(), wait.get_untracked());
+        failure.set(None);
+        if let Err(invalid) = request.validate() {
+            error.set(Some(invalid));
+            return;
+        }
+        error.set(None);
+        sending.set(true);
+        let api = api.clone();
+        let navigate = navigate.clone();
+        spawn_local(async move {
+            match api.create_render(&request).await {
+                Ok(render) => {
+                    // The new variations count against this period's photos.
+                    account.refresh();
+                    navigate(&format!("/renders/{}", render.id), Default::default())
+                }
+                Err(ApiError::Invalid(invalid)) => error.set(Some(invalid)),
+                Err(other) => failure.set(Some(other.to_string())),
+            }
+            sending.set(false);
+        });
+    };
+    let photo_error = Signal::derive(move || error.get().filter(|e| e.field == "image_url").map(|e| e.message));
+    let webhook_error = move || error.get().filter(|e| e.field == "webhook_url").map(|e| e.message);
+
+    view! {
+        <section class="vstage-page" aria-labelledby="vstage-new-title">
+            <h1 id="vstage-new-title">"New render"</h1>
+            <form class="vstage-form" on:submit=submit novalidate>
+                <ImagePicker image_url error=photo_error />
+                <ConfigList drafts existing=Signal::stored(0) error multiple=true />
+                <details class="vstage-advanced">
+                    <summary>"Advanced"</summary>
+                    <div class="vstage-field">
+                        <label for="vstage-webhook">"Webhook address (optional)"</label>
+                        <input
+                            id="vstage-webhook"
+                            type="url"
+                            placeholder="https://your-site.example/hooks/staging"
+                            prop:value=move || webhook_url.get()
+                            on:input=move |ev| webhook_url.set(event_target_value(&ev))
+                            aria-invalid=move || webhook_error().is_some().to_string()
+                        />
+                        <p class="vstage-hint">"The service also posts each finished variation there."</p>
+                        {move || webhook_error().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
+                    </div>
+                    <label class="vstage-check">
+                        <input type="checkbox" prop:checked=move || wait.get() on:change=move |ev| wait.set(event_target_checked(&ev)) />
+                        "Wait until the variations are done before showing the render"
+                    </label>
+                </details>
+                {move || failure.get().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
+                <div class="vstage-form__actions">
+                    <button type="submit" class="vstage-button" disabled=move || sending.get() aria-busy=move || sending.get().to_string()>
+                        {move || if sending.get() { if wait.get() { "Rendering…" } else { "Sending…" } } else { "Create render" }}
+                    </button>
+                </div>
+            </form>
+        </section>
+    }
+}

@@ -1,0 +1,145 @@
+//! The home screen: the account's renders, newest first (or oldest), 20 a page with "load more", each as a card.
+//! An empty account gets a call to action; a failure says why and offers to try again.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos_router::components::A;
+use vstage_api::{ListRenders, Render, SortOrder};
+
+use crate::api::use_api;
+use crate::clock::use_now;
+use crate::components::pager::Pager;
+use crate::components::render_card::RenderCard;
+
+pub const PAGE_SIZE: u32 = 20;
+
+#[derive(Debug, Clone, PartialEq)]
+enum Loading {
+    First,
+    More,
+    Idle,
+    Failed(String),
+}
+
+#[component]
+pub fn Renders() -> impl IntoView {
+    let api = use_api();
+    let now = use_now();
+    let renders = RwSignal::new(Vec::<Render>::new());
+    let cursor = RwSignal::new(None::<String>);
+    let total = RwSignal::new(None::<u64>);
+    let order = RwSignal::new(SortOrder::Desc);
+    let state = RwSignal::new(Loading::First);
+    // A newer request makes older answers stale (the order was switched meanwhile).
+    let generation = StoredValue::new(0u64);
+
+    let load = move |more: bool| {
+        let api = api.clone();
+        let query = ListRenders {
+            limit: Some(PAGE_SIZE),
+            cursor: if more { cursor.get_untracked() } else { None },
+            order: Some(order.get_untracked()),
+        };
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
+        state.set(if more { Loading::More } else { Loading::First });
+        spawn_local(async move {
+            let result = api.list_renders(&query).await;
+            if generation.get_value() != mine {
+                return;
+            }
+            match result {
+                Ok(page) => {
+                    if more {
+                        renders.update(|list| list.extend(page.items));
+                    } else {
+                        renders.set(page.items);
+                    }
+                    cursor.set(page.next_cursor);
+                    total.set(page.total_count);
+                    state.set(Loading::Idle);
+                }
+                Err(error) => state.set(Loading::Failed(error.to_string())),
+            }
+        });
+    };
+    let first_load = load.clone();
+    Effect::new(move |_| {
+        order.track();
+        first_load(false);
+    });
+    let retry = load.clone();
+    let more = load;
+
+    view! {
+        <section class="vstage-page" aria-labelledby="vstage-renders-title">
+            <div class="vstage-page__head">
+                <h1 id="vstage-renders-title">"Your renders"</h1>
+                <div class="vstage-page__tools">
+                    <label class="vstage-inline">
+                        "Order "
+                        <select id="vstage-order" on:change=move |ev| {
+                            order.set(if event_target_value(&ev) == "asc" { SortOrder::Asc } else { SortOrder::Desc })
+                        }>
+                            <option value="desc" selected=move || order.get() == SortOrder::Desc>"Newest first"</option>
+                            <option value="asc" selected=move || order.get() == SortOrder::Asc>"Oldest first"</option>
+                        </select>
+                    </label>
+                    <A href="/renders/new" attr:class="vstage-button">"New render"</A>
+                </div>
+            </div>
+            <p class="vstage-muted" aria-live="polite">
+                {move || total.get().map(|total| match total {
+                    0 => String::new(),
+                    1 => "1 render".to_string(),
+                    n => format!("{n} renders"),
+                })}
+            </p>
+            {move || match (state.get(), renders.with(Vec::is_empty)) {
+                (Loading::First, _) => view! {
+                    <ul class="vstage-cards" aria-busy="true" aria-label="Loading renders">
+                        {(0..6).map(|_| view! { <li class="vstage-card vstage-card--skeleton vstage-skeleton"></li> }).collect_view()}
+                    </ul>
+                }.into_any(),
+                (Loading::Failed(message), true) => {
+                    let retry = retry.clone();
+                    view! {
+                        <div class="vstage-panel vstage-panel--error" role="alert">
+                            <h2>"Your renders could not be loaded"</h2>
+                            <p>{message}</p>
+                            <button class="vstage-button" on:click=move |_| retry(false)>"Try again"</button>
+                        </div>
+                    }.into_any()
+                }
+                (Loading::Idle, true) => view! {
+                    <div class="vstage-empty">
+                        <h2>"No renders yet"</h2>
+                        <p>"Stage a room, remove its furniture, turn a house to dusk or enhance a photo: start with one photo."</p>
+                        <A href="/renders/new" attr:class="vstage-button">"Create your first render"</A>
+                    </div>
+                }.into_any(),
+                _ => ().into_any(),
+            }}
+            <Show when=move || state.get() != Loading::First && !renders.with(Vec::is_empty)>
+                <ul class="vstage-cards">
+                    <For each=move || renders.get() key=|render| render.id.clone() let:render>
+                        <RenderCard render now />
+                    </For>
+                </ul>
+                {move || match state.get() {
+                    Loading::Failed(message) => Some(view! { <p class="vstage-error" role="alert">{message}</p> }),
+                    _ => None,
+                }}
+                <Pager
+                    has_more=Signal::derive(move || cursor.get().is_some())
+                    loading=Signal::derive(move || state.get() == Loading::More)
+                    shown=Signal::derive(move || renders.with(Vec::len))
+                    on_more={
+                        let more = more.clone();
+                        move |()| more(true)
+                    }
+                />
+            </Show>
+        </section>
+    }
+}

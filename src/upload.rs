@@ -1,0 +1,74 @@
+//! Sending a local photo (or mask) to `POST /api/uploads` with upload progress, which `fetch` cannot report:
+//! an `XMLHttpRequest` wrapped in a future. The answer is the address the service will fetch the photo from.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::Promise;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Blob, ProgressEvent, XmlHttpRequest};
+
+use vstage_api::Uploaded;
+
+/// The largest photo the server takes.
+pub const MAX_BYTES: f64 = 25.0 * 1024.0 * 1024.0;
+
+/// Uploads `body` to `{base}/uploads`, reporting progress from 0.0 to 1.0.
+pub async fn upload(base: &str, body: &Blob, on_progress: impl Fn(f64) + 'static) -> Result<Uploaded, String> {
+    if body.size() > MAX_BYTES {
+        return Err("The photo is over 25 MB; export it smaller and try again.".into());
+    }
+    let failed = |_| "The upload could not start; check your connection and try again.".to_string();
+    let request = XmlHttpRequest::new().map_err(failed)?;
+    request.open("POST", &format!("{base}/uploads")).map_err(failed)?;
+    if !body.type_().is_empty() {
+        let _ = request.set_request_header("Content-Type", &body.type_());
+    }
+    let progress = Closure::<dyn FnMut(ProgressEvent)>::new(move |event: ProgressEvent| {
+        if event.length_computable() && event.total() > 0.0 {
+            on_progress(event.loaded() / event.total());
+        }
+    });
+    if let Ok(upload) = request.upload() {
+        upload.set_onprogress(Some(progress.as_ref().unchecked_ref()));
+    }
+    // Kept alive until the request ends.
+    let keep = Rc::new(RefCell::new(Vec::<Closure<dyn FnMut()>>::new()));
+    let finished = Promise::new(&mut |resolve, reject| {
+        let done = Closure::<dyn FnMut()>::new(move || {
+            let _ = resolve.call0(&JsValue::NULL);
+        });
+        let broken = Closure::<dyn FnMut()>::new(move || {
+            let _ = reject.call0(&JsValue::NULL);
+        });
+        request.set_onload(Some(done.as_ref().unchecked_ref()));
+        request.set_onerror(Some(broken.as_ref().unchecked_ref()));
+        request.set_onabort(Some(broken.as_ref().unchecked_ref()));
+        keep.borrow_mut().extend([done, broken]);
+    });
+    request.send_with_opt_blob(Some(body)).map_err(failed)?;
+    let outcome = JsFuture::from(finished).await;
+    drop(progress);
+    drop(keep);
+    if outcome.is_err() {
+        return Err("The upload was interrupted; check your connection and try again.".into());
+    }
+    let status = request.status().unwrap_or(0);
+    let text = request.response_text().ok().flatten().unwrap_or_default();
+    if (200..300).contains(&status) {
+        return serde_json::from_str(&text)
+            .map_err(|_| "The server's answer to the upload could not be read; try again.".to_string());
+    }
+    #[derive(serde::Deserialize)]
+    struct Message {
+        message: String,
+    }
+    Err(serde_json::from_str::<Message>(&text).map(|m| m.message).unwrap_or_else(|_| match status {
+        404 => "This server does not take uploads; give the photo's web address instead.".into(),
+        413 => "The photo is too large; export it smaller and try again.".into(),
+        _ => format!("The upload failed (HTTP {status}); try again."),
+    }))
+}
