@@ -1,0 +1,249 @@
+//! The studio's components that hold logic, mounted in headless Chromium: the configuration form (validation,
+//! the multi-config total kept at 20), the before/after slider with the keyboard, the ETA bar, the pager, and
+//! the live module's polling schedule.
+#![cfg(target_arch = "wasm32")]
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use leptos::prelude::*;
+use vstage::components::before_after::BeforeAfter;
+use vstage::components::config_list::ConfigList;
+use vstage::components::eta_bar::{EtaBar, eta_words};
+use vstage::components::pager::Pager;
+use vstage::config_draft::{ConfigDraft, Kind, count_limit};
+use vstage::live::{MAX_POLL_MS, MIN_POLL_MS, next_poll_delay};
+use vstage_api::{Rule, ValidationError};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn container() -> web_sys::HtmlElement {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let element = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&element).unwrap();
+    element.unchecked_into()
+}
+
+/// Lets Leptos run the effects a change scheduled.
+async fn settle() {
+    gloo_timers::future::TimeoutFuture::new(20).await;
+}
+
+fn find<T: JsCast>(root: &web_sys::HtmlElement, selector: &str) -> T {
+    root.query_selector(selector).unwrap().unwrap_or_else(|| panic!("no {selector}")).unchecked_into()
+}
+
+fn find_all(root: &web_sys::HtmlElement, selector: &str) -> Vec<web_sys::Element> {
+    let list = root.query_selector_all(selector).unwrap();
+    (0..list.length()).filter_map(|i| list.item(i)).map(|node| node.unchecked_into()).collect()
+}
+
+/// Types `value` into an input as a person would (an `input` event follows).
+fn type_into(input: &web_sys::HtmlInputElement, value: &str) {
+    input.set_value(value);
+    input.dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &bubbling()).unwrap()).unwrap();
+}
+
+fn choose(select: &web_sys::HtmlSelectElement, value: &str) {
+    select.set_value(value);
+    select.dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &bubbling()).unwrap()).unwrap();
+}
+
+fn bubbling() -> web_sys::EventInit {
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    init
+}
+
+fn press(target: &web_sys::Element, key: &str, shift: bool) {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_shift_key(shift);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    target
+        .dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap())
+        .unwrap();
+}
+
+// ---- the configuration form ----
+
+#[wasm_bindgen_test]
+fn each_kind_becomes_the_contracts_config_and_removal_counts_double() {
+    let mut draft = ConfigDraft::default();
+    let staging = serde_json::to_value(draft.to_config()).unwrap();
+    assert_eq!(staging["type"], "staging");
+    assert_eq!(staging["add_furniture"]["room_type"], "living");
+    assert!(staging.get("remove_furniture").is_none(), "no removal unless asked");
+    assert_eq!(draft.weight(), 1);
+    draft.removal = vstage_api::RemovalMode::Auto;
+    assert_eq!(draft.weight(), 2, "each staged variation brings its empty room");
+    draft.kind = Kind::Declutter;
+    let declutter = serde_json::to_value(draft.to_config()).unwrap();
+    assert_eq!(declutter["remove_furniture"]["mode"], "on");
+    assert!(declutter.get("add_furniture").is_none());
+    draft.kind = Kind::DayToDusk;
+    draft.sky = vstage_api::SkyStyle::Golden;
+    assert_eq!(serde_json::to_value(draft.to_config()).unwrap()["sky_style"], "golden");
+    let on_base = ConfigDraft { removal: vstage_api::RemovalMode::On, ..ConfigDraft::staging_on("var_1") };
+    let value = serde_json::to_value(on_base.to_config()).unwrap();
+    assert_eq!(value["add_furniture"]["base_variation_id"], "var_1");
+    assert!(value.get("remove_furniture").is_none(), "a base is already empty");
+    assert_eq!(on_base.weight(), 1);
+}
+
+#[wasm_bindgen_test]
+fn the_count_limit_leaves_room_for_the_other_configurations() {
+    let twelve = ConfigDraft { count: 12, ..ConfigDraft::default() };
+    let removal = ConfigDraft { removal: vstage_api::RemovalMode::On, ..ConfigDraft::default() };
+    assert_eq!(count_limit(&[twelve.clone(), ConfigDraft::default()], 1, 0), 8);
+    assert_eq!(count_limit(&[twelve.clone(), removal.clone()], 1, 0), 4, "two variations per count");
+    assert_eq!(count_limit(&[ConfigDraft::default()], 0, 15), 5, "what the render already has counts");
+    assert_eq!(count_limit(&[ConfigDraft::default()], 0, 20), 0);
+}
+
+#[wasm_bindgen_test]
+async fn the_form_keeps_the_total_at_twenty_as_the_person_types() {
+    let root = container();
+    let drafts = RwSignal::new(vec![(0u32, ConfigDraft::default())]);
+    let error = RwSignal::new(None::<ValidationError>);
+    let _mounted = leptos::mount::mount_to(root.clone(), move || {
+        view! { <ConfigList drafts existing=Signal::stored(0) error multiple=true /> }
+    });
+    let count: web_sys::HtmlInputElement = find(&root, "input.vstage-count");
+    type_into(&count, "25");
+    settle().await;
+    assert_eq!(drafts.get_untracked()[0].1.count, 20);
+    assert_eq!(count.value(), "20");
+    assert!(root.text_content().unwrap().contains("At most 20 here"));
+    assert!(root.text_content().unwrap().contains("20 of 20 variations."));
+
+    choose(&find(&root, "select[id$='-removal']"), "on");
+    settle().await;
+    assert_eq!(drafts.get_untracked()[0].1.count, 10, "removal doubles each, so the count halves");
+    let add: web_sys::HtmlButtonElement = find_all(&root, "button")
+        .into_iter()
+        .find(|b| b.text_content().unwrap_or_default().contains("Add another"))
+        .unwrap()
+        .unchecked_into();
+    assert!(add.disabled(), "no room for another configuration");
+
+    choose(&find(&root, "select[id$='-removal']"), "off");
+    type_into(&count, "12");
+    settle().await;
+    add.click();
+    settle().await;
+    let counts = find_all(&root, "input.vstage-count");
+    assert_eq!(counts.len(), 2);
+    let second: web_sys::HtmlInputElement = counts[1].clone().unchecked_into();
+    type_into(&second, "9");
+    settle().await;
+    assert_eq!(drafts.get_untracked()[1].1.count, 8, "12 + 8 = 20");
+
+    // an error about the second configuration's count shows in its fieldset, not the first
+    error.set(Some(ValidationError {
+        field: "configs[1].variation_count".into(),
+        rule: Rule::Range,
+        message: "Ask for between 1 and 20 variations.".into(),
+    }));
+    settle().await;
+    let fieldsets = find_all(&root, "fieldset");
+    assert!(!fieldsets[0].text_content().unwrap().contains("between 1 and 20"));
+    assert!(fieldsets[1].text_content().unwrap().contains("between 1 and 20"));
+    assert_eq!(second.get_attribute("aria-invalid").as_deref(), Some("true"));
+}
+
+// ---- the before/after slider ----
+
+#[wasm_bindgen_test]
+async fn the_slider_moves_with_the_keyboard() {
+    let root = container();
+    let _mounted = leptos::mount::mount_to(root.clone(), || {
+        view! { <BeforeAfter before="data:," after="data:," before_label="the original photo" after_label="the staged result" /> }
+    });
+    let handle: web_sys::Element = find(&root, "[role=slider]");
+    assert_eq!(handle.get_attribute("aria-valuenow").as_deref(), Some("50"));
+    assert!(handle.get_attribute("aria-label").unwrap().contains("the original photo"));
+    let steps = [
+        ("ArrowRight", false, "55"),
+        ("ArrowLeft", true, "54"),
+        ("End", false, "100"),
+        ("ArrowRight", false, "100"),
+        ("Home", false, "0"),
+        ("PageUp", false, "25"),
+    ];
+    for (key, shift, expected) in steps {
+        press(&handle, key, shift);
+        settle().await;
+        assert_eq!(handle.get_attribute("aria-valuenow").as_deref(), Some(expected), "{key}");
+    }
+    let before: web_sys::HtmlElement = find(&root, ".vstage-compare__before");
+    assert_eq!(before.style().get_property_value("clip-path").unwrap(), "inset(0px 75% 0px 0px)");
+}
+
+// ---- the ETA bar ----
+
+#[wasm_bindgen_test]
+async fn the_eta_bar_counts_down_and_never_below_zero() {
+    let root = container();
+    let now = RwSignal::new(4_000_i64);
+    let _mounted = leptos::mount::mount_to(root.clone(), move || view! { <EtaBar start=0 eta=10_000 now /> });
+    let bar: web_sys::Element = find(&root, "[role=progressbar]");
+    assert_eq!(bar.get_attribute("aria-valuenow").as_deref(), Some("40"));
+    assert!(root.text_content().unwrap().contains("About 6 s left"));
+    now.set(9_500);
+    settle().await;
+    assert_eq!(bar.get_attribute("aria-valuenow").as_deref(), Some("95"));
+    assert!(root.text_content().unwrap().contains("About 1 s left"));
+    now.set(15_000);
+    settle().await;
+    assert_eq!(bar.get_attribute("aria-valuenow").as_deref(), Some("100"));
+    assert!(root.text_content().unwrap().contains("Any moment now"));
+    assert_eq!(eta_words(125_000), "About 3 min left");
+}
+
+// ---- the pager ----
+
+#[wasm_bindgen_test]
+async fn the_pager_asks_for_more_until_everything_is_shown() {
+    let root = container();
+    let has_more = RwSignal::new(true);
+    let loading = RwSignal::new(false);
+    let asked = Arc::new(AtomicUsize::new(0));
+    let counter = asked.clone();
+    let _mounted = leptos::mount::mount_to(root.clone(), move || {
+        let counter = counter.clone();
+        view! {
+            <Pager has_more loading shown=Signal::stored(23usize) on_more=move |()| { counter.fetch_add(1, Ordering::SeqCst); } />
+        }
+    });
+    let button: web_sys::HtmlButtonElement = find(&root, "button");
+    assert_eq!(button.text_content().as_deref(), Some("Load more"));
+    button.click();
+    assert_eq!(asked.load(Ordering::SeqCst), 1);
+    loading.set(true);
+    settle().await;
+    let button: web_sys::HtmlButtonElement = find(&root, "button");
+    assert!(button.disabled());
+    assert_eq!(button.text_content().as_deref(), Some("Loading…"));
+    has_more.set(false);
+    settle().await;
+    assert!(root.query_selector("button").unwrap().is_none());
+    assert!(root.text_content().unwrap().contains("All 23 shown."));
+}
+
+// ---- the live module's polling schedule ----
+
+#[wasm_bindgen_test]
+fn polling_starts_at_the_eta_then_backs_off_and_stops_when_all_are_final() {
+    let now = 1_000_000;
+    assert_eq!(next_poll_delay(now, &[], 0), None, "nothing pending: no polling");
+    assert_eq!(next_poll_delay(now, &[Some(now + 4_000), Some(now + 9_000)], 0), Some(4_000), "the earliest eta");
+    assert_eq!(next_poll_delay(now, &[Some(now + 200)], 0), Some(MIN_POLL_MS), "never more than once a second");
+    assert_eq!(next_poll_delay(now, &[Some(now + 600_000)], 0), Some(MAX_POLL_MS), "a far eta is checked anyway");
+    let late: Vec<u32> = (0..8).map(|checks| next_poll_delay(now, &[Some(now - 5_000)], checks).unwrap()).collect();
+    assert_eq!(late, [1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
+    assert_eq!(next_poll_delay(now, &[None], 0), Some(MIN_POLL_MS), "no eta: check soon, then back off");
+}
