@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use leptos::prelude::*;
-use serde::Deserialize;
+use vstage_api::WebhookEvent;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
@@ -45,24 +45,12 @@ pub enum Channel {
     Polling,
 }
 
-/// A change the event stream announced: which render (or analysis) it is about.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct LiveEvent {
-    #[serde(default)]
-    pub event_type: String,
-    #[serde(default)]
-    pub render_id: Option<String>,
-    #[serde(default)]
-    pub variation_id: Option<String>,
-    #[serde(default)]
-    pub analysis_id: Option<String>,
-}
-
 #[derive(Clone, Copy)]
 pub struct Live {
     pub channel: RwSignal<Channel>,
-    /// The newest event, with a counter so that two equal events are both seen.
-    pub last_event: RwSignal<Option<(u64, LiveEvent)>>,
+    /// The newest event (the service's webhook, as the server relayed it), with a counter so that two equal
+    /// events are both seen.
+    pub last_event: RwSignal<Option<(u64, WebhookEvent)>>,
     /// Bumped whenever the stream (re)opens: whatever was missed meanwhile is fetched again.
     pub reconnected: RwSignal<u64>,
 }
@@ -101,7 +89,7 @@ fn open_event_stream(url: &str, live: Live) -> Result<(), wasm_bindgen::JsValue>
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |message: web_sys::MessageEvent| {
         let Some(data) = message.data().as_string() else { return };
         // An event the widget cannot read is ignored: the poll on reconnect or the next event catches up.
-        if let Ok(event) = serde_json::from_str::<LiveEvent>(&data) {
+        if let Ok(event) = serde_json::from_str::<WebhookEvent>(&data) {
             counter.update_value(|n| *n += 1);
             live.last_event.set(Some((counter.get_value(), event)));
         }
@@ -124,13 +112,15 @@ fn open_event_stream(url: &str, live: Live) -> Result<(), wasm_bindgen::JsValue>
     Ok(())
 }
 
-/// Keeps one render fresh: calls `refresh` when an event is about `render_id`, or on the eta schedule while
-/// polling, as long as `pending_etas` (the etas of its unfinished variations) is not empty. Polling pauses while
-/// the tab is hidden and checks at once when it shows again.
+/// Keeps one render fresh. An event about `render_id` goes to `apply`, which updates the page from the event
+/// itself and returns `false` when it cannot (then `refresh` reads the render again). While polling, `refresh`
+/// runs on the eta schedule as long as `pending_etas` (the etas of its unfinished variations) is not empty;
+/// polling pauses while the tab is hidden and checks at once when it shows again.
 pub fn follow_render(
     render_id: Signal<String>,
     pending_etas: Signal<Vec<Option<i64>>>,
     refresh: impl Fn() + Clone + Send + Sync + 'static,
+    apply: impl Fn(&WebhookEvent) -> bool + Send + Sync + 'static,
 ) {
     let live = use_live();
     let late_checks = StoredValue::new(0u32);
@@ -141,7 +131,8 @@ pub fn follow_render(
     let on_event = refresh.clone();
     Effect::new(move |_| {
         if let Some((_, event)) = live.last_event.get()
-            && event.render_id.as_deref() == Some(render_id.get_untracked().as_str())
+            && event.render_id() == Some(render_id.get_untracked().as_str())
+            && !apply(&event)
         {
             on_event();
         }

@@ -43,7 +43,7 @@ pub fn VariationCard(
         .unwrap_or_else(|| "The service could not process this variation. Try adding a new one.".into());
     let label = format!("{title}: {}", describe::variation_type(variation.kind.as_ref()));
     view! {
-        <article class="vstage-variation" aria-label=label.clone()>
+        <article class="vstage-variation" aria-label=label.clone() data-variation-id=id.clone() data-status=status.as_str().to_string()>
             <header class="vstage-variation__head">
                 <h3>{title.clone()}</h3>
                 <span class=status_class role="status" aria-live="polite">

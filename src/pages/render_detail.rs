@@ -7,7 +7,7 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
 use vstage_api::{
     AddVariations, ApiError, GetRender, MAX_VARIATIONS_PER_RENDER, Render, ValidationError, Variation, VariationStatus,
-    VariationType,
+    VariationType, WebhookEvent,
 };
 
 use crate::account::use_account;
@@ -58,6 +58,43 @@ pub fn lineage(variation: &Variation, all: &[Variation]) -> Option<String> {
     })
 }
 
+/// Updates the variation an event is about from the event alone (no request); `false` when the event is not
+/// one this can apply (an unknown variation or event type), so the render must be read again.
+pub fn apply_event(variations: &mut [Variation], event: &WebhookEvent) -> bool {
+    let id = match event {
+        WebhookEvent::Done(done) => &done.variation_id,
+        WebhookEvent::Error(failed) => &failed.variation_id,
+        WebhookEvent::Update(update) => &update.variation_id,
+        _ => return false,
+    };
+    let Some(variation) = variations.iter_mut().find(|v| v.id == *id) else { return false };
+    match event {
+        WebhookEvent::Done(done) => {
+            variation.status = VariationStatus::Done;
+            variation.result = Some(done.result.clone());
+            variation.eta = None;
+            if done.base_variation_id.is_some() {
+                variation.base_variation_id.clone_from(&done.base_variation_id);
+            }
+        }
+        WebhookEvent::Error(failed) => {
+            variation.status = VariationStatus::Error;
+            variation.eta = None;
+            variation.error_message.clone_from(&failed.error_message);
+        }
+        WebhookEvent::Update(update) => {
+            if let Some(status) = &update.status {
+                variation.status = status.clone();
+            }
+            if update.eta.is_some() {
+                variation.eta.clone_from(&update.eta);
+            }
+        }
+        _ => {}
+    }
+    true
+}
+
 /// Keeps the newest copy of each variation, in the order first seen, adding new ones at the end.
 fn merge(existing: &mut Vec<Variation>, fresh: Vec<Variation>) {
     for variation in fresh {
@@ -103,26 +140,7 @@ pub fn RenderDetail() -> impl IntoView {
                 };
                 match api.get_render(&id, &query).await {
                     Ok(fresh) => {
-                        let before: Vec<(String, VariationStatus)> =
-                            variations.get_untracked().iter().map(|v| (v.id.clone(), v.status.clone())).collect();
                         variations.update(|list| merge(list, fresh.variation_items().to_vec()));
-                        let finished: Vec<String> = variations.with_untracked(|list| {
-                            list.iter()
-                                .filter(|v| {
-                                    v.status.is_final() && before.iter().any(|(id, s)| *id == v.id && !s.is_final())
-                                })
-                                .map(|v| {
-                                    format!(
-                                        "{} is {}.",
-                                        describe::variation_type(v.kind.as_ref()),
-                                        describe::status(&v.status).to_lowercase()
-                                    )
-                                })
-                                .collect()
-                        });
-                        if !finished.is_empty() {
-                            announcement.set(finished.join(" "));
-                        }
                         if more_cursor.get_untracked().is_none() && render.get_untracked().is_none() {
                             more_cursor.set(fresh.variations.as_ref().and_then(|page| page.next_cursor.clone()));
                         }
@@ -143,13 +161,40 @@ pub fn RenderDetail() -> impl IntoView {
         more_cursor.set(None);
         first();
     });
+    // Say when a variation finishes, however the news came (an event or a read).
+    Effect::new(move |previous: Option<Vec<(String, bool)>>| {
+        let current: Vec<(String, bool)> =
+            variations.with(|list| list.iter().map(|v| (v.id.clone(), v.status.is_final())).collect());
+        if let Some(previous) = previous {
+            let finished: Vec<String> = variations.with_untracked(|list| {
+                list.iter()
+                    .filter(|v| v.status.is_final() && previous.iter().any(|(id, was)| *id == v.id && !was))
+                    .map(|v| {
+                        let kind = describe::variation_type(v.kind.as_ref());
+                        format!("{kind} is {}.", describe::status(&v.status).to_lowercase())
+                    })
+                    .collect()
+            });
+            if !finished.is_empty() {
+                announcement.set(finished.join(" "));
+            }
+        }
+        current
+    });
     let pending_etas = Signal::derive(move || {
         version.track();
         variations.with(|list| {
             list.iter().filter(|v| !v.status.is_final()).map(|v| v.eta.as_ref().map(|e| e.millis())).collect()
         })
     });
-    follow_render(render_id, pending_etas, reload.clone());
+    follow_render(render_id, pending_etas, reload.clone(), move |event| {
+        let mut applied = false;
+        variations.update(|list| applied = apply_event(list, event));
+        if applied {
+            version.update(|v| *v += 1);
+        }
+        applied
+    });
 
     let load_more = {
         let api = api.clone();

@@ -43,6 +43,7 @@ pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
         schemathesis(project)?;
     }
     if purpose == Purpose::Bench {
+        chromium()?;
         wrk()?;
         nginx()?;
     }

@@ -4,6 +4,7 @@
 mod proxy_http;
 mod report;
 mod sandbox_http;
+mod studio;
 mod widget_size;
 mod wrk;
 
@@ -18,6 +19,7 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
     widget_size::measure(project, &mut report)?;
     sandbox_http::measure(project, &mut report)?;
     proxy_http::measure(project, &mut report)?;
+    studio::measure(project, &mut report)?;
 
     let path = project.target().join("bench").join("report.md");
     std::fs::create_dir_all(path.parent().expect("has a parent"))?;

@@ -25,6 +25,8 @@ pub enum Unit {
     Bytes,
     PerSecond,
     Millis,
+    /// A plain number (requests, items).
+    Count,
 }
 
 impl Measure {
@@ -40,6 +42,10 @@ impl Measure {
         Measure { amount, unit: Unit::Millis }
     }
 
+    pub fn count(amount: f64) -> Self {
+        Measure { amount, unit: Unit::Count }
+    }
+
     fn render(&self) -> String {
         match self.unit {
             Unit::Bytes if self.amount >= 1024.0 => {
@@ -48,6 +54,7 @@ impl Measure {
             Unit::Bytes => format!("{} B", self.amount),
             Unit::PerSecond => format!("{:.0} /s", self.amount),
             Unit::Millis => format!("{:.2} ms", self.amount),
+            Unit::Count => format!("{:.2}", self.amount),
         }
     }
 }

@@ -5,5 +5,6 @@
 mod support;
 
 mod browser;
+mod figures;
 mod header;
 mod studio;

@@ -1,0 +1,192 @@
+//! The studio's figures for `cargo xtask bench` (ignored in ordinary runs): time to the first painted list of an
+//! account with 100 renders, requests per finished variation with polling and with events, and the delay from a
+//! variation finishing in the sandbox to it showing on screen. Each figure is appended to `$VSTAGE_FIGURES`.
+
+use std::io::Write;
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use thirtyfour::prelude::*;
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+use crate::browser::{dist, with_browser};
+use crate::support::Server;
+
+/// A 1x1 photo: processing costs nothing, so the figures are the studio's.
+const PHOTO: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC";
+const VARIATIONS: u64 = 4;
+
+fn record(figure: &str, unit: &str, value: f64) {
+    println!("figure: {figure} = {value:.2} {unit}");
+    let Ok(path) = std::env::var("VSTAGE_FIGURES") else { return };
+    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).expect("the figures file opens");
+    writeln!(file, "{}", json!({"figure": figure, "unit": unit, "value": value})).expect("a figure is written");
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+async fn create(server: &Server, variations: u64) -> String {
+    let created: Value = reqwest::Client::new()
+        .post(server.api("/v2/renders"))
+        .json(&json!({"image_url": PHOTO, "variation_count": variations, "config": {"type": "enhancement"}}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    created["id"].as_str().expect("a render id").to_string()
+}
+
+/// Milliseconds from navigation start until `selector` is on screen (checked every animation frame).
+async fn painted_after_navigation(driver: &WebDriver, selector: &str) -> WebDriverResult<f64> {
+    let script = r#"
+        const [selector, done] = arguments;
+        const look = () => document.querySelector(selector) ? done(performance.now()) : requestAnimationFrame(look);
+        look();
+    "#;
+    driver.execute_async(script, vec![json!(selector)]).await?.convert()
+}
+
+#[tokio::test]
+#[ignore = "a figure for `cargo xtask bench`"]
+async fn figure_first_painted_list_of_100_renders() {
+    let server = Server::start(&dist()).await;
+    for _ in 0..100 {
+        create(&server, 1).await;
+    }
+    with_browser(|driver| async move {
+        driver.set_script_timeout(Duration::from_secs(30)).await?;
+        let mut times = Vec::new();
+        for _ in 0..7 {
+            driver.goto(&server.url).await?;
+            times.push(painted_after_navigation(&driver, ".vstage-card .vstage-card__link").await?);
+        }
+        record("studio: navigation to the first painted list (100 renders)", "ms", median(times));
+        Ok(())
+    })
+    .await;
+}
+
+/// Opens a render, waits until all its variations show done, and returns the requests made for it.
+async fn requests_until_done(driver: &WebDriver, server: &Server, render_id: &str) -> WebDriverResult<f64> {
+    driver.goto(format!("{}/renders/{render_id}", server.url)).await?;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        let done = driver.find_all(By::Css("article[data-status=done]")).await?.len() as u64;
+        if done >= VARIATIONS {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the variations finish within 2 minutes");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let script =
+        "return performance.getEntriesByType('resource').filter(e => e.name.includes('/api/v2/renders/')).length";
+    driver.execute(script, vec![]).await?.convert()
+}
+
+#[tokio::test]
+#[ignore = "a figure for `cargo xtask bench`"]
+async fn figure_requests_per_finished_variation() {
+    // events: the embedded sandbox sends its webhooks to this server, which streams them
+    let with_events = Server::start(&dist()).await;
+    let render = create(&with_events, VARIATIONS).await;
+    with_browser(|driver| async move {
+        let requests = requests_until_done(&driver, &with_events, &render).await?;
+        record("studio: requests per finished variation, with events", "count", requests / VARIATIONS as f64);
+        Ok(())
+    })
+    .await;
+
+    // polling: a server in front of a separate sandbox that cannot send it webhooks
+    let (sandbox_url, _sandbox) = standalone_sandbox("figures-key").await;
+    let polling =
+        Server::start_with(&dist(), &["--upstream", &sandbox_url], &[("VSTAGE_API_KEY", "figures-key")]).await;
+    let render = create(&polling, VARIATIONS).await;
+    with_browser(|driver| async move {
+        let requests = requests_until_done(&driver, &polling, &render).await?;
+        record("studio: requests per finished variation, with polling", "count", requests / VARIATIONS as f64);
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
+#[ignore = "a figure for `cargo xtask bench`"]
+async fn figure_delay_from_finishing_to_showing_with_events() {
+    let server = Server::start(&dist()).await;
+    // the service's own completion times arrive in the `done` deliveries (`timestamp`)
+    let stream = reqwest::Client::new().get(server.api("/events")).send().await.unwrap();
+    let finished = tokio::spawn(async move {
+        let mut times = std::collections::HashMap::new();
+        let mut body = stream.bytes_stream();
+        let mut text = String::new();
+        use futures_util::StreamExt;
+        while times.len() < VARIATIONS as usize {
+            let Some(Ok(chunk)) = body.next().await else { break };
+            text.push_str(&String::from_utf8_lossy(&chunk));
+            while let Some(end) = text.find("\n\n") {
+                let block: String = text.drain(..end + 2).collect();
+                if let Some(data) = block.lines().find_map(|line| line.strip_prefix("data: ")) {
+                    let event: Value = serde_json::from_str(data).unwrap_or_default();
+                    if event["event_type"] == "done" {
+                        times.insert(
+                            event["variation_id"].as_str().unwrap_or_default().to_string(),
+                            event["timestamp"].as_f64().unwrap_or_default(),
+                        );
+                    }
+                }
+            }
+        }
+        times
+    });
+    let render = create(&server, VARIATIONS).await;
+    with_browser(|driver| async move {
+        driver.goto(format!("{}/renders/{render}", server.url)).await?;
+        driver.set_script_timeout(Duration::from_secs(120)).await?;
+        // each card's first frame showing "done", on the page's clock (the same machine's)
+        let script = r#"
+            const [expected, done] = arguments;
+            const seen = {};
+            const look = () => {
+                for (const card of document.querySelectorAll('article[data-status=done]')) {
+                    seen[card.dataset.variationId] ??= Date.now();
+                }
+                Object.keys(seen).length >= expected ? done(seen) : requestAnimationFrame(look);
+            };
+            look();
+        "#;
+        let shown: std::collections::HashMap<String, f64> =
+            driver.execute_async(script, vec![json!(VARIATIONS)]).await?.convert()?;
+        let finished = finished.await.expect("the event reader ends");
+        let delays: Vec<f64> = shown.iter().filter_map(|(id, at)| Some(at - finished.get(id)?)).collect();
+        assert!(!delays.is_empty(), "finish times and screen times were matched");
+        record("studio: variation finished to shown on screen, with events (median)", "ms", median(delays));
+        Ok(())
+    })
+    .await;
+}
+
+/// `vstage sandbox` on its own port with one key; the child is killed with the handle.
+async fn standalone_sandbox(key: &str) -> (String, tokio::process::Child) {
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_vstage"))
+        .args(["sandbox", "--listen", "127.0.0.1:0", "--api-key", key])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    while let Some(line) = lines.next_line().await.unwrap() {
+        if let Some(rest) = line.strip_prefix("vstage listening on ") {
+            let url = rest.split_whitespace().next().unwrap().to_string();
+            tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+            return (url, child);
+        }
+    }
+    panic!("the sandbox did not start");
+}
