@@ -2,7 +2,7 @@
 
 use thirtyfour::prelude::*;
 
-use crate::browser::{dist, with_browser};
+use crate::browser::{dist, screenshot, with_browser};
 use crate::support::Server;
 
 #[tokio::test]
@@ -25,6 +25,7 @@ async fn the_page_shows_the_service_status_and_usage() {
         driver.find(By::LinkText("Account")).await?.click().await?;
         let account = driver.query(By::Css(".vstage-facts")).first().await?.text().await?;
         assert!(account.contains("@sandbox.vstage.invalid"), "{account}");
+        screenshot(&driver, "account").await?;
         Ok(())
     })
     .await;
@@ -36,6 +37,7 @@ async fn a_deep_link_loads_the_page_and_an_unknown_route_says_so() {
     with_browser(|driver| async move {
         driver.goto(format!("{}/no/such/screen", server.url)).await?;
         driver.query(By::Css("h1")).with_text("This page does not exist").first().await?;
+        screenshot(&driver, "not-found").await?;
         // the header still works on a deep link
         driver.query(By::Css(".vstage-status__label")).with_text("Online").first().await?;
         driver.find(By::LinkText("Go to the studio's home")).await?.click().await?;

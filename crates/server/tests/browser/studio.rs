@@ -215,3 +215,32 @@ async fn the_form_keeps_the_count_within_twenty_and_refuses_what_is_wrong() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_photo_from_this_device_is_uploaded_and_rendered() {
+    let server = Server::start(&dist()).await;
+    let folder = tempfile::tempdir().unwrap();
+    let photo = folder.path().join("my-living-room.jpg");
+    let image = image::RgbImage::from_fn(320, 200, |x, y| image::Rgb([(x % 256) as u8, (y % 256) as u8, 150]));
+    image.save(&photo).unwrap();
+    with_browser(|driver| async move {
+        driver.goto(format!("{}/renders/new", server.url)).await?;
+        driver.query(By::XPath("//label[contains(., 'From this device')]")).first().await?.click().await?;
+        let input = driver.query(By::Css("input[type=file]")).first().await?;
+        input.send_keys(photo.display().to_string()).await?;
+        let status = driver
+            .query(By::XPath("//p[contains(., 'my-living-room.jpg is uploaded.')]"))
+            .wait(Duration::from_secs(20), Duration::from_millis(100))
+            .first()
+            .await?;
+        assert!(status.is_displayed().await?);
+        driver.query(By::Css(".vstage-preview img")).first().await?;
+        screenshot(&driver, "new-render-upload").await?;
+        submit(&driver, "Create render").await?;
+        wait_for_all_done(&driver, 1).await?;
+        let source = driver.find(By::Css(".vstage-source img")).await?.attr("src").await?.unwrap_or_default();
+        assert!(source.contains("/api/uploads/"), "the render's photo is the upload: {source}");
+        Ok(())
+    })
+    .await;
+}
