@@ -7,6 +7,7 @@ use std::time::SystemTime;
 
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::header::{AUTHORIZATION, ORIGIN};
+use axum::http::request::Parts;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -54,29 +55,37 @@ pub struct Gate {
     pub rate_limit: Option<RateLimit>,
 }
 
-/// Middleware for the `/api` routes that act for a subject.
-pub async fn authenticate(State(gate): State<Arc<Gate>>, mut request: Request, next: Next) -> Response {
-    let subject = match subject_of(&gate.access, &request) {
-        Ok(subject) => subject,
-        Err(error) => return error.into_response(),
-    };
-    if let Some(limit) = &gate.rate_limit {
-        let key = match gate.access.as_ref() {
-            Access::Token(_) => format!("sub:{}", subject.as_str()),
-            Access::Open => match request.extensions().get::<ConnectInfo<SocketAddr>>() {
-                Some(ConnectInfo(peer)) => format!("ip:{}", peer.ip()),
-                None => "ip:unknown".into(),
-            },
-        };
-        if let Err(error) = limit.check(&key) {
-            return error.into_response();
+impl Gate {
+    /// The subject a call acts for, counted against the rate limit; a refusal is the answer to send.
+    pub fn admit(&self, parts: &Parts) -> Result<Subject, ServerError> {
+        let subject = subject_of(&self.access, parts)?;
+        if let Some(limit) = &self.rate_limit {
+            let key = match self.access.as_ref() {
+                Access::Token(_) => format!("sub:{}", subject.as_str()),
+                Access::Open => match parts.extensions.get::<ConnectInfo<SocketAddr>>() {
+                    Some(ConnectInfo(peer)) => format!("ip:{}", peer.ip()),
+                    None => "ip:unknown".into(),
+                },
+            };
+            limit.check(&key)?;
         }
+        Ok(subject)
     }
-    request.extensions_mut().insert(subject);
-    next.run(request).await
 }
 
-fn subject_of(access: &Access, request: &Request) -> Result<Subject, ServerError> {
+/// Middleware for the `/api` routes that act for a subject (the proxy admits its calls itself, in its handler).
+pub async fn authenticate(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> Response {
+    let (mut parts, body) = request.into_parts();
+    match gate.admit(&parts) {
+        Ok(subject) => {
+            parts.extensions.insert(subject);
+            next.run(Request::from_parts(parts, body)).await
+        }
+        Err(refused) => refused.into_response(),
+    }
+}
+
+fn subject_of(access: &Access, parts: &Parts) -> Result<Subject, ServerError> {
     let secret = match access {
         Access::Open => {
             static OPEN: std::sync::LazyLock<Subject> = std::sync::LazyLock::new(|| Subject(OPEN_SUBJECT.into()));
@@ -84,15 +93,15 @@ fn subject_of(access: &Access, request: &Request) -> Result<Subject, ServerError
         }
         Access::Token(secret) => secret,
     };
-    let headers = request.headers();
+    let headers = &parts.headers;
     let token = match headers.get(AUTHORIZATION).and_then(|value| value.to_str().ok()) {
         Some(value) => value.strip_prefix("Bearer ").map(str::trim),
         // An EventSource cannot set headers: `GET /api/events?access_token=...`.
-        None => request.uri().query().and_then(|query| {
+        None => parts.uri.query().and_then(|query| {
             query
                 .split('&')
                 .find_map(|pair| pair.strip_prefix("access_token="))
-                .filter(|_| request.uri().path().ends_with("/events"))
+                .filter(|_| parts.uri.path().ends_with("/events"))
         }),
     };
     let Some(token) = token.filter(|token| !token.is_empty()) else {

@@ -120,20 +120,22 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         upstream,
         http: http.clone(),
         access,
+        gate: gate.clone(),
         ownership,
         events: events.clone(),
         webhook_secret,
         webhook_url,
     });
 
-    let for_a_subject = proxy::routes(proxy)
+    let for_a_subject = Router::new()
         .route(
             "/uploads",
             post(uploads::upload).with_state(uploads.clone()).layer(DefaultBodyLimit::max(uploads::BODY_LIMIT)),
         )
         .route("/events", get(events::stream).with_state(events.clone()))
         .layer(axum::middleware::from_fn_with_state(gate, access::authenticate));
-    let mut api = for_a_subject
+    let mut api = proxy::routes(proxy)
+        .merge(for_a_subject)
         .route("/capabilities", capabilities::route(capabilities))
         .route(
             "/webhooks/service",

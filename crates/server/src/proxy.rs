@@ -16,7 +16,7 @@ use axum::routing::{MethodFilter, on};
 use http_body_util::Full;
 use serde_json::Value;
 
-use crate::access::{Access, Subject};
+use crate::access::{Access, Gate, Subject};
 use crate::error::ServerError;
 use crate::events::Events;
 use crate::http_client::{Answer, CallFailure, HttpClient};
@@ -85,6 +85,8 @@ pub struct Proxy {
     pub upstream: Upstream,
     pub http: HttpClient,
     pub access: Arc<Access>,
+    /// Who may call, and how often.
+    pub gate: Arc<Gate>,
     pub ownership: Ownership,
     pub events: Arc<Events>,
     pub webhook_secret: Arc<WebhookSecret>,
@@ -121,12 +123,10 @@ pub fn routes(proxy: Arc<Proxy>) -> Router {
             let body = axum::body::to_bytes(body, body_limit).await.map_err(|_| {
                 ServerError::TooLarge(format!("The request body is over {} KiB; send less.", body_limit / 1024))
             })?;
-            let subject = parts.extensions.get::<Subject>().ok_or_else(|| {
-                ServerError::Internal("a proxied call without a subject; is the access layer missing?".into())
-            })?;
+            let subject = proxy.gate.admit(&parts)?;
             let call =
                 Incoming { method: parts.method.clone(), query: parts.uri.query(), headers: &parts.headers, body };
-            proxy.handle(rule, subject, template, &params, call).await
+            proxy.handle(rule, &subject, template, &params, call).await
         };
         router = router.route(template, on(method, handler));
     }
@@ -309,6 +309,9 @@ pub fn relay(answer: Answer) -> Response {
 
 /// The upstream path: the template with each parameter checked and percent-encoded.
 fn fill(template: &str, params: &Params) -> Result<String, ServerError> {
+    if params.is_empty() {
+        return Ok(template.to_string());
+    }
     let mut path = template.to_string();
     for (name, value) in params {
         vstage_api::validate::id(name, value).map_err(|e| ServerError::BadRequest(format!("{name}: {e}")))?;

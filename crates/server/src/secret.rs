@@ -10,7 +10,11 @@ use anyhow::Context;
 use axum::http::HeaderValue;
 
 #[derive(Clone)]
-pub struct ApiKey(String);
+pub struct ApiKey {
+    key: String,
+    /// `Api-Key <key>`, made once (every proxied call sends it), marked sensitive.
+    header: HeaderValue,
+}
 
 impl ApiKey {
     /// The key kept in `path`, or a new random one written there (readable by its owner only).
@@ -20,14 +24,12 @@ impl ApiKey {
 
     /// `Api-Key <key>`, as API.md part 5 spells it.
     pub fn authorization(&self) -> HeaderValue {
-        let mut value = HeaderValue::from_str(&format!("Api-Key {}", self.0)).expect("checked when parsed");
-        value.set_sensitive(true);
-        value
+        self.header.clone()
     }
 
     /// The raw key, for handing to the embedded sandbox only.
     pub(crate) fn expose(&self) -> &str {
-        &self.0
+        &self.key
     }
 }
 
@@ -39,10 +41,13 @@ impl FromStr for ApiKey {
         if key.is_empty() {
             return Err("VSTAGE_API_KEY is empty; set it to the key from the service's account settings".into());
         }
-        if HeaderValue::from_str(&format!("Api-Key {key}")).is_err() || key.contains(' ') {
-            return Err("VSTAGE_API_KEY contains characters that cannot go in a header; copy the key again".into());
+        let bad = || "VSTAGE_API_KEY contains characters that cannot go in a header; copy the key again".to_string();
+        if key.contains(' ') {
+            return Err(bad());
         }
-        Ok(ApiKey(key.to_string()))
+        let mut header = HeaderValue::from_str(&format!("Api-Key {key}")).map_err(|_| bad())?;
+        header.set_sensitive(true);
+        Ok(ApiKey { key: key.to_string(), header })
     }
 }
 
