@@ -10,7 +10,7 @@ use axum::extract::{Path, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::IntoResponse;
 use axum::routing::get;
-use image::{Rgb, RgbImage};
+use image::{GrayImage, Luma, Rgb, RgbImage};
 use serde::Serialize;
 use vstage_api::{RoomType, Style};
 
@@ -32,19 +32,47 @@ pub struct Sample {
 const WIDTH: u32 = 960;
 const HEIGHT: u32 = 640;
 
-/// Makes the samples; `base_url` is the sandbox's own address.
-pub fn generate(base_url: &str) -> Result<Vec<Sample>, SandboxError> {
+/// A sample as drawn, with the same room before it was furnished (the ground truth the imaging tests use).
+#[cfg_attr(not(test), allow(dead_code, reason = "the ground truth is read by the imaging tests"))]
+pub struct Scene {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub photo: RgbImage,
+    /// For furnished rooms: the room without its furniture.
+    pub empty: Option<RgbImage>,
+    /// For exteriors: where the sky is (white).
+    pub sky: Option<GrayImage>,
+}
+
+/// The sample scenes, drawn by code.
+pub fn scenes() -> Vec<Scene> {
     let living = room([226, 218, 204], [150, 110, 74]);
     let bedroom = room([205, 214, 222], [170, 140, 110]);
-    let photos = [
-        ("living-empty.jpg", "An empty living room", living.clone()),
-        ("living-furnished.jpg", "A furnished living room", furnish(&living, &RoomType::Living, &Style::Farmhouse)),
-        ("bedroom-furnished.jpg", "A furnished bedroom", furnish(&bedroom, &RoomType::Bed, &Style::Scandinavian)),
-        ("exterior-day.jpg", "A house in daylight", exterior()),
-    ];
-    photos
+    let scene = |name, description, photo, empty| Scene { name, description, photo, empty, sky: None };
+    let (house, sky) = exterior();
+    vec![
+        scene("living-empty.jpg", "An empty living room", living.clone(), None),
+        scene(
+            "living-furnished.jpg",
+            "A furnished living room",
+            furnish(&living, &RoomType::Living, &Style::Farmhouse),
+            Some(living),
+        ),
+        scene(
+            "bedroom-furnished.jpg",
+            "A furnished bedroom",
+            furnish(&bedroom, &RoomType::Bed, &Style::Scandinavian),
+            Some(bedroom),
+        ),
+        Scene { sky: Some(sky), ..scene("exterior-day.jpg", "A house in daylight", house, None) },
+    ]
+}
+
+/// Makes the samples; `base_url` is the sandbox's own address.
+pub fn generate(base_url: &str) -> Result<Vec<Sample>, SandboxError> {
+    scenes()
         .into_iter()
-        .map(|(name, description, photo)| {
+        .map(|Scene { name, description, photo, .. }| {
             let jpeg = imaging::encode(&photo, None).map_err(SandboxError::Internal)?.full;
             Ok(Sample { name, description, url: format!("{base_url}/samples/{name}"), jpeg: Bytes::from(jpeg) })
         })
@@ -101,8 +129,8 @@ fn furnish(room: &RgbImage, room_type: &RoomType, style: &Style) -> RgbImage {
     imaging::stage(room, room_type, style, 7)
 }
 
-/// A house under a blue sky on a lawn.
-fn exterior() -> RgbImage {
+/// A house under a blue sky on a lawn, and where the sky is.
+fn exterior() -> (RgbImage, GrayImage) {
     let ground = HEIGHT * 70 / 100;
     let mut image = RgbImage::from_fn(WIDTH, HEIGHT, |_, y| {
         if y < ground {
@@ -134,5 +162,11 @@ fn exterior() -> RgbImage {
             }
         }
     }
-    image
+    // the sky is what is left of the gradient above the lawn
+    let sky = GrayImage::from_fn(WIDTH, HEIGHT, |x, y| {
+        let t = y as f32 / ground as f32;
+        let gradient = [(120.0 + 80.0 * t) as u8, (170.0 + 50.0 * t) as u8, (230.0 + 15.0 * t) as u8];
+        Luma([if y < ground && image.get_pixel(x, y).0 == gradient { 255 } else { 0 }])
+    });
+    (image, sky)
 }

@@ -6,8 +6,9 @@ use vstage_api::SkyStyle;
 
 use super::luminance;
 
-/// Automatic white balance (grey world), levels stretched between the 0.5 and 99.5 percentiles, vibrance, and an
-/// unsharp mask.
+/// Automatic white balance (grey world, half strength), levels stretched from the 0.5 and 99.5 luminance
+/// percentiles into 12..243 (headroom, so large flat areas at a percentile do not clip), vibrance, an unsharp
+/// mask, and a soft knee at both ends so that almost nothing reaches 0 or 255.
 pub fn enhance(source: &RgbImage) -> RgbImage {
     let mut image = source.clone();
     let count = f64::from(image.width()) * f64::from(image.height());
@@ -28,14 +29,27 @@ pub fn enhance(source: &RgbImage) -> RgbImage {
     }
     let (low, high) = percentiles(&image, count);
     let span = f32::from(high.saturating_sub(low).max(1));
+    let (floor, ceiling) = (12.0_f32, 243.0_f32);
     for pixel in image.pixels_mut() {
-        let stretched = pixel.0.map(|v| ((f32::from(v) - f32::from(low)) / span * 255.0).clamp(0.0, 255.0));
+        let stretched = pixel.0.map(|v| floor + (f32::from(v) - f32::from(low)) / span * (ceiling - floor));
         let mean = stretched.iter().sum::<f32>() / 3.0;
         let saturation = stretched.iter().fold(0f32, |m, v| m.max((v - mean).abs())) / 255.0;
         let boost = 1.0 + 0.35 * (1.0 - saturation);
-        pixel.0 = stretched.map(|v| (mean + (v - mean) * boost).round().clamp(0.0, 255.0) as u8);
+        pixel.0 = stretched.map(|v| soft_clip(mean + (v - mean) * boost));
     }
     unsharp(&image, 0.6)
+}
+
+/// Values pass unchanged between 16 and 239; beyond, they bend smoothly toward 1 and 254.
+fn soft_clip(value: f32) -> u8 {
+    let bent = if value > 239.0 {
+        239.0 + 15.0 * ((value - 239.0) / 15.0).tanh()
+    } else if value < 16.0 {
+        16.0 - 15.0 * ((16.0 - value) / 15.0).tanh()
+    } else {
+        value
+    };
+    bent.round().clamp(0.0, 255.0) as u8
 }
 
 /// The luminance levels below which 0.5 % and above which 0.5 % of the pixels lie.
@@ -65,14 +79,14 @@ fn unsharp(image: &RgbImage, amount: f32) -> RgbImage {
     for (out, soft) in sharp.pixels_mut().zip(blurred.pixels()) {
         for (value, smooth) in out.0.iter_mut().zip(soft.0) {
             let detail = f32::from(*value) - f32::from(smooth);
-            *value = (f32::from(*value) + amount * detail).round().clamp(0.0, 255.0) as u8;
+            *value = soft_clip(f32::from(*value) + amount * detail);
         }
     }
     sharp
 }
 
 /// The sky's colours from its top to the horizon, for each style.
-fn sky_gradient(sky: &SkyStyle) -> ([f32; 3], [f32; 3]) {
+pub(super) fn sky_gradient(sky: &SkyStyle) -> ([f32; 3], [f32; 3]) {
     match sky {
         SkyStyle::Golden => ([70.0, 60.0, 120.0], [250.0, 165.0, 80.0]),
         SkyStyle::Blue => ([20.0, 40.0, 110.0], [90.0, 140.0, 210.0]),

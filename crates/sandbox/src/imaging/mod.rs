@@ -2,6 +2,7 @@
 //! mark on every result, and the three outputs (full, optimized, thumbnail). Classical processing, no models.
 
 mod adjust;
+mod analysis;
 mod mark;
 mod removal;
 mod staging;
@@ -12,7 +13,7 @@ use image::imageops::FilterType;
 use image::{DynamicImage, GrayImage, ImageFormat, ImageReader, Limits, RgbImage};
 use vstage_api::{OutputResolution, RoomType, SkyStyle, Style};
 
-use removal::furniture_mask;
+use analysis::furniture_mask;
 pub use staging::stage;
 
 /// The largest image the sandbox processes.
@@ -141,6 +142,9 @@ fn luminance(pixel: &image::Rgb<u8>) -> f32 {
     let [r, g, b] = pixel.0;
     (0.2126 * f32::from(r) + 0.7152 * f32::from(g) + 0.0722 * f32::from(b)) / 255.0
 }
+
+#[cfg(test)]
+mod properties;
 
 #[cfg(test)]
 mod tests {

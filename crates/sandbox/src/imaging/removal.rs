@@ -1,55 +1,69 @@
-//! Furniture removal: a mask of furniture-like regions (what differs from the floor and wall around it), and
-//! inpainting that fills the masked area from its border inwards, so floor and wall continue across it.
+//! Furniture removal: the masked area (slightly dilated) is filled from exemplars, row by row: the row's own
+//! pixels beside the hole, mirrored into it and bent to meet both edges, so floor boards and wall gradients
+//! continue across; what no row can fill is filled from its border inwards.
 
-use image::{GrayImage, Luma, RgbImage};
+use image::{GrayImage, RgbImage};
 
-use super::luminance;
-
-/// Furniture-like regions: in the lower two thirds, pixels far from their row's median brightness, grown a little.
-/// (A first heuristic; the analysis issue replaces it with floor and wall models.)
-pub fn furniture_mask(image: &RgbImage) -> GrayImage {
-    let (width, height) = image.dimensions();
-    let mut mask = GrayImage::new(width, height);
-    let mut row: Vec<f32> = Vec::with_capacity(width as usize);
-    for y in height / 3..height {
-        row.clear();
-        row.extend((0..width).map(|x| luminance(image.get_pixel(x, y))));
-        let mut sorted = row.clone();
-        sorted.sort_by(f32::total_cmp);
-        let median = sorted[sorted.len() / 2];
-        for (x, value) in row.iter().enumerate() {
-            if (value - median).abs() > 0.18 {
-                mask.put_pixel(x as u32, y, Luma([255]));
-            }
-        }
-    }
-    dilate(&mask, 2)
-}
-
-/// Grows the white area by `radius` pixels (square neighbourhood).
-fn dilate(mask: &GrayImage, radius: u32) -> GrayImage {
-    let (width, height) = mask.dimensions();
-    let mut grown = mask.clone();
-    for (x, y, pixel) in mask.enumerate_pixels() {
-        if pixel.0[0] == 0 {
-            continue;
-        }
-        for ny in y.saturating_sub(radius)..(y + radius + 1).min(height) {
-            for nx in x.saturating_sub(radius)..(x + radius + 1).min(width) {
-                grown.put_pixel(nx, ny, Luma([255]));
-            }
-        }
-    }
-    grown
-}
-
-/// Fills the white area of `mask` (slightly dilated) ring by ring: each pixel takes the mean of its already known
-/// neighbours, so the surrounding texture's colours flow in from every side.
+/// The photo with the white area of `mask` filled.
 pub fn remove(source: &RgbImage, mask: &GrayImage) -> RgbImage {
-    let (width, height) = source.dimensions();
-    let mask = dilate(mask, 1);
+    let grow = (source.width().min(source.height()) / 300).clamp(1, 255) as u8;
+    let mask = imageproc::morphology::dilate(mask, imageproc::distance_transform::Norm::LInf, grow);
     let mut image = source.clone();
     let mut unknown: Vec<bool> = mask.pixels().map(|p| p.0[0] > 127).collect();
+    fill_rows(&mut image, &mut unknown);
+    fill_rings(&mut image, unknown);
+    image
+}
+
+/// Each masked run of a row is filled with the row's pixels beside it, mirrored (from the side with room for the
+/// whole run), plus a linear ramp that makes the copy meet the known pixels at both ends.
+fn fill_rows(image: &mut RgbImage, unknown: &mut [bool]) {
+    let (width, height) = image.dimensions();
+    let width = width as usize;
+    for y in 0..height {
+        let row_start = y as usize * width;
+        let mut x = 0;
+        while x < width {
+            if !unknown[row_start + x] {
+                x += 1;
+                continue;
+            }
+            let start = x;
+            while x < width && unknown[row_start + x] {
+                x += 1;
+            }
+            let end = x; // the run is start..end
+            let run = end - start;
+            let left_room = start >= run && (start - run..start).all(|i| !unknown[row_start + i]);
+            let right_room = end + run <= width && (end..end + run).all(|i| !unknown[row_start + i]);
+            let source = |i: usize| -> Option<usize> {
+                match (left_room, right_room) {
+                    (true, _) => Some(start - 1 - i),
+                    (false, true) => Some(end + run - 1 - i),
+                    _ => None,
+                }
+            };
+            let (Some(_), true, true) = (source(0), start > 0, end < width) else { continue };
+            let pixel = |image: &RgbImage, i: usize| image.get_pixel(i as u32, y).0.map(f32::from);
+            let (left, right) = (pixel(image, start - 1), pixel(image, end));
+            let (first, last) = (pixel(image, source(0).unwrap_or(0)), pixel(image, source(run - 1).unwrap_or(0)));
+            for i in 0..run {
+                let t = if run > 1 { i as f32 / (run - 1) as f32 } else { 0.5 };
+                let copied = pixel(image, source(i).unwrap_or(0));
+                let value: [u8; 3] = std::array::from_fn(|c| {
+                    let ramp = (1.0 - t) * (left[c] - first[c]) + t * (right[c] - last[c]);
+                    (copied[c] + ramp).round().clamp(0.0, 255.0) as u8
+                });
+                image.get_pixel_mut((start + i) as u32, y).0 = value;
+                unknown[row_start + start + i] = false;
+            }
+        }
+    }
+}
+
+/// What rows could not fill, ring by ring from the border: each pixel takes the mean of its known neighbours.
+fn fill_rings(image: &mut RgbImage, mut unknown: Vec<bool>) {
+    let (width, height) = image.dimensions();
     let mut frontier: Vec<(u32, u32)> = Vec::new();
     loop {
         frontier.clear();
@@ -83,7 +97,6 @@ pub fn remove(source: &RgbImage, mask: &GrayImage) -> RgbImage {
             unknown[(y * width + x) as usize] = false;
         }
     }
-    image
 }
 
 fn known_neighbours(
