@@ -46,6 +46,7 @@ pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
         chromium()?;
         wrk()?;
         nginx()?;
+        imagemagick()?;
     }
     println!("    setup: ready in {:.1} s", started.elapsed().as_secs_f64());
     Ok(())
@@ -182,6 +183,15 @@ fn nginx() -> anyhow::Result<()> {
         return Ok(());
     }
     apt_install(&["nginx"], "nginx (the reference proxy of the benchmarks)")
+}
+
+/// ImageMagick, the reference of the imaging benchmark.
+fn imagemagick() -> anyhow::Result<()> {
+    if Command::new("convert").arg("-version").output().is_ok() {
+        println!("    imagemagick: present");
+        return Ok(());
+    }
+    apt_install(&["imagemagick"], "ImageMagick (the reference of the imaging benchmarks)")
 }
 
 /// Where Debian puts nginx (outside a normal user's PATH).

@@ -10,7 +10,7 @@ mod faults;
 mod files;
 mod furniture;
 mod ids;
-mod imaging;
+pub mod imaging;
 mod openapi;
 mod renders;
 mod samples;
@@ -32,6 +32,7 @@ use tower_http::cors::{Any, CorsLayer};
 
 use accounts::Accounts;
 pub use error::SandboxError;
+pub use samples::drawn as sample_photo;
 pub use webhooks::{SIGNATURE_HEADER, sign as sign_webhook};
 
 /// How a sandbox is set up.

@@ -68,6 +68,11 @@ pub fn scenes() -> Vec<Scene> {
     ]
 }
 
+/// A sample photo as drawn (for the benchmarks), by its name, e.g. `living-furnished.jpg`.
+pub fn drawn(name: &str) -> Option<RgbImage> {
+    scenes().into_iter().find(|scene| scene.name == name).map(|scene| scene.photo)
+}
+
 /// Makes the samples; `base_url` is the sandbox's own address.
 pub fn generate(base_url: &str) -> Result<Vec<Sample>, SandboxError> {
     scenes()

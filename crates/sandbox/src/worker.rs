@@ -195,7 +195,12 @@ async fn produce(state: &Arc<SandboxState>, job: &Job) -> Result<VariationResult
             None => None,
         };
         let (operation, resolution) = operation(&config, mask, seed, v1_resolution)?;
-        imaging::encode(&imaging::apply(&photo, &operation), resolution.as_ref())
+        let disclaimer = match &config {
+            Config::Staging(staging) => staging.add_virtually_staged_watermark == Some(true),
+            Config::RemovalOnly(removal) => removal.add_virtually_staged_watermark == Some(true),
+            _ => false,
+        };
+        imaging::encode(&imaging::apply(&photo, &operation, disclaimer), resolution.as_ref())
     })
     .await
     .map_err(|e| format!("Processing stopped unexpectedly ({e})."))??;

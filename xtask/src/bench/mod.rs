@@ -1,6 +1,7 @@
 //! `cargo xtask bench`: measures the project's figures and writes `target/bench/report.md`.
 //! Each figure lives in its own module and adds rows to one report: figure, value, reference, ratio.
 
+mod imaging;
 mod proxy_http;
 mod report;
 mod sandbox_http;
@@ -20,6 +21,7 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
     sandbox_http::measure(project, &mut report)?;
     proxy_http::measure(project, &mut report)?;
     studio::measure(project, &mut report)?;
+    imaging::measure(project, &mut report)?;
 
     let path = project.target().join("bench").join("report.md");
     std::fs::create_dir_all(path.parent().expect("has a parent"))?;

@@ -1,11 +1,13 @@
 //! The sandbox's image processing: decoding with limits, one operation per processing type, the "SANDBOX"
 //! mark on every result, and the three outputs (full, optimized, thumbnail). Classical processing, no models.
+//! Public for the benchmarks (`benches/imaging.rs`); the sandbox's workers are its one real user.
 
 mod adjust;
 mod analysis;
 mod mark;
 mod removal;
 mod staging;
+mod watermark;
 
 use std::io::Cursor;
 
@@ -58,8 +60,8 @@ pub fn decode(bytes: &[u8]) -> Result<RgbImage, String> {
     Ok(image.to_rgb8())
 }
 
-/// Applies `operation` and marks the result as a sandbox image.
-pub fn apply(source: &RgbImage, operation: &Operation) -> RgbImage {
+/// Applies `operation`, adds the "Virtually Staged" disclaimer when asked, and marks the result as a sandbox image.
+pub fn apply(source: &RgbImage, operation: &Operation, disclaimer: bool) -> RgbImage {
     let mut result = match operation {
         Operation::Stage { room_type, style, seed } => staging::stage(source, room_type, style, *seed),
         Operation::Remove { mask } => {
@@ -72,6 +74,9 @@ pub fn apply(source: &RgbImage, operation: &Operation) -> RgbImage {
         Operation::Dusk { sky } => adjust::dusk(source, sky),
         Operation::Enhance => adjust::enhance(source),
     };
+    if disclaimer {
+        watermark::disclose(&mut result);
+    }
     mark::sandbox(&mut result);
     result
 }
@@ -105,11 +110,38 @@ pub fn encode(image: &RgbImage, resolution: Option<&OutputResolution>) -> Result
         Some(side) => scale_to_long_side(image, side),
         None => image.clone(),
     };
+    let full_bytes = encode_full(&full)?;
     Ok(Outputs {
-        full: jpeg(&full, 92)?,
-        optimized: jpeg(&shrink_to(&full, 1280), 70)?,
-        thumbnail: jpeg(&shrink_to(&full, 400), 75)?,
+        optimized: optimized_copy(&full, full_bytes.len() / 3)?,
+        thumbnail: thumbnail(&full)?,
+        full: full_bytes,
     })
+}
+
+/// The full-size JPEG alone (what a file-to-file job writes).
+pub fn encode_full(image: &RgbImage) -> Result<Vec<u8>, String> {
+    jpeg(image, 92)
+}
+
+/// The thumbnail alone: at most 400 px on the long side.
+pub fn thumbnail(image: &RgbImage) -> Result<Vec<u8>, String> {
+    jpeg(&shrink_to(image, 400), 75)
+}
+
+/// A smaller JPEG of at most `budget` bytes (a third of the full file): at most 1280 px on the long side, quality
+/// 70, then lower quality, then smaller, until it fits.
+pub fn optimized_copy(full: &RgbImage, budget: usize) -> Result<Vec<u8>, String> {
+    let mut side = full.width().max(full.height()).min(1280);
+    loop {
+        let resized = shrink_to(full, side);
+        for quality in [70, 55, 40] {
+            let bytes = jpeg(&resized, quality)?;
+            if bytes.len() <= budget || side <= 64 {
+                return Ok(bytes);
+            }
+        }
+        side = side * 3 / 4;
+    }
 }
 
 fn scale_to_long_side(image: &RgbImage, side: u32) -> RgbImage {
@@ -189,7 +221,7 @@ mod tests {
     #[test]
     fn every_result_carries_the_sandbox_mark_and_outputs_have_their_sizes() {
         let photo = RgbImage::from_pixel(1200, 800, image::Rgb([128, 128, 128]));
-        let result = apply(&photo, &Operation::Enhance);
+        let result = apply(&photo, &Operation::Enhance, false);
         assert!(result.pixels().any(|p| p.0 == [255, 255, 255]), "the white letters of the mark");
         let outputs = encode(&result, Some(&OutputResolution::FullHd)).unwrap();
         let full = image::load_from_memory(&outputs.full).unwrap();

@@ -152,3 +152,41 @@ fn staging_changes_the_floor_and_lower_wall_and_is_seeded() {
     assert_eq!(staged, staging::stage(&empty, &RoomType::Living, &Style::Modern, 41), "one seed, one image");
     assert_ne!(staged, staging::stage(&empty, &RoomType::Living, &Style::Modern, 42), "two seeds differ");
 }
+
+#[test]
+fn the_disclaimer_is_legible_in_the_lower_right_only() {
+    let photo = scene("living-empty.jpg").photo;
+    let mut marked = photo.clone();
+    let (left, top, width, height) = super::watermark::disclose(&mut marked).expect("room for the disclaimer");
+    assert!(left > photo.width() / 2 && top > photo.height() * 3 / 4, "lower right: {left},{top}");
+    assert!(height >= 14, "at least 14 px tall");
+    let mut white = 0;
+    for (x, y, pixel) in marked.enumerate_pixels() {
+        let inside = (left..left + width).contains(&x) && (top..top + height).contains(&y);
+        if !inside {
+            assert_eq!(pixel, photo.get_pixel(x, y), "nothing changes outside the plate");
+        } else if pixel.0.iter().all(|&v| v > 230) {
+            white += 1;
+        }
+    }
+    assert!(white > (width * height / 20) as usize, "white letters on the dark plate ({white} px)");
+    assert!(super::watermark::disclose(&mut RgbImage::new(120, 80)).is_none(), "no room, no disclaimer");
+}
+
+#[test]
+fn the_optimized_copy_is_at_most_a_third_and_the_thumbnail_at_most_400_px() {
+    for scene in scenes() {
+        let outputs = encode(&scene.photo, None).unwrap();
+        assert!(
+            outputs.optimized.len() * 3 <= outputs.full.len(),
+            "{}: optimized {} of {} bytes",
+            scene.name,
+            outputs.optimized.len(),
+            outputs.full.len()
+        );
+        let thumbnail = image::load_from_memory(&outputs.thumbnail).unwrap();
+        assert!(thumbnail.width().max(thumbnail.height()) <= 400);
+        let full = image::load_from_memory(&outputs.full).unwrap();
+        assert_eq!((full.width(), full.height()), scene.photo.dimensions(), "default keeps the size");
+    }
+}
