@@ -96,4 +96,3 @@ fn median_ms<T>(work: impl Fn() -> T) -> f64 {
     times.sort_by(f64::total_cmp);
     times[RUNS / 2]
 }
-

@@ -14,10 +14,7 @@ pub fn disclose(image: &mut RgbImage) -> Option<(u32, u32, u32, u32)> {
     let (width, height) = image.dimensions();
     let size = (height as f32 * 0.035).max(14.0);
     let scaled = font.as_scaled(PxScale::from(size));
-    let text_width: f32 = TEXT
-        .chars()
-        .map(|c| scaled.h_advance(font.glyph_id(c)))
-        .sum::<f32>();
+    let text_width: f32 = TEXT.chars().map(|c| scaled.h_advance(font.glyph_id(c))).sum::<f32>();
     let padding = (size * 0.45).round() as u32;
     let margin = (size * 0.6).round() as u32;
     let plate_width = text_width.ceil() as u32 + 2 * padding;
