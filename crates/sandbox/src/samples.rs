@@ -42,14 +42,16 @@ pub struct Scene {
     pub empty: Option<RgbImage>,
     /// For exteriors: where the sky is (white).
     pub sky: Option<GrayImage>,
+    /// For exteriors: the window panes (white).
+    pub windows: Option<GrayImage>,
 }
 
 /// The sample scenes, drawn by code.
 pub fn scenes() -> Vec<Scene> {
     let living = room([226, 218, 204], [150, 110, 74]);
     let bedroom = room([205, 214, 222], [170, 140, 110]);
-    let scene = |name, description, photo, empty| Scene { name, description, photo, empty, sky: None };
-    let (house, sky) = exterior();
+    let scene = |name, description, photo, empty| Scene { name, description, photo, empty, sky: None, windows: None };
+    let (house, sky, windows) = exterior();
     vec![
         scene("living-empty.jpg", "An empty living room", living.clone(), None),
         scene(
@@ -64,7 +66,11 @@ pub fn scenes() -> Vec<Scene> {
             furnish(&bedroom, &RoomType::Bed, &Style::Scandinavian),
             Some(bedroom),
         ),
-        Scene { sky: Some(sky), ..scene("exterior-day.jpg", "A house in daylight", house, None) },
+        Scene {
+            sky: Some(sky),
+            windows: Some(windows),
+            ..scene("exterior-day.jpg", "A house in daylight", house, None)
+        },
     ]
 }
 
@@ -134,8 +140,8 @@ fn furnish(room: &RgbImage, room_type: &RoomType, style: &Style) -> RgbImage {
     imaging::stage(room, room_type, style, 7)
 }
 
-/// A house under a blue sky on a lawn, and where the sky is.
-fn exterior() -> (RgbImage, GrayImage) {
+/// A house under a blue sky on a lawn, where the sky is, and where its windows are.
+fn exterior() -> (RgbImage, GrayImage, GrayImage) {
     let ground = HEIGHT * 70 / 100;
     let mut image = RgbImage::from_fn(WIDTH, HEIGHT, |_, y| {
         if y < ground {
@@ -160,10 +166,12 @@ fn exterior() -> (RgbImage, GrayImage) {
             image.put_pixel(x, y, Rgb([120, 60, 50]));
         }
     }
+    let mut windows = GrayImage::new(WIDTH, HEIGHT);
     for (x0, y0) in [(left + 40, wall_top + 40), (right - 140, wall_top + 40)] {
         for y in y0..y0 + 90 {
             for x in x0..x0 + 100 {
                 image.put_pixel(x, y, Rgb([60, 80, 100]));
+                windows.put_pixel(x, y, Luma([255]));
             }
         }
     }
@@ -173,5 +181,5 @@ fn exterior() -> (RgbImage, GrayImage) {
         let gradient = [(120.0 + 80.0 * t) as u8, (170.0 + 50.0 * t) as u8, (230.0 + 15.0 * t) as u8];
         Luma([if y < ground && image.get_pixel(x, y).0 == gradient { 255 } else { 0 }])
     });
-    (image, sky)
+    (image, sky, windows)
 }

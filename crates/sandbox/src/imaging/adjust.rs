@@ -107,13 +107,20 @@ pub fn dusk(source: &RgbImage, sky_style: &SkyStyle) -> RgbImage {
             let t = y as f32 / (height as f32 * 0.6).max(1.0);
             let t = t.min(1.0);
             pixel.0 = std::array::from_fn(|c| (top[c] * (1.0 - t) + horizon[c] * t).round() as u8);
-        } else if luminance(pixel) > 0.85 {
+        } else if lights_up(pixel) {
             *pixel = Rgb([255, 196, 110]);
         } else {
             pixel.0 = std::array::from_fn(|c| (f32::from(pixel.0[c]) * 0.45 * (0.6 + 0.4 * tint[c])).round() as u8);
         }
     }
     image
+}
+
+/// What glows at dusk: lamps and bright spots, and window glass (dark, cool panes that reflect the day's sky).
+fn lights_up(pixel: &Rgb<u8>) -> bool {
+    let [r, g, b] = pixel.0.map(i16::from);
+    let brightness = luminance(pixel);
+    brightness > 0.85 || (brightness < 0.4 && b > r + 15 && b + 10 >= g)
 }
 
 /// Sky-coloured: bright, and blue or neutral rather than warm (walls and roofs are warmer).

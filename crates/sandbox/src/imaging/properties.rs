@@ -82,10 +82,11 @@ fn removal_brings_the_masked_area_toward_the_empty_room() {
 }
 
 #[test]
-fn dusk_turns_the_sky_to_each_style_and_darkens_the_rest() {
+fn dusk_turns_the_sky_to_each_style_darkens_the_rest_and_lights_the_windows() {
     let scene = scene("exterior-day.jpg");
     let sky: Vec<bool> = scene.sky.as_ref().unwrap().pixels().map(|p| p.0[0] > 127).collect();
     let rest: Vec<bool> = sky.iter().map(|s| !s).collect();
+    let windows: Vec<bool> = scene.windows.as_ref().unwrap().pixels().map(|p| p.0[0] > 127).collect();
     let served = as_served(&scene.photo);
     let mean = |image: &RgbImage, inside: &[bool]| -> [f64; 3] {
         let mut sum = [0f64; 3];
@@ -112,6 +113,8 @@ fn dusk_turns_the_sky_to_each_style_and_darkens_the_rest() {
         let (before, after) = (distance(mean(&served, &sky)), distance(mean(&result, &sky)));
         assert!(after < before * 0.5, "{style:?}: the sky is {before:.0} then {after:.0} from the palette");
         assert!(brightness(&result, &rest) < brightness(&served, &rest) * 0.8, "{style:?}: the rest is darker");
+        let [r, _, b] = mean(&result, &windows);
+        assert!(r > 200.0 && r > b + 60.0, "{style:?}: the windows glow warm ({r:.0} red, {b:.0} blue)");
     }
 }
 
