@@ -12,15 +12,11 @@ use vstage::components::usage_meter::{UsageLevel, UsageMeter};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
+mod support;
 
-/// A fresh element in the page to mount a component into.
-fn container() -> web_sys::HtmlElement {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let element = document.create_element("div").unwrap();
-    document.body().unwrap().append_child(&element).unwrap();
-    element.unchecked_into()
-}
+use support::container;
+
+wasm_bindgen_test_configure!(run_in_browser);
 
 fn meter(root: &web_sys::HtmlElement) -> web_sys::Element {
     root.query_selector("[role=meter]").unwrap().expect("the meter has role=meter")

@@ -17,14 +17,11 @@ use vstage_api::{Rule, ValidationError};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
+mod support;
 
-fn container() -> web_sys::HtmlElement {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let element = document.create_element("div").unwrap();
-    document.body().unwrap().append_child(&element).unwrap();
-    element.unchecked_into()
-}
+use support::container;
+
+wasm_bindgen_test_configure!(run_in_browser);
 
 /// Lets Leptos run the effects a change scheduled.
 async fn settle() {

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 use vstage_api::{OutputResolution, RemovalMode, RoomType, SkyStyle, Style, ValidationError};
 
+use crate::components::choice_field::ChoiceField;
 use crate::config_draft::{ConfigDraft, Kind, count_limit, error_for};
 use crate::describe;
 
@@ -120,92 +121,37 @@ pub fn ConfigFields(
                     .collect_view()}
             </div>
             <Show when=move || draft().kind == Kind::Staging>
-                <div class="vstage-field">
-                    <label for=dom("room")>"Room type"</label>
-                    <select
-                        id=dom("room")
-                        on:change=move |ev| {
-                            let value = event_target_value(&ev);
-                            edit(&|d| d.room_type = RoomType::from(value.as_str()));
-                        }
-                    >
-                        {ROOM_TYPES
-                            .iter()
-                            .map(|room| {
-                                let value = room.as_str().to_string();
-                                let selected = {
-                                    let room = room.clone();
-                                    move || draft().room_type == room
-                                };
-                                view! {
-                                    <option value=value selected=selected>
-                                        {describe::room_type(room)}
-                                    </option>
-                                }
-                            })
-                            .collect_view()}
-                    </select>
-                </div>
-                <div class="vstage-field">
-                    <label for=dom("style")>"Style"</label>
-                    <select
-                        id=dom("style")
-                        on:change=move |ev| {
-                            let value = event_target_value(&ev);
-                            edit(&|d| d.style = Style::from(value.as_str()));
-                        }
-                    >
-                        {STYLES
-                            .iter()
-                            .map(|style| {
-                                let value = style.as_str().to_string();
-                                let selected = {
-                                    let style = style.clone();
-                                    move || draft().style == style
-                                };
-                                view! {
-                                    <option value=value selected=selected>
-                                        {describe::style(style)}
-                                    </option>
-                                }
-                            })
-                            .collect_view()}
-                    </select>
-                </div>
+                <ChoiceField
+                    id=dom("room")
+                    label="Room type"
+                    options=ROOM_TYPES.iter().map(|room| (room.as_str().to_string(), describe::room_type(room))).collect()
+                    current=Signal::derive(move || draft().room_type.as_str().to_string())
+                    on_pick=move |value: String| edit(&|d| d.room_type = RoomType::from(value.as_str()))
+                />
+                <ChoiceField
+                    id=dom("style")
+                    label="Style"
+                    options=STYLES.iter().map(|style| (style.as_str().to_string(), describe::style(style))).collect()
+                    current=Signal::derive(move || draft().style.as_str().to_string())
+                    on_pick=move |value: String| edit(&|d| d.style = Style::from(value.as_str()))
+                />
                 <Show
                     when=move || draft().base_variation_id.is_none()
                     fallback=|| view! { <p class="vstage-muted">"Staged on the empty room of the chosen removal variation."</p> }
                 >
-                    <div class="vstage-field">
-                        <label for=dom("removal")>"Existing furniture"</label>
-                        <select
-                            id=dom("removal")
-                            on:change=move |ev| {
-                                let value = event_target_value(&ev);
-                                edit(&|d| d.removal = RemovalMode::from(value.as_str()));
-                                refit();
-                            }
-                        >
-                            {REMOVAL_MODES
-                                .iter()
-                                .map(|mode| {
-                                    let value = mode.as_str().to_string();
-                                    let selected = {
-                                        let mode = mode.clone();
-                                        move || draft().removal == mode
-                                    };
-                                    view! {
-                                        <option value=value selected=selected>
-                                            {describe::removal_mode(mode)}
-                                        </option>
-                                    }
-                                })
-                                .collect_view()}
-                        </select>
-                        <Show when=move || draft().removal != RemovalMode::Off>
-                            <p class="vstage-hint">"Each staged variation also gives its empty room: two variations each."</p>
-                        </Show>
-                    </div>
+                    <ChoiceField
+                        id=dom("removal")
+                        label="Existing furniture"
+                        options=REMOVAL_MODES.iter().map(|mode| (mode.as_str().to_string(), describe::removal_mode(mode))).collect()
+                        current=Signal::derive(move || draft().removal.as_str().to_string())
+                        on_pick=move |value: String| {
+                            edit(&|d| d.removal = RemovalMode::from(value.as_str()));
+                            refit();
+                        }
+                    />
+                    <Show when=move || draft().removal != RemovalMode::Off>
+                        <p class="vstage-hint">"Each staged variation also gives its empty room: two variations each."</p>
+                    </Show>
                 </Show>
             </Show>
             <Show when=move || draft().kind == Kind::DayToDusk>
@@ -259,32 +205,13 @@ pub fn ConfigFields(
                     </button>
                 </p>
             </Show>
-            <div class="vstage-field">
-                <label for=dom("resolution")>"Output size"</label>
-                <select
-                    id=dom("resolution")
-                    on:change=move |ev| {
-                        let value = event_target_value(&ev);
-                        edit(&|d| d.resolution = OutputResolution::from(value.as_str()));
-                    }
-                >
-                    {RESOLUTIONS
-                        .iter()
-                        .map(|resolution| {
-                            let value = resolution.as_str().to_string();
-                            let selected = {
-                                let resolution = resolution.clone();
-                                move || draft().resolution == resolution
-                            };
-                            view! {
-                                <option value=value selected=selected>
-                                    {describe::resolution(resolution)}
-                                </option>
-                            }
-                        })
-                        .collect_view()}
-                </select>
-            </div>
+            <ChoiceField
+                id=dom("resolution")
+                label="Output size"
+                options=RESOLUTIONS.iter().map(|size| (size.as_str().to_string(), describe::resolution(size))).collect()
+                current=Signal::derive(move || draft().resolution.as_str().to_string())
+                on_pick=move |value: String| edit(&|d| d.resolution = OutputResolution::from(value.as_str()))
+            />
             <div class="vstage-field">
                 <label for=dom("count")>"Variations"</label>
                 <input
