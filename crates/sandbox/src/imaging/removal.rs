@@ -15,47 +15,61 @@ pub fn remove(source: &RgbImage, mask: &GrayImage) -> RgbImage {
     image
 }
 
-/// Each masked run of a row is filled with the row's pixels beside it, mirrored (from the side with room for the
-/// whole run), plus a linear ramp that makes the copy meet the known pixels at both ends.
+/// Each masked run of a row is filled with the row's own pixels beside it, mirrored in: its left part from the
+/// left, its right part from the right (each side gives what room it has), and bent with linear ramps so the copy
+/// meets the known pixels at both ends and the two parts meet in the middle.
 fn fill_rows(image: &mut RgbImage, unknown: &mut [bool]) {
     let (width, height) = image.dimensions();
     let width = width as usize;
     for y in 0..height {
-        let row_start = y as usize * width;
+        let row = y as usize * width;
         let mut x = 0;
         while x < width {
-            if !unknown[row_start + x] {
+            if !unknown[row + x] {
                 x += 1;
                 continue;
             }
             let start = x;
-            while x < width && unknown[row_start + x] {
+            while x < width && unknown[row + x] {
                 x += 1;
             }
             let end = x; // the run is start..end
             let run = end - start;
-            let left_room = start >= run && (start - run..start).all(|i| !unknown[row_start + i]);
-            let right_room = end + run <= width && (end..end + run).all(|i| !unknown[row_start + i]);
-            let source = |i: usize| -> Option<usize> {
-                match (left_room, right_room) {
-                    (true, _) => Some(start - 1 - i),
-                    (false, true) => Some(end + run - 1 - i),
-                    _ => None,
-                }
-            };
-            let (Some(_), true, true) = (source(0), start > 0, end < width) else { continue };
+            let room_left = (0..start).rev().take_while(|&i| !unknown[row + i]).count();
+            let room_right = (end..width).take_while(|&i| !unknown[row + i]).count();
+            if room_left + room_right < run || (room_left == 0 && room_right == 0) {
+                continue; // the rings fill it
+            }
+            // the left part's length: half the run, within what each side can give
+            let left_part = (run / 2).clamp(run.saturating_sub(room_right), room_left);
             let pixel = |image: &RgbImage, i: usize| image.get_pixel(i as u32, y).0.map(f32::from);
-            let (left, right) = (pixel(image, start - 1), pixel(image, end));
-            let (first, last) = (pixel(image, source(0).unwrap_or(0)), pixel(image, source(run - 1).unwrap_or(0)));
-            for i in 0..run {
-                let t = if run > 1 { i as f32 / (run - 1) as f32 } else { 0.5 };
-                let copied = pixel(image, source(i).unwrap_or(0));
-                let value: [u8; 3] = std::array::from_fn(|c| {
-                    let ramp = (1.0 - t) * (left[c] - first[c]) + t * (right[c] - last[c]);
-                    (copied[c] + ramp).round().clamp(0.0, 255.0) as u8
-                });
-                image.get_pixel_mut((start + i) as u32, y).0 = value;
-                unknown[row_start + start + i] = false;
+            let mut values: Vec<[f32; 3]> = (0..run)
+                .map(|i| if i < left_part { pixel(image, start - 1 - i) } else { pixel(image, end + (run - 1 - i)) })
+                .collect();
+            // the seam between the parts meets at the average of both sides' copies
+            if left_part > 0 && left_part < run {
+                let (a, b) = (values[left_part - 1], values[left_part]);
+                let meet: [f32; 3] = std::array::from_fn(|c| (a[c] + b[c]) / 2.0);
+                for (i, value) in values.iter_mut().enumerate() {
+                    let (t, from) = if i < left_part {
+                        ((i + 1) as f32 / left_part as f32, a)
+                    } else {
+                        ((run - i) as f32 / (run - left_part) as f32, b)
+                    };
+                    (0..3).for_each(|c| value[c] += t * (meet[c] - from[c]));
+                }
+            } else if start > 0 && end < width {
+                // one side gave it all: bend the far end to meet the other side's edge
+                let far_edge = if left_part == run { pixel(image, end) } else { pixel(image, start - 1) };
+                let far_copy = if left_part == run { values[run - 1] } else { values[0] };
+                for (i, value) in values.iter_mut().enumerate() {
+                    let t = if left_part == run { (i + 1) as f32 / run as f32 } else { (run - i) as f32 / run as f32 };
+                    (0..3).for_each(|c| value[c] += t * (far_edge[c] - far_copy[c]));
+                }
+            }
+            for (i, value) in values.into_iter().enumerate() {
+                image.get_pixel_mut((start + i) as u32, y).0 = value.map(|v| v.round().clamp(0.0, 255.0) as u8);
+                unknown[row + start + i] = false;
             }
         }
     }
@@ -65,16 +79,15 @@ fn fill_rows(image: &mut RgbImage, unknown: &mut [bool]) {
 fn fill_rings(image: &mut RgbImage, mut unknown: Vec<bool>) {
     let (width, height) = image.dimensions();
     let mut frontier: Vec<(u32, u32)> = Vec::new();
+    let mut pending: Vec<(u32, u32)> = (0..height)
+        .flat_map(|y| (0..width).map(move |x| (x, y)))
+        .filter(|&(x, y)| unknown[(y * width + x) as usize])
+        .collect();
     loop {
         frontier.clear();
-        for y in 0..height {
-            for x in 0..width {
-                if unknown[(y * width + x) as usize] && known_neighbours(&unknown, width, height, x, y).next().is_some()
-                {
-                    frontier.push((x, y));
-                }
-            }
-        }
+        frontier.extend(
+            pending.iter().copied().filter(|&(x, y)| known_neighbours(&unknown, width, height, x, y).next().is_some()),
+        );
         if frontier.is_empty() {
             break;
         }
@@ -96,6 +109,7 @@ fn fill_rings(image: &mut RgbImage, mut unknown: Vec<bool>) {
             image.get_pixel_mut(x, y).0 = colour;
             unknown[(y * width + x) as usize] = false;
         }
+        pending.retain(|&(x, y)| unknown[(y * width + x) as usize]);
     }
 }
 
