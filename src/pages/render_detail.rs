@@ -267,7 +267,8 @@ pub fn RenderDetail() -> impl IntoView {
     let left = move || MAX_VARIATIONS_PER_RENDER.saturating_sub(existing.get());
 
     // what the comparison shows: the chosen (or newest finished) result against the source or its removal base
-    let compared = move || {
+    // computed once per change, read by the slider's four inputs
+    let compared = Memo::new(move |_| {
         let list = variations.get();
         let source = render.with(|r| r.as_ref().and_then(|r| r.image_url.clone()));
         let chosen = compare.get().and_then(|id| list.iter().find(|v| v.id == id).cloned()).or_else(|| {
@@ -295,7 +296,7 @@ pub fn RenderDetail() -> impl IntoView {
             format!("{} result", describe::variation_type(chosen.kind.as_ref()).to_lowercase()),
             base.is_some(),
         ))
-    };
+    });
 
     view! {
         <section class="vstage-page" aria-labelledby="vstage-render-title">
@@ -347,20 +348,20 @@ pub fn RenderDetail() -> impl IntoView {
                     }.into_any()
                 }
             }}
-            <Show when=move || compared().is_some()>
+            <Show when=move || compared.get().is_some()>
                 <section class="vstage-section" aria-labelledby="vstage-compare-title">
                     <h2 id="vstage-compare-title">"Before and after"</h2>
-                    <Show when=move || compared().is_some_and(|c| c.4)>
+                    <Show when=move || compared.get().is_some_and(|c| c.4)>
                         <label class="vstage-check">
                             <input type="checkbox" prop:checked=move || compare_with_base.get() on:change=move |ev| compare_with_base.set(event_target_checked(&ev)) />
                             "Compare with the empty room it was staged on"
                         </label>
                     </Show>
                     <BeforeAfter
-                        before=Signal::derive(move || compared().map(|c| c.0).unwrap_or_default())
-                        after=Signal::derive(move || compared().map(|c| c.1).unwrap_or_default())
-                        before_label=Signal::derive(move || compared().map(|c| c.2).unwrap_or_default())
-                        after_label=Signal::derive(move || compared().map(|c| c.3).unwrap_or_default())
+                        before=Signal::derive(move || compared.get().map(|c| c.0).unwrap_or_default())
+                        after=Signal::derive(move || compared.get().map(|c| c.1).unwrap_or_default())
+                        before_label=Signal::derive(move || compared.get().map(|c| c.2).unwrap_or_default())
+                        after_label=Signal::derive(move || compared.get().map(|c| c.3).unwrap_or_default())
                     />
                 </section>
             </Show>

@@ -119,7 +119,6 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let proxy = Arc::new(Proxy {
         upstream,
         http: http.clone(),
-        access,
         gate: gate.clone(),
         ownership,
         events: events.clone(),

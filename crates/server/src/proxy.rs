@@ -16,7 +16,7 @@ use axum::routing::{MethodFilter, on};
 use http_body_util::Full;
 use serde_json::Value;
 
-use crate::access::{Access, Gate, Subject};
+use crate::access::{Gate, Subject};
 use crate::error::ServerError;
 use crate::events::Events;
 use crate::http_client::{Answer, CallFailure, HttpClient};
@@ -84,8 +84,7 @@ const ENDPOINTS: &[(MethodFilter, &str, usize, Rule)] = &[
 pub struct Proxy {
     pub upstream: Upstream,
     pub http: HttpClient,
-    pub access: Arc<Access>,
-    /// Who may call, and how often.
+    /// Who may call (open or tokens), and how often.
     pub gate: Arc<Gate>,
     pub ownership: Ownership,
     pub events: Arc<Events>,
@@ -143,7 +142,7 @@ impl Proxy {
         incoming: Incoming<'_>,
     ) -> Result<Response, ServerError> {
         let path = fill(template, params)?;
-        let tokens = self.access.is_token();
+        let tokens = self.gate.access.is_token();
         let Incoming { method, query, headers, mut body } = incoming;
         match rule {
             Rule::Plain => {}

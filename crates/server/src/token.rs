@@ -5,8 +5,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use hmac::{KeyInit, Mac};
+use hmac::Mac;
 use serde::{Deserialize, Serialize};
+
+use crate::secret::hmac_sha256;
 
 const VERSION: &str = "v1";
 /// A secret shorter than this is too easy to guess.
@@ -57,10 +59,7 @@ impl WidgetSecret {
     }
 
     fn mac(&self, signed_part: &str) -> hmac::Hmac<sha2::Sha256> {
-        let mut mac =
-            <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(&self.0).expect("HMAC takes any key length");
-        mac.update(signed_part.as_bytes());
-        mac
+        hmac_sha256(&self.0, signed_part.as_bytes())
     }
 
     /// A token for `sub`, valid for `ttl` from now.

@@ -9,7 +9,7 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use base64::Engine;
-use hmac::{KeyInit, Mac};
+use hmac::Mac;
 use rusqlite::params;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -20,6 +20,7 @@ use crate::db::{Db, now_millis};
 use crate::error::ServerError;
 use crate::events::Events;
 use crate::ownership::{Kind, Ownership};
+use crate::secret::hmac_sha256;
 
 pub const SIGNATURE_HEADER: &str = "x-service-signature";
 /// A webhook body is a small JSON object.
@@ -65,10 +66,8 @@ impl WebhookSecret {
         let guard = self.secret.read().unwrap_or_else(|poisoned| poisoned.into_inner());
         let Some(secret) = guard.as_deref() else { return false };
         let Some(expected) = decode_signature(signature) else { return false };
-        let mut mac = <hmac::Hmac<Sha256> as KeyInit>::new_from_slice(secret.as_bytes()).expect("any key length");
-        mac.update(body);
         // Constant-time, and refuses any length but 32 bytes.
-        mac.verify_slice(&expected).is_ok()
+        hmac_sha256(secret.as_bytes(), body).verify_slice(&expected).is_ok()
     }
 }
 
@@ -176,9 +175,7 @@ mod tests {
     use super::*;
 
     fn signed(body: &[u8]) -> [u8; 32] {
-        let mut mac = <hmac::Hmac<Sha256> as KeyInit>::new_from_slice(b"s3cret").unwrap();
-        mac.update(body);
-        mac.finalize().into_bytes().into()
+        hmac_sha256(b"s3cret", body).finalize().into_bytes().into()
     }
 
     #[test]
