@@ -30,7 +30,7 @@ pub fn decode(bytes: &[u8], threshold: u8) -> Result<Bitmap, MaskError> {
     let (width, height) = (reader.info().width, reader.info().height);
     // checked before the pixel buffer is allocated
     Bitmap::new(width, height)?;
-    let size = reader.output_buffer_size().ok_or_else(|| MaskError::TooLarge { width, height })?;
+    let size = reader.output_buffer_size().ok_or(MaskError::TooLarge { width, height })?;
     let mut pixels = vec![0; size];
     let frame = reader.next_frame(&mut pixels).map_err(failed)?;
     let pixels = &pixels[..frame.buffer_size()];
