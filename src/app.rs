@@ -11,6 +11,7 @@ use crate::clock::provide_clock;
 use crate::components::header::Header;
 use crate::live::provide_live;
 use crate::pages::account::AccountPage;
+use crate::pages::furniture_mask::FurnitureMask;
 use crate::pages::new_render::NewRender;
 use crate::pages::not_found::NotFound;
 use crate::pages::render_detail::RenderDetail;
@@ -31,6 +32,7 @@ pub fn App() -> impl IntoView {
                         <Route path=path!("/") view=Renders />
                         <Route path=path!("/renders/new") view=NewRender />
                         <Route path=path!("/renders/:id") view=RenderDetail />
+                        <Route path=path!("/remove-furniture") view=FurnitureMask />
                         <Route path=path!("/account") view=AccountPage />
                     </Routes>
                 </main>

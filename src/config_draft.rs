@@ -77,6 +77,15 @@ impl ConfigDraft {
         ConfigDraft { base_variation_id: Some(base_variation_id.to_string()), ..ConfigDraft::default() }
     }
 
+    /// Whether this configuration removes furniture, so a custom mask applies to it.
+    pub fn removes_furniture(&self) -> bool {
+        match self.kind {
+            Kind::Declutter => true,
+            Kind::Staging => self.base_variation_id.is_none() && self.removal != RemovalMode::Off,
+            Kind::DayToDusk | Kind::Enhancement => false,
+        }
+    }
+
     /// The contract's configuration for these choices.
     pub fn to_config(&self) -> Config {
         let resolution = Some(self.resolution.clone()).filter(|r| *r != OutputResolution::Default);

@@ -9,6 +9,7 @@ pub mod components;
 pub mod config_draft;
 pub mod describe;
 pub mod live;
+pub mod mask_editor;
 pub mod pages;
 pub mod upload;
 

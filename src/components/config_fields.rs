@@ -11,6 +11,10 @@ use crate::describe;
 /// The drafts of a form, each with a stable id for keyed lists.
 pub type Drafts = RwSignal<Vec<(u32, ConfigDraft)>>;
 
+/// Provided by a form that can open the mask editor: called with the id of the draft that wants a custom mask.
+#[derive(Clone, Copy)]
+pub struct MaskRequest(pub Callback<u32>);
+
 const ROOM_TYPES: [RoomType; 8] = [
     RoomType::Living,
     RoomType::Bed,
@@ -58,6 +62,7 @@ pub fn ConfigFields(
             }
         })
     };
+    let mask_request = use_context::<MaskRequest>();
     let clamped = RwSignal::new(None::<u64>);
     // A change of kind or removal can change how many variations this draft makes: keep the total in bounds.
     let refit = move || {
@@ -193,17 +198,26 @@ pub fn ConfigFields(
                     "Add the “Virtually staged” mark in the lower right"
                 </label>
             </Show>
-            <Show when=move || draft().mask_url.is_some()>
-                <p class="vstage-hint">
-                    "Removes exactly what your custom mask marks. "
-                    <button
-                        type="button"
-                        class="vstage-link"
-                        on:click=move |_| edit(&|d| d.mask_url = None)
-                    >
-                        "Use the automatic mask instead"
-                    </button>
-                </p>
+            <Show when=move || draft().removes_furniture()>
+                <div class="vstage-field vstage-mask-choice">
+                    <p class="vstage-hint">
+                        {move || if draft().mask_url.is_some() {
+                            "Removes exactly what your custom mask marks."
+                        } else {
+                            "The service finds the furniture to remove by itself."
+                        }}
+                    </p>
+                    {mask_request.map(|request| view! {
+                        <button type="button" class="vstage-button vstage-button--secondary" on:click=move |_| request.0.run(id)>
+                            {move || if draft().mask_url.is_some() { "Draw a new custom mask" } else { "Custom mask…" }}
+                        </button>
+                    })}
+                    <Show when=move || draft().mask_url.is_some()>
+                        <button type="button" class="vstage-link" on:click=move |_| edit(&|d| d.mask_url = None)>
+                            "Use the automatic mask instead"
+                        </button>
+                    </Show>
+                </div>
             </Show>
             <ChoiceField
                 id=dom("resolution")

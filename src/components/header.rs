@@ -40,6 +40,7 @@ pub fn Header() -> impl IntoView {
             <nav class="vstage-nav" aria-label="Studio">
                 <A href="/" exact=true>"Renders"</A>
                 <A href="/renders/new">"New render"</A>
+                <A href="/remove-furniture">"Remove furniture"</A>
                 <A href="/account">"Account"</A>
             </nav>
             <ModeBadge mode=Signal::derive(move || account.mode()) />

@@ -8,9 +8,11 @@ use vstage_api::{ApiError, ConfigEntry, CreateRender, RenderConfigs, ValidationE
 
 use crate::account::use_account;
 use crate::api::use_api;
+use crate::components::config_fields::MaskRequest;
 use crate::components::config_list::ConfigList;
 use crate::components::image_picker::ImagePicker;
-use crate::config_draft::ConfigDraft;
+use crate::config_draft::{ConfigDraft, Kind};
+use crate::mask_editor::MaskEditor;
 
 /// The request for these choices (single form for one configuration, multi form for several).
 pub fn build_request(
@@ -48,6 +50,31 @@ pub fn NewRender() -> impl IntoView {
     let error = RwSignal::new(None::<ValidationError>);
     let failure = RwSignal::new(None::<String>);
     let sending = RwSignal::new(false);
+    // the draft whose custom mask is being drawn
+    let masking = RwSignal::new(None::<u32>);
+    provide_context(MaskRequest(Callback::new(move |id: u32| {
+        if image_url.get_untracked().trim().is_empty() {
+            error.set(Some(ValidationError {
+                field: "image_url".into(),
+                rule: vstage_api::Rule::Required,
+                message: "Choose the photo first: the mask is drawn over it.".into(),
+            }));
+        } else {
+            masking.set(Some(id));
+        }
+    })));
+    let use_mask = move |id: u32, mask_url: String| {
+        drafts.update(|list| {
+            if let Some((_, draft)) = list.iter_mut().find(|(i, _)| *i == id) {
+                draft.mask_url = Some(mask_url.clone());
+                if draft.kind == Kind::Staging {
+                    // a custom mask is used when furniture is always removed
+                    draft.removal = vstage_api::RemovalMode::On;
+                }
+            }
+        });
+        masking.set(None);
+    };
 
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -115,6 +142,17 @@ pub fn NewRender() -> impl IntoView {
                     </button>
                 </div>
             </form>
+            {move || masking.get().map(|id| view! {
+                <div class="vstage-dialog" role="dialog" aria-modal="true" aria-label="Custom mask">
+                    <h2>"Custom mask"</h2>
+                    <p class="vstage-hint">"Paint over what should be removed; erase what should stay."</p>
+                    <MaskEditor
+                        image_url=image_url.get_untracked()
+                        on_done=move |url: String| use_mask(id, url)
+                        on_cancel=move |()| masking.set(None)
+                    />
+                </div>
+            })}
         </section>
     }
 }

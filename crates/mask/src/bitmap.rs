@@ -122,6 +122,11 @@ impl Bitmap {
         self.pixels.fill(value);
     }
 
+    /// Takes the pixels of a bitmap of the same size.
+    pub fn copy_from(&mut self, other: &Bitmap) {
+        self.pixels.copy_from_slice(&other.pixels);
+    }
+
     pub fn invert(&mut self) {
         self.pixels.iter_mut().for_each(|v| *v = !*v);
     }

@@ -209,6 +209,13 @@ impl Mask {
         self.whole(Bitmap::invert)
     }
 
+    /// Replaces the whole mask with decoded RGBA pixels of the same size, thresholded as in `from_rgba` (one step
+    /// of history: the furniture analysis loaded over a mask being edited can be undone).
+    pub fn replace_from_rgba(&mut self, rgba: &[u8], threshold: u8) -> Result<Rect, MaskError> {
+        let other = Bitmap::from_rgba(self.width(), self.height(), rgba, threshold)?;
+        Ok(self.whole(|bitmap| bitmap.copy_from(&other)))
+    }
+
     /// A whole-mask edit as one step of history.
     fn whole(&mut self, edit: impl FnOnce(&mut Bitmap)) -> Rect {
         self.end_stroke();

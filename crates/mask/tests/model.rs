@@ -270,6 +270,16 @@ model_test! {
         let expected: Vec<(u32, u32)> = (10..20).flat_map(|y| (10..20).map(move |x| (x, y))).collect();
         assert_eq!(set_pixels(&mask), expected);
         assert!((mask.percentage() - 100.0 * 100.0 / 1200.0).abs() < 1e-9);
+
+        // loaded over a mask being edited, as one step that can be undone
+        let mut edited = Mask::new(width, height).unwrap();
+        stroke(&mut edited, Tool::Brush, &[(2.0, 2.0)], 2.0);
+        let dab = set_pixels(&edited);
+        edited.replace_from_rgba(&rgba, 128).unwrap();
+        assert_eq!(set_pixels(&edited), expected);
+        edited.undo();
+        assert_eq!(set_pixels(&edited), dab);
+        assert!(edited.replace_from_rgba(&rgba[..40], 128).is_err(), "a mask of another size is refused");
     }
 }
 

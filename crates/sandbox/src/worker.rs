@@ -176,7 +176,13 @@ async fn produce(state: &Arc<SandboxState>, job: &Job) -> Result<VariationResult
     let config = job.config.clone().ok_or("The variation's configuration is not one the sandbox knows.")?;
     let source = state.fetcher.fetch(source_url).await?;
     let mask = match mask_url(&config) {
-        Some(url) => Some(state.fetcher.fetch(&url).await?),
+        Some(url) => {
+            let bytes = state.fetcher.fetch(&url).await?;
+            // kept as given, so what a removal used can be checked afterwards (README, API notes)
+            let kept = format!("{}-mask.{}", job.variation_id, mask_extension(&bytes));
+            state.files.write(&kept, &bytes).map_err(|e| e.to_string())?;
+            Some(bytes)
+        }
         None => None,
     };
     let v1_resolution = job.v1_resolution.clone();
@@ -215,6 +221,11 @@ async fn produce(state: &Arc<SandboxState>, job: &Job) -> Result<VariationResult
         optimized_url: Some(url("-optimized")),
         thumbnail_url: Some(url("-thumbnail")),
     }))
+}
+
+/// The file extension for a mask's bytes, from their format (`bin` when it is not an image format we know).
+fn mask_extension(bytes: &[u8]) -> &'static str {
+    image::guess_format(bytes).ok().and_then(|format| format.extensions_str().first().copied()).unwrap_or("bin")
 }
 
 /// The mask a removal variation was given (`remove_furniture.mask_url`).

@@ -271,3 +271,42 @@ async fn photos_are_fetched_with_at_most_three_redirects_and_25_megabytes() {
     let error = client.analyze(&analyze(format!("{host}/big"))).await.unwrap_err();
     assert!(error.to_string().contains("over 25 MB"), "{error}");
 }
+
+#[tokio::test]
+async fn a_removal_with_a_mask_changes_only_what_the_mask_marks_and_keeps_the_mask() {
+    let sandbox = fast_sandbox().await;
+    let client = client(&sandbox, "k");
+    let photo_url = format!("{}/samples/living-furnished.jpg", sandbox.base_url());
+    let photo = image(&photo_url).await;
+    let (width, height) = photo.dimensions();
+    // a hand-made mask: one band across the middle of the photo
+    let band = (height * 2 / 5)..(height * 3 / 5);
+    let mask = image::GrayImage::from_fn(width, height, |_, y| image::Luma([if band.contains(&y) { 255 } else { 0 }]));
+    let mut png = Vec::new();
+    mask.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png).unwrap();
+    let mask_url =
+        format!("data:image/png;base64,{}", base64::Engine::encode(&base64::engine::general_purpose::STANDARD, &png));
+    let removal = Config::RemovalOnly(RemovalOnlyConfig {
+        output_resolution: None,
+        add_virtually_staged_watermark: None,
+        remove_furniture: RemoveFurniture { mode: RemovalMode::On, mask_url: Some(mask_url) },
+    });
+    let render = client.create_render(&render_of(photo_url, removal, 1)).await.unwrap();
+    let variation = finished(&client, &render.id).await.remove(0);
+    assert_eq!(variation.status, VariationStatus::Done, "{:?}", variation.error_message);
+    let result = image(&variation.result.as_ref().unwrap().primary().unwrap().url).await;
+
+    let rows = |image: &image::RgbImage, rows: std::ops::Range<u32>| {
+        image::imageops::crop_imm(image, 0, rows.start, width, rows.end - rows.start).to_image()
+    };
+    let outside = 0..band.start - 8;
+    let inside = band.start + 8..band.end - 8;
+    let unchanged = mean_difference(&rows(&photo, outside.clone()), &rows(&result, outside));
+    let changed = mean_difference(&rows(&photo, inside.clone()), &rows(&result, inside));
+    assert!(unchanged < 3.0, "outside the mask the photo stays (mean difference {unchanged:.2})");
+    assert!(changed > 3.0 * unchanged.max(1.0), "inside the mask it changes (mean difference {changed:.2})");
+
+    let kept = reqwest::get(format!("{}/files/{}-mask.png", sandbox.base_url(), variation.id)).await.unwrap();
+    assert_eq!(kept.status().as_u16(), 200);
+    assert_eq!(kept.bytes().await.unwrap().as_ref(), png.as_slice(), "the sandbox keeps the mask it was given");
+}

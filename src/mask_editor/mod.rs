@@ -1,0 +1,13 @@
+//! The mask editor: the agent corrects the furniture mask with a brush before a removal. The bitmap, brush and
+//! history live in `vstage-mask`; this module loads the images, shows the mask on a canvas and turns input into edits.
+
+mod canvas;
+pub mod core;
+mod editor;
+mod export;
+mod load;
+mod toolbar;
+pub mod viewport;
+
+pub use editor::{MaskEditor, parse_colour};
+pub use toolbar::Action;
