@@ -57,6 +57,11 @@ impl MaskLayer {
         }
     }
 
+    /// Reads one pixel back, which makes the browser apply the updates now (as a frame would): for measuring.
+    pub fn read_one_pixel(&self, at: vstage_mask::Point) {
+        let _ = self.context.get_image_data(at.x.max(0.0), at.y.max(0.0), 1.0, 1.0);
+    }
+
     /// Repaints everything, band by band.
     pub fn repaint(&mut self, mask: &Mask) {
         let (width, height) = (mask.width(), mask.height());

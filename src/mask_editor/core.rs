@@ -70,6 +70,8 @@ pub struct EditorCore {
     hover: Option<(f64, f64)>,
     /// The view size the viewport was last fitted to, in CSS pixels.
     view: (f64, f64),
+    /// Pixels changed since the last frame: the layer is updated once per frame, however many moves came in.
+    pending: Rect,
 }
 
 impl EditorCore {
@@ -83,6 +85,7 @@ impl EditorCore {
             touches: Vec::new(),
             hover: None,
             view: (0.0, 0.0),
+            pending: Rect::EMPTY,
         }
     }
 
@@ -114,9 +117,9 @@ impl EditorCore {
         self.viewport().scale
     }
 
-    /// Applies an edit's changed pixels to the layer.
+    /// Notes an edit's changed pixels, for the layer to copy on the next frame.
     pub fn changed(&mut self, rect: Rect) {
-        self.layer.update(&self.mask, rect);
+        self.pending = self.pending.union(rect);
     }
 
     /// A press. Returns true when it started a stroke.
@@ -234,6 +237,7 @@ impl EditorCore {
 
     /// Draws the view; the photo is fitted on the first draw and whenever the canvas changes size.
     pub fn draw(&mut self, canvas: &HtmlCanvasElement, opacity: f64, brush: Brush) -> Result<(), String> {
+        self.layer.update(&self.mask, std::mem::take(&mut self.pending));
         let view = (f64::from(canvas.client_width()), f64::from(canvas.client_height()));
         if self.viewport.is_none() || view != self.view {
             self.fit(view);

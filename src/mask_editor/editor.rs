@@ -4,10 +4,12 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use send_wrapper::SendWrapper;
 use vstage_api::Analyze;
 use vstage_mask::{Mask, Tool};
 use wasm_bindgen::JsCast;
-use web_sys::{KeyboardEvent, PointerEvent, WheelEvent};
+use wasm_bindgen::closure::Closure;
+use web_sys::{KeyboardEvent, PointerEvent, ResizeObserver, WheelEvent};
 
 use super::canvas::MaskLayer;
 use super::core::{Brush, EditorCore, PointerInput, PointerKind};
@@ -22,8 +24,9 @@ const THRESHOLD: u8 = 128;
 /// Each `[` or `]`, each zoom step.
 const STEP: f64 = 1.25;
 
+/// Where loading the photo and its starting mask stands.
 #[derive(Debug, Clone, PartialEq)]
-enum Loading {
+enum Photo {
     Loading,
     Ready,
     Failed(String),
@@ -72,7 +75,7 @@ pub fn MaskEditor(
     let api = use_api();
     let base = api.base_url().to_string();
     let core = StoredValue::new_local(None::<EditorCore>);
-    let loading = RwSignal::new(Loading::Loading);
+    let loading = RwSignal::new(Photo::Loading);
     let tool = RwSignal::new(Tool::Brush);
     let size = RwSignal::new(40.0);
     let max_size = RwSignal::new(400.0);
@@ -151,16 +154,26 @@ pub fn MaskEditor(
                     }
                     size.set(default_size(width, height));
                     max_size.set((f64::from(width.max(height)) / 8.0).max(100.0));
-                    loading.set(Loading::Ready);
+                    loading.set(Photo::Ready);
                     edited();
                 }
                 Err(message) => {
-                    let _ = loading.try_set(Loading::Failed(message));
+                    let _ = loading.try_set(Photo::Failed(message));
                 }
             }
         });
     }
 
+    // the canvas follows its box (window resized, phone turned): its backing store is sized on the next draw
+    Effect::new(move |_| {
+        let Some(canvas) = canvas_ref.get() else { return };
+        let callback = Closure::<dyn FnMut()>::new(redraw);
+        if let Ok(observer) = ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+            observer.observe(&canvas);
+            let watch = SendWrapper::new((observer, callback));
+            on_cleanup(move || watch.0.disconnect());
+        }
+    });
     Effect::new(move |_| {
         let colour = parse_colour(&colour.get());
         with_core(&mut |core| core.layer.set_colour(&core.mask, colour));
@@ -409,9 +422,9 @@ pub fn MaskEditor(
                     on:contextmenu=move |ev| ev.prevent_default()
                 ></canvas>
                 {move || match loading.get() {
-                    Loading::Loading => Some(view! { <p class="vstage-mask-stage__status" aria-busy="true">"Loading the photo…"</p> }.into_any()),
-                    Loading::Failed(message) => Some(view! { <p class="vstage-error vstage-mask-stage__status" role="alert">{message}</p> }.into_any()),
-                    Loading::Ready => None,
+                    Photo::Loading => Some(view! { <p class="vstage-mask-stage__status" aria-busy="true">"Loading the photo…"</p> }.into_any()),
+                    Photo::Failed(message) => Some(view! { <p class="vstage-error vstage-mask-stage__status" role="alert">{message}</p> }.into_any()),
+                    Photo::Ready => None,
                 }}
             </div>
             <div class="vstage-mask-footer">
@@ -423,9 +436,9 @@ pub fn MaskEditor(
                 <div class="vstage-form__actions">
                     <button type="button" class="vstage-button vstage-button--secondary" on:click=move |_| on_cancel.run(())>"Cancel"</button>
                     <button type="button" class="vstage-button vstage-button--secondary" title="Start from the service's furniture analysis"
-                        disabled=move || loading.get() != Loading::Ready || busy.get().is_some() on:click=detect>"Detect furniture"</button>
+                        disabled=move || loading.get() != Photo::Ready || busy.get().is_some() on:click=detect>"Detect furniture"</button>
                     <button type="button" class="vstage-button vstage-mask-use"
-                        disabled=move || loading.get() != Loading::Ready || busy.get().is_some() on:click=export>"Use this mask"</button>
+                        disabled=move || loading.get() != Photo::Ready || busy.get().is_some() on:click=export>"Use this mask"</button>
                 </div>
             </div>
         </div>

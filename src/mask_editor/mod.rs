@@ -1,10 +1,10 @@
 //! The mask editor: the agent corrects the furniture mask with a brush before a removal. The bitmap, brush and
 //! history live in `vstage-mask`; this module loads the images, shows the mask on a canvas and turns input into edits.
 
-mod canvas;
+pub mod canvas;
 pub mod core;
 mod editor;
-mod export;
+pub mod export;
 mod load;
 mod toolbar;
 pub mod viewport;

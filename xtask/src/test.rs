@@ -34,6 +34,8 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
                 "vstage",
                 "-p",
                 "vstage-api",
+                "-p",
+                "vstage-mask",
                 "--all-targets",
                 "--",
                 "-D",
@@ -105,7 +107,7 @@ fn nextest(project: &Project, name: &'static str, profile: &str) -> Step {
     Step { name, ok, counts }
 }
 
-/// The widget's `#[wasm_bindgen_test]`s, run by wasm-bindgen-test-runner in headless Chromium (webdriver.json),
+/// The widget's and the mask model's `#[wasm_bindgen_test]`s, run by wasm-bindgen-test-runner in headless Chromium (webdriver.json),
 /// with a sandbox running for the client's tests (`tests/api_client.rs`).
 fn wasm_tests(project: &Project) -> Step {
     let name = "widget tests (headless Chromium)";
@@ -122,7 +124,8 @@ fn wasm_tests(project: &Project) -> Step {
         name,
         project
             .cargo()
-            .args(["test", "--locked", "-p", "vstage", "--target", "wasm32-unknown-unknown", "--no-fail-fast"])
+            .args(["test", "--locked", "-p", "vstage", "-p", "vstage-mask", "--target", "wasm32-unknown-unknown"])
+            .arg("--no-fail-fast")
             .env("CHROMEDRIVER", CHROMEDRIVER)
             .env("VSTAGE_TEST_SANDBOX", &sandbox.url),
     );

@@ -143,16 +143,15 @@ impl Bitmap {
         Rect { x, y, width: TILE.min(self.width - x), height: TILE.min(self.height - y) }
     }
 
-    /// The tile's pixels, one bit each (most significant first, row by row).
+    /// The tile's pixels, one bit each (row by row; eight pixels a byte, the first in the lowest bit).
     pub fn pack_tile(&self, index: u32) -> Box<[u8]> {
         let rect = self.tile_rect(index);
-        let mut bits = vec![0u8; (rect.width * rect.height).div_ceil(8) as usize];
-        let mut bit = 0usize;
-        for y in rect.y..rect.y + rect.height {
+        let row_bytes = rect.width.div_ceil(8) as usize;
+        let mut bits = vec![0u8; row_bytes * rect.height as usize];
+        for (y, out) in (rect.y..rect.y + rect.height).zip(bits.chunks_exact_mut(row_bytes)) {
             let start = self.index(rect.x, y);
-            for &v in &self.pixels[start..start + rect.width as usize] {
-                bits[bit / 8] |= (v & 0x80) >> (bit % 8);
-                bit += 1;
+            for (pixels, byte) in self.pixels[start..start + rect.width as usize].chunks(8).zip(out) {
+                *byte = gather(pixels);
             }
         }
         bits.into_boxed_slice()
@@ -161,12 +160,12 @@ impl Bitmap {
     /// Puts back a tile packed by `pack_tile`.
     pub fn unpack_tile(&mut self, index: u32, bits: &[u8]) {
         let rect = self.tile_rect(index);
-        let mut bit = 0usize;
-        for y in rect.y..rect.y + rect.height {
+        let row_bytes = rect.width.div_ceil(8) as usize;
+        for (y, packed) in (rect.y..rect.y + rect.height).zip(bits.chunks_exact(row_bytes)) {
             let start = self.index(rect.x, y);
-            for v in &mut self.pixels[start..start + rect.width as usize] {
-                *v = if bits[bit / 8] & (0x80 >> (bit % 8)) != 0 { SET } else { CLEAR };
-                bit += 1;
+            for (pixels, byte) in self.pixels[start..start + rect.width as usize].chunks_mut(8).zip(packed) {
+                let spread = scatter(*byte).to_le_bytes();
+                pixels.copy_from_slice(&spread[..pixels.len()]);
             }
         }
     }
@@ -183,6 +182,23 @@ impl Bitmap {
             }
         }
     }
+}
+
+/// Up to eight pixels (0 or 255) as the bits of a byte, the first pixel in the lowest bit: one multiplication
+/// gathers the top bit of each byte of a word.
+fn gather(pixels: &[u8]) -> u8 {
+    let mut word = [0u8; 8];
+    word[..pixels.len()].copy_from_slice(pixels);
+    let tops = u64::from_le_bytes(word) & 0x8080_8080_8080_8080;
+    (tops.wrapping_mul(0x0002_0408_1020_4081) >> 56) as u8
+}
+
+/// The reverse of `gather`: each bit of the byte as a byte of 0 or 255.
+fn scatter(byte: u8) -> u64 {
+    // put bit i at the lowest bit of byte i, then widen each to 0xff
+    let spread = (u64::from(byte).wrapping_mul(0x0101_0101_0101_0101) & 0x8040_2010_0804_0201)
+        .wrapping_add(0x7f7f_7f7f_7f7f_7f7f ^ 0x7f3f_1f0f_0703_0100);
+    ((spread >> 7) & 0x0101_0101_0101_0101) * 0xff
 }
 
 /// The part of `rect` inside `bounds`.

@@ -2,6 +2,7 @@
 //! Each figure lives in its own module and adds rows to one report: figure, value, reference, ratio.
 
 mod imaging;
+mod mask_editor;
 mod proxy_http;
 mod report;
 mod sandbox_http;
@@ -22,6 +23,7 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
     proxy_http::measure(project, &mut report)?;
     studio::measure(project, &mut report)?;
     imaging::measure(project, &mut report)?;
+    mask_editor::measure(project, &mut report)?;
 
     let path = project.target().join("bench").join("report.md");
     std::fs::create_dir_all(path.parent().expect("has a parent"))?;

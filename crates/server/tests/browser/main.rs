@@ -7,4 +7,5 @@ mod support;
 mod browser;
 mod figures;
 mod header;
+mod mask;
 mod studio;

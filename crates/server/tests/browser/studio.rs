@@ -11,7 +11,7 @@ use crate::support::Server;
 /// Long enough for the sandbox to process a few variations on a busy machine.
 const FINISH: Duration = Duration::from_secs(60);
 
-async fn choose_sample(driver: &WebDriver, name: &str) -> WebDriverResult<()> {
+pub async fn choose_sample(driver: &WebDriver, name: &str) -> WebDriverResult<()> {
     driver.query(By::Css(".vstage-sample")).first().await?;
     let samples = driver.find_all(By::Css(".vstage-sample")).await?;
     for sample in samples {
@@ -24,11 +24,11 @@ async fn choose_sample(driver: &WebDriver, name: &str) -> WebDriverResult<()> {
     Err(WebDriverError::ParseError(format!("no sample {name}")))
 }
 
-async fn submit(driver: &WebDriver, label: &str) -> WebDriverResult<()> {
+pub async fn submit(driver: &WebDriver, label: &str) -> WebDriverResult<()> {
     driver.query(By::XPath(format!("//button[normalize-space()='{label}']"))).first().await?.click().await
 }
 
-async fn wait_for_all_done(driver: &WebDriver, expected: usize) -> WebDriverResult<()> {
+pub async fn wait_for_all_done(driver: &WebDriver, expected: usize) -> WebDriverResult<()> {
     let deadline = tokio::time::Instant::now() + FINISH;
     loop {
         let done = driver.find_all(By::Css(".vstage-badge--done")).await?.len();
