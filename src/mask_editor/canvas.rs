@@ -11,6 +11,19 @@ use super::viewport::Viewport;
 /// Rows painted at once on a full repaint, so a 12-megapixel mask never needs a 48 MB buffer.
 const BAND_ROWS: u32 = 256;
 
+/// A canvas of this size, not attached to the page, and its 2D context.
+pub fn offscreen(width: u32, height: u32) -> Result<(HtmlCanvasElement, CanvasRenderingContext2d), String> {
+    let canvas: HtmlCanvasElement = web_sys::window()
+        .and_then(|window| window.document())
+        .and_then(|document| document.create_element("canvas").ok())
+        .and_then(|element| element.dyn_into().ok())
+        .ok_or("The mask editor could not make its canvas.")?;
+    canvas.set_width(width);
+    canvas.set_height(height);
+    let context = context_2d(&canvas)?;
+    Ok((canvas, context))
+}
+
 fn context_2d(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d, String> {
     canvas
         .get_context("2d")
@@ -30,14 +43,7 @@ pub struct MaskLayer {
 
 impl MaskLayer {
     pub fn new(width: u32, height: u32, colour: [u8; 3]) -> Result<Self, String> {
-        let canvas: HtmlCanvasElement = web_sys::window()
-            .and_then(|window| window.document())
-            .and_then(|document| document.create_element("canvas").ok())
-            .and_then(|element| element.dyn_into().ok())
-            .ok_or("The mask editor could not make its canvas.")?;
-        canvas.set_width(width);
-        canvas.set_height(height);
-        let context = context_2d(&canvas)?;
+        let (canvas, context) = offscreen(width, height)?;
         Ok(Self { canvas, context, colour: [colour[0], colour[1], colour[2], 255], buffer: Vec::new() })
     }
 

@@ -1,9 +1,10 @@
 //! Bringing images into the editor with the browser's own decoders: the photo (any format the browser shows) and
 //! the service's analysis mask, drawn at the photo's size and read back as pixels for the model to threshold.
 
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlImageElement};
+use web_sys::HtmlImageElement;
+
+use super::canvas::offscreen;
 
 /// Loads and decodes an image. `readable` asks for CORS, which reading its pixels back needs.
 pub async fn image(url: &str, readable: bool) -> Result<HtmlImageElement, String> {
@@ -30,19 +31,7 @@ pub async fn mask_pixels(url: &str, width: u32, height: u32) -> Result<Vec<u8>, 
         "The analysis mask could not be loaded (its host may not allow reading it); start from an empty mask instead."
             .to_string()
     })?;
-    let canvas: HtmlCanvasElement = web_sys::window()
-        .and_then(|window| window.document())
-        .and_then(|document| document.create_element("canvas").ok())
-        .and_then(|element| element.dyn_into().ok())
-        .ok_or("The mask editor could not make its canvas.")?;
-    canvas.set_width(width);
-    canvas.set_height(height);
-    let context: CanvasRenderingContext2d = canvas
-        .get_context("2d")
-        .ok()
-        .flatten()
-        .and_then(|context| context.dyn_into().ok())
-        .ok_or("This browser cannot draw on a canvas; the mask editor needs one.")?;
+    let (_canvas, context) = offscreen(width, height)?;
     context.set_image_smoothing_enabled(false);
     context
         .draw_image_with_html_image_element_and_dw_and_dh(&image, 0.0, 0.0, f64::from(width), f64::from(height))

@@ -1,20 +1,12 @@
 //! The mask editor's figures in headless Chromium: the ignored wasm-bindgen test `tests/mask_figures.rs`, built
 //! as the widget ships (the `wasm-release` profile), printing one `vstage-figure {json}` line per figure.
 
-use anyhow::{Context, bail};
-use serde::Deserialize;
+use anyhow::bail;
 
 use super::Report;
-use super::report::Measure;
+use super::report::{BrowserFigure, Measure};
 use crate::project::{self, Project};
 use crate::setup::CHROMEDRIVER;
-
-#[derive(Deserialize)]
-struct Figure {
-    figure: String,
-    unit: String,
-    value: f64,
-}
 
 pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     let (status, output) = project::status_and_output(
@@ -31,12 +23,8 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     let mut found = 0;
     let mut by_name = std::collections::HashMap::new();
     for line in output.lines().filter_map(|line| line.split_once("vstage-figure ").map(|(_, json)| json)) {
-        let figure: Figure = serde_json::from_str(line).with_context(|| format!("an unreadable figure: {line}"))?;
-        let value = match figure.unit.as_str() {
-            "ms" => Measure::millis(figure.value),
-            "bytes" => Measure::bytes(figure.value as u64),
-            other => bail!("a figure in an unknown unit {other}"),
-        };
+        let figure = BrowserFigure::parse(line)?;
+        let value = figure.measure()?;
         by_name.insert(figure.figure.clone(), figure.value);
         found += 1;
         // the model (and the model with its canvas update) beside the JavaScript canvas: the ratio's goal is 1.0

@@ -13,6 +13,30 @@ struct Row {
     reference: Option<Measure>,
 }
 
+/// A figure measured in a browser and printed as JSON `{"figure", "unit", "value"}` (unit `ms`, `bytes` or `count`).
+#[derive(Debug, serde::Deserialize)]
+pub struct BrowserFigure {
+    pub figure: String,
+    unit: String,
+    pub value: f64,
+}
+
+impl BrowserFigure {
+    pub fn parse(line: &str) -> anyhow::Result<Self> {
+        use anyhow::Context;
+        serde_json::from_str(line).with_context(|| format!("an unreadable figure: {line}"))
+    }
+
+    pub fn measure(&self) -> anyhow::Result<Measure> {
+        Ok(match self.unit.as_str() {
+            "ms" => Measure::millis(self.value),
+            "bytes" => Measure::bytes(self.value as u64),
+            "count" => Measure::count(self.value),
+            other => anyhow::bail!("a figure in an unknown unit {other}"),
+        })
+    }
+}
+
 /// A measured number and its unit.
 #[derive(Debug, Clone, Copy)]
 pub struct Measure {

@@ -1,20 +1,12 @@
 //! The studio's figures in headless Chromium: the ignored `figures::` tests of the browser suite, run against the
 //! real server with the widget just built (by `widget_size`), each writing its figure to a JSON-lines file.
 
-use anyhow::{Context, bail};
-use serde::Deserialize;
+use anyhow::Context;
 
 use super::Report;
-use super::report::Measure;
+use super::report::BrowserFigure;
 use crate::project::{self, Project};
 use crate::setup::{CHROMEDRIVER, CHROMIUM};
-
-#[derive(Deserialize)]
-struct Figure {
-    figure: String,
-    unit: String,
-    value: f64,
-}
 
 pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     let file = project.target().join("bench").join("studio-figures.jsonl");
@@ -31,12 +23,8 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     )?;
     let text = std::fs::read_to_string(&file).context("the figures tests wrote no figures")?;
     for line in text.lines().filter(|line| !line.trim().is_empty()) {
-        let figure: Figure = serde_json::from_str(line).with_context(|| format!("an unreadable figure: {line}"))?;
-        let value = match figure.unit.as_str() {
-            "ms" => Measure::millis(figure.value),
-            "count" => Measure::count(figure.value),
-            other => bail!("a figure in an unknown unit {other}"),
-        };
+        let figure = BrowserFigure::parse(line)?;
+        let value = figure.measure()?;
         report.add(figure.figure, value, None);
     }
     Ok(())
