@@ -15,7 +15,8 @@ pub type Drafts = RwSignal<Vec<(u32, ConfigDraft)>>;
 #[derive(Clone, Copy)]
 pub struct MaskRequest(pub Callback<u32>);
 
-const ROOM_TYPES: [RoomType; 8] = [
+/// The room types and styles offered, in the order shown.
+pub const ROOM_TYPES: [RoomType; 8] = [
     RoomType::Living,
     RoomType::Bed,
     RoomType::Kitchen,
@@ -25,7 +26,7 @@ const ROOM_TYPES: [RoomType; 8] = [
     RoomType::Bathroom,
     RoomType::Outdoor,
 ];
-const STYLES: [Style; 8] = [
+pub const STYLES: [Style; 8] = [
     Style::Modern,
     Style::Scandinavian,
     Style::Industrial,

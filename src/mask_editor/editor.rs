@@ -33,7 +33,7 @@ enum Photo {
 }
 
 /// `#rrggbb` as bytes (a colour input always gives this form).
-pub fn parse_colour(hex: &str) -> [u8; 3] {
+fn parse_colour(hex: &str) -> [u8; 3] {
     let byte = |i: usize| hex.get(i..i + 2).and_then(|s| u8::from_str_radix(s, 16).ok()).unwrap_or(0);
     if hex.len() == 7 && hex.starts_with('#') { [byte(1), byte(3), byte(5)] } else { [255, 45, 85] }
 }
@@ -43,8 +43,13 @@ fn default_size(width: u32, height: u32) -> f64 {
     (f64::from(width.max(height)) / 50.0).round().clamp(4.0, 200.0)
 }
 
-fn pointer_input(event: &PointerEvent, canvas: &web_sys::Element) -> PointerInput {
+/// The canvas's top-left corner in the viewport: read once per event (it forces layout), not once per sample.
+fn origin(canvas: &web_sys::Element) -> (f64, f64) {
     let rect = canvas.get_bounding_client_rect();
+    (rect.left(), rect.top())
+}
+
+fn pointer_input(event: &PointerEvent, (left, top): (f64, f64)) -> PointerInput {
     PointerInput {
         id: event.pointer_id(),
         kind: match event.pointer_type().as_str() {
@@ -53,8 +58,8 @@ fn pointer_input(event: &PointerEvent, canvas: &web_sys::Element) -> PointerInpu
             _ => PointerKind::Mouse,
         },
         button: event.button(),
-        x: f64::from(event.client_x()) - rect.left(),
-        y: f64::from(event.client_y()) - rect.top(),
+        x: f64::from(event.client_x()) - left,
+        y: f64::from(event.client_y()) - top,
         pressure: f64::from(event.pressure()),
     }
 }
@@ -108,7 +113,10 @@ pub fn MaskEditor(
                     core.scale()
                 })
             });
-            if let Some(Some(scale)) = scale {
+            // not on every frame of a stroke: only a new scale re-renders the readout
+            if let Some(Some(scale)) = scale
+                && zoom.get_untracked() != scale
+            {
                 zoom.set(scale);
             }
         });
@@ -132,16 +140,18 @@ pub fn MaskEditor(
             let outcome = async {
                 let photo = load::image(&image_url, false).await?;
                 let (width, height) = load::size(&photo);
-                let mut mask = Mask::new(width, height).map_err(|e| e.to_string())?;
-                if let Some(url) = start_from {
-                    let loaded = load::mask_pixels(&url, width, height)
+                let analysis = match start_from {
+                    Some(url) => load::mask_pixels(&url, width, height)
                         .await
-                        .and_then(|rgba| Mask::from_rgba(width, height, &rgba, THRESHOLD).map_err(|e| e.to_string()));
-                    match loaded {
-                        Ok(analysis) => mask = analysis,
-                        Err(message) => notice.set(Some(message)),
-                    }
-                }
+                        .and_then(|rgba| Mask::from_rgba(width, height, &rgba, THRESHOLD).map_err(|e| e.to_string()))
+                        .inspect_err(|message| notice.set(Some(message.clone())))
+                        .ok(),
+                    None => None,
+                };
+                let mask = match analysis {
+                    Some(mask) => mask,
+                    None => Mask::new(width, height).map_err(|e| e.to_string())?,
+                };
                 let mut layer = MaskLayer::new(width, height, parse_colour(&colour.get_untracked()))?;
                 layer.repaint(&mask);
                 Ok::<_, String>((EditorCore::new(mask, layer, photo), width, height))
@@ -269,7 +279,7 @@ pub fn MaskEditor(
         ev.prevent_default();
         let _ = canvas.focus();
         let _ = canvas.set_pointer_capture(ev.pointer_id());
-        let input = pointer_input(&ev, &canvas);
+        let input = pointer_input(&ev, origin(&canvas));
         with_core(&mut |core| {
             core.pointer_down(input, brush());
         });
@@ -277,21 +287,19 @@ pub fn MaskEditor(
     };
     let on_pointer_move = move |ev: PointerEvent| {
         let Some(canvas) = canvas_ref.get_untracked() else { return };
+        let at = origin(&canvas);
         let coalesced = ev.get_coalesced_events();
-        let mut samples: Vec<PointerInput> = coalesced
-            .iter()
-            .filter_map(|e| e.dyn_into::<PointerEvent>().ok())
-            .map(|e| pointer_input(&e, &canvas))
-            .collect();
+        let mut samples: Vec<PointerInput> =
+            coalesced.iter().filter_map(|e| e.dyn_into::<PointerEvent>().ok()).map(|e| pointer_input(&e, at)).collect();
         if samples.is_empty() {
-            samples.push(pointer_input(&ev, &canvas));
+            samples.push(pointer_input(&ev, at));
         }
         with_core(&mut |core| core.pointer_move(&samples, brush()));
         redraw();
     };
     let on_pointer_up = move |ev: PointerEvent| {
         let Some(canvas) = canvas_ref.get_untracked() else { return };
-        let input = pointer_input(&ev, &canvas);
+        let input = pointer_input(&ev, origin(&canvas));
         let ended = core.try_update_value(|core| core.as_mut().is_some_and(|core| core.pointer_up(input)));
         if ended == Some(true) { edited() } else { redraw() }
     };

@@ -9,5 +9,4 @@ mod load;
 mod toolbar;
 pub mod viewport;
 
-pub use editor::{MaskEditor, parse_colour};
-pub use toolbar::Action;
+pub use editor::MaskEditor;

@@ -9,6 +9,7 @@ use vstage_api::{Analysis, Analyze, RemovalMode, RoomType, Style};
 use crate::account::use_account;
 use crate::api::use_api;
 use crate::components::choice_field::ChoiceField;
+use crate::components::config_fields::{ROOM_TYPES, STYLES};
 use crate::components::image_picker::ImagePicker;
 use crate::config_draft::{ConfigDraft, Kind};
 use crate::describe;
@@ -27,11 +28,6 @@ enum Step {
     /// The mask is uploaded: ready to remove.
     Masked { mask_url: String },
 }
-
-const ROOM_TYPES: [RoomType; 6] =
-    [RoomType::Living, RoomType::Bed, RoomType::Kitchen, RoomType::Dining, RoomType::HomeOffice, RoomType::KidsRoom];
-const STYLES: [Style; 6] =
-    [Style::Modern, Style::Scandinavian, Style::Industrial, Style::Midcentury, Style::Luxury, Style::Farmhouse];
 
 #[component]
 pub fn FurnitureMask() -> impl IntoView {
