@@ -2,6 +2,7 @@
 //! Every option has a default that works on a developer's machine; secrets come only from the environment.
 
 use std::net::SocketAddr;
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
 use std::time::Duration;
@@ -73,6 +74,9 @@ pub struct ServeArgs {
     /// Seconds between keep-alive comments on live-event streams.
     #[arg(long, default_value_t = 15)]
     pub event_keep_alive_s: u64,
+    /// Worker threads serving connections, each with its own event loop; defaults to one per core.
+    #[arg(long)]
+    pub workers: Option<NonZeroUsize>,
 }
 
 #[derive(Debug, Args)]

@@ -1,23 +1,38 @@
-//! The one HTTP client for calls to the service (or the embedded sandbox): hyper over rustls with the platform's
-//! certificate verification, HTTP/1 with pooled connections, no redirects followed, time-outs on connect and call.
+//! The one HTTP client for calls to the service (or the embedded sandbox): HTTP/1 over rustls with the platform's
+//! certificate verification, kept-alive connections pooled per origin, no redirects followed, time-outs on
+//! connect and call. Each serving worker has its own client, so a call and its connection stay on one thread.
 
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::http::header::CONTENT_TYPE;
-use axum::http::{HeaderValue, Request, Response, StatusCode};
+use axum::http::header::{CONTENT_TYPE, HOST};
+use axum::http::uri::{Authority, PathAndQuery, Scheme};
+use axum::http::{HeaderValue, Request, Response, StatusCode, Uri};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
+use hyper::client::conn::http1::{self, SendRequest};
 use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder};
-use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::rt::TokioExecutor;
+use tower::ServiceExt;
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Idle connections kept (the service's and the direct-sync address's together); more are closed once their call
+/// is done.
+const MAX_IDLE: usize = 64;
 
 #[derive(Debug, Clone)]
 pub struct HttpClient {
-    inner: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
+    connector: HttpsConnector<HttpConnector>,
+    /// Connections not in use, by origin (the proxy talks to one or two).
+    idle: Arc<Mutex<Vec<Idle>>>,
+}
+
+#[derive(Debug)]
+struct Idle {
+    scheme: Scheme,
+    authority: Authority,
+    sender: SendRequest<Full<Bytes>>,
 }
 
 /// A buffered answer: status, content type and body; no other header is kept.
@@ -43,39 +58,107 @@ impl HttpClient {
         http.enforce_http(false);
         http.set_connect_timeout(Some(CONNECT_TIMEOUT));
         http.set_nodelay(true);
-        let https = HttpsConnectorBuilder::new()
+        let connector = HttpsConnectorBuilder::new()
             .try_with_platform_verifier()
             .map_err(|e| anyhow::anyhow!("cannot set up TLS certificate verification: {e}"))?
             .https_or_http()
             .enable_http1()
             .wrap_connector(http);
-        Ok(HttpClient { inner: Client::builder(TokioExecutor::new()).build(https) })
+        Ok(HttpClient { connector, idle: Arc::default() })
     }
 
-    /// Sends `request` and returns the answer's head with its body still streaming.
+    /// Sends `request` (with an absolute URI) and returns the answer's head with its body still streaming.
     pub async fn send(
         &self,
         request: Request<Full<Bytes>>,
         timeout: Duration,
     ) -> Result<Response<Incoming>, CallFailure> {
-        match tokio::time::timeout(timeout, self.inner.request(request)).await {
-            Ok(Ok(response)) => Ok(response),
-            Ok(Err(error)) => Err(CallFailure::Unreachable(describe(&error))),
-            Err(_) => Err(CallFailure::TimedOut),
-        }
+        tokio::time::timeout(timeout, self.exchange(request)).await.unwrap_or(Err(CallFailure::TimedOut))
     }
 
-    /// Sends `request` and reads the whole answer, all within `timeout`.
+    /// Sends `request` (with an absolute URI) and reads the whole answer, all within `timeout`.
     pub async fn call(&self, request: Request<Full<Bytes>>, timeout: Duration) -> Result<Answer, CallFailure> {
         let exchange = async {
-            let response = self.inner.request(request).await.map_err(|e| CallFailure::Unreachable(describe(&e)))?;
+            let response = self.exchange(request).await?;
             let status = response.status();
             let content_type = response.headers().get(CONTENT_TYPE).cloned();
-            let body = response.into_body().collect().await.map_err(|e| CallFailure::Unreachable(e.to_string()))?;
+            let body = response.into_body().collect().await.map_err(|e| CallFailure::Unreachable(describe(&e)))?;
             Ok(Answer { status, content_type, body: body.to_bytes() })
         };
         tokio::time::timeout(timeout, exchange).await.unwrap_or(Err(CallFailure::TimedOut))
     }
+
+    /// One request on an idle connection to its origin, or on a new one. A request an idle connection could not
+    /// take (the service had just closed it) goes again on a new connection; a request sent is never repeated.
+    async fn exchange(&self, request: Request<Full<Bytes>>) -> Result<Response<Incoming>, CallFailure> {
+        let (request, scheme, authority) = origin_form(request)?;
+        let mut request = request;
+        if let Some(mut sender) = self.checkout(&scheme, &authority) {
+            match sender.try_send_request(request).await {
+                Ok(response) => {
+                    self.check_in(scheme, authority, sender);
+                    return Ok(response);
+                }
+                Err(mut failed) => match failed.take_message() {
+                    Some(unsent) => request = unsent,
+                    None => return Err(CallFailure::Unreachable(describe(failed.error()))),
+                },
+            }
+        }
+        let mut sender = self.connect(&scheme, &authority).await?;
+        let response = sender.send_request(request).await.map_err(|e| CallFailure::Unreachable(describe(&e)))?;
+        self.check_in(scheme, authority, sender);
+        Ok(response)
+    }
+
+    /// An idle connection to the origin that can take a request now; closed ones are dropped on the way.
+    fn checkout(&self, scheme: &Scheme, authority: &Authority) -> Option<SendRequest<Full<Bytes>>> {
+        let mut idle = self.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        idle.retain(|connection| !connection.sender.is_closed());
+        let found = idle.iter().rposition(|connection| {
+            connection.sender.is_ready() && connection.scheme == *scheme && connection.authority == *authority
+        })?;
+        Some(idle.swap_remove(found).sender)
+    }
+
+    /// Puts a connection back once its request is sent. Until the answer's body has been read it is not ready,
+    /// and `checkout` passes it over.
+    fn check_in(&self, scheme: Scheme, authority: Authority, sender: SendRequest<Full<Bytes>>) {
+        let mut idle = self.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if idle.len() < MAX_IDLE {
+            idle.push(Idle { scheme, authority, sender });
+        }
+    }
+
+    /// A new connection (TLS for https), driven by its own task on this thread's runtime.
+    async fn connect(&self, scheme: &Scheme, authority: &Authority) -> Result<SendRequest<Full<Bytes>>, CallFailure> {
+        let uri = Uri::builder()
+            .scheme(scheme.clone())
+            .authority(authority.clone())
+            .path_and_query("/")
+            .build()
+            .map_err(|e| CallFailure::Unreachable(e.to_string()))?;
+        let io = self.connector.clone().oneshot(uri).await.map_err(|e| CallFailure::Unreachable(describe(&*e)))?;
+        let (sender, connection) = http1::handshake(io).await.map_err(|e| CallFailure::Unreachable(describe(&e)))?;
+        tokio::spawn(async move {
+            if let Err(error) = connection.await {
+                tracing::debug!(error = %describe(&error), "a connection to the service ended");
+            }
+        });
+        Ok(sender)
+    }
+}
+
+/// The request as it goes on a connection: its path and query as the target, the origin as `Host`.
+fn origin_form(mut request: Request<Full<Bytes>>) -> Result<(Request<Full<Bytes>>, Scheme, Authority), CallFailure> {
+    let parts = std::mem::take(request.uri_mut()).into_parts();
+    let (Some(scheme), Some(authority)) = (parts.scheme, parts.authority) else {
+        return Err(CallFailure::Unreachable("the address has no scheme or host".into()));
+    };
+    *request.uri_mut() = Uri::from(parts.path_and_query.unwrap_or_else(|| PathAndQuery::from_static("/")));
+    let host = HeaderValue::from_str(authority.as_str()).map_err(|e| CallFailure::Unreachable(e.to_string()))?;
+    request.headers_mut().insert(HOST, host);
+    Ok((request, scheme, authority))
 }
 
 /// The error and its causes in one line (hyper's top-level error alone says little).

@@ -16,6 +16,7 @@ mod proxy;
 mod rate_limit;
 mod sandbox_files;
 mod secret;
+mod serving;
 mod shutdown;
 mod static_files;
 pub mod token;
@@ -116,58 +117,56 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let gate = Arc::new(Gate { access: access.clone(), rate_limit: RateLimit::per_minute(args.rate_limit) });
     let sandbox_origin = embedded_sandbox.as_ref().map(|running| running.base_url());
     let mode = upstream.mode();
-    let proxy = Arc::new(Proxy {
-        upstream,
-        http: http.clone(),
-        gate: gate.clone(),
-        ownership,
-        events: events.clone(),
-        webhook_secret,
-        webhook_url,
-    });
+    let upstream = Arc::new(upstream);
+    let dist = args.dist.clone();
+    let live_events = events.clone();
 
-    let for_a_subject = Router::new()
-        .route(
-            "/uploads",
-            post(uploads::upload).with_state(uploads.clone()).layer(DefaultBodyLimit::max(uploads::BODY_LIMIT)),
-        )
-        .route("/events", get(events::stream).with_state(events.clone()))
-        .layer(axum::middleware::from_fn_with_state(gate, access::authenticate));
-    let mut api = proxy::routes(proxy)
-        .merge(for_a_subject)
-        .route("/capabilities", capabilities::route(capabilities))
-        .route(
-            "/webhooks/service",
-            post(webhooks::receive).with_state(receiver).layer(DefaultBodyLimit::max(webhooks::BODY_LIMIT)),
-        )
-        .route("/uploads/{name}", get(uploads::serve).with_state(uploads))
-        .fallback(|| async { ServerError::NotFound("No such API endpoint on this vstage server.".into()) });
-    let mut app = Router::new();
-    if let Some(origin) = sandbox_origin {
-        let (images, samples_index) = sandbox_files::routes(origin, http);
-        api = api.merge(samples_index);
-        app = app.merge(images);
-    }
-    if let Some(cors) = cors {
-        api = api.layer(cors);
-    }
-    let app = app.nest("/api", api).merge(static_files::router(&args.dist));
+    // Each worker builds its own router around its own HTTP client (see `serving`); the rest is shared.
+    let app: serving::AppFactory = Arc::new(move || {
+        let http = HttpClient::new()?;
+        let proxy = Arc::new(Proxy {
+            upstream: upstream.clone(),
+            http: http.clone(),
+            gate: gate.clone(),
+            ownership: ownership.clone(),
+            events: events.clone(),
+            webhook_secret: webhook_secret.clone(),
+            webhook_url: webhook_url.clone(),
+        });
+        let for_a_subject = Router::new()
+            .route(
+                "/uploads",
+                post(uploads::upload).with_state(uploads.clone()).layer(DefaultBodyLimit::max(uploads::BODY_LIMIT)),
+            )
+            .route("/events", get(events::stream).with_state(events.clone()))
+            .layer(axum::middleware::from_fn_with_state(gate.clone(), access::authenticate));
+        let mut api = for_a_subject
+            .route("/capabilities", capabilities::route(capabilities.clone()))
+            .route(
+                "/webhooks/service",
+                post(webhooks::receive).with_state(receiver.clone()).layer(DefaultBodyLimit::max(webhooks::BODY_LIMIT)),
+            )
+            .route("/uploads/{name}", get(uploads::serve).with_state(uploads.clone()))
+            .fallback(|| async { ServerError::NotFound("No such API endpoint on this vstage server.".into()) });
+        let mut app = Router::new();
+        if let Some(origin) = &sandbox_origin {
+            let (images, samples_index) = sandbox_files::routes(origin.clone(), http);
+            api = api.merge(samples_index);
+            app = app.merge(images);
+        }
+        let mut api = Router::new().nest("/api", api).merge(proxy::routes(proxy));
+        if let Some(cors) = cors.clone() {
+            api = api.layer(cors);
+        }
+        Ok(app.merge(api).merge(static_files::router(&dist)))
+    });
 
     announce(&listener, mode)?;
     let stopping = async move {
         shutdown::signal().await;
-        events.close();
+        live_events.close();
     };
-    // Answers go out as soon as they are written (no Nagle delay on small responses and event-stream lines).
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        if let Err(error) = tcp.set_nodelay(true) {
-            tracing::debug!(%error, "could not set TCP_NODELAY");
-        }
-    });
-    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(stopping)
-        .await
-        .context("serving")?;
+    serving::serve(listener, args.workers.unwrap_or_else(serving::default_workers), app, stopping).await?;
     drop(embedded_sandbox);
     println!("vstage stopped");
     Ok(())

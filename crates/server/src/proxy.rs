@@ -82,7 +82,8 @@ const ENDPOINTS: &[(MethodFilter, &str, usize, Rule)] = &[
 
 #[derive(Debug)]
 pub struct Proxy {
-    pub upstream: Upstream,
+    pub upstream: Arc<Upstream>,
+    /// This worker's connections to the service.
     pub http: HttpClient,
     /// Who may call (open or tokens), and how often.
     pub gate: Arc<Gate>,
@@ -113,7 +114,8 @@ struct Call<'a> {
     body: Bytes,
 }
 
-/// The routes under `/api` that forward to the service.
+/// The routes that forward to the service, at their whole paths (`/api/v2/...`): they are the hot path, so they
+/// are matched directly rather than through a nested router that rewrites every request's URI.
 pub fn routes(proxy: Arc<Proxy>) -> Router {
     let mut router = Router::new();
     for &(method, template, body_limit, rule) in ENDPOINTS {
@@ -127,7 +129,7 @@ pub fn routes(proxy: Arc<Proxy>) -> Router {
                 Incoming { method: parts.method.clone(), query: parts.uri.query(), headers: &parts.headers, body };
             proxy.handle(rule, &subject, template, &params, call).await
         };
-        router = router.route(template, on(method, handler));
+        router = router.route(&format!("/api{template}"), on(method, handler));
     }
     router.with_state(proxy)
 }
