@@ -1,7 +1,6 @@
 //! Who is calling: in `open` access everyone is the one local subject; in `token` access every `/api` call carries
 //! a widget token whose subject it acts for. Also counts each call against the rate limit.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::SystemTime;
 
@@ -13,6 +12,7 @@ use axum::response::{IntoResponse, Response};
 
 use crate::error::ServerError;
 use crate::rate_limit::RateLimit;
+use crate::serving::Peer;
 use crate::token::WidgetSecret;
 
 /// The subject of every call in `open` access.
@@ -62,8 +62,8 @@ impl Gate {
         if let Some(limit) = &self.rate_limit {
             let key = match self.access.as_ref() {
                 Access::Token(_) => format!("sub:{}", subject.as_str()),
-                Access::Open => match parts.extensions.get::<ConnectInfo<SocketAddr>>() {
-                    Some(ConnectInfo(peer)) => format!("ip:{}", peer.ip()),
+                Access::Open => match parts.extensions.get::<ConnectInfo<Peer>>() {
+                    Some(ConnectInfo(Peer(peer))) => format!("ip:{}", peer.ip()),
                     None => "ip:unknown".into(),
                 },
             };

@@ -18,6 +18,8 @@ pub enum ServerError {
     #[error("{0}")]
     NotFound(String),
     #[error("{0}")]
+    MethodNotAllowed(String),
+    #[error("{0}")]
     TooLarge(String),
     #[error("{0}")]
     Unsupported(String),
@@ -41,6 +43,7 @@ impl ServerError {
             ServerError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ServerError::Forbidden(_) => StatusCode::FORBIDDEN,
             ServerError::NotFound(_) => StatusCode::NOT_FOUND,
+            ServerError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ServerError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ServerError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ServerError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,

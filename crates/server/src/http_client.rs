@@ -17,22 +17,22 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use tower::ServiceExt;
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-/// Idle connections kept (the service's and the direct-sync address's together); more are closed once their call
-/// is done.
-const MAX_IDLE: usize = 64;
+/// Idle connections kept per origin; more are closed once their call is done.
+const MAX_IDLE_PER_ORIGIN: usize = 64;
 
 #[derive(Debug, Clone)]
 pub struct HttpClient {
     connector: HttpsConnector<HttpConnector>,
     /// Connections not in use, by origin (the proxy talks to one or two).
-    idle: Arc<Mutex<Vec<Idle>>>,
+    idle: Arc<Mutex<Vec<OriginPool>>>,
 }
 
+/// The idle connections to one origin, the most recently used last.
 #[derive(Debug)]
-struct Idle {
+struct OriginPool {
     scheme: Scheme,
     authority: Authority,
-    sender: SendRequest<Full<Bytes>>,
+    senders: Vec<SendRequest<Full<Bytes>>>,
 }
 
 /// A buffered answer: status, content type and body; no other header is kept.
@@ -73,60 +73,81 @@ impl HttpClient {
         request: Request<Full<Bytes>>,
         timeout: Duration,
     ) -> Result<Response<Incoming>, CallFailure> {
-        tokio::time::timeout(timeout, self.exchange(request)).await.unwrap_or(Err(CallFailure::TimedOut))
+        let exchange = async {
+            let (response, connection) = self.exchange(request).await?;
+            // Taken again only once this answer's body has been read (`checkout` skips it until then).
+            self.check_in(connection);
+            Ok(response)
+        };
+        tokio::time::timeout(timeout, exchange).await.unwrap_or(Err(CallFailure::TimedOut))
     }
 
     /// Sends `request` (with an absolute URI) and reads the whole answer, all within `timeout`.
     pub async fn call(&self, request: Request<Full<Bytes>>, timeout: Duration) -> Result<Answer, CallFailure> {
         let exchange = async {
-            let response = self.exchange(request).await?;
+            let (response, connection) = self.exchange(request).await?;
             let status = response.status();
             let content_type = response.headers().get(CONTENT_TYPE).cloned();
             let body = response.into_body().collect().await.map_err(|e| CallFailure::Unreachable(describe(&e)))?;
+            self.check_in(connection);
             Ok(Answer { status, content_type, body: body.to_bytes() })
         };
         tokio::time::timeout(timeout, exchange).await.unwrap_or(Err(CallFailure::TimedOut))
     }
 
-    /// One request on an idle connection to its origin, or on a new one. A request an idle connection could not
-    /// take (the service had just closed it) goes again on a new connection; a request sent is never repeated.
-    async fn exchange(&self, request: Request<Full<Bytes>>) -> Result<Response<Incoming>, CallFailure> {
-        let (request, scheme, authority) = origin_form(request)?;
-        let mut request = request;
+    /// One request on an idle connection to its origin, or on a new one; the answer and the connection. A request
+    /// an idle connection could not take (the service had just closed it) goes again on a new connection; a
+    /// request sent is never repeated.
+    async fn exchange(&self, request: Request<Full<Bytes>>) -> Result<(Response<Incoming>, Connection), CallFailure> {
+        let (mut request, scheme, authority) = origin_form(request)?;
         if let Some(mut sender) = self.checkout(&scheme, &authority) {
             match sender.try_send_request(request).await {
-                Ok(response) => {
-                    self.check_in(scheme, authority, sender);
-                    return Ok(response);
-                }
+                Ok(response) => return Ok((response, Connection { scheme, authority, sender })),
                 Err(mut failed) => match failed.take_message() {
                     Some(unsent) => request = unsent,
                     None => return Err(CallFailure::Unreachable(describe(failed.error()))),
                 },
             }
         }
-        let mut sender = self.connect(&scheme, &authority).await?;
+        let mut sender = Box::pin(self.connect(&scheme, &authority)).await?;
         let response = sender.send_request(request).await.map_err(|e| CallFailure::Unreachable(describe(&e)))?;
-        self.check_in(scheme, authority, sender);
-        Ok(response)
+        Ok((response, Connection { scheme, authority, sender }))
     }
 
-    /// An idle connection to the origin that can take a request now; closed ones are dropped on the way.
+    /// The most recently used idle connection to the origin that can take a request now; closed ones are dropped
+    /// on the way, busy ones (still reading an answer) kept.
     fn checkout(&self, scheme: &Scheme, authority: &Authority) -> Option<SendRequest<Full<Bytes>>> {
         let mut idle = self.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        idle.retain(|connection| !connection.sender.is_closed());
-        let found = idle.iter().rposition(|connection| {
-            connection.sender.is_ready() && connection.scheme == *scheme && connection.authority == *authority
-        })?;
-        Some(idle.swap_remove(found).sender)
+        let pool = idle.iter_mut().find(|pool| pool.authority == *authority && pool.scheme == *scheme)?;
+        let mut busy = Vec::new();
+        let mut found = None;
+        while let Some(sender) = pool.senders.pop() {
+            if sender.is_ready() {
+                found = Some(sender);
+                break;
+            }
+            if !sender.is_closed() {
+                busy.push(sender);
+            }
+        }
+        pool.senders.append(&mut busy);
+        found
     }
 
-    /// Puts a connection back once its request is sent. Until the answer's body has been read it is not ready,
-    /// and `checkout` passes it over.
-    fn check_in(&self, scheme: Scheme, authority: Authority, sender: SendRequest<Full<Bytes>>) {
+    /// Puts a connection back for the next call to its origin.
+    fn check_in(&self, connection: Connection) {
+        let Connection { scheme, authority, sender } = connection;
         let mut idle = self.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if idle.len() < MAX_IDLE {
-            idle.push(Idle { scheme, authority, sender });
+        let index = match idle.iter().position(|pool| pool.authority == authority && pool.scheme == scheme) {
+            Some(index) => index,
+            None => {
+                idle.push(OriginPool { scheme, authority, senders: Vec::new() });
+                idle.len() - 1
+            }
+        };
+        let senders = &mut idle[index].senders;
+        if senders.len() < MAX_IDLE_PER_ORIGIN {
+            senders.push(sender);
         }
     }
 
@@ -147,6 +168,13 @@ impl HttpClient {
         });
         Ok(sender)
     }
+}
+
+/// A connection in use, to be checked in when its answer has been read.
+struct Connection {
+    scheme: Scheme,
+    authority: Authority,
+    sender: SendRequest<Full<Bytes>>,
 }
 
 /// The request as it goes on a connection: its path and query as the target, the origin as `Host`.

@@ -24,17 +24,20 @@ mod uploads;
 mod upstream;
 mod webhooks;
 
+use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
 use axum::Router;
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{ConnectInfo, DefaultBodyLimit};
 use axum::http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, RETRY_AFTER};
 use axum::http::{HeaderName, HeaderValue, Method};
 use axum::routing::{get, post};
+use futures_util::FutureExt;
 use tokio::net::TcpListener;
+use tower::ServiceExt;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use vstage_api::Capabilities;
 
@@ -121,7 +124,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let dist = args.dist.clone();
     let live_events = events.clone();
 
-    // Each worker builds its own router around its own HTTP client (see `serving`); the rest is shared.
+    // Each worker builds its own app around its own HTTP client (see `serving`); the rest is shared.
     let app: serving::AppFactory = Arc::new(move || {
         let http = HttpClient::new()?;
         let proxy = Arc::new(Proxy {
@@ -154,11 +157,23 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             api = api.merge(samples_index);
             app = app.merge(images);
         }
-        let mut api = Router::new().nest("/api", api).merge(proxy::routes(proxy));
-        if let Some(cors) = cors.clone() {
-            api = api.layer(cors);
-        }
-        Ok(app.merge(api).merge(static_files::router(&dist)))
+        let router = app.nest("/api", api).merge(static_files::router(&dist));
+        // The proxy's endpoints first (the hot path), then the router; CORS around both.
+        let routes = proxy::Routes::new(proxy);
+        let forward_or_route = tower::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+            let answer: serving::Answer = match routes.route(request) {
+                Ok(forwarded) => Box::pin(forwarded),
+                Err(request) => Box::pin(router.clone().oneshot(request).map(|answer| answer.unwrap_or_else(|never| match never {}))),
+            };
+            answer.map(Ok::<_, Infallible>)
+        });
+        let service = tower::ServiceBuilder::new().option_layer(cors.clone()).service(forward_or_route);
+        let app: serving::App = Arc::new(move |mut request, peer| {
+            request.extensions_mut().insert(ConnectInfo(peer));
+            let answer = service.clone().oneshot(request);
+            Box::pin(answer.map(|answer| answer.unwrap_or_else(|never| match never {})))
+        });
+        Ok(app)
     });
 
     announce(&listener, mode)?;

@@ -6,14 +6,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::extract::{Path, Request, State};
 use axum::http::header::{ACCEPT, AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::{HeaderMap, HeaderValue, Method};
-use axum::response::Response;
-use axum::routing::{MethodFilter, on};
-use http_body_util::Full;
+use axum::response::{IntoResponse, Response};
+use http_body_util::{BodyExt, Full, Limited};
 use serde_json::Value;
 
 use crate::access::{Gate, Subject};
@@ -59,25 +56,32 @@ enum Rule {
     V1OnRender,
 }
 
+impl Rule {
+    /// Whether a successful answer is recorded (creations) or followed (the webhook secret) by `after_success`.
+    fn follows_success(self) -> bool {
+        matches!(self, Rule::CreateRenders | Rule::Analyze | Rule::V1Create | Rule::WebhookSecret)
+    }
+}
+
 /// Every endpoint of API.md: method, path (with `{param}`s), the largest body it takes, and its rule.
-const ENDPOINTS: &[(MethodFilter, &str, usize, Rule)] = &[
-    (MethodFilter::GET, "/v2/status", 0, Rule::Plain),
-    (MethodFilter::GET, "/v2/user", 0, Rule::Plain),
-    (MethodFilter::POST, "/v2/user/webhook-secret", JSON_BODY_LIMIT, Rule::WebhookSecret),
-    (MethodFilter::DELETE, "/v2/user/webhook-secret", 0, Rule::WebhookSecret),
-    (MethodFilter::GET, "/v2/renders", 0, Rule::ListRenders),
-    (MethodFilter::POST, "/v2/renders", JSON_BODY_LIMIT, Rule::CreateRenders),
-    (MethodFilter::POST, "/v2/renders/bulk", JSON_BODY_LIMIT, Rule::CreateRenders),
-    (MethodFilter::POST, "/v2/renders/variations/bulk", JSON_BODY_LIMIT, Rule::AddInBulk),
-    (MethodFilter::GET, "/v2/renders/{render_id}", 0, Rule::OnRender),
-    (MethodFilter::POST, "/v2/renders/{render_id}/variations", JSON_BODY_LIMIT, Rule::OnRender),
-    (MethodFilter::GET, "/v2/renders/{render_id}/variations/{variation_id}", 0, Rule::OnRender),
-    (MethodFilter::POST, "/v2/analyze", JSON_BODY_LIMIT, Rule::Analyze),
-    (MethodFilter::GET, "/v1/ping", 0, Rule::Plain),
-    (MethodFilter::GET, "/v1/options", 0, Rule::Plain),
-    (MethodFilter::POST, "/v1/render/create", UPLOAD_BODY_LIMIT, Rule::V1Create),
-    (MethodFilter::GET, "/v1/render", 0, Rule::V1OnRender),
-    (MethodFilter::POST, "/v1/render/create-variation", JSON_BODY_LIMIT, Rule::V1OnRender),
+const ENDPOINTS: &[(Method, &str, usize, Rule)] = &[
+    (Method::GET, "/v2/status", 0, Rule::Plain),
+    (Method::GET, "/v2/user", 0, Rule::Plain),
+    (Method::POST, "/v2/user/webhook-secret", JSON_BODY_LIMIT, Rule::WebhookSecret),
+    (Method::DELETE, "/v2/user/webhook-secret", 0, Rule::WebhookSecret),
+    (Method::GET, "/v2/renders", 0, Rule::ListRenders),
+    (Method::POST, "/v2/renders", JSON_BODY_LIMIT, Rule::CreateRenders),
+    (Method::POST, "/v2/renders/bulk", JSON_BODY_LIMIT, Rule::CreateRenders),
+    (Method::POST, "/v2/renders/variations/bulk", JSON_BODY_LIMIT, Rule::AddInBulk),
+    (Method::GET, "/v2/renders/{render_id}", 0, Rule::OnRender),
+    (Method::POST, "/v2/renders/{render_id}/variations", JSON_BODY_LIMIT, Rule::OnRender),
+    (Method::GET, "/v2/renders/{render_id}/variations/{variation_id}", 0, Rule::OnRender),
+    (Method::POST, "/v2/analyze", JSON_BODY_LIMIT, Rule::Analyze),
+    (Method::GET, "/v1/ping", 0, Rule::Plain),
+    (Method::GET, "/v1/options", 0, Rule::Plain),
+    (Method::POST, "/v1/render/create", UPLOAD_BODY_LIMIT, Rule::V1Create),
+    (Method::GET, "/v1/render", 0, Rule::V1OnRender),
+    (Method::POST, "/v1/render/create-variation", JSON_BODY_LIMIT, Rule::V1OnRender),
 ];
 
 #[derive(Debug)]
@@ -114,24 +118,107 @@ struct Call<'a> {
     body: Bytes,
 }
 
-/// The routes that forward to the service, at their whole paths (`/api/v2/...`): they are the hot path, so they
-/// are matched directly rather than through a nested router that rewrites every request's URI.
-pub fn routes(proxy: Arc<Proxy>) -> Router {
-    let mut router = Router::new();
-    for &(method, template, body_limit, rule) in ENDPOINTS {
-        let handler = move |State(proxy): State<Arc<Proxy>>, Path(params): Path<Params>, request: Request| async move {
-            let (parts, body) = request.into_parts();
-            let body = axum::body::to_bytes(body, body_limit).await.map_err(|_| {
-                ServerError::TooLarge(format!("The request body is over {} KiB; send less.", body_limit / 1024))
-            })?;
-            let subject = proxy.gate.admit(&parts)?;
-            let call =
-                Incoming { method: parts.method.clone(), query: parts.uri.query(), headers: &parts.headers, body };
-            proxy.handle(rule, &subject, template, &params, call).await
-        };
-        router = router.route(&format!("/api{template}"), on(method, handler));
+/// The routes that forward to the service, matched on a request before the app's router sees it: they are the hot
+/// path, and a table walk over whole paths (`/api/v2/...`) costs less than the general router (see `serving`).
+#[derive(Debug, Clone)]
+pub struct Routes {
+    proxy: Arc<Proxy>,
+}
+
+impl Routes {
+    pub fn new(proxy: Arc<Proxy>) -> Self {
+        Routes { proxy }
     }
-    router.with_state(proxy)
+
+    /// The answer to `request` if its path is one of the contract's endpoints; otherwise the request, untouched.
+    #[allow(clippy::result_large_err)]
+    pub fn route<B>(
+        &self,
+        request: axum::http::Request<B>,
+    ) -> Result<impl Future<Output = Response> + Send + 'static, axum::http::Request<B>>
+    where
+        B: hyper::body::Body<Data = Bytes> + Send + 'static,
+        B::Error: std::error::Error + Send + Sync + 'static,
+    {
+        let Some(contract_path) = request.uri().path().strip_prefix("/api") else { return Err(request) };
+        let mut wrong_method = false;
+        let mut found = None;
+        for endpoint in ENDPOINTS {
+            if let Some(params) = match_template(endpoint.1, contract_path) {
+                if endpoint.0 == request.method() {
+                    found = Some((endpoint, params));
+                    break;
+                }
+                wrong_method = true;
+            }
+        }
+        let proxy = self.proxy.clone();
+        let answer = match found {
+            Some((&(_, template, body_limit, rule), params)) => Ok((template, body_limit, rule, params)),
+            None if wrong_method => Err(()),
+            None => return Err(request),
+        };
+        Ok(async move {
+            let (template, body_limit, rule, params) = match answer {
+                Ok(endpoint) => endpoint,
+                Err(()) => {
+                    let refusal = format!("{} is not an endpoint of this path; see the API's documentation.", request.method());
+                    return ServerError::MethodNotAllowed(refusal).into_response();
+                }
+            };
+            let (parts, body) = request.into_parts();
+            let forwarded = async {
+                let body = match Limited::new(body, body_limit).collect().await {
+                    Ok(collected) => collected.to_bytes(),
+                    Err(_) => {
+                        return Err(ServerError::TooLarge(format!(
+                            "The request body is over {} KiB; send less.",
+                            body_limit / 1024
+                        )));
+                    }
+                };
+                let subject = proxy.gate.admit(&parts)?;
+                let call =
+                    Incoming { method: parts.method.clone(), query: parts.uri.query(), headers: &parts.headers, body };
+                proxy.handle(rule, &subject, template, &params?, call).await
+            };
+            forwarded.await.unwrap_or_else(IntoResponse::into_response)
+        })
+    }
+}
+
+/// The parameters of `path` if it has the shape of `template` (`/v2/renders/{render_id}`), percent-decoded. One
+/// pass over both, which stops at the first difference (most templates differ within a few bytes).
+fn match_template(template: &str, path: &str) -> Option<Result<Params, ServerError>> {
+    let (pattern, bytes) = (template.as_bytes(), path.as_bytes());
+    let (mut at_pattern, mut at_path) = (0, 0);
+    let mut raw = Vec::new();
+    while at_pattern < pattern.len() {
+        if pattern[at_pattern] == b'{' {
+            let close = at_pattern + template[at_pattern..].find('}')?;
+            let end = path[at_path..].find('/').map_or(path.len(), |slash| at_path + slash);
+            if end == at_path {
+                return None;
+            }
+            raw.push((&template[at_pattern + 1..close], &path[at_path..end]));
+            (at_pattern, at_path) = (close + 1, end);
+        } else if bytes.get(at_path) == Some(&pattern[at_pattern]) {
+            (at_pattern, at_path) = (at_pattern + 1, at_path + 1);
+        } else {
+            return None;
+        }
+    }
+    if at_path != bytes.len() {
+        return None;
+    }
+    Some(
+        raw.into_iter()
+            .map(|(name, raw)| match percent_encoding::percent_decode_str(raw).decode_utf8() {
+                Ok(value) => Ok((name.to_string(), value.into_owned())),
+                Err(_) => Err(ServerError::BadRequest(format!("{name}: not valid UTF-8 once decoded"))),
+            })
+            .collect(),
+    )
 }
 
 impl Proxy {
@@ -154,13 +241,13 @@ impl Proxy {
                 ));
             }
             Rule::WebhookSecret => {}
-            Rule::ListRenders if tokens => return listing::page(self, subject, query).await,
+            Rule::ListRenders if tokens => return Box::pin(listing::page(self, subject, query)).await,
             Rule::ListRenders => {}
             Rule::CreateRenders | Rule::Analyze => body = self.with_webhook_url(body),
             Rule::OnRender if tokens => {
                 let render_id = params.iter().find(|(name, _)| name == "render_id").map(|(_, id)| id.clone());
                 let render_id = render_id.unwrap_or_default();
-                self.require_owner(Kind::Render, vec![render_id], subject).await?;
+                Box::pin(self.require_owner(Kind::Render, vec![render_id], subject)).await?;
             }
             Rule::AddInBulk if tokens => {
                 let ids = json_field(&body, "renders")
@@ -170,11 +257,11 @@ impl Proxy {
                         entries.iter().filter_map(|e| e.get("render_id")?.as_str().map(str::to_string)).collect()
                     })
                     .unwrap_or_default();
-                self.require_owner(Kind::Render, ids, subject).await?;
+                Box::pin(self.require_owner(Kind::Render, ids, subject)).await?;
             }
             Rule::V1OnRender if tokens => {
                 let render_id = query_param(query.unwrap_or_default(), "render_id").unwrap_or_default();
-                self.require_owner(Kind::V1Render, vec![render_id], subject).await?;
+                Box::pin(self.require_owner(Kind::V1Render, vec![render_id], subject)).await?;
             }
             Rule::OnRender | Rule::AddInBulk | Rule::V1Create | Rule::V1OnRender => {}
         }
@@ -182,8 +269,8 @@ impl Proxy {
             .then(|| json_field(&body, "webhook_secret").as_ref().and_then(Value::as_str).map(str::to_string))
             .flatten();
         let answer = self.send(Call { method: method.clone(), path: &path, query, headers, body }).await?;
-        if answer.status.is_success() {
-            self.after_success(rule, &method, sent_secret, &answer.body, subject).await?;
+        if rule.follows_success() && answer.status.is_success() {
+            Box::pin(self.after_success(rule, &method, sent_secret, &answer.body, subject)).await?;
         }
         Ok(relay(answer))
     }
@@ -350,6 +437,23 @@ fn upstream_failure(path: &str, failure: CallFailure) -> ServerError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_match_templates_whole_segments_only() {
+        let params = |path| match_template("/v2/renders/{render_id}/variations/{variation_id}", path);
+        let found = params("/v2/renders/rnd_1/variations/var%5F2").map(Result::ok).flatten();
+        assert_eq!(
+            found,
+            Some(vec![("render_id".into(), "rnd_1".into()), ("variation_id".into(), "var_2".into())])
+        );
+        assert!(params("/v2/renders/rnd_1/variations").is_none());
+        assert!(params("/v2/renders/rnd_1/variations/var_2/more").is_none());
+        assert!(params("/v2/renders//variations/var_2").is_none());
+        assert!(params("/v2/renders/rnd_1/variation/var_2").is_none());
+        assert!(matches!(params("/v2/renders/%FF/variations/v"), Some(Err(ServerError::BadRequest(_)))));
+        assert_eq!(match_template("/v2/status", "/v2/status").map(Result::ok).flatten(), Some(vec![]));
+        assert!(match_template("/v2/status", "/v2/status/").is_none());
+    }
 
     #[test]
     fn query_parameters_are_decoded() {

@@ -1,41 +1,57 @@
-//! Serving the app on one single-threaded runtime per worker thread (one per core by default), all accepting from
-//! the one listening socket, as nginx runs a worker per core: a call, its upstream request and its answer stay on
-//! one thread, with no hand-off between threads. Each worker builds its own router (and with it its own connection
-//! pool to the service); what the routes share (the database, live events, secrets) is shared through `Arc`s.
+//! Serving the app on worker threads (one per core by default), each with its own single-threaded runtime, as
+//! nginx runs a worker per core: a call, its upstream request and its answer stay on one thread, with no hand-off
+//! between threads. One acceptor deals the connections out in turn; each worker serves its connections with
+//! hyper's HTTP/1 directly and hands every request to its own copy of the app (see `App`).
 
 use std::future::Future;
 use std::net::SocketAddr;
 use std::num::NonZeroUsize;
 use std::sync::Arc;
 
+use std::convert::Infallible;
+use std::pin::Pin;
+
 use anyhow::Context;
-use axum::Router;
-use axum::serve::ListenerExt;
-use tokio::net::TcpListener;
+use axum::response::Response;
+use axum::serve::Listener;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::TokioIo;
+use hyper_util::server::graceful::GracefulShutdown;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, watch};
 
-/// Builds one worker's router; called once on each worker's thread.
-pub type AppFactory = Arc<dyn Fn() -> anyhow::Result<Router> + Send + Sync>;
+/// One worker's app: answers a request that came from `Peer`.
+pub type App = Arc<dyn Fn(hyper::Request<Incoming>, Peer) -> Answer + Send + Sync>;
+/// The answer to one request, to come.
+pub type Answer = Pin<Box<dyn Future<Output = Response> + Send>>;
+/// Builds one worker's app; called once on each worker's thread.
+pub type AppFactory = Arc<dyn Fn() -> anyhow::Result<App> + Send + Sync>;
+
+/// A connection handed to a worker: the socket (taken off the acceptor's runtime) and the peer's address.
+type Handover = (std::net::TcpStream, SocketAddr);
 
 /// How many workers to run when not told: one per core the process may use.
 pub fn default_workers() -> NonZeroUsize {
     std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN)
 }
 
-/// Serves `app` on `listener` with `workers` threads until `stopping` completes, then lets every worker finish
-/// its connections (graceful shutdown) and returns. A worker that fails stops the others and is the error.
+/// Serves `app` on `listener` with `workers` threads until `stopping` completes, then stops accepting, lets every
+/// worker finish its connections (graceful shutdown) and returns. A worker that fails stops the others and is
+/// the error.
 pub async fn serve(
-    listener: TcpListener,
+    mut listener: TcpListener,
     workers: NonZeroUsize,
     app: AppFactory,
     stopping: impl Future<Output = ()>,
 ) -> anyhow::Result<()> {
-    let listener = listener.into_std().context("cannot hand the listening socket to the workers")?;
     let (stop, stop_requested) = watch::channel(false);
     let (ended, mut worker_ends) = mpsc::unbounded_channel();
+    let mut handovers = Vec::with_capacity(workers.get());
     for index in 0..workers.get() {
-        // A duplicate of the one socket: every worker waits for connections, one of them accepts each.
-        let listener = listener.try_clone().context("cannot share the listening socket with a worker")?;
+        let (handover, connections) = mpsc::unbounded_channel();
+        handovers.push(handover);
+        let listener = Handed { connections };
         let (app, stop_requested, ended) = (app.clone(), stop_requested.clone(), ended.clone());
         std::thread::Builder::new()
             .name(format!("vstage-worker-{index}"))
@@ -47,10 +63,28 @@ pub async fn serve(
     }
     drop(ended);
 
+    let accepting = async {
+        for handover in handovers.iter().cycle() {
+            // axum's accept logs and waits out errors such as too many open files.
+            let (stream, peer) = Listener::accept(&mut listener).await;
+            // Answers go out as soon as they are written (no Nagle delay on small responses and event lines).
+            if let Err(error) = stream.set_nodelay(true) {
+                tracing::debug!(%error, "could not set TCP_NODELAY");
+            }
+            match stream.into_std() {
+                Ok(stream) => {
+                    let _ = handover.send((stream, peer));
+                }
+                Err(error) => tracing::warn!(%error, "could not hand a connection to a worker"),
+            }
+        }
+    };
     let mut first_failure = tokio::select! {
         () = stopping => None,
+        () = accepting => None,
         ended = worker_ends.recv() => ended.and_then(Result::err),
     };
+    drop(listener);
     let _ = stop.send(true);
     // Every worker reports once; a closed channel means all have.
     while let Some(result) = worker_ends.recv().await {
@@ -61,27 +95,72 @@ pub async fn serve(
     first_failure.map_or(Ok(()), Err)
 }
 
-/// One worker: its own runtime on this thread, its own router, the shared socket.
+/// One worker: its own runtime on this thread, its own app, the connections the acceptor hands it.
 fn run_worker(
-    listener: std::net::TcpListener,
+    mut listener: Handed,
     app: &AppFactory,
     mut stop_requested: watch::Receiver<bool>,
 ) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async move {
         let app = app()?;
-        let listener = TcpListener::from_std(listener)?.tap_io(|tcp| {
-            // Answers go out as soon as they are written (no Nagle delay on small responses and event lines).
-            if let Err(error) = tcp.set_nodelay(true) {
-                tracing::debug!(%error, "could not set TCP_NODELAY");
-            }
-        });
-        let stopped = async move {
-            let _ = stop_requested.wait_for(|stop| *stop).await;
-        };
-        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(stopped)
-            .await
-            .context("serving")
+        tokio::spawn(keep_timers_armed());
+        let connections = GracefulShutdown::new();
+        loop {
+            let (stream, peer) = tokio::select! {
+                handed = listener.accept() => handed,
+                _ = stop_requested.wait_for(|stop| *stop) => break,
+            };
+            let app = app.clone();
+            let peer = Peer(peer);
+            let service = hyper::service::service_fn(move |request| {
+                let answer = app(request, peer);
+                async move { Ok::<_, Infallible>(answer.await) }
+            });
+            let connection = connections.watch(http1::Builder::new().serve_connection(TokioIo::new(stream), service));
+            tokio::spawn(async move {
+                if let Err(error) = connection.await {
+                    tracing::debug!(%error, "a connection ended with an error");
+                }
+            });
+        }
+        // Open connections finish the call in hand; idle ones close.
+        connections.shutdown().await;
+        Ok(())
     })
+}
+
+/// Keeps a timer due within the second on this worker. Every call has a time-out, usually far later than that:
+/// without a sooner timer, each new one would be the earliest and wake the runtime's event loop through its
+/// eventfd (a system call and an extra turn of the loop per call); behind this tick, registering one is enough.
+async fn keep_timers_armed() {
+    let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+    }
+}
+
+/// The address a connection comes from, for handlers (`ConnectInfo<Peer>`).
+#[derive(Debug, Clone, Copy)]
+pub struct Peer(pub SocketAddr);
+
+/// A worker's side of the acceptor: connections arrive on a channel instead of from a socket.
+struct Handed {
+    connections: mpsc::UnboundedReceiver<Handover>,
+}
+
+impl Handed {
+    async fn accept(&mut self) -> (TcpStream, SocketAddr) {
+        loop {
+            let Some((stream, peer)) = self.connections.recv().await else {
+                // The acceptor has stopped; the stop request ends this worker.
+                return std::future::pending().await;
+            };
+            match TcpStream::from_std(stream) {
+                Ok(stream) => return (stream, peer),
+                Err(error) => tracing::warn!(%error, "a worker could not take a connection"),
+            }
+        }
+    }
 }
