@@ -34,7 +34,10 @@ enum Command {
     /// Lints and every test suite; ends with one line `N passed, N failed`.
     Test,
     /// Measure the figures and write target/bench/report.md.
-    Bench,
+    Bench {
+        /// Only these groups of figures (widget, sandbox, proxy, studio, imaging, mask); all when none is named.
+        only: Vec<bench::Group>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -43,7 +46,7 @@ fn main() -> ExitCode {
         Command::Setup => setup::ensure(&project, setup::Purpose::Test),
         Command::Run { listen } => run::run(&project, listen),
         Command::Test => test::run(&project),
-        Command::Bench => bench::run(&project),
+        Command::Bench { only } => bench::run(&project, &only),
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,

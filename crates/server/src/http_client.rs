@@ -200,3 +200,128 @@ fn describe(error: &(dyn std::error::Error + 'static)) -> String {
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpListener;
+
+    use super::*;
+
+    /// What the stand-in service does with each request it reads.
+    #[derive(Clone, Copy)]
+    enum Behaviour {
+        /// Answers and keeps the connection.
+        Answer,
+        /// Answers, then closes the connection (as a service's idle time-out would).
+        AnswerThenClose,
+        /// Closes the connection without answering.
+        Hangup,
+        /// Never answers.
+        Silent,
+    }
+
+    /// A plain-TCP HTTP/1 service on loopback that counts connections and requests.
+    struct StandIn {
+        url: String,
+        connections: Arc<AtomicUsize>,
+        requests: Arc<AtomicUsize>,
+    }
+
+    async fn stand_in(behaviour: Behaviour) -> StandIn {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/v2/status", listener.local_addr().unwrap());
+        let (connections, requests) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let counts = (connections.clone(), requests.clone());
+        tokio::spawn(async move {
+            loop {
+                let (mut stream, _) = listener.accept().await.unwrap();
+                counts.0.fetch_add(1, Ordering::SeqCst);
+                let requests = counts.1.clone();
+                tokio::spawn(async move {
+                    let mut seen = Vec::new();
+                    let mut buffer = [0u8; 1024];
+                    loop {
+                        let Ok(read) = stream.read(&mut buffer).await else { return };
+                        if read == 0 {
+                            return;
+                        }
+                        seen.extend_from_slice(&buffer[..read]);
+                        while let Some(end) = seen.windows(4).position(|w| w == b"\r\n\r\n") {
+                            seen.drain(..end + 4);
+                            requests.fetch_add(1, Ordering::SeqCst);
+                            match behaviour {
+                                Behaviour::Answer | Behaviour::AnswerThenClose => {
+                                    let answer =
+                                        b"HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 2\r\n\r\nok";
+                                    stream.write_all(answer).await.unwrap();
+                                    if matches!(behaviour, Behaviour::AnswerThenClose) {
+                                        return;
+                                    }
+                                }
+                                Behaviour::Hangup => return,
+                                Behaviour::Silent => std::future::pending::<()>().await,
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        StandIn { url, connections, requests }
+    }
+
+    fn get(url: &str) -> Request<Full<Bytes>> {
+        Request::get(url).body(Full::default()).unwrap()
+    }
+
+    const LONG: Duration = Duration::from_secs(10);
+
+    #[tokio::test]
+    async fn calls_to_one_origin_share_a_kept_alive_connection() {
+        let service = stand_in(Behaviour::Answer).await;
+        let client = HttpClient::new().unwrap();
+        for _ in 0..5 {
+            let answer = client.call(get(&service.url), LONG).await.unwrap();
+            assert_eq!(answer.status, StatusCode::OK);
+            assert_eq!(answer.body, "ok");
+            assert_eq!(answer.content_type.unwrap(), "text/plain");
+        }
+        assert_eq!(service.requests.load(Ordering::SeqCst), 5);
+        assert_eq!(service.connections.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn a_connection_the_service_closed_is_replaced() {
+        let service = stand_in(Behaviour::AnswerThenClose).await;
+        let client = HttpClient::new().unwrap();
+        for _ in 0..3 {
+            let answer = client.call(get(&service.url), LONG).await.unwrap();
+            assert_eq!(answer.body, "ok");
+        }
+        assert_eq!(service.requests.load(Ordering::SeqCst), 3);
+        assert_eq!(service.connections.load(Ordering::SeqCst), 3);
+    }
+
+    #[tokio::test]
+    async fn a_request_that_reached_the_service_is_never_sent_again() {
+        let service = stand_in(Behaviour::Hangup).await;
+        let client = HttpClient::new().unwrap();
+        let failure = client.call(get(&service.url), LONG).await.unwrap_err();
+        assert!(matches!(failure, CallFailure::Unreachable(_)), "{failure}");
+        assert_eq!(service.requests.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn a_silent_service_times_out() {
+        let service = stand_in(Behaviour::Silent).await;
+        let client = HttpClient::new().unwrap();
+        let failure = client.call(get(&service.url), Duration::from_millis(200)).await.unwrap_err();
+        assert!(matches!(failure, CallFailure::TimedOut));
+        // The stuck connection is not offered to the next call.
+        let failure = client.call(get(&service.url), Duration::from_millis(200)).await.unwrap_err();
+        assert!(matches!(failure, CallFailure::TimedOut));
+        assert_eq!(service.connections.load(Ordering::SeqCst), 2);
+    }
+}

@@ -163,7 +163,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let forward_or_route = tower::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
             let answer: serving::Answer = match routes.route(request) {
                 Ok(forwarded) => Box::pin(forwarded),
-                Err(request) => Box::pin(router.clone().oneshot(request).map(|answer| answer.unwrap_or_else(|never| match never {}))),
+                Err(request) => Box::pin(
+                    router.clone().oneshot(request).map(|answer| answer.unwrap_or_else(|never| match never {})),
+                ),
             };
             answer.map(Ok::<_, Infallible>)
         });

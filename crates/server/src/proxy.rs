@@ -130,7 +130,8 @@ impl Routes {
         Routes { proxy }
     }
 
-    /// The answer to `request` if its path is one of the contract's endpoints; otherwise the request, untouched.
+    /// The answer to `request` if its path is one of the contract's endpoints; otherwise the request, untouched
+    /// (handed back whole, so the router can take it).
     #[allow(clippy::result_large_err)]
     pub fn route<B>(
         &self,
@@ -153,18 +154,15 @@ impl Routes {
             }
         }
         let proxy = self.proxy.clone();
-        let answer = match found {
-            Some((&(_, template, body_limit, rule), params)) => Ok((template, body_limit, rule, params)),
-            None if wrong_method => Err(()),
+        let endpoint = match found {
+            Some((&(_, template, body_limit, rule), params)) => Some((template, body_limit, rule, params)),
+            None if wrong_method => None,
             None => return Err(request),
         };
         Ok(async move {
-            let (template, body_limit, rule, params) = match answer {
-                Ok(endpoint) => endpoint,
-                Err(()) => {
-                    let refusal = format!("{} is not an endpoint of this path; see the API's documentation.", request.method());
-                    return ServerError::MethodNotAllowed(refusal).into_response();
-                }
+            let Some((template, body_limit, rule, params)) = endpoint else {
+                let refusal = format!("{} does not take {}; check the method.", request.uri().path(), request.method());
+                return ServerError::MethodNotAllowed(refusal).into_response();
             };
             let (parts, body) = request.into_parts();
             let forwarded = async {
@@ -441,17 +439,14 @@ mod tests {
     #[test]
     fn paths_match_templates_whole_segments_only() {
         let params = |path| match_template("/v2/renders/{render_id}/variations/{variation_id}", path);
-        let found = params("/v2/renders/rnd_1/variations/var%5F2").map(Result::ok).flatten();
-        assert_eq!(
-            found,
-            Some(vec![("render_id".into(), "rnd_1".into()), ("variation_id".into(), "var_2".into())])
-        );
+        let found = params("/v2/renders/rnd_1/variations/var%5F2").and_then(Result::ok);
+        assert_eq!(found, Some(vec![("render_id".into(), "rnd_1".into()), ("variation_id".into(), "var_2".into())]));
         assert!(params("/v2/renders/rnd_1/variations").is_none());
         assert!(params("/v2/renders/rnd_1/variations/var_2/more").is_none());
         assert!(params("/v2/renders//variations/var_2").is_none());
         assert!(params("/v2/renders/rnd_1/variation/var_2").is_none());
         assert!(matches!(params("/v2/renders/%FF/variations/v"), Some(Err(ServerError::BadRequest(_)))));
-        assert_eq!(match_template("/v2/status", "/v2/status").map(Result::ok).flatten(), Some(vec![]));
+        assert_eq!(match_template("/v2/status", "/v2/status").and_then(Result::ok), Some(vec![]));
         assert!(match_template("/v2/status", "/v2/status/").is_none());
     }
 

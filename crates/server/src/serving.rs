@@ -96,11 +96,7 @@ pub async fn serve(
 }
 
 /// One worker: its own runtime on this thread, its own app, the connections the acceptor hands it.
-fn run_worker(
-    mut listener: Handed,
-    app: &AppFactory,
-    mut stop_requested: watch::Receiver<bool>,
-) -> anyhow::Result<()> {
+fn run_worker(mut listener: Handed, app: &AppFactory, mut stop_requested: watch::Receiver<bool>) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async move {
         let app = app()?;

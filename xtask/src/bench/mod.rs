@@ -15,15 +15,36 @@ use crate::setup::{self, Purpose};
 
 pub use report::Report;
 
-pub fn run(project: &Project) -> anyhow::Result<()> {
+/// The groups of figures, in the order they are measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Group {
+    Widget,
+    Sandbox,
+    Proxy,
+    Studio,
+    Imaging,
+    Mask,
+}
+
+/// One group's measurement, adding its rows to the report.
+type Measurement = fn(&Project, &mut Report) -> anyhow::Result<()>;
+
+pub fn run(project: &Project, only: &[Group]) -> anyhow::Result<()> {
     setup::ensure(project, Purpose::Bench)?;
     let mut report = Report::default();
-    widget_size::measure(project, &mut report)?;
-    sandbox_http::measure(project, &mut report)?;
-    proxy_http::measure(project, &mut report)?;
-    studio::measure(project, &mut report)?;
-    imaging::measure(project, &mut report)?;
-    mask_editor::measure(project, &mut report)?;
+    let measures: [(Group, Measurement); 6] = [
+        (Group::Widget, widget_size::measure),
+        (Group::Sandbox, sandbox_http::measure),
+        (Group::Proxy, proxy_http::measure),
+        (Group::Studio, studio::measure),
+        (Group::Imaging, imaging::measure),
+        (Group::Mask, mask_editor::measure),
+    ];
+    for (group, measure) in measures {
+        if only.is_empty() || only.contains(&group) {
+            measure(project, &mut report)?;
+        }
+    }
 
     let path = project.target().join("bench").join("report.md");
     std::fs::create_dir_all(path.parent().expect("has a parent"))?;

@@ -1,5 +1,6 @@
 //! The proxy's figures: `GET /v2/renders/{id}` of one sandbox measured directly, through `vstage serve` and through
-//! nginx set up as a reverse proxy adding the same header; then 1,000 live-event streams held by one server.
+//! nginx set up as a reverse proxy adding the same header (throughput, latency, and each proxy's own CPU time per
+//! request); then 1,000 live-event streams held by one server.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -18,6 +19,9 @@ use crate::setup::NGINX;
 use crate::vstage_process::VstageProcess;
 
 const SSE_CLIENTS: usize = 1000;
+/// Rounds of the three (direct, nginx, vstage serve), each round starting with the next one, so that a drift of the
+/// shared machine favours none; each figure is the median of its rounds.
+const ROUNDS: usize = 3;
 
 pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     let bench = project.target().join("bench");
@@ -27,17 +31,71 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     let nginx = Nginx::start(&bench.join("nginx"), sandbox.addr())?;
 
     let path = format!("/v2/renders/{id}");
-    let direct = wrk::run(project, sandbox.addr(), &path, &[format!("Authorization: Api-Key {KEY}")], None)?;
-    let through_nginx = wrk::run(project, &nginx.addr, &format!("/api{path}"), &[], None)?;
-    let through_vstage = wrk::run(project, serve.addr(), &format!("/api{path}"), &[], None)?;
+    let proxied = format!("/api{path}");
+    let key = [format!("Authorization: Api-Key {KEY}")];
+    let (mut direct, mut through_nginx, mut through_vstage) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..ROUNDS {
+        for turn in 0..3 {
+            match (round + turn) % 3 {
+                0 => direct.push(wrk::run(project, sandbox.addr(), &path, &key, None)?),
+                1 => through_nginx.push(ProxyRun::measure(project, &nginx.addr, &proxied, &nginx.pids()?)?),
+                _ => through_vstage.push(ProxyRun::measure(project, serve.addr(), &proxied, &[serve.pid()])?),
+            }
+        }
+    }
+    let direct = wrk::Figures::median(&direct);
+    let (nginx_figures, nginx_cpu) = ProxyRun::median(&through_nginx);
+    let (vstage_figures, vstage_cpu) = ProxyRun::median(&through_vstage);
     direct.add_to(report, "direct to the sandbox: GET /v2/renders/{id}", None);
-    through_nginx.add_to(report, "through nginx: GET /api/v2/renders/{id}", None);
-    through_vstage.add_to(report, "through vstage serve (reference: nginx)", Some(&through_nginx));
-    report.add("vstage serve: p50 added over direct", Measure::millis(through_vstage.p50_ms - direct.p50_ms), None);
-    report.add("nginx: p50 added over direct", Measure::millis(through_nginx.p50_ms - direct.p50_ms), None);
+    nginx_figures.add_to(report, "through nginx: GET /api/v2/renders/{id}", None);
+    vstage_figures.add_to(report, "through vstage serve (reference: nginx)", Some(&nginx_figures));
+    report.add(
+        "proxy's own CPU time per request, vstage serve (reference: nginx)",
+        Measure::micros(vstage_cpu),
+        Some(Measure::micros(nginx_cpu)),
+    );
+    report.add("vstage serve: p50 added over direct", Measure::millis(vstage_figures.p50_ms - direct.p50_ms), None);
+    report.add("nginx: p50 added over direct", Measure::millis(nginx_figures.p50_ms - direct.p50_ms), None);
     drop((nginx, serve, sandbox));
 
     live_streams(project, report)
+}
+
+/// One wrk run through a proxy, with the CPU time its processes spent meanwhile.
+struct ProxyRun {
+    figures: wrk::Figures,
+    cpu_micros_per_request: f64,
+}
+
+impl ProxyRun {
+    fn measure(project: &Project, addr: &str, path: &str, pids: &[u32]) -> anyhow::Result<Self> {
+        let before = cpu_nanos(pids)?;
+        let figures = wrk::run(project, addr, path, &[], None)?;
+        let spent = cpu_nanos(pids)?.saturating_sub(before);
+        Ok(ProxyRun { figures, cpu_micros_per_request: spent as f64 / 1000.0 / figures.requests.max(1.0) })
+    }
+
+    /// The median figures of the runs, and their median CPU time per request.
+    fn median(runs: &[ProxyRun]) -> (wrk::Figures, f64) {
+        let figures: Vec<wrk::Figures> = runs.iter().map(|run| run.figures).collect();
+        let mut cpu: Vec<f64> = runs.iter().map(|run| run.cpu_micros_per_request).collect();
+        cpu.sort_by(f64::total_cmp);
+        (wrk::Figures::median(&figures), cpu[cpu.len() / 2])
+    }
+}
+
+/// CPU time (user and system) spent so far by every thread of these processes, in nanoseconds.
+fn cpu_nanos(pids: &[u32]) -> anyhow::Result<u64> {
+    let mut total = 0;
+    for pid in pids {
+        for task in std::fs::read_dir(format!("/proc/{pid}/task"))? {
+            // Threads that ended since the listing have no figures left to read.
+            let Ok(schedstat) = std::fs::read_to_string(task?.path().join("schedstat")) else { continue };
+            let on_cpu = schedstat.split_whitespace().next().and_then(|nanos| nanos.parse::<u64>().ok());
+            total += on_cpu.context("a /proc schedstat line")?;
+        }
+    }
+    Ok(total)
 }
 
 fn start_serve(project: &Project, args: &[&str], envs: &[(&str, &str)], data: &str) -> anyhow::Result<VstageProcess> {
@@ -58,7 +116,9 @@ fn start_serve(project: &Project, args: &[&str], envs: &[(&str, &str)], data: &s
 /// and how long until every stream has the `done` event of one render.
 fn live_streams(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     println!("    opening {SSE_CLIENTS} live-event streams");
-    let serve = start_serve(project, &[], &[], "sse-serve-data")?;
+    // The allocator returns freed memory at once, so resident memory is what is in use (by default it waits,
+    // and what start-up freed would still count as idle memory).
+    let serve = start_serve(project, &[], &[("MIMALLOC_PURGE_DELAY", "0")], "sse-serve-data")?;
     std::thread::sleep(Duration::from_millis(500));
     let idle = resident_kib(serve.pid())?;
     let mut streams = Vec::with_capacity(SSE_CLIENTS);
@@ -163,6 +223,17 @@ impl Nginx {
         }
         println!("    nginx at http://{addr}");
         Ok(Nginx { addr, process })
+    }
+}
+
+impl Nginx {
+    /// The master and its workers.
+    fn pids(&self) -> anyhow::Result<Vec<u32>> {
+        let master = self.process.id();
+        let children = std::fs::read_to_string(format!("/proc/{master}/task/{master}/children"))?;
+        let mut pids = vec![master];
+        pids.extend(children.split_whitespace().filter_map(|pid| pid.parse::<u32>().ok()));
+        Ok(pids)
     }
 }
 

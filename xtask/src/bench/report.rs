@@ -49,6 +49,7 @@ pub enum Unit {
     Bytes,
     PerSecond,
     Millis,
+    Micros,
     /// A plain number (requests, items).
     Count,
 }
@@ -66,6 +67,10 @@ impl Measure {
         Measure { amount, unit: Unit::Millis }
     }
 
+    pub fn micros(amount: f64) -> Self {
+        Measure { amount, unit: Unit::Micros }
+    }
+
     pub fn count(amount: f64) -> Self {
         Measure { amount, unit: Unit::Count }
     }
@@ -78,6 +83,7 @@ impl Measure {
             Unit::Bytes => format!("{} B", self.amount),
             Unit::PerSecond => format!("{:.0} /s", self.amount),
             Unit::Millis => format!("{:.2} ms", self.amount),
+            Unit::Micros => format!("{:.1} µs", self.amount),
             Unit::Count => format!("{:.2}", self.amount),
         }
     }

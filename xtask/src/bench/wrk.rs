@@ -10,13 +10,31 @@ use super::Report;
 use super::report::Measure;
 use crate::project::{self, Project};
 
+#[derive(Debug, Clone, Copy)]
 pub struct Figures {
     pub requests_per_second: f64,
     pub p50_ms: f64,
     pub p99_ms: f64,
+    /// Requests completed in the whole run.
+    pub requests: f64,
 }
 
 impl Figures {
+    /// The median of each figure over several runs (an odd number of them, at least one).
+    pub fn median(runs: &[Figures]) -> Figures {
+        let median = |figure: fn(&Figures) -> f64| {
+            let mut values: Vec<f64> = runs.iter().map(figure).collect();
+            values.sort_by(f64::total_cmp);
+            values[values.len() / 2]
+        };
+        Figures {
+            requests_per_second: median(|f| f.requests_per_second),
+            p50_ms: median(|f| f.p50_ms),
+            p99_ms: median(|f| f.p99_ms),
+            requests: median(|f| f.requests),
+        }
+    }
+
     /// Three rows: requests/s, p50, p99; each against `reference` when given.
     pub fn add_to(&self, report: &mut Report, name: &str, reference: Option<&Figures>) {
         report.add(
@@ -61,10 +79,15 @@ pub fn run(
         let value = line.trim_start()[label.len()..].trim();
         parse_duration_or_number(value).with_context(|| format!("cannot read `{line}`"))
     };
+    let requests = output
+        .lines()
+        .find_map(|line| line.trim().split_once(" requests in ")?.0.parse().ok())
+        .context("no `N requests in` in wrk's output")?;
     Ok(Figures {
         requests_per_second: number_after("Requests/sec:")?,
         p50_ms: number_after("50%")?,
         p99_ms: number_after("99%")?,
+        requests,
     })
 }
 
@@ -99,7 +122,14 @@ pub fn post_json(addr: &str, path: &str, key: &str, body: &str) -> anyhow::Resul
 
 #[cfg(test)]
 mod tests {
-    use super::parse_duration_or_number;
+    use super::{Figures, parse_duration_or_number};
+
+    #[test]
+    fn medians_are_taken_figure_by_figure() {
+        let run = |requests_per_second, p50_ms| Figures { requests_per_second, p50_ms, p99_ms: 1.0, requests: 10.0 };
+        let median = Figures::median(&[run(3.0, 0.1), run(1.0, 0.3), run(2.0, 0.2)]);
+        assert_eq!((median.requests_per_second, median.p50_ms), (2.0, 0.2));
+    }
 
     #[test]
     fn wrk_values_are_read_in_milliseconds() {
