@@ -56,6 +56,12 @@ pub struct Gate {
 }
 
 impl Gate {
+    /// Whether calls are counted per client address (open access with a rate limit), which `admit` then reads
+    /// from the request's `ConnectInfo<Peer>`.
+    pub fn needs_peer(&self) -> bool {
+        self.rate_limit.is_some() && !self.access.is_token()
+    }
+
     /// The subject a call acts for, counted against the rate limit; a refusal is the answer to send.
     pub fn admit(&self, parts: &Parts) -> Result<Subject, ServerError> {
         let subject = subject_of(&self.access, parts)?;

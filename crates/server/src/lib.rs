@@ -158,22 +158,36 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             app = app.merge(images);
         }
         let router = app.nest("/api", api).merge(static_files::router(&dist));
-        // The proxy's endpoints first (the hot path), then the router; CORS around both.
+        // The proxy's endpoints first (the hot path), then the router; CORS around both when origins are allowed.
         let routes = proxy::Routes::new(proxy);
-        let forward_or_route = tower::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
-            let answer: serving::Answer = match routes.route(request) {
+        let forward_or_route = move |request: hyper::Request<hyper::body::Incoming>| -> serving::Answer {
+            match routes.route(request) {
                 Ok(forwarded) => Box::pin(forwarded),
                 Err(request) => Box::pin(
                     router.clone().oneshot(request).map(|answer| answer.unwrap_or_else(|never| match never {})),
                 ),
+            }
+        };
+        let answer: Arc<dyn Fn(hyper::Request<hyper::body::Incoming>) -> serving::Answer + Send + Sync> =
+            match cors.clone() {
+                None => Arc::new(forward_or_route),
+                Some(cors) => {
+                    let service = tower::ServiceBuilder::new()
+                        .layer(cors)
+                        .service_fn(move |request| forward_or_route(request).map(Ok::<_, Infallible>));
+                    Arc::new(move |request| {
+                        let answer = service.clone().oneshot(request);
+                        Box::pin(answer.map(|answer| answer.unwrap_or_else(|never| match never {})))
+                    })
+                }
             };
-            answer.map(Ok::<_, Infallible>)
-        });
-        let service = tower::ServiceBuilder::new().option_layer(cors.clone()).service(forward_or_route);
+        // The caller's address is read only to rate-limit open access per client.
+        let needs_peer = gate.needs_peer();
         let app: serving::App = Arc::new(move |mut request, peer| {
-            request.extensions_mut().insert(ConnectInfo(peer));
-            let answer = service.clone().oneshot(request);
-            Box::pin(answer.map(|answer| answer.unwrap_or_else(|never| match never {})))
+            if needs_peer {
+                request.extensions_mut().insert(ConnectInfo(peer));
+            }
+            answer(request)
         });
         Ok(app)
     });

@@ -395,15 +395,19 @@ pub fn relay(answer: Answer) -> Response {
 
 /// The upstream path: the template with each parameter checked and percent-encoded.
 fn fill(template: &str, params: &Params) -> Result<String, ServerError> {
-    if params.is_empty() {
-        return Ok(template.to_string());
-    }
-    let mut path = template.to_string();
+    let mut path = String::with_capacity(template.len() + 32);
+    let mut rest = template;
     for (name, value) in params {
         vstage_api::validate::id(name, value).map_err(|e| ServerError::BadRequest(format!("{name}: {e}")))?;
-        let encoded = percent_encoding::utf8_percent_encode(value, percent_encoding::NON_ALPHANUMERIC).to_string();
-        path = path.replace(&format!("{{{name}}}"), &encoded);
+        let placeholder = rest.find('{').zip(rest.find('}'));
+        let Some((open, close)) = placeholder.filter(|&(open, close)| &rest[open + 1..close] == name) else {
+            return Err(ServerError::Internal(format!("{template} has no {{{name}}} in that place")));
+        };
+        path.push_str(&rest[..open]);
+        path.extend(percent_encoding::utf8_percent_encode(value, percent_encoding::NON_ALPHANUMERIC));
+        rest = &rest[close + 1..];
     }
+    path.push_str(rest);
     Ok(path)
 }
 
@@ -448,6 +452,17 @@ mod tests {
         assert!(matches!(params("/v2/renders/%FF/variations/v"), Some(Err(ServerError::BadRequest(_)))));
         assert_eq!(match_template("/v2/status", "/v2/status").and_then(Result::ok), Some(vec![]));
         assert!(match_template("/v2/status", "/v2/status/").is_none());
+    }
+
+    #[test]
+    fn upstream_paths_carry_checked_encoded_parameters() {
+        let params =
+            vec![("render_id".to_string(), "rnd_1".to_string()), ("variation_id".to_string(), "v-2".to_string())];
+        let path = fill("/v2/renders/{render_id}/variations/{variation_id}", &params).unwrap();
+        assert_eq!(path, "/v2/renders/rnd%5F1/variations/v%2D2");
+        assert_eq!(fill("/v2/status", &Vec::new()).unwrap(), "/v2/status");
+        let dots = vec![("render_id".to_string(), "..".to_string())];
+        assert!(matches!(fill("/v2/renders/{render_id}", &dots), Err(ServerError::BadRequest(_))));
     }
 
     #[test]

@@ -33,6 +33,9 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     let path = format!("/v2/renders/{id}");
     let proxied = format!("/api{path}");
     let key = [format!("Authorization: Api-Key {KEY}")];
+    wrk::warm_up(project, sandbox.addr(), &path, &key)?;
+    wrk::warm_up(project, &nginx.addr, &proxied, &[])?;
+    wrk::warm_up(project, serve.addr(), &proxied, &[])?;
     let (mut direct, mut through_nginx, mut through_vstage) = (Vec::new(), Vec::new(), Vec::new());
     for round in 0..ROUNDS {
         for turn in 0..3 {

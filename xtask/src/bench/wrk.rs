@@ -55,11 +55,8 @@ pub fn run(
     headers: &[String],
     script: Option<&std::path::Path>,
 ) -> anyhow::Result<Figures> {
-    let mut command = project.command("wrk");
-    command.args(["-t2", "-c32", "-d10s", "--latency"]);
-    for header in headers {
-        command.arg("-H").arg(header);
-    }
+    let mut command = wrk(project, "10s", headers);
+    command.arg("--latency");
     if let Some(script) = script {
         command.arg("-s").arg(script);
     }
@@ -89,6 +86,27 @@ pub fn run(
         p99_ms: number_after("99%")?,
         requests,
     })
+}
+
+/// A short run whose figures are not kept: the server's connections, pools and caches are warm afterwards.
+pub fn warm_up(project: &Project, addr: &str, path: &str, headers: &[String]) -> anyhow::Result<()> {
+    let mut command = wrk(project, "2s", headers);
+    command.arg(format!("http://{addr}{path}"));
+    let (status, _) = project::status_and_output(&format!("warming up {addr}{path}"), &mut command)?;
+    if !status.success() {
+        bail!("wrk failed on {path}");
+    }
+    Ok(())
+}
+
+/// wrk with the bench's load (2 threads, 32 connections) for `duration` and `headers`; the URL comes last.
+fn wrk(project: &Project, duration: &str, headers: &[String]) -> std::process::Command {
+    let mut command = project.command("wrk");
+    command.args(["-t2", "-c32", &format!("-d{duration}")]);
+    for header in headers {
+        command.arg("-H").arg(header);
+    }
+    command
 }
 
 /// `123.4` as is; `1.23ms`, `850.00us`, `1.2s` in milliseconds.
