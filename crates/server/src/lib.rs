@@ -120,46 +120,67 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let gate = Arc::new(Gate { access: access.clone(), rate_limit: RateLimit::per_minute(args.rate_limit) });
     let sandbox_origin = embedded_sandbox.as_ref().map(|running| running.base_url());
     let mode = upstream.mode();
-    let upstream = Arc::new(upstream);
-    let dist = args.dist.clone();
     let live_events = events.clone();
+    let shared = Arc::new(Shared {
+        upstream: Arc::new(upstream),
+        gate,
+        ownership,
+        events,
+        webhook_secret,
+        webhook_url,
+        uploads,
+        receiver,
+        capabilities,
+        sandbox_origin,
+        dist: args.dist.clone(),
+        cors,
+    });
+    let app: serving::AppFactory = Arc::new(move || shared.worker_app());
 
-    // Each worker builds its own app around its own HTTP client (see `serving`); the rest is shared.
-    let app: serving::AppFactory = Arc::new(move || {
+    announce(&listener, mode)?;
+    let stopping = async move {
+        shutdown::signal().await;
+        live_events.close();
+    };
+    serving::serve(listener, args.workers.unwrap_or_else(serving::default_workers), app, stopping).await?;
+    drop(embedded_sandbox);
+    println!("vstage stopped");
+    Ok(())
+}
+
+/// What every worker's app shares: configuration, the database's users, live events, secrets.
+struct Shared {
+    upstream: Arc<Upstream>,
+    gate: Arc<Gate>,
+    ownership: Ownership,
+    events: Arc<Events>,
+    webhook_secret: Arc<WebhookSecret>,
+    webhook_url: Option<String>,
+    uploads: Arc<Uploads>,
+    receiver: Arc<Receiver>,
+    capabilities: Capabilities,
+    /// The embedded sandbox's address, whose images this server relays.
+    sandbox_origin: Option<String>,
+    dist: std::path::PathBuf,
+    cors: Option<CorsLayer>,
+}
+
+impl Shared {
+    /// One worker's app around its own HTTP client: the proxy's endpoints first (the hot path), then the router
+    /// for everything else; CORS around both when origins are allowed.
+    fn worker_app(&self) -> anyhow::Result<serving::App> {
         let http = HttpClient::new()?;
         let proxy = Arc::new(Proxy {
-            upstream: upstream.clone(),
+            upstream: self.upstream.clone(),
             http: http.clone(),
-            gate: gate.clone(),
-            ownership: ownership.clone(),
-            events: events.clone(),
-            webhook_secret: webhook_secret.clone(),
-            webhook_url: webhook_url.clone(),
+            gate: self.gate.clone(),
+            ownership: self.ownership.clone(),
+            events: self.events.clone(),
+            webhook_secret: self.webhook_secret.clone(),
+            webhook_url: self.webhook_url.clone(),
         });
-        let for_a_subject = Router::new()
-            .route(
-                "/uploads",
-                post(uploads::upload).with_state(uploads.clone()).layer(DefaultBodyLimit::max(uploads::BODY_LIMIT)),
-            )
-            .route("/events", get(events::stream).with_state(events.clone()))
-            .layer(axum::middleware::from_fn_with_state(gate.clone(), access::authenticate));
-        let mut api = for_a_subject
-            .route("/capabilities", capabilities::route(capabilities.clone()))
-            .route(
-                "/webhooks/service",
-                post(webhooks::receive).with_state(receiver.clone()).layer(DefaultBodyLimit::max(webhooks::BODY_LIMIT)),
-            )
-            .route("/uploads/{name}", get(uploads::serve).with_state(uploads.clone()))
-            .fallback(|| async { ServerError::NotFound("No such API endpoint on this vstage server.".into()) });
-        let mut app = Router::new();
-        if let Some(origin) = &sandbox_origin {
-            let (images, samples_index) = sandbox_files::routes(origin.clone(), http);
-            api = api.merge(samples_index);
-            app = app.merge(images);
-        }
-        let router = app.nest("/api", api).merge(static_files::router(&dist));
-        // The proxy's endpoints first (the hot path), then the router; CORS around both when origins are allowed.
         let routes = proxy::Routes::new(proxy);
+        let router = self.router(http);
         let forward_or_route = move |request: hyper::Request<hyper::body::Incoming>| -> serving::Answer {
             match routes.route(request) {
                 Ok(forwarded) => Box::pin(forwarded),
@@ -169,7 +190,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             }
         };
         let answer: Arc<dyn Fn(hyper::Request<hyper::body::Incoming>) -> serving::Answer + Send + Sync> =
-            match cors.clone() {
+            match self.cors.clone() {
                 None => Arc::new(forward_or_route),
                 Some(cors) => {
                     let service = tower::ServiceBuilder::new()
@@ -182,25 +203,45 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
                 }
             };
         // The caller's address is read only to rate-limit open access per client.
-        let needs_peer = gate.needs_peer();
-        let app: serving::App = Arc::new(move |mut request, peer| {
+        let needs_peer = self.gate.needs_peer();
+        Ok(Arc::new(move |mut request, peer| {
             if needs_peer {
                 request.extensions_mut().insert(ConnectInfo(peer));
             }
             answer(request)
-        });
-        Ok(app)
-    });
+        }))
+    }
 
-    announce(&listener, mode)?;
-    let stopping = async move {
-        shutdown::signal().await;
-        live_events.close();
-    };
-    serving::serve(listener, args.workers.unwrap_or_else(serving::default_workers), app, stopping).await?;
-    drop(embedded_sandbox);
-    println!("vstage stopped");
-    Ok(())
+    /// The routes besides the proxy's: uploads, live events, capabilities, the webhook receiver, the sandbox's
+    /// images, the widget's files.
+    fn router(&self, http: HttpClient) -> Router {
+        let for_a_subject = Router::new()
+            .route(
+                "/uploads",
+                post(uploads::upload)
+                    .with_state(self.uploads.clone())
+                    .layer(DefaultBodyLimit::max(uploads::BODY_LIMIT)),
+            )
+            .route("/events", get(events::stream).with_state(self.events.clone()))
+            .layer(axum::middleware::from_fn_with_state(self.gate.clone(), access::authenticate));
+        let mut api = for_a_subject
+            .route("/capabilities", capabilities::route(self.capabilities.clone()))
+            .route(
+                "/webhooks/service",
+                post(webhooks::receive)
+                    .with_state(self.receiver.clone())
+                    .layer(DefaultBodyLimit::max(webhooks::BODY_LIMIT)),
+            )
+            .route("/uploads/{name}", get(uploads::serve).with_state(self.uploads.clone()))
+            .fallback(|| async { ServerError::NotFound("No such API endpoint on this vstage server.".into()) });
+        let mut app = Router::new();
+        if let Some(origin) = &self.sandbox_origin {
+            let (images, samples_index) = sandbox_files::routes(origin.clone(), http);
+            api = api.merge(samples_index);
+            app = app.merge(images);
+        }
+        app.nest("/api", api).merge(static_files::router(&self.dist))
+    }
 }
 
 /// Open access (no widget token) is safe only where nobody else can connect; tokens need the secret.

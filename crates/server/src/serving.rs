@@ -3,15 +3,15 @@
 //! between threads. One acceptor deals the connections out in turn; each worker serves its connections with
 //! hyper's HTTP/1 directly and hands every request to its own copy of the app (see `App`).
 
+use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::num::NonZeroUsize;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
 use std::sync::Arc;
 
-use std::convert::Infallible;
-use std::pin::Pin;
-
-use anyhow::Context;
+use anyhow::{Context, anyhow};
 use axum::response::Response;
 use axum::serve::Listener;
 use hyper::body::Incoming;
@@ -56,7 +56,8 @@ pub async fn serve(
         std::thread::Builder::new()
             .name(format!("vstage-worker-{index}"))
             .spawn(move || {
-                let result = run_worker(listener, &app, stop_requested);
+                let result = std::panic::catch_unwind(AssertUnwindSafe(|| run_worker(listener, &app, stop_requested)))
+                    .unwrap_or_else(|_| Err(anyhow!("it panicked")));
                 let _ = ended.send(result.with_context(|| format!("worker {index}")));
             })
             .context("cannot start a worker thread")?;
@@ -73,15 +74,18 @@ pub async fn serve(
             }
             match stream.into_std() {
                 Ok(stream) => {
-                    let _ = handover.send((stream, peer));
+                    if handover.send((stream, peer)).is_err() {
+                        return anyhow!("a worker stopped taking connections");
+                    }
                 }
                 Err(error) => tracing::warn!(%error, "could not hand a connection to a worker"),
             }
         }
+        anyhow!("no workers")
     };
     let mut first_failure = tokio::select! {
         () = stopping => None,
-        () = accepting => None,
+        failure = accepting => Some(failure),
         ended = worker_ends.recv() => ended.and_then(Result::err),
     };
     drop(listener);
