@@ -212,9 +212,20 @@ async fn queued_and_interrupted_work_finishes_after_a_restart() {
     let first = sandbox_with(config.clone()).await;
     // a data URL, so the photo is still there when the next sandbox (on another port) picks the work up
     let render = client(&first, "k").create_render(&render_of(empty_room(), staging(None), 4)).await.unwrap();
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    let before = client(&first, "k").all_variations(&render.id).await.unwrap();
-    assert!(before.iter().any(|v| v.status == VariationStatus::Processing), "stopped in the middle of work");
+    // Stop it in the middle of work: as soon as a variation is being processed (each takes 300 ms).
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let now = client(&first, "k").all_variations(&render.id).await.unwrap();
+        if now.iter().any(|v| v.status == VariationStatus::Processing) {
+            break;
+        }
+        assert!(
+            now.iter().any(|v| v.status == VariationStatus::Queued),
+            "finished before it could be stopped: {now:?}"
+        );
+        assert!(std::time::Instant::now() < deadline, "no variation started processing: {now:?}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     drop(first);
 
     let second = sandbox_with(config).await;
