@@ -399,8 +399,8 @@ fn fill(template: &str, params: &Params) -> Result<String, ServerError> {
     let mut rest = template;
     for (name, value) in params {
         vstage_api::validate::id(name, value).map_err(|e| ServerError::BadRequest(format!("{name}: {e}")))?;
-        let placeholder = rest.find('{').zip(rest.find('}'));
-        let Some((open, close)) = placeholder.filter(|&(open, close)| &rest[open + 1..close] == name) else {
+        let braces = rest.find('{').zip(rest.find('}'));
+        let Some((open, close)) = braces.filter(|&(open, close)| &rest[open + 1..close] == name) else {
             return Err(ServerError::Internal(format!("{template} has no {{{name}}} in that place")));
         };
         path.push_str(&rest[..open]);
