@@ -258,7 +258,8 @@ pub fn id(field: &str, value: &str) -> Result<(), ValidationError> {
     if value.is_empty()
         || value == "."
         || value == ".."
-        || value.chars().any(|c| c == '/' || c == '\\' || c.is_control())
+        || value.bytes().any(|b| b == b'/' || b == b'\\' || b.is_ascii_control())
+        || (!value.is_ascii() && value.chars().any(char::is_control))
     {
         return fail(field, Rule::Pattern, format!("`{}` is not a valid id; copy the id again.", value.escape_debug()));
     }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::http::header::{CONTENT_TYPE, HOST};
-use axum::http::uri::{Authority, PathAndQuery, Scheme};
+use axum::http::uri::{Authority, Scheme};
 use axum::http::{HeaderValue, Request, Response, StatusCode, Uri};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
@@ -27,11 +27,34 @@ pub struct HttpClient {
     idle: Arc<Mutex<Vec<OriginPool>>>,
 }
 
+/// Where calls go: scheme and host, parsed once, with the `Host` header that names them.
+#[derive(Debug, Clone)]
+pub struct Origin {
+    scheme: Scheme,
+    authority: Authority,
+    host: HeaderValue,
+}
+
+impl Origin {
+    /// The origin of an absolute http(s) URL (its path is the caller's business).
+    pub fn of(url: &str) -> Result<Origin, String> {
+        let parts = url.parse::<Uri>().map_err(|e| format!("{url} is not a URL: {e}"))?.into_parts();
+        let (Some(scheme), Some(authority)) = (parts.scheme, parts.authority) else {
+            return Err(format!("{url} has no scheme or host"));
+        };
+        let host = HeaderValue::from_str(authority.as_str()).map_err(|e| format!("{url}: {e}"))?;
+        Ok(Origin { scheme, authority, host })
+    }
+
+    fn is(&self, other: &Origin) -> bool {
+        self.authority == other.authority && self.scheme == other.scheme
+    }
+}
+
 /// The idle connections to one origin, the most recently used last.
 #[derive(Debug)]
 struct OriginPool {
-    scheme: Scheme,
-    authority: Authority,
+    origin: Origin,
     senders: Vec<SendRequest<Full<Bytes>>>,
 }
 
@@ -67,29 +90,36 @@ impl HttpClient {
         Ok(HttpClient { connector, idle: Arc::default() })
     }
 
-    /// Sends `request` (with an absolute URI) and returns the answer's head with its body still streaming.
+    /// Sends `request` (its URI the path and query) to `origin` and returns the answer's head with its body still
+    /// streaming.
     pub async fn send(
         &self,
+        origin: &Origin,
         request: Request<Full<Bytes>>,
         timeout: Duration,
     ) -> Result<Response<Incoming>, CallFailure> {
         let exchange = async {
-            let (response, connection) = self.exchange(request).await?;
+            let (response, sender) = self.exchange(origin, request).await?;
             // Taken again only once this answer's body has been read (`checkout` skips it until then).
-            self.check_in(connection);
+            self.check_in(origin, sender);
             Ok(response)
         };
         tokio::time::timeout(timeout, exchange).await.unwrap_or(Err(CallFailure::TimedOut))
     }
 
-    /// Sends `request` (with an absolute URI) and reads the whole answer, all within `timeout`.
-    pub async fn call(&self, request: Request<Full<Bytes>>, timeout: Duration) -> Result<Answer, CallFailure> {
+    /// Sends `request` (its URI the path and query) to `origin` and reads the whole answer, all within `timeout`.
+    pub async fn call(
+        &self,
+        origin: &Origin,
+        request: Request<Full<Bytes>>,
+        timeout: Duration,
+    ) -> Result<Answer, CallFailure> {
         let exchange = async {
-            let (response, connection) = self.exchange(request).await?;
+            let (response, sender) = self.exchange(origin, request).await?;
             let status = response.status();
             let content_type = response.headers().get(CONTENT_TYPE).cloned();
             let body = response.into_body().collect().await.map_err(|e| CallFailure::Unreachable(describe(&e)))?;
-            self.check_in(connection);
+            self.check_in(origin, sender);
             Ok(Answer { status, content_type, body: body.to_bytes() })
         };
         tokio::time::timeout(timeout, exchange).await.unwrap_or(Err(CallFailure::TimedOut))
@@ -98,27 +128,31 @@ impl HttpClient {
     /// One request on an idle connection to its origin, or on a new one; the answer and the connection. A request
     /// an idle connection could not take (the service had just closed it) goes again on a new connection; a
     /// request sent is never repeated.
-    async fn exchange(&self, request: Request<Full<Bytes>>) -> Result<(Response<Incoming>, Connection), CallFailure> {
-        let (mut request, scheme, authority) = origin_form(request)?;
-        if let Some(mut sender) = self.checkout(&scheme, &authority) {
+    async fn exchange(
+        &self,
+        origin: &Origin,
+        mut request: Request<Full<Bytes>>,
+    ) -> Result<(Response<Incoming>, SendRequest<Full<Bytes>>), CallFailure> {
+        request.headers_mut().insert(HOST, origin.host.clone());
+        if let Some(mut sender) = self.checkout(origin) {
             match sender.try_send_request(request).await {
-                Ok(response) => return Ok((response, Connection { scheme, authority, sender })),
+                Ok(response) => return Ok((response, sender)),
                 Err(mut failed) => match failed.take_message() {
                     Some(unsent) => request = unsent,
                     None => return Err(CallFailure::Unreachable(describe(failed.error()))),
                 },
             }
         }
-        let mut sender = Box::pin(self.connect(&scheme, &authority)).await?;
+        let mut sender = Box::pin(self.connect(origin)).await?;
         let response = sender.send_request(request).await.map_err(|e| CallFailure::Unreachable(describe(&e)))?;
-        Ok((response, Connection { scheme, authority, sender }))
+        Ok((response, sender))
     }
 
     /// The most recently used idle connection to the origin that can take a request now; closed ones are dropped
     /// on the way, busy ones (still reading an answer) kept.
-    fn checkout(&self, scheme: &Scheme, authority: &Authority) -> Option<SendRequest<Full<Bytes>>> {
+    fn checkout(&self, origin: &Origin) -> Option<SendRequest<Full<Bytes>>> {
         let mut idle = self.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let pool = idle.iter_mut().find(|pool| pool.authority == *authority && pool.scheme == *scheme)?;
+        let pool = idle.iter_mut().find(|pool| pool.origin.is(origin))?;
         let mut busy = Vec::new();
         let mut found = None;
         while let Some(sender) = pool.senders.pop() {
@@ -135,13 +169,12 @@ impl HttpClient {
     }
 
     /// Puts a connection back for the next call to its origin.
-    fn check_in(&self, connection: Connection) {
-        let Connection { scheme, authority, sender } = connection;
+    fn check_in(&self, origin: &Origin, sender: SendRequest<Full<Bytes>>) {
         let mut idle = self.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let index = match idle.iter().position(|pool| pool.authority == authority && pool.scheme == scheme) {
+        let index = match idle.iter().position(|pool| pool.origin.is(origin)) {
             Some(index) => index,
             None => {
-                idle.push(OriginPool { scheme, authority, senders: Vec::new() });
+                idle.push(OriginPool { origin: origin.clone(), senders: Vec::new() });
                 idle.len() - 1
             }
         };
@@ -152,10 +185,10 @@ impl HttpClient {
     }
 
     /// A new connection (TLS for https), driven by its own task on this thread's runtime.
-    async fn connect(&self, scheme: &Scheme, authority: &Authority) -> Result<SendRequest<Full<Bytes>>, CallFailure> {
+    async fn connect(&self, origin: &Origin) -> Result<SendRequest<Full<Bytes>>, CallFailure> {
         let uri = Uri::builder()
-            .scheme(scheme.clone())
-            .authority(authority.clone())
+            .scheme(origin.scheme.clone())
+            .authority(origin.authority.clone())
             .path_and_query("/")
             .build()
             .map_err(|e| CallFailure::Unreachable(e.to_string()))?;
@@ -168,25 +201,6 @@ impl HttpClient {
         });
         Ok(sender)
     }
-}
-
-/// A connection in use, to be checked in when its answer has been read.
-struct Connection {
-    scheme: Scheme,
-    authority: Authority,
-    sender: SendRequest<Full<Bytes>>,
-}
-
-/// The request as it goes on a connection: its path and query as the target, the origin as `Host`.
-fn origin_form(mut request: Request<Full<Bytes>>) -> Result<(Request<Full<Bytes>>, Scheme, Authority), CallFailure> {
-    let parts = std::mem::take(request.uri_mut()).into_parts();
-    let (Some(scheme), Some(authority)) = (parts.scheme, parts.authority) else {
-        return Err(CallFailure::Unreachable("the address has no scheme or host".into()));
-    };
-    *request.uri_mut() = Uri::from(parts.path_and_query.unwrap_or_else(|| PathAndQuery::from_static("/")));
-    let host = HeaderValue::from_str(authority.as_str()).map_err(|e| CallFailure::Unreachable(e.to_string()))?;
-    request.headers_mut().insert(HOST, host);
-    Ok((request, scheme, authority))
 }
 
 /// The error and its causes in one line (hyper's top-level error alone says little).
@@ -225,21 +239,24 @@ mod tests {
 
     /// A plain-TCP HTTP/1 service on loopback that counts connections and requests.
     struct StandIn {
-        url: String,
+        origin: Origin,
         connections: Arc<AtomicUsize>,
         requests: Arc<AtomicUsize>,
+        /// The head of every request read, as sent.
+        heads: Arc<Mutex<Vec<String>>>,
     }
 
     async fn stand_in(behaviour: Behaviour) -> StandIn {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}/v2/status", listener.local_addr().unwrap());
+        let origin = Origin::of(&format!("http://{}", listener.local_addr().unwrap())).unwrap();
         let (connections, requests) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
-        let counts = (connections.clone(), requests.clone());
+        let heads = Arc::new(Mutex::new(Vec::new()));
+        let counts = (connections.clone(), requests.clone(), heads.clone());
         tokio::spawn(async move {
             loop {
                 let (mut stream, _) = listener.accept().await.unwrap();
                 counts.0.fetch_add(1, Ordering::SeqCst);
-                let requests = counts.1.clone();
+                let (requests, heads) = (counts.1.clone(), counts.2.clone());
                 tokio::spawn(async move {
                     let mut seen = Vec::new();
                     let mut buffer = [0u8; 1024];
@@ -250,7 +267,8 @@ mod tests {
                         }
                         seen.extend_from_slice(&buffer[..read]);
                         while let Some(end) = seen.windows(4).position(|w| w == b"\r\n\r\n") {
-                            seen.drain(..end + 4);
+                            let head = seen.drain(..end + 4).collect::<Vec<u8>>();
+                            heads.lock().unwrap().push(String::from_utf8_lossy(&head).into_owned());
                             requests.fetch_add(1, Ordering::SeqCst);
                             match behaviour {
                                 Behaviour::Answer | Behaviour::AnswerThenClose => {
@@ -269,11 +287,11 @@ mod tests {
                 });
             }
         });
-        StandIn { url, connections, requests }
+        StandIn { origin, connections, requests, heads }
     }
 
-    fn get(url: &str) -> Request<Full<Bytes>> {
-        Request::get(url).body(Full::default()).unwrap()
+    fn get() -> Request<Full<Bytes>> {
+        Request::get("/v2/status").body(Full::default()).unwrap()
     }
 
     const LONG: Duration = Duration::from_secs(10);
@@ -283,13 +301,17 @@ mod tests {
         let service = stand_in(Behaviour::Answer).await;
         let client = HttpClient::new().unwrap();
         for _ in 0..5 {
-            let answer = client.call(get(&service.url), LONG).await.unwrap();
+            let answer = client.call(&service.origin, get(), LONG).await.unwrap();
             assert_eq!(answer.status, StatusCode::OK);
             assert_eq!(answer.body, "ok");
             assert_eq!(answer.content_type.unwrap(), "text/plain");
         }
         assert_eq!(service.requests.load(Ordering::SeqCst), 5);
         assert_eq!(service.connections.load(Ordering::SeqCst), 1);
+        // Each request names its target by path, and the origin in `Host`.
+        let head = service.heads.lock().unwrap()[0].clone();
+        assert!(head.starts_with("GET /v2/status HTTP/1.1\r\n"), "{head}");
+        assert!(head.contains(&format!("host: {}\r\n", service.origin.authority)), "{head}");
     }
 
     #[tokio::test]
@@ -297,7 +319,7 @@ mod tests {
         let service = stand_in(Behaviour::AnswerThenClose).await;
         let client = HttpClient::new().unwrap();
         for _ in 0..3 {
-            let answer = client.call(get(&service.url), LONG).await.unwrap();
+            let answer = client.call(&service.origin, get(), LONG).await.unwrap();
             assert_eq!(answer.body, "ok");
         }
         assert_eq!(service.requests.load(Ordering::SeqCst), 3);
@@ -308,7 +330,7 @@ mod tests {
     async fn a_request_that_reached_the_service_is_never_sent_again() {
         let service = stand_in(Behaviour::Hangup).await;
         let client = HttpClient::new().unwrap();
-        let failure = client.call(get(&service.url), LONG).await.unwrap_err();
+        let failure = client.call(&service.origin, get(), LONG).await.unwrap_err();
         assert!(matches!(failure, CallFailure::Unreachable(_)), "{failure}");
         assert_eq!(service.requests.load(Ordering::SeqCst), 1);
     }
@@ -317,10 +339,10 @@ mod tests {
     async fn a_silent_service_times_out() {
         let service = stand_in(Behaviour::Silent).await;
         let client = HttpClient::new().unwrap();
-        let failure = client.call(get(&service.url), Duration::from_millis(200)).await.unwrap_err();
+        let failure = client.call(&service.origin, get(), Duration::from_millis(200)).await.unwrap_err();
         assert!(matches!(failure, CallFailure::TimedOut));
         // The stuck connection is not offered to the next call.
-        let failure = client.call(get(&service.url), Duration::from_millis(200)).await.unwrap_err();
+        let failure = client.call(&service.origin, get(), Duration::from_millis(200)).await.unwrap_err();
         assert!(matches!(failure, CallFailure::TimedOut));
         assert_eq!(service.connections.load(Ordering::SeqCst), 2);
     }

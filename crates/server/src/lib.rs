@@ -118,7 +118,6 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         events: events.clone(),
     });
     let gate = Arc::new(Gate { access: access.clone(), rate_limit: RateLimit::per_minute(args.rate_limit) });
-    let sandbox_origin = embedded_sandbox.as_ref().map(|running| running.base_url());
     let mode = upstream.mode();
     let live_events = events.clone();
     let shared = Arc::new(Shared {
@@ -131,7 +130,6 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         uploads,
         receiver,
         capabilities,
-        sandbox_origin,
         dist: args.dist.clone(),
         cors,
     });
@@ -159,8 +157,6 @@ struct Shared {
     uploads: Arc<Uploads>,
     receiver: Arc<Receiver>,
     capabilities: Capabilities,
-    /// The embedded sandbox's address, whose images this server relays.
-    sandbox_origin: Option<String>,
     dist: std::path::PathBuf,
     cors: Option<CorsLayer>,
 }
@@ -235,8 +231,8 @@ impl Shared {
             .route("/uploads/{name}", get(uploads::serve).with_state(self.uploads.clone()))
             .fallback(|| async { ServerError::NotFound("No such API endpoint on this vstage server.".into()) });
         let mut app = Router::new();
-        if let Some(origin) = &self.sandbox_origin {
-            let (images, samples_index) = sandbox_files::routes(origin.clone(), http);
+        if let Some(sandbox) = self.upstream.sandbox() {
+            let (images, samples_index) = sandbox_files::routes(sandbox.clone(), http);
             api = api.merge(samples_index);
             app = app.merge(images);
         }
@@ -283,12 +279,13 @@ async fn webhook_secret(
         Some(secret) => secret,
         None => secret::load_or_generate(&file, "whs_")?,
     };
-    let request = axum::http::Request::post(upstream.url("/v2/user/webhook-secret"))
+    let base = upstream.base();
+    let request = axum::http::Request::post(base.target("/v2/user/webhook-secret", None)?)
         .header(AUTHORIZATION, upstream.key().authorization())
         .header(CONTENT_TYPE, "application/json")
         .body(http_body_util::Full::new(serde_json::json!({ "webhook_secret": secret }).to_string().into()))?;
     let answer = http
-        .call(request, Duration::from_secs(10))
+        .call(base.origin(), request, Duration::from_secs(10))
         .await
         .context("cannot reach the embedded sandbox to set its webhook secret")?;
     if !answer.status.is_success() {

@@ -3,7 +3,7 @@
 //! parameters are checked, bodies capped, redirects not followed, and upstream failures become 502/504.
 //! With widget tokens, each subject reaches only the renders it created.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
@@ -11,6 +11,7 @@ use axum::http::header::{ACCEPT, AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::{HeaderMap, HeaderValue, Method};
 use axum::response::{IntoResponse, Response};
 use http_body_util::{BodyExt, Full, Limited};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC};
 use serde_json::Value;
 
 use crate::access::{Gate, Subject};
@@ -64,25 +65,30 @@ impl Rule {
 }
 
 /// Every endpoint of API.md: method, path (with `{param}`s), the largest body it takes, and its rule.
-const ENDPOINTS: &[(Method, &str, usize, Rule)] = &[
-    (Method::GET, "/v2/status", 0, Rule::Plain),
-    (Method::GET, "/v2/user", 0, Rule::Plain),
-    (Method::POST, "/v2/user/webhook-secret", JSON_BODY_LIMIT, Rule::WebhookSecret),
-    (Method::DELETE, "/v2/user/webhook-secret", 0, Rule::WebhookSecret),
-    (Method::GET, "/v2/renders", 0, Rule::ListRenders),
-    (Method::POST, "/v2/renders", JSON_BODY_LIMIT, Rule::CreateRenders),
-    (Method::POST, "/v2/renders/bulk", JSON_BODY_LIMIT, Rule::CreateRenders),
-    (Method::POST, "/v2/renders/variations/bulk", JSON_BODY_LIMIT, Rule::AddInBulk),
-    (Method::GET, "/v2/renders/{render_id}", 0, Rule::OnRender),
-    (Method::POST, "/v2/renders/{render_id}/variations", JSON_BODY_LIMIT, Rule::OnRender),
-    (Method::GET, "/v2/renders/{render_id}/variations/{variation_id}", 0, Rule::OnRender),
-    (Method::POST, "/v2/analyze", JSON_BODY_LIMIT, Rule::Analyze),
-    (Method::GET, "/v1/ping", 0, Rule::Plain),
-    (Method::GET, "/v1/options", 0, Rule::Plain),
-    (Method::POST, "/v1/render/create", UPLOAD_BODY_LIMIT, Rule::V1Create),
-    (Method::GET, "/v1/render", 0, Rule::V1OnRender),
-    (Method::POST, "/v1/render/create-variation", JSON_BODY_LIMIT, Rule::V1OnRender),
-];
+static ENDPOINTS: LazyLock<Vec<Endpoint>> = LazyLock::new(|| {
+    [
+        (Method::GET, "/v2/status", 0, Rule::Plain),
+        (Method::GET, "/v2/user", 0, Rule::Plain),
+        (Method::POST, "/v2/user/webhook-secret", JSON_BODY_LIMIT, Rule::WebhookSecret),
+        (Method::DELETE, "/v2/user/webhook-secret", 0, Rule::WebhookSecret),
+        (Method::GET, "/v2/renders", 0, Rule::ListRenders),
+        (Method::POST, "/v2/renders", JSON_BODY_LIMIT, Rule::CreateRenders),
+        (Method::POST, "/v2/renders/bulk", JSON_BODY_LIMIT, Rule::CreateRenders),
+        (Method::POST, "/v2/renders/variations/bulk", JSON_BODY_LIMIT, Rule::AddInBulk),
+        (Method::GET, "/v2/renders/{render_id}", 0, Rule::OnRender),
+        (Method::POST, "/v2/renders/{render_id}/variations", JSON_BODY_LIMIT, Rule::OnRender),
+        (Method::GET, "/v2/renders/{render_id}/variations/{variation_id}", 0, Rule::OnRender),
+        (Method::POST, "/v2/analyze", JSON_BODY_LIMIT, Rule::Analyze),
+        (Method::GET, "/v1/ping", 0, Rule::Plain),
+        (Method::GET, "/v1/options", 0, Rule::Plain),
+        (Method::POST, "/v1/render/create", UPLOAD_BODY_LIMIT, Rule::V1Create),
+        (Method::GET, "/v1/render", 0, Rule::V1OnRender),
+        (Method::POST, "/v1/render/create-variation", JSON_BODY_LIMIT, Rule::V1OnRender),
+    ]
+    .iter()
+    .map(Endpoint::new)
+    .collect()
+});
 
 #[derive(Debug)]
 pub struct Proxy {
@@ -98,8 +104,16 @@ pub struct Proxy {
     pub webhook_url: Option<String>,
 }
 
-/// A path's parameters, in order.
-type Params = Vec<(String, String)>;
+/// A path's parameters, in order: the template's name and the decoded value.
+type Params = Vec<(&'static str, String)>;
+
+/// The most segments and parameters a contract path has (`/v2/renders/{render_id}/variations/{variation_id}`).
+const MAX_SEGMENTS: usize = 5;
+const MAX_PARAMS: usize = 2;
+
+/// What a parameter may hold unencoded in the upstream path: the URL's unreserved characters. Anything else is
+/// percent-encoded, so a parameter is always exactly one segment.
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
 
 /// What the browser sent that may go on: method, query, headers to pick from, and the body.
 struct Incoming<'a> {
@@ -141,12 +155,13 @@ impl Routes {
         B: hyper::body::Body<Data = Bytes> + Send + 'static,
         B::Error: std::error::Error + Send + Sync + 'static,
     {
-        let Some(contract_path) = request.uri().path().strip_prefix("/api") else { return Err(request) };
+        let path = request.uri().path().strip_prefix("/api").and_then(split_path);
+        let Some((segments, count)) = path else { return Err(request) };
         let mut wrong_method = false;
         let mut found = None;
-        for endpoint in ENDPOINTS {
-            if let Some(params) = match_template(endpoint.1, contract_path) {
-                if endpoint.0 == request.method() {
+        for endpoint in ENDPOINTS.iter() {
+            if let Some(params) = endpoint.params(&segments[..count]) {
+                if endpoint.method == request.method() {
                     found = Some((endpoint, params));
                     break;
                 }
@@ -154,81 +169,147 @@ impl Routes {
             }
         }
         let proxy = self.proxy.clone();
-        let endpoint = match found {
-            Some((&(_, template, body_limit, rule), params)) => Some((template, body_limit, rule, params)),
-            None if wrong_method => None,
-            None => return Err(request),
-        };
+        if found.is_none() && !wrong_method {
+            return Err(request);
+        }
         Ok(async move {
-            let Some((template, body_limit, rule, params)) = endpoint else {
+            let Some((endpoint, params)) = found else {
                 let refusal = format!("{} does not take {}; check the method.", request.uri().path(), request.method());
                 return ServerError::MethodNotAllowed(refusal).into_response();
             };
             let (parts, body) = request.into_parts();
             let forwarded = async {
-                let body = match Limited::new(body, body_limit).collect().await {
-                    Ok(collected) => collected.to_bytes(),
-                    Err(_) => {
-                        return Err(ServerError::TooLarge(format!(
-                            "The request body is over {} KiB; send less.",
-                            body_limit / 1024
-                        )));
+                // Most calls are GETs, with nothing to collect.
+                let body = if body.is_end_stream() {
+                    Bytes::new()
+                } else {
+                    match Limited::new(body, endpoint.body_limit).collect().await {
+                        Ok(collected) => collected.to_bytes(),
+                        Err(_) => {
+                            return Err(ServerError::TooLarge(format!(
+                                "The request body is over {} KiB; send less.",
+                                endpoint.body_limit / 1024
+                            )));
+                        }
                     }
                 };
                 let subject = proxy.gate.admit(&parts)?;
                 let call =
                     Incoming { method: parts.method.clone(), query: parts.uri.query(), headers: &parts.headers, body };
-                proxy.handle(rule, &subject, template, &params?, call).await
+                proxy.handle(endpoint, &subject, &params?, call).await
             };
             forwarded.await.unwrap_or_else(IntoResponse::into_response)
         })
     }
 }
 
-/// The parameters of `path` if it has the shape of `template` (`/v2/renders/{render_id}`), percent-decoded. One
-/// pass over both, which stops at the first difference (most templates differ within a few bytes).
-fn match_template(template: &str, path: &str) -> Option<Result<Params, ServerError>> {
-    let (pattern, bytes) = (template.as_bytes(), path.as_bytes());
-    let (mut at_pattern, mut at_path) = (0, 0);
-    let mut raw = Vec::new();
-    while at_pattern < pattern.len() {
-        if pattern[at_pattern] == b'{' {
-            let close = at_pattern + template[at_pattern..].find('}')?;
-            let end = path[at_path..].find('/').map_or(path.len(), |slash| at_path + slash);
-            if end == at_path {
-                return None;
-            }
-            raw.push((&template[at_pattern + 1..close], &path[at_path..end]));
-            (at_pattern, at_path) = (close + 1, end);
-        } else if bytes.get(at_path) == Some(&pattern[at_pattern]) {
-            (at_pattern, at_path) = (at_pattern + 1, at_path + 1);
-        } else {
+/// One endpoint of the allow-list, its path split into segments once.
+#[derive(Debug)]
+struct Endpoint {
+    method: Method,
+    segments: Vec<Segment>,
+    /// The largest request body it takes.
+    body_limit: usize,
+    rule: Rule,
+}
+
+#[derive(Debug)]
+enum Segment {
+    Literal(&'static str),
+    /// `{name}`.
+    Param(&'static str),
+}
+
+impl Endpoint {
+    fn new(&(ref method, template, body_limit, rule): &(Method, &'static str, usize, Rule)) -> Self {
+        let segments = template
+            .split('/')
+            .skip(1)
+            .map(|segment| match segment.strip_prefix('{').and_then(|name| name.strip_suffix('}')) {
+                Some(name) => Segment::Param(name),
+                None => Segment::Literal(segment),
+            })
+            .collect();
+        Endpoint { method: method.clone(), segments, body_limit, rule }
+    }
+
+    /// The parameters of a path with these segments (see `split_path`), percent-decoded, if it has this
+    /// endpoint's shape: whole segments, no empty parameter. Nothing is decoded unless the whole path matches.
+    fn params(&self, path: &[&str]) -> Option<Result<Params, ServerError>> {
+        if path.len() != self.segments.len() {
             return None;
         }
+        let mut raw = [("", ""); MAX_PARAMS];
+        let mut count = 0;
+        for (segment, given) in self.segments.iter().zip(path) {
+            match *segment {
+                Segment::Literal(literal) if literal == *given => {}
+                Segment::Param(name) if !given.is_empty() => {
+                    *raw.get_mut(count)? = (name, *given);
+                    count += 1;
+                }
+                _ => return None,
+            }
+        }
+        Some(
+            raw[..count]
+                .iter()
+                .map(|&(name, raw)| match percent_encoding::percent_decode_str(raw).decode_utf8() {
+                    Ok(value) => Ok((name, value.into_owned())),
+                    Err(_) => Err(ServerError::BadRequest(format!("{name}: not valid UTF-8 once decoded"))),
+                })
+                .collect(),
+        )
     }
-    if at_path != bytes.len() {
-        return None;
+
+    /// The upstream path: these segments with each parameter (from `params`) checked and percent-encoded.
+    fn upstream_path(&self, params: &Params) -> Result<String, ServerError> {
+        let mut path = String::with_capacity(64);
+        let mut values = params.iter();
+        for segment in &self.segments {
+            path.push('/');
+            match *segment {
+                Segment::Literal(literal) => path.push_str(literal),
+                Segment::Param(name) => {
+                    let Some((_, value)) = values.next().filter(|(given, _)| *given == name) else {
+                        return Err(ServerError::Internal(format!("no {{{name}}} among the parameters")));
+                    };
+                    vstage_api::validate::id(name, value)
+                        .map_err(|e| ServerError::BadRequest(format!("{name}: {e}")))?;
+                    path.extend(percent_encoding::utf8_percent_encode(value, SEGMENT));
+                }
+            }
+        }
+        Ok(path)
     }
-    Some(
-        raw.into_iter()
-            .map(|(name, raw)| match percent_encoding::percent_decode_str(raw).decode_utf8() {
-                Ok(value) => Ok((name.to_string(), value.into_owned())),
-                Err(_) => Err(ServerError::BadRequest(format!("{name}: not valid UTF-8 once decoded"))),
-            })
-            .collect(),
-    )
+}
+
+/// The segments of `path` after its leading slash, when it has at most `MAX_SEGMENTS` of them. A byte scan:
+/// paths are short, and `str::split` costs more to set up than it takes.
+fn split_path(path: &str) -> Option<([&str; MAX_SEGMENTS], usize)> {
+    let rest = path.strip_prefix('/')?;
+    let mut segments = [""; MAX_SEGMENTS];
+    let mut count = 0;
+    let mut start = 0;
+    let slashes = rest.bytes().enumerate().filter(|&(_, byte)| byte == b'/').map(|(at, _)| at);
+    for end in slashes.chain([rest.len()]) {
+        *segments.get_mut(count)? = &rest[start..end];
+        count += 1;
+        start = end + 1;
+    }
+    Some((segments, count))
 }
 
 impl Proxy {
     async fn handle(
         &self,
-        rule: Rule,
+        endpoint: &Endpoint,
         subject: &Subject,
-        template: &str,
         params: &Params,
         incoming: Incoming<'_>,
     ) -> Result<Response, ServerError> {
-        let path = fill(template, params)?;
+        let rule = endpoint.rule;
+        let path = endpoint.upstream_path(params)?;
         let tokens = self.gate.access.is_token();
         let Incoming { method, query, headers, mut body } = incoming;
         match rule {
@@ -243,7 +324,7 @@ impl Proxy {
             Rule::ListRenders => {}
             Rule::CreateRenders | Rule::Analyze => body = self.with_webhook_url(body),
             Rule::OnRender if tokens => {
-                let render_id = params.iter().find(|(name, _)| name == "render_id").map(|(_, id)| id.clone());
+                let render_id = params.iter().find(|(name, _)| *name == "render_id").map(|(_, id)| id.clone());
                 let render_id = render_id.unwrap_or_default();
                 Box::pin(self.require_owner(Kind::Render, vec![render_id], subject)).await?;
             }
@@ -277,31 +358,34 @@ impl Proxy {
     async fn send(&self, call: Call<'_>) -> Result<Answer, ServerError> {
         let waits = call.path.starts_with("/v2/")
             && json_field(&call.body, "wait_for_completion").as_ref().and_then(Value::as_bool) == Some(true);
-        let (mut url, timeout) = match self.upstream.direct_sync_url(call.path).filter(|_| waits) {
-            Some(url) => (url, DIRECT_SYNC_TIMEOUT),
-            None => (self.upstream.url(call.path), if call.method == Method::GET { GET_TIMEOUT } else { POST_TIMEOUT }),
+        let (base, timeout) = match self.upstream.direct_sync().filter(|_| waits) {
+            Some(base) => (base, DIRECT_SYNC_TIMEOUT),
+            None => (self.upstream.base(), if call.method == Method::GET { GET_TIMEOUT } else { POST_TIMEOUT }),
         };
-        if let Some(query) = call.query.filter(|q| !q.is_empty()) {
-            if !query.bytes().all(|b| b.is_ascii_graphic() && b != b'#') {
-                return Err(ServerError::BadRequest(
-                    "The query string has characters that are not allowed; encode it.".into(),
-                ));
-            }
-            url = format!("{url}?{query}");
+        let query = call.query.filter(|q| !q.is_empty());
+        if query.is_some_and(|query| !query.bytes().all(|b| b.is_ascii_graphic() && b != b'#')) {
+            return Err(ServerError::BadRequest(
+                "The query string has characters that are not allowed; encode it.".into(),
+            ));
         }
-        let mut request = axum::http::Request::builder()
-            .method(call.method)
-            .uri(url)
-            .header(AUTHORIZATION, self.upstream.key().authorization());
-        for name in [ACCEPT, CONTENT_TYPE] {
-            if let Some(value) = call.headers.get(&name) {
-                request = request.header(name, value);
-            }
-        }
-        let request = request.body(Full::new(call.body)).map_err(|_| {
+        let target = base.target(call.path, query).map_err(|_| {
             ServerError::BadRequest("The request cannot be forwarded as written; check its address.".into())
         })?;
-        let answer = self.http.call(request, timeout).await.map_err(|failure| upstream_failure(call.path, failure))?;
+        let mut request = axum::http::Request::new(Full::new(call.body));
+        *request.method_mut() = call.method;
+        *request.uri_mut() = target;
+        let headers = request.headers_mut();
+        headers.insert(AUTHORIZATION, self.upstream.key().authorization());
+        for name in [ACCEPT, CONTENT_TYPE] {
+            if let Some(value) = call.headers.get(&name) {
+                headers.insert(name, value.clone());
+            }
+        }
+        let answer = self
+            .http
+            .call(base.origin(), request, timeout)
+            .await
+            .map_err(|failure| upstream_failure(call.path, failure))?;
         if answer.status.is_redirection() {
             tracing::warn!(status = %answer.status, path = call.path, "the service answered with a redirect; not followed");
             return Err(ServerError::BadGateway(
@@ -393,24 +477,6 @@ pub fn relay(answer: Answer) -> Response {
     response
 }
 
-/// The upstream path: the template with each parameter checked and percent-encoded.
-fn fill(template: &str, params: &Params) -> Result<String, ServerError> {
-    let mut path = String::with_capacity(template.len() + 32);
-    let mut rest = template;
-    for (name, value) in params {
-        vstage_api::validate::id(name, value).map_err(|e| ServerError::BadRequest(format!("{name}: {e}")))?;
-        let braces = rest.find('{').zip(rest.find('}'));
-        let Some((open, close)) = braces.filter(|&(open, close)| &rest[open + 1..close] == name) else {
-            return Err(ServerError::Internal(format!("{template} has no {{{name}}} in that place")));
-        };
-        path.push_str(&rest[..open]);
-        path.extend(percent_encoding::utf8_percent_encode(value, percent_encoding::NON_ALPHANUMERIC));
-        rest = &rest[close + 1..];
-    }
-    path.push_str(rest);
-    Ok(path)
-}
-
 fn json_field(body: &[u8], field: &str) -> Option<Value> {
     if body.is_empty() {
         return None;
@@ -440,29 +506,41 @@ fn upstream_failure(path: &str, failure: CallFailure) -> ServerError {
 mod tests {
     use super::*;
 
+    fn endpoint(template: &'static str) -> Endpoint {
+        Endpoint::new(&(Method::GET, template, 0, Rule::Plain))
+    }
+
+    fn params(endpoint: &Endpoint, path: &str) -> Option<Result<Params, ServerError>> {
+        split_path(path).and_then(|(segments, count)| endpoint.params(&segments[..count]))
+    }
+
     #[test]
     fn paths_match_templates_whole_segments_only() {
-        let params = |path| match_template("/v2/renders/{render_id}/variations/{variation_id}", path);
-        let found = params("/v2/renders/rnd_1/variations/var%5F2").and_then(Result::ok);
-        assert_eq!(found, Some(vec![("render_id".into(), "rnd_1".into()), ("variation_id".into(), "var_2".into())]));
-        assert!(params("/v2/renders/rnd_1/variations").is_none());
-        assert!(params("/v2/renders/rnd_1/variations/var_2/more").is_none());
-        assert!(params("/v2/renders//variations/var_2").is_none());
-        assert!(params("/v2/renders/rnd_1/variation/var_2").is_none());
-        assert!(matches!(params("/v2/renders/%FF/variations/v"), Some(Err(ServerError::BadRequest(_)))));
-        assert_eq!(match_template("/v2/status", "/v2/status").and_then(Result::ok), Some(vec![]));
-        assert!(match_template("/v2/status", "/v2/status/").is_none());
+        let variation = endpoint("/v2/renders/{render_id}/variations/{variation_id}");
+        let found = params(&variation, "/v2/renders/rnd_1/variations/var%5F2").and_then(Result::ok);
+        assert_eq!(found, Some(vec![("render_id", "rnd_1".into()), ("variation_id", "var_2".into())]));
+        assert!(params(&variation, "/v2/renders/rnd_1/variations").is_none());
+        assert!(params(&variation, "/v2/renders/rnd_1/variations/var_2/more").is_none());
+        assert!(params(&variation, "/v2/renders//variations/var_2").is_none());
+        assert!(params(&variation, "/v2/renders/rnd_1/variation/var_2").is_none());
+        assert!(matches!(params(&variation, "/v2/renders/%FF/variations/v"), Some(Err(ServerError::BadRequest(_)))));
+        let status = endpoint("/v2/status");
+        assert_eq!(params(&status, "/v2/status").and_then(Result::ok), Some(vec![]));
+        assert!(params(&status, "/v2/status/").is_none());
+        assert!(params(&status, "/v2/stat").is_none());
+        assert!(params(&status, "v2/status").is_none());
+        assert!(params(&status, "/a/b/c/d/e/f/v2/status").is_none());
     }
 
     #[test]
     fn upstream_paths_carry_checked_encoded_parameters() {
-        let params =
-            vec![("render_id".to_string(), "rnd_1".to_string()), ("variation_id".to_string(), "v-2".to_string())];
-        let path = fill("/v2/renders/{render_id}/variations/{variation_id}", &params).unwrap();
-        assert_eq!(path, "/v2/renders/rnd%5F1/variations/v%2D2");
-        assert_eq!(fill("/v2/status", &Vec::new()).unwrap(), "/v2/status");
-        let dots = vec![("render_id".to_string(), "..".to_string())];
-        assert!(matches!(fill("/v2/renders/{render_id}", &dots), Err(ServerError::BadRequest(_))));
+        let variation = endpoint("/v2/renders/{render_id}/variations/{variation_id}");
+        let params = vec![("render_id", "rnd_1.a-b~c".to_string()), ("variation_id", "v 2?x=#y%z".to_string())];
+        let path = variation.upstream_path(&params).unwrap();
+        assert_eq!(path, "/v2/renders/rnd_1.a-b~c/variations/v%202%3Fx%3D%23y%25z");
+        assert_eq!(endpoint("/v2/status").upstream_path(&Vec::new()).unwrap(), "/v2/status");
+        let dots = vec![("render_id", "..".to_string())];
+        assert!(matches!(endpoint("/v2/renders/{render_id}").upstream_path(&dots), Err(ServerError::BadRequest(_))));
     }
 
     #[test]

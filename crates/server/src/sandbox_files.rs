@@ -14,6 +14,7 @@ use http_body_util::Full;
 
 use crate::error::ServerError;
 use crate::http_client::HttpClient;
+use crate::upstream::Base;
 
 /// Reading an image's head from the sandbox on this machine.
 const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
@@ -21,13 +22,13 @@ const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 #[derive(Debug)]
 struct SandboxFiles {
     /// The sandbox's loopback address.
-    origin: String,
+    sandbox: Base,
     http: HttpClient,
 }
 
-/// Routes for `/sandbox/...`, and `/api/samples`, reaching the sandbox at `origin`.
-pub fn routes(origin: String, http: HttpClient) -> (Router, Router) {
-    let state = Arc::new(SandboxFiles { origin, http });
+/// Routes for `/sandbox/...`, and `/api/samples`, reaching the sandbox at `sandbox`.
+pub fn routes(sandbox: Base, http: HttpClient) -> (Router, Router) {
+    let state = Arc::new(SandboxFiles { sandbox, http });
     let images = Router::new()
         .route("/sandbox/files/{*path}", get(file))
         .route("/sandbox/samples/{name}", get(sample))
@@ -62,10 +63,11 @@ fn checked(path: &str) -> Result<&str, ServerError> {
 
 impl SandboxFiles {
     async fn relay(&self, path: &str) -> Result<Response, ServerError> {
-        let request = Request::get(format!("{}{path}", self.origin))
+        let target = self.sandbox.target(path, None);
+        let request = Request::get(target.map_err(|e| ServerError::Internal(format!("a sandbox image request: {e}")))?)
             .body(Full::default())
             .map_err(|e| ServerError::Internal(format!("a sandbox image request: {e}")))?;
-        let upstream = self.http.send(request, TIMEOUT).await.map_err(|failure| {
+        let upstream = self.http.send(self.sandbox.origin(), request, TIMEOUT).await.map_err(|failure| {
             tracing::warn!(error = %failure, "the embedded sandbox did not answer");
             ServerError::BadGateway("The sandbox did not answer; restart vstage.".into())
         })?;

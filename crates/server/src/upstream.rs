@@ -4,19 +4,30 @@
 use std::path::Path;
 
 use anyhow::{Context, bail};
+use axum::http::Uri;
+use axum::http::uri::InvalidUri;
 use tokio::net::TcpListener;
 use vstage_sandbox::{RunningSandbox, SandboxConfig};
 
+use crate::http_client::Origin;
 use crate::secret::ApiKey;
 
 #[derive(Debug)]
 pub struct Upstream {
-    /// The root under which `/v2` and `/v1` live, without a trailing slash.
-    base_url: String,
+    /// The root under which `/v2` and `/v1` live.
+    base: Base,
     /// Where waiting v2 calls go instead, when set (`--direct-sync-url`).
-    direct_sync_base: Option<String>,
+    direct_sync: Option<Base>,
     key: ApiKey,
     embedded: bool,
+}
+
+/// A base URL taken apart once: the origin its calls connect to, and the path their targets start with.
+#[derive(Debug, Clone)]
+pub struct Base {
+    origin: Origin,
+    /// The URL's path without the trailing slash (usually empty).
+    prefix: String,
 }
 
 impl Upstream {
@@ -26,7 +37,7 @@ impl Upstream {
             bail!("--upstream needs the service's API key in the environment variable VSTAGE_API_KEY");
         };
         let key: ApiKey = key.parse().map_err(anyhow::Error::msg)?;
-        Ok(Upstream { base_url: checked_base("--upstream", base_url)?, direct_sync_base: None, key, embedded: false })
+        Ok(Upstream { base: Base::parse("--upstream", base_url)?, direct_sync: None, key, embedded: false })
     }
 
     /// Starts the sandbox on a free loopback port with its own key (made once and kept in `data_dir`, so the
@@ -40,24 +51,30 @@ impl Upstream {
         };
         let running = vstage_sandbox::spawn(listener, &config, Some(public_url))?;
         tracing::info!(address = %running.addr, "embedded sandbox started");
-        let upstream = Upstream { base_url: running.base_url(), direct_sync_base: None, key, embedded: true };
+        let base = Base::parse("the embedded sandbox's address", &running.base_url())?;
+        let upstream = Upstream { base, direct_sync: None, key, embedded: true };
         Ok((upstream, running))
     }
 
     /// Sends waiting v2 calls to `url` (the service's direct synchronous address).
     pub fn with_direct_sync_url(mut self, url: Option<&str>) -> anyhow::Result<Self> {
-        self.direct_sync_base = url.map(|url| checked_base("--direct-sync-url", url)).transpose()?;
+        self.direct_sync = url.map(|url| Base::parse("--direct-sync-url", url)).transpose()?;
         Ok(self)
     }
 
-    /// The URL of a contract path such as `/v2/user`. Only the proxy's allow-list produces `path`.
-    pub fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base_url)
+    /// Where calls go.
+    pub fn base(&self) -> &Base {
+        &self.base
     }
 
-    /// The direct synchronous URL of `path`, when one is configured.
-    pub fn direct_sync_url(&self, path: &str) -> Option<String> {
-        self.direct_sync_base.as_ref().map(|base| format!("{base}{path}"))
+    /// Where waiting v2 calls go, when configured.
+    pub fn direct_sync(&self) -> Option<&Base> {
+        self.direct_sync.as_ref()
+    }
+
+    /// The embedded sandbox's address, whose images this server relays; `None` with the real service.
+    pub fn sandbox(&self) -> Option<&Base> {
+        self.embedded.then_some(&self.base)
     }
 
     pub fn key(&self) -> &ApiKey {
@@ -66,6 +83,34 @@ impl Upstream {
 
     pub fn mode(&self) -> &'static str {
         if self.embedded { "sandbox" } else { "upstream" }
+    }
+}
+
+impl Base {
+    /// `url`, checked as `checked_base` does; `option` names it in the error.
+    fn parse(option: &str, url: &str) -> anyhow::Result<Base> {
+        let url = checked_base(option, url)?;
+        let origin = Origin::of(&url).map_err(|e| anyhow::anyhow!("{option}: {e}"))?;
+        let prefix = url::Url::parse(&url)?.path().trim_end_matches('/').to_string();
+        Ok(Base { origin, prefix })
+    }
+
+    pub fn origin(&self) -> &Origin {
+        &self.origin
+    }
+
+    /// The request target of a contract path such as `/v2/user` with its query, under this base. Only the
+    /// proxy's allow-list and this server produce `path`.
+    pub fn target(&self, path: &str, query: Option<&str>) -> Result<Uri, InvalidUri> {
+        let query = query.unwrap_or_default();
+        let mut target = String::with_capacity(self.prefix.len() + path.len() + 1 + query.len());
+        target.push_str(&self.prefix);
+        target.push_str(path);
+        if !query.is_empty() {
+            target.push('?');
+            target.push_str(query);
+        }
+        Uri::try_from(target)
     }
 }
 
@@ -85,4 +130,18 @@ pub fn checked_base(option: &str, url: &str) -> anyhow::Result<String> {
         );
     }
     Ok(url.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_keep_the_base_path_and_the_query() {
+        let base = Base::parse("--upstream", "https://api.example.com/staging/").unwrap();
+        assert_eq!(base.target("/v2/renders", Some("limit=5")).unwrap(), "/staging/v2/renders?limit=5");
+        let base = Base::parse("--upstream", "http://127.0.0.1:8787").unwrap();
+        assert_eq!(base.target("/v2/user", None).unwrap(), "/v2/user");
+        assert_eq!(base.target("/v2/user", Some("")).unwrap(), "/v2/user");
+    }
 }
