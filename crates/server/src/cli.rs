@@ -77,6 +77,11 @@ pub struct ServeArgs {
     /// Worker threads serving connections, each with its own event loop; defaults to one per core.
     #[arg(long)]
     pub workers: Option<NonZeroUsize>,
+    /// Seconds a client has to send a request's headers, counted from when the connection is ready for one: it
+    /// also closes kept-alive connections idle that long. Stops clients that hold connections open by sending
+    /// slowly. 0 for no limit.
+    #[arg(long, default_value_t = 30)]
+    pub header_timeout_s: u64,
 }
 
 #[derive(Debug, Args)]

@@ -140,7 +140,11 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         shutdown::signal().await;
         live_events.close();
     };
-    serving::serve(listener, args.workers.unwrap_or_else(serving::default_workers), app, stopping).await?;
+    let options = serving::Options {
+        workers: args.workers.unwrap_or_else(serving::default_workers),
+        header_timeout: Some(Duration::from_secs(args.header_timeout_s)).filter(|timeout| !timeout.is_zero()),
+    };
+    serving::serve(listener, options, app, stopping).await?;
     drop(embedded_sandbox);
     println!("vstage stopped");
     Ok(())

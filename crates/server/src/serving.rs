@@ -10,13 +10,14 @@ use std::num::NonZeroUsize;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{Context, anyhow};
 use axum::response::Response;
 use axum::serve::Listener;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, watch};
@@ -36,15 +37,26 @@ pub fn default_workers() -> NonZeroUsize {
     std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN)
 }
 
-/// Serves `app` on `listener` with `workers` threads until `stopping` completes, then stops accepting, lets every
-/// worker finish its connections (graceful shutdown) and returns. A worker that fails stops the others and is
-/// the error.
+/// How connections are served.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Worker threads.
+    pub workers: NonZeroUsize,
+    /// How long a client may take to send a request's headers, from when the connection is ready for them (so
+    /// also how long a kept-alive connection may sit idle); `None` for no limit.
+    pub header_timeout: Option<Duration>,
+}
+
+/// Serves `app` on `listener` with `options.workers` threads until `stopping` completes, then stops accepting,
+/// lets every worker finish its connections (graceful shutdown) and returns. A worker that fails stops the
+/// others and is the error.
 pub async fn serve(
     mut listener: TcpListener,
-    workers: NonZeroUsize,
+    options: Options,
     app: AppFactory,
     stopping: impl Future<Output = ()>,
 ) -> anyhow::Result<()> {
+    let workers = options.workers;
     let (stop, stop_requested) = watch::channel(false);
     let (ended, mut worker_ends) = mpsc::unbounded_channel();
     let mut handovers = Vec::with_capacity(workers.get());
@@ -56,8 +68,9 @@ pub async fn serve(
         std::thread::Builder::new()
             .name(format!("vstage-worker-{index}"))
             .spawn(move || {
-                let result = std::panic::catch_unwind(AssertUnwindSafe(|| run_worker(listener, &app, stop_requested)))
-                    .unwrap_or_else(|_| Err(anyhow!("it panicked")));
+                let run = || run_worker(listener, &app, options.header_timeout, stop_requested);
+                let result =
+                    std::panic::catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|_| Err(anyhow!("it panicked")));
                 let _ = ended.send(result.with_context(|| format!("worker {index}")));
             })
             .context("cannot start a worker thread")?;
@@ -100,11 +113,18 @@ pub async fn serve(
 }
 
 /// One worker: its own runtime on this thread, its own app, the connections the acceptor hands it.
-fn run_worker(mut listener: Handed, app: &AppFactory, mut stop_requested: watch::Receiver<bool>) -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+fn run_worker(
+    mut listener: Handed,
+    app: &AppFactory,
+    header_timeout: Option<Duration>,
+    mut stop_requested: watch::Receiver<bool>,
+) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_io().enable_time().build()?;
     runtime.block_on(async move {
         let app = app()?;
         tokio::spawn(keep_timers_armed());
+        let mut http = http1::Builder::new();
+        http.timer(TokioTimer::new()).header_read_timeout(header_timeout);
         let connections = GracefulShutdown::new();
         loop {
             let (stream, peer) = tokio::select! {
@@ -117,7 +137,7 @@ fn run_worker(mut listener: Handed, app: &AppFactory, mut stop_requested: watch:
                 let answer = app(request, peer);
                 async move { Ok::<_, Infallible>(answer.await) }
             });
-            let connection = connections.watch(http1::Builder::new().serve_connection(TokioIo::new(stream), service));
+            let connection = connections.watch(http.serve_connection(TokioIo::new(stream), service));
             tokio::spawn(async move {
                 if let Err(error) = connection.await {
                     tracing::debug!(%error, "a connection ended with an error");
@@ -134,7 +154,7 @@ fn run_worker(mut listener: Handed, app: &AppFactory, mut stop_requested: watch:
 /// without a sooner timer, each new one would be the earliest and wake the runtime's event loop through its
 /// eventfd (a system call and an extra turn of the loop per call); behind this tick, registering one is enough.
 async fn keep_timers_armed() {
-    let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;

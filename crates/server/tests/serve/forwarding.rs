@@ -1,5 +1,7 @@
 //! Forwarding to the embedded sandbox, the API's 404s, path tricks, and the widget's files.
 
+use std::time::Duration;
+
 use crate::support::{Server, widget_dir};
 
 #[tokio::test]
@@ -161,4 +163,30 @@ async fn capabilities_say_what_this_server_offers() {
     let capabilities: serde_json::Value =
         reqwest::get(format!("{}/api/capabilities", server.url)).await.unwrap().json().await.unwrap();
     assert_eq!(capabilities, serde_json::json!({"mode": "sandbox", "events": true, "uploads": true, "access": "open"}));
+}
+
+#[tokio::test]
+async fn a_client_that_never_finishes_its_headers_is_disconnected() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let dist = widget_dir();
+    let server = Server::start_with(dist.path(), &["--header-timeout-s", "1"], &[]).await;
+    let address = server.url.trim_start_matches("http://").to_string();
+    let mut slow = tokio::net::TcpStream::connect(&address).await.unwrap();
+    slow.write_all(b"GET /api/capabilities HTTP/1.1\r\nHost: vstage\r\n").await.unwrap();
+    let mut idle = tokio::net::TcpStream::connect(&address).await.unwrap();
+
+    // Both are closed once the second is up, without an answer; a client that sends its request is served.
+    let closed = |mut stream: tokio::net::TcpStream| async move {
+        let mut rest = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut rest)).await;
+        assert!(read.is_ok(), "the connection is still open after 10 s");
+        rest
+    };
+    let started = std::time::Instant::now();
+    assert_eq!(String::from_utf8_lossy(&closed(slow).await), "");
+    assert_eq!(String::from_utf8_lossy(&closed(idle).await), "");
+    assert!(started.elapsed() >= Duration::from_millis(500), "closed before its time: {:?}", started.elapsed());
+    let capabilities = reqwest::get(server.api("/capabilities")).await.unwrap();
+    assert_eq!(capabilities.status().as_u16(), 200);
 }
