@@ -174,7 +174,7 @@ async fn a_client_that_never_finishes_its_headers_is_disconnected() {
     let address = server.url.trim_start_matches("http://").to_string();
     let mut slow = tokio::net::TcpStream::connect(&address).await.unwrap();
     slow.write_all(b"GET /api/capabilities HTTP/1.1\r\nHost: vstage\r\n").await.unwrap();
-    let mut idle = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let idle = tokio::net::TcpStream::connect(&address).await.unwrap();
 
     // Both are closed once the second is up, without an answer; a client that sends its request is served.
     let closed = |mut stream: tokio::net::TcpStream| async move {
