@@ -64,7 +64,8 @@ impl Rule {
     }
 }
 
-/// Every endpoint of API.md: method, path (with `{param}`s), the largest body it takes, and its rule.
+/// Every endpoint of API.md: method, path (with `{param}`s), the largest body it takes, and its rule; split into
+/// segments on first use.
 static ENDPOINTS: LazyLock<Vec<Endpoint>> = LazyLock::new(|| {
     [
         (Method::GET, "/v2/status", 0, Rule::Plain),
@@ -133,7 +134,7 @@ struct Call<'a> {
 }
 
 /// The routes that forward to the service, matched on a request before the app's router sees it: they are the hot
-/// path, and a table walk over whole paths (`/api/v2/...`) costs less than the general router (see `serving`).
+/// path, and a walk over the endpoints' segments costs less than the general router (see `serving`).
 #[derive(Debug, Clone)]
 pub struct Routes {
     proxy: Arc<Proxy>,
