@@ -16,7 +16,7 @@ pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
 /// What the tools are needed for: running the studio needs the build tools; tests also need a browser; the
-/// benchmarks need wrk.
+/// benchmarks need wrk, nginx, valgrind and ImageMagick.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Purpose {
     Build,
@@ -46,6 +46,7 @@ pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
         chromium()?;
         wrk()?;
         nginx()?;
+        valgrind()?;
         imagemagick()?;
     }
     println!("    setup: ready in {:.1} s", started.elapsed().as_secs_f64());
@@ -183,6 +184,15 @@ fn nginx() -> anyhow::Result<()> {
         return Ok(());
     }
     apt_install(&["nginx"], "nginx (the reference proxy of the benchmarks)")
+}
+
+/// Valgrind, whose callgrind counts the proxies' instructions per call.
+fn valgrind() -> anyhow::Result<()> {
+    if Command::new("valgrind").arg("--version").output().is_ok() {
+        println!("    valgrind: present");
+        return Ok(());
+    }
+    apt_install(&["valgrind"], "valgrind (counts the proxies' instructions in the benchmarks)")
 }
 
 /// ImageMagick, the reference of the imaging benchmark.

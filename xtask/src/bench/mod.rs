@@ -2,6 +2,7 @@
 //! Each figure lives in its own module and adds rows to one report: figure, value, reference, ratio.
 
 mod imaging;
+mod instructions;
 mod mask_editor;
 mod proxy_http;
 mod report;

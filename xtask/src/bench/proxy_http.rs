@@ -1,16 +1,18 @@
 //! The proxy's figures: `GET /v2/renders/{id}` of one sandbox measured directly, through `vstage serve` and through
-//! nginx set up as a reverse proxy adding the same header (throughput, latency, and each proxy's own CPU time per
-//! request); then 1,000 live-event streams held by one server.
+//! nginx set up as a reverse proxy adding the same header (throughput, latency, each proxy's own CPU time per
+//! request, and its instructions per call); then 1,000 live-event streams held by one server.
 
+use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 
 use super::Report;
+use super::instructions::Counted;
 use super::report::Measure;
 use super::sandbox_http::{self, KEY};
 use super::wrk;
@@ -59,9 +61,51 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     );
     report.add("vstage serve: p50 added over direct", Measure::millis(vstage_figures.p50_ms - direct.p50_ms), None);
     report.add("nginx: p50 added over direct", Measure::millis(nginx_figures.p50_ms - direct.p50_ms), None);
-    drop((nginx, serve, sandbox));
+    drop((nginx, serve));
+
+    let (vstage_count, nginx_count) = count_instructions(project, &bench, sandbox.addr(), &proxied)?;
+    report.add(
+        "instructions per proxied call (callgrind, one worker), vstage serve (reference: nginx)",
+        Measure::count(vstage_count),
+        Some(Measure::count(nginx_count)),
+    );
+    drop(sandbox);
 
     live_streams(project, report)
+}
+
+/// Instructions per call of `vstage serve` and of nginx (see `instructions`), each with one worker.
+fn count_instructions(project: &Project, bench: &Path, sandbox: &str, path: &str) -> anyhow::Result<(f64, f64)> {
+    let data = bench.join("counted-serve-data");
+    let _ = std::fs::remove_dir_all(&data);
+    let dist = bench.join("no-widget");
+    let addr = free_addr()?;
+    let upstream = format!("http://{sandbox}");
+    let args: Vec<OsString> =
+        ["serve", "--listen", &addr, "--workers", "1", "--rate-limit", "0", "--upstream", &upstream]
+            .iter()
+            .map(OsString::from)
+            .chain(["--data-dir".into(), data.into(), "--dist".into(), dist.into()])
+            .collect();
+    let binary = sandbox_http::release_binary(project)?;
+    let vstage = Counted::start(
+        "vstage serve",
+        &bench.join("counted-serve"),
+        &addr,
+        &binary,
+        &args,
+        &[("VSTAGE_API_KEY", KEY)],
+    )?
+    .instructions_per_call(project, path)?;
+
+    let dir = bench.join("counted-nginx");
+    let _ = std::fs::remove_dir_all(&dir);
+    let addr = free_addr()?;
+    let config = nginx_config(&dir, sandbox, &addr, "worker_processes 1;\nmaster_process off;")?;
+    let args: Vec<OsString> = vec!["-p".into(), dir.clone().into(), "-c".into(), config.into()];
+    let nginx =
+        Counted::start("nginx", &dir, &addr, Path::new(NGINX), &args, &[])?.instructions_per_call(project, path)?;
+    Ok((vstage, nginx))
 }
 
 /// One wrk run through a proxy, with the CPU time its processes spent meanwhile.
@@ -193,40 +237,52 @@ struct Nginx {
 impl Nginx {
     fn start(dir: &Path, sandbox: &str) -> anyhow::Result<Self> {
         let _ = std::fs::remove_dir_all(dir);
-        std::fs::create_dir_all(dir.join("temp"))?;
-        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
-        let addr = format!("127.0.0.1:{port}");
-        let d = dir.display();
-        let config = format!(
-            "worker_processes 2;\ndaemon off;\npid {d}/nginx.pid;\nerror_log {d}/error.log warn;\n\
-             events {{ worker_connections 4096; }}\n\
-             http {{\n  access_log off;\n  client_body_temp_path {d}/temp/body;\n  proxy_temp_path {d}/temp/proxy;\n\
-               fastcgi_temp_path {d}/temp/fastcgi;\n  uwsgi_temp_path {d}/temp/uwsgi;\n  scgi_temp_path {d}/temp/scgi;\n\
-               upstream sandbox {{ server {sandbox}; keepalive 64; }}\n\
-               server {{\n    listen {addr};\n    location /api/ {{\n      proxy_pass http://sandbox/;\n\
-                 proxy_http_version 1.1;\n      proxy_set_header Connection \"\";\n\
-                 proxy_set_header Authorization \"Api-Key {KEY}\";\n    }}\n  }}\n}}\n"
-        );
-        let config_path = dir.join("nginx.conf");
-        std::fs::write(&config_path, config)?;
+        let addr = free_addr()?;
+        let config = nginx_config(dir, sandbox, &addr, "worker_processes 2;")?;
         let process = Command::new(NGINX)
             .arg("-p")
             .arg(dir)
             .arg("-c")
-            .arg(&config_path)
+            .arg(&config)
             .stderr(Stdio::inherit())
             .spawn()
             .with_context(|| format!("cannot start {NGINX}"))?;
         let deadline = Instant::now() + Duration::from_secs(10);
         while TcpStream::connect(&addr).is_err() {
             if Instant::now() > deadline {
-                bail!("nginx did not start; see {d}/error.log");
+                bail!("nginx did not start; see {}/error.log", dir.display());
             }
             std::thread::sleep(Duration::from_millis(50));
         }
         println!("    nginx at http://{addr}");
         Ok(Nginx { addr, process })
     }
+}
+
+/// nginx's configuration in `dir` (written there, its path returned): `/api/` on `addr` proxied to `sandbox` with
+/// the key added and kept-alive connections upstream (as one would configure it for production); `processes`
+/// says how many workers and whether a master runs.
+fn nginx_config(dir: &Path, sandbox: &str, addr: &str, processes: &str) -> anyhow::Result<PathBuf> {
+    std::fs::create_dir_all(dir.join("temp"))?;
+    let d = dir.display();
+    let config = format!(
+        "{processes}\ndaemon off;\npid {d}/nginx.pid;\nerror_log {d}/error.log warn;\n\
+         events {{ worker_connections 4096; }}\n\
+         http {{\n  access_log off;\n  client_body_temp_path {d}/temp/body;\n  proxy_temp_path {d}/temp/proxy;\n\
+           fastcgi_temp_path {d}/temp/fastcgi;\n  uwsgi_temp_path {d}/temp/uwsgi;\n  scgi_temp_path {d}/temp/scgi;\n\
+           upstream sandbox {{ server {sandbox}; keepalive 64; }}\n\
+           server {{\n    listen {addr};\n    location /api/ {{\n      proxy_pass http://sandbox/;\n\
+             proxy_http_version 1.1;\n      proxy_set_header Connection \"\";\n\
+             proxy_set_header Authorization \"Api-Key {KEY}\";\n    }}\n  }}\n}}\n"
+    );
+    let path = dir.join("nginx.conf");
+    std::fs::write(&path, config)?;
+    Ok(path)
+}
+
+/// A loopback address with a port free a moment ago.
+fn free_addr() -> anyhow::Result<String> {
+    Ok(format!("127.0.0.1:{}", std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port()))
 }
 
 impl Nginx {

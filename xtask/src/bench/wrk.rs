@@ -76,16 +76,32 @@ pub fn run(
         let value = line.trim_start()[label.len()..].trim();
         parse_duration_or_number(value).with_context(|| format!("cannot read `{line}`"))
     };
-    let requests = output
-        .lines()
-        .find_map(|line| line.trim().split_once(" requests in ")?.0.parse().ok())
-        .context("no `N requests in` in wrk's output")?;
     Ok(Figures {
         requests_per_second: number_after("Requests/sec:")?,
         p50_ms: number_after("50%")?,
         p99_ms: number_after("99%")?,
-        requests,
+        requests: requests(&output)?,
     })
+}
+
+/// The calls completed by a light load (one thread, 4 connections) on `http://{addr}{path}` for `duration`: for a
+/// server slowed down by instrumentation, where only the count matters.
+pub fn count_calls(project: &Project, addr: &str, path: &str, duration: &str) -> anyhow::Result<f64> {
+    let mut command = project.command("wrk");
+    command.args(["-t1", "-c4", &format!("-d{duration}"), &format!("http://{addr}{path}")]);
+    let (status, output) = project::status_and_output(&format!("wrk (light) {addr}{path}"), &mut command)?;
+    if !status.success() || output.contains("Non-2xx") {
+        bail!("wrk failed on {path}, or the server answered errors; see above");
+    }
+    requests(&output)
+}
+
+/// wrk's `N requests in ...`.
+fn requests(output: &str) -> anyhow::Result<f64> {
+    output
+        .lines()
+        .find_map(|line| line.trim().split_once(" requests in ")?.0.parse().ok())
+        .context("no `N requests in` in wrk's output")
 }
 
 /// A short run whose figures are not kept: the server's connections, pools and caches are warm afterwards.
