@@ -64,9 +64,9 @@ fn checked(path: &str) -> Result<&str, ServerError> {
 impl SandboxFiles {
     async fn relay(&self, path: &str) -> Result<Response, ServerError> {
         let target = self.sandbox.target(path, None);
-        let request = Request::get(target.map_err(|e| ServerError::Internal(format!("a sandbox image request: {e}")))?)
-            .body(Full::default())
-            .map_err(|e| ServerError::Internal(format!("a sandbox image request: {e}")))?;
+        // A GET of the target.
+        let mut request = Request::new(Full::default());
+        *request.uri_mut() = target.map_err(|e| ServerError::Internal(format!("a sandbox image request: {e}")))?;
         let upstream = self.http.send(self.sandbox.origin(), request, TIMEOUT).await.map_err(|failure| {
             tracing::warn!(error = %failure, "the embedded sandbox did not answer");
             ServerError::BadGateway("The sandbox did not answer; restart vstage.".into())
