@@ -2,7 +2,7 @@
 //! that fits and a sentence that says what to do. Internal details go to the log, never into a response.
 
 use axum::Json;
-use axum::http::header::RETRY_AFTER;
+use axum::http::header::{ALLOW, RETRY_AFTER};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
@@ -17,8 +17,9 @@ pub enum ServerError {
     Forbidden(String),
     #[error("{0}")]
     NotFound(String),
-    #[error("{0}")]
-    MethodNotAllowed(String),
+    /// With the methods the path takes (the `Allow` header).
+    #[error("{message}")]
+    MethodNotAllowed { message: String, allow: String },
     #[error("{0}")]
     TooLarge(String),
     #[error("{0}")]
@@ -43,7 +44,7 @@ impl ServerError {
             ServerError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ServerError::Forbidden(_) => StatusCode::FORBIDDEN,
             ServerError::NotFound(_) => StatusCode::NOT_FOUND,
-            ServerError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ServerError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ServerError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ServerError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ServerError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -66,8 +67,16 @@ impl IntoResponse for ServerError {
             other => other.to_string(),
         };
         let mut response = (self.status(), Json(json!({ "message": message }))).into_response();
-        if let ServerError::TooManyRequests { retry_after_s } = self {
-            response.headers_mut().insert(RETRY_AFTER, HeaderValue::from(retry_after_s));
+        match self {
+            ServerError::TooManyRequests { retry_after_s } => {
+                response.headers_mut().insert(RETRY_AFTER, HeaderValue::from(retry_after_s));
+            }
+            ServerError::MethodNotAllowed { allow, .. } => {
+                if let Ok(allow) = HeaderValue::try_from(allow) {
+                    response.headers_mut().insert(ALLOW, allow);
+                }
+            }
+            _ => {}
         }
         response
     }

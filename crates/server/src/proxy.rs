@@ -158,7 +158,8 @@ impl Routes {
     {
         let path = request.uri().path().strip_prefix("/api").and_then(split_path);
         let Some((segments, count)) = path else { return Err(request) };
-        let mut wrong_method = false;
+        // The methods of the endpoints with this path's shape, for a 405 when none is the request's.
+        let mut other_methods = Vec::new();
         let mut found = None;
         for endpoint in ENDPOINTS.iter() {
             if let Some(params) = endpoint.params(&segments[..count]) {
@@ -166,17 +167,19 @@ impl Routes {
                     found = Some((endpoint, params));
                     break;
                 }
-                wrong_method = true;
+                other_methods.push(endpoint.method.as_str());
             }
         }
         let proxy = self.proxy.clone();
-        if found.is_none() && !wrong_method {
+        if found.is_none() && other_methods.is_empty() {
             return Err(request);
         }
         Ok(async move {
             let Some((endpoint, params)) = found else {
-                let refusal = format!("{} does not take {}; check the method.", request.uri().path(), request.method());
-                return ServerError::MethodNotAllowed(refusal).into_response();
+                let (path, method) = (request.uri().path(), request.method());
+                let allow = other_methods.join(", ");
+                let message = format!("{path} does not take {method}, only {allow}; check the method.");
+                return ServerError::MethodNotAllowed { message, allow }.into_response();
             };
             let (parts, body) = request.into_parts();
             let forwarded = async {

@@ -114,6 +114,11 @@ async fn every_endpoint_is_forwarded_and_nothing_else() {
     }
     let wrong_method = http.delete(api("/v2/renders")).send().await.unwrap();
     assert_eq!(wrong_method.status().as_u16(), 405);
+    assert_eq!(wrong_method.headers()["allow"], "GET, POST");
+    let body: serde_json::Value = wrong_method.json().await.unwrap();
+    assert!(body["message"].as_str().unwrap().contains("only GET, POST"), "{body}");
+    let head = http.head(api("/v2/renders/rnd_1")).send().await.unwrap();
+    assert_eq!((head.status().as_u16(), &head.headers()["allow"]), (405, &"GET".parse().unwrap()));
     let too_large = http
         .post(api("/v2/renders"))
         .header("Content-Type", "application/json")
