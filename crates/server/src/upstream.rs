@@ -89,9 +89,9 @@ impl Upstream {
 impl Base {
     /// `url`, checked as `checked_base` does; `option` names it in the error.
     fn parse(option: &str, url: &str) -> anyhow::Result<Base> {
-        let url = checked_base(option, url)?;
+        let (url, parsed) = checked_url(option, url)?;
         let origin = Origin::of(&url).map_err(|e| anyhow::anyhow!("{option}: {e}"))?;
-        let prefix = url::Url::parse(&url)?.path().trim_end_matches('/').to_string();
+        let prefix = parsed.path().trim_end_matches('/').to_string();
         Ok(Base { origin, prefix })
     }
 
@@ -116,6 +116,11 @@ impl Base {
 
 /// A plain http(s) base URL, without the trailing slash.
 pub fn checked_base(option: &str, url: &str) -> anyhow::Result<String> {
+    checked_url(option, url).map(|(url, _)| url)
+}
+
+/// `checked_base`, with the URL as parsed.
+fn checked_url(option: &str, url: &str) -> anyhow::Result<(String, url::Url)> {
     let url = url.trim_end_matches('/');
     let parsed = url::Url::parse(url)
         .with_context(|| format!("{option} {url} is not a URL; give e.g. https://api.example.com"))?;
@@ -129,7 +134,7 @@ pub fn checked_base(option: &str, url: &str) -> anyhow::Result<String> {
             "{option} must be a plain http(s) URL without credentials, query or fragment, e.g. https://api.example.com"
         );
     }
-    Ok(url.to_string())
+    Ok((url.to_string(), parsed))
 }
 
 #[cfg(test)]

@@ -3,10 +3,9 @@
 //! the count hardly moves between runs, so it shows what a change to the hot path does.
 
 use std::ffi::OsString;
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Context, bail};
 
@@ -51,12 +50,8 @@ impl Counted {
             .spawn()
             .context("cannot start valgrind")?;
         let counted = Counted { name, addr: addr.to_string(), process, out };
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while TcpStream::connect(addr).is_err() {
-            if Instant::now() > deadline {
-                bail!("{name} did not start under callgrind within 60 s");
-            }
-            std::thread::sleep(Duration::from_millis(200));
+        if !wrk::accepts_within(addr, Duration::from_secs(60)) {
+            bail!("{name} did not start under callgrind within 60 s");
         }
         println!("    {name} under callgrind at http://{addr}");
         Ok(counted)

@@ -247,12 +247,8 @@ impl Nginx {
             .stderr(Stdio::inherit())
             .spawn()
             .with_context(|| format!("cannot start {NGINX}"))?;
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while TcpStream::connect(&addr).is_err() {
-            if Instant::now() > deadline {
-                bail!("nginx did not start; see {}/error.log", dir.display());
-            }
-            std::thread::sleep(Duration::from_millis(50));
+        if !wrk::accepts_within(&addr, Duration::from_secs(10)) {
+            bail!("nginx did not start; see {}/error.log", dir.display());
         }
         println!("    nginx at http://{addr}");
         Ok(Nginx { addr, process })

@@ -137,6 +137,18 @@ fn parse_duration_or_number(value: &str) -> Option<f64> {
     })
 }
 
+/// Whether a server accepts connections on `addr` within `within` (it may still be starting).
+pub fn accepts_within(addr: &str, within: std::time::Duration) -> bool {
+    let deadline = std::time::Instant::now() + within;
+    while TcpStream::connect(addr).is_err() {
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    true
+}
+
 /// One JSON POST over a plain connection with `key` (the benches need a render to read).
 pub fn post_json(addr: &str, path: &str, key: &str, body: &str) -> anyhow::Result<serde_json::Value> {
     let mut stream = TcpStream::connect(addr)?;
