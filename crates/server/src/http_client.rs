@@ -1,4 +1,4 @@
-//! The one HTTP client for calls to the service (or the embedded sandbox): HTTP/1 over rustls with the platform's
+//! The one HTTP client for calls to the service (or the embedded sandbox): HTTP/1.1 over rustls with the platform's
 //! certificate verification, kept-alive connections pooled per origin, no redirects followed, time-outs on
 //! connect and call. Each serving worker has its own client, so a call and its connection stay on one thread.
 
@@ -6,19 +6,24 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::http::header::{CONTENT_TYPE, HOST};
 use axum::http::uri::{Authority, Scheme};
-use axum::http::{HeaderValue, Request, Response, StatusCode, Uri};
-use http_body_util::{BodyExt, Full};
-use hyper::body::Incoming;
-use hyper::client::conn::http1::{self, SendRequest};
-use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder};
+use axum::http::{HeaderName, HeaderValue, Request, Uri};
+use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder, MaybeHttpsStream};
 use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioIo;
+use tokio::net::TcpStream;
 use tower::ServiceExt;
+
+pub use crate::http1::Answer;
+use crate::http1::{Connection, ExchangeError};
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Idle connections kept per origin; more are closed once their call is done.
 const MAX_IDLE_PER_ORIGIN: usize = 64;
+
+/// A connection to the service: TCP, with TLS for https. Boxed, since TLS's state is large and a connection moves
+/// in and out of the pool with every call.
+type Pooled = Box<Connection<TokioIo<MaybeHttpsStream<TokioIo<TcpStream>>>>>;
 
 #[derive(Debug, Clone)]
 pub struct HttpClient {
@@ -52,18 +57,15 @@ impl Origin {
 }
 
 /// The idle connections to one origin, the most recently used last.
-#[derive(Debug)]
 struct OriginPool {
     origin: Origin,
-    senders: Vec<SendRequest<Full<Bytes>>>,
+    connections: Vec<Pooled>,
 }
 
-/// A buffered answer: status, content type and body; no other header is kept.
-#[derive(Debug)]
-pub struct Answer {
-    pub status: StatusCode,
-    pub content_type: Option<HeaderValue>,
-    pub body: Bytes,
+impl std::fmt::Debug for OriginPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} idle connections to {}", self.connections.len(), self.origin.authority)
+    }
 }
 
 /// Why a call got no answer. Never carries the request (and so never the key).
@@ -90,102 +92,81 @@ impl HttpClient {
         Ok(HttpClient { connector, idle: Arc::default() })
     }
 
-    /// Sends `request` (its URI the path and query) to `origin` and returns the answer's head with its body still
-    /// streaming.
-    pub async fn send(
-        &self,
-        origin: &Origin,
-        request: Request<Full<Bytes>>,
-        timeout: Duration,
-    ) -> Result<Response<Incoming>, CallFailure> {
-        let exchange = async {
-            let (response, sender) = self.exchange(origin, request).await?;
-            // Taken again only once this answer's body has been read (`checkout` skips it until then).
-            self.check_in(origin, sender);
-            Ok(response)
-        };
-        tokio::time::timeout(timeout, exchange).await.unwrap_or(Err(CallFailure::TimedOut))
-    }
-
     /// Sends `request` (its URI the path and query) to `origin` and reads the whole answer, all within `timeout`.
+    /// Of the answer's headers, those named in `keep` are kept.
     pub async fn call(
         &self,
         origin: &Origin,
-        request: Request<Full<Bytes>>,
+        request: Request<Bytes>,
+        keep: &[HeaderName],
         timeout: Duration,
     ) -> Result<Answer, CallFailure> {
-        let exchange = async {
-            let (response, sender) = self.exchange(origin, request).await?;
-            let status = response.status();
-            let content_type = response.headers().get(CONTENT_TYPE).cloned();
-            let body = response.into_body().collect().await.map_err(|e| CallFailure::Unreachable(describe(&e)))?;
-            self.check_in(origin, sender);
-            Ok(Answer { status, content_type, body: body.to_bytes() })
-        };
-        tokio::time::timeout(timeout, exchange).await.unwrap_or(Err(CallFailure::TimedOut))
+        tokio::time::timeout(timeout, self.exchange(origin, &request, keep)).await.unwrap_or(Err(CallFailure::TimedOut))
     }
 
-    /// One request on an idle connection to its origin, or on a new one; the answer and the connection. A request
-    /// an idle connection could not take (the service had just closed it) goes again on a new connection; a
-    /// request sent is never repeated.
+    /// One exchange on an idle connection to the origin, or on a new one. When a kept-alive connection ends
+    /// before any answer (the service closed it as the request went out), an idempotent request goes again on a
+    /// new connection, as browsers and nginx do; any other is never sent twice.
     async fn exchange(
         &self,
         origin: &Origin,
-        mut request: Request<Full<Bytes>>,
-    ) -> Result<(Response<Incoming>, SendRequest<Full<Bytes>>), CallFailure> {
-        request.headers_mut().insert(HOST, origin.host.clone());
-        if let Some(mut sender) = self.checkout(origin) {
-            match sender.try_send_request(request).await {
-                Ok(response) => return Ok((response, sender)),
-                Err(mut failed) => match failed.take_message() {
-                    Some(unsent) => request = unsent,
-                    None => return Err(CallFailure::Unreachable(describe(failed.error()))),
-                },
+        request: &Request<Bytes>,
+        keep: &[HeaderName],
+    ) -> Result<Answer, CallFailure> {
+        if let Some(mut connection) = self.checkout(origin) {
+            match connection.exchange(request, &origin.host, keep).await {
+                Ok((answer, reusable)) => {
+                    if reusable {
+                        self.check_in(origin, connection);
+                    }
+                    return Ok(answer);
+                }
+                Err(ExchangeError::NoAnswer(_)) if request.method().is_idempotent() => {}
+                Err(error) => return Err(CallFailure::Unreachable(error.to_string())),
             }
         }
-        let mut sender = Box::pin(self.connect(origin)).await?;
-        let response = sender.send_request(request).await.map_err(|e| CallFailure::Unreachable(describe(&e)))?;
-        Ok((response, sender))
+        let mut connection = Box::pin(self.connect(origin)).await?;
+        let (answer, reusable) = connection
+            .exchange(request, &origin.host, keep)
+            .await
+            .map_err(|error| CallFailure::Unreachable(error.to_string()))?;
+        if reusable {
+            self.check_in(origin, connection);
+        }
+        Ok(answer)
     }
 
-    /// The most recently used idle connection to the origin that can take a request now; closed ones are dropped
-    /// on the way, busy ones (still reading an answer) kept.
-    fn checkout(&self, origin: &Origin) -> Option<SendRequest<Full<Bytes>>> {
+    /// The most recently used idle connection to the origin that is still open; closed ones are dropped on the
+    /// way.
+    fn checkout(&self, origin: &Origin) -> Option<Pooled> {
         let mut idle = self.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let pool = idle.iter_mut().find(|pool| pool.origin.is(origin))?;
-        let mut busy = Vec::new();
-        let mut found = None;
-        while let Some(sender) = pool.senders.pop() {
-            if sender.is_ready() {
-                found = Some(sender);
-                break;
-            }
-            if !sender.is_closed() {
-                busy.push(sender);
+        while let Some(mut connection) = pool.connections.pop() {
+            if connection.is_open() {
+                return Some(connection);
             }
         }
-        pool.senders.append(&mut busy);
-        found
+        None
     }
 
     /// Puts a connection back for the next call to its origin.
-    fn check_in(&self, origin: &Origin, sender: SendRequest<Full<Bytes>>) {
+    fn check_in(&self, origin: &Origin, connection: Pooled) {
         let mut idle = self.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let index = match idle.iter().position(|pool| pool.origin.is(origin)) {
             Some(index) => index,
             None => {
-                idle.push(OriginPool { origin: origin.clone(), senders: Vec::new() });
+                idle.push(OriginPool { origin: origin.clone(), connections: Vec::new() });
                 idle.len() - 1
             }
         };
-        let senders = &mut idle[index].senders;
-        if senders.len() < MAX_IDLE_PER_ORIGIN {
-            senders.push(sender);
+        let connections = &mut idle[index].connections;
+        if connections.len() < MAX_IDLE_PER_ORIGIN {
+            connections.push(connection);
         }
     }
 
-    /// A new connection (TLS for https), driven by its own task on this thread's runtime.
-    async fn connect(&self, origin: &Origin) -> Result<SendRequest<Full<Bytes>>, CallFailure> {
+    /// A new connection (TLS for https).
+    async fn connect(&self, origin: &Origin) -> Result<Pooled, CallFailure> {
         let uri = Uri::builder()
             .scheme(origin.scheme.clone())
             .authority(origin.authority.clone())
@@ -193,17 +174,11 @@ impl HttpClient {
             .build()
             .map_err(|e| CallFailure::Unreachable(e.to_string()))?;
         let io = self.connector.clone().oneshot(uri).await.map_err(|e| CallFailure::Unreachable(describe(&*e)))?;
-        let (sender, connection) = http1::handshake(io).await.map_err(|e| CallFailure::Unreachable(describe(&e)))?;
-        tokio::spawn(async move {
-            if let Err(error) = connection.await {
-                tracing::debug!(error = %describe(&error), "a connection to the service ended");
-            }
-        });
-        Ok(sender)
+        Ok(Box::new(Connection::new(TokioIo::new(io))))
     }
 }
 
-/// The error and its causes in one line (hyper's top-level error alone says little).
+/// The error and its causes in one line (a connector's top-level error alone says little).
 fn describe(error: &(dyn std::error::Error + 'static)) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
@@ -233,6 +208,8 @@ mod tests {
         AnswerThenClose,
         /// Closes the connection without answering.
         Hangup,
+        /// Answers the first request of a connection; closes it without answering at the second.
+        HangupAtSecond,
         /// Never answers.
         Silent,
     }
@@ -259,6 +236,7 @@ mod tests {
                 let (requests, heads) = (counts.1.clone(), counts.2.clone());
                 tokio::spawn(async move {
                     let mut seen = Vec::new();
+                    let mut served = 0;
                     let mut buffer = [0u8; 1024];
                     loop {
                         let Ok(read) = stream.read(&mut buffer).await else { return };
@@ -270,6 +248,12 @@ mod tests {
                             let head = seen.drain(..end + 4).collect::<Vec<u8>>();
                             heads.lock().unwrap().push(String::from_utf8_lossy(&head).into_owned());
                             requests.fetch_add(1, Ordering::SeqCst);
+                            served += 1;
+                            let behaviour = match behaviour {
+                                Behaviour::HangupAtSecond if served == 2 => Behaviour::Hangup,
+                                Behaviour::HangupAtSecond => Behaviour::Answer,
+                                other => other,
+                            };
                             match behaviour {
                                 Behaviour::Answer | Behaviour::AnswerThenClose => {
                                     let answer =
@@ -279,7 +263,7 @@ mod tests {
                                         return;
                                     }
                                 }
-                                Behaviour::Hangup => return,
+                                Behaviour::Hangup | Behaviour::HangupAtSecond => return,
                                 Behaviour::Silent => std::future::pending::<()>().await,
                             }
                         }
@@ -290,9 +274,15 @@ mod tests {
         StandIn { origin, connections, requests, heads }
     }
 
-    fn get() -> Request<Full<Bytes>> {
-        Request::get("/v2/status").body(Full::default()).unwrap()
+    fn get() -> Request<Bytes> {
+        Request::get("/v2/status").body(Bytes::new()).unwrap()
     }
+
+    fn post() -> Request<Bytes> {
+        Request::post("/v2/renders").body(Bytes::new()).unwrap()
+    }
+
+    const KEEP: &[HeaderName] = &[axum::http::header::CONTENT_TYPE];
 
     const LONG: Duration = Duration::from_secs(10);
 
@@ -301,10 +291,12 @@ mod tests {
         let service = stand_in(Behaviour::Answer).await;
         let client = HttpClient::new().unwrap();
         for _ in 0..5 {
-            let answer = client.call(&service.origin, get(), LONG).await.unwrap();
-            assert_eq!(answer.status, StatusCode::OK);
+            let answer = client.call(&service.origin, get(), KEEP, LONG).await.unwrap();
+            assert_eq!(answer.status, axum::http::StatusCode::OK);
             assert_eq!(answer.body, "ok");
-            assert_eq!(answer.content_type.unwrap(), "text/plain");
+            assert_eq!(answer.headers[axum::http::header::CONTENT_TYPE], "text/plain");
+            // Only the headers asked for are kept.
+            assert_eq!(answer.headers.len(), 1);
         }
         assert_eq!(service.requests.load(Ordering::SeqCst), 5);
         assert_eq!(service.connections.load(Ordering::SeqCst), 1);
@@ -319,7 +311,7 @@ mod tests {
         let service = stand_in(Behaviour::AnswerThenClose).await;
         let client = HttpClient::new().unwrap();
         for _ in 0..3 {
-            let answer = client.call(&service.origin, get(), LONG).await.unwrap();
+            let answer = client.call(&service.origin, get(), KEEP, LONG).await.unwrap();
             assert_eq!(answer.body, "ok");
         }
         assert_eq!(service.requests.load(Ordering::SeqCst), 3);
@@ -327,22 +319,45 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_request_that_reached_the_service_is_never_sent_again() {
+    async fn a_request_on_a_new_connection_is_never_sent_again() {
         let service = stand_in(Behaviour::Hangup).await;
         let client = HttpClient::new().unwrap();
-        let failure = client.call(&service.origin, get(), LONG).await.unwrap_err();
+        let failure = client.call(&service.origin, get(), KEEP, LONG).await.unwrap_err();
         assert!(matches!(failure, CallFailure::Unreachable(_)), "{failure}");
         assert_eq!(service.requests.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn a_get_the_service_dropped_on_a_kept_alive_connection_goes_again_on_a_new_one() {
+        let service = stand_in(Behaviour::HangupAtSecond).await;
+        let client = HttpClient::new().unwrap();
+        client.call(&service.origin, get(), KEEP, LONG).await.unwrap();
+        // The second goes out on the kept-alive connection, which the service closes without answering.
+        let answer = client.call(&service.origin, get(), KEEP, LONG).await.unwrap();
+        assert_eq!(answer.body, "ok");
+        assert_eq!(service.requests.load(Ordering::SeqCst), 3);
+        assert_eq!(service.connections.load(Ordering::SeqCst), 2);
+    }
+
+    #[tokio::test]
+    async fn a_post_the_service_dropped_is_never_sent_again() {
+        let service = stand_in(Behaviour::HangupAtSecond).await;
+        let client = HttpClient::new().unwrap();
+        client.call(&service.origin, post(), KEEP, LONG).await.unwrap();
+        let failure = client.call(&service.origin, post(), KEEP, LONG).await.unwrap_err();
+        assert!(matches!(failure, CallFailure::Unreachable(_)), "{failure}");
+        assert_eq!(service.requests.load(Ordering::SeqCst), 2);
+        assert_eq!(service.connections.load(Ordering::SeqCst), 1);
     }
 
     #[tokio::test]
     async fn a_silent_service_times_out() {
         let service = stand_in(Behaviour::Silent).await;
         let client = HttpClient::new().unwrap();
-        let failure = client.call(&service.origin, get(), Duration::from_millis(200)).await.unwrap_err();
+        let failure = client.call(&service.origin, get(), KEEP, Duration::from_millis(200)).await.unwrap_err();
         assert!(matches!(failure, CallFailure::TimedOut));
         // The stuck connection is not offered to the next call.
-        let failure = client.call(&service.origin, get(), Duration::from_millis(200)).await.unwrap_err();
+        let failure = client.call(&service.origin, get(), KEEP, Duration::from_millis(200)).await.unwrap_err();
         assert!(matches!(failure, CallFailure::TimedOut));
         assert_eq!(service.connections.load(Ordering::SeqCst), 2);
     }

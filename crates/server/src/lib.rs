@@ -8,6 +8,7 @@ pub mod cli;
 mod db;
 mod error;
 mod events;
+mod http1;
 mod http_client;
 mod listing;
 mod metadata;
@@ -287,9 +288,9 @@ async fn webhook_secret(
     let request = axum::http::Request::post(base.target("/v2/user/webhook-secret", None)?)
         .header(AUTHORIZATION, upstream.key().authorization())
         .header(CONTENT_TYPE, "application/json")
-        .body(http_body_util::Full::new(serde_json::json!({ "webhook_secret": secret }).to_string().into()))?;
+        .body(serde_json::json!({ "webhook_secret": secret }).to_string().into())?;
     let answer = http
-        .call(base.origin(), request, Duration::from_secs(10))
+        .call(base.origin(), request, &[], Duration::from_secs(10))
         .await
         .context("cannot reach the embedded sandbox to set its webhook secret")?;
     if !answer.status.is_success() {

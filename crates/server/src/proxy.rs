@@ -10,7 +10,7 @@ use axum::body::{Body, Bytes};
 use axum::http::header::{ACCEPT, AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::{HeaderMap, HeaderValue, Method};
 use axum::response::{IntoResponse, Response};
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Limited};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC};
 use serde_json::Value;
 
@@ -375,7 +375,7 @@ impl Proxy {
         let target = base.target(call.path, query).map_err(|_| {
             ServerError::BadRequest("The request cannot be forwarded as written; check its address.".into())
         })?;
-        let mut request = axum::http::Request::new(Full::new(call.body));
+        let mut request = axum::http::Request::new(call.body);
         *request.method_mut() = call.method;
         *request.uri_mut() = target;
         let headers = request.headers_mut();
@@ -387,7 +387,7 @@ impl Proxy {
         }
         let answer = self
             .http
-            .call(base.origin(), request, timeout)
+            .call(base.origin(), request, &[CONTENT_TYPE], timeout)
             .await
             .map_err(|failure| upstream_failure(call.path, failure))?;
         if answer.status.is_redirection() {
@@ -473,11 +473,9 @@ impl Proxy {
 pub fn relay(answer: Answer) -> Response {
     let mut response = Response::new(Body::from(answer.body));
     *response.status_mut() = answer.status;
-    let headers = response.headers_mut();
-    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    if let Some(content_type) = answer.content_type {
-        headers.insert(CONTENT_TYPE, content_type);
-    }
+    // The service's content type (the one header kept of its answer), never cached.
+    *response.headers_mut() = answer.headers;
+    response.headers_mut().insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
 }
 

@@ -4,19 +4,18 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::{Path, State};
 use axum::http::Request;
-use axum::http::header::{CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE, ETAG, LAST_MODIFIED};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, LAST_MODIFIED};
 use axum::response::Response;
 use axum::routing::get;
-use http_body_util::Full;
 
 use crate::error::ServerError;
 use crate::http_client::HttpClient;
 use crate::upstream::Base;
 
-/// Reading an image's head from the sandbox on this machine.
+/// Reading an image from the sandbox on this machine.
 const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 #[derive(Debug)]
@@ -65,20 +64,16 @@ impl SandboxFiles {
     async fn relay(&self, path: &str) -> Result<Response, ServerError> {
         let target = self.sandbox.target(path, None);
         // A GET of the target.
-        let mut request = Request::new(Full::default());
+        let mut request = Request::new(Bytes::new());
         *request.uri_mut() = target.map_err(|e| ServerError::Internal(format!("a sandbox image request: {e}")))?;
-        let upstream = self.http.send(self.sandbox.origin(), request, TIMEOUT).await.map_err(|failure| {
+        let kept = [CONTENT_TYPE, CACHE_CONTROL, ETAG, LAST_MODIFIED];
+        let answer = self.http.call(self.sandbox.origin(), request, &kept, TIMEOUT).await.map_err(|failure| {
             tracing::warn!(error = %failure, "the embedded sandbox did not answer");
             ServerError::BadGateway("The sandbox did not answer; restart vstage.".into())
         })?;
-        let mut response = Response::builder().status(upstream.status());
-        for name in [CONTENT_TYPE, CONTENT_LENGTH, CACHE_CONTROL, ETAG, LAST_MODIFIED] {
-            if let Some(value) = upstream.headers().get(&name) {
-                response = response.header(name, value);
-            }
-        }
-        response
-            .body(Body::new(upstream.into_body()))
-            .map_err(|e| ServerError::Internal(format!("relaying a sandbox image: {e}")))
+        let mut response = Response::new(Body::from(answer.body));
+        *response.status_mut() = answer.status;
+        *response.headers_mut() = answer.headers;
+        Ok(response)
     }
 }
