@@ -1,7 +1,8 @@
-//! Forwarding to the embedded sandbox, the API's 404s, path tricks, and the widget's files.
+//! Forwarding to the embedded sandbox or to a service over TLS, the API's 404s, path tricks, and the widget's files.
 
 use std::time::Duration;
 
+use crate::recording::RecordingUpstream;
 use crate::support::{Server, widget_dir};
 
 #[tokio::test]
@@ -25,6 +26,52 @@ async fn status_and_user_are_forwarded_to_the_embedded_sandbox_with_its_key() {
     assert_eq!(body["photoLimit"]["staging"], 100);
     assert_eq!(body["photosUsedThisPeriod"]["imageEditing"], 0);
     assert!(body["user"]["email"].is_string());
+}
+
+const KEY: &str = "k_live_tls_test";
+
+#[tokio::test]
+async fn calls_reach_an_https_service_on_one_kept_alive_verified_connection() {
+    let (upstream, authority) = RecordingUpstream::start_tls().await;
+    let dist = widget_dir();
+    let authority_file = authority.pem_file.to_str().unwrap();
+    let server = Server::start_with(
+        dist.path(),
+        &["--upstream", &upstream.url, "--workers", "1"],
+        &[("VSTAGE_API_KEY", KEY), ("SSL_CERT_FILE", authority_file)],
+    )
+    .await;
+    let http = reqwest::Client::new();
+    for _ in 0..3 {
+        let answer = http.get(server.api("/v2/renders/rnd_1")).send().await.unwrap();
+        assert_eq!(answer.status().as_u16(), 200);
+        assert!(answer.text().await.unwrap().contains("rnd_recorded"));
+    }
+    let created = http
+        .post(server.api("/v2/renders"))
+        .json(&serde_json::json!({"image_url": "https://img.example/a.jpg", "config": {"type": "enhancement"}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status().as_u16(), 200);
+
+    let seen = upstream.seen();
+    assert_eq!(seen.iter().map(|call| call.method.as_str()).collect::<Vec<_>>(), ["GET", "GET", "GET", "POST"]);
+    assert!(seen.iter().all(|call| call.headers["authorization"] == format!("Api-Key {KEY}")));
+    assert_eq!(seen[0].headers["host"], upstream.url.trim_start_matches("https://"));
+    assert!(String::from_utf8_lossy(&seen[3].body).contains("img.example"));
+    assert_eq!(upstream.tls_connections(), 1, "the calls share one TLS connection");
+}
+
+#[tokio::test]
+async fn an_https_service_whose_certificate_is_not_trusted_is_a_502() {
+    let (upstream, _authority) = RecordingUpstream::start_tls().await;
+    let dist = widget_dir();
+    let server = Server::start_with(dist.path(), &["--upstream", &upstream.url], &[("VSTAGE_API_KEY", KEY)]).await;
+    let answer = reqwest::get(server.api("/v2/status")).await.unwrap();
+    assert_eq!(answer.status().as_u16(), 502);
+    assert!(answer.text().await.unwrap().contains("message"));
+    assert!(upstream.seen().is_empty(), "nothing was sent over the untrusted connection");
 }
 
 #[tokio::test]
