@@ -9,7 +9,7 @@ use std::task::{Context, Poll, Waker};
 
 use axum::body::Bytes;
 use axum::http::header::{CONNECTION, CONTENT_LENGTH, HOST, TRANSFER_ENCODING};
-use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Request, StatusCode};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use bytes::{Buf, BytesMut};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 
@@ -26,6 +26,42 @@ const READ_SIZE: usize = 8 * 1024;
 const COPIED_BODY: usize = 16 * 1024;
 /// Request bodies up to this size go out in the same write as the head.
 const COALESCED_BODY: usize = 16 * 1024;
+
+/// A request target in origin form (a path, maybe with a query), checked once to be safe in a request line: it
+/// starts with `/` and holds visible ASCII characters only (no space, no control character), and no `#`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target(String);
+
+#[derive(Debug, thiserror::Error)]
+#[error("a request target must start with / and hold visible ASCII characters only, without #")]
+pub struct InvalidTarget;
+
+impl Target {
+    pub fn new(target: String) -> Result<Target, InvalidTarget> {
+        let visible = target.bytes().all(|byte| byte.is_ascii_graphic() && byte != b'#');
+        if target.starts_with('/') && visible { Ok(Target(target)) } else { Err(InvalidTarget) }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A request for the service; `Connection::exchange` adds `Host` and the framing headers.
+#[derive(Debug, Clone)]
+pub struct Outgoing {
+    pub method: Method,
+    pub target: Target,
+    pub headers: HeaderMap,
+    pub body: Bytes,
+}
+
+impl Outgoing {
+    /// A request without headers or body.
+    pub fn new(method: Method, target: Target) -> Self {
+        Outgoing { method, target, headers: HeaderMap::new(), body: Bytes::new() }
+    }
+}
 
 /// A connection to the service, with what has been read from it and not used yet.
 pub struct Connection<S> {
@@ -93,28 +129,25 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
         matches!(Pin::new(&mut self.io).poll_read(&mut context, &mut ReadBuf::new(&mut probe)), Poll::Pending)
     }
 
-    /// Sends `request` (its URI the path and query; `host` names the origin) and reads the whole answer, keeping
-    /// the headers named in `keep`. With the answer: whether the connection may carry another request.
+    /// Sends `request` (`host` names the origin) and reads the whole answer, keeping the headers named in `keep`.
+    /// With the answer: whether the connection may carry another request.
     pub async fn exchange(
         &mut self,
-        request: &Request<Bytes>,
+        request: &Outgoing,
         host: &HeaderValue,
         keep: &[HeaderName],
     ) -> Result<(Answer, bool), ExchangeError> {
         self.send(request, host).await.map_err(|error| ExchangeError::NoAnswer(error.to_string()))?;
-        let head = loop {
-            let head = self.read_head(keep).await?;
-            // Interim answers (100 Continue, 103 Early Hints) come before the final one.
-            if head.status.is_informational() && head.status != StatusCode::SWITCHING_PROTOCOLS {
-                self.read.advance(head.len);
-                continue;
-            }
-            break head;
-        };
+        let mut head = self.read_head(keep).await?;
+        // Interim answers (100 Continue, 103 Early Hints) come before the final one.
+        while head.status.is_informational() && head.status != StatusCode::SWITCHING_PROTOCOLS {
+            self.read.advance(head.len);
+            head = self.read_head(keep).await?;
+        }
         if head.status == StatusCode::SWITCHING_PROTOCOLS {
             return Err(broken("The service switched protocols, which nothing asked it to."));
         }
-        let (body, delimited) = match head.framing(request.method()) {
+        let (body, delimited) = match head.framing(&request.method) {
             Framing::Empty => {
                 self.read.advance(head.len);
                 (Bytes::new(), true)
@@ -123,25 +156,26 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
             Framing::Chunked => (self.read_chunked(head.len).await?, true),
             Framing::UntilClose => (self.read_until_close(head.len).await?, false),
         };
-        // Bytes after the answer were never asked for: the connection's state is unknown.
-        let reusable = delimited && head.keep_alive && !(head.transfer_encoding && head.content_length.is_some());
-        let reusable = reusable && self.read.is_empty();
+        // An answer with both framings may have been read wrongly by someone on the way (RFC 9112, 6.1), and bytes
+        // after the answer were never asked for: either way the connection's state is unknown.
+        let both_framings = head.transfer_encoding && head.content_length.is_some();
+        let reusable = delimited && head.keep_alive && !both_framings && self.read.is_empty();
         Ok((Answer { status: head.status, headers: head.kept, body }, reusable))
     }
 
     /// Writes the request: its head (framing headers are this module's, any the caller set are left out), then the
     /// body, small ones in the same write.
-    async fn send(&mut self, request: &Request<Bytes>, host: &HeaderValue) -> io::Result<()> {
-        let body = request.body();
+    async fn send(&mut self, request: &Outgoing, host: &HeaderValue) -> io::Result<()> {
+        let body = &request.body;
         let out = &mut self.write;
         out.clear();
-        out.extend_from_slice(request.method().as_str().as_bytes());
+        out.extend_from_slice(request.method.as_str().as_bytes());
         out.push(b' ');
-        out.extend_from_slice(request.uri().path_and_query().map_or("/", |target| target.as_str()).as_bytes());
+        out.extend_from_slice(request.target.as_str().as_bytes());
         out.extend_from_slice(b" HTTP/1.1\r\nhost: ");
         out.extend_from_slice(host.as_bytes());
         out.extend_from_slice(b"\r\n");
-        for (name, value) in request.headers() {
+        for (name, value) in &request.headers {
             if [HOST, CONTENT_LENGTH, TRANSFER_ENCODING, CONNECTION].contains(name) {
                 continue;
             }
@@ -151,8 +185,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
             out.extend_from_slice(b"\r\n");
         }
         // A method whose request usually has content says when it has none.
-        if !body.is_empty() || ![Method::GET, Method::HEAD, Method::DELETE, Method::OPTIONS].contains(request.method())
-        {
+        if !body.is_empty() || ![Method::GET, Method::HEAD, Method::DELETE, Method::OPTIONS].contains(&request.method) {
             out.extend_from_slice(format!("content-length: {}\r\n", body.len()).as_bytes());
         }
         out.extend_from_slice(b"\r\n");
@@ -410,8 +443,12 @@ mod tests {
         HeaderValue::from_static("service.test")
     }
 
-    fn get(target: &str) -> Request<Bytes> {
-        Request::get(target).body(Bytes::new()).unwrap()
+    fn request(method: Method, target: &str) -> Outgoing {
+        Outgoing::new(method, Target::new(target.to_string()).unwrap())
+    }
+
+    fn get(target: &str) -> Outgoing {
+        request(Method::GET, target)
     }
 
     /// One exchange with a service that sends `answer` (in pieces of `piece` bytes) and, with `then_close`, closes
@@ -420,7 +457,7 @@ mod tests {
         answer: &'static [u8],
         piece: usize,
         then_close: bool,
-        request: Request<Bytes>,
+        request: Outgoing,
     ) -> (Result<(Answer, bool), ExchangeError>, String) {
         let (client, mut service) = tokio::io::duplex(1 << 20);
         let service = tokio::spawn(async move {
@@ -457,11 +494,9 @@ mod tests {
 
     #[tokio::test]
     async fn the_request_head_names_the_target_the_host_and_the_callers_headers() {
-        let request = Request::get("/v2/renders?limit=5")
-            .header("accept", "application/json")
-            .header("host", "elsewhere.test")
-            .body(Bytes::new())
-            .unwrap();
+        let mut request = get("/v2/renders?limit=5");
+        request.headers.insert("accept", HeaderValue::from_static("application/json"));
+        request.headers.insert("host", HeaderValue::from_static("elsewhere.test"));
         let (outcome, sent) = exchange_with(b"HTTP/1.1 204 No Content\r\n\r\n", 64, false, request).await;
         outcome.unwrap();
         assert_eq!(sent, "GET /v2/renders?limit=5 HTTP/1.1\r\nhost: service.test\r\naccept: application/json\r\n\r\n");
@@ -469,21 +504,21 @@ mod tests {
 
     #[tokio::test]
     async fn a_request_body_goes_with_its_length_and_an_empty_post_says_so() {
-        let request = Request::post("/v2/renders")
-            .header("content-length", "999")
-            .body(Bytes::from_static(b"{\"a\":1}"))
-            .unwrap();
-        let (_, sent) = exchange_with(b"HTTP/1.1 204 No Content\r\n\r\n", 64, false, request).await;
+        let mut json = request(Method::POST, "/v2/renders");
+        json.headers.insert("content-length", HeaderValue::from_static("999"));
+        json.body = Bytes::from_static(b"{\"a\":1}");
+        let (_, sent) = exchange_with(b"HTTP/1.1 204 No Content\r\n\r\n", 64, false, json).await;
         assert_eq!(sent, "POST /v2/renders HTTP/1.1\r\nhost: service.test\r\ncontent-length: 7\r\n\r\n{\"a\":1}");
 
-        let request = Request::post("/v2/renders").body(Bytes::new()).unwrap();
-        let (_, sent) = exchange_with(b"HTTP/1.1 204 No Content\r\n\r\n", 64, false, request).await;
+        let empty = request(Method::POST, "/v2/renders");
+        let (_, sent) = exchange_with(b"HTTP/1.1 204 No Content\r\n\r\n", 64, false, empty).await;
         assert_eq!(sent, "POST /v2/renders HTTP/1.1\r\nhost: service.test\r\ncontent-length: 0\r\n\r\n");
 
         // A large body follows its head in a write of its own, whole.
         let large = Bytes::from(vec![b'x'; COALESCED_BODY * 3]);
-        let request = Request::post("/v1/render/create").body(large.clone()).unwrap();
-        let (_, sent) = exchange_with(b"HTTP/1.1 204 No Content\r\n\r\n", 64, false, request).await;
+        let mut upload = request(Method::POST, "/v1/render/create");
+        upload.body = large.clone();
+        let (_, sent) = exchange_with(b"HTTP/1.1 204 No Content\r\n\r\n", 64, false, upload).await;
         assert!(sent.ends_with(&format!("content-length: {}\r\n\r\n{}", large.len(), "x".repeat(large.len()))));
     }
 
@@ -630,8 +665,8 @@ mod tests {
 
     #[tokio::test]
     async fn an_answer_to_head_has_no_body() {
-        let request = Request::head("/a").body(Bytes::new()).unwrap();
-        let (outcome, _) = exchange_with(b"HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\n", 64, false, request).await;
+        let head = request(Method::HEAD, "/a");
+        let (outcome, _) = exchange_with(b"HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\n", 64, false, head).await;
         let (answer, reusable) = outcome.unwrap();
         assert!(answer.body.is_empty() && reusable);
     }
@@ -694,6 +729,19 @@ mod tests {
         let (outcome, _) =
             exchange_with(b"HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nhalf", 64, true, get("/")).await;
         assert!(broken_message(outcome).contains("middle of its answer"));
+    }
+
+    #[test]
+    fn targets_are_origin_form_and_visible_ascii_only() {
+        assert_eq!(
+            Target::new("/v2/renders?limit=5&cursor=a%20b".into()).unwrap().as_str(),
+            "/v2/renders?limit=5&cursor=a%20b"
+        );
+        for bad in
+            ["v2/renders", "http://elsewhere/v2", "/v2/renders?a=b c", "/v2\r\nx: 1", "/v2#part", "/v2/\u{e9}", ""]
+        {
+            assert!(Target::new(bad.into()).is_err(), "{bad:?}");
+        }
     }
 
     #[tokio::test]

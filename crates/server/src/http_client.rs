@@ -2,28 +2,34 @@
 //! certificate verification, kept-alive connections pooled per origin, no redirects followed, time-outs on
 //! connect and call. Each serving worker has its own client, so a call and its connection stay on one thread.
 
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::body::Bytes;
 use axum::http::uri::{Authority, Scheme};
-use axum::http::{HeaderName, HeaderValue, Request, Uri};
+use axum::http::{HeaderName, HeaderValue, Uri};
 use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder, MaybeHttpsStream};
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
+use tokio::time::{Instant, Sleep};
 use tower::ServiceExt;
 
-pub use crate::http1::Answer;
+pub use crate::http1::{Answer, InvalidTarget, Outgoing, Target};
 use crate::http1::{Connection, ExchangeError};
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Idle connections kept per origin; more are closed once their call is done.
 const MAX_IDLE_PER_ORIGIN: usize = 64;
 
-/// A connection to the service: TCP, with TLS for https. Boxed, since TLS's state is large and a connection moves
-/// in and out of the pool with every call.
-type Pooled = Box<Connection<TokioIo<MaybeHttpsStream<TokioIo<TcpStream>>>>>;
+/// A connection to the service (TCP, with TLS for https) and the timer of its calls. Boxed, since TLS's state is
+/// large and a connection moves in and out of the pool with every call.
+type Pooled = Box<PooledConnection>;
+
+struct PooledConnection {
+    connection: Connection<TokioIo<MaybeHttpsStream<TokioIo<TcpStream>>>>,
+    timer: Pin<Box<Sleep>>,
+}
 
 #[derive(Debug, Clone)]
 pub struct HttpClient {
@@ -92,48 +98,45 @@ impl HttpClient {
         Ok(HttpClient { connector, idle: Arc::default() })
     }
 
-    /// Sends `request` (its URI the path and query) to `origin` and reads the whole answer, all within `timeout`.
+    /// Sends `request` to `origin` and reads the whole answer, all within `timeout`.
     /// Of the answer's headers, those named in `keep` are kept.
     pub async fn call(
         &self,
         origin: &Origin,
-        request: Request<Bytes>,
+        request: Outgoing,
         keep: &[HeaderName],
         timeout: Duration,
     ) -> Result<Answer, CallFailure> {
-        tokio::time::timeout(timeout, self.exchange(origin, &request, keep)).await.unwrap_or(Err(CallFailure::TimedOut))
-    }
-
-    /// One exchange on an idle connection to the origin, or on a new one. When a kept-alive connection ends
-    /// before any answer (the service closed it as the request went out), an idempotent request goes again on a
-    /// new connection, as browsers and nginx do; any other is never sent twice.
-    async fn exchange(
-        &self,
-        origin: &Origin,
-        request: &Request<Bytes>,
-        keep: &[HeaderName],
-    ) -> Result<Answer, CallFailure> {
-        if let Some(mut connection) = self.checkout(origin) {
-            match connection.exchange(request, &origin.host, keep).await {
-                Ok((answer, reusable)) => {
+        let deadline = Instant::now() + timeout;
+        let host = &origin.host;
+        // On an idle connection to the origin first. When it ends before any answer (the service closed it as the
+        // request went out), an idempotent request goes again on a new connection, as browsers and nginx do; any
+        // other is never sent twice.
+        if let Some(mut pooled) = self.checkout(origin) {
+            match pooled.exchange(&request, host, keep, deadline).await {
+                Some(Ok((answer, reusable))) => {
                     if reusable {
-                        self.check_in(origin, connection);
+                        self.check_in(origin, pooled);
                     }
                     return Ok(answer);
                 }
-                Err(ExchangeError::NoAnswer(_)) if request.method().is_idempotent() => {}
-                Err(error) => return Err(CallFailure::Unreachable(error.to_string())),
+                Some(Err(ExchangeError::NoAnswer(_))) if request.method.is_idempotent() => {}
+                Some(Err(error)) => return Err(CallFailure::Unreachable(error.to_string())),
+                None => return Err(CallFailure::TimedOut),
             }
         }
-        let mut connection = Box::pin(self.connect(origin)).await?;
-        let (answer, reusable) = connection
-            .exchange(request, &origin.host, keep)
-            .await
-            .map_err(|error| CallFailure::Unreachable(error.to_string()))?;
-        if reusable {
-            self.check_in(origin, connection);
+        let connecting = tokio::time::timeout_at(deadline, Box::pin(self.connect(origin, deadline)));
+        let mut pooled = connecting.await.unwrap_or(Err(CallFailure::TimedOut))?;
+        match pooled.exchange(&request, host, keep, deadline).await {
+            Some(Ok((answer, reusable))) => {
+                if reusable {
+                    self.check_in(origin, pooled);
+                }
+                Ok(answer)
+            }
+            Some(Err(error)) => Err(CallFailure::Unreachable(error.to_string())),
+            None => Err(CallFailure::TimedOut),
         }
-        Ok(answer)
     }
 
     /// The most recently used idle connection to the origin that is still open; closed ones are dropped on the
@@ -142,7 +145,7 @@ impl HttpClient {
         let mut idle = self.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let pool = idle.iter_mut().find(|pool| pool.origin.is(origin))?;
         while let Some(mut connection) = pool.connections.pop() {
-            if connection.is_open() {
+            if connection.connection.is_open() {
                 return Some(connection);
             }
         }
@@ -165,8 +168,8 @@ impl HttpClient {
         }
     }
 
-    /// A new connection (TLS for https).
-    async fn connect(&self, origin: &Origin) -> Result<Pooled, CallFailure> {
+    /// A new connection (TLS for https), its timer set for `deadline`.
+    async fn connect(&self, origin: &Origin, deadline: Instant) -> Result<Pooled, CallFailure> {
         let uri = Uri::builder()
             .scheme(origin.scheme.clone())
             .authority(origin.authority.clone())
@@ -174,7 +177,28 @@ impl HttpClient {
             .build()
             .map_err(|e| CallFailure::Unreachable(e.to_string()))?;
         let io = self.connector.clone().oneshot(uri).await.map_err(|e| CallFailure::Unreachable(describe(&*e)))?;
-        Ok(Box::new(Connection::new(TokioIo::new(io))))
+        let connection = Connection::new(TokioIo::new(io));
+        Ok(Box::new(PooledConnection { connection, timer: Box::pin(tokio::time::sleep_until(deadline)) }))
+    }
+}
+
+impl PooledConnection {
+    /// `Connection::exchange`, given up at `deadline` (`None` then). The timer is the connection's own, moved on
+    /// for each call: while deadlines only grow that is one atomic update, where a new timer per call would be
+    /// registered and removed each time.
+    async fn exchange(
+        &mut self,
+        request: &Outgoing,
+        host: &HeaderValue,
+        keep: &[HeaderName],
+        deadline: Instant,
+    ) -> Option<Result<(Answer, bool), ExchangeError>> {
+        self.timer.as_mut().reset(deadline);
+        tokio::select! {
+            biased;
+            outcome = self.connection.exchange(request, host, keep) => Some(outcome),
+            () = &mut self.timer => None,
+        }
     }
 }
 
@@ -194,6 +218,7 @@ fn describe(error: &(dyn std::error::Error + 'static)) -> String {
 mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
+    use axum::http::Method;
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     use tokio::net::TcpListener;
 
@@ -210,6 +235,8 @@ mod tests {
         Hangup,
         /// Answers the first request of a connection; closes it without answering at the second.
         HangupAtSecond,
+        /// Answers the first request of a connection; never answers the second.
+        SilentAtSecond,
         /// Never answers.
         Silent,
     }
@@ -251,7 +278,8 @@ mod tests {
                             served += 1;
                             let behaviour = match behaviour {
                                 Behaviour::HangupAtSecond if served == 2 => Behaviour::Hangup,
-                                Behaviour::HangupAtSecond => Behaviour::Answer,
+                                Behaviour::SilentAtSecond if served == 2 => Behaviour::Silent,
+                                Behaviour::HangupAtSecond | Behaviour::SilentAtSecond => Behaviour::Answer,
                                 other => other,
                             };
                             match behaviour {
@@ -263,7 +291,7 @@ mod tests {
                                         return;
                                     }
                                 }
-                                Behaviour::Hangup | Behaviour::HangupAtSecond => return,
+                                Behaviour::Hangup | Behaviour::HangupAtSecond | Behaviour::SilentAtSecond => return,
                                 Behaviour::Silent => std::future::pending::<()>().await,
                             }
                         }
@@ -274,12 +302,12 @@ mod tests {
         StandIn { origin, connections, requests, heads }
     }
 
-    fn get() -> Request<Bytes> {
-        Request::get("/v2/status").body(Bytes::new()).unwrap()
+    fn get() -> Outgoing {
+        Outgoing::new(Method::GET, Target::new("/v2/status".into()).unwrap())
     }
 
-    fn post() -> Request<Bytes> {
-        Request::post("/v2/renders").body(Bytes::new()).unwrap()
+    fn post() -> Outgoing {
+        Outgoing::new(Method::POST, Target::new("/v2/renders".into()).unwrap())
     }
 
     const KEEP: &[HeaderName] = &[axum::http::header::CONTENT_TYPE];
@@ -360,5 +388,29 @@ mod tests {
         let failure = client.call(&service.origin, get(), KEEP, Duration::from_millis(200)).await.unwrap_err();
         assert!(matches!(failure, CallFailure::TimedOut));
         assert_eq!(service.connections.load(Ordering::SeqCst), 2);
+    }
+
+    #[tokio::test]
+    async fn a_kept_alive_connection_that_goes_silent_times_out_and_is_not_used_again() {
+        let service = stand_in(Behaviour::SilentAtSecond).await;
+        let client = HttpClient::new().unwrap();
+        client.call(&service.origin, get(), KEEP, LONG).await.unwrap();
+        let failure = client.call(&service.origin, get(), KEEP, Duration::from_millis(200)).await.unwrap_err();
+        assert!(matches!(failure, CallFailure::TimedOut));
+        let answer = client.call(&service.origin, get(), KEEP, LONG).await.unwrap();
+        assert_eq!(answer.body, "ok");
+        assert_eq!(service.connections.load(Ordering::SeqCst), 2);
+    }
+
+    #[tokio::test]
+    async fn a_connection_idle_past_its_last_calls_time_limit_serves_the_next_call() {
+        let service = stand_in(Behaviour::Answer).await;
+        let client = HttpClient::new().unwrap();
+        client.call(&service.origin, get(), KEEP, Duration::from_millis(100)).await.unwrap();
+        // The connection's timer runs out while it waits in the pool; the next call sets it again.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let answer = client.call(&service.origin, get(), KEEP, LONG).await.unwrap();
+        assert_eq!(answer.body, "ok");
+        assert_eq!(service.connections.load(Ordering::SeqCst), 1);
     }
 }

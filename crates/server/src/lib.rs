@@ -47,7 +47,7 @@ use crate::cli::{AccessMode, Cli, Command, SandboxArgs, ServeArgs, TokenArgs};
 use crate::db::Db;
 use crate::error::ServerError;
 use crate::events::Events;
-use crate::http_client::HttpClient;
+use crate::http_client::{HttpClient, Outgoing};
 use crate::ownership::Ownership;
 use crate::proxy::Proxy;
 use crate::rate_limit::RateLimit;
@@ -285,10 +285,10 @@ async fn webhook_secret(
         None => secret::load_or_generate(&file, "whs_")?,
     };
     let base = upstream.base();
-    let request = axum::http::Request::post(base.target("/v2/user/webhook-secret", None)?)
-        .header(AUTHORIZATION, upstream.key().authorization())
-        .header(CONTENT_TYPE, "application/json")
-        .body(serde_json::json!({ "webhook_secret": secret }).to_string().into())?;
+    let mut request = Outgoing::new(Method::POST, base.target("/v2/user/webhook-secret", None)?);
+    request.headers.insert(AUTHORIZATION, upstream.key().authorization());
+    request.headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    request.body = serde_json::json!({ "webhook_secret": secret }).to_string().into();
     let answer = http
         .call(base.origin(), request, &[], Duration::from_secs(10))
         .await

@@ -17,7 +17,7 @@ use serde_json::Value;
 use crate::access::{Gate, Subject};
 use crate::error::ServerError;
 use crate::events::Events;
-use crate::http_client::{Answer, CallFailure, HttpClient};
+use crate::http_client::{Answer, CallFailure, HttpClient, Outgoing};
 use crate::listing;
 use crate::ownership::{Kind, Ownership};
 use crate::upstream::Upstream;
@@ -366,23 +366,15 @@ impl Proxy {
             Some(base) => (base, DIRECT_SYNC_TIMEOUT),
             None => (self.upstream.base(), if call.method == Method::GET { GET_TIMEOUT } else { POST_TIMEOUT }),
         };
-        let query = call.query.filter(|q| !q.is_empty());
-        if query.is_some_and(|query| !query.bytes().all(|b| b.is_ascii_graphic() && b != b'#')) {
-            return Err(ServerError::BadRequest(
-                "The query string has characters that are not allowed; encode it.".into(),
-            ));
-        }
-        let target = base.target(call.path, query).map_err(|_| {
-            ServerError::BadRequest("The request cannot be forwarded as written; check its address.".into())
+        // The path is the allow-list's, its parameters encoded: only the query can make the target unsendable.
+        let target = base.target(call.path, call.query.filter(|query| !query.is_empty())).map_err(|_| {
+            ServerError::BadRequest("The query string has characters that are not allowed; encode it.".into())
         })?;
-        let mut request = axum::http::Request::new(call.body);
-        *request.method_mut() = call.method;
-        *request.uri_mut() = target;
-        let headers = request.headers_mut();
-        headers.insert(AUTHORIZATION, self.upstream.key().authorization());
+        let mut request = Outgoing { method: call.method, target, headers: HeaderMap::new(), body: call.body };
+        request.headers.insert(AUTHORIZATION, self.upstream.key().authorization());
         for name in [ACCEPT, CONTENT_TYPE] {
             if let Some(value) = call.headers.get(&name) {
-                headers.insert(name, value.clone());
+                request.headers.insert(name, value.clone());
             }
         }
         let answer = self

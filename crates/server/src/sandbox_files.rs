@@ -4,15 +4,15 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::{Path, State};
-use axum::http::Request;
+use axum::http::Method;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, LAST_MODIFIED};
 use axum::response::Response;
 use axum::routing::get;
 
 use crate::error::ServerError;
-use crate::http_client::HttpClient;
+use crate::http_client::{HttpClient, Outgoing};
 use crate::upstream::Base;
 
 /// Reading an image from the sandbox on this machine.
@@ -63,9 +63,8 @@ fn checked(path: &str) -> Result<&str, ServerError> {
 impl SandboxFiles {
     async fn relay(&self, path: &str) -> Result<Response, ServerError> {
         let target = self.sandbox.target(path, None);
-        // A GET of the target.
-        let mut request = Request::new(Bytes::new());
-        *request.uri_mut() = target.map_err(|e| ServerError::Internal(format!("a sandbox image request: {e}")))?;
+        let target = target.map_err(|e| ServerError::Internal(format!("a sandbox image request: {e}")))?;
+        let request = Outgoing::new(Method::GET, target);
         let kept = [CONTENT_TYPE, CACHE_CONTROL, ETAG, LAST_MODIFIED];
         let answer = self.http.call(self.sandbox.origin(), request, &kept, TIMEOUT).await.map_err(|failure| {
             tracing::warn!(error = %failure, "the embedded sandbox did not answer");

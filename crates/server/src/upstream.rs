@@ -4,12 +4,10 @@
 use std::path::Path;
 
 use anyhow::{Context, bail};
-use axum::http::Uri;
-use axum::http::uri::InvalidUri;
 use tokio::net::TcpListener;
 use vstage_sandbox::{RunningSandbox, SandboxConfig};
 
-use crate::http_client::Origin;
+use crate::http_client::{InvalidTarget, Origin, Target};
 use crate::secret::ApiKey;
 
 #[derive(Debug)]
@@ -101,7 +99,7 @@ impl Base {
 
     /// The request target of a contract path such as `/v2/user` with its query, under this base. Only the
     /// proxy's allow-list and this server produce `path`.
-    pub fn target(&self, path: &str, query: Option<&str>) -> Result<Uri, InvalidUri> {
+    pub fn target(&self, path: &str, query: Option<&str>) -> Result<Target, InvalidTarget> {
         let query = query.unwrap_or_default();
         let mut target = String::with_capacity(self.prefix.len() + path.len() + 1 + query.len());
         target.push_str(&self.prefix);
@@ -110,7 +108,7 @@ impl Base {
             target.push('?');
             target.push_str(query);
         }
-        Uri::try_from(target)
+        Target::new(target)
     }
 }
 
@@ -144,9 +142,10 @@ mod tests {
     #[test]
     fn targets_keep_the_base_path_and_the_query() {
         let base = Base::parse("--upstream", "https://api.example.com/staging/").unwrap();
-        assert_eq!(base.target("/v2/renders", Some("limit=5")).unwrap(), "/staging/v2/renders?limit=5");
+        assert_eq!(base.target("/v2/renders", Some("limit=5")).unwrap().as_str(), "/staging/v2/renders?limit=5");
         let base = Base::parse("--upstream", "http://127.0.0.1:8787").unwrap();
-        assert_eq!(base.target("/v2/user", None).unwrap(), "/v2/user");
-        assert_eq!(base.target("/v2/user", Some("")).unwrap(), "/v2/user");
+        assert_eq!(base.target("/v2/user", None).unwrap().as_str(), "/v2/user");
+        assert_eq!(base.target("/v2/user", Some("")).unwrap().as_str(), "/v2/user");
+        assert!(base.target("/v2/renders", Some("cursor=a b")).is_err());
     }
 }

@@ -22,8 +22,9 @@ use crate::vstage_process::VstageProcess;
 
 const SSE_CLIENTS: usize = 1000;
 /// Rounds of the three (direct, nginx, vstage serve), each round starting with the next one, so that a drift of the
-/// shared machine favours none; each figure is the median of its rounds.
-const ROUNDS: usize = 3;
+/// shared machine favours none; each figure is the median of its rounds, and the two proxies are also compared
+/// within each round (run back to back, they share the machine's state of the moment).
+const ROUNDS: usize = 5;
 
 pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     let bench = project.target().join("bench");
@@ -59,6 +60,16 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
         Measure::micros(vstage_cpu),
         Some(Measure::micros(nginx_cpu)),
     );
+    let mut ratios: Vec<f64> = through_vstage
+        .iter()
+        .zip(&through_nginx)
+        .map(|(vstage, nginx)| vstage.figures.requests_per_second / nginx.figures.requests_per_second)
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    let round_ratio = "requests/s through vstage serve over through nginx, within a round";
+    report.add(format!("{round_ratio}: median of {ROUNDS}"), Measure::count(ratios[ratios.len() / 2]), None);
+    report.add(format!("{round_ratio}: lowest"), Measure::count(ratios[0]), None);
+    report.add(format!("{round_ratio}: highest"), Measure::count(ratios[ratios.len() - 1]), None);
     report.add("vstage serve: p50 added over direct", Measure::millis(vstage_figures.p50_ms - direct.p50_ms), None);
     report.add("nginx: p50 added over direct", Measure::millis(nginx_figures.p50_ms - direct.p50_ms), None);
     drop((nginx, serve));
