@@ -114,20 +114,25 @@ impl HttpClient {
         // other is never sent twice.
         if let Some(mut pooled) = self.checkout(origin) {
             match pooled.exchange(&request, host, keep, deadline).await {
-                Some(Ok((answer, reusable))) => {
-                    if reusable {
-                        self.check_in(origin, pooled);
-                    }
-                    return Ok(answer);
-                }
                 Some(Err(ExchangeError::NoAnswer(_))) if request.method.is_idempotent() => {}
-                Some(Err(error)) => return Err(CallFailure::Unreachable(error.to_string())),
-                None => return Err(CallFailure::TimedOut),
+                outcome => return self.settle(origin, pooled, outcome),
             }
         }
         let connecting = tokio::time::timeout_at(deadline, Box::pin(self.connect(origin, deadline)));
         let mut pooled = connecting.await.unwrap_or(Err(CallFailure::TimedOut))?;
-        match pooled.exchange(&request, host, keep, deadline).await {
+        let outcome = pooled.exchange(&request, host, keep, deadline).await;
+        self.settle(origin, pooled, outcome)
+    }
+
+    /// The call's result from an exchange's outcome (`None`: out of time); the connection goes back to the pool
+    /// when it can carry another call.
+    fn settle(
+        &self,
+        origin: &Origin,
+        pooled: Pooled,
+        outcome: Option<Result<(Answer, bool), ExchangeError>>,
+    ) -> Result<Answer, CallFailure> {
+        match outcome {
             Some(Ok((answer, reusable))) => {
                 if reusable {
                     self.check_in(origin, pooled);
