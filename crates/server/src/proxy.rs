@@ -370,7 +370,7 @@ impl Proxy {
         let target = base.target(call.path, call.query.filter(|query| !query.is_empty())).map_err(|_| {
             ServerError::BadRequest("The query string has characters that are not allowed; encode it.".into())
         })?;
-        let mut request = Outgoing { method: call.method, target, headers: HeaderMap::new(), body: call.body };
+        let mut request = Outgoing { body: call.body, ..Outgoing::new(call.method, target) };
         request.headers.insert(AUTHORIZATION, self.upstream.key().authorization());
         for name in [ACCEPT, CONTENT_TYPE] {
             if let Some(value) = call.headers.get(&name) {

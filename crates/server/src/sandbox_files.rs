@@ -62,8 +62,8 @@ fn checked(path: &str) -> Result<&str, ServerError> {
 
 impl SandboxFiles {
     async fn relay(&self, path: &str) -> Result<Response, ServerError> {
-        let target = self.sandbox.target(path, None);
-        let target = target.map_err(|e| ServerError::Internal(format!("a sandbox image request: {e}")))?;
+        let target =
+            self.sandbox.target(path, None).map_err(|e| ServerError::Internal(format!("a sandbox image: {e}")))?;
         let request = Outgoing::new(Method::GET, target);
         let kept = [CONTENT_TYPE, CACHE_CONTROL, ETAG, LAST_MODIFIED];
         let answer = self.http.call(self.sandbox.origin(), request, &kept, TIMEOUT).await.map_err(|failure| {
