@@ -50,7 +50,8 @@ impl Accounts {
                 uid,
                 photo_limit: PhotoCounts { staging: photo_limit, image_editing: photo_limit },
             };
-            store.run_now(|db| Ok(db.execute("INSERT OR IGNORE INTO accounts (uid) VALUES (?1)", [&account.uid])?))?;
+            let uid = account.uid.clone();
+            store.run_now(move |db| Ok(db.execute("INSERT OR IGNORE INTO accounts (uid) VALUES (?1)", [uid])?))?;
             if by_key.insert(key.clone(), account).is_some() {
                 return Err(SandboxError::Startup(format!("API key number {number} is given twice")));
             }
@@ -92,9 +93,11 @@ fn uid_for(salt: &str, key: &str) -> String {
 
 /// Photos used this period.
 pub fn usage(db: &Connection, uid: &str) -> Result<PhotoCounts, SandboxError> {
-    Ok(db.query_row("SELECT used_staging, used_image_editing FROM accounts WHERE uid = ?1", [uid], |row| {
-        Ok(PhotoCounts { staging: row.get::<_, i64>(0)? as u64, image_editing: row.get::<_, i64>(1)? as u64 })
-    })?)
+    Ok(db
+        .prepare_cached("SELECT used_staging, used_image_editing FROM accounts WHERE uid = ?1")?
+        .query_row([uid], |row| {
+            Ok(PhotoCounts { staging: row.get::<_, i64>(0)? as u64, image_editing: row.get::<_, i64>(1)? as u64 })
+        })?)
 }
 
 /// Counts `count` variations of `kind` against the account's limit; a 403 when they do not fit.
@@ -121,7 +124,7 @@ pub fn charge(db: &Connection, account: &Account, kind: &VariationType, count: u
 /// Sets (`Some`) or removes (`None`) an account's webhook secret; true when one was there before.
 pub fn set_webhook_secret(db: &Connection, uid: &str, secret: Option<&str>) -> Result<bool, SandboxError> {
     let before: Option<String> =
-        db.query_row("SELECT webhook_secret FROM accounts WHERE uid = ?1", [uid], |row| row.get(0))?;
-    db.execute("UPDATE accounts SET webhook_secret = ?1 WHERE uid = ?2", params![secret, uid])?;
+        db.prepare_cached("SELECT webhook_secret FROM accounts WHERE uid = ?1")?.query_row([uid], |row| row.get(0))?;
+    db.prepare_cached("UPDATE accounts SET webhook_secret = ?1 WHERE uid = ?2")?.execute(params![secret, uid])?;
     Ok(before.is_some())
 }

@@ -143,9 +143,7 @@ fn insert_render(
         planned.extend(plan(config, *count, unfurnished)?);
     }
     let id = new_id("rnd")?;
-    tx.execute(
-        "INSERT INTO renders (id, account_uid, created_at, queued_at, image_url, webhook_url) VALUES (?1, ?2, ?3, ?3, ?4, ?5)",
-        params![id, account.uid, now_millis(), image_url, webhook_url],
+    tx.prepare_cached("INSERT INTO renders (id, account_uid, created_at, queued_at, image_url, webhook_url) VALUES (?1, ?2, ?3, ?3, ?4, ?5)")?.execute(params![id, account.uid, now_millis(), image_url, webhook_url],
     )?;
     insert_variations(tx, account, &id, 0, &planned, planning.pace)?;
     Ok(id)
@@ -194,12 +192,12 @@ fn insert_added(
     planning: &Planning,
 ) -> Result<Vec<String>, SandboxError> {
     let seq = render_seq(tx, account, render_id)?;
-    let image_url: String = tx.query_row("SELECT image_url FROM renders WHERE seq = ?1", [seq], |r| r.get(0))?;
+    let image_url: String =
+        tx.prepare_cached("SELECT image_url FROM renders WHERE seq = ?1")?.query_row([seq], |r| r.get(0))?;
     if let Some(base) = config.base_variation_id() {
         let kind: Option<String> = tx
-            .query_row("SELECT kind FROM variations WHERE id = ?1 AND render_id = ?2", params![base, render_id], |r| {
-                r.get(0)
-            })
+            .prepare_cached("SELECT kind FROM variations WHERE id = ?1 AND render_id = ?2")?
+            .query_row(params![base, render_id], |r| r.get(0))
             .optional()?;
         match kind.as_deref() {
             None => {
@@ -216,8 +214,9 @@ fn insert_added(
         }
     }
     let planned = plan(config, count, planning.unfurnished.contains(&image_url))?;
-    let existing: i64 =
-        tx.query_row("SELECT COUNT(*) FROM variations WHERE render_id = ?1", [render_id], |r| r.get(0))?;
+    let existing: i64 = tx
+        .prepare_cached("SELECT COUNT(*) FROM variations WHERE render_id = ?1")?
+        .query_row([render_id], |r| r.get(0))?;
     insert_variations(tx, account, render_id, existing as u64, &planned, planning.pace)?;
     Ok(planned.into_iter().map(|p| p.id).collect())
 }
@@ -244,37 +243,46 @@ pub fn insert_variations(
             accounts::charge(tx, account, &kind, count)?;
         }
     }
-    let waiting: i64 =
-        tx.query_row("SELECT COUNT(*) FROM variations WHERE status IN ('queued', 'processing')", [], |r| r.get(0))?;
+    let waiting: i64 = tx
+        .prepare_cached("SELECT COUNT(*) FROM variations WHERE status IN ('queued', 'processing')")?
+        .query_row([], |r| r.get(0))?;
     let now = now_millis();
     for (position, planned) in planned.iter().enumerate() {
         let ahead = waiting as u64 + position as u64;
         let eta = now + (pace.processing_ms * (ahead / pace.workers.max(1) + 1)) as i64;
         let config = serde_json::to_string(&planned.config).map_err(|e| SandboxError::Internal(e.to_string()))?;
-        tx.execute(
+        tx.prepare_cached(
             "INSERT INTO variations (id, render_id, kind, status, config, base_variation_id, created_at, eta)
              VALUES (?1, ?2, ?3, 'queued', ?4, ?5, ?6, ?7)",
-            params![planned.id, render_id, planned.kind.as_str(), config, planned.base_variation_id, now, eta],
-        )?;
+        )?
+        .execute(params![
+            planned.id,
+            render_id,
+            planned.kind.as_str(),
+            config,
+            planned.base_variation_id,
+            now,
+            eta
+        ])?;
     }
     Ok(())
 }
 
 /// The sequence number of one of the account's renders; another account's render does not exist (404).
 pub fn render_seq(db: &Connection, account: &Account, render_id: &str) -> Result<i64, SandboxError> {
-    db.query_row("SELECT seq FROM renders WHERE id = ?1 AND account_uid = ?2", params![render_id, account.uid], |r| {
-        r.get(0)
-    })
-    .optional()?
-    .ok_or_else(|| SandboxError::NotFound(format!("No render {render_id} in this account.")))
+    db.prepare_cached("SELECT seq FROM renders WHERE id = ?1 AND account_uid = ?2")?
+        .query_row(params![render_id, account.uid], |r| r.get(0))
+        .optional()?
+        .ok_or_else(|| SandboxError::NotFound(format!("No render {render_id} in this account.")))
 }
 
 /// `GET /v2/renders/{id}`.
 pub fn get(db: &Connection, account: &Account, render_id: &str, query: &GetRender) -> Result<Render, SandboxError> {
     query.validate()?;
     let seq = render_seq(db, account, render_id)?;
-    let mut render =
-        db.query_row("SELECT id, created_at, queued_at, image_url FROM renders WHERE seq = ?1", [seq], |row| {
+    let mut render = db
+        .prepare_cached("SELECT id, created_at, queued_at, image_url FROM renders WHERE seq = ?1")?
+        .query_row([seq], |row| {
             Ok(Render {
                 id: row.get(0)?,
                 created_at: Timestamp::from_millis(row.get(1)?),
@@ -284,11 +292,9 @@ pub fn get(db: &Connection, account: &Account, render_id: &str, query: &GetRende
                 image_url: row.get(3)?,
             })
         })?;
-    let first_eta: Option<i64> = db.query_row(
-        "SELECT MIN(eta) FROM variations WHERE render_id = ?1 AND status NOT IN ('done', 'error')",
-        [render_id],
-        |r| r.get(0),
-    )?;
+    let first_eta: Option<i64> = db
+        .prepare_cached("SELECT MIN(eta) FROM variations WHERE render_id = ?1 AND status NOT IN ('done', 'error')")?
+        .query_row([render_id], |r| r.get(0))?;
     render.eta = first_eta.map(Timestamp::from_millis);
     if query.include_variations == Some(true) {
         render.variations = Some(variation_page(db, render_id, query)?);
@@ -301,15 +307,14 @@ fn variation_page(db: &Connection, render_id: &str, query: &GetRender) -> Result
     let ascending = query.variations_order.unwrap_or(SortOrder::Asc) == SortOrder::Asc;
     let after = match query.variations_cursor.as_ref().filter(|c| !c.is_empty()) {
         Some(cursor) => Some(
-            db.query_row(
-                "SELECT seq FROM variations WHERE id = ?1 AND render_id = ?2",
-                params![cursor, render_id],
-                |r| r.get::<_, i64>(0),
-            )
-            .optional()?
-            .ok_or_else(|| {
-                SandboxError::BadRequest(format!("variations_cursor: `{cursor}` is not a variation of this render."))
-            })?,
+            db.prepare_cached("SELECT seq FROM variations WHERE id = ?1 AND render_id = ?2")?
+                .query_row(params![cursor, render_id], |r| r.get::<_, i64>(0))
+                .optional()?
+                .ok_or_else(|| {
+                    SandboxError::BadRequest(format!(
+                        "variations_cursor: `{cursor}` is not a variation of this render."
+                    ))
+                })?,
         ),
         None => None,
     };
@@ -319,7 +324,7 @@ fn variation_page(db: &Connection, render_id: &str, query: &GetRender) -> Result
         if ascending { "ASC" } else { "DESC" }
     );
     let mut items: Vec<Variation> = db
-        .prepare(&sql)?
+        .prepare_cached(&sql)?
         .query_map(params![render_id, after, limit + 1], variation_from_row)?
         .collect::<Result<_, _>>()?;
     let next_cursor = if items.len() as i64 > limit {
@@ -328,7 +333,9 @@ fn variation_page(db: &Connection, render_id: &str, query: &GetRender) -> Result
     } else {
         None
     };
-    let total: i64 = db.query_row("SELECT COUNT(*) FROM variations WHERE render_id = ?1", [render_id], |r| r.get(0))?;
+    let total: i64 = db
+        .prepare_cached("SELECT COUNT(*) FROM variations WHERE render_id = ?1")?
+        .query_row([render_id], |r| r.get(0))?;
     Ok(VariationPage { total_count: Some(total as u64), next_cursor, items })
 }
 
@@ -349,8 +356,10 @@ pub fn list(db: &Connection, account: &Account, query: &ListRenders) -> Result<R
         if ascending { ">" } else { "<" },
         if ascending { "ASC" } else { "DESC" }
     );
-    let mut ids: Vec<String> =
-        db.prepare(&sql)?.query_map(params![account.uid, after, limit + 1], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    let mut ids: Vec<String> = db
+        .prepare_cached(&sql)?
+        .query_map(params![account.uid, after, limit + 1], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
     let next_cursor = if ids.len() as i64 > limit {
         ids.truncate(limit as usize);
         ids.last().cloned()
@@ -359,8 +368,9 @@ pub fn list(db: &Connection, account: &Account, query: &ListRenders) -> Result<R
     };
     let with_variations = GetRender::with_variations(20);
     let items = ids.iter().map(|id| get(db, account, id, &with_variations)).collect::<Result<_, _>>()?;
-    let total: i64 =
-        db.query_row("SELECT COUNT(*) FROM renders WHERE account_uid = ?1", [&account.uid], |r| r.get(0))?;
+    let total: i64 = db
+        .prepare_cached("SELECT COUNT(*) FROM renders WHERE account_uid = ?1")?
+        .query_row([&account.uid], |r| r.get(0))?;
     Ok(RenderPage { total_count: Some(total as u64), next_cursor, items })
 }
 
@@ -407,7 +417,7 @@ pub fn variation_from_row(row: &Row<'_>) -> rusqlite::Result<Variation> {
 
 /// How many of these variations are not final yet.
 pub fn pending(db: &Connection, ids: &[String]) -> Result<usize, SandboxError> {
-    let mut statement = db.prepare("SELECT status FROM variations WHERE id = ?1")?;
+    let mut statement = db.prepare_cached("SELECT status FROM variations WHERE id = ?1")?;
     let mut count = 0;
     for id in ids {
         let status: Option<String> = statement.query_row([id], |r| r.get(0)).optional()?;
@@ -421,5 +431,5 @@ pub fn pending(db: &Connection, ids: &[String]) -> Result<usize, SandboxError> {
 /// The photo of one of the account's renders.
 pub fn image_url(db: &Connection, account: &Account, render_id: &str) -> Result<String, SandboxError> {
     let seq = render_seq(db, account, render_id)?;
-    Ok(db.query_row("SELECT image_url FROM renders WHERE seq = ?1", [seq], |r| r.get(0))?)
+    Ok(db.prepare_cached("SELECT image_url FROM renders WHERE seq = ?1")?.query_row([seq], |r| r.get(0))?)
 }

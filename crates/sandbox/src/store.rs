@@ -1,17 +1,25 @@
 //! The sandbox's storage: one SQLite database (WAL, busy timeout) in the data dir, or in memory without one.
-//! Owns the schema; queries run on a blocking thread so the async handlers never wait on disk.
+//! Owns the schema and the database thread: every query runs there, one at a time, so handlers never wait on disk.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc;
 use std::time::Duration;
 
 use rusqlite::Connection;
+use tokio::sync::oneshot;
 
 use crate::error::SandboxError;
 
+/// A piece of work for the database thread.
+type Job = Box<dyn FnOnce(&mut Connection) + Send>;
+
+/// A handle on the database thread. The thread owns the one connection and takes jobs in the order they come,
+/// back to back while there are more, so a busy sandbox neither hands the connection between threads nor
+/// contends for a lock; it ends, closing the database, when the last handle is dropped.
 #[derive(Clone)]
 pub struct Store {
-    connection: Arc<Mutex<Connection>>,
+    jobs: mpsc::Sender<Job>,
 }
 
 impl std::fmt::Debug for Store {
@@ -76,6 +84,9 @@ const MIGRATIONS: &[&str] = &[
      ALTER TABLE renders ADD COLUMN v1_queued INTEGER NOT NULL DEFAULT 0;",
 ];
 
+/// Room for every statement the handlers and the worker prepare (`prepare_cached`), so none is parsed twice.
+const STATEMENT_CACHE: usize = 64;
+
 impl Store {
     /// Opens (creating if needed) `data_dir/sandbox.sqlite3`, or a private in-memory database.
     pub fn open(data_dir: Option<&Path>) -> Result<Store, SandboxError> {
@@ -95,30 +106,55 @@ impl Store {
             .and_then(|()| connection.pragma_update(None, "foreign_keys", "ON"))
             .and_then(|()| connection.execute_batch(SCHEMA))
             .and_then(|()| migrate(&connection))
+            .map(|()| connection.set_prepared_statement_cache_capacity(STATEMENT_CACHE))
             .map_err(|e| SandboxError::Startup(format!("cannot prepare the sandbox database: {e}")))?;
-        Ok(Store { connection: Arc::new(Mutex::new(connection)) })
+        let (jobs, queue) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("sandbox-db".into())
+            .spawn(move || {
+                let mut connection = connection;
+                for job in queue {
+                    // A job that panics fails its own call (its answer is never sent), not the ones after it.
+                    let _ = catch_unwind(AssertUnwindSafe(|| job(&mut connection)));
+                }
+            })
+            .map_err(|e| SandboxError::Startup(format!("cannot start the database thread: {e}")))?;
+        Ok(Store { jobs })
     }
 
-    /// Runs `work` with the connection on a blocking thread.
+    /// Runs `work` on the database thread and waits for its outcome without holding up the caller's thread.
     pub async fn run<T, F>(&self, work: F) -> Result<T, SandboxError>
     where
         T: Send + 'static,
         F: FnOnce(&mut Connection) -> Result<T, SandboxError> + Send + 'static,
     {
-        let connection = self.connection.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut connection = connection.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            work(&mut connection)
-        })
-        .await
-        .map_err(|e| SandboxError::Internal(format!("a database task stopped: {e}")))?
+        let (answer, outcome) = oneshot::channel();
+        self.send(Box::new(move |connection| {
+            let _ = answer.send(work(connection));
+        }))?;
+        outcome.await.map_err(|_| stopped())?
     }
 
-    /// Runs `work` right here (start-up, before the server serves).
-    pub fn run_now<T>(&self, work: impl FnOnce(&mut Connection) -> Result<T, SandboxError>) -> Result<T, SandboxError> {
-        let mut connection = self.connection.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        work(&mut connection)
+    /// Runs `work` on the database thread and blocks until it is done (start-up, before the server serves).
+    pub fn run_now<T, F>(&self, work: F) -> Result<T, SandboxError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T, SandboxError> + Send + 'static,
+    {
+        let (answer, outcome) = mpsc::sync_channel(1);
+        self.send(Box::new(move |connection| {
+            let _ = answer.send(work(connection));
+        }))?;
+        outcome.recv().map_err(|_| stopped())?
     }
+
+    fn send(&self, job: Job) -> Result<(), SandboxError> {
+        self.jobs.send(job).map_err(|_| stopped())
+    }
+}
+
+fn stopped() -> SandboxError {
+    SandboxError::Internal("a database call stopped before it answered (see the log above)".into())
 }
 
 fn migrate(connection: &Connection) -> rusqlite::Result<()> {

@@ -100,10 +100,8 @@ async fn create(
         .store
         .run(move |db| {
             let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let in_progress: i64 = tx.query_row(
-                "SELECT COUNT(DISTINCT r.id) FROM renders r JOIN variations v ON v.render_id = r.id
-                 WHERE r.account_uid = ?1 AND v.status NOT IN ('done', 'error')",
-                [&account.uid],
+            let in_progress: i64 = tx.prepare_cached("SELECT COUNT(DISTINCT r.id) FROM renders r JOIN variations v ON v.render_id = r.id
+                 WHERE r.account_uid = ?1 AND v.status NOT IN ('done', 'error')")?.query_row([&account.uid],
                 |r| r.get(0),
             )?;
             if in_progress >= MAX_RENDERS_IN_PROGRESS {
@@ -112,10 +110,8 @@ async fn create(
                 )));
             }
             let stored = serde_json::to_string(&settings).map_err(|e| SandboxError::Internal(e.to_string()))?;
-            tx.execute(
-                "INSERT INTO renders (id, account_uid, created_at, queued_at, image_url, api_version, v1_settings)
-                 VALUES (?1, ?2, ?3, ?3, ?4, 1, ?5)",
-                params![id, account.uid, now_millis(), settings.image_url, stored],
+            tx.prepare_cached("INSERT INTO renders (id, account_uid, created_at, queued_at, image_url, api_version, v1_settings)
+                 VALUES (?1, ?2, ?3, ?3, ?4, 1, ?5)")?.execute(params![id, account.uid, now_millis(), settings.image_url, stored],
             )?;
             renders::insert_variations(&tx, &account, &id, 0, &plan(&settings)?, pace)?;
             tx.commit()?;
@@ -193,12 +189,14 @@ async fn render(
 /// The appendix's v1 render object, from the render and its variations.
 fn v1_render(db: &Connection, account: &accounts::Account, render_id: &str) -> Result<v1::Render, SandboxError> {
     let seq = renders::render_seq(db, account, render_id)?;
-    let (created_at, queued_flag): (i64, bool) =
-        db.query_row("SELECT created_at, v1_queued FROM renders WHERE seq = ?1", [seq], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })?;
+    let (created_at, queued_flag): (i64, bool) = db
+        .prepare_cached("SELECT created_at, v1_queued FROM renders WHERE seq = ?1")?
+        .query_row([seq], |r| Ok((r.get(0)?, r.get(1)?)))?;
     let variations: Vec<Variation> = db
-        .prepare(&format!("SELECT {} FROM variations WHERE render_id = ?1 ORDER BY seq", renders::VARIATION_COLUMNS))?
+        .prepare_cached(&format!(
+            "SELECT {} FROM variations WHERE render_id = ?1 ORDER BY seq",
+            renders::VARIATION_COLUMNS
+        ))?
         .query_map([render_id], renders::variation_from_row)?
         .collect::<Result<_, _>>()?;
     let pending = variations.iter().any(|v| !v.status.is_final());
@@ -260,7 +258,7 @@ async fn create_variation(
             let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
             renders::render_seq(&tx, &account, &id)?;
             let (api_version, settings): (i64, Option<String>) =
-                tx.query_row("SELECT api_version, v1_settings FROM renders WHERE id = ?1", [&id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                tx.prepare_cached("SELECT api_version, v1_settings FROM renders WHERE id = ?1")?.query_row([&id], |r| Ok((r.get(0)?, r.get(1)?)))?;
             let settings: v1::CreateRender = match (api_version, settings) {
                 (1, Some(settings)) => serde_json::from_str(&settings).map_err(|e| SandboxError::Internal(e.to_string()))?,
                 _ => return Err(SandboxError::Conflict(format!("Render {id} was not made by /v1/render/create; add variations through v2."))),
@@ -270,16 +268,12 @@ async fn create_variation(
             }
             let room_type = request.room_type.clone().or(settings.room_type).unwrap_or(RoomType::Living);
             let style = request.style.clone().or(settings.style).unwrap_or(Style::Standard);
-            let base: Option<String> = tx.query_row(
-                "SELECT id FROM variations WHERE render_id = ?1 AND kind = 'removal' AND status = 'done' ORDER BY seq DESC LIMIT 1",
-                [&id],
+            let base: Option<String> = tx.prepare_cached("SELECT id FROM variations WHERE render_id = ?1 AND kind = 'removal' AND status = 'done' ORDER BY seq DESC LIMIT 1")?.query_row([&id],
                 |r| r.get(0),
             ).ok();
-            let existing: i64 = tx.query_row("SELECT COUNT(*) FROM variations WHERE render_id = ?1", [&id], |r| r.get(0))?;
+            let existing: i64 = tx.prepare_cached("SELECT COUNT(*) FROM variations WHERE render_id = ?1")?.query_row([&id], |r| r.get(0))?;
             renders::insert_variations(&tx, &account, &id, existing as u64, &[staging(room_type, style, base)?], pace)?;
-            tx.execute(
-                "UPDATE renders SET v1_queued = ?1 WHERE id = ?2",
-                params![request.switch_to_queued_immediately.unwrap_or(false), id],
+            tx.prepare_cached("UPDATE renders SET v1_queued = ?1 WHERE id = ?2")?.execute(params![request.switch_to_queued_immediately.unwrap_or(false), id],
             )?;
             tx.commit()?;
             Ok(())
@@ -299,7 +293,7 @@ async fn answer(state: &Arc<SandboxState>, render_id: String, waits: bool) -> Re
         .store
         .run(move |db| {
             Ok(db
-                .prepare("SELECT id FROM variations WHERE render_id = ?1")?
+                .prepare_cached("SELECT id FROM variations WHERE render_id = ?1")?
                 .query_map([&id], |r| r.get(0))?
                 .collect::<Result<Vec<String>, _>>()?)
         })
@@ -318,9 +312,7 @@ async fn answer(state: &Arc<SandboxState>, render_id: String, waits: bool) -> Re
 /// The result of the newest finished variation of `kind`.
 fn newest_output(db: &Connection, render_id: &str, kind: VariationType) -> Result<Option<String>, SandboxError> {
     let result: Option<String> = db
-        .query_row(
-            "SELECT result FROM variations WHERE render_id = ?1 AND kind = ?2 AND status = 'done' ORDER BY seq DESC LIMIT 1",
-            params![render_id, kind.as_str()],
+        .prepare_cached("SELECT result FROM variations WHERE render_id = ?1 AND kind = ?2 AND status = 'done' ORDER BY seq DESC LIMIT 1")?.query_row(params![render_id, kind.as_str()],
             |r| r.get(0),
         )
         .optional()?

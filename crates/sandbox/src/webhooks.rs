@@ -24,10 +24,8 @@ pub const SIGNATURE_HEADER: &str = "X-SERVICE-Signature";
 /// Queues `event` for `url`, inside the caller's transaction.
 pub fn enqueue(db: &Connection, account_uid: &str, url: &str, event: &WebhookEvent) -> Result<(), SandboxError> {
     let payload = serde_json::to_string(event).map_err(|e| SandboxError::Internal(e.to_string()))?;
-    db.execute(
-        "INSERT INTO deliveries (account_uid, url, payload, next_attempt_at) VALUES (?1, ?2, ?3, ?4)",
-        params![account_uid, url, payload, now_millis()],
-    )?;
+    db.prepare_cached("INSERT INTO deliveries (account_uid, url, payload, next_attempt_at) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![account_uid, url, payload, now_millis()])?;
     Ok(())
 }
 
@@ -76,21 +74,20 @@ async fn next_due(state: &Arc<SandboxState>) -> Result<Option<Due>, SandboxError
         .store
         .run(|db| {
             Ok(db
-                .query_row(
+                .prepare_cached(
                     "SELECT d.seq, d.url, d.payload, d.attempts, a.webhook_secret
                      FROM deliveries d JOIN accounts a ON a.uid = d.account_uid
                      WHERE d.state = 'pending' AND d.next_attempt_at <= ?1 ORDER BY d.next_attempt_at, d.seq LIMIT 1",
-                    [now_millis()],
-                    |row| {
-                        Ok(Due {
-                            seq: row.get(0)?,
-                            url: row.get(1)?,
-                            payload: row.get(2)?,
-                            attempts: row.get(3)?,
-                            secret: row.get(4)?,
-                        })
-                    },
-                )
+                )?
+                .query_row([now_millis()], |row| {
+                    Ok(Due {
+                        seq: row.get(0)?,
+                        url: row.get(1)?,
+                        payload: row.get(2)?,
+                        attempts: row.get(3)?,
+                        secret: row.get(4)?,
+                    })
+                })
                 .optional()?)
         })
         .await
@@ -114,10 +111,8 @@ async fn deliver(state: &Arc<SandboxState>, http: &reqwest::Client, due: Due) {
             } else {
                 ("pending", retry_ms << (attempts - 1))
             };
-            db.execute(
-                "UPDATE deliveries SET attempts = ?1, state = ?2, next_attempt_at = ?3 WHERE seq = ?4",
-                params![attempts, next_state, now_millis() + delay, due.seq],
-            )?;
+            db.prepare_cached("UPDATE deliveries SET attempts = ?1, state = ?2, next_attempt_at = ?3 WHERE seq = ?4")?
+                .execute(params![attempts, next_state, now_millis() + delay, due.seq])?;
             Ok(())
         })
         .await;

@@ -63,21 +63,19 @@ async fn take(state: &Arc<SandboxState>) -> Result<Option<Job>, SandboxError> {
         .store
         .run(|db| {
             let taken: Option<(String, String, String, Option<String>)> = db
-                .query_row(
-                    "UPDATE variations SET status = 'processing' WHERE seq = (
+                .prepare_cached("UPDATE variations SET status = 'processing' WHERE seq = (
                          SELECT v.seq FROM variations v
                          WHERE v.status = 'queued' AND (v.base_variation_id IS NULL OR EXISTS (
                              SELECT 1 FROM variations b WHERE b.id = v.base_variation_id AND b.status IN ('done', 'error')))
                          ORDER BY v.seq LIMIT 1)
-                     RETURNING id, render_id, config, base_variation_id",
-                    [],
+                     RETURNING id, render_id, config, base_variation_id")?.query_row([],
                     |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
                 )
                 .optional()?;
             let Some((variation_id, render_id, config, base)) = taken else { return Ok(None) };
             let config = serde_json::from_str(&config).ok();
             let (render_image, v1_settings): (String, Option<String>) =
-                db.query_row("SELECT image_url, v1_settings FROM renders WHERE id = ?1", [&render_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                db.prepare_cached("SELECT image_url, v1_settings FROM renders WHERE id = ?1")?.query_row([&render_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
             let v1_resolution = v1_settings
                 .and_then(|settings| serde_json::from_str::<vstage_api::v1::CreateRender>(&settings).ok())
                 .and_then(|settings| crate::v1::resolution(&settings));
@@ -85,7 +83,7 @@ async fn take(state: &Arc<SandboxState>) -> Result<Option<Job>, SandboxError> {
                 None => (Some(render_image), None),
                 Some(base) => {
                     let (status, result): (String, Option<String>) =
-                        db.query_row("SELECT status, result FROM variations WHERE id = ?1", [&base], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                        db.prepare_cached("SELECT status, result FROM variations WHERE id = ?1")?.query_row([&base], |r| Ok((r.get(0)?, r.get(1)?)))?;
                     let base_url = result
                         .and_then(|r| serde_json::from_str::<VariationResult>(&r).ok())
                         .and_then(|r| r.primary().map(|image| image.url.clone()));
@@ -123,20 +121,19 @@ async fn finish(state: &Arc<SandboxState>, job: Job) {
 /// Stores the outcome and queues the webhook for it, in one transaction.
 fn record(db: &mut Connection, id: &str, outcome: Result<VariationResult, String>) -> Result<(), SandboxError> {
     let tx = db.transaction()?;
-    let (render_id, kind, base): (String, String, Option<String>) =
-        tx.query_row("SELECT render_id, kind, base_variation_id FROM variations WHERE id = ?1", [id], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-        })?;
-    let (account_uid, webhook_url): (String, Option<String>) =
-        tx.query_row("SELECT account_uid, webhook_url FROM renders WHERE id = ?1", [&render_id], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })?;
+    let (render_id, kind, base): (String, String, Option<String>) = tx
+        .prepare_cached("SELECT render_id, kind, base_variation_id FROM variations WHERE id = ?1")?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    let (account_uid, webhook_url): (String, Option<String>) = tx
+        .prepare_cached("SELECT account_uid, webhook_url FROM renders WHERE id = ?1")?
+        .query_row([&render_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
     let timestamp = Timestamp::from_millis(now_millis());
     let variation_type = Some(VariationType::from(kind.as_str()));
     let event = match outcome {
         Ok(result) => {
             let stored = serde_json::to_string(&result).map_err(|e| SandboxError::Internal(e.to_string()))?;
-            tx.execute("UPDATE variations SET status = 'done', result = ?1 WHERE id = ?2", params![stored, id])?;
+            tx.prepare_cached("UPDATE variations SET status = 'done', result = ?1 WHERE id = ?2")?
+                .execute(params![stored, id])?;
             WebhookEvent::Done(VariationDone {
                 render_id,
                 variation_id: id.to_string(),
@@ -147,10 +144,8 @@ fn record(db: &mut Connection, id: &str, outcome: Result<VariationResult, String
             })
         }
         Err(message) => {
-            tx.execute(
-                "UPDATE variations SET status = 'error', error_message = ?1 WHERE id = ?2",
-                params![message, id],
-            )?;
+            tx.prepare_cached("UPDATE variations SET status = 'error', error_message = ?1 WHERE id = ?2")?
+                .execute(params![message, id])?;
             WebhookEvent::Error(VariationFailed {
                 render_id,
                 variation_id: id.to_string(),
