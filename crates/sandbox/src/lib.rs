@@ -117,8 +117,9 @@ pub fn build(config: &SandboxConfig, base_url: &str) -> Result<Sandbox, SandboxE
         work_added: tokio::sync::Notify::new(),
         deliveries_added: tokio::sync::Notify::new(),
     });
-    let mut background = worker::start(&state, workers)?;
-    background.push(webhooks::start(&state)?);
+    let mut tasks = worker::start(&state, workers)?;
+    tasks.push(webhooks::start(&state)?);
+    let background = Background { tasks, store: state.store.clone() };
     let cors = CorsLayer::new()
         .allow_origin(Any)
         .allow_methods([Method::GET, Method::POST, Method::DELETE])
@@ -135,7 +136,7 @@ pub fn build(config: &SandboxConfig, base_url: &str) -> Result<Sandbox, SandboxE
         .layer(axum::middleware::from_fn_with_state(state.clone(), faults::inject))
         .layer(cors)
         .with_state(state);
-    Ok(Sandbox { router, background: Background(background) })
+    Ok(Sandbox { router, background })
 }
 
 /// A built sandbox: its routes, and its workers and webhook deliveries running until it is dropped.
@@ -145,13 +146,17 @@ pub struct Sandbox {
     background: Background,
 }
 
-/// The sandbox's background tasks, stopped on drop.
+/// The sandbox's background tasks and its database, stopped and closed on drop.
 #[derive(Debug)]
-struct Background(Vec<tokio::task::AbortHandle>);
+struct Background {
+    tasks: Vec<tokio::task::AbortHandle>,
+    store: store::Store,
+}
 
 impl Drop for Background {
     fn drop(&mut self) {
-        self.0.iter().for_each(tokio::task::AbortHandle::abort);
+        self.tasks.iter().for_each(tokio::task::AbortHandle::abort);
+        self.store.close();
     }
 }
 
@@ -172,6 +177,8 @@ impl Sandbox {
 pub struct RunningSandbox {
     pub addr: SocketAddr,
     task: tokio::task::JoinHandle<()>,
+    /// Dropped after the server task is aborted: the workers stop and the database closes at once.
+    _background: Background,
 }
 
 impl RunningSandbox {
@@ -195,11 +202,11 @@ pub fn spawn(
     public_url: Option<&str>,
 ) -> Result<RunningSandbox, SandboxError> {
     let addr = listener.local_addr().map_err(|e| SandboxError::Startup(e.to_string()))?;
-    let sandbox = build(config, public_url.unwrap_or(&format!("http://{addr}")))?;
+    let Sandbox { router, background } = build(config, public_url.unwrap_or(&format!("http://{addr}")))?;
     let task = tokio::spawn(async move {
-        if let Err(error) = sandbox.serve(listener, std::future::pending()).await {
+        if let Err(error) = axum::serve(listener, router).await {
             tracing::error!(%error, "the sandbox stopped serving");
         }
     });
-    Ok(RunningSandbox { addr, task })
+    Ok(RunningSandbox { addr, task, _background: background })
 }

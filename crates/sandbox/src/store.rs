@@ -3,23 +3,29 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 use rusqlite::Connection;
+use rusqlite::config::DbConfig;
 use tokio::sync::oneshot;
 
 use crate::error::SandboxError;
 
-/// A piece of work for the database thread.
-type Job = Box<dyn FnOnce(&mut Connection) + Send>;
+/// What the database thread is asked to do.
+enum Message {
+    Job(Box<dyn FnOnce(&mut Connection) + Send>),
+    Close,
+}
 
 /// A handle on the database thread. The thread owns the one connection and takes jobs in the order they come,
 /// back to back while there are more, so a busy sandbox neither hands the connection between threads nor
-/// contends for a lock; it ends, closing the database, when the last handle is dropped.
+/// contends for a lock; it ends, closing the database, on `close` or when the last handle is dropped.
 #[derive(Clone)]
 pub struct Store {
-    jobs: mpsc::Sender<Job>,
+    jobs: mpsc::Sender<Message>,
+    thread: Arc<Mutex<Option<JoinHandle<()>>>>,
 }
 
 impl std::fmt::Debug for Store {
@@ -99,27 +105,48 @@ impl Store {
             None => Connection::open_in_memory(),
         }
         .map_err(|e| SandboxError::Startup(format!("cannot open the sandbox database: {e}")))?;
+        // The sandbox is the database's only user: it keeps the file locked while it runs (no locking per query,
+        // and a second sandbox on the same data dir is refused). Query plans stay fixed, so a cached statement is
+        // not compiled again when its parameters change.
         connection
             .busy_timeout(Duration::from_secs(5))
+            .and_then(|()| connection.pragma_update(None, "locking_mode", "EXCLUSIVE"))
             .and_then(|()| connection.pragma_update(None, "journal_mode", "WAL"))
             .and_then(|()| connection.pragma_update(None, "synchronous", "NORMAL"))
             .and_then(|()| connection.pragma_update(None, "foreign_keys", "ON"))
+            .and_then(|()| connection.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true).map(|_| ()))
             .and_then(|()| connection.execute_batch(SCHEMA))
             .and_then(|()| migrate(&connection))
             .map(|()| connection.set_prepared_statement_cache_capacity(STATEMENT_CACHE))
-            .map_err(|e| SandboxError::Startup(format!("cannot prepare the sandbox database: {e}")))?;
-        let (jobs, queue) = mpsc::channel::<Job>();
-        std::thread::Builder::new()
+            .map_err(|e| match (e.sqlite_error_code(), data_dir) {
+                (Some(rusqlite::ErrorCode::DatabaseBusy), Some(dir)) => SandboxError::Startup(format!(
+                    "another sandbox is using the data dir {}; stop it or give this one another --data-dir",
+                    dir.display()
+                )),
+                _ => SandboxError::Startup(format!("cannot prepare the sandbox database: {e}")),
+            })?;
+        let (jobs, queue) = mpsc::channel();
+        let thread = std::thread::Builder::new()
             .name("sandbox-db".into())
             .spawn(move || {
                 let mut connection = connection;
-                for job in queue {
+                while let Ok(Message::Job(job)) = queue.recv() {
                     // A job that panics fails its own call (its answer is never sent), not the ones after it.
                     let _ = catch_unwind(AssertUnwindSafe(|| job(&mut connection)));
                 }
             })
             .map_err(|e| SandboxError::Startup(format!("cannot start the database thread: {e}")))?;
-        Ok(Store { jobs })
+        Ok(Store { jobs, thread: Arc::new(Mutex::new(Some(thread))) })
+    }
+
+    /// Closes the database once the jobs already sent have run, and waits until it is closed (its file unlocked);
+    /// later calls on any handle fail. For a sandbox that stops while its tasks may still hold handles.
+    pub fn close(&self) {
+        let _ = self.jobs.send(Message::Close);
+        let thread = self.thread.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
+        if let Some(thread) = thread.filter(|thread| thread.thread().id() != std::thread::current().id()) {
+            let _ = thread.join();
+        }
     }
 
     /// Runs `work` on the database thread and waits for its outcome without holding up the caller's thread.
@@ -148,8 +175,8 @@ impl Store {
         outcome.recv().map_err(|_| stopped())?
     }
 
-    fn send(&self, job: Job) -> Result<(), SandboxError> {
-        self.jobs.send(job).map_err(|_| stopped())
+    fn send(&self, job: Box<dyn FnOnce(&mut Connection) + Send>) -> Result<(), SandboxError> {
+        self.jobs.send(Message::Job(job)).map_err(|_| stopped())
     }
 }
 
@@ -168,5 +195,46 @@ fn migrate(connection: &Connection) -> rusqlite::Result<()> {
 impl From<rusqlite::Error> for SandboxError {
     fn from(error: rusqlite::Error) -> Self {
         SandboxError::Internal(format!("database: {error}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn queries_run_in_order_and_a_failing_one_fails_alone() {
+        let store = Store::open(None).unwrap();
+        store.run(|db| Ok(db.execute("INSERT INTO meta (key, value) VALUES ('a', '1')", [])?)).await.unwrap();
+        let error = store.run(|db| Ok(db.execute("INSERT INTO meta (key, value) VALUES ('a', '2')", [])?)).await;
+        assert!(matches!(error, Err(SandboxError::Internal(_))), "{error:?}");
+        let panicked: Result<(), _> = store.run(|_| panic!("a bug in one query")).await;
+        assert!(panicked.is_err());
+        let value: String =
+            store.run(|db| Ok(db.query_row("SELECT value FROM meta WHERE key = 'a'", [], |r| r.get(0))?)).await.unwrap();
+        assert_eq!(value, "1");
+    }
+
+    #[test]
+    fn a_second_sandbox_on_the_same_data_dir_is_refused_with_a_sentence() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = Store::open(Some(dir.path())).unwrap();
+        first.run_now(|db| Ok(db.execute("INSERT INTO meta (key, value) VALUES ('a', '1')", [])?)).unwrap();
+        let second = Store::open(Some(dir.path())).map(|_| ()).unwrap_err().to_string();
+        assert!(second.contains("another sandbox is using the data dir"), "{second}");
+        drop(first);
+        // Once the first has stopped, its data is there for the next one.
+        let mut reopened = Err(SandboxError::Internal(String::new()));
+        for _ in 0..50 {
+            reopened = Store::open(Some(dir.path()));
+            if reopened.is_ok() {
+                break;
+            }
+        }
+        let value: String = reopened
+            .unwrap()
+            .run_now(|db| Ok(db.query_row("SELECT value FROM meta WHERE key = 'a'", [], |r| r.get(0))?))
+            .unwrap();
+        assert_eq!(value, "1");
     }
 }
