@@ -210,8 +210,10 @@ mod tests {
         assert!(matches!(error, Err(SandboxError::Internal(_))), "{error:?}");
         let panicked: Result<(), _> = store.run(|_| panic!("a bug in one query")).await;
         assert!(panicked.is_err());
-        let value: String =
-            store.run(|db| Ok(db.query_row("SELECT value FROM meta WHERE key = 'a'", [], |r| r.get(0))?)).await.unwrap();
+        let value: String = store
+            .run(|db| Ok(db.query_row("SELECT value FROM meta WHERE key = 'a'", [], |r| r.get(0))?))
+            .await
+            .unwrap();
         assert_eq!(value, "1");
     }
 

@@ -3,6 +3,7 @@
 //! stores uploads and serves the widget's files.
 
 mod access;
+pub mod allocator;
 mod capabilities;
 pub mod cli;
 mod db;

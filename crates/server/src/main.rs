@@ -8,7 +8,7 @@ use vstage_server::cli::Cli;
 
 /// A faster allocator for the many small buffers of proxying (see the proxy figures in `cargo xtask bench`).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: vstage_server::allocator::MiMalloc = vstage_server::allocator::MiMalloc;
 
 #[tokio::main]
 async fn main() -> ExitCode {
