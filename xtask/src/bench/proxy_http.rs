@@ -23,8 +23,12 @@ use crate::vstage_process::VstageProcess;
 const SSE_CLIENTS: usize = 1000;
 /// Rounds of the three (direct, nginx, vstage serve), each round starting with the next one, so that a drift of the
 /// shared machine favours none; each figure is the median of its rounds, and the two proxies are also compared
-/// within each round (run back to back, they share the machine's state of the moment).
-const ROUNDS: usize = 5;
+/// within each round (run back to back, they share the machine's state of the moment). This machine's speed drifts
+/// by tens of percent over a minute: many short rounds compare the two proxies under the same drift more often than
+/// a few long ones.
+const ROUNDS: usize = 15;
+/// How long each wrk run of a round lasts.
+const RUN: &str = "4s";
 
 pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     let bench = project.target().join("bench");
@@ -43,7 +47,7 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     for round in 0..ROUNDS {
         for turn in 0..3 {
             match (round + turn) % 3 {
-                0 => direct.push(wrk::run(project, sandbox.addr(), &path, &key, None)?),
+                0 => direct.push(wrk::run(project, RUN, sandbox.addr(), &path, &key, None)?),
                 1 => through_nginx.push(ProxyRun::measure(project, &nginx.addr, &proxied, &nginx.pids()?)?),
                 _ => through_vstage.push(ProxyRun::measure(project, serve.addr(), &proxied, &[serve.pid()])?),
             }
@@ -60,16 +64,16 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
         Measure::micros(vstage_cpu),
         Some(Measure::micros(nginx_cpu)),
     );
-    let mut ratios: Vec<f64> = through_vstage
-        .iter()
-        .zip(&through_nginx)
-        .map(|(vstage, nginx)| vstage.figures.requests_per_second / nginx.figures.requests_per_second)
-        .collect();
-    ratios.sort_by(f64::total_cmp);
+    let ratios = RoundRatios::of(&through_vstage, &through_nginx);
     let round_ratio = "requests/s through vstage serve over through nginx, within a round";
-    report.add(format!("{round_ratio}: median of {ROUNDS}"), Measure::count(ratios[ratios.len() / 2]), None);
-    report.add(format!("{round_ratio}: lowest"), Measure::count(ratios[0]), None);
-    report.add(format!("{round_ratio}: highest"), Measure::count(ratios[ratios.len() - 1]), None);
+    report.add(format!("{round_ratio}: median of {ROUNDS}"), Measure::count(ratios.median), None);
+    report.add(format!("{round_ratio}: lower quartile"), Measure::count(ratios.lower_quartile), None);
+    report.add(format!("{round_ratio}: upper quartile"), Measure::count(ratios.upper_quartile), None);
+    report.add(
+        format!("rounds where vstage serve served more than nginx, of {ROUNDS}"),
+        Measure::count(ratios.ahead),
+        None,
+    );
     report.add("vstage serve: p50 added over direct", Measure::millis(vstage_figures.p50_ms - direct.p50_ms), None);
     report.add("nginx: p50 added over direct", Measure::millis(nginx_figures.p50_ms - direct.p50_ms), None);
     drop((nginx, serve));
@@ -128,7 +132,7 @@ struct ProxyRun {
 impl ProxyRun {
     fn measure(project: &Project, addr: &str, path: &str, pids: &[u32]) -> anyhow::Result<Self> {
         let before = cpu_nanos(pids)?;
-        let figures = wrk::run(project, addr, path, &[], None)?;
+        let figures = wrk::run(project, RUN, addr, path, &[], None)?;
         let spent = cpu_nanos(pids)?.saturating_sub(before);
         Ok(ProxyRun { figures, cpu_micros_per_request: spent as f64 / 1000.0 / figures.requests.max(1.0) })
     }
@@ -139,6 +143,34 @@ impl ProxyRun {
         let mut cpu: Vec<f64> = runs.iter().map(|run| run.cpu_micros_per_request).collect();
         cpu.sort_by(f64::total_cmp);
         (wrk::Figures::median(&figures), cpu[cpu.len() / 2])
+    }
+}
+
+/// How the two proxies compare round by round: the spread of the ratios of their requests/s.
+#[derive(Debug, PartialEq)]
+struct RoundRatios {
+    median: f64,
+    lower_quartile: f64,
+    upper_quartile: f64,
+    /// Rounds where vstage serve's ratio is above 1.
+    ahead: f64,
+}
+
+impl RoundRatios {
+    fn of(vstage: &[ProxyRun], nginx: &[ProxyRun]) -> Self {
+        let mut ratios: Vec<f64> = vstage
+            .iter()
+            .zip(nginx)
+            .map(|(vstage, nginx)| vstage.figures.requests_per_second / nginx.figures.requests_per_second)
+            .collect();
+        ratios.sort_by(f64::total_cmp);
+        let at = |quantile: f64| ratios[((ratios.len() - 1) as f64 * quantile).round() as usize];
+        RoundRatios {
+            median: at(0.5),
+            lower_quartile: at(0.25),
+            upper_quartile: at(0.75),
+            ahead: ratios.iter().filter(|ratio| **ratio > 1.0).count() as f64,
+        }
     }
 }
 
@@ -307,5 +339,31 @@ impl Drop for Nginx {
     fn drop(&mut self) {
         let _ = self.process.kill();
         let _ = self.process.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ProxyRun, RoundRatios};
+    use crate::bench::wrk::Figures;
+
+    fn runs(requests_per_second: &[f64]) -> Vec<ProxyRun> {
+        let run = |requests_per_second| ProxyRun {
+            figures: Figures { requests_per_second, p50_ms: 1.0, p99_ms: 2.0, requests: 1.0 },
+            cpu_micros_per_request: 1.0,
+        };
+        requests_per_second.iter().copied().map(run).collect()
+    }
+
+    #[test]
+    fn rounds_are_compared_pair_by_pair() {
+        // Ratios 0.5, 0.9, 1.0, 1.2, 2.0: the machine's drift moves both proxies of a round together.
+        let vstage = runs(&[100.0, 1800.0, 50.0, 600.0, 1000.0]);
+        let nginx = runs(&[200.0, 900.0, 50.0, 500.0, 1111.111_111_111_111]);
+        let ratios = RoundRatios::of(&vstage, &nginx);
+        assert_eq!(ratios.ahead, 2.0);
+        assert!((ratios.median - 1.0).abs() < 1e-9, "{ratios:?}");
+        assert!((ratios.lower_quartile - 0.9).abs() < 1e-9, "{ratios:?}");
+        assert!((ratios.upper_quartile - 1.2).abs() < 1e-9, "{ratios:?}");
     }
 }

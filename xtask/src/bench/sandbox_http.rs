@@ -16,7 +16,7 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     let sandbox = start_sandbox(project, "sandbox-data")?;
     let id = create_render(&sandbox)?;
     let auth = [format!("Authorization: Api-Key {KEY}")];
-    wrk::run(project, sandbox.addr(), &format!("/v2/renders/{id}"), &auth, None)?.add_to(
+    wrk::run(project, "10s", sandbox.addr(), &format!("/v2/renders/{id}"), &auth, None)?.add_to(
         report,
         "sandbox GET /v2/renders/{id}",
         None,
@@ -29,7 +29,7 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
             render_body()
         ),
     )?;
-    wrk::run(project, sandbox.addr(), "/v2/renders", &auth, Some(&script))?.add_to(
+    wrk::run(project, "10s", sandbox.addr(), "/v2/renders", &auth, Some(&script))?.add_to(
         report,
         "sandbox POST /v2/renders",
         None,

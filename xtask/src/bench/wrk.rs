@@ -1,4 +1,4 @@
-//! Load with wrk (10 s, 2 threads, 32 connections) and its figures: requests per second, p50 and p99 latency.
+//! Load with wrk (2 threads, 32 connections) and its figures: requests per second, p50 and p99 latency.
 //! Shared by the benchmarks of the sandbox and of the proxy.
 
 use std::io::{Read, Write};
@@ -47,15 +47,16 @@ impl Figures {
     }
 }
 
-/// Runs wrk on `http://{addr}{path}` with extra `headers` and an optional Lua `script`.
+/// Runs wrk for `duration` (`10s`) on `http://{addr}{path}` with extra `headers` and an optional Lua `script`.
 pub fn run(
     project: &Project,
+    duration: &str,
     addr: &str,
     path: &str,
     headers: &[String],
     script: Option<&std::path::Path>,
 ) -> anyhow::Result<Figures> {
-    let mut command = wrk(project, "10s", headers);
+    let mut command = wrk(project, duration, headers);
     command.arg("--latency");
     if let Some(script) = script {
         command.arg("-s").arg(script);
