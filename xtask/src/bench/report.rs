@@ -109,9 +109,28 @@ impl Report {
     }
 }
 
+/// The `q` quantile (0.5 for the median) of `values`, interpolated between the two nearest when it falls between
+/// them (so the median of an even number is the mean of the middle two). `values` must not be empty.
+pub fn quantile(values: &[f64], q: f64) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let position = (sorted.len() - 1) as f64 * q.clamp(0.0, 1.0);
+    let (below, above) = (position.floor() as usize, position.ceil() as usize);
+    sorted[below] + (sorted[above] - sorted[below]) * (position - below as f64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quantiles_interpolate_between_neighbours() {
+        assert_eq!(quantile(&[3.0, 1.0, 2.0], 0.5), 2.0);
+        assert_eq!(quantile(&[4.0, 1.0, 3.0, 2.0], 0.5), 2.5);
+        assert_eq!(quantile(&[5.0, 1.0, 4.0, 2.0, 3.0], 0.25), 2.0);
+        assert_eq!(quantile(&[1.0, 2.0], 0.25), 1.25);
+        assert_eq!(quantile(&[7.0], 0.75), 7.0);
+    }
 
     #[test]
     fn rows_show_ratio_only_with_a_reference() {

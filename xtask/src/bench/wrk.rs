@@ -7,7 +7,7 @@ use std::net::TcpStream;
 use anyhow::{Context, bail};
 
 use super::Report;
-use super::report::Measure;
+use super::report::{Measure, quantile};
 use crate::project::{self, Project};
 
 #[derive(Debug, Clone, Copy)]
@@ -20,13 +20,9 @@ pub struct Figures {
 }
 
 impl Figures {
-    /// The median of each figure over several runs (an odd number of them, at least one).
+    /// The median of each figure over several runs (at least one).
     pub fn median(runs: &[Figures]) -> Figures {
-        let median = |figure: fn(&Figures) -> f64| {
-            let mut values: Vec<f64> = runs.iter().map(figure).collect();
-            values.sort_by(f64::total_cmp);
-            values[values.len() / 2]
-        };
+        let median = |figure: fn(&Figures) -> f64| quantile(&runs.iter().map(figure).collect::<Vec<_>>(), 0.5);
         Figures {
             requests_per_second: median(|f| f.requests_per_second),
             p50_ms: median(|f| f.p50_ms),
