@@ -71,7 +71,7 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     report.add(format!("{round_ratio}: lower quartile"), Measure::count(ratios.lower_quartile), None);
     report.add(format!("{round_ratio}: upper quartile"), Measure::count(ratios.upper_quartile), None);
     report.add(
-        format!("rounds where vstage serve served more than nginx, of {ROUNDS}"),
+        format!("rounds where vstage serve answered more requests/s than nginx, of {ROUNDS}"),
         Measure::count(ratios.ahead),
         None,
     );
@@ -147,7 +147,7 @@ impl ProxyRun {
 }
 
 /// How the two proxies compare round by round: the spread of the ratios of their requests/s.
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 struct RoundRatios {
     median: f64,
     lower_quartile: f64,
