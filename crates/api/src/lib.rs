@@ -9,6 +9,7 @@ pub mod capabilities;
 pub mod client;
 pub mod config;
 pub mod error;
+pub mod host_events;
 mod lenient;
 mod open_enum;
 mod query;

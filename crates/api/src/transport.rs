@@ -55,6 +55,8 @@ pub struct HttpResponse {
     pub status: u16,
     /// The `Retry-After` header as sent, if any.
     pub retry_after: Option<String>,
+    /// The `WWW-Authenticate` header as sent, if any (a vstage server says there why it refused a widget token).
+    pub www_authenticate: Option<String>,
     pub body: Vec<u8>,
 }
 
@@ -114,8 +116,9 @@ mod browser {
                 let response = built.send().await.map_err(|e| network(&e.to_string()))?;
                 let status = response.status();
                 let retry_after = response.headers().get("retry-after");
+                let www_authenticate = response.headers().get("www-authenticate");
                 let body = response.binary().await.map_err(|e| network(&e.to_string()))?;
-                Ok(HttpResponse { status, retry_after, body })
+                Ok(HttpResponse { status, retry_after, www_authenticate, body })
             };
             let limit = TimeoutFuture::new(request.timeout.as_millis().min(u32::MAX as u128) as u32);
             match select(Box::pin(exchange), limit).await {
@@ -174,10 +177,11 @@ mod native {
             }
             let response = builder.send().await.map_err(classify)?;
             let status = response.status().as_u16();
-            let retry_after =
-                response.headers().get(reqwest::header::RETRY_AFTER).and_then(|v| v.to_str().ok()).map(str::to_string);
+            let header = |name| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
+            let retry_after = header(reqwest::header::RETRY_AFTER);
+            let www_authenticate = header(reqwest::header::WWW_AUTHENTICATE);
             let body = response.bytes().await.map_err(classify)?.to_vec();
-            Ok(HttpResponse { status, retry_after, body })
+            Ok(HttpResponse { status, retry_after, www_authenticate, body })
         }
 
         async fn sleep(&self, duration: Duration) {

@@ -1,0 +1,157 @@
+//! What an embedded widget tells its host page: the `detail` of each `vstage-*` DOM event, one type each, so a
+//! host written in Rust reads them with the same types. `ResultChosen` carries the disclosure listing rules ask for.
+
+use serde::{Deserialize, Serialize};
+
+use crate::render::{Variation, VariationResult};
+use crate::vocabulary::VariationType;
+
+/// `vstage-ready`: the studio is mounted and talking to its server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ready {
+    /// The `/api` base the widget uses.
+    pub api_base: String,
+}
+
+/// `vstage-render-created`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RenderCreated {
+    pub render_id: String,
+}
+
+/// `vstage-variation-done`: a variation the studio is showing finished.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VariationDone {
+    pub render_id: String,
+    pub variation_id: String,
+    pub variation_type: Option<VariationType>,
+    pub result: Option<VariationResult>,
+}
+
+impl VariationDone {
+    pub fn of(variation: &Variation) -> Self {
+        VariationDone {
+            render_id: variation.render_id.clone(),
+            variation_id: variation.id.clone(),
+            variation_type: variation.kind.clone(),
+            result: variation.result.clone(),
+        }
+    }
+}
+
+/// `vstage-result-chosen`: the agent pressed "Use in listing" on a finished variation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResultChosen {
+    pub render_id: String,
+    pub variation_id: String,
+    pub variation_type: Option<VariationType>,
+    pub url: String,
+    pub optimized_url: Option<String>,
+    pub thumbnail_url: Option<String>,
+    /// The photo as taken, which the disclosure points to.
+    pub original_url: Option<String>,
+    /// Whether furniture or decor was added (virtual staging); every kind is a digital alteration.
+    pub virtually_staged: bool,
+    /// A caption for the photo: what was altered and where the original is (MLS rules, California's AB 723).
+    pub disclosure: String,
+}
+
+impl ResultChosen {
+    /// The choice of `variation`'s first image, made from `original_url`; `None` until the variation has one.
+    pub fn of(variation: &Variation, original_url: Option<&str>) -> Option<Self> {
+        let image = variation.result.as_ref()?.primary()?;
+        let kind = variation.kind.as_ref();
+        Some(ResultChosen {
+            render_id: variation.render_id.clone(),
+            variation_id: variation.id.clone(),
+            variation_type: variation.kind.clone(),
+            url: image.url.clone(),
+            optimized_url: image.optimized_url.clone(),
+            thumbnail_url: image.thumbnail_url.clone(),
+            original_url: original_url.map(str::to_string),
+            virtually_staged: matches!(kind, Some(VariationType::Staging)),
+            disclosure: disclosure(kind, original_url),
+        })
+    }
+}
+
+/// "Virtually staged. See the original photo: <url>", worded for what the variation did.
+pub fn disclosure(kind: Option<&VariationType>, original_url: Option<&str>) -> String {
+    let what = match kind {
+        Some(VariationType::Staging) => "Virtually staged",
+        Some(VariationType::Removal) => "Digitally altered: furniture removed",
+        Some(VariationType::DayToDusk) => "Digitally altered: daytime photo shown at dusk",
+        Some(VariationType::Enhancement) => "Digitally enhanced",
+        _ => "Digitally altered",
+    };
+    match original_url {
+        Some(url) => format!("{what}. See the original photo: {url}"),
+        None => format!("{what}. The original photo is available on request."),
+    }
+}
+
+/// `vstage-token-expired`: the server refused the widget token; the widget waits for the host to set a new one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenExpired {
+    pub message: String,
+}
+
+/// `vstage-error`: something the host may want to log or show; the widget shows it too.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WidgetError {
+    pub message: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::ResultImage;
+    use crate::time::Timestamp;
+    use crate::vocabulary::VariationStatus;
+
+    fn variation(kind: VariationType, result: Option<VariationResult>) -> Variation {
+        Variation {
+            id: "var_1".into(),
+            kind: Some(kind),
+            render_id: "rnd_1".into(),
+            created_at: serde_json::from_str::<Timestamp>("1795000000000").unwrap(),
+            status: VariationStatus::Done,
+            result,
+            base_variation_id: None,
+            eta: None,
+            config: None,
+            error_message: None,
+        }
+    }
+
+    fn image() -> VariationResult {
+        VariationResult::One(ResultImage {
+            url: "https://img.example/full.jpg".into(),
+            optimized_url: Some("https://img.example/web.jpg".into()),
+            thumbnail_url: None,
+        })
+    }
+
+    #[test]
+    fn a_chosen_staging_result_is_disclosed_with_the_original() {
+        let chosen =
+            ResultChosen::of(&variation(VariationType::Staging, Some(image())), Some("https://a.example/p.jpg"))
+                .unwrap();
+        assert!(chosen.virtually_staged);
+        assert_eq!(chosen.url, "https://img.example/full.jpg");
+        assert_eq!(chosen.disclosure, "Virtually staged. See the original photo: https://a.example/p.jpg");
+        let json = serde_json::to_value(&chosen).unwrap();
+        assert_eq!(json["variation_type"], "staging");
+        assert_eq!(json["optimized_url"], "https://img.example/web.jpg");
+    }
+
+    #[test]
+    fn every_kind_is_disclosed_and_only_staging_counts_as_staged() {
+        let removal = ResultChosen::of(&variation(VariationType::Removal, Some(image())), None).unwrap();
+        assert!(!removal.virtually_staged);
+        assert!(removal.disclosure.starts_with("Digitally altered: furniture removed."));
+        let dusk = disclosure(Some(&VariationType::DayToDusk), Some("u"));
+        assert!(dusk.contains("dusk") && dusk.ends_with("original photo: u"));
+        assert!(ResultChosen::of(&variation(VariationType::Staging, None), None).is_none());
+    }
+}
