@@ -1,5 +1,5 @@
-//! Who is calling: in `open` access everyone is the one local subject; in `token` access every `/api` call carries
-//! a widget token whose subject it acts for. Also counts each call against the rate limit.
+//! Who is calling: in `open` access a call without a token is the one local subject; a call with a widget token
+//! (required in `token` access) acts for the token's subject only. Also counts each call against the rate limit.
 
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -20,8 +20,9 @@ pub const OPEN_SUBJECT: &str = "local";
 
 #[derive(Debug)]
 pub enum Access {
-    /// No token; only on a loopback address.
-    Open,
+    /// No token needed; only on a loopback address. A token, when a call carries one, narrows it to the token's
+    /// subject (the demo listing page's agents); `tokens` checks them when the server has a widget secret.
+    Open { tokens: Option<WidgetSecret> },
     /// Widget tokens signed with this secret.
     Token(WidgetSecret),
 }
@@ -29,7 +30,7 @@ pub enum Access {
 impl Access {
     pub fn name(&self) -> &'static str {
         match self {
-            Access::Open => "open",
+            Access::Open { .. } => "open",
             Access::Token(_) => "token",
         }
     }
@@ -37,15 +38,31 @@ impl Access {
     pub fn is_token(&self) -> bool {
         matches!(self, Access::Token(_))
     }
+
+    /// The secret widget tokens are checked with, if this server takes them.
+    pub fn widget_secret(&self) -> Option<&WidgetSecret> {
+        match self {
+            Access::Open { tokens } => tokens.as_ref(),
+            Access::Token(secret) => Some(secret),
+        }
+    }
 }
 
 /// The subject a call acts for, put in the request's extensions by [`authenticate`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Subject(Arc<str>);
+pub struct Subject {
+    name: Arc<str>,
+    from_token: bool,
+}
 
 impl Subject {
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.name
+    }
+
+    /// Whether a widget token named the subject: then it sees only what it created.
+    pub fn by_token(&self) -> bool {
+        self.from_token
     }
 }
 
@@ -66,12 +83,13 @@ impl Gate {
     pub fn admit(&self, parts: &Parts) -> Result<Subject, ServerError> {
         let subject = subject_of(&self.access, parts)?;
         if let Some(limit) = &self.rate_limit {
-            let key = match self.access.as_ref() {
-                Access::Token(_) => format!("sub:{}", subject.as_str()),
-                Access::Open => match parts.extensions.get::<ConnectInfo<Peer>>() {
+            let key = if subject.by_token() {
+                format!("sub:{}", subject.as_str())
+            } else {
+                match parts.extensions.get::<ConnectInfo<Peer>>() {
                     Some(ConnectInfo(Peer(peer))) => format!("ip:{}", peer.ip()),
                     None => "ip:unknown".into(),
-                },
+                }
             };
             limit.check(&key)?;
         }
@@ -92,13 +110,6 @@ pub async fn authenticate(State(gate): State<Arc<Gate>>, request: Request, next:
 }
 
 fn subject_of(access: &Access, parts: &Parts) -> Result<Subject, ServerError> {
-    let secret = match access {
-        Access::Open => {
-            static OPEN: std::sync::LazyLock<Subject> = std::sync::LazyLock::new(|| Subject(OPEN_SUBJECT.into()));
-            return Ok(OPEN.clone());
-        }
-        Access::Token(secret) => secret,
-    };
     let headers = &parts.headers;
     let token = match headers.get(AUTHORIZATION).and_then(|value| value.to_str().ok()) {
         Some(value) => value.strip_prefix("Bearer ").map(str::trim),
@@ -110,15 +121,27 @@ fn subject_of(access: &Access, parts: &Parts) -> Result<Subject, ServerError> {
                 .filter(|_| parts.uri.path().ends_with("/events"))
         }),
     };
-    let Some(token) = token.filter(|token| !token.is_empty()) else {
-        return Err(ServerError::Unauthorized(
-            "This vstage server needs a widget token (Authorization: Bearer ...); the host site's backend issues it."
-                .into(),
-        ));
+    let token = token.filter(|token| !token.is_empty());
+    let secret = match (access, token) {
+        // Without a widget secret, open access has nothing to check a token with: it is the browser's own
+        // credential, dropped like any other.
+        (Access::Open { .. }, None) | (Access::Open { tokens: None }, Some(_)) => {
+            static OPEN: std::sync::LazyLock<Subject> =
+                std::sync::LazyLock::new(|| Subject { name: OPEN_SUBJECT.into(), from_token: false });
+            return Ok(OPEN.clone());
+        }
+        (Access::Token(_), None) => {
+            return Err(ServerError::Unauthorized(
+                "This vstage server needs a widget token (Authorization: Bearer ...); the host site's backend \
+                 issues it."
+                    .into(),
+            ));
+        }
+        (Access::Open { tokens: Some(secret) } | Access::Token(secret), Some(_)) => secret,
     };
     let origin = headers.get(ORIGIN).and_then(|value| value.to_str().ok());
     let claims = secret
-        .verify(token, origin, SystemTime::now())
-        .map_err(|error| ServerError::Unauthorized(error.to_string()))?;
-    Ok(Subject(claims.sub.into()))
+        .verify(token.unwrap_or_default(), origin, SystemTime::now())
+        .map_err(|error| ServerError::TokenRefused(error.to_string()))?;
+    Ok(Subject { name: claims.sub.into(), from_token: true })
 }

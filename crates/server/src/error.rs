@@ -2,7 +2,7 @@
 //! that fits and a sentence that says what to do. Internal details go to the log, never into a response.
 
 use axum::Json;
-use axum::http::header::{ALLOW, RETRY_AFTER};
+use axum::http::header::{ALLOW, RETRY_AFTER, WWW_AUTHENTICATE};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
@@ -11,8 +11,13 @@ use serde_json::json;
 pub enum ServerError {
     #[error("{0}")]
     BadRequest(String),
+    /// No credentials where they are needed (`WWW-Authenticate: Bearer`).
     #[error("{0}")]
     Unauthorized(String),
+    /// A widget token that is malformed, forged, expired or for another site (RFC 6750's `invalid_token`, which
+    /// tells the widget to ask its host for a new one).
+    #[error("{0}")]
+    TokenRefused(String),
     #[error("{0}")]
     Forbidden(String),
     #[error("{0}")]
@@ -41,7 +46,7 @@ impl ServerError {
     fn status(&self) -> StatusCode {
         match self {
             ServerError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ServerError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ServerError::Unauthorized(_) | ServerError::TokenRefused(_) => StatusCode::UNAUTHORIZED,
             ServerError::Forbidden(_) => StatusCode::FORBIDDEN,
             ServerError::NotFound(_) => StatusCode::NOT_FOUND,
             ServerError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
@@ -75,6 +80,10 @@ impl IntoResponse for ServerError {
                 if let Ok(allow) = HeaderValue::try_from(allow) {
                     response.headers_mut().insert(ALLOW, allow);
                 }
+            }
+            ServerError::TokenRefused(_) => {
+                let challenge = HeaderValue::from_static(r#"Bearer realm="vstage", error="invalid_token""#);
+                response.headers_mut().insert(WWW_AUTHENTICATE, challenge);
             }
             _ => {}
         }

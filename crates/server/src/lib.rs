@@ -7,6 +7,8 @@ pub mod allocator;
 mod capabilities;
 pub mod cli;
 mod db;
+mod demo;
+mod embed;
 mod error;
 mod events;
 mod http1;
@@ -34,7 +36,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use axum::Router;
 use axum::extract::{ConnectInfo, DefaultBodyLimit};
-use axum::http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, RETRY_AFTER};
+use axum::http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, RETRY_AFTER, WWW_AUTHENTICATE};
 use axum::http::{HeaderName, HeaderValue, Method};
 use axum::routing::{get, post};
 use futures_util::FutureExt;
@@ -67,7 +69,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
 
 /// `vstage serve`.
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    let access = Arc::new(access_from(args.access, args.listen)?);
+    let access = Arc::new(access_from(&args)?);
     let cors = cors_layer(&args.allow_origins)?;
     let listener = bind(args.listen).await?;
     let local_url = format!("http://{}", listener.local_addr()?);
@@ -99,7 +101,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             "without --public-url the service can neither fetch uploads nor send webhooks here; live events are off"
         );
     }
-    if !args.dist.join("index.html").is_file() {
+    let embed = embed::EmbedScript::from_dist(&args.dist);
+    if !args.dist.join("index.html").is_file() || !embed.is_ready() {
         tracing::warn!(dist = %args.dist.display(), "no widget in this folder; build it with `cargo xtask run`");
     }
 
@@ -119,6 +122,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         ownership: ownership.clone(),
         events: events.clone(),
     });
+    let demo_offered = embedded_sandbox.is_some() && access.widget_secret().is_some();
     let gate = Arc::new(Gate { access: access.clone(), rate_limit: RateLimit::per_minute(args.rate_limit) });
     let mode = upstream.mode();
     let live_events = events.clone();
@@ -133,11 +137,15 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         receiver,
         capabilities,
         dist: args.dist.clone(),
+        embed,
         cors,
     });
     let app: serving::AppFactory = Arc::new(move || shared.worker_app());
 
     announce(&listener, mode)?;
+    if demo_offered {
+        println!("demo listing page with two embedded studios: {local_url}/demo/listing.html");
+    }
     let stopping = async move {
         shutdown::signal().await;
         live_events.close();
@@ -164,6 +172,7 @@ struct Shared {
     receiver: Arc<Receiver>,
     capabilities: Capabilities,
     dist: std::path::PathBuf,
+    embed: embed::EmbedScript,
     cors: Option<CorsLayer>,
 }
 
@@ -215,7 +224,7 @@ impl Shared {
     }
 
     /// The routes besides the proxy's: uploads, live events, capabilities, the webhook receiver, the sandbox's
-    /// images, the widget's files.
+    /// images and demo page, the widget's files and `/embed.js`.
     fn router(&self, http: HttpClient) -> Router {
         let for_a_subject = Router::new()
             .route(
@@ -234,33 +243,59 @@ impl Shared {
                     .with_state(self.receiver.clone())
                     .layer(DefaultBodyLimit::max(webhooks::BODY_LIMIT)),
             )
-            .route("/uploads/{name}", get(uploads::serve).with_state(self.uploads.clone()))
+            .route(
+                "/uploads/{name}",
+                get(uploads::serve).with_state(self.uploads.clone()).layer(static_files::for_any_origin()),
+            )
             .fallback(|| async { ServerError::NotFound("No such API endpoint on this vstage server.".into()) });
-        let mut app = Router::new();
+        let embed = self.embed.clone();
+        let mut app = Router::new().route(
+            "/embed.js",
+            get(move |headers: axum::http::HeaderMap| {
+                let embed = embed.clone();
+                async move { embed.respond(&headers) }
+            })
+            .layer(static_files::for_any_origin()),
+        );
         if let Some(sandbox) = self.upstream.sandbox() {
             let (images, samples_index) = sandbox_files::routes(sandbox.clone(), http);
             api = api.merge(samples_index);
-            app = app.merge(images);
+            app = app.merge(images.layer(static_files::for_any_origin()));
+            if let Some(secret) = self.gate.access.widget_secret() {
+                app = app.merge(demo::routes(secret.clone()));
+            }
         }
         app.nest("/api", api).merge(static_files::router(&self.dist))
     }
 }
 
-/// Open access (no widget token) is safe only where nobody else can connect; tokens need the secret.
-fn access_from(mode: AccessMode, listen: SocketAddr) -> anyhow::Result<Access> {
-    match mode {
-        AccessMode::Open if !listen.ip().is_loopback() => bail!(
-            "refusing to listen on {listen} with open access: anyone who reaches this address could spend the \
-             account's photos. Listen on 127.0.0.1 behind your own reverse proxy, or use --access token."
+/// Open access (no widget token) is safe only where nobody else can connect; tokens need the secret. In open
+/// access tokens are taken too when there is a secret: `VSTAGE_WIDGET_SECRET`, or with the embedded sandbox one
+/// made once and kept in the data dir (the demo listing page mints its agents' tokens with it).
+fn access_from(args: &ServeArgs) -> anyhow::Result<Access> {
+    let from_env = std::env::var("VSTAGE_WIDGET_SECRET").ok().filter(|secret| !secret.is_empty());
+    let checked = |secret: String| WidgetSecret::new(&secret).map_err(anyhow::Error::msg);
+    match args.access {
+        AccessMode::Open if !args.listen.ip().is_loopback() => bail!(
+            "refusing to listen on {} with open access: anyone who reaches this address could spend the \
+             account's photos. Listen on 127.0.0.1 behind your own reverse proxy, or use --access token.",
+            args.listen
         ),
-        AccessMode::Open => Ok(Access::Open),
+        AccessMode::Open => {
+            let secret = match (from_env, &args.upstream) {
+                (Some(secret), _) => Some(secret),
+                (None, None) => Some(secret::load_or_generate(&args.data_dir.join("widget-secret"), "wgs_")?),
+                (None, Some(_)) => None,
+            };
+            Ok(Access::Open { tokens: secret.map(checked).transpose()? })
+        }
         AccessMode::Token => {
-            let secret = std::env::var("VSTAGE_WIDGET_SECRET").map_err(|_| {
+            let secret = from_env.ok_or_else(|| {
                 anyhow::anyhow!(
                     "--access token needs VSTAGE_WIDGET_SECRET, the secret your site signs widget tokens with"
                 )
             })?;
-            Ok(Access::Token(WidgetSecret::new(&secret).map_err(anyhow::Error::msg)?))
+            Ok(Access::Token(checked(secret)?))
         }
     }
 }
@@ -324,7 +359,7 @@ fn cors_layer(origins: &[String]) -> anyhow::Result<Option<CorsLayer>> {
             .allow_origin(AllowOrigin::list(origins))
             .allow_methods([Method::GET, Method::POST, Method::DELETE])
             .allow_headers([AUTHORIZATION, CONTENT_TYPE, ACCEPT, HeaderName::from_static("last-event-id")])
-            .expose_headers([RETRY_AFTER])
+            .expose_headers([RETRY_AFTER, WWW_AUTHENTICATE])
             .max_age(Duration::from_secs(600)),
     ))
 }

@@ -314,7 +314,7 @@ impl Proxy {
     ) -> Result<Response, ServerError> {
         let rule = endpoint.rule;
         let path = endpoint.upstream_path(params)?;
-        let tokens = self.gate.access.is_token();
+        let tokens = subject.by_token();
         let Incoming { method, query, headers, mut body } = incoming;
         match rule {
             Rule::Plain => {}

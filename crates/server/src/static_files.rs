@@ -1,20 +1,40 @@
 //! The widget's files from `dist/`, with `index.html` for every path the page's router owns (deep links).
 //! Trunk's content-hashed assets are cached for good; everything else is revalidated. Text and wasm are gzipped.
+//! They are public and loaded by host pages of other origins (`/embed.js`), so any origin may read them.
 
 use std::path::Path;
 
 use axum::Router;
 use axum::extract::Request;
+use axum::http::HeaderName;
 use axum::http::HeaderValue;
-use axum::http::header::CACHE_CONTROL;
+use axum::http::header::{ACCESS_CONTROL_ALLOW_ORIGIN, CACHE_CONTROL};
 use axum::middleware::Next;
 use axum::response::Response;
 use tower_http::compression::CompressionLayer;
 use tower_http::services::{ServeDir, ServeFile};
+use tower_http::set_header::SetResponseHeaderLayer;
 
 pub fn router(dist: &Path) -> Router {
     let files = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
-    Router::new().fallback_service(files).layer(axum::middleware::from_fn(cache_control)).layer(CompressionLayer::new())
+    Router::new()
+        .fallback_service(files)
+        .layer(axum::middleware::from_fn(cache_control))
+        .layer(for_any_origin())
+        .layer(CompressionLayer::new())
+}
+
+/// Lets pages of any origin read a public file (the widget's script and wasm, images for the mask editor's
+/// canvas): `Access-Control-Allow-Origin: *` and `Cross-Origin-Resource-Policy: cross-origin`. No credentials are
+/// involved, so this shares nothing a page could not fetch anyway.
+pub fn for_any_origin() -> (SetResponseHeaderLayer<HeaderValue>, SetResponseHeaderLayer<HeaderValue>) {
+    (
+        SetResponseHeaderLayer::if_not_present(ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*")),
+        SetResponseHeaderLayer::overriding(
+            HeaderName::from_static("cross-origin-resource-policy"),
+            HeaderValue::from_static("cross-origin"),
+        ),
+    )
 }
 
 /// `immutable` for hashed assets (`name-<16 hex digits>.ext`), `no-cache` (revalidate) for the rest.

@@ -121,9 +121,12 @@ pub async fn receive(
             return Ok(acknowledged());
         }
     };
+    // Every creation through the proxy is recorded with its subject. With tokens an event that arrives first is
+    // kept unowned until the creation claims it; in open access what nobody owns goes to the local subject.
+    let owner = receiver.ownership.owner(kind, &id).await?;
     let subject = match receiver.access.as_ref() {
-        Access::Open => OPEN_SUBJECT.to_string(),
-        Access::Token(_) => receiver.ownership.owner(kind, &id).await?.unwrap_or_default(),
+        Access::Open { .. } => owner.unwrap_or_else(|| OPEN_SUBJECT.to_string()),
+        Access::Token(_) => owner.unwrap_or_default(),
     };
     let event_type = event_name(event.event_type());
     let resource = resource_key(kind, &id);
