@@ -45,6 +45,16 @@ impl Account {
         self.capabilities.get().and_then(Result::ok).map(|capabilities| capabilities.mode)
     }
 
+    /// Whether the server answered: `None` while asking; a plain proxy without capabilities (404) counts as
+    /// answering; any other failure is the sentence to show.
+    pub fn reachable(&self) -> Option<Result<(), String>> {
+        self.capabilities.get().map(|capabilities| match capabilities {
+            Ok(_) => Ok(()),
+            Err(error) if error.status() == Some(404) => Ok(()),
+            Err(error) => Err(error.to_string()),
+        })
+    }
+
     /// Whether the server streams live events: `None` while asking, `false` behind a plain proxy.
     pub fn offers_events(&self) -> Option<bool> {
         self.capabilities.get().map(|capabilities| capabilities.is_ok_and(|c| c.events))

@@ -1,25 +1,160 @@
-//! The widget's connection to `vstage serve`: one `vstage-api` client, shared through context.
-//! Behind our proxy the base is `/api` and no key is sent: the server adds it.
+//! The widget's connection to `vstage serve`: one `vstage-api` client per studio, shared through context, whose
+//! transport adds the host's widget token and, when the server refuses it, waits for the host to give a new one.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
+use futures::channel::oneshot;
 use leptos::prelude::*;
-use vstage_api::transport::BrowserTransport;
+use vstage_api::transport::{BrowserTransport, HttpRequest, HttpResponse, Transport, TransportError};
 
-pub type ApiClient = vstage_api::Client<BrowserTransport>;
+pub type ApiClient = vstage_api::Client<WidgetTransport>;
 
-/// Where the proxy lives when the widget is served by `vstage serve`.
+/// Where the proxy lives when the widget is served by `vstage serve` itself.
 pub const DEFAULT_BASE_URL: &str = "/api";
 
 #[derive(Clone)]
 pub struct Api(pub Arc<ApiClient>);
 
-/// Makes a client for `base_url` available to every component below.
-pub fn provide_api(base_url: &str) {
-    provide_context(Api(Arc::new(ApiClient::new(base_url, BrowserTransport))));
+/// The widget token the host gave (the `token` attribute's signal), used by calls, uploads and the event stream.
+/// A new value wakes every call that waits for one; the studio's removal ends those waits.
+#[derive(Clone)]
+pub struct Token {
+    current: RwSignal<Option<String>>,
+    waiting: Arc<Mutex<Vec<oneshot::Sender<()>>>>,
+    /// The host is told once per refused token, with the server's sentence.
+    refused: Arc<Mutex<Option<String>>>,
+    on_refused: Arc<dyn Fn(String) + Send + Sync>,
+}
+
+impl Token {
+    /// Follows `current` (under the studio's owner).
+    pub fn new(current: RwSignal<Option<String>>, on_refused: impl Fn(String) + Send + Sync + 'static) -> Self {
+        let token =
+            Token { current, waiting: Arc::default(), refused: Arc::default(), on_refused: Arc::new(on_refused) };
+        let waiting = token.waiting.clone();
+        Effect::new(move |_| {
+            current.track();
+            wake(&waiting);
+        });
+        let waiting = token.waiting.clone();
+        on_cleanup(move || wake(&waiting));
+        token
+    }
+
+    /// The token now (reactive: the event stream reopens with a new one).
+    pub fn get(&self) -> Option<String> {
+        self.current.try_get().flatten()
+    }
+
+    pub fn get_untracked(&self) -> Option<String> {
+        self.current.try_get_untracked().flatten()
+    }
+
+    /// Tells the host, once for this token, that the server refused it.
+    fn refuse(&self, token: Option<&str>, message: String) {
+        let Ok(mut refused) = self.refused.lock() else { return };
+        let key = token.unwrap_or_default().to_string();
+        if refused.as_ref() != Some(&key) {
+            *refused = Some(key);
+            drop(refused);
+            (self.on_refused)(message);
+        }
+    }
+
+    /// Resolves when the host sets another token than `refused`, or the studio is removed.
+    async fn renewed(&self, refused: Option<&str>) {
+        let (sender, receiver) = oneshot::channel();
+        if let Ok(mut list) = self.waiting.lock() {
+            list.push(sender);
+        }
+        match self.current.try_get_untracked() {
+            Some(now) if now.as_deref() == refused => {
+                let _ = receiver.await;
+            }
+            _ => {}
+        }
+    }
+}
+
+fn wake(waiting: &Mutex<Vec<oneshot::Sender<()>>>) {
+    for waiter in waiting.lock().map(|mut list| std::mem::take(&mut *list)).unwrap_or_default() {
+        let _ = waiter.send(());
+    }
+}
+
+/// `fetch` with `Authorization: Bearer <token>` when the host gave one. A call the server refuses because the
+/// token is invalid or expired (RFC 6750's `invalid_token`) is held, the host is told, and it is sent again with
+/// the host's new token: the person loses nothing.
+#[derive(Clone)]
+pub struct WidgetTransport {
+    token: Token,
+}
+
+impl Transport for WidgetTransport {
+    async fn send(&self, request: HttpRequest) -> Result<HttpResponse, TransportError> {
+        loop {
+            // Nothing is sent for a studio that was removed.
+            let Some(token) = self.token.current.try_get_untracked() else {
+                return Err(TransportError::Network("the studio was removed from the page".into()));
+            };
+            let mut attempt = request.clone();
+            if let Some(token) = &token {
+                attempt.headers.push(("Authorization", format!("Bearer {token}")));
+            }
+            let response = BrowserTransport.send(attempt).await?;
+            if !token_refused(&response) {
+                return Ok(response);
+            }
+            self.token.refuse(token.as_deref(), refusal_sentence(&response));
+            self.token.renewed(token.as_deref()).await;
+            match self.token.current.try_get_untracked() {
+                Some(renewed) if renewed != token => {}
+                // Removed meanwhile, or woken without a new token: the refusal stands.
+                _ => return Ok(response),
+            }
+        }
+    }
+
+    async fn sleep(&self, duration: std::time::Duration) {
+        BrowserTransport.sleep(duration).await;
+    }
+
+    fn random_unit(&self) -> f64 {
+        BrowserTransport.random_unit()
+    }
+}
+
+/// A 401 whose `WWW-Authenticate` says the bearer token is not good (missing tokens are a set-up error instead).
+pub fn token_refused(response: &HttpResponse) -> bool {
+    response.status == 401
+        && response
+            .www_authenticate
+            .as_deref()
+            .is_some_and(|challenge| challenge.starts_with("Bearer") && challenge.contains("invalid_token"))
+}
+
+fn refusal_sentence(response: &HttpResponse) -> String {
+    #[derive(serde::Deserialize)]
+    struct Message {
+        message: String,
+    }
+    serde_json::from_slice::<Message>(&response.body)
+        .map(|body| body.message)
+        .unwrap_or_else(|_| "The widget token is no longer valid; the host page must give a new one.".into())
+}
+
+/// Makes a client for `base_url` with the host's token available to every component below.
+pub fn provide_api(base_url: &str, token: Token) {
+    provide_context(token.clone());
+    provide_context(Api(Arc::new(ApiClient::new(base_url, WidgetTransport { token }))));
 }
 
 /// The client provided by `provide_api`.
 pub fn use_api() -> Arc<ApiClient> {
     use_context::<Api>().map(|api| api.0).expect("provide_api is called by App before any component uses the API")
+}
+
+/// The host's token, for what does not go through the client (uploads, the event stream).
+pub fn use_token() -> Option<Token> {
+    use_context::<Token>()
 }

@@ -1,14 +1,15 @@
-//! The studio's shell: global contexts (API client, account, clock, live updates), the header and the router.
-//! Pages are routes; deep links work on reload; unknown paths get a page that leads back home.
+//! The studio's shell: one per `<vstage-widget>`, with its own contexts (API client and token, account, clock,
+//! live updates, route), the header and the screen the route names. Embedded or standalone, the same studio.
 
 use leptos::prelude::*;
-use leptos_router::components::{Route, Router, Routes};
-use leptos_router::path;
+use vstage_api::host_events::{Ready, TokenExpired};
 
-use crate::account::provide_account;
-use crate::api::{DEFAULT_BASE_URL, provide_api};
+use crate::account::{provide_account, use_account};
+use crate::api::{Token, provide_api};
 use crate::clock::provide_clock;
 use crate::components::header::Header;
+use crate::embed::{Attributes, default_api_base};
+use crate::host::{Host, READY, TOKEN_EXPIRED, provide_host};
 use crate::live::provide_live;
 use crate::pages::account::AccountPage;
 use crate::pages::furniture_mask::FurnitureMask;
@@ -16,27 +17,104 @@ use crate::pages::new_render::NewRender;
 use crate::pages::not_found::NotFound;
 use crate::pages::render_detail::RenderDetail;
 use crate::pages::renders::Renders;
+use crate::route::{History, Route, provide_navigator};
+
+/// What the element gives its studio: its attributes, live, and itself for events.
+#[derive(Clone)]
+pub struct StudioOptions {
+    attributes: Attributes,
+    host: Host,
+}
+
+impl StudioOptions {
+    pub fn new(attributes: Attributes, host: Host) -> Self {
+        StudioOptions { attributes, host }
+    }
+}
+
+/// The photo the host's listing offers (`photo-url`): a new render starts with it.
+#[derive(Debug, Clone, Copy)]
+pub struct ListingPhoto(pub Signal<Option<String>>);
 
 #[component]
-pub fn App() -> impl IntoView {
-    provide_api(DEFAULT_BASE_URL);
+pub fn App(options: StudioOptions) -> impl IntoView {
+    let StudioOptions { attributes, host } = options;
+    // Another server is another studio: everything starts again with its own contexts.
+    move || {
+        let base = attributes.api_base.get().unwrap_or_else(default_api_base);
+        let host = host.clone();
+        untrack(move || view! { <Studio base attributes host /> })
+    }
+}
+
+#[component]
+fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
+    provide_host(host.clone());
+    let expired = host.clone();
+    let token = Token::new(attributes.token, move |message| expired.emit(TOKEN_EXPIRED, &TokenExpired { message }));
+    provide_api(&base, token);
     provide_account();
     provide_clock();
     provide_live();
+    provide_context(ListingPhoto(attributes.photo_url.into()));
+
+    let history = match attributes.routing.get_untracked().as_deref() {
+        Some("address") => History::Address,
+        _ => History::Memory,
+    };
+    let asked = move || Route::from_view(attributes.view.get().as_deref(), attributes.render_id.get().as_deref());
+    let start = untrack(asked).unwrap_or_else(|message| {
+        host.error(message);
+        Route::Renders
+    });
+    let navigator = provide_navigator(history, start);
+    // The host asks for another screen.
+    let refused = host.clone();
+    Effect::new(move |first: Option<()>| {
+        let wanted = asked();
+        if first.is_some() {
+            match wanted {
+                Ok(route) => navigator.replace(route),
+                Err(message) => refused.error(message),
+            }
+        }
+    });
+    announce_ready(host, base);
+
     view! {
-        <Router>
-            <div class="vstage">
-                <Header />
-                <main class="vstage-main">
-                    <Routes fallback=NotFound>
-                        <Route path=path!("/") view=Renders />
-                        <Route path=path!("/renders/new") view=NewRender />
-                        <Route path=path!("/renders/:id") view=RenderDetail />
-                        <Route path=path!("/remove-furniture") view=FurnitureMask />
-                        <Route path=path!("/account") view=AccountPage />
-                    </Routes>
-                </main>
-            </div>
-        </Router>
+        <div class="vstage">
+            <Header />
+            <main class="vstage-main">
+                {move || match navigator.route() {
+                    Route::Renders => view! { <Renders /> }.into_any(),
+                    Route::NewRender => view! { <NewRender /> }.into_any(),
+                    Route::Render { id } => view! { <RenderDetail render_id=Signal::stored(id) /> }.into_any(),
+                    Route::RemoveFurniture => view! { <FurnitureMask /> }.into_any(),
+                    Route::Account => view! { <AccountPage /> }.into_any(),
+                    Route::NotFound { .. } => view! { <NotFound /> }.into_any(),
+                }}
+            </main>
+        </div>
     }
+}
+
+/// `vstage-ready` once the server first answers; `vstage-error` with the reason when it cannot be reached.
+fn announce_ready(host: Host, api_base: String) {
+    let account = use_account();
+    Effect::new(move |announced: Option<bool>| {
+        if announced == Some(true) {
+            return true;
+        }
+        match account.reachable() {
+            None => false,
+            Some(Ok(())) => {
+                host.emit(READY, &Ready { api_base: api_base.clone() });
+                true
+            }
+            Some(Err(message)) => {
+                host.error(message);
+                true
+            }
+        }
+    });
 }

@@ -1,5 +1,5 @@
-//! The vstage widget: a virtual-staging studio in the browser, written with Leptos (client-side rendering).
-//! It talks only to `vstage serve` under `/api`, through `vstage-api`; it never holds the service's key.
+//! The vstage widget: a virtual-staging studio in the browser, written with Leptos (client-side rendering), put on
+//! any page as `<vstage-widget>`. It talks only to `vstage serve`'s `/api`; it never holds the service's key.
 
 pub mod account;
 pub mod api;
@@ -7,10 +7,14 @@ mod app;
 pub mod clock;
 pub mod components;
 pub mod config_draft;
+pub mod crash;
 pub mod describe;
+pub mod embed;
+pub mod host;
 pub mod live;
 pub mod mask_editor;
 pub mod pages;
+pub mod route;
 pub mod upload;
 
-pub use app::App;
+pub use app::{App, ListingPhoto, StudioOptions};

@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
 use crate::account::use_account;
-use crate::api::use_api;
+use crate::api::{Token, use_api, use_token};
 use crate::describe::now_ms;
 
 /// Never more than one request a second per render.
@@ -55,7 +55,8 @@ pub struct Live {
     pub reconnected: RwSignal<u64>,
 }
 
-/// Starts listening for live events once the server says it offers them; polling until then.
+/// Starts listening for live events once the server says it offers them, polling until then; a new token
+/// opens a new stream. The stream closes with the studio.
 pub fn provide_live() {
     let live = Live {
         channel: RwSignal::new(Channel::Starting),
@@ -64,52 +65,85 @@ pub fn provide_live() {
     };
     provide_context(live);
     let account = use_account();
+    let token = use_token();
     let base = use_api().base_url().to_string();
-    let started = StoredValue::new(false);
-    Effect::new(move |_| match account.offers_events() {
-        None => {}
-        Some(false) => live.channel.set(Channel::Polling),
-        Some(true) if !started.get_value() => {
-            started.set_value(true);
-            if open_event_stream(&format!("{base}/events"), live).is_err() {
-                live.channel.set(Channel::Polling);
-            }
+    let stream = StoredValue::new_local(None::<EventStream>);
+    Effect::new(move |_| {
+        let offered = account.offers_events();
+        let token = token.as_ref().and_then(Token::get);
+        stream.set_value(None);
+        match offered {
+            None => {}
+            Some(false) => live.channel.set(Channel::Polling),
+            Some(true) => match EventStream::open(&events_url(&base, token.as_deref()), live) {
+                Ok(opened) => stream.set_value(Some(opened)),
+                Err(_) => live.channel.set(Channel::Polling),
+            },
         }
-        Some(true) => {}
     });
+    on_cleanup(move || stream.set_value(None));
+}
+
+/// `{base}/events`, with the token in the query: an `EventSource` cannot send headers.
+pub fn events_url(base: &str, token: Option<&str>) -> String {
+    match token {
+        Some(token) => format!("{base}/events?access_token={}", js_sys::encode_uri_component(token)),
+        None => format!("{base}/events"),
+    }
 }
 
 pub fn use_live() -> Live {
     use_context::<Live>().expect("provide_live is called by App")
 }
 
-fn open_event_stream(url: &str, live: Live) -> Result<(), wasm_bindgen::JsValue> {
-    let source = web_sys::EventSource::new(url)?;
-    let counter = StoredValue::new(0u64);
-    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |message: web_sys::MessageEvent| {
-        let Some(data) = message.data().as_string() else { return };
-        // An event the widget cannot read is ignored: the poll on reconnect or the next event catches up.
-        if let Ok(event) = serde_json::from_str::<WebhookEvent>(&data) {
-            counter.update_value(|n| *n += 1);
-            live.last_event.set(Some((counter.get_value(), event)));
+/// An open `EventSource` and its handlers; dropping it closes the stream.
+struct EventStream {
+    source: web_sys::EventSource,
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_open: Closure<dyn FnMut()>,
+    _on_error: Closure<dyn FnMut()>,
+}
+
+const EVENT_NAMES: [&str; 6] = ["done", "error", "update", "analysis_completion", "analysis_error", "unknown"];
+
+impl EventStream {
+    fn open(url: &str, live: Live) -> Result<Self, wasm_bindgen::JsValue> {
+        let source = web_sys::EventSource::new(url)?;
+        let mut counter = 0u64;
+        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |message: web_sys::MessageEvent| {
+            let Some(data) = message.data().as_string() else { return };
+            // An event the widget cannot read is ignored: the poll on reconnect or the next event catches up.
+            if let Ok(event) = serde_json::from_str::<WebhookEvent>(&data) {
+                counter += 1;
+                let _ = live.last_event.try_set(Some((counter, event)));
+            }
+        });
+        for name in EVENT_NAMES {
+            source.add_event_listener_with_callback(name, on_message.as_ref().unchecked_ref())?;
         }
-    });
-    for name in ["done", "error", "update", "analysis_completion", "analysis_error", "unknown"] {
-        source.add_event_listener_with_callback(name, on_message.as_ref().unchecked_ref())?;
+        let on_open = Closure::<dyn FnMut()>::new(move || {
+            let _ = live.channel.try_set(Channel::Events);
+            let _ = live.reconnected.try_update(|n| *n += 1);
+        });
+        source.set_onopen(Some(on_open.as_ref().unchecked_ref()));
+        // The browser reconnects by itself (sending Last-Event-ID); meanwhile, poll.
+        let on_error = Closure::<dyn FnMut()>::new(move || {
+            let _ = live.channel.try_set(Channel::Polling);
+        });
+        source.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        Ok(EventStream { source, _on_message: on_message, _on_open: on_open, _on_error: on_error })
     }
-    on_message.forget();
-    let on_open = Closure::<dyn FnMut()>::new(move || {
-        live.channel.set(Channel::Events);
-        live.reconnected.update(|n| *n += 1);
-    });
-    source.set_onopen(Some(on_open.as_ref().unchecked_ref()));
-    on_open.forget();
-    // The browser reconnects by itself (sending Last-Event-ID); meanwhile, poll.
-    let on_error = Closure::<dyn FnMut()>::new(move || live.channel.set(Channel::Polling));
-    source.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    on_error.forget();
-    std::mem::forget(source);
-    Ok(())
+}
+
+impl Drop for EventStream {
+    fn drop(&mut self) {
+        self.source.close();
+        self.source.set_onopen(None);
+        self.source.set_onerror(None);
+        for name in EVENT_NAMES {
+            let _ = self.source.remove_event_listener_with_callback(name, self._on_message.as_ref().unchecked_ref());
+        }
+    }
 }
 
 /// Keeps one render fresh. An event about `render_id` goes to `apply`, which updates the page from the event

@@ -1,7 +1,7 @@
-//! The standalone page: mounts the studio on `<body>`.
-//! Embedding in other pages goes through the library (`lib.rs`).
+//! The module's start, for the standalone page and `/embed.js` alike: defines `<vstage-widget>`, which the page
+//! (or the host) puts where the studio goes. The standalone page's element follows the page's address.
 
 fn main() {
-    console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(vstage::App);
+    vstage::crash::install();
+    vstage::embed::define();
 }

@@ -1,5 +1,5 @@
 //! Sending a local photo (or mask) to `POST /api/uploads` with upload progress, which `fetch` cannot report:
-//! an `XMLHttpRequest` wrapped in a future. The answer is the address the service will fetch the photo from.
+//! an `XMLHttpRequest` wrapped in a future, with the host's token. The answer is where the service fetches it.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -13,17 +13,46 @@ use web_sys::{Blob, ProgressEvent, XmlHttpRequest};
 
 use vstage_api::Uploaded;
 
+use crate::api::{Token, use_api, use_token};
+
 /// The largest photo the server takes.
 pub const MAX_BYTES: f64 = 25.0 * 1024.0 * 1024.0;
 
-/// Uploads `body` to `{base}/uploads`, reporting progress from 0.0 to 1.0.
-pub async fn upload(base: &str, body: &Blob, on_progress: impl Fn(f64) + 'static) -> Result<Uploaded, String> {
+/// Where uploads go, and with which token: the studio's.
+#[derive(Clone)]
+pub struct Uploader {
+    base: String,
+    token: Option<Token>,
+}
+
+/// The studio's uploader (its server and token).
+pub fn use_uploader() -> Uploader {
+    Uploader { base: use_api().base_url().to_string(), token: use_token() }
+}
+
+impl Uploader {
+    /// Uploads `body` to `{base}/uploads`, reporting progress from 0.0 to 1.0.
+    pub async fn send(&self, body: &Blob, on_progress: impl Fn(f64) + 'static) -> Result<Uploaded, String> {
+        let token = self.token.as_ref().and_then(Token::get_untracked);
+        upload(&self.base, token.as_deref(), body, on_progress).await
+    }
+}
+
+async fn upload(
+    base: &str,
+    token: Option<&str>,
+    body: &Blob,
+    on_progress: impl Fn(f64) + 'static,
+) -> Result<Uploaded, String> {
     if body.size() > MAX_BYTES {
         return Err("The photo is over 25 MB; export it smaller and try again.".into());
     }
     let failed = |_| "The upload could not start; check your connection and try again.".to_string();
     let request = XmlHttpRequest::new().map_err(failed)?;
     request.open("POST", &format!("{base}/uploads")).map_err(failed)?;
+    if let Some(token) = token {
+        let _ = request.set_request_header("Authorization", &format!("Bearer {token}"));
+    }
     if !body.type_().is_empty() {
         let _ = request.set_request_header("Content-Type", &body.type_());
     }

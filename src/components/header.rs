@@ -2,12 +2,13 @@
 //! It reads the shared account state; a failed load shows the reason and a way to retry.
 
 use leptos::prelude::*;
-use leptos_router::components::A;
 
 use crate::account::use_account;
+use crate::components::link::Link;
 use crate::components::mode_badge::ModeBadge;
 use crate::components::status_badge::StatusBadge;
 use crate::components::usage_meter::UsageMeter;
+use crate::route::Route;
 
 #[component]
 pub fn Header() -> impl IntoView {
@@ -33,15 +34,15 @@ pub fn Header() -> impl IntoView {
     }
     };
     view! {
-        <header class="vstage-header">
-            <A href="/" attr:class="vstage-brand">
+        <header class="vstage-header" part="header">
+            <Link to=Route::Renders class="vstage-brand">
                 "vstage"
-            </A>
+            </Link>
             <nav class="vstage-nav" aria-label="Studio">
-                <A href="/" exact=true>"Renders"</A>
-                <A href="/renders/new">"New render"</A>
-                <A href="/remove-furniture">"Remove furniture"</A>
-                <A href="/account">"Account"</A>
+                <Link to=Route::Renders>"Renders"</Link>
+                <Link to=Route::NewRender>"New render"</Link>
+                <Link to=Route::RemoveFurniture>"Remove furniture"</Link>
+                <Link to=Route::Account>"Account"</Link>
             </nav>
             <ModeBadge mode=Signal::derive(move || account.mode()) />
             <StatusBadge state=Signal::derive(move || account.service_state()) on_retry=move |()| account.refresh() />

@@ -7,7 +7,7 @@ use wasm_bindgen::JsCast;
 
 use crate::account::use_account;
 use crate::api::use_api;
-use crate::upload::upload;
+use crate::upload::use_uploader;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Source {
@@ -34,7 +34,7 @@ pub fn ImagePicker(
 ) -> impl IntoView {
     let account = use_account();
     let api = use_api();
-    let base = api.base_url().to_string();
+    let uploader = use_uploader();
     let source = RwSignal::new(Source::Address);
     let upload_state = RwSignal::new(Upload::Idle);
     let preview = RwSignal::new(None::<String>);
@@ -67,13 +67,14 @@ pub fn ImagePicker(
         }
         let name = file.name();
         upload_state.set(Upload::Sending { name: name.clone(), progress: 0.0 });
-        let base = base.clone();
+        let uploader = uploader.clone();
         spawn_local(async move {
             let progress_name = name.clone();
-            let result = upload(&base, &file, move |progress| {
-                upload_state.set(Upload::Sending { name: progress_name.clone(), progress })
-            })
-            .await;
+            let result = uploader
+                .send(&file, move |progress| {
+                    upload_state.set(Upload::Sending { name: progress_name.clone(), progress })
+                })
+                .await;
             match result {
                 Ok(uploaded) => {
                     image_url.set(uploaded.url);

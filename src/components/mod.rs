@@ -9,6 +9,7 @@ pub mod eta_bar;
 pub mod header;
 pub mod image_picker;
 pub mod image_viewer;
+pub mod link;
 pub mod mode_badge;
 pub mod pager;
 pub mod render_card;

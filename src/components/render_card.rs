@@ -2,10 +2,11 @@
 //! and when it was made. The whole card links to the render.
 
 use leptos::prelude::*;
-use leptos_router::components::A;
 use vstage_api::Render;
 
+use crate::components::link::Link;
 use crate::describe;
+use crate::route::Route;
 
 #[component]
 pub fn RenderCard(render: Render, #[prop(into)] now: Signal<i64>) -> impl IntoView {
@@ -14,10 +15,10 @@ pub fn RenderCard(render: Render, #[prop(into)] now: Signal<i64>) -> impl IntoVi
     let counts = describe::status_counts(&variations);
     let total = render.variations.as_ref().and_then(|page| page.total_count).unwrap_or(variations.len() as u64);
     let created = render.created_at.millis();
-    let href = format!("/renders/{}", render.id);
+    let to = Route::Render { id: render.id.clone() };
     view! {
-        <li class="vstage-card">
-            <A href=href attr:class="vstage-card__link">
+        <li class="vstage-card" part="card">
+            <Link to class="vstage-card__link">
                 {match thumbnail {
                     Some(src) => view! { <img class="vstage-card__thumb" src=src alt="" loading="lazy" /> }.into_any(),
                     None => view! { <div class="vstage-card__thumb vstage-card__thumb--empty" aria-hidden="true"></div> }.into_any(),
@@ -27,7 +28,7 @@ pub fn RenderCard(render: Render, #[prop(into)] now: Signal<i64>) -> impl IntoVi
                 </span>
                 <span class="vstage-card__counts">{counts}</span>
                 <span class="vstage-card__time">{move || describe::relative_time(now.get(), created)}</span>
-            </A>
+            </Link>
         </li>
     }
 }

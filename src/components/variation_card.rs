@@ -1,5 +1,5 @@
 //! One variation: its status (announced as it changes), an ETA countdown while it works, its thumbnail (the full
-//! image on click), download, its configuration, its lineage and, when it failed, why.
+//! image on click), download, "Use in listing" when embedded, its configuration, its lineage and, when it failed, why.
 
 use leptos::prelude::*;
 use vstage_api::{Variation, VariationStatus, VariationType};
@@ -26,6 +26,9 @@ pub fn VariationCard(
     /// On removal variations: stage the empty room.
     #[prop(optional, into)]
     on_stage: Option<Callback<String>>,
+    /// Hands the finished result to the host's listing (only where there is a listing to take it).
+    #[prop(default = None)]
+    on_use: Option<Callback<String>>,
 ) -> impl IntoView {
     let status = variation.status.clone();
     let status_class = format!("vstage-badge vstage-badge--{}", status.as_str());
@@ -43,7 +46,7 @@ pub fn VariationCard(
         .unwrap_or_else(|| "The service could not process this variation. Try adding a new one.".into());
     let label = format!("{title}: {}", describe::variation_type(variation.kind.as_ref()));
     view! {
-        <article class="vstage-variation" aria-label=label.clone() data-variation-id=id.clone() data-status=status.as_str().to_string()>
+        <article class="vstage-variation" part="card" aria-label=label.clone() data-variation-id=id.clone() data-status=status.as_str().to_string()>
             <header class="vstage-variation__head">
                 <h3>{title.clone()}</h3>
                 <span class=status_class role="status" aria-live="polite">
@@ -71,8 +74,14 @@ pub fn VariationCard(
             {image.map(|image| {
                 let compare_id = id.clone();
                 let stage_id = id.clone();
+                let use_id = id.clone();
                 view! {
                     <div class="vstage-variation__actions">
+                    {on_use.map(|on_use| view! {
+                        <button class="vstage-button vstage-button--small" part="primary-button" on:click=move |_| on_use.run(use_id.clone())>
+                            "Use in listing"
+                        </button>
+                    })}
                         <a class="vstage-button vstage-button--small vstage-button--secondary" href=image.url.clone() download="" target="_blank" rel="noopener">
                             "Download"
                         </a>

@@ -17,7 +17,7 @@ use super::export::png_blob;
 use super::load;
 use super::toolbar::{Action, MaskToolbar};
 use crate::api::use_api;
-use crate::upload::upload;
+use crate::upload::use_uploader;
 
 /// Pixels of the analysis mask at or above this grey level are furniture.
 const THRESHOLD: u8 = 128;
@@ -78,7 +78,7 @@ pub fn MaskEditor(
     #[prop(into)] on_cancel: Callback<()>,
 ) -> impl IntoView {
     let api = use_api();
-    let base = api.base_url().to_string();
+    let uploader = use_uploader();
     let core = StoredValue::new_local(None::<EditorCore>);
     let loading = RwSignal::new(Photo::Loading);
     let tool = RwSignal::new(Tool::Brush);
@@ -380,12 +380,12 @@ pub fn MaskEditor(
         };
         busy.set(Some("Uploading the mask…".into()));
         notice.set(None);
-        let base = base.clone();
+        let uploader = uploader.clone();
         spawn_local(async move {
             let progress = move |share: f64| {
                 let _ = busy.try_set(Some(format!("Uploading the mask… {:.0} %", share * 100.0)));
             };
-            match upload(&base, &blob, progress).await {
+            match uploader.send(&blob, progress).await {
                 Ok(uploaded) => on_done.run(uploaded.url),
                 Err(message) => {
                     let _ = notice.try_set(Some(message));

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use leptos_router::hooks::use_navigate;
+use vstage_api::host_events::RenderCreated;
 use vstage_api::{Analysis, Analyze, RemovalMode, RoomType, Style};
 
 use crate::account::use_account;
@@ -13,8 +13,10 @@ use crate::components::config_fields::{ROOM_TYPES, STYLES};
 use crate::components::image_picker::ImagePicker;
 use crate::config_draft::{ConfigDraft, Kind};
 use crate::describe;
+use crate::host::{RENDER_CREATED, use_host};
 use crate::mask_editor::MaskEditor;
 use crate::pages::new_render::build_request;
+use crate::route::{Route, use_navigator};
 
 /// Where the page is.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,7 +35,8 @@ enum Step {
 pub fn FurnitureMask() -> impl IntoView {
     let api = use_api();
     let account = use_account();
-    let navigate = use_navigate();
+    let navigator = use_navigator();
+    let host = use_host();
     let image_url = RwSignal::new(String::new());
     let step = RwSignal::new(Step::Photo);
     let failure = RwSignal::new(None::<String>);
@@ -86,12 +89,16 @@ pub fn FurnitureMask() -> impl IntoView {
         let request = build_request(&image_url.get_untracked(), &[draft], "", false);
         failure.set(None);
         working.set(true);
-        let (api, navigate) = (api.clone(), navigate.clone());
+        let api = api.clone();
+        let host = host.clone();
         spawn_local(async move {
             match api.create_render(&request).await {
                 Ok(render) => {
                     account.refresh();
-                    navigate(&format!("/renders/{}", render.id), Default::default());
+                    if let Some(host) = &host {
+                        host.emit(RENDER_CREATED, &RenderCreated { render_id: render.id.clone() });
+                    }
+                    navigator.go(Route::Render { id: render.id });
                 }
                 Err(error) => failure.set(Some(error.to_string())),
             }

@@ -3,16 +3,19 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use leptos_router::hooks::use_navigate;
+use vstage_api::host_events::RenderCreated;
 use vstage_api::{ApiError, ConfigEntry, CreateRender, RenderConfigs, ValidationError};
 
+use crate::ListingPhoto;
 use crate::account::use_account;
 use crate::api::use_api;
 use crate::components::config_fields::MaskRequest;
 use crate::components::config_list::ConfigList;
 use crate::components::image_picker::ImagePicker;
 use crate::config_draft::{ConfigDraft, Kind};
+use crate::host::{RENDER_CREATED, use_host};
 use crate::mask_editor::MaskEditor;
+use crate::route::{Route, use_navigator};
 
 /// The request for these choices (single form for one configuration, multi form for several).
 pub fn build_request(
@@ -42,8 +45,19 @@ pub fn build_request(
 pub fn NewRender() -> impl IntoView {
     let api = use_api();
     let account = use_account();
-    let navigate = use_navigate();
-    let image_url = RwSignal::new(String::new());
+    let navigator = use_navigator();
+    let host = use_host();
+    // The listing's photo, when the host gives one (and whenever it gives another).
+    let listing_photo = use_context::<ListingPhoto>().map(|ListingPhoto(photo)| photo);
+    let image_url = RwSignal::new(listing_photo.and_then(|photo| photo.get_untracked()).unwrap_or_default());
+    if let Some(photo) = listing_photo {
+        Effect::new(move |first: Option<()>| {
+            let photo = photo.get();
+            if let (Some(()), Some(photo)) = (first, photo) {
+                image_url.set(photo);
+            }
+        });
+    }
     let drafts = RwSignal::new(vec![(0u32, ConfigDraft::default())]);
     let webhook_url = RwSignal::new(String::new());
     let wait = RwSignal::new(false);
@@ -92,13 +106,16 @@ pub fn NewRender() -> impl IntoView {
         error.set(None);
         sending.set(true);
         let api = api.clone();
-        let navigate = navigate.clone();
+        let host = host.clone();
         spawn_local(async move {
             match api.create_render(&request).await {
                 Ok(render) => {
                     // The new variations count against this period's photos.
                     account.refresh();
-                    navigate(&format!("/renders/{}", render.id), Default::default())
+                    if let Some(host) = &host {
+                        host.emit(RENDER_CREATED, &RenderCreated { render_id: render.id.clone() });
+                    }
+                    navigator.go(Route::Render { id: render.id });
                 }
                 Err(ApiError::Invalid(invalid)) => error.set(Some(invalid)),
                 Err(other) => failure.set(Some(other.to_string())),
@@ -137,7 +154,7 @@ pub fn NewRender() -> impl IntoView {
                 </details>
                 {move || failure.get().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
                 <div class="vstage-form__actions">
-                    <button type="submit" class="vstage-button" disabled=move || sending.get() aria-busy=move || sending.get().to_string()>
+                    <button type="submit" class="vstage-button" part="primary-button" disabled=move || sending.get() aria-busy=move || sending.get().to_string()>
                         {move || if sending.get() { if wait.get() { "Rendering…" } else { "Sending…" } } else { "Create render" }}
                     </button>
                 </div>

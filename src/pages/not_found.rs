@@ -3,15 +3,18 @@
 
 use leptos::prelude::*;
 
+use crate::components::link::Link;
+use crate::route::Route;
+
 #[component]
 pub fn NotFound() -> impl IntoView {
     view! {
         <section class="vstage-panel">
             <h1>"This page does not exist"</h1>
             <p>"The link may be mistyped or out of date."</p>
-            <a class="vstage-button" href="/">
+            <Link to=Route::Renders class="vstage-button">
                 "Go to the studio's home"
-            </a>
+            </Link>
         </section>
     }
 }

@@ -3,8 +3,7 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use leptos_router::components::A;
-use leptos_router::hooks::use_params_map;
+use vstage_api::host_events::{ResultChosen, VariationDone};
 use vstage_api::{
     AddVariations, ApiError, GetRender, MAX_VARIATIONS_PER_RENDER, Render, ValidationError, Variation, VariationStatus,
     VariationType, WebhookEvent,
@@ -16,10 +15,13 @@ use crate::clock::use_now;
 use crate::components::before_after::BeforeAfter;
 use crate::components::config_list::ConfigList;
 use crate::components::image_viewer::ImageViewer;
+use crate::components::link::Link;
 use crate::components::variation_card::VariationCard;
 use crate::config_draft::{ConfigDraft, total};
 use crate::describe;
+use crate::host::{RESULT_CHOSEN, VARIATION_DONE, use_host};
 use crate::live::follow_render;
+use crate::route::{History, Route, use_navigator};
 
 const VARIATIONS_PAGE: u32 = 20;
 
@@ -106,12 +108,14 @@ fn merge(existing: &mut Vec<Variation>, fresh: Vec<Variation>) {
 }
 
 #[component]
-pub fn RenderDetail() -> impl IntoView {
+pub fn RenderDetail(
+    /// The render shown; it changes when the host asks for another.
+    #[prop(into)]
+    render_id: Signal<String>,
+) -> impl IntoView {
     let api = use_api();
     let account = use_account();
     let now = use_now();
-    let params = use_params_map();
-    let render_id = Signal::derive(move || params.with(|p| p.get("id").unwrap_or_default()));
     let render = RwSignal::new(None::<Render>);
     let variations = RwSignal::new(Vec::<Variation>::new());
     let more_cursor = RwSignal::new(None::<String>);
@@ -126,6 +130,20 @@ pub fn RenderDetail() -> impl IntoView {
     let add_failure = RwSignal::new(None::<String>);
     let add_sending = RwSignal::new(false);
     let announcement = RwSignal::new(String::new());
+    let host = use_host();
+    // "Use in listing" where a listing embeds the studio (the standalone page has none).
+    let on_use = host.clone().filter(|_| use_navigator().history() == History::Memory).map(|host| {
+        Callback::new(move |variation_id: String| {
+            let original = render.with_untracked(|r| r.as_ref().and_then(|r| r.image_url.clone()));
+            let chosen = variations.with_untracked(|list| {
+                list.iter().find(|v| v.id == variation_id).and_then(|v| ResultChosen::of(v, original.as_deref()))
+            });
+            if let Some(chosen) = chosen {
+                host.emit(RESULT_CHOSEN, &chosen);
+                announcement.set("Sent to the listing, with its disclosure caption.".into());
+            }
+        })
+    });
 
     let reload = {
         let api = api.clone();
@@ -166,17 +184,26 @@ pub fn RenderDetail() -> impl IntoView {
         let current: Vec<(String, bool)> =
             variations.with(|list| list.iter().map(|v| (v.id.clone(), v.status.is_final())).collect());
         if let Some(previous) = previous {
-            let finished: Vec<String> = variations.with_untracked(|list| {
+            let finished: Vec<Variation> = variations.with_untracked(|list| {
                 list.iter()
                     .filter(|v| v.status.is_final() && previous.iter().any(|(id, was)| *id == v.id && !was))
+                    .cloned()
+                    .collect()
+            });
+            if !finished.is_empty() {
+                let words: Vec<String> = finished
+                    .iter()
                     .map(|v| {
                         let kind = describe::variation_type(v.kind.as_ref());
                         format!("{kind} is {}.", describe::status(&v.status).to_lowercase())
                     })
-                    .collect()
-            });
-            if !finished.is_empty() {
-                announcement.set(finished.join(" "));
+                    .collect();
+                announcement.set(words.join(" "));
+            }
+            if let Some(host) = &host {
+                for done in finished.iter().filter(|v| v.status == VariationStatus::Done) {
+                    host.emit(VARIATION_DONE, &VariationDone::of(done));
+                }
             }
         }
         current
@@ -300,7 +327,7 @@ pub fn RenderDetail() -> impl IntoView {
 
     view! {
         <section class="vstage-page" aria-labelledby="vstage-render-title">
-            <p><A href="/">"← All renders"</A></p>
+            <p><Link to=Route::Renders>"← All renders"</Link></p>
             <div class="vstage-visually-hidden" role="status" aria-live="polite">{move || announcement.get()}</div>
             {move || match (render.get(), failure.get()) {
                 (None, None) => view! {
@@ -387,6 +414,7 @@ pub fn RenderDetail() -> impl IntoView {
                                                 on_open=move |image| viewer.set(Some(image))
                                                 on_compare=move |id| compare.set(Some(id))
                                                 on_stage=Callback::new(move |base: String| open_add.run(ConfigDraft::staging_on(&base)))
+                                                on_use
                                             />
                                         }
                                     }).collect_view()}

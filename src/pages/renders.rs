@@ -3,13 +3,14 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use leptos_router::components::A;
 use vstage_api::{ListRenders, Render, SortOrder};
 
 use crate::api::use_api;
 use crate::clock::use_now;
+use crate::components::link::Link;
 use crate::components::pager::Pager;
 use crate::components::render_card::RenderCard;
+use crate::route::Route;
 
 pub const PAGE_SIZE: u32 = 20;
 
@@ -85,7 +86,7 @@ pub fn Renders() -> impl IntoView {
                             <option value="asc" selected=move || order.get() == SortOrder::Asc>"Oldest first"</option>
                         </select>
                     </label>
-                    <A href="/renders/new" attr:class="vstage-button">"New render"</A>
+                    <Link to=Route::NewRender class="vstage-button" part="primary-button">"New render"</Link>
                 </div>
             </div>
             <p class="vstage-muted" aria-live="polite">
@@ -115,7 +116,7 @@ pub fn Renders() -> impl IntoView {
                     <div class="vstage-empty">
                         <h2>"No renders yet"</h2>
                         <p>"Stage a room, remove its furniture, turn a house to dusk or enhance a photo: start with one photo."</p>
-                        <A href="/renders/new" attr:class="vstage-button">"Create your first render"</A>
+                        <Link to=Route::NewRender class="vstage-button">"Create your first render"</Link>
                     </div>
                 }.into_any(),
                 _ => ().into_any(),

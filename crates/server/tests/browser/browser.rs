@@ -20,6 +20,25 @@ pub fn dist() -> PathBuf {
     dist
 }
 
+/// The studio inside the page's first `<vstage-widget>`: its open shadow root, queried as the page was before
+/// the studio moved into one (CSS selectors and tag names; WebDriver finds no XPath inside a shadow root).
+pub async fn studio(driver: &WebDriver) -> WebDriverResult<WebElement> {
+    let element = driver.query(By::Css("vstage-widget")).first().await?;
+    shadow_root(&element).await
+}
+
+/// The shadow root of a `<vstage-widget>`, once the wasm has started and attached it.
+pub async fn shadow_root(element: &WebElement) -> WebDriverResult<WebElement> {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        match element.get_shadow_root().await {
+            Ok(root) => return Ok(root),
+            Err(_) if tokio::time::Instant::now() < deadline => tokio::time::sleep(Duration::from_millis(100)).await,
+            Err(error) => return Err(error),
+        }
+    }
+}
+
 /// Runs `body` with a fresh browser and quits the browser whatever the outcome.
 pub async fn with_browser<F, Fut>(body: F)
 where
@@ -31,7 +50,10 @@ where
     if outcome.is_err() {
         // What the page showed when the step failed, to tell a wrong assertion from a broken page.
         let url = driver.current_url().await.map(|u| u.to_string()).unwrap_or_default();
-        let text: String = match driver.execute("return document.body.innerText", vec![]).await {
+        // the page's own text and the text inside each widget's shadow root, where the studio is
+        let script = "return [document.body.innerText, ...Array.from(document.querySelectorAll('vstage-widget'), \
+                      w => w.shadowRoot ? w.shadowRoot.textContent : '')].join('\\n')";
+        let text: String = match driver.execute(script, vec![]).await {
             Ok(ret) => ret.convert().unwrap_or_default(),
             Err(_) => String::new(),
         };

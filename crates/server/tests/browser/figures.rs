@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use thirtyfour::prelude::*;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
-use crate::browser::{dist, with_browser};
+use crate::browser::{dist, studio, with_browser};
 use crate::support::Server;
 
 /// A 1x1 photo: processing costs nothing, so the figures are the studio's.
@@ -42,11 +42,14 @@ async fn create(server: &Server, variations: u64) -> String {
     created["id"].as_str().expect("a render id").to_string()
 }
 
-/// Milliseconds from navigation start until `selector` is on screen (checked every animation frame).
+/// Milliseconds from navigation start until `selector` is on screen in the studio's shadow root (checked every
+/// animation frame; the root is attached once the wasm has started).
 async fn painted_after_navigation(driver: &WebDriver, selector: &str) -> WebDriverResult<f64> {
     let script = r#"
         const [selector, done] = arguments;
-        const look = () => document.querySelector(selector) ? done(performance.now()) : requestAnimationFrame(look);
+        const look = () => document.querySelector('vstage-widget')?.shadowRoot?.querySelector(selector)
+            ? done(performance.now())
+            : requestAnimationFrame(look);
         look();
     "#;
     driver.execute_async(script, vec![json!(selector)]).await?.convert()
@@ -75,9 +78,10 @@ async fn figure_first_painted_list_of_100_renders() {
 /// Opens a render, waits until all its variations show done, and returns the requests made for it.
 async fn requests_until_done(driver: &WebDriver, server: &Server, render_id: &str) -> WebDriverResult<f64> {
     driver.goto(format!("{}/renders/{render_id}", server.url)).await?;
+    let root = studio(driver).await?;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
     loop {
-        let done = driver.find_all(By::Css("article[data-status=done]")).await?.len() as u64;
+        let done = root.find_all(By::Css("article[data-status=done]")).await?.len() as u64;
         if done >= VARIATIONS {
             break;
         }
@@ -147,13 +151,15 @@ async fn figure_delay_from_finishing_to_showing_with_events() {
     let render = create(&server, VARIATIONS).await;
     with_browser(|driver| async move {
         driver.goto(format!("{}/renders/{render}", server.url)).await?;
+        studio(&driver).await?;
         driver.set_script_timeout(Duration::from_secs(120)).await?;
         // each card's first frame showing "done", on the page's clock (the same machine's)
         let script = r#"
             const [expected, done] = arguments;
             const seen = {};
             const look = () => {
-                for (const card of document.querySelectorAll('article[data-status=done]')) {
+                const root = document.querySelector('vstage-widget').shadowRoot;
+                for (const card of root.querySelectorAll('article[data-status=done]')) {
                     seen[card.dataset.variationId] ??= Date.now();
                 }
                 Object.keys(seen).length >= expected ? done(seen) : requestAnimationFrame(look);

@@ -2,7 +2,7 @@
 
 use thirtyfour::prelude::*;
 
-use crate::browser::{dist, screenshot, with_browser};
+use crate::browser::{dist, screenshot, studio, with_browser};
 use crate::support::Server;
 
 #[tokio::test]
@@ -10,10 +10,11 @@ async fn the_page_shows_the_service_status_and_usage() {
     let server = Server::start(&dist()).await;
     with_browser(|driver| async move {
         driver.goto(&server.url).await?;
-        driver.query(By::Css(".vstage-status__label")).with_text("Online").first().await?;
-        driver.query(By::Css(".vstage-mode--sandbox")).with_text("Sandbox").first().await?;
+        let root = studio(&driver).await?;
+        root.query(By::Css(".vstage-status__label")).with_text("Online").first().await?;
+        root.query(By::Css(".vstage-mode--sandbox")).with_text("Sandbox").first().await?;
 
-        let meters = driver.query(By::Css(".vstage-meter")).all_from_selector_required().await?;
+        let meters = root.query(By::Css(".vstage-meter")).all_from_selector_required().await?;
         assert_eq!(meters.len(), 2);
         let staging = meters[0].text().await?;
         let editing = meters[1].text().await?;
@@ -22,8 +23,8 @@ async fn the_page_shows_the_service_status_and_usage() {
         let bar = meters[0].find(By::Css("[role=meter]")).await?;
         assert_eq!(bar.attr("aria-valuenow").await?.as_deref(), Some("0"));
 
-        driver.find(By::LinkText("Account")).await?.click().await?;
-        let account = driver.query(By::Css(".vstage-facts")).first().await?.text().await?;
+        root.find(By::LinkText("Account")).await?.click().await?;
+        let account = root.query(By::Css(".vstage-facts")).first().await?.text().await?;
         assert!(account.contains("@sandbox.vstage.invalid"), "{account}");
         screenshot(&driver, "account").await?;
         Ok(())
@@ -36,12 +37,13 @@ async fn a_deep_link_loads_the_page_and_an_unknown_route_says_so() {
     let server = Server::start(&dist()).await;
     with_browser(|driver| async move {
         driver.goto(format!("{}/no/such/screen", server.url)).await?;
-        driver.query(By::Css("h1")).with_text("This page does not exist").first().await?;
+        let root = studio(&driver).await?;
+        root.query(By::Css("h1")).with_text("This page does not exist").first().await?;
         screenshot(&driver, "not-found").await?;
         // the header still works on a deep link
-        driver.query(By::Css(".vstage-status__label")).with_text("Online").first().await?;
-        driver.find(By::LinkText("Go to the studio's home")).await?.click().await?;
-        driver.query(By::Css("h1")).with_text("Your renders").first().await?;
+        root.query(By::Css(".vstage-status__label")).with_text("Online").first().await?;
+        root.find(By::LinkText("Go to the studio's home")).await?.click().await?;
+        root.query(By::Css("h1")).with_text("Your renders").first().await?;
         Ok(())
     })
     .await;

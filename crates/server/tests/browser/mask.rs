@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use thirtyfour::prelude::*;
 
-use crate::browser::{dist, screenshot, with_browser};
+use crate::browser::{dist, screenshot, studio, with_browser};
 use crate::studio::{choose_sample, submit, wait_for_all_done};
 use crate::support::Server;
 
@@ -42,18 +42,19 @@ async fn a_corrected_mask_is_the_one_the_removal_uses() {
     let server = Server::start(&dist()).await;
     with_browser(|driver| async move {
         driver.goto(&format!("{}/remove-furniture", server.url)).await?;
-        choose_sample(&driver, "living-furnished.jpg").await?;
-        submit(&driver, "Find the furniture").await?;
-        let share = driver.query(By::Css(".vstage-analysis-share")).first().await?.text().await?;
+        let root = studio(&driver).await?;
+        choose_sample(&root, "living-furnished.jpg").await?;
+        submit(&root, "Find the furniture").await?;
+        let share = root.query(By::Css(".vstage-analysis-share")).first().await?.text().await?;
         assert!(share.starts_with("Furniture covers") && share.contains('%'), "{share}");
-        let analysis_url = driver.find(By::Css(".vstage-analysis__mask")).await?.attr("src").await?.unwrap();
+        let analysis_url = root.find(By::Css(".vstage-analysis__mask")).await?.attr("src").await?.unwrap();
         let (_, analysis) = luma(&analysis_url).await;
         let (width, height) = analysis.dimensions();
         screenshot(&driver, "mask-analysis").await?;
 
-        submit(&driver, "Edit mask").await?;
-        let canvas = driver.query(By::Css(".vstage-mask-canvas")).first().await?;
-        let coverage = driver.query(By::Css(".vstage-mask-coverage")).first().await?;
+        submit(&root, "Edit mask").await?;
+        let canvas = root.query(By::Css(".vstage-mask-canvas")).first().await?;
+        let coverage = root.query(By::Css(".vstage-mask-coverage")).first().await?;
         let before = changed_text(&coverage, "").await?;
         // the photo is fitted: photo point = centre + offset / scale
         let rect = canvas.rect().await?;
@@ -75,8 +76,8 @@ async fn a_corrected_mask_is_the_one_the_removal_uses() {
         stroke(&driver, &canvas, (-half_width, second_row), (half_width, second_row)).await?;
         screenshot(&driver, "mask-editor").await?;
 
-        submit(&driver, "Use this mask").await?;
-        let mask_link = driver.query(By::LinkText("See the mask")).first().await?;
+        submit(&root, "Use this mask").await?;
+        let mask_link = root.query(By::LinkText("See the mask")).first().await?;
         let mask_url = mask_link.attr("href").await?.unwrap();
         let (exported_bytes, exported) = luma(&mask_url).await;
         assert_eq!(exported.dimensions(), (width, height), "the mask has the photo's size");
@@ -100,10 +101,10 @@ async fn a_corrected_mask_is_the_one_the_removal_uses() {
             "the middle of the photo, untouched, keeps the analysis's mask"
         );
 
-        submit(&driver, "Remove furniture with this mask").await?;
-        driver.query(By::Css(".vstage-variation")).first().await?;
-        wait_for_all_done(&driver, 1).await?;
-        let variation_id = driver.find(By::Css(".vstage-variation")).await?.attr("data-variation-id").await?.unwrap();
+        submit(&root, "Remove furniture with this mask").await?;
+        root.query(By::Css(".vstage-variation")).first().await?;
+        wait_for_all_done(&root, 1).await?;
+        let variation_id = root.find(By::Css(".vstage-variation")).await?.attr("data-variation-id").await?.unwrap();
         let (kept, _) = luma(&format!("{}/sandbox/files/{variation_id}-mask.png", server.url)).await;
         assert_eq!(kept, exported_bytes, "the removal used the exported mask");
         screenshot(&driver, "mask-removal").await?;

@@ -4,16 +4,17 @@
 use std::time::Duration;
 
 use thirtyfour::prelude::*;
+use thirtyfour::stringmatch::StringMatch;
 
-use crate::browser::{dist, screenshot, with_browser};
+use crate::browser::{dist, screenshot, studio, with_browser};
 use crate::support::Server;
 
 /// Long enough for the sandbox to process a few variations on a busy machine.
 const FINISH: Duration = Duration::from_secs(60);
 
-pub async fn choose_sample(driver: &WebDriver, name: &str) -> WebDriverResult<()> {
-    driver.query(By::Css(".vstage-sample")).first().await?;
-    let samples = driver.find_all(By::Css(".vstage-sample")).await?;
+pub async fn choose_sample(root: &WebElement, name: &str) -> WebDriverResult<()> {
+    root.query(By::Css(".vstage-sample")).first().await?;
+    let samples = root.find_all(By::Css(".vstage-sample")).await?;
     for sample in samples {
         let image = sample.find(By::Tag("img")).await?;
         if image.attr("src").await?.unwrap_or_default().ends_with(name) {
@@ -24,14 +25,14 @@ pub async fn choose_sample(driver: &WebDriver, name: &str) -> WebDriverResult<()
     Err(WebDriverError::ParseError(format!("no sample {name}")))
 }
 
-pub async fn submit(driver: &WebDriver, label: &str) -> WebDriverResult<()> {
-    driver.query(By::XPath(format!("//button[normalize-space()='{label}']"))).first().await?.click().await
+pub async fn submit(root: &WebElement, label: &str) -> WebDriverResult<()> {
+    root.query(By::Css("button")).with_text(label.to_string()).first().await?.click().await
 }
 
-pub async fn wait_for_all_done(driver: &WebDriver, expected: usize) -> WebDriverResult<()> {
+pub async fn wait_for_all_done(root: &WebElement, expected: usize) -> WebDriverResult<()> {
     let deadline = tokio::time::Instant::now() + FINISH;
     loop {
-        let done = driver.find_all(By::Css(".vstage-badge--done")).await?.len();
+        let done = root.find_all(By::Css(".vstage-badge--done")).await?.len();
         if done >= expected {
             return Ok(());
         }
@@ -47,24 +48,25 @@ async fn a_staging_render_from_a_sample_finishes_on_screen_without_a_reload() {
     let server = Server::start(&dist()).await;
     with_browser(|driver| async move {
         driver.goto(&server.url).await?;
-        driver.query(By::Css(".vstage-empty")).first().await?;
+        let root = studio(&driver).await?;
+        root.query(By::Css(".vstage-empty")).first().await?;
         screenshot(&driver, "renders-empty").await?;
-        driver.find(By::LinkText("Create your first render")).await?.click().await?;
-        choose_sample(&driver, "living-empty.jpg").await?;
-        driver.query(By::Css(".vstage-preview img")).first().await?;
+        root.find(By::LinkText("Create your first render")).await?.click().await?;
+        choose_sample(&root, "living-empty.jpg").await?;
+        root.query(By::Css(".vstage-preview img")).first().await?;
         screenshot(&driver, "new-render").await?;
-        submit(&driver, "Create render").await?;
-        driver.query(By::Css(".vstage-variation")).first().await?;
+        submit(&root, "Create render").await?;
+        root.query(By::Css(".vstage-variation")).first().await?;
         assert!(driver.current_url().await?.path().starts_with("/renders/rnd_"));
         screenshot(&driver, "render-working").await?;
-        wait_for_all_done(&driver, 1).await?;
-        let card = driver.find(By::Css(".vstage-variation")).await?.text().await?;
+        wait_for_all_done(&root, 1).await?;
+        let card = root.find(By::Css(".vstage-variation")).await?.text().await?;
         assert!(card.contains("Virtual staging 1") && card.contains("Modern living room"), "{card}");
-        driver.query(By::Css(".vstage-compare__handle")).first().await?;
+        root.query(By::Css(".vstage-compare__handle")).first().await?;
         screenshot(&driver, "render-done").await?;
 
-        driver.find(By::LinkText("Renders")).await?.click().await?;
-        let cards = driver.query(By::Css(".vstage-card")).all_from_selector_required().await?;
+        root.find(By::LinkText("Renders")).await?.click().await?;
+        let cards = root.query(By::Css(".vstage-card")).all_from_selector_required().await?;
         assert_eq!(cards.len(), 1);
         let text = cards[0].text().await?;
         assert!(text.contains("1 done"), "{text}");
@@ -74,8 +76,8 @@ async fn a_staging_render_from_a_sample_finishes_on_screen_without_a_reload() {
     .await;
 }
 
-async fn select(driver: &WebDriver, id_suffix: &str, value: &str) -> WebDriverResult<()> {
-    let element = driver.query(By::Css(format!("select[id$='{id_suffix}']"))).first().await?;
+async fn select(root: &WebElement, id_suffix: &str, value: &str) -> WebDriverResult<()> {
+    let element = root.query(By::Css(format!("select[id$='{id_suffix}']"))).first().await?;
     thirtyfour::components::SelectElement::new(&element).await?.select_by_value(value).await
 }
 
@@ -84,43 +86,39 @@ async fn removal_plus_staging_gives_pairs_with_lineage_and_a_removal_can_be_stag
     let server = Server::start(&dist()).await;
     with_browser(|driver| async move {
         driver.goto(format!("{}/renders/new", server.url)).await?;
-        choose_sample(&driver, "living-furnished.jpg").await?;
-        select(&driver, "-removal", "on").await?;
-        select(&driver, "-style", "scandinavian").await?;
-        let total = driver.find(By::Css(".vstage-total")).await?.text().await?;
+        let root = studio(&driver).await?;
+        choose_sample(&root, "living-furnished.jpg").await?;
+        select(&root, "-removal", "on").await?;
+        select(&root, "-style", "scandinavian").await?;
+        let total = root.find(By::Css(".vstage-total")).await?.text().await?;
         assert!(total.contains("2 of 20"), "one staged and one empty room: {total}");
-        submit(&driver, "Create render").await?;
-        wait_for_all_done(&driver, 2).await?;
-        let staged = driver
-            .query(By::XPath("//article[contains(@aria-label, 'Virtual staging 1')]"))
-            .first()
-            .await?
-            .text()
-            .await?;
+        submit(&root, "Create render").await?;
+        wait_for_all_done(&root, 2).await?;
+        let staged = root.query(By::Css("article[aria-label*='Virtual staging 1']")).first().await?.text().await?;
         assert!(staged.contains("Staged on removal variation 1"), "{staged}");
         assert!(staged.contains("Scandinavian living room"), "{staged}");
-        driver.query(By::XPath("//article[contains(@aria-label, 'Furniture removal 1')]")).first().await?;
+        root.query(By::Css("article[aria-label*='Furniture removal 1']")).first().await?;
         // the comparison can show the empty room the staging was made on
-        driver.query(By::XPath("//label[contains(., 'Compare with the empty room')]")).first().await?.click().await?;
-        let before = driver.find(By::Css(".vstage-compare__before")).await?.attr("alt").await?.unwrap_or_default();
+        root.query(By::Css("label"))
+            .with_text(StringMatch::new("Compare with the empty room").partial())
+            .first()
+            .await?
+            .click()
+            .await?;
+        let before = root.find(By::Css(".vstage-compare__before")).await?.attr("alt").await?.unwrap_or_default();
         assert!(before.contains("empty room"), "{before}");
 
         // stage the empty room again, in another style
-        driver.find(By::XPath("//button[normalize-space()='Stage this empty room']")).await?.click().await?;
-        let hint = driver.query(By::Css(".vstage-configs")).first().await?.text().await?;
+        root.query(By::Css("button")).with_text("Stage this empty room").first().await?.click().await?;
+        let hint = root.query(By::Css(".vstage-configs")).first().await?.text().await?;
         assert!(hint.contains("Staged on the empty room"), "{hint}");
-        select(&driver, "-style", "industrial").await?;
+        select(&root, "-style", "industrial").await?;
         screenshot(&driver, "render-add-variations").await?;
-        submit(&driver, "Add").await?;
-        wait_for_all_done(&driver, 3).await?;
-        let again = driver
-            .query(By::XPath("//article[contains(@aria-label, 'Virtual staging 2')]"))
-            .first()
-            .await?
-            .text()
-            .await?;
+        submit(&root, "Add").await?;
+        wait_for_all_done(&root, 3).await?;
+        let again = root.query(By::Css("article[aria-label*='Virtual staging 2']")).first().await?.text().await?;
         assert!(again.contains("Industrial") && again.contains("Staged on removal variation 1"), "{again}");
-        assert_eq!(driver.find_all(By::XPath("//article[contains(@aria-label, 'Furniture removal')]")).await?.len(), 1);
+        assert_eq!(root.find_all(By::Css("article[aria-label*='Furniture removal']")).await?.len(), 1);
         Ok(())
     })
     .await;
@@ -142,16 +140,17 @@ async fn the_list_pages_past_twenty_renders() {
     }
     with_browser(|driver| async move {
         driver.goto(&server.url).await?;
-        driver.query(By::Css(".vstage-card .vstage-card__link")).first().await?;
-        assert_eq!(driver.find_all(By::Css(".vstage-card")).await?.len(), 20);
-        assert!(driver.find(By::Css(".vstage-page")).await?.text().await?.contains("23 renders"));
-        driver.find(By::XPath("//button[normalize-space()='Load more']")).await?.click().await?;
-        driver.query(By::XPath("//p[normalize-space()='All 23 shown.']")).first().await?;
-        assert_eq!(driver.find_all(By::Css(".vstage-card")).await?.len(), 23);
+        let root = studio(&driver).await?;
+        root.query(By::Css(".vstage-card .vstage-card__link")).first().await?;
+        assert_eq!(root.find_all(By::Css(".vstage-card")).await?.len(), 20);
+        assert!(root.find(By::Css(".vstage-page")).await?.text().await?.contains("23 renders"));
+        root.query(By::Css("button")).with_text("Load more").first().await?.click().await?;
+        root.query(By::Css("p")).with_text("All 23 shown.").first().await?;
+        assert_eq!(root.find_all(By::Css(".vstage-card")).await?.len(), 23);
         // oldest first
-        select(&driver, "vstage-order", "asc").await?;
-        driver.query(By::XPath("//button[normalize-space()='Load more']")).first().await?;
-        assert_eq!(driver.find_all(By::Css(".vstage-card")).await?.len(), 20);
+        select(&root, "vstage-order", "asc").await?;
+        root.query(By::Css("button")).with_text("Load more").first().await?;
+        assert_eq!(root.find_all(By::Css(".vstage-card")).await?.len(), 20);
         Ok(())
     })
     .await;
@@ -162,14 +161,20 @@ async fn a_failing_photo_shows_why() {
     let server = Server::start(&dist()).await;
     with_browser(|driver| async move {
         driver.goto(format!("{}/renders/new", server.url)).await?;
-        driver.query(By::XPath("//label[contains(., 'Web address')]")).first().await?.click().await?;
-        let address = driver.find(By::Id("vstage-image-url")).await?;
+        let root = studio(&driver).await?;
+        root.query(By::Css("label"))
+            .with_text(StringMatch::new("Web address").partial())
+            .first()
+            .await?
+            .click()
+            .await?;
+        let address = root.find(By::Id("vstage-image-url")).await?;
         address.send_keys(format!("{}/sandbox/samples/living-empty.jpg?sandbox-fail", server.url)).await?;
-        submit(&driver, "Create render").await?;
+        submit(&root, "Create render").await?;
         let failed =
-            driver.query(By::Css(".vstage-badge--error")).wait(FINISH, Duration::from_millis(250)).first().await?;
+            root.query(By::Css(".vstage-badge--error")).wait(FINISH, Duration::from_millis(250)).first().await?;
         assert_eq!(failed.text().await?, "Failed");
-        let card = driver.find(By::Css(".vstage-variation")).await?.text().await?;
+        let card = root.find(By::Css(".vstage-variation")).await?.text().await?;
         assert!(card.to_lowercase().contains("fail"), "the reason is shown: {card}");
         screenshot(&driver, "render-failed").await?;
         Ok(())
@@ -182,23 +187,24 @@ async fn the_form_keeps_the_count_within_twenty_and_refuses_what_is_wrong() {
     let server = Server::start(&dist()).await;
     with_browser(|driver| async move {
         driver.goto(format!("{}/renders/new", server.url)).await?;
-        choose_sample(&driver, "living-empty.jpg").await?;
-        let count = driver.query(By::Css("input.vstage-count")).first().await?;
+        let root = studio(&driver).await?;
+        choose_sample(&root, "living-empty.jpg").await?;
+        let count = root.query(By::Css("input.vstage-count")).first().await?;
         count.clear().await?;
         count.send_keys("25").await?;
         assert_eq!(count.prop("value").await?.as_deref(), Some("20"));
-        let note = driver.find(By::Css(".vstage-config .vstage-hint[aria-live]")).await?.text().await?;
+        let note = root.find(By::Css(".vstage-config .vstage-hint[aria-live]")).await?.text().await?;
         assert!(note.contains("At most 20"), "{note}");
         // removing furniture first doubles each variation: the count follows
-        select(&driver, "-removal", "auto").await?;
+        select(&root, "-removal", "auto").await?;
         assert_eq!(count.prop("value").await?.as_deref(), Some("10"));
-        let add = driver.find(By::XPath("//button[normalize-space()='Add another configuration']")).await?;
+        let add = root.query(By::Css("button")).with_text("Add another configuration").first().await?;
         assert!(!add.is_enabled().await?, "no room for another configuration");
-        select(&driver, "-removal", "off").await?;
+        select(&root, "-removal", "off").await?;
         count.clear().await?;
         count.send_keys("12").await?;
         add.click().await?;
-        let counts = driver.find_all(By::Css("input.vstage-count")).await?;
+        let counts = root.find_all(By::Css("input.vstage-count")).await?;
         assert_eq!(counts.len(), 2);
         counts[1].clear().await?;
         counts[1].send_keys("15").await?;
@@ -207,8 +213,8 @@ async fn the_form_keeps_the_count_within_twenty_and_refuses_what_is_wrong() {
 
         // nothing is sent while a field is wrong; the message sits by the field
         counts[1].send_keys(Key::Backspace + Key::Backspace).await?;
-        submit(&driver, "Create render").await?;
-        let error = driver.query(By::Css(".vstage-config .vstage-error")).first().await?.text().await?;
+        submit(&root, "Create render").await?;
+        let error = root.query(By::Css(".vstage-config .vstage-error")).first().await?.text().await?;
         assert!(error.contains("between 1 and 20"), "{error}");
         assert_eq!(driver.current_url().await?.path(), "/renders/new");
         Ok(())
@@ -225,20 +231,27 @@ async fn a_photo_from_this_device_is_uploaded_and_rendered() {
     image.save(&photo).unwrap();
     with_browser(|driver| async move {
         driver.goto(format!("{}/renders/new", server.url)).await?;
-        driver.query(By::XPath("//label[contains(., 'From this device')]")).first().await?.click().await?;
-        let input = driver.query(By::Css("input[type=file]")).first().await?;
+        let root = studio(&driver).await?;
+        root.query(By::Css("label"))
+            .with_text(StringMatch::new("From this device").partial())
+            .first()
+            .await?
+            .click()
+            .await?;
+        let input = root.query(By::Css("input[type=file]")).first().await?;
         input.send_keys(photo.display().to_string()).await?;
-        let status = driver
-            .query(By::XPath("//p[contains(., 'my-living-room.jpg is uploaded.')]"))
+        let status = root
+            .query(By::Css("p"))
+            .with_text(StringMatch::new("my-living-room.jpg is uploaded.").partial())
             .wait(Duration::from_secs(20), Duration::from_millis(100))
             .first()
             .await?;
         assert!(status.is_displayed().await?);
-        driver.query(By::Css(".vstage-preview img")).first().await?;
+        root.query(By::Css(".vstage-preview img")).first().await?;
         screenshot(&driver, "new-render-upload").await?;
-        submit(&driver, "Create render").await?;
-        wait_for_all_done(&driver, 1).await?;
-        let source = driver.find(By::Css(".vstage-source img")).await?.attr("src").await?.unwrap_or_default();
+        submit(&root, "Create render").await?;
+        wait_for_all_done(&root, 1).await?;
+        let source = root.find(By::Css(".vstage-source img")).await?.attr("src").await?.unwrap_or_default();
         assert!(source.contains("/api/uploads/"), "the render's photo is the upload: {source}");
         Ok(())
     })

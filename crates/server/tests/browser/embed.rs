@@ -1,0 +1,269 @@
+//! The studio embedded in host pages: `/embed.js` on a page of another origin, two widgets with two subjects,
+//! events to the host, "Use in listing", a renewed token, isolation both ways, and removal leaving nothing behind.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use thirtyfour::prelude::*;
+use vstage_server::token::WidgetSecret;
+
+use crate::browser::{dist, screenshot, shadow_root, studio, with_browser};
+use crate::support::Server;
+
+const SECRET: &str = "embedding-test-secret-0123456789abcdef";
+/// Long enough for the sandbox to finish a variation on a busy machine.
+const FINISH: Duration = Duration::from_secs(60);
+
+#[tokio::test]
+async fn the_standalone_page_is_the_widget_in_a_shadow_root() {
+    let server = Server::start(&dist()).await;
+    with_browser(|driver| async move {
+        driver.goto(&server.url).await?;
+        let studio = studio(&driver).await?;
+        studio.query(By::Css(".vstage-status__label")).with_text("Online").first().await?;
+        studio.query(By::LinkText("Account")).first().await?.click().await?;
+        studio.query(By::Css(".vstage-facts")).first().await?;
+        assert_eq!(driver.current_url().await?.path(), "/account");
+        // back goes back in the studio
+        driver.back().await?;
+        studio.query(By::Css("h1")).with_text("Your renders").first().await?;
+        Ok(())
+    })
+    .await;
+}
+
+/// A listing site on its own origin: the two lines of the README, two agents' widgets, its own CSS (which must
+/// stay out) and custom properties (which must get in), a link of its own, and a probe that counts the timers,
+/// event streams and window listeners the page holds and records every `vstage-*` event.
+fn host_page(vstage: &str, first_token: &str, second_token: &str) -> String {
+    format!(
+        r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>A listing</title>
+<style>
+  button {{ background: rgb(255, 0, 0) !important; }}
+  #second {{ --vstage-accent: rgb(0, 128, 0); }}
+  #first::part(header) {{ border-top: 7px solid rgb(1, 2, 3); }}
+</style>
+<script>
+  const probe = {{ intervals: new Set(), timeouts: new Set(), sources: new Set(), listeners: 0, events: [] }};
+  window.probe = probe;
+  const [setI, clearI, setT, clearT] = [setInterval, clearInterval, setTimeout, clearTimeout];
+  window.setInterval = (...a) => {{ const id = setI(...a); probe.intervals.add(id); return id; }};
+  window.clearInterval = (id) => {{ probe.intervals.delete(id); clearI(id); }};
+  window.setTimeout = (f, ...a) => {{
+    const id = setT((...b) => {{ probe.timeouts.delete(id); typeof f === "function" ? f(...b) : eval(f); }}, ...a);
+    probe.timeouts.add(id);
+    return id;
+  }};
+  window.clearTimeout = (id) => {{ probe.timeouts.delete(id); clearT(id); }};
+  const NativeSource = EventSource;
+  window.EventSource = class extends NativeSource {{
+    constructor(...a) {{ super(...a); probe.sources.add(this); }}
+    close() {{ probe.sources.delete(this); super.close(); }}
+  }};
+  const [add, remove] = [window.addEventListener, window.removeEventListener];
+  window.addEventListener = function (...a) {{ probe.listeners += 1; return add.apply(this, a); }};
+  window.removeEventListener = function (...a) {{ probe.listeners -= 1; return remove.apply(this, a); }};
+  for (const type of ["vstage-ready", "vstage-render-created", "vstage-variation-done", "vstage-result-chosen",
+                      "vstage-token-expired", "vstage-error"]) {{
+    document.addEventListener(type, (event) => probe.events.push({{ type, target: event.target.id, detail: event.detail }}));
+  }}
+  probe.headChildren = document.head.children.length + 1; // this script's module sibling below
+  probe.historyLength = history.length;
+</script>
+<script type="module" src="{vstage}/embed.js"></script>
+</head><body>
+<h1>14 Alder Lane</h1>
+<a id="host-link" href="/elsewhere">The host's own link</a>
+<vstage-widget id="first" token="{first_token}"></vstage-widget>
+<vstage-widget id="second" token="{second_token}"></vstage-widget>
+</body></html>"#
+    )
+}
+
+/// Serves `page` at `/` and a second page at `/elsewhere` from its own origin.
+async fn start_host(listener: tokio::net::TcpListener, page: String) -> tokio::task::JoinHandle<()> {
+    use axum::response::Html;
+    let app = axum::Router::new()
+        .route("/", axum::routing::get(move || async move { Html(page) }))
+        .route("/elsewhere", axum::routing::get(|| async { Html("<h1>Elsewhere on the host</h1>") }));
+    tokio::spawn(async move {
+        axum::serve(listener, app).await.ok();
+    })
+}
+
+async fn events(driver: &WebDriver) -> WebDriverResult<Vec<Value>> {
+    driver.execute("return window.probe.events", vec![]).await?.convert()
+}
+
+/// Waits for the host to have heard `kind` from the widget `target`; returns its detail.
+async fn heard(driver: &WebDriver, kind: &str, target: &str) -> WebDriverResult<Value> {
+    let deadline = tokio::time::Instant::now() + FINISH;
+    loop {
+        let found = events(driver).await?.into_iter().find(|event| event["type"] == kind && event["target"] == target);
+        if let Some(event) = found {
+            return Ok(event["detail"].clone());
+        }
+        if tokio::time::Instant::now() > deadline {
+            let all = events(driver).await?;
+            return Err(WebDriverError::ParseError(format!("no {kind} from #{target}; heard {all:?}")));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn widget(driver: &WebDriver, id: &str) -> WebDriverResult<WebElement> {
+    let element = driver.query(By::Id(id)).first().await?;
+    shadow_root(&element).await
+}
+
+async fn set_attribute(driver: &WebDriver, id: &str, name: &str, value: &str) -> WebDriverResult<()> {
+    driver
+        .execute(
+            "document.getElementById(arguments[0]).setAttribute(arguments[1], arguments[2])",
+            vec![json!(id), json!(name), json!(value)],
+        )
+        .await?;
+    Ok(())
+}
+
+#[tokio::test]
+async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() {
+    let host_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let host_origin = format!("http://{}", host_listener.local_addr().unwrap());
+    let server = Server::start_with(
+        &dist(),
+        &["--access", "token", "--allow-origin", &host_origin],
+        &[("VSTAGE_WIDGET_SECRET", SECRET)],
+    )
+    .await;
+    let secret = WidgetSecret::new(SECRET).unwrap();
+    let ana = secret.mint("agent-ana", Duration::from_secs(3600), Some(&host_origin));
+    // Ben's first token runs out while he works; the host gives him another.
+    let ben_short = secret.mint("agent-ben", Duration::from_secs(4), Some(&host_origin));
+    let ben_renewed = secret.mint("agent-ben", Duration::from_secs(3600), Some(&host_origin));
+    let samples: Vec<Value> = reqwest::get(server.api("/samples")).await.unwrap().json().await.unwrap();
+    let photo = samples[0]["url"].as_str().unwrap().to_string();
+    let _host = start_host(host_listener, host_page(&server.url, &ana, &ben_short)).await;
+
+    with_browser(|driver| async move {
+        driver.goto(&host_origin).await?;
+        heard(&driver, "vstage-ready", "first").await?;
+        let ready = heard(&driver, "vstage-ready", "second").await?;
+        assert_eq!(ready["api_base"], format!("{}/api", server.url), "the default api-base is embed.js's origin");
+        let first = widget(&driver, "first").await?;
+        let second = widget(&driver, "second").await?;
+        first.query(By::Css(".vstage-status__label")).with_text("Online").first().await?;
+
+        // Isolation: the host's CSS stays out, its custom properties and ::part rules get in, its head is untouched.
+        let styles: Value = driver
+            .execute(
+                r#"const button = (id) => document.getElementById(id).shadowRoot.querySelector(".vstage-button");
+                   const header = document.getElementById("first").shadowRoot.querySelector("header");
+                   return { first: getComputedStyle(button("first")).backgroundColor,
+                            second: getComputedStyle(button("second")).backgroundColor,
+                            part: getComputedStyle(header).borderTopWidth,
+                            head: document.head.children.length, expected: window.probe.headChildren };"#,
+                vec![],
+            )
+            .await?
+            .convert()?;
+        assert_eq!(styles["first"], "rgb(11, 92, 173)", "the host's `button` rule does not reach in: {styles}");
+        assert_eq!(styles["second"], "rgb(0, 128, 0)", "--vstage-accent themes the widget: {styles}");
+        assert_eq!(styles["part"], "7px", "::part(header) is styled by the host: {styles}");
+        assert_eq!(styles["head"], styles["expected"], "nothing was added to the host's <head>: {styles}");
+        screenshot(&driver, "embed-two-widgets").await?;
+
+        // Ana starts from the listing's photo and creates a render.
+        set_attribute(&driver, "first", "photo-url", &photo).await?;
+        set_attribute(&driver, "first", "view", "new-render").await?;
+        let field = first.query(By::Css("input[type=url]")).first().await?;
+        assert_eq!(field.prop("value").await?.as_deref(), Some(photo.as_str()), "photo-url starts the form");
+        first.query(By::Css("button[type=submit]")).with_text("Create render").first().await?.click().await?;
+        let created = heard(&driver, "vstage-render-created", "first").await?;
+        let render_id = created["render_id"].as_str().unwrap_or_default().to_string();
+        assert!(render_id.starts_with("rnd_"), "{created}");
+        let done = heard(&driver, "vstage-variation-done", "first").await?;
+        assert_eq!(done["render_id"], render_id.as_str());
+        assert_eq!(done["variation_type"], "staging");
+        assert!(done["result"]["url"].as_str().is_some_and(|url| url.starts_with(&server.url)), "{done}");
+
+        // "Use in listing" hands the host the result with its disclosure.
+        first.query(By::Css("button")).with_text("Use in listing").first().await?.click().await?;
+        let chosen = heard(&driver, "vstage-result-chosen", "first").await?;
+        assert_eq!(chosen["render_id"], render_id.as_str());
+        assert_eq!(chosen["variation_id"], done["variation_id"]);
+        assert_eq!(chosen["url"], done["result"]["url"]);
+        assert_eq!(chosen["original_url"], photo.as_str());
+        assert_eq!(chosen["virtually_staged"], true);
+        assert_eq!(chosen["disclosure"], format!("Virtually staged. See the original photo: {photo}"));
+        // the result image loaded across origins
+        let loaded: bool = driver
+            .execute(
+                r#"const img = document.getElementById("first").shadowRoot.querySelector(".vstage-variation img");
+                   return img.complete && img.naturalWidth > 0;"#,
+                vec![],
+            )
+            .await?
+            .convert()?;
+        assert!(loaded, "the result's thumbnail is shown");
+
+        // Each agent sees only their own renders.
+        set_attribute(&driver, "first", "view", "renders").await?;
+        assert_eq!(first.query(By::Css(".vstage-card")).all_from_selector_required().await?.len(), 1);
+        second.query(By::Css(".vstage-empty")).first().await?;
+
+        // Ben's token expires: the host hears it, gives a new one, and the widget's waiting call carries on.
+        set_attribute(&driver, "second", "view", "account").await?;
+        second.query(By::Css(".vstage-facts")).first().await?;
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        set_attribute(&driver, "second", "view", "renders").await?;
+        let expired = heard(&driver, "vstage-token-expired", "second").await?;
+        assert!(expired["message"].as_str().is_some_and(|m| m.contains("expired")), "{expired}");
+        let waiting = second.find_all(By::Css(".vstage-empty, .vstage-card:not(.vstage-skeleton)")).await?;
+        let shown: String = driver
+            .execute("return document.getElementById('second').shadowRoot.textContent", vec![])
+            .await?
+            .convert()?;
+        assert!(waiting.is_empty(), "the list waits for the new token: {shown}");
+        driver.execute("document.getElementById('second').token = arguments[0]", vec![json!(ben_renewed)]).await?;
+        second.query(By::Css(".vstage-empty")).first().await?;
+
+        // A view the widget does not have is reported, not shown blank.
+        set_attribute(&driver, "first", "view", "gallery").await?;
+        let error = heard(&driver, "vstage-error", "first").await?;
+        assert!(error["message"].as_str().is_some_and(|m| m.contains("gallery")), "{error}");
+
+        // The host's address and history were never touched.
+        let page: Value = driver
+            .execute(
+                "return { path: location.pathname, length: history.length, was: window.probe.historyLength }",
+                vec![],
+            )
+            .await?
+            .convert()?;
+        assert_eq!(page["path"], "/");
+        assert_eq!(page["length"], page["was"], "{page}");
+
+        // Removed, the widgets leave no timer, stream or window listener behind.
+        driver
+            .execute("document.getElementById('first').remove(); document.getElementById('second').remove();", vec![])
+            .await?;
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let left: Value = driver
+            .execute(
+                r#"return { intervals: window.probe.intervals.size, timeouts: window.probe.timeouts.size,
+                            streams: window.probe.sources.size, listeners: window.probe.listeners };"#,
+                vec![],
+            )
+            .await?
+            .convert()?;
+        assert_eq!(left, json!({ "intervals": 0, "timeouts": 0, "streams": 0, "listeners": 0 }));
+
+        // The host's own link still works as the host made it.
+        driver.find(By::Id("host-link")).await?.click().await?;
+        driver.query(By::Tag("h1")).with_text("Elsewhere on the host").first().await?;
+        Ok(())
+    })
+    .await;
+}

@@ -1,0 +1,57 @@
+//! The element's attributes (each also a JS property) as signals, so a change after mount reaches the studio:
+//! a new token, another view or render, the listing's photo, the language, another server.
+
+use leptos::prelude::*;
+use web_sys::HtmlElement;
+
+/// Every attribute the element observes, as the README documents them.
+pub const ATTRIBUTES: [&str; 7] = ["api-base", "token", "view", "render-id", "photo-url", "lang", "routing"];
+
+#[derive(Debug, Clone, Copy)]
+pub struct Attributes {
+    /// Where `/api` is; `None` means the server the code came from.
+    pub api_base: RwSignal<Option<String>>,
+    pub token: RwSignal<Option<String>>,
+    pub view: RwSignal<Option<String>>,
+    pub render_id: RwSignal<Option<String>>,
+    pub photo_url: RwSignal<Option<String>>,
+    /// Kept for the locales to come; the studio is in English today.
+    pub lang: RwSignal<Option<String>>,
+    /// `address` on the standalone page: the route follows the page's address. Read at mount only.
+    pub routing: RwSignal<Option<String>>,
+}
+
+impl Attributes {
+    /// The element's attributes now (under the studio's owner).
+    pub fn read(element: &HtmlElement) -> Self {
+        let read = |name: &str| RwSignal::new(element.get_attribute(name).filter(|value| !value.trim().is_empty()));
+        Attributes {
+            api_base: read("api-base"),
+            token: read("token"),
+            view: read("view"),
+            render_id: read("render-id"),
+            photo_url: read("photo-url"),
+            lang: read("lang"),
+            routing: read("routing"),
+        }
+    }
+
+    /// Applies a change; an empty value is no value. Unknown names are ignored (the element observes only ours).
+    pub fn set(&self, name: &str, value: Option<String>) {
+        let value = value.filter(|value| !value.trim().is_empty());
+        let signal = match name {
+            "api-base" => self.api_base,
+            "token" => self.token,
+            "view" => self.view,
+            "render-id" => self.render_id,
+            "photo-url" => self.photo_url,
+            "lang" => self.lang,
+            "routing" => self.routing,
+            _ => return,
+        };
+        // After the studio was removed the signals are gone; a late change is then nothing to do.
+        if signal.try_get_untracked().as_ref() != Some(&value) {
+            let _ = signal.try_set(value);
+        }
+    }
+}
