@@ -9,9 +9,6 @@ use vstage_api::transport::{BrowserTransport, HttpRequest, HttpResponse, Transpo
 
 pub type ApiClient = vstage_api::Client<WidgetTransport>;
 
-/// Where the proxy lives when the widget is served by `vstage serve` itself.
-pub const DEFAULT_BASE_URL: &str = "/api";
-
 #[derive(Clone)]
 pub struct Api(pub Arc<ApiClient>);
 
@@ -125,7 +122,7 @@ impl Transport for WidgetTransport {
 }
 
 /// A 401 whose `WWW-Authenticate` says the bearer token is not good (missing tokens are a set-up error instead).
-pub fn token_refused(response: &HttpResponse) -> bool {
+fn token_refused(response: &HttpResponse) -> bool {
     response.status == 401
         && response
             .www_authenticate
@@ -134,11 +131,7 @@ pub fn token_refused(response: &HttpResponse) -> bool {
 }
 
 fn refusal_sentence(response: &HttpResponse) -> String {
-    #[derive(serde::Deserialize)]
-    struct Message {
-        message: String,
-    }
-    serde_json::from_slice::<Message>(&response.body)
+    serde_json::from_slice::<vstage_api::Message>(&response.body)
         .map(|body| body.message)
         .unwrap_or_else(|_| "The widget token is no longer valid; the host page must give a new one.".into())
 }

@@ -122,26 +122,26 @@ fn subject_of(access: &Access, parts: &Parts) -> Result<Subject, ServerError> {
         }),
     };
     let token = token.filter(|token| !token.is_empty());
-    let secret = match (access, token) {
-        // Without a widget secret, open access has nothing to check a token with: it is the browser's own
-        // credential, dropped like any other.
-        (Access::Open { .. }, None) | (Access::Open { tokens: None }, Some(_)) => {
-            static OPEN: std::sync::LazyLock<Subject> =
-                std::sync::LazyLock::new(|| Subject { name: OPEN_SUBJECT.into(), from_token: false });
-            return Ok(OPEN.clone());
-        }
-        (Access::Token(_), None) => {
+    let (secret, token) = match (access.widget_secret(), token) {
+        (Some(secret), Some(token)) => (secret, token),
+        _ if access.is_token() => {
             return Err(ServerError::Unauthorized(
                 "This vstage server needs a widget token (Authorization: Bearer ...); the host site's backend \
                  issues it."
                     .into(),
             ));
         }
-        (Access::Open { tokens: Some(secret) } | Access::Token(secret), Some(_)) => secret,
+        // Open access: no token, or no widget secret to check one with (then it is the browser's own
+        // credential, dropped like any other).
+        _ => {
+            static OPEN: std::sync::LazyLock<Subject> =
+                std::sync::LazyLock::new(|| Subject { name: OPEN_SUBJECT.into(), from_token: false });
+            return Ok(OPEN.clone());
+        }
     };
     let origin = headers.get(ORIGIN).and_then(|value| value.to_str().ok());
     let claims = secret
-        .verify(token.unwrap_or_default(), origin, SystemTime::now())
+        .verify(token, origin, SystemTime::now())
         .map_err(|error| ServerError::TokenRefused(error.to_string()))?;
     Ok(Subject { name: claims.sub.into(), from_token: true })
 }
