@@ -2,6 +2,7 @@
 //! setup installs the tools, run builds and serves the studio, test runs every suite, bench prints the figures.
 
 mod bench;
+mod precompress;
 mod project;
 mod run;
 mod setup;

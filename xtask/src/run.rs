@@ -3,6 +3,7 @@
 
 use std::net::SocketAddr;
 
+use crate::precompress::precompress;
 use crate::project::{self, Project};
 use crate::setup::{self, Purpose};
 
@@ -31,7 +32,8 @@ pub fn run(project: &Project, listen: SocketAddr) -> anyhow::Result<()> {
     )
 }
 
-/// `trunk build --release` into `dist/`.
+/// `trunk build --release` into `dist/`, then the files' brotli and gzip forms beside them.
 pub fn build_widget(project: &Project) -> anyhow::Result<()> {
-    project::run("building the widget (trunk build --release)", project.trunk().args(["build", "--release"]))
+    project::run("building the widget (trunk build --release)", project.trunk().args(["build", "--release"]))?;
+    precompress(&project.dist())
 }

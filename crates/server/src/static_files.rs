@@ -1,5 +1,6 @@
 //! The widget's files from `dist/`, with `index.html` for every path the page's router owns (deep links).
-//! Trunk's content-hashed assets are cached for good; everything else is revalidated. Text and wasm are gzipped.
+//! Trunk's content-hashed assets are cached for good; everything else is revalidated. The build's precompressed
+//! `.br` and `.gz` siblings are sent when the client takes them (`cargo xtask` writes them); other text is gzipped.
 //! They are public and loaded by host pages of other origins (`/embed.js`), so any origin may read them.
 
 use std::path::Path;
@@ -16,7 +17,8 @@ use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
 pub fn router(dist: &Path) -> Router {
-    let files = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
+    let page = ServeFile::new(dist.join("index.html")).precompressed_br().precompressed_gzip();
+    let files = ServeDir::new(dist).precompressed_br().precompressed_gzip().fallback(page);
     Router::new()
         .fallback_service(files)
         .layer(axum::middleware::from_fn(cache_control))

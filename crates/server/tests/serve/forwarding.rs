@@ -209,6 +209,31 @@ async fn hashed_assets_are_cached_for_good_and_text_is_compressed() {
 }
 
 #[tokio::test]
+async fn the_builds_precompressed_files_are_sent_to_clients_that_take_them() {
+    let dist = widget_dir();
+    let wasm = dist.path().join("vstage-widget-0123456789abcdef_bg.wasm");
+    std::fs::write(&wasm, b"\0asm plain").unwrap();
+    std::fs::write(wasm.with_extension("wasm.br"), b"brotli bytes").unwrap();
+    std::fs::write(wasm.with_extension("wasm.gz"), b"gzip bytes").unwrap();
+    let server = Server::start(dist.path()).await;
+    let url = format!("{}/vstage-widget-0123456789abcdef_bg.wasm", server.url);
+    let http = reqwest::Client::new();
+
+    for (accepted, encoding, body) in [("br, gzip", Some("br"), "brotli bytes"), ("gzip", Some("gzip"), "gzip bytes")] {
+        let answer = http.get(&url).header("Accept-Encoding", accepted).send().await.unwrap();
+        assert_eq!(answer.headers()["content-type"], "application/wasm", "for {accepted}");
+        assert_eq!(answer.headers().get("content-encoding").map(|v| v.to_str().unwrap()), encoding, "for {accepted}");
+        assert_eq!(answer.headers()["cache-control"], "public, max-age=31536000, immutable");
+        assert_eq!(answer.headers()["access-control-allow-origin"], "*");
+        assert!(answer.headers()["vary"].to_str().unwrap().to_lowercase().contains("accept-encoding"));
+        assert_eq!(answer.text().await.unwrap(), body, "for {accepted}");
+    }
+    let plain = http.get(&url).header("Accept-Encoding", "identity").send().await.unwrap();
+    assert!(plain.headers().get("content-encoding").is_none());
+    assert_eq!(plain.bytes().await.unwrap().as_ref(), b"\0asm plain");
+}
+
+#[tokio::test]
 async fn capabilities_say_what_this_server_offers() {
     let dist = widget_dir();
     let server = Server::start(dist.path()).await;
