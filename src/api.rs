@@ -58,6 +58,18 @@ impl Token {
         }
     }
 
+    /// After `response` to a call made with `used`: when the server refused that token, tells the host (once per
+    /// token) and waits for a new one. True when the call is to be sent again with the new token; false when the
+    /// answer stands (not a refusal, or the studio was removed meanwhile).
+    pub async fn renewed_after(&self, used: Option<&str>, response: &HttpResponse) -> bool {
+        if !token_refused(response) {
+            return false;
+        }
+        self.refuse(used, refusal_sentence(response));
+        self.renewed(used).await;
+        matches!(self.current.try_get_untracked(), Some(renewed) if renewed.as_deref() != used)
+    }
+
     /// Resolves when the host sets another token than `refused`, or the studio is removed.
     async fn renewed(&self, refused: Option<&str>) {
         let (sender, receiver) = oneshot::channel();
@@ -99,15 +111,8 @@ impl Transport for WidgetTransport {
                 attempt.headers.push(("Authorization", format!("Bearer {token}")));
             }
             let response = BrowserTransport.send(attempt).await?;
-            if !token_refused(&response) {
+            if !self.token.renewed_after(token.as_deref(), &response).await {
                 return Ok(response);
-            }
-            self.token.refuse(token.as_deref(), refusal_sentence(&response));
-            self.token.renewed(token.as_deref()).await;
-            match self.token.current.try_get_untracked() {
-                Some(renewed) if renewed != token => {}
-                // Removed meanwhile, or woken without a new token: the refusal stands.
-                _ => return Ok(response),
             }
         }
     }

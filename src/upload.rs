@@ -1,5 +1,6 @@
 //! Sending a local photo (or mask) to `POST /api/uploads` with upload progress, which `fetch` cannot report:
-//! an `XMLHttpRequest` wrapped in a future, with the host's token. The answer is where the service fetches it.
+//! an `XMLHttpRequest` wrapped in a future, with the host's token (renewed as for API calls). The answer is where
+//! the service fetches it.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -11,7 +12,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, ProgressEvent, XmlHttpRequest};
 
-use vstage_api::Uploaded;
+use vstage_api::transport::HttpResponse;
+use vstage_api::{Message, Uploaded};
 
 use crate::api::{Token, use_api, use_token};
 
@@ -31,22 +33,31 @@ pub fn use_uploader() -> Uploader {
 }
 
 impl Uploader {
-    /// Uploads `body` to `{base}/uploads`, reporting progress from 0.0 to 1.0.
+    /// Uploads `body` to `{base}/uploads`, reporting progress from 0.0 to 1.0. When the server refuses the
+    /// token, the upload waits for the host's new one and starts again.
     pub async fn send(&self, body: &Blob, on_progress: impl Fn(f64) + 'static) -> Result<Uploaded, String> {
-        let token = self.token.as_ref().and_then(Token::get_untracked);
-        upload(&self.base, token.as_deref(), body, on_progress).await
+        if body.size() > MAX_BYTES {
+            return Err("The photo is over 25 MB; export it smaller and try again.".into());
+        }
+        let on_progress: Rc<dyn Fn(f64)> = Rc::new(on_progress);
+        loop {
+            let token = self.token.as_ref().and_then(Token::get_untracked);
+            let answer = upload(&self.base, token.as_deref(), body, on_progress.clone()).await?;
+            match &self.token {
+                Some(holder) if holder.renewed_after(token.as_deref(), &answer).await => on_progress(0.0),
+                _ => return read_answer(&answer),
+            }
+        }
     }
 }
 
+/// One attempt: the server's answer, or why there was none.
 async fn upload(
     base: &str,
     token: Option<&str>,
     body: &Blob,
-    on_progress: impl Fn(f64) + 'static,
-) -> Result<Uploaded, String> {
-    if body.size() > MAX_BYTES {
-        return Err("The photo is over 25 MB; export it smaller and try again.".into());
-    }
+    on_progress: Rc<dyn Fn(f64)>,
+) -> Result<HttpResponse, String> {
     let failed = |_| "The upload could not start; check your connection and try again.".to_string();
     let request = XmlHttpRequest::new().map_err(failed)?;
     request.open("POST", &format!("{base}/uploads")).map_err(failed)?;
@@ -85,17 +96,22 @@ async fn upload(
     if outcome.is_err() {
         return Err("The upload was interrupted; check your connection and try again.".into());
     }
-    let status = request.status().unwrap_or(0);
-    let text = request.response_text().ok().flatten().unwrap_or_default();
+    Ok(HttpResponse {
+        status: request.status().unwrap_or(0),
+        retry_after: None,
+        www_authenticate: request.get_response_header("WWW-Authenticate").ok().flatten(),
+        body: request.response_text().ok().flatten().unwrap_or_default().into_bytes(),
+    })
+}
+
+/// Where the upload is, or the server's sentence for why not.
+fn read_answer(answer: &HttpResponse) -> Result<Uploaded, String> {
+    let status = answer.status;
     if (200..300).contains(&status) {
-        return serde_json::from_str(&text)
+        return serde_json::from_slice(&answer.body)
             .map_err(|_| "The server's answer to the upload could not be read; try again.".to_string());
     }
-    #[derive(serde::Deserialize)]
-    struct Message {
-        message: String,
-    }
-    Err(serde_json::from_str::<Message>(&text).map(|m| m.message).unwrap_or_else(|_| match status {
+    Err(serde_json::from_slice::<Message>(&answer.body).map(|m| m.message).unwrap_or_else(|_| match status {
         404 => "This server does not take uploads; give the photo's web address instead.".into(),
         413 => "The photo is too large; export it smaller and try again.".into(),
         _ => format!("The upload failed (HTTP {status}); try again."),

@@ -54,6 +54,14 @@ pub fn ImagePicker(
             source.set(Source::Sample);
         }
     });
+    // A photo given from outside while a sample is chosen (the host's `photo-url`): show it as the address it is.
+    Effect::new(move |_| {
+        let url = image_url.get();
+        let given = samples.get().is_some_and(|samples| !url.is_empty() && samples.iter().all(|s| s.url != url));
+        if given && source.get_untracked() == Source::Sample {
+            source.set(Source::Address);
+        }
+    });
 
     let send_file = move |file: web_sys::File| {
         if !file.type_().starts_with("image/") {
