@@ -1,40 +1,65 @@
-//! A panic leaves the one wasm instance that every widget on the page shares unusable: instead of a frozen studio,
-//! each `<vstage-widget>` then says so in its own box and fires `vstage-error`. Plain DOM calls, no reactivity.
+//! A panic leaves its wasm instance unusable: instead of a frozen box, each element that instance renders (every
+//! `<vstage-widget>`, or every `<vstage-mask-editor>` for the editor's own module) says so and fires `vstage-error`.
+//! Plain DOM calls, no reactivity.
 
 use vstage_api::host_events::WidgetError;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 
-use crate::embed::ELEMENT;
 use crate::host::{ERROR, dispatch, event_detail};
 
-pub const MESSAGE: &str = "Something went wrong; reload to continue.";
+/// The elements a module renders, and what they say when it panics.
+#[derive(Debug, Clone, Copy)]
+pub struct Crashed {
+    pub element: &'static str,
+    pub message: &'static str,
+}
 
-/// Logs panics to the console and shows them in every widget.
-pub fn install() {
-    std::panic::set_hook(Box::new(|info| {
+/// The widget's module: every studio on the page is gone.
+pub const STUDIO: Crashed =
+    Crashed { element: crate::embed::ELEMENT, message: "Something went wrong; reload to continue." };
+
+/// Logs panics to the console and shows them in every element of `crashed.element`.
+pub fn install(crashed: Crashed) {
+    std::panic::set_hook(Box::new(move |info| {
         console_error_panic_hook::hook(info);
-        show_everywhere();
+        show_everywhere(crashed);
     }));
 }
 
-/// Replaces every widget's studio with the message and tells each host.
-pub fn show_everywhere() {
+/// Replaces what every such element shows (in its shadow root if it has one) with the message, and tells the host.
+pub fn show_everywhere(crashed: Crashed) {
     let Some(document) = web_sys::window().and_then(|window| window.document()) else { return };
-    let Ok(elements) = document.query_selector_all(ELEMENT) else { return };
-    let detail = event_detail(&WidgetError { message: MESSAGE.into() });
-    for index in 0..elements.length() {
-        let Some(element) = elements.item(index).and_then(|node| node.dyn_into::<HtmlElement>().ok()) else {
-            continue;
-        };
-        if let Some(root) = element.shadow_root() {
-            let Ok(notice) = document.create_element("div") else { continue };
-            notice.set_class_name("vstage vstage-crash");
-            let _ = notice.set_attribute("role", "alert");
-            notice.set_text_content(Some(MESSAGE));
-            root.set_inner_html("");
-            let _ = root.append_child(&notice);
+    let detail = event_detail(&WidgetError { message: crashed.message.into() });
+    for element in on_the_page(&document, crashed.element) {
+        let Ok(notice) = document.create_element("div") else { continue };
+        notice.set_class_name("vstage vstage-crash");
+        let _ = notice.set_attribute("role", "alert");
+        notice.set_text_content(Some(crashed.message));
+        match element.shadow_root() {
+            Some(root) => {
+                root.set_inner_html("");
+                let _ = root.append_child(&notice);
+            }
+            None => {
+                element.set_inner_html("");
+                let _ = element.append_child(&notice);
+            }
         }
         dispatch(&element, ERROR, &detail);
     }
+}
+
+/// The elements named `name` in the page and inside the studios' shadow roots (where the mask editor lives).
+fn on_the_page(document: &web_sys::Document, name: &str) -> Vec<HtmlElement> {
+    let mut found = elements_in(document.query_selector_all(name).ok());
+    for studio in elements_in(document.query_selector_all(crate::embed::ELEMENT).ok()) {
+        found.extend(elements_in(studio.shadow_root().and_then(|root| root.query_selector_all(name).ok())));
+    }
+    found
+}
+
+fn elements_in(list: Option<web_sys::NodeList>) -> Vec<HtmlElement> {
+    let Some(list) = list else { return Vec::new() };
+    (0..list.length()).filter_map(|index| list.item(index)?.dyn_into::<HtmlElement>().ok()).collect()
 }

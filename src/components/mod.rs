@@ -9,6 +9,7 @@ pub mod eta_bar;
 pub mod header;
 pub mod image_picker;
 pub mod image_viewer;
+pub mod lazy_mask_editor;
 pub mod link;
 pub mod mode_badge;
 pub mod pager;

@@ -18,9 +18,10 @@ use crate::host::Host;
 pub const ELEMENT: &str = "vstage-widget";
 
 // wasm-bindgen cannot declare a class that extends HTMLElement (wasm-bindgen#210): the class is this JS, defined
-// once per page; `mount` is Rust's. `import.meta.url` is this snippet's address on the vstage server.
+// once per page; `mount` is Rust's, given the element and where to render (its open shadow root, or the element
+// itself when `shadow` is false). `import.meta.url` is this snippet's address on the vstage server.
 #[wasm_bindgen(inline_js = r#"
-export function defineVstageWidget(name, attributes, mount) {
+export function defineVstageElement(name, attributes, shadow, mount) {
   if (customElements.get(name)) return;
   const property = (attribute) => attribute.replace(/-([a-z])/g, (_, letter) => letter.toUpperCase());
   class VstageWidget extends HTMLElement {
@@ -35,7 +36,9 @@ export function defineVstageWidget(name, attributes, mount) {
           this[key] = value;
         }
       }
-      if (!this.vstageMounted) this.vstageMounted = mount(this, this.shadowRoot ?? this.attachShadow({ mode: "open" }));
+      if (!this.vstageMounted) {
+        this.vstageMounted = mount(this, shadow ? this.shadowRoot ?? this.attachShadow({ mode: "open" }) : this);
+      }
     }
     disconnectedCallback() {
       this.vstageMounted?.free();
@@ -56,8 +59,8 @@ export function defineVstageWidget(name, attributes, mount) {
 export function defaultApiBase() { return new URL("/api", import.meta.url).href; }
 "#)]
 extern "C" {
-    #[wasm_bindgen(js_name = defineVstageWidget)]
-    fn define_vstage_widget(name: &str, attributes: js_sys::Array, mount: &JsValue);
+    #[wasm_bindgen(js_name = defineVstageElement)]
+    fn define_vstage_element(name: &str, attributes: js_sys::Array, shadow: bool, mount: &JsValue);
     /// The `/api` of the server this code was loaded from.
     #[wasm_bindgen(js_name = defaultApiBase)]
     pub fn default_api_base() -> String;
@@ -65,11 +68,24 @@ extern "C" {
 
 /// Defines `<vstage-widget>` (once per page, however often the module starts).
 pub fn define() {
-    let mount = Closure::<dyn Fn(HtmlElement, ShadowRoot) -> JsValue>::new(|element, root| {
-        JsValue::from(MountedWidget::mount(element, root))
+    define_element(ELEMENT, &ATTRIBUTES, true, |element, root| match root.dyn_into::<ShadowRoot>() {
+        Ok(root) => JsValue::from(MountedWidget::mount(element, root)),
+        Err(_) => JsValue::UNDEFINED,
     });
-    let names = ATTRIBUTES.iter().copied().map(JsValue::from_str).collect::<js_sys::Array>();
-    define_vstage_widget(ELEMENT, names, mount.as_ref().unchecked_ref());
+}
+
+/// Defines the custom element `name` whose `attributes` are observed (and are properties too): `mount` gets the
+/// element and its shadow root (or the element itself without `shadow`) when it joins the page, and returns the
+/// wasm-bindgen object whose `set(name, value)` takes attribute changes and whose `free()` unmounts it.
+pub fn define_element(
+    name: &str,
+    attributes: &[&str],
+    shadow: bool,
+    mount: impl Fn(HtmlElement, JsValue) -> JsValue + 'static,
+) {
+    let mount = Closure::<dyn Fn(HtmlElement, JsValue) -> JsValue>::new(mount);
+    let names = attributes.iter().copied().map(JsValue::from_str).collect::<js_sys::Array>();
+    define_vstage_element(name, names, shadow, mount.as_ref().unchecked_ref());
     // The element's class calls it for as long as the page lives.
     mount.forget();
 }

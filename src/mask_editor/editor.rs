@@ -5,7 +5,6 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use send_wrapper::SendWrapper;
-use vstage_api::Analyze;
 use vstage_mask::{Mask, Tool};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
@@ -13,11 +12,10 @@ use web_sys::{KeyboardEvent, PointerEvent, ResizeObserver, WheelEvent};
 
 use super::canvas::MaskLayer;
 use super::core::{Brush, EditorCore, PointerInput, PointerKind};
+use super::element::Studio;
 use super::export::png_blob;
 use super::load;
 use super::toolbar::{Action, MaskToolbar};
-use crate::api::use_api;
-use crate::upload::use_uploader;
 
 /// Pixels of the analysis mask at or above this grey level are furniture.
 const THRESHOLD: u8 = 128;
@@ -70,15 +68,10 @@ pub fn MaskEditor(
     #[prop(into)]
     image_url: String,
     /// Start from this analysis mask (white = furniture) instead of an empty one.
-    #[prop(default = None)]
     start_from: Option<String>,
-    /// Called with the uploaded mask's address.
-    #[prop(into)]
-    on_done: Callback<String>,
-    #[prop(into)] on_cancel: Callback<()>,
+    /// The studio around the editor: analysis, upload, and where the mask goes.
+    studio: Studio,
 ) -> impl IntoView {
-    let api = use_api();
-    let uploader = use_uploader();
     let core = StoredValue::new_local(None::<EditorCore>);
     let loading = RwSignal::new(Photo::Loading);
     let tool = RwSignal::new(Tool::Brush);
@@ -332,21 +325,20 @@ pub fn MaskEditor(
     };
 
     let detect = {
-        let api = api.clone();
+        let studio = studio.clone();
         let image_url = image_url.clone();
         move |_| {
-            let (api, image_url) = (api.clone(), image_url.clone());
+            let (studio, image_url) = (studio.clone(), image_url.clone());
             busy.set(Some("Detecting furniture…".into()));
             notice.set(None);
             spawn_local(async move {
                 let outcome = async {
-                    let analysis =
-                        api.analyze(&Analyze { image_url, webhook_url: None }).await.map_err(|e| e.to_string())?;
+                    let analysis_url = studio.analyze(&image_url).await?;
                     let (width, height) = core
                         .try_with_value(|core| core.as_ref().map(|c| (c.mask.width(), c.mask.height())))
                         .flatten()
                         .ok_or("The editor was closed.")?;
-                    load::mask_pixels(&analysis.result_url, width, height).await
+                    load::mask_pixels(&analysis_url, width, height).await
                 }
                 .await;
                 match outcome {
@@ -368,6 +360,7 @@ pub fn MaskEditor(
         }
     };
 
+    let uploading = studio.clone();
     let export = move |_| {
         if busy.get_untracked().is_some() {
             return;
@@ -380,13 +373,13 @@ pub fn MaskEditor(
         };
         busy.set(Some("Uploading the mask…".into()));
         notice.set(None);
-        let uploader = uploader.clone();
+        let studio = uploading.clone();
         spawn_local(async move {
             let progress = move |share: f64| {
                 let _ = busy.try_set(Some(format!("Uploading the mask… {:.0} %", share * 100.0)));
             };
-            match uploader.send(&blob, progress).await {
-                Ok(uploaded) => on_done.run(uploaded.url),
+            match studio.upload(&blob, progress).await {
+                Ok(mask_url) => studio.done(mask_url),
                 Err(message) => {
                     let _ = notice.try_set(Some(message));
                 }
@@ -442,7 +435,7 @@ pub fn MaskEditor(
                 {move || notice.get().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
                 {move || busy.get().map(|message| view! { <p class="vstage-hint" aria-busy="true">{message}</p> })}
                 <div class="vstage-form__actions">
-                    <button type="button" class="vstage-button vstage-button--secondary" on:click=move |_| on_cancel.run(())>"Cancel"</button>
+                    <button type="button" class="vstage-button vstage-button--secondary" on:click=move |_| studio.cancel()>"Cancel"</button>
                     <button type="button" class="vstage-button vstage-button--secondary" title="Start from the service's furniture analysis"
                         disabled=move || loading.get() != Photo::Ready || busy.get().is_some() on:click=detect>"Detect furniture"</button>
                     <button type="button" class="vstage-button vstage-mask-use"

@@ -11,10 +11,10 @@ use crate::api::use_api;
 use crate::components::choice_field::ChoiceField;
 use crate::components::config_fields::{ROOM_TYPES, STYLES};
 use crate::components::image_picker::ImagePicker;
+use crate::components::lazy_mask_editor::LazyMaskEditor;
 use crate::config_draft::{ConfigDraft, Kind};
 use crate::describe;
 use crate::host::{RENDER_CREATED, use_host};
-use crate::mask_editor::MaskEditor;
 use crate::pages::new_render::build_request;
 use crate::route::{Route, use_navigator};
 
@@ -187,7 +187,7 @@ pub fn FurnitureMask() -> impl IntoView {
                 Step::Photo => ().into_any(),
                 Step::Analysed(analysis) => analysed(analysis).into_any(),
                 Step::Editing { start_from } => view! {
-                    <MaskEditor
+                    <LazyMaskEditor
                         image_url=image_url.get_untracked()
                         start_from=start_from
                         on_done=move |mask_url: String| step.set(Step::Masked { mask_url })

@@ -12,9 +12,9 @@ use crate::api::use_api;
 use crate::components::config_fields::MaskRequest;
 use crate::components::config_list::ConfigList;
 use crate::components::image_picker::ImagePicker;
+use crate::components::lazy_mask_editor::LazyMaskEditor;
 use crate::config_draft::{ConfigDraft, Kind};
 use crate::host::{RENDER_CREATED, use_host};
-use crate::mask_editor::MaskEditor;
 use crate::route::{Route, use_navigator};
 
 /// The request for these choices (single form for one configuration, multi form for several).
@@ -163,7 +163,7 @@ pub fn NewRender() -> impl IntoView {
                 <div class="vstage-dialog" role="dialog" aria-modal="true" aria-label="Custom mask">
                     <h2>"Custom mask"</h2>
                     <p class="vstage-hint">"Paint over what should be removed; erase what should stay."</p>
-                    <MaskEditor
+                    <LazyMaskEditor
                         image_url=image_url.get_untracked()
                         on_done=move |url: String| use_mask(id, url)
                         on_cancel=move |()| masking.set(None)

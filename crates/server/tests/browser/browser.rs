@@ -20,6 +20,24 @@ pub fn dist() -> PathBuf {
     dist
 }
 
+/// Runs `step` again (up to five times) when it found an element that the studio then drew anew, which WebDriver
+/// reports as a stale element: the screens redraw as answers come in.
+pub async fn again_if_stale<T, Step, Outcome>(mut step: Step) -> WebDriverResult<T>
+where
+    Step: FnMut() -> Outcome,
+    Outcome: Future<Output = WebDriverResult<T>>,
+{
+    for _ in 0..5 {
+        match step().await {
+            Err(error) if error.to_string().contains("stale element") => {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            outcome => return outcome,
+        }
+    }
+    step().await
+}
+
 /// The studio inside the page's first `<vstage-widget>`: its open shadow root, queried as the page was before
 /// the studio moved into one (CSS selectors and tag names; WebDriver finds no XPath inside a shadow root).
 pub async fn studio(driver: &WebDriver) -> WebDriverResult<WebElement> {

@@ -5,9 +5,11 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use thirtyfour::prelude::*;
+use thirtyfour::stringmatch::StringMatch;
 use vstage_server::token::WidgetSecret;
 
 use crate::browser::{dist, screenshot, shadow_root, studio, with_browser};
+use crate::studio::{choose_sample, submit};
 use crate::support::Server;
 
 const SECRET: &str = "embedding-test-secret-0123456789abcdef";
@@ -82,7 +84,7 @@ fn host_page(vstage: &str, first_token: &str, second_token: &str) -> String {
 }
 
 /// Serves `page` at `/` and a second page at `/elsewhere` from its own origin.
-async fn start_host(listener: tokio::net::TcpListener, page: String) -> tokio::task::JoinHandle<()> {
+pub async fn start_host(listener: tokio::net::TcpListener, page: String) -> tokio::task::JoinHandle<()> {
     use axum::response::Html;
     let app = axum::Router::new()
         .route("/", axum::routing::get(move || async move { Html(page) }))
@@ -107,6 +109,25 @@ async fn heard(driver: &WebDriver, kind: &str, target: &str) -> WebDriverResult<
         if tokio::time::Instant::now() > deadline {
             let all = events(driver).await?;
             return Err(WebDriverError::ParseError(format!("no {kind} from #{target}; heard {all:?}")));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Waits until the widget `id` shows `text` (read from its shadow root as a whole: the status lines it watches
+/// are replaced as they change, which would make a found element stale).
+async fn shows(driver: &WebDriver, id: &str, text: &str) -> WebDriverResult<()> {
+    let deadline = tokio::time::Instant::now() + FINISH;
+    loop {
+        let shown: String = driver
+            .execute("return document.getElementById(arguments[0]).shadowRoot.textContent", vec![json!(id)])
+            .await?
+            .convert()?;
+        if shown.contains(text) {
+            return Ok(());
+        }
+        if tokio::time::Instant::now() > deadline {
+            return Err(WebDriverError::ParseError(format!("#{id} never showed {text:?}; it shows {shown:?}")));
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -263,6 +284,80 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
         // The host's own link still works as the host made it.
         driver.find(By::Id("host-link")).await?.click().await?;
         driver.query(By::Tag("h1")).with_text("Elsewhere on the host").first().await?;
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn uploads_and_the_mask_editor_work_on_a_host_of_another_origin() {
+    let host_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let host_origin = format!("http://{}", host_listener.local_addr().unwrap());
+    let server = Server::start_with(
+        &dist(),
+        &["--access", "token", "--allow-origin", &host_origin],
+        &[("VSTAGE_WIDGET_SECRET", SECRET)],
+    )
+    .await;
+    let secret = WidgetSecret::new(SECRET).unwrap();
+    // Cy's first token runs out before the upload; the host gives another while the upload waits.
+    let minted = tokio::time::Instant::now();
+    let cy_short = secret.mint("agent-cy", Duration::from_secs(4), Some(&host_origin));
+    let cy_renewed = secret.mint("agent-cy", Duration::from_secs(3600), Some(&host_origin));
+    let dee = secret.mint("agent-dee", Duration::from_secs(3600), Some(&host_origin));
+    let folder = tempfile::tempdir().unwrap();
+    let photo = folder.path().join("my-living-room.jpg");
+    image::RgbImage::from_fn(320, 200, |x, y| image::Rgb([(x % 256) as u8, (y % 256) as u8, 150]))
+        .save(&photo)
+        .unwrap();
+    let _host = start_host(host_listener, host_page(&server.url, &cy_short, &dee)).await;
+
+    with_browser(|driver| async move {
+        driver.goto(&host_origin).await?;
+        heard(&driver, "vstage-ready", "first").await?;
+        let first = widget(&driver, "first").await?;
+
+        // A sample chosen, then the listing gives its photo: the picker shows it as the address it is.
+        set_attribute(&driver, "first", "view", "new-render").await?;
+        choose_sample(&first, "living-empty.jpg").await?;
+        let listing_photo = "https://photos.example/14-alder-lane/living.jpg";
+        set_attribute(&driver, "first", "photo-url", listing_photo).await?;
+        let field = first.query(By::Css("input[type=url]")).first().await?;
+        assert_eq!(field.prop("value").await?.as_deref(), Some(listing_photo));
+        let chosen = first.find(By::Css(".vstage-tab--chosen")).await?.text().await?;
+        assert_eq!(chosen, "Web address");
+
+        // The upload meets an expired token, waits for the host's new one, and finishes without a second try.
+        tokio::time::sleep_until(minted + Duration::from_secs(5)).await;
+        first
+            .query(By::Css("label"))
+            .with_text(StringMatch::new("From this device").partial())
+            .first()
+            .await?
+            .click()
+            .await?;
+        first.query(By::Css("input[type=file]")).first().await?.send_keys(photo.display().to_string()).await?;
+        heard(&driver, "vstage-token-expired", "first").await?;
+        driver.execute("document.getElementById('first').token = arguments[0]", vec![json!(cy_renewed)]).await?;
+        shows(&driver, "first", "my-living-room.jpg is uploaded.").await?;
+
+        // The mask editor's module is loaded only when the editor opens.
+        let editor_loaded = r#"return performance.getEntriesByType("resource")
+                                   .some((entry) => entry.name.includes("vstage-mask-editor"))"#;
+        assert!(!driver.execute(editor_loaded, vec![]).await?.convert::<bool>()?, "not loaded at start");
+        // It draws the service's photo and analysis on its canvas across origins, and its mask is uploaded: a
+        // canvas tainted by a cross-origin image could not be exported at all.
+        set_attribute(&driver, "first", "view", "remove-furniture").await?;
+        choose_sample(&first, "living-furnished.jpg").await?;
+        submit(&first, "Find the furniture").await?;
+        submit(&first, "Edit mask").await?;
+        first.query(By::Css(".vstage-mask-coverage")).with_text(StringMatch::new("%").partial()).first().await?;
+        assert!(driver.execute(editor_loaded, vec![]).await?.convert::<bool>()?, "loaded once opened");
+        submit(&first, "Use this mask").await?;
+        let mask_url = first.query(By::LinkText("See the mask")).first().await?.attr("href").await?.unwrap();
+        assert!(mask_url.starts_with(&format!("{}/api/uploads/", server.url)), "{mask_url}");
+        let mask = reqwest::get(&mask_url).await.unwrap().bytes().await.unwrap();
+        assert!(image::load_from_memory(&mask).is_ok(), "the mask is a picture");
         Ok(())
     })
     .await;

@@ -6,27 +6,31 @@ use std::time::Duration;
 use thirtyfour::prelude::*;
 use thirtyfour::stringmatch::StringMatch;
 
-use crate::browser::{dist, screenshot, studio, with_browser};
+use crate::browser::{again_if_stale, dist, screenshot, studio, with_browser};
 use crate::support::Server;
 
 /// Long enough for the sandbox to process a few variations on a busy machine.
 const FINISH: Duration = Duration::from_secs(60);
 
 pub async fn choose_sample(root: &WebElement, name: &str) -> WebDriverResult<()> {
-    root.query(By::Css(".vstage-sample")).first().await?;
-    let samples = root.find_all(By::Css(".vstage-sample")).await?;
-    for sample in samples {
-        let image = sample.find(By::Tag("img")).await?;
-        if image.attr("src").await?.unwrap_or_default().ends_with(name) {
-            sample.click().await?;
-            return Ok(());
+    again_if_stale(|| async {
+        root.query(By::Css(".vstage-sample")).first().await?;
+        let samples = root.find_all(By::Css(".vstage-sample")).await?;
+        for sample in samples {
+            let image = sample.find(By::Tag("img")).await?;
+            if image.attr("src").await?.unwrap_or_default().ends_with(name) {
+                sample.click().await?;
+                return Ok(());
+            }
         }
-    }
-    Err(WebDriverError::ParseError(format!("no sample {name}")))
+        Err(WebDriverError::ParseError(format!("no sample {name}")))
+    })
+    .await
 }
 
 pub async fn submit(root: &WebElement, label: &str) -> WebDriverResult<()> {
-    root.query(By::Css("button")).with_text(label.to_string()).first().await?.click().await
+    again_if_stale(|| async { root.query(By::Css("button")).with_text(label.to_string()).first().await?.click().await })
+        .await
 }
 
 pub async fn wait_for_all_done(root: &WebElement, expected: usize) -> WebDriverResult<()> {
