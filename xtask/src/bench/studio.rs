@@ -1,5 +1,6 @@
 //! The studio's figures in headless Chromium: the ignored `figures::` tests of the browser suite, run against the
 //! real server with the widget just built (by `widget_size`), each writing its figure to a JSON-lines file.
+//! The widget's own figure (`figures::widget_*`, its time to ready) belongs to the widget group.
 
 use anyhow::Context;
 
@@ -9,14 +10,19 @@ use crate::project::{self, Project};
 use crate::setup::{CHROMEDRIVER, CHROMIUM};
 
 pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
+    browser_figures(project, report, "binary(browser) & test(/^figures::/) & !test(/^figures::widget_/)")
+}
+
+/// Runs the browser suite's ignored figure tests that `filter` (a nextest filter) picks, and reports their figures.
+pub fn browser_figures(project: &Project, report: &mut Report, filter: &str) -> anyhow::Result<()> {
     let file = project.target().join("bench").join("studio-figures.jsonl");
     let _ = std::fs::remove_file(&file);
     project::run(
-        "the studio's figures (headless Chromium)",
+        "figures in headless Chromium",
         project
             .cargo()
             .args(["nextest", "run", "--locked", "-p", "vstage-server", "--profile", "e2e", "--run-ignored", "only"])
-            .args(["-E", "binary(browser) & test(/^figures::/)"])
+            .args(["-E", filter])
             .env("VSTAGE_FIGURES", &file)
             .env("CHROMIUM", CHROMIUM)
             .env("CHROMEDRIVER", CHROMEDRIVER),

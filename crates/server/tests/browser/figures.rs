@@ -1,6 +1,7 @@
 //! The studio's figures for `cargo xtask bench` (ignored in ordinary runs): time to the first painted list of an
 //! account with 100 renders, requests per finished variation with polling and with events, and the delay from a
-//! variation finishing in the sandbox to it showing on screen. Each figure is appended to `$VSTAGE_FIGURES`.
+//! variation finishing in the sandbox to it showing on screen; the embedded widget's time from `embed.js` to ready.
+//! Each figure is appended to `$VSTAGE_FIGURES`.
 
 use std::io::Write;
 use std::process::Stdio;
@@ -11,6 +12,7 @@ use thirtyfour::prelude::*;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 use crate::browser::{dist, studio, with_browser};
+use crate::embed::start_host;
 use crate::support::Server;
 
 /// A 1x1 photo: processing costs nothing, so the figures are the studio's.
@@ -172,6 +174,46 @@ async fn figure_delay_from_finishing_to_showing_with_events() {
         let delays: Vec<f64> = shown.iter().filter_map(|(id, at)| Some(at - finished.get(id)?)).collect();
         assert!(!delays.is_empty(), "finish times and screen times were matched");
         record("studio: variation finished to shown on screen, with events (median)", "ms", median(delays));
+        Ok(())
+    })
+    .await;
+}
+
+/// The embedded widget's start on a host page of another origin: from the request for `embed.js` to the
+/// `vstage-ready` event (wasm fetched, compiled and started, first answer from the server), on a first visit and
+/// with the browser's cache warm.
+#[tokio::test]
+#[ignore = "a figure for `cargo xtask bench widget`"]
+async fn widget_time_from_embed_js_to_ready() {
+    let host_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let host = format!("http://{}", host_listener.local_addr().unwrap());
+    let server = Server::start_with(&dist(), &["--allow-origin", &host], &[]).await;
+    let page = format!(
+        r#"<!doctype html><html><head><script>
+        window.ready = new Promise(done => addEventListener('vstage-ready', () => done(performance.now()), {{ once: true }}));
+        </script><script type="module" src="{}/embed.js"></script></head>
+        <body><vstage-widget></vstage-widget></body></html>"#,
+        server.url
+    );
+    let _host = start_host(host_listener, page).await;
+    with_browser(|driver| async move {
+        driver.set_script_timeout(Duration::from_secs(60)).await?;
+        let script = r#"
+            const done = arguments[0];
+            window.ready.then(ready => {
+                const embed = performance.getEntriesByType('resource').find(entry => entry.name.endsWith('/embed.js'));
+                done(ready - embed.startTime);
+            });
+        "#;
+        driver.goto(&host).await?;
+        let first: f64 = driver.execute_async(script, vec![]).await?.convert()?;
+        let mut cached = Vec::new();
+        for _ in 0..7 {
+            driver.goto(&host).await?;
+            cached.push(driver.execute_async(script, vec![]).await?.convert()?);
+        }
+        record("widget: embed.js to vstage-ready, first visit", "ms", first);
+        record("widget: embed.js to vstage-ready, cache warm (median of 7)", "ms", median(cached));
         Ok(())
     })
     .await;
