@@ -22,6 +22,9 @@ pub enum ServerError {
     Forbidden(String),
     #[error("{0}")]
     NotFound(String),
+    /// A request for a name this server does not answer to (421 Misdirected Request).
+    #[error("{0}")]
+    Misdirected(String),
     /// With the methods the path takes (the `Allow` header).
     #[error("{message}")]
     MethodNotAllowed { message: String, allow: String },
@@ -49,6 +52,7 @@ impl ServerError {
             ServerError::Unauthorized(_) | ServerError::TokenRefused(_) => StatusCode::UNAUTHORIZED,
             ServerError::Forbidden(_) => StatusCode::FORBIDDEN,
             ServerError::NotFound(_) => StatusCode::NOT_FOUND,
+            ServerError::Misdirected(_) => StatusCode::MISDIRECTED_REQUEST,
             ServerError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ServerError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ServerError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,

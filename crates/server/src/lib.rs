@@ -15,6 +15,7 @@ mod http1;
 mod http_client;
 mod listing;
 mod metadata;
+mod open_guard;
 mod ownership;
 mod proxy;
 mod rate_limit;
@@ -51,6 +52,7 @@ use crate::db::Db;
 use crate::error::ServerError;
 use crate::events::Events;
 use crate::http_client::{HttpClient, Outgoing};
+use crate::open_guard::OpenGuard;
 use crate::ownership::Ownership;
 use crate::proxy::Proxy;
 use crate::rate_limit::RateLimit;
@@ -126,8 +128,15 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let gate = Arc::new(Gate { access: access.clone(), rate_limit: RateLimit::per_minute(args.rate_limit) });
     let mode = upstream.mode();
     let live_events = events.clone();
+    let guard = match *access {
+        Access::Open { .. } => {
+            Some(OpenGuard::new(listener.local_addr()?, args.public_url.as_deref(), &args.allow_origins))
+        }
+        Access::Token(_) => None,
+    };
     let shared = Arc::new(Shared {
         upstream: Arc::new(upstream),
+        guard,
         gate,
         ownership,
         events,
@@ -163,6 +172,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
 /// What every worker's app shares: configuration, the database's users, live events, secrets.
 struct Shared {
     upstream: Arc<Upstream>,
+    /// Open access only: this server's own names, no cross-site changes.
+    guard: Option<OpenGuard>,
     gate: Arc<Gate>,
     ownership: Ownership,
     events: Arc<Events>,
@@ -215,7 +226,11 @@ impl Shared {
             };
         // The caller's address is read only to rate-limit open access per client.
         let needs_peer = self.gate.needs_peer();
+        let guard = self.guard.clone();
         Ok(Arc::new(move |mut request, peer| {
+            if let Some(Err(refused)) = guard.as_ref().map(|guard| guard.check(request.method(), request.headers())) {
+                return Box::pin(std::future::ready(axum::response::IntoResponse::into_response(refused)));
+            }
             if needs_peer {
                 request.extensions_mut().insert(ConnectInfo(peer));
             }

@@ -7,6 +7,7 @@ mod support;
 mod access;
 mod events;
 mod forwarding;
+mod open_access;
 mod recording;
 mod secrets;
 mod sse;
