@@ -9,7 +9,7 @@ use axum::Router;
 use axum::extract::Request;
 use axum::http::HeaderName;
 use axum::http::HeaderValue;
-use axum::http::header::{ACCESS_CONTROL_ALLOW_ORIGIN, CACHE_CONTROL};
+use axum::http::header::{ACCESS_CONTROL_ALLOW_ORIGIN, CACHE_CONTROL, VARY};
 use axum::middleware::Next;
 use axum::response::Response;
 use tower_http::compression::CompressionLayer;
@@ -24,6 +24,8 @@ pub fn router(dist: &Path) -> Router {
         .layer(axum::middleware::from_fn(cache_control))
         .layer(for_any_origin())
         .layer(CompressionLayer::new())
+        // The encoding follows the request's Accept-Encoding, precompressed or not: shared caches must know.
+        .layer(SetResponseHeaderLayer::if_not_present(VARY, HeaderValue::from_static("accept-encoding")))
 }
 
 /// Lets pages of any origin read a public file (the widget's script and wasm, images for the mask editor's
