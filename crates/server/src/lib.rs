@@ -229,12 +229,12 @@ impl Shared {
         let guard = self.guard.clone();
         Ok(Arc::new(move |mut request, peer| {
             if let Some(Err(refused)) = guard.as_ref().map(|guard| guard.check(request.method(), request.headers())) {
-                return Box::pin(std::future::ready(axum::response::IntoResponse::into_response(refused)));
+                return Box::pin(std::future::ready(not_sniffed(axum::response::IntoResponse::into_response(refused))));
             }
             if needs_peer {
                 request.extensions_mut().insert(ConnectInfo(peer));
             }
-            answer(request)
+            Box::pin(answer(request).map(not_sniffed))
         }))
     }
 
@@ -282,6 +282,15 @@ impl Shared {
         }
         app.nest("/api", api).merge(static_files::router(&self.dist))
     }
+}
+
+/// Every answer is read as the type it says (`X-Content-Type-Options: nosniff`): a relayed body is never run as
+/// a script or page of this origin because a browser guessed.
+fn not_sniffed(mut response: axum::response::Response) -> axum::response::Response {
+    response
+        .headers_mut()
+        .insert(HeaderName::from_static("x-content-type-options"), HeaderValue::from_static("nosniff"));
+    response
 }
 
 /// Open access (no widget token) is safe only where nobody else can connect; tokens need the secret. In open

@@ -388,6 +388,13 @@ impl Proxy {
                 "The staging service answered unexpectedly. Try again in a moment.".into(),
             ));
         }
+        if !relayable(&answer) {
+            // A proxy's error page, say: served under the widget's origin it would be a page of ours.
+            tracing::warn!(status = %answer.status, path = call.path, "the service answered neither JSON nor an image");
+            return Err(ServerError::BadGateway(
+                "The staging service answered with something other than data. Try again in a moment.".into(),
+            ));
+        }
         Ok(answer)
     }
 
@@ -469,6 +476,16 @@ pub fn relay(answer: Answer) -> Response {
     *response.headers_mut() = answer.headers;
     response.headers_mut().insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
+}
+
+/// What may be relayed as the service's answer: JSON, an image, or no body.
+fn relayable(answer: &Answer) -> bool {
+    let kind = answer.headers.get(CONTENT_TYPE).and_then(|value| value.to_str().ok()).unwrap_or_default();
+    let essence = kind.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    answer.body.is_empty()
+        || essence == "application/json"
+        || essence.ends_with("+json")
+        || essence.starts_with("image/")
 }
 
 fn json_field(body: &[u8], field: &str) -> Option<Value> {

@@ -267,3 +267,27 @@ async fn a_client_that_never_finishes_its_headers_is_disconnected() {
     let capabilities = reqwest::get(server.api("/capabilities")).await.unwrap();
     assert_eq!(capabilities.status().as_u16(), 200);
 }
+
+#[tokio::test]
+async fn answers_are_not_sniffed_and_an_upstream_page_is_not_relayed() {
+    let upstream = RecordingUpstream::start().await;
+    let dist = widget_dir();
+    let server =
+        Server::start_with(dist.path(), &["--upstream", &upstream.url], &[("VSTAGE_API_KEY", "k_test_0123")]).await;
+    let http = reqwest::Client::new();
+
+    let relayed = http.get(server.api("/v2/renders/rnd_1")).send().await.unwrap();
+    assert_eq!(relayed.status().as_u16(), 200);
+    assert_eq!(relayed.headers()["x-content-type-options"], "nosniff");
+    let refused = http.get(server.api("/v2/no-such-endpoint")).send().await.unwrap();
+    assert_eq!(refused.headers()["x-content-type-options"], "nosniff", "errors of our own too");
+    let page = http.get(format!("{}/", server.url)).send().await.unwrap();
+    assert_eq!(page.headers()["x-content-type-options"], "nosniff", "and the widget's files");
+
+    // The service (or a proxy before it) answers an HTML page: it never becomes a page of this origin.
+    let html = http.get(server.api("/v2/renders/html-page")).send().await.unwrap();
+    assert_eq!(html.status().as_u16(), 502);
+    assert_eq!(html.headers()["content-type"], "application/json");
+    let body: serde_json::Value = html.json().await.unwrap();
+    assert!(body["message"].as_str().unwrap().contains("something other than data"), "{body}");
+}

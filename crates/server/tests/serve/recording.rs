@@ -40,7 +40,8 @@ pub struct TestAuthority {
 }
 
 impl RecordingUpstream {
-    /// Answers every call with `{"id": "rnd_recorded", ...}` and remembers it.
+    /// Answers every call with `{"id": "rnd_recorded", ...}` (but a path ending in `/html-page` with an HTML page)
+    /// and remembers it.
     pub async fn start() -> RecordingUpstream {
         let seen = Arc::new(Mutex::new(Vec::new()));
         let app = Router::new().fallback(record).with_state(seen.clone());
@@ -121,8 +122,13 @@ async fn record(State(seen): State<Arc<Mutex<Vec<Seen>>>>, request: Request) -> 
         headers: parts.headers,
         body,
     });
+    if parts.uri.path().ends_with("/html-page") {
+        // what a proxy in front of the service might send instead of its answer
+        return ([("content-type", "text/html")], "<script>document.title = 'gotcha'</script>").into_response();
+    }
     (
         [("content-type", "application/json"), ("set-cookie", "upstream=secret"), ("x-upstream-internal", "1")],
         r#"{"id":"rnd_recorded","created_at":1,"eta":null,"variations":{"total_count":0,"next_cursor":null,"items":[]}}"#,
     )
+        .into_response()
 }
