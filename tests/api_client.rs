@@ -54,7 +54,7 @@ async fn status_and_user_come_from_the_sandbox() {
     client.status().await.unwrap();
     let user = client.user().await.unwrap();
     assert_eq!(user.staging_usage(), (0, 100));
-    assert!(user.user.uid.starts_with("acct_"), "{}", user.user.uid);
+    assert!(user.user.as_ref().unwrap().uid.starts_with("acct_"), "{}", user.user.as_ref().unwrap().uid);
 }
 
 #[wasm_bindgen_test]
@@ -78,7 +78,7 @@ async fn a_get_answered_503_is_retried_and_succeeds() {
     arm(key, json!({"method": "GET", "path": "/v2/user", "status": 503})).await;
     let fast = RetryPolicy { base_delay: Duration::from_millis(10), ..RetryPolicy::default() };
     let user = client(key).with_retry(fast).user().await.unwrap();
-    assert!(user.user.uid.starts_with("acct_"));
+    assert!(user.user.as_ref().unwrap().uid.starts_with("acct_"));
     assert_eq!(hits(key).await, [1], "the first attempt met the fault, the retry did not");
 }
 

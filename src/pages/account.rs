@@ -19,12 +19,15 @@ pub fn AccountPage() -> impl IntoView {
             view! {
                 <section class="vstage-panel" aria-labelledby="vstage-account-title">
                     <h1 id="vstage-account-title">"Your account"</h1>
-                    <dl class="vstage-facts">
-                        <dt>"Email"</dt>
-                        <dd>{user.user.email.clone()}</dd>
-                        <dt>"Account id"</dt>
-                        <dd>{user.user.uid.clone()}</dd>
-                    </dl>
+                    // A widget token's holder is shown usage only (the server keeps the operator's identity).
+                    {user.user.clone().map(|identity| view! {
+                        <dl class="vstage-facts">
+                            <dt>"Email"</dt>
+                            <dd>{identity.email}</dd>
+                            <dt>"Account id"</dt>
+                            <dd>{identity.uid}</dd>
+                        </dl>
+                    })}
                     <p>
                         {format!(
                             "This period you have used {staging_used} of {staging_limit} staging photos and {editing_used} of {editing_limit} image-editing photos."

@@ -8,7 +8,7 @@ use vstage_api::{ApiError, ConfigEntry, CreateRender, RenderConfigs, ValidationE
 
 use crate::ListingPhoto;
 use crate::account::use_account;
-use crate::api::use_api;
+use crate::api::{use_api, use_token};
 use crate::components::config_fields::MaskRequest;
 use crate::components::config_list::ConfigList;
 use crate::components::image_picker::ImagePicker;
@@ -60,6 +60,8 @@ pub fn NewRender() -> impl IntoView {
     }
     let drafts = RwSignal::new(vec![(0u32, ConfigDraft::default())]);
     let webhook_url = RwSignal::new(String::new());
+    let token = use_token();
+    let chooses_webhook = move || token.as_ref().is_none_or(|token| token.get().is_none());
     let wait = RwSignal::new(false);
     let error = RwSignal::new(None::<ValidationError>);
     let failure = RwSignal::new(None::<String>);
@@ -134,6 +136,8 @@ pub fn NewRender() -> impl IntoView {
                 <ConfigList drafts existing=Signal::stored(0) error multiple=true />
                 <details class="vstage-advanced">
                     <summary>"Advanced"</summary>
+                    // With a widget token the server sends deliveries to its own receiver: nothing to choose.
+                    <Show when=move || chooses_webhook()>
                     <div class="vstage-field">
                         <label for="vstage-webhook">"Webhook address (optional)"</label>
                         <input
@@ -147,6 +151,7 @@ pub fn NewRender() -> impl IntoView {
                         <p class="vstage-hint">"The service also posts each finished variation there."</p>
                         {move || webhook_error().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
                     </div>
+                    </Show>
                     <label class="vstage-check">
                         <input type="checkbox" prop:checked=move || wait.get() on:change=move |ev| wait.set(event_target_checked(&ev)) />
                         "Wait until the variations are done before showing the render"

@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 /// `GET /v2/user`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct User {
-    pub user: UserIdentity,
+    /// Absent for a widget token's holder: `vstage serve` shows tokens usage, not the operator's identity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<UserIdentity>,
     #[serde(rename = "photoLimit")]
     pub photo_limit: PhotoCounts,
     #[serde(rename = "photosUsedThisPeriod")]
@@ -53,7 +55,7 @@ mod tests {
             "somethingNew": true
         }"#;
         let user: User = serde_json::from_str(json).unwrap();
-        assert_eq!(user.user.email, "agent@example.com");
+        assert_eq!(user.user.as_ref().unwrap().email, "agent@example.com");
         assert_eq!(user.staging_usage(), (3, 100));
         assert_eq!(user.image_editing_usage(), (0, 50));
     }
@@ -61,7 +63,7 @@ mod tests {
     #[test]
     fn writes_the_contract_field_names() {
         let user = User {
-            user: UserIdentity { email: "a@b.c".into(), uid: "u".into() },
+            user: Some(UserIdentity { email: "a@b.c".into(), uid: "u".into() }),
             photo_limit: PhotoCounts { staging: 10, image_editing: 5 },
             photos_used_this_period: PhotoCounts { staging: 1, image_editing: 2 },
         };

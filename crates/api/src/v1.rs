@@ -11,8 +11,9 @@ use crate::vocabulary::{RemovalMode, RoomType, Style};
 /// `GET /v1/ping`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ping {
-    #[serde(rename = "userObj")]
-    pub user: PingUser,
+    /// Absent for a widget token's holder (see `User::user`).
+    #[serde(rename = "userObj", default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<PingUser>,
     #[serde(rename = "photoLimit")]
     pub photo_limit: f64,
     #[serde(rename = "photosUsedThisPeriod")]

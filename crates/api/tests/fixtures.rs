@@ -98,7 +98,7 @@ fn every_webhook_event() {
 #[test]
 fn the_v1_shapes() {
     let ping: v1::Ping = fixture("v1_ping");
-    assert_eq!(ping.user.uid, "uid_1");
+    assert_eq!(ping.user.as_ref().unwrap().uid, "uid_1");
     let options: v1::Options = fixture("v1_options");
     assert!(options.room_types.contains(&"bathroom".to_string()));
     assert_eq!(options.variation_styles.len(), 10);

@@ -224,13 +224,13 @@ proptest! {
         room_type in option::of(open!(RoomType)), style in option::of(open!(Style)), flag in option::of(any::<bool>()),
     ) {
         round_trips(&User {
-            user: UserIdentity { email: email.clone(), uid: uid.clone() },
+            user: Some(UserIdentity { email: email.clone(), uid: uid.clone() }),
             photo_limit: PhotoCounts { staging: counts.0, image_editing: counts.1 },
             photos_used_this_period: PhotoCounts { staging: counts.1, image_editing: counts.0 },
         })?;
         round_trips(&Analysis { id: uid.clone(), created_at: created_at.clone(), result_url: email.clone(), percentage_masked: percentage, status: AnalysisStatus::Done })?;
         round_trips(&Message { message: email.clone() })?;
-        round_trips(&v1::Ping { user: v1::PingUser { email, uid: uid.clone() }, photo_limit: counts.0 as f64, photos_used_this_period: counts.1 as f64 })?;
+        round_trips(&v1::Ping { user: Some(v1::PingUser { email, uid: uid.clone() }), photo_limit: counts.0 as f64, photos_used_this_period: counts.1 as f64 })?;
         round_trips(&v1::Options { room_types: outputs.clone(), styles: outputs.clone(), variation_styles: outputs.clone() })?;
         round_trips(&v1::Render { render_id: uid.clone(), status, created_at: Some(created_at), outputs: outputs.clone(), progress, outputs_room_types: outputs.clone(), outputs_styles: vec![] })?;
         round_trips(&v1::Created { render_id: uid.clone(), result_image_url: outputs.first().cloned(), removal_output: None })?;

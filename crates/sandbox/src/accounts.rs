@@ -68,7 +68,7 @@ impl Account {
     /// The account as `GET /v2/user` shows it, with its usage from the store.
     pub fn as_user(&self, used: PhotoCounts) -> User {
         User {
-            user: UserIdentity { email: self.email.clone(), uid: self.uid.clone() },
+            user: Some(UserIdentity { email: self.email.clone(), uid: self.uid.clone() }),
             photo_limit: self.photo_limit,
             photos_used_this_period: used,
         }

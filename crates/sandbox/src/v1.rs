@@ -50,7 +50,7 @@ async fn ping(
     let uid = account.uid.clone();
     let used = state.store.run(move |db| accounts::usage(db, &uid)).await?;
     Ok(Json(v1::Ping {
-        user: v1::PingUser { email: account.email, uid: account.uid },
+        user: Some(v1::PingUser { email: account.email, uid: account.uid }),
         photo_limit: account.photo_limit.staging as f64,
         photos_used_this_period: used.staging as f64,
     }))

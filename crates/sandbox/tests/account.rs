@@ -58,7 +58,7 @@ async fn an_armed_fault_answers_the_next_matching_requests_of_that_account_only(
     // the client retries through the second fault, honouring Retry-After, and gets the user
     let no_jitter = RetryPolicy { base_delay: Duration::from_millis(1), ..RetryPolicy::default() };
     let user = client(&sandbox, "key-one").with_retry(no_jitter).user().await.unwrap();
-    assert!(user.user.uid.starts_with("acct_"));
+    assert!(user.user.unwrap().uid.starts_with("acct_"));
 
     let listed: serde_json::Value = raw
         .get(format!("{}/sandbox/faults", sandbox.base_url()))

@@ -42,7 +42,7 @@ async fn each_key_is_its_own_account_with_its_usage() {
     let client = |key: &str| client(&sandbox, key);
     let one = client("key-one").user().await.unwrap();
     let two = client("key-two").user().await.unwrap();
-    assert_ne!(one.user.uid, two.user.uid);
+    assert_ne!(one.user.as_ref().unwrap().uid, two.user.as_ref().unwrap().uid);
     assert_eq!(one.staging_usage(), (0, SandboxConfig::DEFAULT_PHOTO_LIMIT));
     assert_eq!(one.image_editing_usage(), (0, SandboxConfig::DEFAULT_PHOTO_LIMIT));
     client("key-one").status().await.unwrap();

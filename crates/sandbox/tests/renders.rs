@@ -310,12 +310,12 @@ async fn renders_survive_a_restart() {
     let config = SandboxConfig { data_dir: Some(data.path().to_path_buf()), ..SandboxConfig::new(vec!["k".into()]) };
     let first = sandbox_with(config.clone()).await;
     let render = client(&first, "k").create_render(&single(staging(None, None), 2)).await.unwrap();
-    let uid = client(&first, "k").user().await.unwrap().user.uid;
+    let uid = client(&first, "k").user().await.unwrap().user.unwrap().uid;
     drop(first);
 
     let second = sandbox_with(config).await;
     let client = client(&second, "k");
-    assert_eq!(client.user().await.unwrap().user.uid, uid, "the same key is the same account");
+    assert_eq!(client.user().await.unwrap().user.unwrap().uid, uid, "the same key is the same account");
     let again = client.get_render(&render.id, &GetRender::with_variations(20)).await.unwrap();
     assert_eq!(again.variation_items().len(), 2);
     assert_eq!(client.user().await.unwrap().staging_usage().0, 2);

@@ -41,7 +41,7 @@ async fn ping_and_options() {
     let client = client(&sandbox, "k");
     let ping = client.v1_ping().await.unwrap();
     assert_eq!((ping.photo_limit, ping.photos_used_this_period), (100.0, 0.0));
-    assert!(ping.user.uid.starts_with("acct_"));
+    assert!(ping.user.unwrap().uid.starts_with("acct_"));
     let options = client.v1_options().await.unwrap();
     assert_eq!(options.room_types, v1::ROOM_TYPES);
     assert_eq!(options.styles, v1::CREATE_STYLES);

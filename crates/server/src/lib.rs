@@ -3,6 +3,7 @@
 //! stores uploads and serves the widget's files.
 
 mod access;
+mod addresses;
 pub mod allocator;
 mod capabilities;
 pub mod cli;
@@ -18,6 +19,7 @@ mod metadata;
 mod open_guard;
 mod ownership;
 mod proxy;
+mod query;
 mod rate_limit;
 mod sandbox_files;
 mod secret;
@@ -142,6 +144,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         events,
         webhook_secret,
         webhook_url,
+        public_url: public_url.clone(),
         uploads,
         receiver,
         capabilities,
@@ -179,6 +182,7 @@ struct Shared {
     events: Arc<Events>,
     webhook_secret: Arc<WebhookSecret>,
     webhook_url: Option<String>,
+    public_url: String,
     uploads: Arc<Uploads>,
     receiver: Arc<Receiver>,
     capabilities: Capabilities,
@@ -200,6 +204,7 @@ impl Shared {
             events: self.events.clone(),
             webhook_secret: self.webhook_secret.clone(),
             webhook_url: self.webhook_url.clone(),
+            public_url: self.public_url.clone(),
         });
         let routes = proxy::Routes::new(proxy);
         let router = self.router(http);

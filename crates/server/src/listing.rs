@@ -9,12 +9,13 @@ use vstage_api::{ListRenders, SortOrder};
 use crate::access::Subject;
 use crate::error::ServerError;
 use crate::proxy::Proxy;
+use crate::query::Query;
 
 /// Renders read from the service at once.
 const CONCURRENT_READS: usize = 6;
 
-pub async fn page(proxy: &Proxy, subject: &Subject, query: Option<&str>) -> Result<Response, ServerError> {
-    let query: ListRenders = parse_query(query.unwrap_or_default())?;
+pub async fn page(proxy: &Proxy, subject: &Subject, query: &Query) -> Result<Response, ServerError> {
+    let query: ListRenders = parse_query(query.encoded())?;
     query.validate().map_err(|e| ServerError::BadRequest(e.to_string()))?;
     let ascending = query.order.unwrap_or_default() == SortOrder::Asc;
     let owned =

@@ -15,11 +15,13 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC};
 use serde_json::Value;
 
 use crate::access::{Gate, Subject};
+use crate::addresses;
 use crate::error::ServerError;
 use crate::events::Events;
 use crate::http_client::{Answer, CallFailure, HttpClient, Outgoing};
 use crate::listing;
 use crate::ownership::{Kind, Ownership};
+use crate::query::Query;
 use crate::upstream::Upstream;
 use crate::webhooks::{WebhookSecret, resource_key};
 
@@ -36,8 +38,10 @@ const UPLOAD_BODY_LIMIT: usize = 26 * 1024 * 1024;
 /// What the proxy does around an endpoint besides forwarding it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Rule {
-    /// Account-wide reads: status, usage, v1 ping and options.
+    /// Account-wide reads: status, v1 options.
     Plain,
+    /// `GET /v2/user`, `GET /v1/ping`: with tokens, usage without the operator's email and uid.
+    Account,
     /// Setting or removing the webhook secret: the operator's business, refused with widget tokens; the
     /// receiver adopts the new secret so verification keeps working.
     WebhookSecret,
@@ -69,7 +73,7 @@ impl Rule {
 static ENDPOINTS: LazyLock<Vec<Endpoint>> = LazyLock::new(|| {
     [
         (Method::GET, "/v2/status", 0, Rule::Plain),
-        (Method::GET, "/v2/user", 0, Rule::Plain),
+        (Method::GET, "/v2/user", 0, Rule::Account),
         (Method::POST, "/v2/user/webhook-secret", JSON_BODY_LIMIT, Rule::WebhookSecret),
         (Method::DELETE, "/v2/user/webhook-secret", 0, Rule::WebhookSecret),
         (Method::GET, "/v2/renders", 0, Rule::ListRenders),
@@ -80,7 +84,7 @@ static ENDPOINTS: LazyLock<Vec<Endpoint>> = LazyLock::new(|| {
         (Method::POST, "/v2/renders/{render_id}/variations", JSON_BODY_LIMIT, Rule::OnRender),
         (Method::GET, "/v2/renders/{render_id}/variations/{variation_id}", 0, Rule::OnRender),
         (Method::POST, "/v2/analyze", JSON_BODY_LIMIT, Rule::Analyze),
-        (Method::GET, "/v1/ping", 0, Rule::Plain),
+        (Method::GET, "/v1/ping", 0, Rule::Account),
         (Method::GET, "/v1/options", 0, Rule::Plain),
         (Method::POST, "/v1/render/create", UPLOAD_BODY_LIMIT, Rule::V1Create),
         (Method::GET, "/v1/render", 0, Rule::V1OnRender),
@@ -103,6 +107,8 @@ pub struct Proxy {
     pub webhook_secret: Arc<WebhookSecret>,
     /// Our receiver's address, put in creations that name none; `None` when the service could not reach it.
     pub webhook_url: Option<String>,
+    /// This server's public address: its uploads and sandbox images are fine to hand the service.
+    pub public_url: String,
 }
 
 /// A path's parameters, in order: the template's name and the decoded value.
@@ -116,10 +122,11 @@ const MAX_PARAMS: usize = 2;
 /// percent-encoded, so a parameter is always exactly one segment.
 const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
 
-/// What the browser sent that may go on: method, query, headers to pick from, and the body.
+/// What the browser sent that may go on: method, the query as the proxy encoded it again (see `query`),
+/// headers to pick from, and the body.
 struct Incoming<'a> {
     method: Method,
-    query: Option<&'a str>,
+    query: &'a Query,
     headers: &'a HeaderMap,
     body: Bytes,
 }
@@ -183,6 +190,8 @@ impl Routes {
             };
             let (parts, body) = request.into_parts();
             let forwarded = async {
+                // Who is calling is settled before a byte of the body is read.
+                let subject = proxy.gate.admit(&parts)?;
                 // Most calls are GETs, with nothing to collect.
                 let body = if body.is_end_stream() {
                     Bytes::new()
@@ -197,9 +206,8 @@ impl Routes {
                         }
                     }
                 };
-                let subject = proxy.gate.admit(&parts)?;
-                let call =
-                    Incoming { method: parts.method.clone(), query: parts.uri.query(), headers: &parts.headers, body };
+                let query = Query::parse(parts.uri.query().unwrap_or_default())?;
+                let call = Incoming { method: parts.method.clone(), query: &query, headers: &parts.headers, body };
                 proxy.handle(endpoint, &subject, &params?, call).await
             };
             forwarded.await.unwrap_or_else(IntoResponse::into_response)
@@ -316,8 +324,11 @@ impl Proxy {
         let path = endpoint.upstream_path(params)?;
         let tokens = subject.by_token();
         let Incoming { method, query, headers, mut body } = incoming;
+        if tokens && method != Method::GET {
+            self.refuse_private_addresses(&body, query)?;
+        }
         match rule {
-            Rule::Plain => {}
+            Rule::Plain | Rule::Account => {}
             Rule::WebhookSecret if tokens => {
                 return Err(ServerError::Forbidden(
                     "The webhook secret is managed by the server's operator, not from the widget.".into(),
@@ -326,7 +337,7 @@ impl Proxy {
             Rule::WebhookSecret => {}
             Rule::ListRenders if tokens => return Box::pin(listing::page(self, subject, query)).await,
             Rule::ListRenders => {}
-            Rule::CreateRenders | Rule::Analyze => body = self.with_webhook_url(body),
+            Rule::CreateRenders | Rule::Analyze => body = self.with_webhook_url(body, tokens),
             Rule::OnRender if tokens => {
                 let render_id = params.iter().find(|(name, _)| *name == "render_id").map(|(_, id)| id.clone());
                 let render_id = render_id.unwrap_or_default();
@@ -343,7 +354,7 @@ impl Proxy {
                 Box::pin(self.require_owner(Kind::Render, ids, subject)).await?;
             }
             Rule::V1OnRender if tokens => {
-                let render_id = query_param(query.unwrap_or_default(), "render_id").unwrap_or_default();
+                let render_id = query.get("render_id").unwrap_or_default().to_string();
                 Box::pin(self.require_owner(Kind::V1Render, vec![render_id], subject)).await?;
             }
             Rule::OnRender | Rule::AddInBulk | Rule::V1Create | Rule::V1OnRender => {}
@@ -351,9 +362,13 @@ impl Proxy {
         let sent_secret = (rule == Rule::WebhookSecret && method == Method::POST)
             .then(|| json_field(&body, "webhook_secret").as_ref().and_then(Value::as_str).map(str::to_string))
             .flatten();
-        let answer = self.send(Call { method: method.clone(), path: &path, query, headers, body }).await?;
+        let call = Call { method: method.clone(), path: &path, query: Some(query.encoded()), headers, body };
+        let mut answer = self.send(call).await?;
         if rule.follows_success() && answer.status.is_success() {
             Box::pin(self.after_success(rule, &method, sent_secret, &answer.body, subject)).await?;
+        }
+        if rule == Rule::Account && tokens {
+            answer.body = without_identity(answer.body);
         }
         Ok(relay(answer))
     }
@@ -410,15 +425,36 @@ impl Proxy {
         .await
     }
 
-    /// The body with our receiver as `webhook_url`, unless the caller named one (or the body is not an object).
-    fn with_webhook_url(&self, body: Bytes) -> Bytes {
-        let Some(webhook_url) = &self.webhook_url else { return body };
+    /// The body with our receiver as `webhook_url`, unless the operator's caller named one (or the body is not an
+    /// object). A widget token's holder never chooses where deliveries signed with the account's secret go: its
+    /// `webhook_url` is replaced by ours, or removed when the service cannot reach us.
+    fn with_webhook_url(&self, body: Bytes, tokens: bool) -> Bytes {
         let Ok(Value::Object(mut object)) = serde_json::from_slice::<Value>(&body) else { return body };
-        if object.get("webhook_url").is_some_and(|value| !value.is_null()) {
-            return body;
-        }
-        object.insert("webhook_url".into(), Value::String(webhook_url.clone()));
+        let named = object.get("webhook_url").is_some_and(|value| !value.is_null());
+        match &self.webhook_url {
+            _ if named && !tokens => return body,
+            Some(ours) => object.insert("webhook_url".into(), Value::String(ours.clone())),
+            None if named => object.remove("webhook_url"),
+            None => return body,
+        };
         serde_json::to_vec(&object).map(Bytes::from).unwrap_or(body)
+    }
+
+    /// A widget token's holder may not have the service fetch from this machine or a private network (nor send
+    /// webhooks there): every `*_url` in the body or the query must be a public address, or this server's own.
+    fn refuse_private_addresses(&self, body: &[u8], query: &Query) -> Result<(), ServerError> {
+        let mut addresses: Vec<(String, String)> =
+            query.pairs().filter(|(name, _)| name.ends_with("_url")).map(|(n, v)| (n.into(), v.into())).collect();
+        if let Ok(json) = serde_json::from_slice::<Value>(body) {
+            collect_urls(&json, &mut addresses);
+        }
+        match addresses.into_iter().find(|(_, url)| addresses::is_private(url, &self.public_url)) {
+            Some((name, url)) => Err(ServerError::BadRequest(format!(
+                "{name} {url} is on this machine or a private network, which the service may not be sent to; give \
+                 a public address (or upload the photo)."
+            ))),
+            None => Ok(()),
+        }
     }
 
     async fn require_owner(&self, kind: Kind, ids: Vec<String>, subject: &Subject) -> Result<(), ServerError> {
@@ -495,12 +531,29 @@ fn json_field(body: &[u8], field: &str) -> Option<Value> {
     serde_json::from_slice::<Value>(body).ok()?.get(field).cloned()
 }
 
-/// One decoded query parameter.
-fn query_param(query: &str, name: &str) -> Option<String> {
-    query.split('&').find_map(|pair| {
-        let (key, value) = pair.split_once('=')?;
-        (key == name).then(|| percent_encoding::percent_decode_str(value).decode_utf8_lossy().into_owned())
-    })
+/// Every string under a key ending in `_url`, anywhere in the JSON.
+fn collect_urls(json: &Value, found: &mut Vec<(String, String)>) {
+    match json {
+        Value::Object(object) => {
+            for (key, value) in object {
+                match value {
+                    Value::String(url) if key.ends_with("_url") => found.push((key.clone(), url.clone())),
+                    other => collect_urls(other, found),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| collect_urls(item, found)),
+        _ => {}
+    }
+}
+
+/// `GET /v2/user` or `/v1/ping` for a widget token: usage and limits, without the operator's identity (`user`,
+/// v1's `userObj`: email and uid).
+fn without_identity(body: Bytes) -> Bytes {
+    let Ok(Value::Object(mut object)) = serde_json::from_slice::<Value>(&body) else { return body };
+    object.remove("user");
+    object.remove("userObj");
+    serde_json::to_vec(&object).map(Bytes::from).unwrap_or(body)
 }
 
 fn upstream_failure(path: &str, failure: CallFailure) -> ServerError {
@@ -555,8 +608,13 @@ mod tests {
     }
 
     #[test]
-    fn query_parameters_are_decoded() {
-        assert_eq!(query_param("a=1&render_id=r%5F1", "render_id").as_deref(), Some("r_1"));
-        assert_eq!(query_param("a=1", "render_id"), None);
+    fn every_url_in_a_body_is_found() {
+        let body = serde_json::json!({"image_url": "a", "config": {"mask_url": "b"}, "renders": [{"image_url": "c"}],
+                                      "webhook_url": null, "style": "modern"});
+        let mut found = Vec::new();
+        collect_urls(&body, &mut found);
+        let mut urls: Vec<&str> = found.iter().map(|(_, url)| url.as_str()).collect();
+        urls.sort();
+        assert_eq!(urls, ["a", "b", "c"]);
     }
 }

@@ -200,6 +200,8 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
         set_attribute(&driver, "first", "view", "new-render").await?;
         let field = first.query(By::Css("input[type=url]")).first().await?;
         assert_eq!(field.prop("value").await?.as_deref(), Some(photo.as_str()), "photo-url starts the form");
+        // with a token the server picks the webhook: the form does not offer one
+        assert!(first.find_all(By::Css("#vstage-webhook")).await?.is_empty(), "no webhook field for a token");
         first.query(By::Css("button[type=submit]")).with_text("Create render").first().await?.click().await?;
         let created = heard(&driver, "vstage-render-created", "first").await?;
         let render_id = created["render_id"].as_str().unwrap_or_default().to_string();

@@ -194,3 +194,74 @@ async fn bad_options_refuse_to_start_with_a_sentence() {
         assert!(message.contains(expected), "{args:?}: {message}");
     }
 }
+
+#[tokio::test]
+async fn a_query_naming_a_render_twice_cannot_reach_anothers() {
+    let dist = widget_dir();
+    let server = token_server(dist.path(), &[]).await;
+    let http = reqwest::Client::new();
+    let alice = mint(WIDGET_SECRET, "alice", "1h", None).await;
+    let bob = mint(WIDGET_SECRET, "bob", "1h", None).await;
+    let photo = sample_url(&server, "living-empty.jpg").await;
+    let v1_create = |token: &str| {
+        http.post(server.api("/v1/render/create")).bearer_auth(token).json(&json!({
+            "image_url": photo, "room_type": "living", "style": "modern", "wait_for_completion": false
+        }))
+    };
+    let (_, mine) = status_of(v1_create(&alice)).await;
+    let (_, theirs) = status_of(v1_create(&bob)).await;
+    let (mine, theirs) = (mine["render_id"].as_str().unwrap(), theirs["render_id"].as_str().unwrap());
+
+    let read = |query: String| http.get(server.api(&format!("/v1/render?{query}"))).bearer_auth(&alice);
+    assert_eq!(status_of(read(format!("render_id={mine}"))).await.0, 200);
+    for query in [
+        format!("render_id={mine}&render_id={theirs}"),
+        format!("render_id={mine}&render%5Fid={theirs}"),
+        format!("render%5Fid={mine}&render_id={theirs}"),
+    ] {
+        let (status, body) = status_of(read(query.clone())).await;
+        assert_eq!(status, 400, "{query}: {body}");
+        assert!(body["message"].as_str().unwrap().contains("twice"), "{body}");
+    }
+    // spelled otherwise, bob's render is still bob's
+    assert_eq!(status_of(read(format!("render%5Fid={theirs}"))).await.0, 404);
+}
+
+#[tokio::test]
+async fn token_holders_see_usage_but_not_the_operators_identity() {
+    let dist = widget_dir();
+    let server = token_server(dist.path(), &[]).await;
+    let http = reqwest::Client::new();
+    let alice = mint(WIDGET_SECRET, "alice", "1h", None).await;
+    let (status, user) = status_of(http.get(server.api("/v2/user")).bearer_auth(&alice)).await;
+    assert_eq!(status, 200);
+    assert!(user.get("user").is_none(), "{user}");
+    assert!(user["photoLimit"]["staging"].as_u64().is_some(), "{user}");
+    let (status, ping) = status_of(http.get(server.api("/v1/ping")).bearer_auth(&alice)).await;
+    assert_eq!(status, 200);
+    assert!(ping.get("userObj").is_none() && ping["photoLimit"].as_f64().is_some(), "{ping}");
+    assert!(!serde_json::to_string(&ping).unwrap().contains('@'), "{ping}");
+}
+
+#[tokio::test]
+async fn a_caller_without_a_token_is_refused_before_its_body_is_read() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dist = widget_dir();
+    let server = token_server(dist.path(), &[]).await;
+    let address = server.url.trim_start_matches("http://");
+    for path in ["/api/v1/render/create", "/api/uploads"] {
+        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/octet-stream\r\n\
+             Content-Length: 26000000\r\n\r\n"
+        );
+        stream.write_all(head.as_bytes()).await.unwrap();
+        stream.write_all(&[0u8; 1024]).await.unwrap();
+        // the rest of the 26 MB never comes: the answer must not wait for it
+        let mut answer = vec![0u8; 512];
+        let read = tokio::time::timeout(std::time::Duration::from_secs(4), stream.read(&mut answer)).await;
+        let read = read.unwrap_or_else(|_| panic!("{path}: no answer within 4 s to a caller without a token"));
+        let text = String::from_utf8_lossy(&answer[..read.unwrap()]).to_string();
+        assert!(text.starts_with("HTTP/1.1 401"), "{path}: {text}");
+    }
+}
