@@ -1,5 +1,6 @@
 //! Requests per minute per subject (per client address in `open` access), answered 429 with `Retry-After`
-//! beyond the quota. A keyed token bucket (governor): a burst of the whole minute's quota, refilled evenly.
+//! beyond the quota. A keyed token bucket (governor) refilled evenly; a burst is a tenth of the minute's quota (at
+//! least 10, or the whole quota when it is smaller), so a client cannot spend a minute's worth at once.
 
 use std::num::NonZeroU32;
 
@@ -17,7 +18,8 @@ pub struct RateLimit {
 impl RateLimit {
     /// `per_minute` requests a minute for each key; 0 turns the limit off.
     pub fn per_minute(per_minute: u32) -> Option<Self> {
-        let quota = Quota::per_minute(NonZeroU32::new(per_minute)?);
+        let burst = NonZeroU32::new((per_minute / 10).max(per_minute.min(10)))?;
+        let quota = Quota::per_minute(NonZeroU32::new(per_minute)?).allow_burst(burst);
         Some(RateLimit { limiter: DefaultKeyedRateLimiter::keyed(quota), clock: DefaultClock::default() })
     }
 
@@ -49,5 +51,18 @@ mod tests {
         }
         assert!(limit.check("b").is_ok());
         assert!(RateLimit::per_minute(0).is_none());
+    }
+
+    #[test]
+    fn a_burst_is_a_tenth_of_the_minute() {
+        let limit = RateLimit::per_minute(600).unwrap();
+        for _ in 0..60 {
+            assert!(limit.check("a").is_ok());
+        }
+        match limit.check("a") {
+            // one request comes back every tenth of a second
+            Err(ServerError::TooManyRequests { retry_after_s }) => assert!(retry_after_s <= 1),
+            other => panic!("expected 429 after a burst of 60, got {other:?}"),
+        }
     }
 }
