@@ -28,6 +28,9 @@ pub enum ServerError {
     /// With the methods the path takes (the `Allow` header).
     #[error("{message}")]
     MethodNotAllowed { message: String, allow: String },
+    /// The body did not arrive in time (408).
+    #[error("{0}")]
+    BodyTimeout(String),
     #[error("{0}")]
     TooLarge(String),
     #[error("{0}")]
@@ -55,6 +58,7 @@ impl ServerError {
             ServerError::Misdirected(_) => StatusCode::MISDIRECTED_REQUEST,
             ServerError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ServerError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ServerError::BodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             ServerError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ServerError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ServerError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,

@@ -145,6 +145,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         webhook_secret,
         webhook_url,
         public_url: public_url.clone(),
+        body_timeout: Some(Duration::from_secs(args.body_timeout_s)).filter(|limit| !limit.is_zero()),
         uploads,
         receiver,
         capabilities,
@@ -183,6 +184,8 @@ struct Shared {
     webhook_secret: Arc<WebhookSecret>,
     webhook_url: Option<String>,
     public_url: String,
+    /// `--body-timeout-s`; `None` for no limit.
+    body_timeout: Option<Duration>,
     uploads: Arc<Uploads>,
     receiver: Arc<Receiver>,
     capabilities: Capabilities,
@@ -205,6 +208,7 @@ impl Shared {
             webhook_secret: self.webhook_secret.clone(),
             webhook_url: self.webhook_url.clone(),
             public_url: self.public_url.clone(),
+            body_timeout: self.body_timeout,
         });
         let routes = proxy::Routes::new(proxy);
         let router = self.router(http);
@@ -268,6 +272,10 @@ impl Shared {
                 get(uploads::serve).with_state(self.uploads.clone()).layer(static_files::for_any_origin()),
             )
             .fallback(|| async { ServerError::NotFound("No such API endpoint on this vstage server.".into()) });
+        if let Some(limit) = self.body_timeout {
+            // Between two parts of a body (the proxy also limits a whole body): uploads and webhooks.
+            api = api.layer(tower_http::timeout::RequestBodyTimeoutLayer::new(limit));
+        }
         let embed = self.embed.clone();
         let mut app = Router::new().route(
             "/embed.js",

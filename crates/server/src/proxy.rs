@@ -109,6 +109,8 @@ pub struct Proxy {
     pub webhook_url: Option<String>,
     /// This server's public address: its uploads and sandbox images are fine to hand the service.
     pub public_url: String,
+    /// How long a request's whole body may take to arrive (`--body-timeout-s`).
+    pub body_timeout: Option<Duration>,
 }
 
 /// A path's parameters, in order: the template's name and the decoded value.
@@ -196,7 +198,17 @@ impl Routes {
                 let body = if body.is_end_stream() {
                     Bytes::new()
                 } else {
-                    match Limited::new(body, endpoint.body_limit).collect().await {
+                    let collect = Limited::new(body, endpoint.body_limit).collect();
+                    let collected = match proxy.body_timeout {
+                        Some(limit) => tokio::time::timeout(limit, collect).await.map_err(|_| {
+                            ServerError::BodyTimeout(format!(
+                                "The request body did not arrive within {} s; send it again.",
+                                limit.as_secs()
+                            ))
+                        })?,
+                        None => collect.await,
+                    };
+                    match collected {
                         Ok(collected) => collected.to_bytes(),
                         Err(_) => {
                             return Err(ServerError::TooLarge(format!(

@@ -363,3 +363,25 @@ async fn token_holders_choose_no_webhook_and_no_private_address() {
     assert_eq!(v1.status().as_u16(), 400);
     assert_eq!(creations().len(), 2, "only the two public creations reached the service");
 }
+
+#[tokio::test]
+async fn a_body_that_does_not_arrive_in_time_is_answered_408() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dist = widget_dir();
+    let server = Server::start_with(dist.path(), &["--body-timeout-s", "1"], &[]).await;
+    let address = server.url.trim_start_matches("http://").to_string();
+    for (path, expected) in [("/api/v2/renders", "HTTP/1.1 408"), ("/api/uploads", "HTTP/1.1 4")] {
+        let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+        );
+        stream.write_all(head.as_bytes()).await.unwrap();
+        stream.write_all(b"{\"image_url\": ").await.unwrap();
+        // ...and nothing more
+        let mut answer = vec![0u8; 512];
+        let read = tokio::time::timeout(std::time::Duration::from_secs(5), stream.read(&mut answer)).await;
+        let read = read.unwrap_or_else(|_| panic!("{path}: still waiting for the body after 5 s"));
+        let text = String::from_utf8_lossy(&answer[..read.unwrap()]).to_string();
+        assert!(text.starts_with(expected), "{path}: {text}");
+    }
+}
