@@ -70,7 +70,7 @@ async fn a_staging_render_from_a_sample_finishes_on_screen_without_a_reload() {
         screenshot(&driver, "render-done").await?;
 
         root.find(By::LinkText("Renders")).await?.click().await?;
-        let cards = root.query(By::Css(".vstage-card")).all_from_selector_required().await?;
+        let cards = root.query(By::Css(".vstage-card:not(.vstage-skeleton)")).all_from_selector_required().await?;
         assert_eq!(cards.len(), 1);
         let text = cards[0].text().await?;
         assert!(text.contains("1 done"), "{text}");
