@@ -119,13 +119,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let ownership = Ownership::new(db.clone());
     let events = Events::new(db.clone(), args.max_event_streams, Duration::from_secs(args.event_keep_alive_s.max(1)));
     let uploads = Arc::new(Uploads::open(args.data_dir.join("uploads"), &public_url)?);
-    let receiver = Arc::new(Receiver {
-        secret: webhook_secret.clone(),
-        access: access.clone(),
-        db,
-        ownership: ownership.clone(),
-        events: events.clone(),
-    });
+    let receiver =
+        Arc::new(Receiver { secret: webhook_secret.clone(), access: access.clone(), db, events: events.clone() });
     let demo_offered = embedded_sandbox.is_some() && access.widget_secret().is_some();
     let gate = Arc::new(Gate { access: access.clone(), rate_limit: RateLimit::per_minute(args.rate_limit) });
     let mode = upstream.mode();

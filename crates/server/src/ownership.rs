@@ -60,12 +60,6 @@ impl Ownership {
             .await
     }
 
-    /// The subject that created `id`, if it was made through this server.
-    pub async fn owner(&self, kind: Kind, id: &str) -> Result<Option<String>, ServerError> {
-        let id = id.to_string();
-        self.db.run(move |db| owner_of(db, kind, &id)).await
-    }
-
     /// Whether `subject` created every one of `ids`.
     pub async fn owns_all(&self, kind: Kind, ids: Vec<String>, subject: &str) -> Result<bool, ServerError> {
         let subject = subject.to_string();
@@ -135,7 +129,8 @@ impl Ownership {
     }
 }
 
-fn owner_of(db: &rusqlite::Connection, kind: Kind, id: &str) -> Result<Option<String>, ServerError> {
+/// The subject that created `id`, if it was made through this server; read inside the caller's transaction.
+pub fn owner_of(db: &rusqlite::Connection, kind: Kind, id: &str) -> Result<Option<String>, ServerError> {
     Ok(db
         .query_row("SELECT subject FROM owners WHERE kind = ?1 AND id = ?2", params![kind.as_str(), id], |row| {
             row.get(0)

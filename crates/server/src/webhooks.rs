@@ -19,7 +19,7 @@ use crate::access::{Access, OPEN_SUBJECT};
 use crate::db::{Db, now_millis};
 use crate::error::ServerError;
 use crate::events::Events;
-use crate::ownership::{Kind, Ownership};
+use crate::ownership::{Kind, owner_of};
 use crate::secret::hmac_sha256;
 
 pub const SIGNATURE_HEADER: &str = "x-service-signature";
@@ -89,7 +89,6 @@ pub struct Receiver {
     pub secret: Arc<WebhookSecret>,
     pub access: Arc<Access>,
     pub db: Db,
-    pub ownership: Ownership,
     pub events: Arc<Events>,
 }
 
@@ -121,21 +120,25 @@ pub async fn receive(
             return Ok(acknowledged());
         }
     };
-    // Every creation through the proxy is recorded with its subject. With tokens an event that arrives first is
-    // kept unowned until the creation claims it; in open access what nobody owns goes to the local subject.
-    let owner = receiver.ownership.owner(kind, &id).await?;
-    let subject = match receiver.access.as_ref() {
-        Access::Open { .. } => owner.unwrap_or_else(|| OPEN_SUBJECT.to_string()),
-        Access::Token(_) => owner.unwrap_or_default(),
-    };
     let event_type = event_name(event.event_type());
     let resource = resource_key(kind, &id);
     let digest = Sha256::digest(&body).to_vec();
     let data = String::from_utf8_lossy(&body).into_owned();
+    let open = matches!(receiver.access.as_ref(), Access::Open { .. });
     let stored = receiver
         .db
         .run(move |db| {
             let tx = db.transaction()?;
+            // Every creation through the proxy is recorded with its subject. With tokens an event that arrives
+            // first is kept unowned until the creation claims it; in open access what nobody owns goes to the
+            // local subject. The owner is read in the transaction that stores the event: read before it, a
+            // creation recorded and claimed in between would leave this event unowned for good.
+            let owner = owner_of(&tx, kind, &id)?;
+            let subject = match (owner, open) {
+                (Some(owner), _) => owner,
+                (None, true) => OPEN_SUBJECT.to_string(),
+                (None, false) => String::new(),
+            };
             let now = now_millis();
             let fresh = tx.execute(
                 "INSERT OR IGNORE INTO deliveries_seen (digest, received_at) VALUES (?1, ?2)",
