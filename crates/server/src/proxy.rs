@@ -219,8 +219,19 @@ impl Routes {
                     }
                 };
                 let query = Query::parse(parts.uri.query().unwrap_or_default())?;
-                let call = Incoming { method: parts.method.clone(), query: &query, headers: &parts.headers, body };
-                proxy.handle(endpoint, &subject, &params?, call).await
+                let params = params?;
+                let handled = async move {
+                    let call = Incoming { method: parts.method.clone(), query: &query, headers: &parts.headers, body };
+                    proxy.handle(endpoint, &subject, &params, call).await
+                };
+                if !endpoint.rule.follows_success() {
+                    return handled.await;
+                }
+                // A creation or a secret change runs to its end on its own, record included, even when the
+                // browser goes away mid-call: the service has charged for it, or now signs with the new secret.
+                tokio::spawn(handled)
+                    .await
+                    .unwrap_or_else(|e| Err(ServerError::Internal(format!("a forwarded call stopped: {e}"))))
             };
             forwarded.await.unwrap_or_else(IntoResponse::into_response)
         })

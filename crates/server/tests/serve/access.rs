@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 
+use crate::recording::RecordingUpstream;
 use crate::support::{Server, widget_dir};
 use crate::{WIDGET_SECRET, create_render, mint, sample_url};
 
@@ -264,4 +265,41 @@ async fn a_caller_without_a_token_is_refused_before_its_body_is_read() {
         let text = String::from_utf8_lossy(&answer[..read.unwrap()]).to_string();
         assert!(text.starts_with("HTTP/1.1 401"), "{path}: {text}");
     }
+}
+
+#[tokio::test]
+async fn a_creation_is_recorded_for_its_subject_even_when_the_browser_leaves_mid_call() {
+    use tokio::io::AsyncWriteExt;
+    let upstream = RecordingUpstream::start().await;
+    let dist = widget_dir();
+    let server = Server::start_with(
+        dist.path(),
+        &["--access", "token", "--upstream", &upstream.url],
+        &[("VSTAGE_WIDGET_SECRET", WIDGET_SECRET), ("VSTAGE_API_KEY", "k_test")],
+    )
+    .await;
+    let alice = mint(WIDGET_SECRET, "alice", "1h", None).await;
+    let address = server.url.trim_start_matches("http://");
+    let body = json!({"image_url": "https://img.example/a.jpg", "variation_count": 1,
+                      "config": {"type": "enhancement"}})
+    .to_string();
+    // the service takes a second to answer; the browser is gone long before
+    let request = format!(
+        "POST /api/v2/renders?delay_ms=1000 HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {alice}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    drop(stream);
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    assert_eq!(upstream.seen().len(), 1, "the service created the render");
+
+    // the service charged for it, so it is alice's to read and list
+    let http = reqwest::Client::new();
+    let (status, body) = status_of(http.get(server.api("/v2/renders/rnd_recorded")).bearer_auth(&alice)).await;
+    assert_eq!(status, 200, "{body}");
+    let (_, listed) = status_of(http.get(server.api("/v2/renders")).bearer_auth(&alice)).await;
+    assert_eq!(listed["total_count"], 1, "{listed}");
 }

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use crate::raw_http;
 use crate::recording::RecordingUpstream;
 use crate::support::{Server, widget_dir};
 
@@ -178,15 +179,8 @@ async fn every_endpoint_is_forwarded_and_nothing_else() {
 
 /// A GET sent byte for byte as written, and the status and body of the answer.
 async fn raw_get(base: &str, path: &str) -> (u16, String) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let address = base.strip_prefix("http://").unwrap();
-    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
-    let request = format!("GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).await.unwrap();
-    let status = answer.split_whitespace().nth(1).unwrap().parse().unwrap();
-    (status, answer.split_once("\r\n\r\n").map(|(_, body)| body.to_string()).unwrap_or_default())
+    let host = base.trim_start_matches("http://");
+    raw_http(base, &format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n")).await
 }
 
 #[tokio::test]

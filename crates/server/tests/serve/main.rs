@@ -54,3 +54,14 @@ pub async fn create_render(server: &Server, token: Option<&str>, image_url: &str
     assert_eq!(response.status().as_u16(), 200);
     response.json().await.unwrap()
 }
+
+/// A request sent byte for byte as written to `base` (`http://HOST:PORT`); the status and body of the answer.
+pub async fn raw_http(base: &str, request: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(base.trim_start_matches("http://")).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    let status = answer.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (status, answer.split_once("\r\n\r\n").map(|(_, body)| body.to_string()).unwrap_or_default())
+}

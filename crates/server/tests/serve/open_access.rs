@@ -3,19 +3,8 @@
 
 use serde_json::{Value, json};
 
-use crate::sample_url;
 use crate::support::{Server, widget_dir};
-
-/// A request sent byte for byte as written; the status and body of the answer.
-async fn raw(base: &str, request: &str) -> (u16, String) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut stream = tokio::net::TcpStream::connect(base.trim_start_matches("http://")).await.unwrap();
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).await.unwrap();
-    let status = answer.split_whitespace().nth(1).unwrap().parse().unwrap();
-    (status, answer.split_once("\r\n\r\n").map(|(_, body)| body.to_string()).unwrap_or_default())
-}
+use crate::{raw_http, sample_url};
 
 #[tokio::test]
 async fn a_name_that_is_not_the_servers_own_is_refused() {
@@ -25,16 +14,16 @@ async fn a_name_that_is_not_the_servers_own_is_refused() {
     let get = |host: &str| format!("GET /api/v2/user HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
 
     // a page of attacker.example whose name was made to resolve to 127.0.0.1
-    let (status, body) = raw(&server.url, &get(&format!("attacker.example:{port}"))).await;
+    let (status, body) = raw_http(&server.url, &get(&format!("attacker.example:{port}"))).await;
     assert_eq!(status, 421, "{body}");
     assert!(body.contains("own address") && !body.contains("email"), "{body}");
-    assert_eq!(raw(&server.url, &get("attacker.example")).await.0, 421);
+    assert_eq!(raw_http(&server.url, &get("attacker.example")).await.0, 421);
     // the page and the widget's files too
     let page = format!("GET / HTTP/1.1\r\nHost: attacker.example:{port}\r\nConnection: close\r\n\r\n");
-    assert_eq!(raw(&server.url, &page).await.0, 421);
+    assert_eq!(raw_http(&server.url, &page).await.0, 421);
 
     for own in [format!("127.0.0.1:{port}"), format!("localhost:{port}")] {
-        let (status, body) = raw(&server.url, &get(&own)).await;
+        let (status, body) = raw_http(&server.url, &get(&own)).await;
         assert_eq!(status, 200, "{own}: {body}");
     }
 }

@@ -40,8 +40,8 @@ pub struct TestAuthority {
 }
 
 impl RecordingUpstream {
-    /// Answers every call with `{"id": "rnd_recorded", ...}` (but a path ending in `/html-page` with an HTML page)
-    /// and remembers it.
+    /// Answers every call with `{"id": "rnd_recorded", ...}` (but a path ending in `/html-page` with an HTML page),
+    /// after `delay_ms` milliseconds when the query has that parameter, and remembers it.
     pub async fn start() -> RecordingUpstream {
         let seen = Arc::new(Mutex::new(Vec::new()));
         let app = Router::new().fallback(record).with_state(seen.clone());
@@ -122,6 +122,10 @@ async fn record(State(seen): State<Arc<Mutex<Vec<Seen>>>>, request: Request) -> 
         headers: parts.headers,
         body,
     });
+    let delay_ms = parts.uri.query().unwrap_or_default().split('&').find_map(|pair| pair.strip_prefix("delay_ms="));
+    if let Some(delay_ms) = delay_ms.and_then(|ms| ms.parse().ok()) {
+        tokio::time::sleep(std::time::Duration::from_millis(delay_ms)).await;
+    }
     if parts.uri.path().ends_with("/html-page") {
         // what a proxy in front of the service might send instead of its answer
         return ([("content-type", "text/html")], "<script>document.title = 'gotcha'</script>").into_response();
