@@ -332,8 +332,9 @@ fn access_from(args: &ServeArgs) -> anyhow::Result<Access> {
     }
 }
 
-/// The secret the service signs webhooks with: `VSTAGE_WEBHOOK_SECRET`, or for the embedded sandbox one made
-/// once, kept in the data dir and set on the sandbox over its API, exactly as an operator would.
+/// The secret the service signs webhooks with: `VSTAGE_WEBHOOK_SECRET` or the one last set through this server
+/// (see `WebhookSecret`), kept in the data dir; for the embedded sandbox one is made when there is none, and set
+/// on the sandbox over its API at every start, exactly as an operator would.
 async fn webhook_secret(
     args: &ServeArgs,
     upstream: &Upstream,
@@ -341,16 +342,20 @@ async fn webhook_secret(
     embedded: bool,
 ) -> anyhow::Result<WebhookSecret> {
     let from_env = std::env::var("VSTAGE_WEBHOOK_SECRET").ok().filter(|secret| !secret.is_empty());
+    let kept = WebhookSecret::load(from_env, Some(args.data_dir.join("webhook-secret.json")))?;
     if !embedded {
-        if from_env.is_none() {
+        if !kept.is_set() {
             tracing::warn!("VSTAGE_WEBHOOK_SECRET is not set: webhooks cannot be verified, so live events are off");
         }
-        return Ok(WebhookSecret::new(from_env, None));
+        return Ok(kept);
     }
-    let file = args.data_dir.join("webhook-secret");
-    let secret = match from_env {
+    let secret = match kept.current() {
         Some(secret) => secret,
-        None => secret::load_or_generate(&file, "whs_")?,
+        None => {
+            let secret = secret::random("whs_")?;
+            kept.replace(Some(secret.clone()))?;
+            secret
+        }
     };
     let base = upstream.base();
     let mut request = Outgoing::new(Method::POST, base.target("/v2/user/webhook-secret", None)?);
@@ -364,7 +369,7 @@ async fn webhook_secret(
     if !answer.status.is_success() {
         bail!("the embedded sandbox refused the webhook secret (HTTP {})", answer.status.as_u16());
     }
-    Ok(WebhookSecret::new(Some(secret), Some(file)))
+    Ok(kept)
 }
 
 /// CORS for the listed page origins only; none listed, no cross-site calls.

@@ -508,10 +508,20 @@ impl Proxy {
             Rule::Analyze => (Kind::Analysis, created("id")),
             Rule::V1Create => (Kind::V1Render, created("render_id")),
             Rule::WebhookSecret => {
-                if *method == Method::DELETE {
-                    self.webhook_secret.replace(None);
-                } else if sent_secret.is_some() {
-                    self.webhook_secret.replace(sent_secret);
+                let adopted = match (method == Method::DELETE, sent_secret) {
+                    (true, _) => None,
+                    (false, Some(secret)) => Some(secret),
+                    (false, None) => return Ok(()),
+                };
+                let secret = self.webhook_secret.clone();
+                // The service has the new secret whatever happens here: a failure to keep it is the operator's
+                // to see in the log, not the caller's.
+                match tokio::task::spawn_blocking(move || secret.replace(adopted)).await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(error)) => {
+                        tracing::error!("could not keep the new webhook secret in the data dir: {error:#}")
+                    }
+                    Err(error) => tracing::error!(%error, "keeping the new webhook secret stopped"),
                 }
                 return Ok(());
             }

@@ -67,7 +67,7 @@ pub fn hmac_sha256(key: &[u8], message: &[u8]) -> hmac::Hmac<sha2::Sha256> {
 }
 
 /// A random secret (`prefix` and 64 hex digits) kept in `path`: read when it exists, made and written otherwise.
-/// Used for the embedded sandbox's key and the webhook secret, so both survive restarts.
+/// Used for the embedded sandbox's key and the widget secret, so both survive restarts.
 pub fn load_or_generate(path: &Path, prefix: &str) -> anyhow::Result<String> {
     if let Ok(text) = std::fs::read_to_string(path) {
         let text = text.trim();
@@ -76,24 +76,36 @@ pub fn load_or_generate(path: &Path, prefix: &str) -> anyhow::Result<String> {
         }
         return Ok(text.to_string());
     }
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("no randomness for a secret: {e}"))?;
-    let secret = format!("{prefix}{}", hex::encode(bytes));
+    let secret = random(prefix)?;
     write_private(path, &secret)?;
     Ok(secret)
 }
 
-/// Writes `text` to `path`, readable by its owner only.
+/// `prefix` and 64 random hex digits.
+pub fn random(prefix: &str) -> anyhow::Result<String> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("no randomness for a secret: {e}"))?;
+    Ok(format!("{prefix}{}", hex::encode(bytes)))
+}
+
+/// Writes `text` to `path`, readable by its owner only, atomically: a temporary file in the same folder, synced,
+/// then renamed over `path`, so a crash leaves the old secret or the new one, never a torn file.
 pub fn write_private(path: &Path, text: &str) -> anyhow::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create the data dir {}", dir.display()))?;
-    }
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create the data dir {}", dir.display()))?;
+    let cannot = || format!("cannot write {}", path.display());
+    // Created readable by its owner only (0600 on Unix).
+    let mut file = tempfile::NamedTempFile::new_in(dir).with_context(cannot)?;
+    std::io::Write::write_all(&mut file, text.as_bytes()).with_context(cannot)?;
+    file.as_file().sync_all().with_context(cannot)?;
+    file.persist(path).map_err(|e| e.error).with_context(cannot)?;
+    // The rename itself is durable once the folder is synced.
     #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options.open(path).with_context(|| format!("cannot write {}", path.display()))?;
-    std::io::Write::write_all(&mut file, text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
+    std::fs::File::open(dir).and_then(|dir| dir.sync_all()).with_context(cannot)?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -122,5 +134,21 @@ mod tests {
         assert_ne!(first, second);
         assert!(first.starts_with("p_") && first.len() == 66);
         assert_eq!(load_or_generate(&dir.path().join("a"), "p_").unwrap(), first);
+    }
+
+    #[test]
+    fn a_secret_is_replaced_whole_and_stays_private() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("secret");
+        write_private(&path, "first-and-longer").unwrap();
+        write_private(&path, "second").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "second");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, ["secret"], "no temporary file is left behind");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+        }
     }
 }

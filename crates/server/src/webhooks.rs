@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 
+use anyhow::Context;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
@@ -11,6 +12,7 @@ use axum::http::HeaderMap;
 use base64::Engine;
 use hmac::Mac;
 use rusqlite::params;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use vstage_api::WebhookEvent;
@@ -28,37 +30,67 @@ pub const BODY_LIMIT: usize = 256 * 1024;
 /// Deliveries already seen are remembered this long (the service retries within minutes).
 const SEEN_FOR_MS: i64 = 7 * 24 * 60 * 60 * 1000;
 
-/// The shared secret the service signs with, kept in the data dir when the server chose or learnt it.
+/// The shared secret the service signs with. A secret set or removed through the proxy is kept in the data dir
+/// with a digest of the `VSTAGE_WEBHOOK_SECRET` it replaced: after a restart it is used while the environment
+/// still holds that value (the service signs with the newer one), and an environment changed since wins.
 #[derive(Debug)]
 pub struct WebhookSecret {
     secret: RwLock<Option<String>>,
     file: Option<PathBuf>,
+    /// SHA-256 (hex) of `VSTAGE_WEBHOOK_SECRET` at start (of `""` when unset).
+    env_digest: String,
+}
+
+/// What `webhook-secret.json` holds.
+#[derive(Debug, Serialize, Deserialize)]
+struct KeptSecret {
+    /// `None`: removed through the proxy.
+    secret: Option<String>,
+    replaced_env_sha256: String,
 }
 
 impl WebhookSecret {
-    pub fn new(secret: Option<String>, file: Option<PathBuf>) -> Self {
-        WebhookSecret { secret: RwLock::new(secret), file }
+    /// The secret from the environment, or the one kept in `file` when it was set over this same environment.
+    pub fn load(from_env: Option<String>, file: Option<PathBuf>) -> anyhow::Result<Self> {
+        let env_digest = hex::encode(Sha256::digest(from_env.as_deref().unwrap_or_default()));
+        let mut secret = from_env;
+        if let Some(path) = &file {
+            match std::fs::read(path) {
+                Ok(bytes) => {
+                    let kept: KeptSecret = serde_json::from_slice(&bytes).with_context(|| {
+                        format!("{} is damaged; delete it to use VSTAGE_WEBHOOK_SECRET", path.display())
+                    })?;
+                    if kept.replaced_env_sha256 == env_digest {
+                        tracing::info!("using the webhook secret last set through this server");
+                        secret = kept.secret;
+                    } else {
+                        tracing::info!(
+                            "VSTAGE_WEBHOOK_SECRET changed since a secret was set through this server; using it"
+                        );
+                    }
+                }
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+                Err(error) => return Err(error).with_context(|| format!("cannot read {}", path.display())),
+            }
+        }
+        Ok(WebhookSecret { secret: RwLock::new(secret), file, env_digest })
     }
 
     pub fn is_set(&self) -> bool {
-        self.secret.read().unwrap_or_else(|poisoned| poisoned.into_inner()).is_some()
+        self.current().is_some()
     }
 
-    /// Adopts a secret set (or removed, `None`) through the proxy, so verification keeps working.
-    pub fn replace(&self, secret: Option<String>) {
-        if let Some(file) = &self.file {
-            let written = match &secret {
-                Some(secret) => crate::secret::write_private(file, secret),
-                None => std::fs::remove_file(file).or_else(|e| match e.kind() {
-                    std::io::ErrorKind::NotFound => Ok(()),
-                    _ => Err(e.into()),
-                }),
-            };
-            if let Err(error) = written {
-                tracing::warn!(%error, "could not keep the webhook secret in the data dir");
-            }
-        }
-        *self.secret.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = secret;
+    pub fn current(&self) -> Option<String> {
+        self.secret.read().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+    }
+
+    /// Adopts a secret set (or removed, `None`) through the proxy, so verification keeps working, and keeps it
+    /// for the next start.
+    pub fn replace(&self, secret: Option<String>) -> anyhow::Result<()> {
+        *self.secret.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = secret.clone();
+        let Some(file) = &self.file else { return Ok(()) };
+        let kept = KeptSecret { secret, replaced_env_sha256: self.env_digest.clone() };
+        crate::secret::write_private(file, &serde_json::to_string(&kept)?)
     }
 
     /// Whether `signature` is the HMAC-SHA256 of `body`: hex (either case, optional `sha256=`) or base64.
@@ -180,13 +212,17 @@ fn event_name(event_type: Option<&str>) -> String {
 mod tests {
     use super::*;
 
+    fn secret_of(secret: &str) -> WebhookSecret {
+        WebhookSecret::load(Some(secret.into()), None).unwrap()
+    }
+
     fn signed(body: &[u8]) -> [u8; 32] {
         hmac_sha256(b"s3cret", body).finalize().into_bytes().into()
     }
 
     #[test]
     fn every_common_signature_encoding_verifies() {
-        let secret = WebhookSecret::new(Some("s3cret".into()), None);
+        let secret = secret_of("s3cret");
         let body = br#"{"event_type":"done"}"#;
         let raw = signed(body);
         let hex = hex::encode(raw);
@@ -203,15 +239,15 @@ mod tests {
 
     #[test]
     fn tampered_short_wrong_or_missing_signatures_fail() {
-        let secret = WebhookSecret::new(Some("s3cret".into()), None);
+        let secret = secret_of("s3cret");
         let body = br#"{"event_type":"done"}"#;
         let hex = hex::encode(signed(body));
         assert!(!secret.verifies(br#"{"event_type":"error"}"#, &hex));
         assert!(!secret.verifies(body, &hex[..62]));
         assert!(!secret.verifies(body, ""));
         assert!(!secret.verifies(body, "sha256="));
-        assert!(!WebhookSecret::new(Some("other".into()), None).verifies(body, &hex));
-        assert!(!WebhookSecret::new(None, None).verifies(body, &hex));
+        assert!(!secret_of("other").verifies(body, &hex));
+        assert!(!WebhookSecret::load(None, None).unwrap().verifies(body, &hex));
     }
 
     #[test]

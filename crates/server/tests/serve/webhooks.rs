@@ -7,6 +7,7 @@ use base64::Engine;
 use hmac::{KeyInit, Mac};
 use serde_json::json;
 
+use crate::recording::RecordingUpstream;
 use crate::sse::EventStream;
 use crate::support::{Server, widget_dir};
 
@@ -14,6 +15,13 @@ fn signature(secret: &str, body: &[u8]) -> [u8; 32] {
     let mut mac = <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(secret.as_bytes()).unwrap();
     mac.update(body);
     mac.finalize().into_bytes().into()
+}
+
+/// The webhook secret the server keeps in its data dir.
+fn kept_secret(server: &Server) -> String {
+    let kept = std::fs::read(server.data_dir().join("webhook-secret.json")).unwrap();
+    let kept: serde_json::Value = serde_json::from_slice(&kept).unwrap();
+    kept["secret"].as_str().unwrap().to_string()
 }
 
 async fn deliver(server: &Server, body: &[u8], signature: Option<&str>) -> u16 {
@@ -42,7 +50,7 @@ fn done_event(variation: &str) -> Vec<u8> {
 async fn forged_tampered_and_wrong_secret_deliveries_are_refused() {
     let dist = widget_dir();
     let server = Server::start(dist.path()).await;
-    let secret = std::fs::read_to_string(server.data_dir().join("webhook-secret")).unwrap();
+    let secret = kept_secret(&server);
     let body = done_event("var_1");
     let good = hex::encode(signature(&secret, &body));
 
@@ -78,7 +86,7 @@ async fn forged_tampered_and_wrong_secret_deliveries_are_refused() {
 async fn duplicate_deliveries_are_published_once() {
     let dist = widget_dir();
     let server = Server::start(dist.path()).await;
-    let secret = std::fs::read_to_string(server.data_dir().join("webhook-secret")).unwrap();
+    let secret = kept_secret(&server);
     let http = reqwest::Client::new();
     let mut events = EventStream::open(http.get(server.api("/events"))).await;
 
@@ -95,4 +103,44 @@ async fn duplicate_deliveries_are_published_once() {
     assert!(first.data.contains("var_retried"));
     let second = events.next(Duration::from_secs(5)).await.expect("the next delivery");
     assert!(second.data.contains("var_next"), "the retries were dropped: {second:?}");
+}
+
+#[tokio::test]
+async fn a_secret_rotated_against_a_real_upstream_is_kept_across_restarts() {
+    let upstream = RecordingUpstream::start().await;
+    let dist = widget_dir();
+    let args = ["--upstream", upstream.url.as_str()];
+    let env = |secret| [("VSTAGE_API_KEY", "k_test"), ("VSTAGE_WEBHOOK_SECRET", secret)];
+    let signed = |secret: &str, variation: &str| {
+        let body = done_event(variation);
+        let signature = hex::encode(signature(secret, &body));
+        (body, signature)
+    };
+    let accepts = async |server: &Server, secret: &str, variation: &str| {
+        let (body, signature) = signed(secret, variation);
+        deliver(server, &body, Some(&signature)).await
+    };
+    let server = Server::start_with(dist.path(), &args, &env("first-secret")).await;
+    assert_eq!(accepts(&server, "first-secret", "var_1").await, 200);
+
+    // the operator rotates the secret through the proxy
+    let rotated = reqwest::Client::new()
+        .post(server.api("/v2/user/webhook-secret"))
+        .json(&json!({"webhook_secret": "rotated-secret"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(rotated.status().as_u16(), 200);
+    assert_eq!(accepts(&server, "rotated-secret", "var_2").await, 200);
+    assert_eq!(accepts(&server, "first-secret", "var_3").await, 401);
+
+    // a restart with the same environment keeps the rotated secret, the one the service signs with now
+    let server = server.restart_with(dist.path(), &args, &env("first-secret")).await;
+    assert_eq!(accepts(&server, "rotated-secret", "var_4").await, 200);
+    assert_eq!(accepts(&server, "first-secret", "var_5").await, 401);
+
+    // an environment changed since then is the operator's newer word
+    let server = server.restart_with(dist.path(), &args, &env("third-secret")).await;
+    assert_eq!(accepts(&server, "third-secret", "var_6").await, 200);
+    assert_eq!(accepts(&server, "rotated-secret", "var_7").await, 401);
 }

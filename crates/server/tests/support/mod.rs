@@ -27,7 +27,17 @@ impl Server {
 
     /// The same with more arguments and environment variables.
     pub async fn start_with(dist: &Path, args: &[&str], envs: &[(&str, &str)]) -> Server {
-        let data = tempfile::tempdir().expect("a temporary data dir");
+        Server::start_in(tempfile::tempdir().expect("a temporary data dir"), dist, args, envs).await
+    }
+
+    /// Stops this server (SIGTERM) and starts another on the same data dir.
+    pub async fn restart_with(self, dist: &Path, args: &[&str], envs: &[(&str, &str)]) -> Server {
+        let Server { mut process, data, .. } = self;
+        terminate(&mut process).await;
+        Server::start_in(data, dist, args, envs).await
+    }
+
+    async fn start_in(data: tempfile::TempDir, dist: &Path, args: &[&str], envs: &[(&str, &str)]) -> Server {
         let mut process = Command::new(env!("CARGO_BIN_EXE_vstage"))
             .args(["serve", "--listen", "127.0.0.1:0", "--dist"])
             .arg(dist)
@@ -67,11 +77,16 @@ impl Server {
 
     /// Stops the server with SIGTERM and waits for it to exit; returns whether it exited on its own in time.
     pub async fn stop(mut self) -> bool {
-        if let Some(pid) = self.process.id() {
-            let _ = std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status();
-        }
-        tokio::time::timeout(Duration::from_secs(10), self.process.wait()).await.is_ok()
+        terminate(&mut self.process).await
     }
+}
+
+/// Sends SIGTERM and waits up to 10 s for the exit; whether it exited in time.
+async fn terminate(process: &mut Child) -> bool {
+    if let Some(pid) = process.id() {
+        let _ = std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status();
+    }
+    tokio::time::timeout(Duration::from_secs(10), process.wait()).await.is_ok()
 }
 
 /// Keeps reading `stream` (so the server never blocks on a full pipe) into `output`, and reports the address.
