@@ -53,6 +53,8 @@ pub struct Live {
     pub last_event: RwSignal<Option<(u64, WebhookEvent)>>,
     /// Bumped whenever the stream (re)opens: whatever was missed meanwhile is fetched again.
     pub reconnected: RwSignal<u64>,
+    /// Bumped when the server says events were missed for good (`reset`): what is shown is read again.
+    pub reset: RwSignal<u64>,
 }
 
 /// Starts listening for live events once the server says it offers them, polling until then; a new token
@@ -62,6 +64,7 @@ pub fn provide_live() {
         channel: RwSignal::new(Channel::Starting),
         last_event: RwSignal::new(None),
         reconnected: RwSignal::new(0),
+        reset: RwSignal::new(0),
     };
     provide_context(live);
     let account = use_account();
@@ -100,11 +103,15 @@ pub fn use_live() -> Live {
 struct EventStream {
     source: web_sys::EventSource,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_control: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_open: Closure<dyn FnMut()>,
     _on_error: Closure<dyn FnMut()>,
 }
 
+/// The service's webhook events, as the server relays them.
 const EVENT_NAMES: [&str; 6] = ["done", "error", "update", "analysis_completion", "analysis_error", "unknown"];
+/// The server's own: `reset` (events were missed for good) and `token_expired` (the stream ended with its token).
+const CONTROL_NAMES: [&str; 2] = ["reset", "token_expired"];
 
 impl EventStream {
     fn open(url: &str, live: Live) -> Result<Self, wasm_bindgen::JsValue> {
@@ -121,6 +128,20 @@ impl EventStream {
         for name in EVENT_NAMES {
             source.add_event_listener_with_callback(name, on_message.as_ref().unchecked_ref())?;
         }
+        let ended = source.clone();
+        let on_control = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |message: web_sys::MessageEvent| {
+            if message.type_() == "reset" {
+                let _ = live.reset.try_update(|n| *n += 1);
+            } else {
+                // The browser would reconnect with the expired token and be refused: stop, and poll. The next
+                // call says the token expired (the host hears it); a new token opens a new stream.
+                ended.close();
+                let _ = live.channel.try_set(Channel::Polling);
+            }
+        });
+        for name in CONTROL_NAMES {
+            source.add_event_listener_with_callback(name, on_control.as_ref().unchecked_ref())?;
+        }
         let on_open = Closure::<dyn FnMut()>::new(move || {
             let _ = live.channel.try_set(Channel::Events);
             let _ = live.reconnected.try_update(|n| *n += 1);
@@ -131,7 +152,13 @@ impl EventStream {
             let _ = live.channel.try_set(Channel::Polling);
         });
         source.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        Ok(EventStream { source, _on_message: on_message, _on_open: on_open, _on_error: on_error })
+        Ok(EventStream {
+            source,
+            _on_message: on_message,
+            _on_control: on_control,
+            _on_open: on_open,
+            _on_error: on_error,
+        })
     }
 }
 
@@ -142,6 +169,9 @@ impl Drop for EventStream {
         self.source.set_onerror(None);
         for name in EVENT_NAMES {
             let _ = self.source.remove_event_listener_with_callback(name, self._on_message.as_ref().unchecked_ref());
+        }
+        for name in CONTROL_NAMES {
+            let _ = self.source.remove_event_listener_with_callback(name, self._on_control.as_ref().unchecked_ref());
         }
     }
 }
@@ -171,13 +201,16 @@ pub fn follow_render(
             on_event();
         }
     });
+    // A reconnect may have missed the end of unfinished work; a reset may have missed anything.
     let on_reconnect = refresh.clone();
-    Effect::new(move |previous: Option<u64>| {
-        let count = live.reconnected.get();
-        if previous.is_some_and(|previous| previous != count) && !pending_etas.get_untracked().is_empty() {
+    Effect::new(move |previous: Option<(u64, u64)>| {
+        let counts = (live.reconnected.get(), live.reset.get());
+        if let Some((reconnected, reset)) = previous
+            && (reset != counts.1 || (reconnected != counts.0 && !pending_etas.get_untracked().is_empty()))
+        {
             on_reconnect();
         }
-        count
+        counts
     });
 
     // polling

@@ -53,6 +53,8 @@ impl Access {
 pub struct Subject {
     name: Arc<str>,
     from_token: bool,
+    /// When the token it came from expires (Unix seconds).
+    expires_at: Option<u64>,
 }
 
 impl Subject {
@@ -63,6 +65,11 @@ impl Subject {
     /// Whether a widget token named the subject: then it sees only what it created.
     pub fn by_token(&self) -> bool {
         self.from_token
+    }
+
+    /// When the token that named the subject expires: a stream opened with it ends then.
+    pub fn expires_at(&self) -> Option<SystemTime> {
+        self.expires_at.map(|secs| SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(secs))
     }
 }
 
@@ -135,7 +142,7 @@ fn subject_of(access: &Access, parts: &Parts) -> Result<Subject, ServerError> {
         // credential, dropped like any other).
         _ => {
             static OPEN: std::sync::LazyLock<Subject> =
-                std::sync::LazyLock::new(|| Subject { name: OPEN_SUBJECT.into(), from_token: false });
+                std::sync::LazyLock::new(|| Subject { name: OPEN_SUBJECT.into(), from_token: false, expires_at: None });
             return Ok(OPEN.clone());
         }
     };
@@ -143,5 +150,5 @@ fn subject_of(access: &Access, parts: &Parts) -> Result<Subject, ServerError> {
     let claims = secret
         .verify(token, origin, SystemTime::now())
         .map_err(|error| ServerError::TokenRefused(error.to_string()))?;
-    Ok(Subject { name: claims.sub.into(), from_token: true })
+    Ok(Subject { name: claims.sub.into(), from_token: true, expires_at: Some(claims.exp) })
 }

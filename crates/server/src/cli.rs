@@ -74,6 +74,9 @@ pub struct ServeArgs {
     /// Seconds between keep-alive comments on live-event streams.
     #[arg(long, default_value_t = 15)]
     pub event_keep_alive_s: u64,
+    /// Seconds live events are kept for clients that resume; one that missed older ones is told to reload.
+    #[arg(long, default_value_t = 24 * 60 * 60)]
+    pub event_window_s: u64,
     /// Worker threads serving connections, each with its own event loop; defaults to one per core.
     #[arg(long)]
     pub workers: Option<NonZeroUsize>,

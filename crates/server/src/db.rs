@@ -22,7 +22,8 @@ impl std::fmt::Debug for Db {
 }
 
 /// Applied in order, once each (`PRAGMA user_version` counts them).
-const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &[
+    "
 CREATE TABLE owners (
     seq     INTEGER PRIMARY KEY AUTOINCREMENT,
     kind    TEXT NOT NULL,
@@ -46,7 +47,11 @@ CREATE TABLE events (
 );
 CREATE INDEX events_by_subject ON events (subject, id);
 CREATE INDEX events_by_resource ON events (resource);
-"];
+",
+    "
+CREATE INDEX events_by_time ON events (received_at);
+",
+];
 
 impl Db {
     /// Opens (creating if needed) `data_dir/vstage.sqlite3`.

@@ -1,10 +1,11 @@
 //! Live events: verified webhook deliveries, stored with an id and fanned out to the subject's `GET /api/events`
 //! streams (Server-Sent Events) with `Last-Event-ID` resume, keep-alive comments and a cap on streams per subject.
+//! A stream ends when its token expires (`token_expired`); a resume the kept log cannot serve says `reset`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use axum::Extension;
 use axum::extract::{Query, State};
@@ -19,9 +20,7 @@ use crate::access::Subject;
 use crate::db::{Db, now_millis};
 use crate::error::ServerError;
 
-/// Events older than this are no longer replayed.
-const KEPT_FOR_MS: i64 = 24 * 60 * 60 * 1000;
-/// The most events one resume replays.
+/// The most events one resume replays; a client further behind is told to `reset`.
 const REPLAY_LIMIT: i64 = 1000;
 
 /// One stored event.
@@ -41,15 +40,18 @@ pub struct Events {
     streams: Mutex<HashMap<String, usize>>,
     max_streams_per_subject: usize,
     keep_alive: Duration,
+    /// How long events are kept for clients that resume (`--event-window-s`).
+    window: Duration,
     /// Set when the server stops, so open streams end and graceful shutdown can finish.
     closing: tokio::sync::watch::Sender<bool>,
 }
 
 impl Events {
-    pub fn new(db: Db, max_streams_per_subject: usize, keep_alive: Duration) -> Arc<Self> {
+    pub fn new(db: Db, max_streams_per_subject: usize, keep_alive: Duration, window: Duration) -> Arc<Self> {
         let (live, _) = broadcast::channel(1024);
         let (closing, _) = tokio::sync::watch::channel(false);
-        Arc::new(Events { db, live, streams: Mutex::default(), max_streams_per_subject, keep_alive, closing })
+        let streams = Mutex::default();
+        Arc::new(Events { db, live, streams, max_streams_per_subject, keep_alive, window, closing })
     }
 
     /// Ends every open stream (the server is stopping).
@@ -57,8 +59,10 @@ impl Events {
         self.closing.send_replace(true);
     }
 
-    /// Stores an event inside the caller's transaction; `subject` is `""` while its owner is unknown.
+    /// Stores an event inside the caller's transaction, and drops those older than the window; `subject` is `""`
+    /// while its owner is unknown.
     pub fn insert(
+        &self,
         db: &Connection,
         subject: &str,
         resource: &str,
@@ -71,9 +75,9 @@ impl Events {
             params![subject, resource, event_type, data, now],
         )?;
         let id = db.last_insert_rowid();
-        if id % 256 == 0 {
-            db.execute("DELETE FROM events WHERE received_at < ?1", [now - KEPT_FOR_MS])?;
-        }
+        // Indexed by time: usually an empty range.
+        let window = i64::try_from(self.window.as_millis()).unwrap_or(i64::MAX);
+        db.execute("DELETE FROM events WHERE received_at < ?1", [now.saturating_sub(window)])?;
         Ok(StoredEvent { id, subject: subject.into(), event_type: event_type.into(), data: data.into() })
     }
 
@@ -122,9 +126,22 @@ impl Events {
             .await
     }
 
-    /// The newest event id, where a client without `Last-Event-ID` starts.
-    async fn newest_id(&self) -> Result<i64, ServerError> {
-        self.db.run(|db| Ok(db.query_row("SELECT COALESCE(MAX(id), 0) FROM events", [], |row| row.get(0))?)).await
+    /// The newest event id ever given, where a client without `Last-Event-ID` starts, and the newest one dropped
+    /// from the log (every id up to it is gone): a client that saw less than that has missed events.
+    async fn log_bounds(&self) -> Result<LogBounds, ServerError> {
+        self.db
+            .run(|db| {
+                // AUTOINCREMENT ids are never reused: below the smallest kept id, all were dropped; with none kept,
+                // all up to the last one given were.
+                let given: i64 = db.query_row(
+                    "SELECT COALESCE(MAX(seq), 0) FROM sqlite_sequence WHERE name = 'events'",
+                    [],
+                    |row| row.get(0),
+                )?;
+                let oldest_kept: Option<i64> = db.query_row("SELECT MIN(id) FROM events", [], |row| row.get(0))?;
+                Ok(LogBounds { newest: given, dropped_through: oldest_kept.map_or(given, |oldest| oldest - 1) })
+            })
+            .await
     }
 
     fn open_stream(self: &Arc<Self>, subject: &str) -> Result<StreamSlot, ServerError> {
@@ -136,6 +153,11 @@ impl Events {
         *count += 1;
         Ok(StreamSlot { events: self.clone(), subject: subject.to_string() })
     }
+}
+
+struct LogBounds {
+    newest: i64,
+    dropped_through: i64,
 }
 
 fn read_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredEvent> {
@@ -181,36 +203,96 @@ pub async fn stream(
         .or(query.last_event_id);
     // Subscribe before reading the log, so nothing falls between the two.
     let live = events.live.subscribe();
-    let (after, backlog) = match resume_from {
-        Some(after) => (after, events.since(subject.as_str(), after).await?),
-        None => (events.newest_id().await?, Vec::new()),
+    let bounds = events.log_bounds().await?;
+    let mut backlog = VecDeque::new();
+    let last_sent = match resume_from {
+        None => bounds.newest,
+        Some(after) => {
+            let missed = events.since(subject.as_str(), after).await?;
+            // What was missed is no longer all here (dropped, too much, or from a log since replaced): the client
+            // starts again from what it reads now.
+            if after < bounds.dropped_through || after > bounds.newest || missed.len() as i64 >= REPLAY_LIMIT {
+                backlog.push_back(Outgoing::Reset { newest: bounds.newest });
+                bounds.newest
+            } else {
+                backlog.extend(missed.into_iter().map(Outgoing::Event));
+                after
+            }
+        }
     };
+    let expires = subject.expires_at().map(|at| {
+        let left = at.duration_since(SystemTime::now()).unwrap_or_default();
+        tokio::time::Instant::now() + left
+    });
     let closing = events.closing.subscribe();
-    let state = StreamState { slot, live, closing, backlog: backlog.into(), last_sent: after };
+    let state = StreamState { slot, live, closing, expires, backlog, last_sent, ended: false };
     let stream = futures_util::stream::unfold(state, next_event);
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(events.keep_alive).text("keep-alive")))
+}
+
+/// What a stream sends besides keep-alive comments.
+enum Outgoing {
+    Event(StoredEvent),
+    /// Events this client missed are no longer kept: it reloads what it shows, then goes on from `newest`.
+    Reset {
+        newest: i64,
+    },
+    /// The token the stream was opened with has expired: the client opens another with its current token.
+    TokenExpired,
 }
 
 struct StreamState {
     slot: StreamSlot,
     live: broadcast::Receiver<Arc<StoredEvent>>,
     closing: tokio::sync::watch::Receiver<bool>,
-    backlog: std::collections::VecDeque<StoredEvent>,
+    /// When the stream's token expires.
+    expires: Option<tokio::time::Instant>,
+    backlog: VecDeque<Outgoing>,
     last_sent: i64,
+    /// `token_expired` was sent: the stream ends.
+    ended: bool,
 }
 
 async fn next_event(mut state: StreamState) -> Option<(Result<Event, Infallible>, StreamState)> {
     loop {
-        if let Some(event) = state.backlog.pop_front() {
-            state.last_sent = event.id;
-            return Some((Ok(to_sse(&event)), state));
+        if state.ended {
+            return None;
+        }
+        if let Some(outgoing) = state.backlog.pop_front() {
+            let event = match outgoing {
+                Outgoing::Event(event) => {
+                    state.last_sent = event.id;
+                    to_sse(&event)
+                }
+                Outgoing::Reset { newest } => Event::default()
+                    .id(newest.to_string())
+                    .event("reset")
+                    .data(r#"{"message":"Some live events were missed and are no longer kept; reload."}"#),
+                Outgoing::TokenExpired => {
+                    state.ended = true;
+                    Event::default()
+                        .event("token_expired")
+                        .data(r#"{"message":"The widget token has expired; connect again with a new one."}"#)
+                }
+            };
+            return Some((Ok(event), state));
         }
         if *state.closing.borrow() {
             return None;
         }
+        let expiry = async {
+            match state.expires {
+                Some(at) => tokio::time::sleep_until(at).await,
+                None => std::future::pending().await,
+            }
+        };
         let received = tokio::select! {
             received = state.live.recv() => received,
             _ = state.closing.changed() => return None,
+            () = expiry => {
+                state.backlog.push_back(Outgoing::TokenExpired);
+                continue;
+            }
         };
         match received {
             Ok(event) if event.subject == state.slot.subject && event.id > state.last_sent => {
@@ -221,7 +303,14 @@ async fn next_event(mut state: StreamState) -> Option<(Result<Event, Infallible>
             Err(broadcast::error::RecvError::Lagged(_)) => {
                 // Too slow for the live feed: catch up from the log.
                 let events = state.slot.events.clone();
-                state.backlog = events.since(&state.slot.subject, state.last_sent).await.ok()?.into();
+                let missed = events.since(&state.slot.subject, state.last_sent).await.ok()?;
+                state.backlog = if missed.len() as i64 >= REPLAY_LIMIT {
+                    let newest = events.log_bounds().await.ok()?.newest;
+                    state.last_sent = newest;
+                    VecDeque::from([Outgoing::Reset { newest }])
+                } else {
+                    missed.into_iter().map(Outgoing::Event).collect()
+                };
             }
             Err(broadcast::error::RecvError::Closed) => return None,
         }

@@ -117,7 +117,12 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         access: access.name().into(),
     };
     let ownership = Ownership::new(db.clone());
-    let events = Events::new(db.clone(), args.max_event_streams, Duration::from_secs(args.event_keep_alive_s.max(1)));
+    let events = Events::new(
+        db.clone(),
+        args.max_event_streams,
+        Duration::from_secs(args.event_keep_alive_s.max(1)),
+        Duration::from_secs(args.event_window_s),
+    );
     let uploads = Arc::new(Uploads::open(args.data_dir.join("uploads"), &public_url)?);
     let receiver =
         Arc::new(Receiver { secret: webhook_secret.clone(), access: access.clone(), db, events: events.clone() });

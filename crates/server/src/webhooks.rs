@@ -157,6 +157,7 @@ pub async fn receive(
     let digest = Sha256::digest(&body).to_vec();
     let data = String::from_utf8_lossy(&body).into_owned();
     let open = matches!(receiver.access.as_ref(), Access::Open { .. });
+    let events = receiver.events.clone();
     let stored = receiver
         .db
         .run(move |db| {
@@ -176,7 +177,7 @@ pub async fn receive(
                 "INSERT OR IGNORE INTO deliveries_seen (digest, received_at) VALUES (?1, ?2)",
                 params![digest, now],
             )? == 1;
-            let stored = if fresh { Some(Events::insert(&tx, &subject, &resource, &event_type, &data)?) } else { None };
+            let stored = if fresh { Some(events.insert(&tx, &subject, &resource, &event_type, &data)?) } else { None };
             if fresh && now % 64 == 0 {
                 tx.execute("DELETE FROM deliveries_seen WHERE received_at < ?1", [now - SEEN_FOR_MS])?;
             }

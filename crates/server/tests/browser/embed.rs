@@ -94,6 +94,13 @@ pub async fn start_host(listener: tokio::net::TcpListener, page: String) -> toki
     })
 }
 
+/// How many of the page's event streams that the browser has not closed were opened with `token`.
+async fn open_streams_with(driver: &WebDriver, token: &str) -> WebDriverResult<u64> {
+    let script =
+        "return [...window.probe.sources].filter((s) => s.url.includes(arguments[0]) && s.readyState !== 2).length";
+    driver.execute(script, vec![json!(token)]).await?.convert()
+}
+
 async fn events(driver: &WebDriver) -> WebDriverResult<Vec<Value>> {
     driver.execute("return window.probe.events", vec![]).await?.convert()
 }
@@ -254,8 +261,11 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
             .await?
             .convert()?;
         assert!(waiting.is_empty(), "the list waits for the new token: {shown}");
+        // the event stream ended with the token, and was not reopened with it
+        assert_eq!(open_streams_with(&driver, &ben_short).await?, 0, "no stream holds on to the expired token");
         driver.execute("document.getElementById('second').token = arguments[0]", vec![json!(ben_renewed)]).await?;
         second.query(By::Css(".vstage-empty")).first().await?;
+        assert_eq!(open_streams_with(&driver, &ben_renewed).await?, 1, "the new token opens a new stream");
 
         // A view the widget does not have is reported, not shown blank.
         set_attribute(&driver, "first", "view", "gallery").await?;

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::sse::EventStream;
 use crate::support::{Server, widget_dir};
+use crate::webhooks::deliver_done;
 use crate::{WIDGET_SECRET, create_render, mint, sample_url};
 
 #[tokio::test]
@@ -78,4 +79,42 @@ async fn open_streams_do_not_hold_up_a_graceful_stop() {
     let server = Server::start(dist.path()).await;
     let _events = EventStream::open(reqwest::Client::new().get(server.api("/events"))).await;
     assert!(server.stop().await, "the server stopped within 10 s with a stream open");
+}
+
+#[tokio::test]
+async fn a_stream_ends_when_its_token_expires() {
+    let dist = widget_dir();
+    let server =
+        Server::start_with(dist.path(), &["--access", "token"], &[("VSTAGE_WIDGET_SECRET", WIDGET_SECRET)]).await;
+    let short = mint(WIDGET_SECRET, "alice", "2s", None).await;
+    let mut events = EventStream::open(reqwest::Client::new().get(server.api("/events")).bearer_auth(&short)).await;
+    let expired = events.next(Duration::from_secs(5)).await.expect("an event when the token expires");
+    assert_eq!(expired.event.as_deref(), Some("token_expired"));
+    assert!(expired.data.contains("expired"), "{}", expired.data);
+    assert!(events.next(Duration::from_secs(2)).await.is_none());
+    assert!(events.ended, "the stream ends with its token");
+}
+
+#[tokio::test]
+async fn a_resume_from_before_the_kept_window_is_told_to_reset() {
+    let dist = widget_dir();
+    let server = Server::start_with(dist.path(), &["--event-window-s", "1"], &[]).await;
+    let resume = async |after: &str| {
+        let request = reqwest::Client::new().get(server.api("/events")).header("Last-Event-ID", after);
+        let mut stream = EventStream::open(request).await;
+        stream.next(Duration::from_millis(700)).await
+    };
+    assert_eq!(deliver_done(&server, "var_1").await, 200);
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    // the first event is out of the window when the second is stored
+    assert_eq!(deliver_done(&server, "var_2").await, 200);
+
+    let reset = resume("0").await.expect("a reset for a client that missed a dropped event");
+    assert_eq!((reset.event.as_deref(), reset.id.as_deref()), (Some("reset"), Some("2")));
+    assert!(reset.data.contains("reload"), "{}", reset.data);
+    // one that saw the first misses nothing that was dropped
+    let next = resume("1").await.expect("the second event");
+    assert_eq!((next.event.as_deref(), next.id.as_deref()), (Some("done"), Some("2")));
+    // an id this log never gave (another server's, or before its data was cleared)
+    assert_eq!(resume("99").await.expect("a reset").event.as_deref(), Some("reset"));
 }

@@ -16,6 +16,8 @@ pub struct EventStream {
     buffer: String,
     /// Comment lines seen (keep-alives).
     pub comments: usize,
+    /// The server ended the stream.
+    pub ended: bool,
 }
 
 impl EventStream {
@@ -24,10 +26,10 @@ impl EventStream {
         let response = request.header("Accept", "text/event-stream").send().await.unwrap();
         assert_eq!(response.status().as_u16(), 200, "{:?}", response.text().await);
         assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
-        EventStream { chunks: response.bytes_stream().boxed(), buffer: String::new(), comments: 0 }
+        EventStream { chunks: response.bytes_stream().boxed(), buffer: String::new(), comments: 0, ended: false }
     }
 
-    /// The next event within `within`, or `None`.
+    /// The next event within `within`, or `None` (then `ended` says whether the server ended the stream).
     pub async fn next(&mut self, within: Duration) -> Option<SseEvent> {
         tokio::time::timeout(within, async {
             loop {
@@ -39,7 +41,10 @@ impl EventStream {
                 }
                 match self.chunks.next().await {
                     Some(Ok(chunk)) => self.buffer.push_str(&String::from_utf8_lossy(&chunk)),
-                    _ => return None,
+                    _ => {
+                        self.ended = true;
+                        return None;
+                    }
                 }
             }
         })

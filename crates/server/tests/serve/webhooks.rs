@@ -11,20 +11,20 @@ use crate::recording::RecordingUpstream;
 use crate::sse::EventStream;
 use crate::support::{Server, widget_dir};
 
-fn signature(secret: &str, body: &[u8]) -> [u8; 32] {
+pub fn signature(secret: &str, body: &[u8]) -> [u8; 32] {
     let mut mac = <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(secret.as_bytes()).unwrap();
     mac.update(body);
     mac.finalize().into_bytes().into()
 }
 
 /// The webhook secret the server keeps in its data dir.
-fn kept_secret(server: &Server) -> String {
+pub fn kept_secret(server: &Server) -> String {
     let kept = std::fs::read(server.data_dir().join("webhook-secret.json")).unwrap();
     let kept: serde_json::Value = serde_json::from_slice(&kept).unwrap();
     kept["secret"].as_str().unwrap().to_string()
 }
 
-async fn deliver(server: &Server, body: &[u8], signature: Option<&str>) -> u16 {
+pub async fn deliver(server: &Server, body: &[u8], signature: Option<&str>) -> u16 {
     let mut request = reqwest::Client::new()
         .post(server.api("/webhooks/service"))
         .header("Content-Type", "application/json")
@@ -35,7 +35,13 @@ async fn deliver(server: &Server, body: &[u8], signature: Option<&str>) -> u16 {
     request.send().await.unwrap().status().as_u16()
 }
 
-fn done_event(variation: &str) -> Vec<u8> {
+/// Delivers a `done` event about `variation`, signed with the server's kept secret; the status.
+pub async fn deliver_done(server: &Server, variation: &str) -> u16 {
+    let body = done_event(variation);
+    deliver(server, &body, Some(&hex::encode(signature(&kept_secret(server), &body)))).await
+}
+
+pub fn done_event(variation: &str) -> Vec<u8> {
     serde_json::to_vec(&json!({
         "event_type": "done",
         "render_id": "rnd_from_elsewhere",
