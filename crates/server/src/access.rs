@@ -11,6 +11,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ServerError;
+use crate::in_flight::{InFlight, Slot};
 use crate::rate_limit::RateLimit;
 use crate::serving::Peer;
 use crate::token::WidgetSecret;
@@ -77,30 +78,43 @@ impl Subject {
 pub struct Gate {
     pub access: Arc<Access>,
     pub rate_limit: Option<RateLimit>,
+    pub in_flight: Option<Arc<InFlight>>,
+}
+
+/// A call let in: who it acts for, and its place under the in-flight cap (held until it is answered).
+#[derive(Debug)]
+pub struct Admitted {
+    pub subject: Subject,
+    pub slot: Option<Slot>,
 }
 
 impl Gate {
-    /// Whether calls are counted per client address (open access with a rate limit), which `admit` then reads
-    /// from the request's `ConnectInfo<Peer>`.
+    /// Whether calls are counted per client address (open access with a limit), which `admit` then reads from the
+    /// request's `ConnectInfo<Peer>`.
     pub fn needs_peer(&self) -> bool {
-        self.rate_limit.is_some() && !self.access.is_token()
+        (self.rate_limit.is_some() || self.in_flight.is_some()) && !self.access.is_token()
     }
 
-    /// The subject a call acts for, counted against the rate limit; a refusal is the answer to send.
-    pub fn admit(&self, parts: &Parts) -> Result<Subject, ServerError> {
+    /// The subject a call acts for, counted against the rate limit and the in-flight cap; a refusal is the
+    /// answer to send.
+    pub fn admit(&self, parts: &Parts) -> Result<Admitted, ServerError> {
         let subject = subject_of(&self.access, parts)?;
+        if self.rate_limit.is_none() && self.in_flight.is_none() {
+            return Ok(Admitted { subject, slot: None });
+        }
+        let key = if subject.by_token() {
+            format!("sub:{}", subject.as_str())
+        } else {
+            match parts.extensions.get::<ConnectInfo<Peer>>() {
+                Some(ConnectInfo(Peer(peer))) => format!("ip:{}", peer.ip()),
+                None => "ip:unknown".into(),
+            }
+        };
         if let Some(limit) = &self.rate_limit {
-            let key = if subject.by_token() {
-                format!("sub:{}", subject.as_str())
-            } else {
-                match parts.extensions.get::<ConnectInfo<Peer>>() {
-                    Some(ConnectInfo(Peer(peer))) => format!("ip:{}", peer.ip()),
-                    None => "ip:unknown".into(),
-                }
-            };
             limit.check(&key)?;
         }
-        Ok(subject)
+        let slot = self.in_flight.as_ref().map(|in_flight| in_flight.enter(&key)).transpose()?;
+        Ok(Admitted { subject, slot })
     }
 }
 
@@ -108,9 +122,11 @@ impl Gate {
 pub async fn authenticate(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> Response {
     let (mut parts, body) = request.into_parts();
     match gate.admit(&parts) {
-        Ok(subject) => {
+        Ok(Admitted { subject, slot }) => {
             parts.extensions.insert(subject);
-            next.run(Request::from_parts(parts, body)).await
+            let answer = next.run(Request::from_parts(parts, body)).await;
+            drop(slot);
+            answer
         }
         Err(refused) => refused.into_response(),
     }

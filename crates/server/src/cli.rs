@@ -68,6 +68,13 @@ pub struct ServeArgs {
     /// Requests a minute allowed per subject (per client address in open access); 0 for no limit.
     #[arg(long, default_value_t = 600)]
     pub rate_limit: u32,
+    /// Calls a subject (a client address in open access) may have under way at once; more are answered 429.
+    /// 0 for no limit.
+    #[arg(long, default_value_t = 32)]
+    pub max_in_flight: usize,
+    /// Connections served at once; more wait in the system's queue until one closes.
+    #[arg(long, default_value_t = 4096)]
+    pub max_connections: usize,
     /// Live-event streams a subject may hold open at once.
     #[arg(long, default_value_t = 32)]
     pub max_event_streams: usize,

@@ -14,6 +14,7 @@ mod error;
 mod events;
 mod http1;
 mod http_client;
+mod in_flight;
 mod listing;
 mod metadata;
 mod open_guard;
@@ -54,6 +55,7 @@ use crate::db::Db;
 use crate::error::ServerError;
 use crate::events::Events;
 use crate::http_client::{HttpClient, Outgoing};
+use crate::in_flight::InFlight;
 use crate::open_guard::OpenGuard;
 use crate::ownership::Ownership;
 use crate::proxy::Proxy;
@@ -127,7 +129,11 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let receiver =
         Arc::new(Receiver { secret: webhook_secret.clone(), access: access.clone(), db, events: events.clone() });
     let demo_offered = embedded_sandbox.is_some() && access.widget_secret().is_some();
-    let gate = Arc::new(Gate { access: access.clone(), rate_limit: RateLimit::per_minute(args.rate_limit) });
+    let gate = Arc::new(Gate {
+        access: access.clone(),
+        rate_limit: RateLimit::per_minute(args.rate_limit),
+        in_flight: InFlight::new(args.max_in_flight),
+    });
     let mode = upstream.mode();
     let live_events = events.clone();
     let guard = match *access {
@@ -166,6 +172,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let options = serving::Options {
         workers: args.workers.unwrap_or_else(serving::default_workers),
         header_timeout: Some(Duration::from_secs(args.header_timeout_s)).filter(|timeout| !timeout.is_zero()),
+        max_connections: args.max_connections.max(1),
     };
     serving::serve(listener, options, app, stopping).await?;
     drop(embedded_sandbox);
@@ -233,7 +240,7 @@ impl Shared {
                     })
                 }
             };
-        // The caller's address is read only to rate-limit open access per client.
+        // The caller's address is read only to limit open access per client.
         let needs_peer = self.gate.needs_peer();
         let guard = self.guard.clone();
         Ok(Arc::new(move |mut request, peer| {

@@ -14,7 +14,7 @@ use http_body_util::{BodyExt, Limited};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC};
 use serde_json::Value;
 
-use crate::access::{Gate, Subject};
+use crate::access::{Admitted, Gate, Subject};
 use crate::addresses;
 use crate::error::ServerError;
 use crate::events::Events;
@@ -193,7 +193,7 @@ impl Routes {
             let (parts, body) = request.into_parts();
             let forwarded = async {
                 // Who is calling is settled before a byte of the body is read.
-                let subject = proxy.gate.admit(&parts)?;
+                let Admitted { subject, slot } = proxy.gate.admit(&parts)?;
                 // Most calls are GETs, with nothing to collect.
                 let body = if body.is_end_stream() {
                     Bytes::new()
@@ -222,7 +222,10 @@ impl Routes {
                 let params = params?;
                 let handled = async move {
                     let call = Incoming { method: parts.method.clone(), query: &query, headers: &parts.headers, body };
-                    proxy.handle(endpoint, &subject, &params, call).await
+                    let answer = proxy.handle(endpoint, &subject, &params, call).await;
+                    // In flight until it ends, with or without its browser.
+                    drop(slot);
+                    answer
                 };
                 if !endpoint.rule.follows_success() {
                     return handled.await;

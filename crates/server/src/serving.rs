@@ -1,7 +1,7 @@
 //! Serving the app on worker threads (one per core by default), each with its own single-threaded runtime, as
 //! nginx runs a worker per core: a call, its upstream request and its answer stay on one thread, with no hand-off
-//! between threads. One acceptor deals the connections out in turn; each worker serves its connections with
-//! hyper's HTTP/1 directly and hands every request to its own copy of the app (see `App`).
+//! between threads. One acceptor deals the connections out in turn, at most `max_connections` open at once; each
+//! worker serves its connections with hyper's HTTP/1 directly and hands every request to its own copy of the app.
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -20,7 +20,7 @@ use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
 
 /// One worker's app: answers a request that came from `Peer`.
 pub type App = Arc<dyn Fn(hyper::Request<Incoming>, Peer) -> Answer + Send + Sync>;
@@ -29,8 +29,9 @@ pub type Answer = Pin<Box<dyn Future<Output = Response> + Send>>;
 /// Builds one worker's app; called once on each worker's thread.
 pub type AppFactory = Arc<dyn Fn() -> anyhow::Result<App> + Send + Sync>;
 
-/// A connection handed to a worker: the socket (taken off the acceptor's runtime) and the peer's address.
-type Handover = (std::net::TcpStream, SocketAddr);
+/// A connection handed to a worker: the socket (taken off the acceptor's runtime), the peer's address, and its
+/// place under the connection cap, given back when the connection ends.
+type Handover = (std::net::TcpStream, SocketAddr, OwnedSemaphorePermit);
 
 /// How many workers to run when not told: one per core the process may use.
 pub fn default_workers() -> NonZeroUsize {
@@ -45,6 +46,8 @@ pub struct Options {
     /// How long a client may take to send a request's headers, from when the connection is ready for them (so
     /// also how long a kept-alive connection may sit idle); `None` for no limit.
     pub header_timeout: Option<Duration>,
+    /// Connections open at once; beyond it the acceptor waits, and new ones queue in the system's backlog.
+    pub max_connections: usize,
 }
 
 /// Serves `app` on `listener` with `options.workers` threads until `stopping` completes, then stops accepting,
@@ -77,8 +80,10 @@ pub async fn serve(
     }
     drop(ended);
 
+    let places = Arc::new(Semaphore::new(options.max_connections));
     let accepting = async {
         for handover in handovers.iter().cycle() {
+            let Ok(place) = places.clone().acquire_owned().await else { break };
             // axum's accept logs and waits out errors such as too many open files.
             let (stream, peer) = Listener::accept(&mut listener).await;
             // Answers go out as soon as they are written (no Nagle delay on small responses and event lines).
@@ -87,7 +92,7 @@ pub async fn serve(
             }
             match stream.into_std() {
                 Ok(stream) => {
-                    if handover.send((stream, peer)).is_err() {
+                    if handover.send((stream, peer, place)).is_err() {
                         return anyhow!("a worker stopped taking connections");
                     }
                 }
@@ -127,7 +132,7 @@ fn run_worker(
         http.timer(TokioTimer::new()).header_read_timeout(header_timeout);
         let connections = GracefulShutdown::new();
         loop {
-            let (stream, peer) = tokio::select! {
+            let (stream, peer, place) = tokio::select! {
                 handed = listener.accept() => handed,
                 _ = stop_requested.wait_for(|stop| *stop) => break,
             };
@@ -142,6 +147,7 @@ fn run_worker(
                 if let Err(error) = connection.await {
                     tracing::debug!(%error, "a connection ended with an error");
                 }
+                drop(place);
             });
         }
         // Open connections finish the call in hand; idle ones close.
@@ -171,14 +177,14 @@ struct Handed {
 }
 
 impl Handed {
-    async fn accept(&mut self) -> (TcpStream, SocketAddr) {
+    async fn accept(&mut self) -> (TcpStream, SocketAddr, OwnedSemaphorePermit) {
         loop {
-            let Some((stream, peer)) = self.connections.recv().await else {
+            let Some((stream, peer, place)) = self.connections.recv().await else {
                 // The acceptor has stopped; the stop request ends this worker.
                 return std::future::pending().await;
             };
             match TcpStream::from_std(stream) {
-                Ok(stream) => return (stream, peer),
+                Ok(stream) => return (stream, peer, place),
                 Err(error) => tracing::warn!(%error, "a worker could not take a connection"),
             }
         }

@@ -303,3 +303,44 @@ async fn a_creation_is_recorded_for_its_subject_even_when_the_browser_leaves_mid
     let (_, listed) = status_of(http.get(server.api("/v2/renders")).bearer_auth(&alice)).await;
     assert_eq!(listed["total_count"], 1, "{listed}");
 }
+
+#[tokio::test]
+async fn calls_under_way_are_capped_per_caller() {
+    let upstream = RecordingUpstream::start().await;
+    let dist = widget_dir();
+    let server = Server::start_with(
+        dist.path(),
+        &["--upstream", &upstream.url, "--max-in-flight", "1"],
+        &[("VSTAGE_API_KEY", "k_test")],
+    )
+    .await;
+    let http = reqwest::Client::new();
+    let slow = tokio::spawn(http.get(server.api("/v2/status?delay_ms=1000")).send());
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (status, body) = status_of(http.get(server.api("/v2/status"))).await;
+    assert_eq!(status, 429, "a second call while the first is under way: {body}");
+    assert_eq!(slow.await.unwrap().unwrap().status().as_u16(), 200);
+    assert_eq!(status_of(http.get(server.api("/v2/status"))).await.0, 200, "the place is given back");
+}
+
+#[tokio::test]
+async fn connections_beyond_the_cap_wait_for_a_place() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dist = widget_dir();
+    let server = Server::start_with(dist.path(), &["--max-connections", "2"], &[]).await;
+    let address = server.url.trim_start_matches("http://");
+    let first = tokio::net::TcpStream::connect(address).await.unwrap();
+    let _second = tokio::net::TcpStream::connect(address).await.unwrap();
+    let mut third = tokio::net::TcpStream::connect(address).await.unwrap();
+    let request = format!("GET /api/capabilities HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+    third.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    let waited = tokio::time::timeout(std::time::Duration::from_secs(1), third.read_to_string(&mut answer)).await;
+    assert!(waited.is_err(), "no answer while two connections hold the places: {answer}");
+    drop(first);
+    tokio::time::timeout(std::time::Duration::from_secs(5), third.read_to_string(&mut answer))
+        .await
+        .expect("an answer once a place is free")
+        .unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}
