@@ -18,7 +18,7 @@ use vstage_api::{Message, Uploaded};
 use crate::api::{Token, use_api, use_token};
 
 /// The largest photo the server takes.
-pub const MAX_BYTES: f64 = 25.0 * 1024.0 * 1024.0;
+pub const MAX_BYTES: f64 = vstage_api::validate::MAX_PHOTO_BYTES as f64;
 
 /// Where uploads go, and with which token: the studio's.
 #[derive(Clone)]

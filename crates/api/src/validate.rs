@@ -14,6 +14,11 @@ use crate::v1;
 pub const MAX_VARIATIONS_PER_RENDER: u64 = 20;
 /// `limit` and `variations_limit`.
 pub const PAGE_LIMIT: RangeInclusive<u32> = 1..=100;
+/// The largest photo file vstage uploads and the sandbox fetches (API.md leaves the service's limit unshown; see
+/// the API notes).
+pub const MAX_PHOTO_BYTES: usize = 25 * 1024 * 1024;
+/// The largest photo, in pixels, that vstage uploads and the sandbox processes (likewise unshown by API.md).
+pub const MAX_PHOTO_PIXELS: u64 = 50_000_000;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]

@@ -8,7 +8,7 @@ use base64::Engine;
 use crate::error::SandboxError;
 
 /// The largest image the sandbox downloads.
-pub const MAX_BYTES: usize = 25 * 1024 * 1024;
+pub const MAX_BYTES: usize = vstage_api::validate::MAX_PHOTO_BYTES;
 
 #[derive(Debug, Clone)]
 pub struct Fetcher {

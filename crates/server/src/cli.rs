@@ -75,6 +75,12 @@ pub struct ServeArgs {
     /// Connections served at once; more wait in the system's queue until one closes.
     #[arg(long, default_value_t = 4096)]
     pub max_connections: usize,
+    /// Megabytes of uploads a subject may keep (in open access, all callers together); 0 for no limit.
+    #[arg(long, default_value_t = 1024)]
+    pub upload_quota_mb: u64,
+    /// How long uploads are kept before they are removed, e.g. 30d, 12h; 0s to keep them for ever.
+    #[arg(long, default_value = "30d", value_parser = humantime::parse_duration)]
+    pub upload_retention: Duration,
     /// Live-event streams a subject may hold open at once.
     #[arg(long, default_value_t = 32)]
     pub max_event_streams: usize,

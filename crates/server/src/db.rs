@@ -1,5 +1,5 @@
 //! The server's own SQLite database in the data dir: who owns which render, webhook deliveries already seen,
-//! and the event log that live clients resume from. Queries run on a blocking thread.
+//! the event log that live clients resume from, and whose uploads take how much. Queries run on a blocking thread.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -50,6 +50,15 @@ CREATE INDEX events_by_resource ON events (resource);
 ",
     "
 CREATE INDEX events_by_time ON events (received_at);
+",
+    "
+CREATE TABLE uploads (
+    name      TEXT PRIMARY KEY,
+    subject   TEXT NOT NULL,
+    bytes     INTEGER NOT NULL,
+    stored_at INTEGER NOT NULL
+);
+CREATE INDEX uploads_by_subject ON uploads (subject);
 ",
 ];
 

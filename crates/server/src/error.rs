@@ -39,6 +39,9 @@ pub enum ServerError {
     TooManyRequests { retry_after_s: u64 },
     #[error("{0}")]
     Unavailable(String),
+    /// A subject's uploads would go over its quota (507).
+    #[error("{0}")]
+    InsufficientStorage(String),
     #[error("{0}")]
     BadGateway(String),
     #[error("{0}")]
@@ -62,6 +65,7 @@ impl ServerError {
             ServerError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ServerError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ServerError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ServerError::InsufficientStorage(_) => StatusCode::INSUFFICIENT_STORAGE,
             ServerError::BadGateway(_) => StatusCode::BAD_GATEWAY,
             ServerError::GatewayTimeout(_) => StatusCode::GATEWAY_TIMEOUT,
             ServerError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,

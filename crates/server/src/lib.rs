@@ -61,7 +61,7 @@ use crate::ownership::Ownership;
 use crate::proxy::Proxy;
 use crate::rate_limit::RateLimit;
 use crate::token::WidgetSecret;
-use crate::uploads::Uploads;
+use crate::uploads::{UploadLimits, Uploads};
 use crate::upstream::{Upstream, checked_base};
 use crate::webhooks::{Receiver, WebhookSecret};
 
@@ -125,7 +125,12 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         Duration::from_secs(args.event_keep_alive_s.max(1)),
         Duration::from_secs(args.event_window_s),
     );
-    let uploads = Arc::new(Uploads::open(args.data_dir.join("uploads"), &public_url)?);
+    let limits = UploadLimits {
+        quota: Some(args.upload_quota_mb.saturating_mul(1024 * 1024)).filter(|quota| *quota > 0),
+        retention: Some(args.upload_retention).filter(|retention| !retention.is_zero()),
+    };
+    let uploads = Arc::new(Uploads::open(args.data_dir.join("uploads"), &public_url, db.clone(), limits)?);
+    tokio::spawn(uploads.clone().remove_expired_forever());
     let receiver =
         Arc::new(Receiver { secret: webhook_secret.clone(), access: access.clone(), db, events: events.clone() });
     let demo_offered = embedded_sandbox.is_some() && access.widget_secret().is_some();

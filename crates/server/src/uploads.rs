@@ -1,34 +1,54 @@
-//! `POST /api/uploads`: a photo or mask from the browser (multipart or a raw body, 25 MB at most), checked to
-//! decode as an image, cleared of location metadata, kept in the data dir and served at an unguessable address.
+//! `POST /api/uploads`: a photo or mask from the browser (multipart or a raw body, 25 MB and 50 megapixels at most),
+//! checked to decode as an image, cleared of location metadata, kept in the data dir under its subject's quota for
+//! the retention period, and served at an unguessable address.
 
 use std::io::Cursor;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::{Duration, SystemTime};
 
-use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Multipart, Path, Request, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
 use image::{ImageFormat, ImageReader, Limits};
+use rusqlite::params;
 use serde::Serialize;
+use tokio::sync::Semaphore;
+use vstage_api::validate::MAX_PHOTO_PIXELS;
 
+use crate::access::Subject;
+use crate::db::{Db, now_millis};
 use crate::error::ServerError;
 use crate::metadata;
 
-/// The service's own limit for a photo.
-pub const MAX_BYTES: usize = 25 * 1024 * 1024;
+/// The largest photo file the service takes.
+pub const MAX_BYTES: usize = vstage_api::validate::MAX_PHOTO_BYTES;
 /// The body limit: the photo plus multipart framing.
 pub const BODY_LIMIT: usize = MAX_BYTES + 64 * 1024;
-/// Larger photos are refused rather than decoded (about 270 megapixels).
-const MAX_SIDE: u32 = 16_384;
+/// What decoding the largest photo may allocate: 16-bit RGBA, and some room for the decoder.
+const DECODE_MEMORY: u64 = MAX_PHOTO_PIXELS * 8 + 64 * 1024 * 1024;
 
 #[derive(Debug)]
 pub struct Uploads {
     dir: PathBuf,
     /// The address the service and browsers reach this server at, without a trailing slash.
     public_base: String,
+    db: Db,
+    limits: UploadLimits,
+    /// Decodes at once: each may take `DECODE_MEMORY`.
+    decoding: Semaphore,
+}
+
+/// How much each subject may keep, and for how long.
+#[derive(Debug, Clone, Copy)]
+pub struct UploadLimits {
+    /// Bytes a subject's uploads may take together; `None` for no limit.
+    pub quota: Option<u64>,
+    /// How long an upload is kept; `None` for ever.
+    pub retention: Option<Duration>,
 }
 
 /// The answer to an upload.
@@ -42,30 +62,37 @@ pub struct Uploaded {
 }
 
 impl Uploads {
-    pub fn open(dir: PathBuf, public_base: &str) -> anyhow::Result<Self> {
+    pub fn open(dir: PathBuf, public_base: &str, db: Db, limits: UploadLimits) -> anyhow::Result<Self> {
         std::fs::create_dir_all(&dir)
             .map_err(|e| anyhow::anyhow!("cannot create the uploads folder {}: {e}", dir.display()))?;
-        Ok(Uploads { dir, public_base: public_base.trim_end_matches('/').to_string() })
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let public_base = public_base.trim_end_matches('/').to_string();
+        Ok(Uploads { dir, public_base, db, limits, decoding: Semaphore::new(cores) })
     }
 
-    /// Checks, cleans and stores one image.
-    pub async fn store(&self, bytes: Bytes) -> Result<Uploaded, ServerError> {
+    /// Checks, cleans and stores one image of `subject`'s.
+    pub async fn store(&self, bytes: Bytes, subject: &str) -> Result<Uploaded, ServerError> {
         if bytes.is_empty() {
             return Err(ServerError::BadRequest("The upload is empty; choose a photo and send it again.".into()));
         }
         if bytes.len() > MAX_BYTES {
             return Err(too_large());
         }
-        let (cleaned, format, width, height) = tokio::task::spawn_blocking(move || inspect(bytes))
-            .await
-            .map_err(|e| ServerError::Internal(format!("an upload check stopped: {e}")))??;
+        let (cleaned, format, width, height) = {
+            let _decoding = self.decoding.acquire().await.map_err(|e| ServerError::Internal(e.to_string()))?;
+            tokio::task::spawn_blocking(move || inspect(bytes))
+                .await
+                .map_err(|e| ServerError::Internal(format!("an upload check stopped: {e}")))??
+        };
         let extension = format.extensions_str().first().copied().unwrap_or("img");
         let name = format!("{}.{extension}", random_name()?);
-        let path = self.dir.join(&name);
         let size = cleaned.len();
-        tokio::fs::write(&path, &cleaned)
-            .await
-            .map_err(|e| ServerError::Internal(format!("cannot write {}: {e}", path.display())))?;
+        self.reserve(&name, subject, size as u64).await?;
+        let path = self.dir.join(&name);
+        if let Err(error) = tokio::fs::write(&path, &cleaned).await {
+            self.forget(vec![name]).await?;
+            return Err(ServerError::Internal(format!("cannot write {}: {error}", path.display())));
+        }
         tracing::info!(%name, bytes = size, width, height, "stored an upload");
         Ok(Uploaded {
             url: format!("{}/api/uploads/{name}", self.public_base),
@@ -75,6 +102,103 @@ impl Uploads {
             content_type: format.to_mime_type(),
         })
     }
+
+    /// Records `name` as `subject`'s, if its uploads stay within the quota with it (checked and recorded in one
+    /// transaction, so uploads at once cannot both squeeze in).
+    async fn reserve(&self, name: &str, subject: &str, bytes: u64) -> Result<(), ServerError> {
+        let (name, subject, quota) = (name.to_string(), subject.to_string(), self.limits.quota);
+        let retention = self.limits.retention;
+        self.db
+            .run(move |db| {
+                let tx = db.transaction()?;
+                if let Some(quota) = quota {
+                    let used: i64 = tx.query_row(
+                        "SELECT COALESCE(SUM(bytes), 0) FROM uploads WHERE subject = ?1",
+                        [&subject],
+                        |row| row.get(0),
+                    )?;
+                    let used = used.max(0) as u64;
+                    if used + bytes > quota {
+                        return Err(quota_reached(used, quota, retention));
+                    }
+                }
+                tx.execute(
+                    "INSERT INTO uploads (name, subject, bytes, stored_at) VALUES (?1, ?2, ?3, ?4)",
+                    params![name, subject, bytes as i64, now_millis()],
+                )?;
+                tx.commit()?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn forget(&self, names: Vec<String>) -> Result<(), ServerError> {
+        self.db
+            .run(move |db| {
+                let tx = db.transaction()?;
+                for name in &names {
+                    tx.execute("DELETE FROM uploads WHERE name = ?1", [name])?;
+                }
+                tx.commit()?;
+                Ok(())
+            })
+            .await
+    }
+
+    /// Removes the uploads older than the retention period, now and then, for as long as the server runs.
+    pub async fn remove_expired_forever(self: Arc<Self>) {
+        let Some(retention) = self.limits.retention else { return };
+        let every = (retention / 10).clamp(Duration::from_secs(1), Duration::from_secs(3600));
+        let mut tick = tokio::time::interval(every);
+        loop {
+            tick.tick().await;
+            if let Err(error) = self.remove_expired(retention).await {
+                tracing::warn!(%error, "could not remove expired uploads");
+            }
+        }
+    }
+
+    /// Removes every upload stored more than `retention` ago (by the file's time, so files from before the
+    /// uploads were recorded go too).
+    async fn remove_expired(&self, retention: Duration) -> Result<(), ServerError> {
+        let dir = self.dir.clone();
+        let removed = tokio::task::spawn_blocking(move || -> std::io::Result<Vec<String>> {
+            let mut removed = Vec::new();
+            let Some(cutoff) = SystemTime::now().checked_sub(retention) else { return Ok(removed) };
+            for entry in std::fs::read_dir(&dir)? {
+                let entry = entry?;
+                let metadata = entry.metadata()?;
+                if metadata.is_file() && metadata.modified()? < cutoff {
+                    std::fs::remove_file(entry.path())?;
+                    removed.push(entry.file_name().to_string_lossy().into_owned());
+                }
+            }
+            Ok(removed)
+        })
+        .await
+        .map_err(|e| ServerError::Internal(format!("removing expired uploads stopped: {e}")))?
+        .map_err(|e| ServerError::Internal(format!("removing expired uploads: {e}")))?;
+        if !removed.is_empty() {
+            tracing::info!(count = removed.len(), "removed uploads past their retention period");
+            self.forget(removed).await?;
+        }
+        Ok(())
+    }
+}
+
+fn quota_reached(used: u64, quota: u64, retention: Option<Duration>) -> ServerError {
+    let megabytes = |bytes: u64| bytes.div_ceil(1024 * 1024);
+    let freed = match retention {
+        Some(retention) => {
+            format!(" Uploads are removed {} after they are made.", humantime::format_duration(retention))
+        }
+        None => String::new(),
+    };
+    ServerError::InsufficientStorage(format!(
+        "Your uploads take {} MB of the {} MB you may keep, and this photo does not fit.{freed}",
+        megabytes(used),
+        megabytes(quota)
+    ))
 }
 
 /// Format, size and a full decode (so a truncated or corrupt file is caught here, not by the service).
@@ -85,19 +209,26 @@ fn inspect(bytes: Bytes) -> Result<(Bytes, ImageFormat, u32, u32), ServerError> 
             "{format:?} images are not accepted; upload a JPEG, PNG or WebP image."
         )));
     }
+    let unreadable = |error: image::ImageError| {
+        ServerError::BadRequest(format!(
+            "The file is not a readable image ({error}); export it again as JPEG or PNG and upload that."
+        ))
+    };
+    // The size first, from the header: a photo the service would refuse is not decoded at all.
+    let (width, height) =
+        ImageReader::with_format(Cursor::new(&bytes[..]), format).into_dimensions().map_err(unreadable)?;
+    if u64::from(width) * u64::from(height) > MAX_PHOTO_PIXELS {
+        return Err(ServerError::TooLarge(format!(
+            "The photo is {width}x{height} pixels, over the {} megapixels the service takes; resize it and upload \
+             it again.",
+            MAX_PHOTO_PIXELS / 1_000_000
+        )));
+    }
     let mut limits = Limits::default();
-    limits.max_image_width = Some(MAX_SIDE);
-    limits.max_image_height = Some(MAX_SIDE);
+    limits.max_alloc = Some(DECODE_MEMORY);
     let mut reader = ImageReader::with_format(Cursor::new(&bytes[..]), format);
     reader.limits(limits);
-    let image = reader.decode().map_err(|e| match e {
-        image::ImageError::Limits(_) => ServerError::TooLarge(format!(
-            "The image is larger than {MAX_SIDE} pixels on a side; resize it and upload it again."
-        )),
-        other => ServerError::BadRequest(format!(
-            "The file is not a readable image ({other}); export it again as JPEG or PNG and upload that."
-        )),
-    })?;
+    let image = reader.decode().map_err(unreadable)?;
     let cleaned = metadata::strip(bytes, format).map_err(ServerError::BadRequest)?;
     Ok((cleaned, format, image.width(), image.height()))
 }
@@ -117,7 +248,11 @@ fn too_large() -> ServerError {
 }
 
 /// `POST /api/uploads`: `multipart/form-data` (the first file field) or the image as the body.
-pub async fn upload(State(uploads): State<Arc<Uploads>>, request: Request) -> Result<Json<Uploaded>, ServerError> {
+pub async fn upload(
+    State(uploads): State<Arc<Uploads>>,
+    Extension(subject): Extension<Subject>,
+    request: Request,
+) -> Result<Json<Uploaded>, ServerError> {
     let is_multipart = request
         .headers()
         .get(CONTENT_TYPE)
@@ -144,7 +279,7 @@ pub async fn upload(State(uploads): State<Arc<Uploads>>, request: Request) -> Re
             }
         })?
     };
-    Ok(Json(uploads.store(bytes).await?))
+    Ok(Json(uploads.store(bytes, subject.as_str()).await?))
 }
 
 fn body_error(error: axum::extract::multipart::MultipartError) -> ServerError {

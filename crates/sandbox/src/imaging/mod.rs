@@ -19,7 +19,7 @@ use analysis::furniture_mask;
 pub use staging::stage;
 
 /// The largest image the sandbox processes.
-pub const MAX_PIXELS: u64 = 50_000_000;
+pub const MAX_PIXELS: u64 = vstage_api::validate::MAX_PHOTO_PIXELS;
 
 /// What to do to a photo.
 #[derive(Debug, Clone)]

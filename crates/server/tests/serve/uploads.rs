@@ -1,5 +1,6 @@
-//! Uploads: a photo sent raw or as a form is checked to be an image, cleared of location metadata (pixels and
-//! orientation untouched), stored, and served at an address the service can fetch.
+//! Uploads: a photo sent raw or as a form is checked to be an image the service takes, cleared of location metadata
+//! (pixels and orientation untouched), stored under its subject's quota for the retention period, and served at an
+//! address the service can fetch.
 
 use std::io::Cursor;
 
@@ -8,8 +9,8 @@ use img_parts::jpeg::{Jpeg, JpegSegment, markers};
 use img_parts::{Bytes, ImageEXIF};
 use serde_json::Value;
 
-use crate::create_render;
 use crate::support::{Server, widget_dir};
+use crate::{WIDGET_SECRET, create_render, mint};
 
 /// A big-endian EXIF block: a description naming a place, orientation 6 (rotate 90), and a GPS directory.
 fn exif_with_location() -> Vec<u8> {
@@ -119,4 +120,79 @@ async fn a_form_upload_is_accepted_and_non_images_are_refused() {
     for name in ["nothere.jpg", "00000000000000000000000000000000.jpg", "..%2Fvstage.sqlite3"] {
         assert_eq!(http.get(server.api(&format!("/uploads/{name}"))).send().await.unwrap().status(), 404, "{name}");
     }
+}
+
+/// A JPEG whose header claims `width`x`height` over the pixels of a small photo: its size is read, its pixels
+/// would not decode.
+fn jpeg_claiming(width: u16, height: u16) -> Vec<u8> {
+    let mut jpeg = Vec::new();
+    photo().write_to(&mut Cursor::new(&mut jpeg), ImageFormat::Jpeg).unwrap();
+    let frame = jpeg.windows(2).position(|marker| marker == [0xFF, 0xC0]).expect("a baseline frame header");
+    jpeg[frame + 5..frame + 7].copy_from_slice(&height.to_be_bytes());
+    jpeg[frame + 7..frame + 9].copy_from_slice(&width.to_be_bytes());
+    jpeg
+}
+
+#[tokio::test]
+async fn a_photo_over_the_services_size_is_refused_before_it_is_decoded() {
+    let dist = widget_dir();
+    let server = Server::start(dist.path()).await;
+    let http = reqwest::Client::new();
+    let response = http.post(server.api("/uploads")).body(jpeg_claiming(10_000, 6_000)).send().await.unwrap();
+    assert_eq!(response.status().as_u16(), 413);
+    let answer: Value = response.json().await.unwrap();
+    let message = answer["message"].as_str().unwrap();
+    assert!(message.contains("10000x6000") && message.contains("50 megapixels"), "{message}");
+    // just under the limit, the size passes (the decoder then makes what it can of the pixels)
+    let response = http.post(server.api("/uploads")).body(jpeg_claiming(8_000, 6_000)).send().await.unwrap();
+    assert_ne!(response.status().as_u16(), 413);
+}
+
+/// A PNG of noise that takes about `kilobytes` KB: it does not compress.
+fn noise_png(kilobytes: u32) -> Vec<u8> {
+    let side = (kilobytes * 1024 / 3).isqrt();
+    let mut state = 0x2545_F491_u32;
+    let image = RgbImage::from_fn(side, side, |_, _| {
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state as u8
+        };
+        image::Rgb([next(), next(), next()])
+    });
+    let mut png = Vec::new();
+    image.write_to(&mut Cursor::new(&mut png), ImageFormat::Png).unwrap();
+    png
+}
+
+#[tokio::test]
+async fn uploads_are_bounded_per_subject_and_removed_after_the_retention_period() {
+    let dist = widget_dir();
+    let server = Server::start_with(
+        dist.path(),
+        &["--access", "token", "--upload-quota-mb", "1", "--upload-retention", "3s"],
+        &[("VSTAGE_WIDGET_SECRET", WIDGET_SECRET)],
+    )
+    .await;
+    let http = reqwest::Client::new();
+    let alice = mint(WIDGET_SECRET, "alice", "1h", None).await;
+    let bob = mint(WIDGET_SECRET, "bob", "1h", None).await;
+    let photo = noise_png(600);
+    let upload = |token: &str| http.post(server.api("/uploads")).bearer_auth(token).body(photo.clone()).send();
+
+    let first = upload(&alice).await.unwrap();
+    assert_eq!(first.status().as_u16(), 200);
+    let first: Value = first.json().await.unwrap();
+    let refused = upload(&alice).await.unwrap();
+    assert_eq!(refused.status().as_u16(), 507, "a second 600 KB photo is over alice's 1 MB");
+    let answer: Value = refused.json().await.unwrap();
+    assert!(answer["message"].as_str().unwrap().contains("1 MB you may keep"), "{answer}");
+    assert_eq!(upload(&bob).await.unwrap().status().as_u16(), 200, "bob has a quota of his own");
+
+    // past the retention period the photos are gone, and alice's room with them
+    tokio::time::sleep(std::time::Duration::from_secs(5)).await;
+    let gone = http.get(first["url"].as_str().unwrap()).send().await.unwrap();
+    assert_eq!(gone.status().as_u16(), 404, "an upload past its retention period is removed");
+    assert_eq!(upload(&alice).await.unwrap().status().as_u16(), 200, "alice may upload again");
 }
