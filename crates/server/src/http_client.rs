@@ -1,39 +1,88 @@
-//! The one HTTP client for calls to the service (or the embedded sandbox): HTTP/1.1 over rustls with the platform's
-//! certificate verification, kept-alive connections pooled per origin, no redirects followed, time-outs on
-//! connect and call. Each serving worker has its own client, so a call and its connection stay on one thread.
+//! The one HTTP client for calls to the service (or the embedded sandbox): hyper's HTTP/1.1 client connections over
+//! rustls with the platform's certificate verification, kept alive in a small pool per origin, no redirects followed,
+//! time-outs on connect and call, answers bounded in size. Each serving worker has its own client, so a call and its
+//! connection stay on one thread.
 
-use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use axum::body::Bytes;
+use axum::http::header::{CONTENT_LENGTH, HOST};
 use axum::http::uri::{Authority, Scheme};
-use axum::http::{HeaderName, HeaderValue, Uri};
-use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder, MaybeHttpsStream};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Request, StatusCode, Uri};
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Body;
+use hyper::client::conn::http1::{self, SendRequest};
+use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder};
 use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::rt::TokioIo;
-use tokio::net::TcpStream;
-use tokio::time::{Instant, Sleep};
+use tokio::time::Instant;
 use tower::ServiceExt;
-
-pub use crate::http1::{Answer, InvalidTarget, Outgoing, Target};
-use crate::http1::{Connection, ExchangeError};
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Idle connections kept per origin; more are closed once their call is done.
 const MAX_IDLE_PER_ORIGIN: usize = 64;
+/// The longest answer head read (status line and headers; nginx's default limit is 4 or 8 KiB), and the most
+/// headers it may have.
+const MAX_HEAD: usize = 64 * 1024;
+const MAX_HEADERS: usize = 100;
+/// The most a connection buffers of what it reads: bodies pass through in pieces of at most this, and an idle
+/// connection holds no more than this, whatever it read before.
+const MAX_BUFFER: usize = 128 * 1024;
+/// The largest answer body read (the service's JSON and images are far smaller).
+const MAX_BODY: usize = 64 * 1024 * 1024;
 
-/// A connection to the service (TCP, with TLS for https) and the timer of its calls. Boxed, since TLS's state is
-/// large and a connection moves in and out of the pool with every call.
-type Pooled = Box<PooledConnection>;
+/// A request target in origin form (a path, maybe with a query), checked once to be safe in a request line: it
+/// starts with `/` and holds visible ASCII characters only (no space, no control character), and no `#`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target(String);
 
-struct PooledConnection {
-    connection: Connection<TokioIo<MaybeHttpsStream<TokioIo<TcpStream>>>>,
-    timer: Pin<Box<Sleep>>,
+#[derive(Debug, thiserror::Error)]
+#[error("a request target must start with / and hold visible ASCII characters only, without #")]
+pub struct InvalidTarget;
+
+impl Target {
+    pub fn new(target: String) -> Result<Target, InvalidTarget> {
+        let visible = target.bytes().all(|byte| byte.is_ascii_graphic() && byte != b'#');
+        if target.starts_with('/') && visible { Ok(Target(target)) } else { Err(InvalidTarget) }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
 }
+
+/// A request for the service; the client adds `Host` and the framing headers.
+#[derive(Debug, Clone)]
+pub struct Outgoing {
+    pub method: Method,
+    pub target: Target,
+    pub headers: HeaderMap,
+    pub body: Bytes,
+}
+
+impl Outgoing {
+    /// A request without headers or body.
+    pub fn new(method: Method, target: Target) -> Self {
+        Outgoing { method, target, headers: HeaderMap::new(), body: Bytes::new() }
+    }
+}
+
+/// A whole answer: its status, the headers the caller asked to keep, and its body.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Bytes,
+}
+
+/// One kept-alive connection: hyper's handle for sending on it (the connection itself runs as a task of the
+/// worker's runtime, and closes when the handle is dropped).
+type Connection = SendRequest<Full<Bytes>>;
 
 #[derive(Debug, Clone)]
 pub struct HttpClient {
     connector: HttpsConnector<HttpConnector>,
+    http1: http1::Builder,
     /// Connections not in use, by origin (the proxy talks to one or two).
     idle: Arc<Mutex<Vec<OriginPool>>>,
 }
@@ -65,7 +114,7 @@ impl Origin {
 /// The idle connections to one origin, the most recently used last.
 struct OriginPool {
     origin: Origin,
-    connections: Vec<Pooled>,
+    connections: Vec<Connection>,
 }
 
 impl std::fmt::Debug for OriginPool {
@@ -83,6 +132,16 @@ pub enum CallFailure {
     Unreachable(String),
 }
 
+/// Why an exchange on one connection did not end with an answer.
+enum ExchangeError {
+    /// The connection had closed before the request went out: any request may go again on another.
+    NotSent,
+    /// The connection closed before an answer began: whether the service acted on the request is unknown.
+    NoAnswer(String),
+    /// The answer broke off or is too large.
+    Broken(String),
+}
+
 impl HttpClient {
     pub fn new() -> anyhow::Result<Self> {
         let mut http = HttpConnector::new();
@@ -95,7 +154,9 @@ impl HttpClient {
             .https_or_http()
             .enable_http1()
             .wrap_connector(http);
-        Ok(HttpClient { connector, idle: Arc::default() })
+        let mut http1 = http1::Builder::new();
+        http1.max_headers(MAX_HEADERS).max_header_size(MAX_HEAD).max_buf_size(MAX_BUFFER);
+        Ok(HttpClient { connector, http1, idle: Arc::default() })
     }
 
     /// Sends `request` to `origin` and reads the whole answer, all within `timeout`.
@@ -108,57 +169,53 @@ impl HttpClient {
         timeout: Duration,
     ) -> Result<Answer, CallFailure> {
         let deadline = Instant::now() + timeout;
-        let host = &origin.host;
-        // On an idle connection to the origin first. When it ends before any answer (the service closed it as the
-        // request went out), an idempotent request goes again on a new connection, as browsers and nginx do; any
-        // other is never sent twice.
-        if let Some(mut pooled) = self.checkout(origin) {
-            match pooled.exchange(&request, host, keep, deadline).await {
-                Some(Err(ExchangeError::NoAnswer(_))) if request.method.is_idempotent() => {}
-                outcome => return self.settle(origin, pooled, outcome),
+        let call = async {
+            // On an idle connection to the origin first. When it ends before any answer (the service closed it as
+            // the request went out), an idempotent request goes again on a new connection, as browsers and nginx
+            // do; any other is never sent twice.
+            if let Some(mut connection) = self.checkout(origin) {
+                match exchange(&mut connection, &request, origin, keep).await {
+                    Err(ExchangeError::NotSent) => {}
+                    Err(ExchangeError::NoAnswer(_)) if request.method.is_idempotent() => {}
+                    outcome => return self.settle(origin, connection, outcome),
+                }
             }
-        }
-        let connecting = tokio::time::timeout_at(deadline, Box::pin(self.connect(origin, deadline)));
-        let mut pooled = connecting.await.unwrap_or(Err(CallFailure::TimedOut))?;
-        let outcome = pooled.exchange(&request, host, keep, deadline).await;
-        self.settle(origin, pooled, outcome)
+            let mut connection = self.connect(origin).await?;
+            let outcome = exchange(&mut connection, &request, origin, keep).await;
+            self.settle(origin, connection, outcome)
+        };
+        tokio::time::timeout_at(deadline, call).await.unwrap_or(Err(CallFailure::TimedOut))
     }
 
-    /// The call's result from an exchange's outcome (`None`: out of time); the connection goes back to the pool
-    /// when it can carry another call.
+    /// The call's result; the connection goes back to the pool when it can carry another call.
     fn settle(
         &self,
         origin: &Origin,
-        pooled: Pooled,
-        outcome: Option<Result<(Answer, bool), ExchangeError>>,
+        connection: Connection,
+        outcome: Result<Answer, ExchangeError>,
     ) -> Result<Answer, CallFailure> {
         match outcome {
-            Some(Ok((answer, reusable))) => {
-                if reusable {
-                    self.check_in(origin, pooled);
+            Ok(answer) => {
+                if !connection.is_closed() {
+                    self.check_in(origin, connection);
                 }
                 Ok(answer)
             }
-            Some(Err(error)) => Err(CallFailure::Unreachable(error.to_string())),
-            None => Err(CallFailure::TimedOut),
+            Err(ExchangeError::NotSent) => Err(CallFailure::Unreachable("the connection closed at once".into())),
+            Err(ExchangeError::NoAnswer(error) | ExchangeError::Broken(error)) => Err(CallFailure::Unreachable(error)),
         }
     }
 
     /// The most recently used idle connection to the origin that is still open; closed ones are dropped on the
     /// way.
-    fn checkout(&self, origin: &Origin) -> Option<Pooled> {
+    fn checkout(&self, origin: &Origin) -> Option<Connection> {
         let mut idle = self.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let pool = idle.iter_mut().find(|pool| pool.origin.is(origin))?;
-        while let Some(mut connection) = pool.connections.pop() {
-            if connection.connection.is_open() {
-                return Some(connection);
-            }
-        }
-        None
+        std::iter::from_fn(|| pool.connections.pop()).find(|connection| !connection.is_closed())
     }
 
     /// Puts a connection back for the next call to its origin.
-    fn check_in(&self, origin: &Origin, connection: Pooled) {
+    fn check_in(&self, origin: &Origin, connection: Connection) {
         let mut idle = self.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let index = match idle.iter().position(|pool| pool.origin.is(origin)) {
             Some(index) => index,
@@ -173,8 +230,8 @@ impl HttpClient {
         }
     }
 
-    /// A new connection (TLS for https), its timer set for `deadline`.
-    async fn connect(&self, origin: &Origin, deadline: Instant) -> Result<Pooled, CallFailure> {
+    /// A new connection (TLS for https), run as a task of this worker's runtime.
+    async fn connect(&self, origin: &Origin) -> Result<Connection, CallFailure> {
         let uri = Uri::builder()
             .scheme(origin.scheme.clone())
             .authority(origin.authority.clone())
@@ -182,29 +239,65 @@ impl HttpClient {
             .build()
             .map_err(|e| CallFailure::Unreachable(e.to_string()))?;
         let io = self.connector.clone().oneshot(uri).await.map_err(|e| CallFailure::Unreachable(describe(&*e)))?;
-        let connection = Connection::new(TokioIo::new(io));
-        Ok(Box::new(PooledConnection { connection, timer: Box::pin(tokio::time::sleep_until(deadline)) }))
+        let (sender, connection) =
+            self.http1.handshake(io).await.map_err(|e| CallFailure::Unreachable(describe(&e)))?;
+        tokio::spawn(async move {
+            if let Err(error) = connection.await {
+                tracing::debug!(error = %describe(&error), "a connection to the service ended with an error");
+            }
+        });
+        Ok(sender)
     }
 }
 
-impl PooledConnection {
-    /// `Connection::exchange`, given up at `deadline` (`None` then). The timer is the connection's own, moved on
-    /// for each call: while deadlines only grow that is one atomic update, where a new timer per call would be
-    /// registered and removed each time.
-    async fn exchange(
-        &mut self,
-        request: &Outgoing,
-        host: &HeaderValue,
-        keep: &[HeaderName],
-        deadline: Instant,
-    ) -> Option<Result<(Answer, bool), ExchangeError>> {
-        self.timer.as_mut().reset(deadline);
-        tokio::select! {
-            biased;
-            outcome = self.connection.exchange(request, host, keep) => Some(outcome),
-            () = &mut self.timer => None,
+/// Sends `request` on `connection` (`Host` names the origin) and reads the whole answer, keeping the headers named
+/// in `keep`.
+async fn exchange(
+    connection: &mut Connection,
+    request: &Outgoing,
+    origin: &Origin,
+    keep: &[HeaderName],
+) -> Result<Answer, ExchangeError> {
+    connection.ready().await.map_err(|_| ExchangeError::NotSent)?;
+    let mut outgoing = Request::builder()
+        .method(request.method.clone())
+        .uri(request.target.as_str())
+        .body(Full::new(request.body.clone()))
+        .map_err(|e| ExchangeError::Broken(e.to_string()))?;
+    let headers = outgoing.headers_mut();
+    headers.extend(request.headers.iter().map(|(name, value)| (name.clone(), value.clone())));
+    headers.insert(HOST, origin.host.clone());
+    // A method whose request usually has content says when it has none.
+    if request.body.is_empty()
+        && ![Method::GET, Method::HEAD, Method::DELETE, Method::OPTIONS].contains(&request.method)
+    {
+        headers.insert(CONTENT_LENGTH, HeaderValue::from_static("0"));
+    }
+    let answer = connection.send_request(outgoing).await.map_err(|error| match error {
+        _ if error.is_canceled() => ExchangeError::NotSent,
+        _ if error.is_incomplete_message() || error.is_closed() => ExchangeError::NoAnswer(describe(&error)),
+        _ => ExchangeError::Broken(describe(&error)),
+    })?;
+    let (head, body) = answer.into_parts();
+    let too_large = || ExchangeError::Broken(format!("The service's answer is over {} MiB.", MAX_BODY >> 20));
+    // A length over the limit is refused before a byte of the body is read.
+    if body.size_hint().lower() > MAX_BODY as u64 {
+        return Err(too_large());
+    }
+    let body = Limited::new(body, MAX_BODY).collect().await.map_err(|error| {
+        if error.is::<http_body_util::LengthLimitError>() {
+            too_large()
+        } else {
+            ExchangeError::Broken(format!("The service's answer broke off: {}", describe(&*error)))
+        }
+    })?;
+    let mut headers = HeaderMap::new();
+    for name in keep {
+        if let Some(value) = head.headers.get(name) {
+            headers.insert(name.clone(), value.clone());
         }
     }
+    Ok(Answer { status: head.status, headers, body: body.to_bytes() })
 }
 
 /// The error and its causes in one line (a connector's top-level error alone says little).
@@ -223,7 +316,6 @@ fn describe(error: &(dyn std::error::Error + 'static)) -> String {
 mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    use axum::http::Method;
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     use tokio::net::TcpListener;
 
@@ -236,6 +328,10 @@ mod tests {
         Answer,
         /// Answers, then closes the connection (as a service's idle time-out would).
         AnswerThenClose,
+        /// Answers saying `Connection: close`, then closes.
+        AnswerSayingClose,
+        /// Begins an answer whose length is over the client's limit, and sends no more.
+        Oversized,
         /// Closes the connection without answering.
         Hangup,
         /// Answers the first request of a connection; closes it without answering at the second.
@@ -295,6 +391,16 @@ mod tests {
                                     if matches!(behaviour, Behaviour::AnswerThenClose) {
                                         return;
                                     }
+                                }
+                                Behaviour::AnswerSayingClose => {
+                                    let answer = b"HTTP/1.1 200 OK\r\nconnection: close\r\ncontent-length: 2\r\n\r\nok";
+                                    stream.write_all(answer).await.unwrap();
+                                    return;
+                                }
+                                Behaviour::Oversized => {
+                                    let head = b"HTTP/1.1 200 OK\r\ncontent-length: 104857600\r\n\r\nstart";
+                                    stream.write_all(head).await.unwrap();
+                                    std::future::pending::<()>().await;
                                 }
                                 Behaviour::Hangup | Behaviour::HangupAtSecond | Behaviour::SilentAtSecond => return,
                                 Behaviour::Silent => std::future::pending::<()>().await,
@@ -417,5 +523,39 @@ mod tests {
         let answer = client.call(&service.origin, get(), KEEP, LONG).await.unwrap();
         assert_eq!(answer.body, "ok");
         assert_eq!(service.connections.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn a_post_after_an_answer_that_closed_its_connection_goes_on_a_new_one() {
+        let service = stand_in(Behaviour::AnswerSayingClose).await;
+        let client = HttpClient::new().unwrap();
+        for _ in 0..3 {
+            assert_eq!(client.call(&service.origin, post(), KEEP, LONG).await.unwrap().body, "ok");
+        }
+        assert_eq!(service.requests.load(Ordering::SeqCst), 3);
+        assert_eq!(service.connections.load(Ordering::SeqCst), 3);
+    }
+
+    #[tokio::test]
+    async fn an_answer_over_the_limit_is_refused_before_its_body_is_read() {
+        let service = stand_in(Behaviour::Oversized).await;
+        let client = HttpClient::new().unwrap();
+        let failure = client.call(&service.origin, get(), KEEP, LONG).await.unwrap_err();
+        assert!(matches!(&failure, CallFailure::Unreachable(message) if message.contains("64 MiB")), "{failure}");
+    }
+
+    #[tokio::test]
+    async fn the_request_says_its_length_and_names_the_origin() {
+        let service = stand_in(Behaviour::Answer).await;
+        let client = HttpClient::new().unwrap();
+        let mut request = post();
+        request.headers.insert(axum::http::header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        request.body = Bytes::from_static(b"{}");
+        client.call(&service.origin, request, KEEP, LONG).await.unwrap();
+        client.call(&service.origin, post(), KEEP, LONG).await.unwrap();
+        let heads = service.heads.lock().unwrap().clone();
+        assert!(heads[0].starts_with("POST /v2/renders HTTP/1.1\r\n"), "{}", heads[0]);
+        assert!(heads[0].contains("content-length: 2\r\n") && heads[0].contains("content-type: application/json"));
+        assert!(heads[1].contains("content-length: 0\r\n"), "an empty POST says so: {}", heads[1]);
     }
 }

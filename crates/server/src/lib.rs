@@ -12,7 +12,6 @@ mod demo;
 mod embed;
 mod error;
 mod events;
-mod http1;
 mod http_client;
 mod in_flight;
 mod listing;
