@@ -332,6 +332,8 @@ mod tests {
         AnswerSayingClose,
         /// Begins an answer whose length is over the client's limit, and sends no more.
         Oversized,
+        /// Answers with a body of `LARGE_BODY` bytes and keeps the connection.
+        Large,
         /// Closes the connection without answering.
         Hangup,
         /// Answers the first request of a connection; closes it without answering at the second.
@@ -397,6 +399,13 @@ mod tests {
                                     stream.write_all(answer).await.unwrap();
                                     return;
                                 }
+                                Behaviour::Large => {
+                                    let head = format!("HTTP/1.1 200 OK\r\ncontent-length: {LARGE_BODY}\r\n\r\n");
+                                    stream.write_all(head.as_bytes()).await.unwrap();
+                                    for _ in 0..LARGE_BODY / PIECE.len() {
+                                        stream.write_all(&PIECE).await.unwrap();
+                                    }
+                                }
                                 Behaviour::Oversized => {
                                     let head = b"HTTP/1.1 200 OK\r\ncontent-length: 104857600\r\n\r\nstart";
                                     stream.write_all(head).await.unwrap();
@@ -422,6 +431,50 @@ mod tests {
     }
 
     const KEEP: &[HeaderName] = &[axum::http::header::CONTENT_TYPE];
+
+    /// A large answer's body, written in pieces of a static buffer so that the stand-in allocates nothing for it.
+    const LARGE_BODY: usize = 8 * 1024 * 1024;
+    static PIECE: [u8; 64 * 1024] = [b'x'; 64 * 1024];
+
+    /// Counts the bytes each thread has allocated and not freed, to see what an idle connection keeps. A test's
+    /// runtime, its stand-in service and the client's connection tasks all run on the test's thread.
+    struct Counting;
+
+    thread_local! {
+        static LIVE: std::cell::Cell<isize> = const { std::cell::Cell::new(0) };
+    }
+
+    fn count(bytes: isize) {
+        let _ = LIVE.try_with(|live| live.set(live.get() + bytes));
+    }
+
+    fn live_bytes() -> isize {
+        LIVE.with(std::cell::Cell::get)
+    }
+
+    // SAFETY: every call goes to the system allocator unchanged; the counting touches a thread-local cell only.
+    unsafe impl std::alloc::GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+            count(layout.size() as isize);
+            // SAFETY: the caller's layout, passed on.
+            unsafe { std::alloc::System.alloc(layout) }
+        }
+
+        unsafe fn dealloc(&self, pointer: *mut u8, layout: std::alloc::Layout) {
+            count(-(layout.size() as isize));
+            // SAFETY: a block this allocator handed out, with its layout.
+            unsafe { std::alloc::System.dealloc(pointer, layout) }
+        }
+
+        unsafe fn realloc(&self, pointer: *mut u8, layout: std::alloc::Layout, size: usize) -> *mut u8 {
+            count(size as isize - layout.size() as isize);
+            // SAFETY: as in `dealloc`, with the caller's new size.
+            unsafe { std::alloc::System.realloc(pointer, layout, size) }
+        }
+    }
+
+    #[global_allocator]
+    static ALLOCATOR: Counting = Counting;
 
     const LONG: Duration = Duration::from_secs(10);
 
@@ -557,5 +610,20 @@ mod tests {
         assert!(heads[0].starts_with("POST /v2/renders HTTP/1.1\r\n"), "{}", heads[0]);
         assert!(heads[0].contains("content-length: 2\r\n") && heads[0].contains("content-type: application/json"));
         assert!(heads[1].contains("content-length: 0\r\n"), "an empty POST says so: {}", heads[1]);
+    }
+
+    #[tokio::test]
+    async fn an_idle_connection_keeps_no_large_buffer_after_a_large_answer() {
+        let service = stand_in(Behaviour::Large).await;
+        let client = HttpClient::new().unwrap();
+        // The connection exists and is idle in the pool.
+        client.call(&service.origin, get(), KEEP, LONG).await.unwrap();
+        let before = live_bytes();
+        let answer = client.call(&service.origin, get(), KEEP, LONG).await.unwrap();
+        assert_eq!(answer.body.len(), LARGE_BODY);
+        drop(answer);
+        let kept = live_bytes() - before;
+        assert!(kept < 512 * 1024, "an idle connection kept {kept} bytes after an answer of {LARGE_BODY}");
+        assert_eq!(service.connections.load(Ordering::SeqCst), 1, "the connection was kept for the next call");
     }
 }
