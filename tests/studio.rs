@@ -1,6 +1,6 @@
 //! The studio's components that hold logic, mounted in headless Chromium: the configuration form (validation,
 //! the multi-config total kept at 20), the before/after slider with the keyboard, the ETA bar, the pager, and
-//! the live module's polling schedule.
+//! the live module's polling schedule and its answers to a reconnect and a reset.
 #![cfg(target_arch = "wasm32")]
 
 use std::sync::Arc;
@@ -12,7 +12,7 @@ use vstage::components::config_list::ConfigList;
 use vstage::components::eta_bar::{EtaBar, eta_words};
 use vstage::components::pager::Pager;
 use vstage::config_draft::{ConfigDraft, Kind, count_limit};
-use vstage::live::{MAX_POLL_MS, MIN_POLL_MS, next_poll_delay};
+use vstage::live::{Channel, Live, MAX_POLL_MS, MIN_POLL_MS, follow_render, next_poll_delay};
 use vstage_api::{Rule, ValidationError};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -243,4 +243,35 @@ fn polling_starts_at_the_eta_then_backs_off_and_stops_when_all_are_final() {
     let late: Vec<u32> = (0..8).map(|checks| next_poll_delay(now, &[Some(now - 5_000)], checks).unwrap()).collect();
     assert_eq!(late, [1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
     assert_eq!(next_poll_delay(now, &[None], 0), Some(MIN_POLL_MS), "no eta: check soon, then back off");
+}
+
+#[wasm_bindgen_test]
+async fn a_reset_reads_the_render_again_where_a_reconnect_with_nothing_pending_does_not() {
+    let live = Live {
+        channel: RwSignal::new(Channel::Events),
+        last_event: RwSignal::new(None),
+        reconnected: RwSignal::new(1),
+        reset: RwSignal::new(0),
+    };
+    let reads = Arc::new(AtomicUsize::new(0));
+    let counted = reads.clone();
+    let _handle = leptos::mount::mount_to(container(), move || {
+        provide_context(live);
+        let refresh = {
+            let counted = counted.clone();
+            move || {
+                counted.fetch_add(1, Ordering::SeqCst);
+            }
+        };
+        // Every variation is final: nothing is pending.
+        follow_render(Signal::stored("rnd_1".to_string()), Signal::stored(Vec::new()), refresh, |_| true);
+    });
+    settle().await;
+    assert_eq!(reads.load(Ordering::SeqCst), 0);
+    live.reconnected.set(2);
+    settle().await;
+    assert_eq!(reads.load(Ordering::SeqCst), 0, "a reconnect with nothing pending missed nothing");
+    live.reset.set(1);
+    settle().await;
+    assert_eq!(reads.load(Ordering::SeqCst), 1, "after a reset the render is read again");
 }
