@@ -15,6 +15,8 @@ mod open_enum;
 mod query;
 pub mod render;
 pub mod requests;
+#[cfg(feature = "signature")]
+pub mod signature;
 mod tagged;
 pub mod time;
 pub mod transport;

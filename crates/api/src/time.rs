@@ -3,6 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Milliseconds since the Unix epoch, now (native code: the browser's clock is `Date.now()`).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn now_millis() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
 /// Epoch milliseconds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]

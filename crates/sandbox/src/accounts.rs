@@ -88,7 +88,7 @@ fn uid_salt(db: &mut Connection) -> Result<String, SandboxError> {
 }
 
 fn uid_for(salt: &str, key: &str) -> String {
-    format!("acct_{}", &crate::webhooks::sign(salt, key.as_bytes())[..16])
+    format!("acct_{}", &vstage_api::signature::sign(salt, key.as_bytes())[..16])
 }
 
 /// Photos used this period.

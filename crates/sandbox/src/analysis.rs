@@ -14,8 +14,8 @@ use crate::body::JsonBody;
 use crate::error::SandboxError;
 use crate::ids::new_id;
 use crate::imaging;
-use crate::renders::now_millis;
 use crate::webhooks;
+use vstage_api::time::now_millis;
 
 pub async fn analyze(
     State(state): State<Arc<SandboxState>>,

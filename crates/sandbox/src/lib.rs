@@ -33,7 +33,6 @@ use tower_http::cors::{Any, CorsLayer};
 use accounts::Accounts;
 pub use error::SandboxError;
 pub use samples::drawn as sample_photo;
-pub use webhooks::{SIGNATURE_HEADER, sign as sign_webhook};
 
 /// How a sandbox is set up.
 #[derive(Debug, Clone)]

@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
+use vstage_api::time::now_millis;
 use vstage_api::validate::MAX_VARIATIONS_PER_RENDER;
 use vstage_api::{
     AddVariations, BulkAddVariations, BulkCreateRenders, Config, CreateRender, GetRender, ListRenders, RemovalMode,
@@ -83,10 +84,6 @@ fn plan(config: &Config, count: u64, unfurnished: bool) -> Result<Vec<Planned>, 
         planned.push(Planned { id: new_id("var")?, kind: kind.clone(), config: config.clone(), base_variation_id });
     }
     Ok(planned)
-}
-
-pub fn now_millis() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
 /// `POST /v2/renders`: the render and its planned variations, or nothing at all.

@@ -24,7 +24,8 @@ use crate::body::{JsonBody, QueryParams};
 use crate::error::SandboxError;
 use crate::ids::new_id;
 use crate::imaging;
-use crate::renders::{self, Planned, now_millis};
+use crate::renders::{self, Planned};
+use vstage_api::time::now_millis;
 
 /// Renders of one account in progress at once (API.md part 8).
 pub const MAX_RENDERS_IN_PROGRESS: i64 = 50;

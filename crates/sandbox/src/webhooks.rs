@@ -8,18 +8,16 @@ use std::time::Duration;
 
 use tokio::task::AbortHandle;
 
-use hmac::{Hmac, KeyInit, Mac};
 use rusqlite::{Connection, OptionalExtension, params};
-use sha2::Sha256;
 use vstage_api::WebhookEvent;
+use vstage_api::signature;
+use vstage_api::time::now_millis;
 
 use crate::SandboxState;
 use crate::error::SandboxError;
-use crate::renders::now_millis;
 
 /// Attempts in all: the first and three retries.
 pub const MAX_ATTEMPTS: i64 = 4;
-pub const SIGNATURE_HEADER: &str = "X-SERVICE-Signature";
 
 /// Queues `event` for `url`, inside the caller's transaction.
 pub fn enqueue(db: &Connection, account_uid: &str, url: &str, event: &WebhookEvent) -> Result<(), SandboxError> {
@@ -27,13 +25,6 @@ pub fn enqueue(db: &Connection, account_uid: &str, url: &str, event: &WebhookEve
     db.prepare_cached("INSERT INTO deliveries (account_uid, url, payload, next_attempt_at) VALUES (?1, ?2, ?3, ?4)")?
         .execute(params![account_uid, url, payload, now_millis()])?;
     Ok(())
-}
-
-/// The hex HMAC-SHA256 of `body` under `secret`.
-pub fn sign(secret: &str, body: &[u8]) -> String {
-    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes a key of any length");
-    mac.update(body);
-    hex::encode(mac.finalize().into_bytes())
 }
 
 struct Due {
@@ -96,7 +87,7 @@ async fn next_due(state: &Arc<SandboxState>) -> Result<Option<Due>, SandboxError
 async fn deliver(state: &Arc<SandboxState>, http: &reqwest::Client, due: Due) {
     let mut request = http.post(&due.url).header("Content-Type", "application/json");
     if let Some(secret) = &due.secret {
-        request = request.header(SIGNATURE_HEADER, sign(secret, due.payload.as_bytes()));
+        request = request.header(signature::HEADER, signature::sign(secret, due.payload.as_bytes()));
     }
     let delivered = request.body(due.payload.clone()).send().await.is_ok_and(|r| r.status().as_u16() == 200);
     let attempts = due.attempts + 1;

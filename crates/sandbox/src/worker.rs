@@ -14,8 +14,8 @@ use vstage_api::{Config, ResultImage, Timestamp, VariationResult, VariationType,
 use crate::SandboxState;
 use crate::error::SandboxError;
 use crate::imaging::{self, Operation};
-use crate::renders::now_millis;
 use crate::webhooks;
+use vstage_api::time::now_millis;
 
 /// A variation taken for processing.
 struct Job {

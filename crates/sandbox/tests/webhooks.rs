@@ -11,8 +11,9 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use support::{client, sandbox_with};
+use vstage_api::signature;
 use vstage_api::*;
-use vstage_sandbox::{RunningSandbox, SIGNATURE_HEADER, SandboxConfig, sign_webhook};
+use vstage_sandbox::{RunningSandbox, SandboxConfig};
 
 /// What the receiver was sent, and the statuses it answers (200 once the script is used up).
 #[derive(Default)]
@@ -22,7 +23,7 @@ struct Receiver {
 }
 
 async fn receive(State(receiver): State<Arc<Receiver>>, headers: HeaderMap, body: Bytes) -> StatusCode {
-    let signature = headers.get(SIGNATURE_HEADER).map(|v| v.to_str().unwrap().to_string());
+    let signature = headers.get(signature::HEADER).map(|v| v.to_str().unwrap().to_string());
     receiver.deliveries.lock().unwrap().push((signature, body));
     StatusCode::from_u16(receiver.script.lock().unwrap().pop_front().unwrap_or(200)).unwrap()
 }
@@ -85,7 +86,7 @@ async fn one_signed_done_delivery_per_variation_and_none_for_the_render() {
     assert_eq!(sent.len(), 2);
     let mut ids = Vec::new();
     for (signature, body) in &sent {
-        assert_eq!(signature.as_deref(), Some(sign_webhook("hook_secret", body).as_str()), "HMAC of the exact body");
+        assert_eq!(signature.as_deref(), Some(signature::sign("hook_secret", body).as_str()), "HMAC of the exact body");
         assert!(signature.as_ref().unwrap().chars().all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c)));
         let WebhookEvent::Done(done) = serde_json::from_slice(body).unwrap() else { panic!("a done event") };
         assert_eq!(done.render_id, created.id);

@@ -101,8 +101,3 @@ fn migrate(connection: &Connection) -> rusqlite::Result<()> {
     }
     Ok(())
 }
-
-/// Milliseconds since the Unix epoch.
-pub fn now_millis() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
-}

@@ -16,8 +16,10 @@ use rusqlite::{Connection, params};
 use serde::Deserialize;
 use tokio::sync::broadcast;
 
+use vstage_api::time::now_millis;
+
 use crate::access::Subject;
-use crate::db::{Db, now_millis};
+use crate::db::Db;
 use crate::error::ServerError;
 
 /// The most events one resume replays; a client further behind is told to `reset`.

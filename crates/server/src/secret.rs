@@ -57,15 +57,6 @@ impl fmt::Debug for ApiKey {
     }
 }
 
-/// HMAC-SHA256 of `message` keyed by `key`, to finalize (sign) or verify (constant-time, length-checked).
-/// Shared by widget tokens and webhook signatures.
-pub fn hmac_sha256(key: &[u8], message: &[u8]) -> hmac::Hmac<sha2::Sha256> {
-    use hmac::{KeyInit, Mac};
-    let mut mac = <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(key).expect("HMAC takes a key of any length");
-    mac.update(message);
-    mac
-}
-
 /// A random secret (`prefix` and 64 hex digits) kept in `path`: read when it exists, made and written otherwise.
 /// Used for the embedded sandbox's key and the widget secret, so both survive restarts.
 pub fn load_or_generate(path: &Path, prefix: &str) -> anyhow::Result<String> {

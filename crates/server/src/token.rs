@@ -8,7 +8,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::Mac;
 use serde::{Deserialize, Serialize};
 
-use crate::secret::hmac_sha256;
+use vstage_api::signature::hmac_sha256;
 
 const VERSION: &str = "v1";
 /// A secret shorter than this is too easy to guess.

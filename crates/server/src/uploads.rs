@@ -17,10 +17,11 @@ use image::{ImageFormat, ImageReader, Limits};
 use rusqlite::params;
 use serde::Serialize;
 use tokio::sync::Semaphore;
+use vstage_api::time::now_millis;
 use vstage_api::validate::MAX_PHOTO_PIXELS;
 
 use crate::access::Subject;
-use crate::db::{Db, now_millis};
+use crate::db::Db;
 use crate::error::ServerError;
 use crate::metadata;
 
