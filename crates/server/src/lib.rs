@@ -3,33 +3,19 @@
 //! stores uploads and serves the widget's files.
 
 mod access;
-mod addresses;
 pub mod allocator;
 mod capabilities;
 pub mod cli;
-mod db;
-mod demo;
-mod embed;
 mod error;
-mod events;
-mod http_client;
-mod in_flight;
-mod listing;
-mod metadata;
-mod open_guard;
-mod ownership;
+mod live;
 mod proxy;
-mod query;
-mod rate_limit;
-mod sandbox_files;
 mod secret;
 mod serving;
-mod shutdown;
-mod static_files;
-pub mod token;
-mod uploads;
+mod site;
+mod storage;
 mod upstream;
-mod webhooks;
+
+pub use access::token;
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -48,21 +34,26 @@ use tower::ServiceExt;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use vstage_api::Capabilities;
 
+use crate::access::in_flight::InFlight;
+use crate::access::open_guard::OpenGuard;
+use crate::access::rate_limit::RateLimit;
+use crate::access::token::WidgetSecret;
 use crate::access::{Access, Gate};
 use crate::cli::{AccessMode, Cli, Command, SandboxArgs, ServeArgs, TokenArgs};
-use crate::db::Db;
 use crate::error::ServerError;
-use crate::events::Events;
-use crate::http_client::{HttpClient, Outgoing};
-use crate::in_flight::InFlight;
-use crate::open_guard::OpenGuard;
-use crate::ownership::Ownership;
+use crate::live::events::Events;
+use crate::live::webhooks::{Receiver, WebhookSecret};
+use crate::live::{events, webhooks};
 use crate::proxy::Proxy;
-use crate::rate_limit::RateLimit;
-use crate::token::WidgetSecret;
-use crate::uploads::{UploadLimits, Uploads};
+use crate::serving::shutdown;
+use crate::site::{demo, embed, static_files};
+use crate::storage::db::Db;
+use crate::storage::ownership::Ownership;
+use crate::storage::uploads;
+use crate::storage::uploads::{UploadLimits, Uploads};
+use crate::upstream::http_client::{HttpClient, Outgoing};
+use crate::upstream::sandbox_files;
 use crate::upstream::{Upstream, checked_base};
-use crate::webhooks::{Receiver, WebhookSecret};
 
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {

@@ -21,9 +21,9 @@ use vstage_api::time::now_millis;
 use vstage_api::validate::MAX_PHOTO_PIXELS;
 
 use crate::access::Subject;
-use crate::db::Db;
 use crate::error::ServerError;
-use crate::metadata;
+use crate::storage::db::Db;
+use crate::storage::metadata;
 
 /// The largest photo file the service takes.
 pub const MAX_BYTES: usize = vstage_api::validate::MAX_PHOTO_BYTES;

@@ -1,14 +1,17 @@
 //! Where the proxy's calls go: the real service, or the sandbox started in-process on its own loopback port.
 //! Either way it is reached over HTTP with the key header, so every local run exercises the real chain.
 
+pub mod http_client;
+pub mod sandbox_files;
+
 use std::path::Path;
 
 use anyhow::{Context, bail};
 use tokio::net::TcpListener;
 use vstage_sandbox::{RunningSandbox, SandboxConfig};
 
-use crate::http_client::{InvalidTarget, Origin, Target};
 use crate::secret::ApiKey;
+use crate::upstream::http_client::{InvalidTarget, Origin, Target};
 
 #[derive(Debug)]
 pub struct Upstream {

@@ -19,8 +19,8 @@ use tokio::sync::broadcast;
 use vstage_api::time::now_millis;
 
 use crate::access::Subject;
-use crate::db::Db;
 use crate::error::ServerError;
+use crate::storage::db::Db;
 
 /// The most events one resume replays; a client further behind is told to `reset`.
 const REPLAY_LIMIT: i64 = 1000;

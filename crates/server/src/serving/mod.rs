@@ -3,6 +3,8 @@
 //! between threads. One acceptor deals the connections out in turn, at most `max_connections` open at once; each
 //! worker serves its connections with hyper's HTTP/1 directly and hands every request to its own copy of the app.
 
+pub mod shutdown;
+
 use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;

@@ -3,8 +3,8 @@
 
 use rusqlite::{OptionalExtension, params};
 
-use crate::db::Db;
 use crate::error::ServerError;
+use crate::storage::db::Db;
 
 /// The kinds of thing a subject owns; each has its own id space.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,8 +12,8 @@ use axum::response::Response;
 use axum::routing::get;
 
 use crate::error::ServerError;
-use crate::http_client::{HttpClient, Outgoing};
 use crate::upstream::Base;
+use crate::upstream::http_client::{HttpClient, Outgoing};
 
 /// Reading an image from the sandbox on this machine.
 const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);

@@ -17,10 +17,10 @@ use vstage_api::WebhookEvent;
 use vstage_api::time::now_millis;
 
 use crate::access::{Access, OPEN_SUBJECT};
-use crate::db::Db;
 use crate::error::ServerError;
-use crate::events::Events;
-use crate::ownership::{Kind, owner_of};
+use crate::live::events::Events;
+use crate::storage::db::Db;
+use crate::storage::ownership::{Kind, owner_of};
 
 /// A webhook body is a small JSON object.
 pub const BODY_LIMIT: usize = 256 * 1024;

@@ -11,10 +11,10 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
+use crate::access::token::WidgetSecret;
 use crate::error::ServerError;
-use crate::token::WidgetSecret;
 
-const PAGE: &str = include_str!("../assets/demo/listing.html");
+const PAGE: &str = include_str!("../../assets/demo/listing.html");
 /// Demo subjects live apart from any real one.
 pub const SUBJECT_PREFIX: &str = "demo:";
 const DEFAULT_TTL_S: u64 = 3600;

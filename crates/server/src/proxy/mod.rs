@@ -3,6 +3,10 @@
 //! parameters are checked, bodies capped, redirects not followed, and upstream failures become 502/504.
 //! With widget tokens, each subject reaches only the renders it created.
 
+pub mod addresses;
+pub mod listing;
+pub mod query;
+
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
@@ -15,15 +19,13 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC};
 use serde_json::Value;
 
 use crate::access::{Admitted, Gate, Subject};
-use crate::addresses;
 use crate::error::ServerError;
-use crate::events::Events;
-use crate::http_client::{Answer, CallFailure, HttpClient, Outgoing};
-use crate::listing;
-use crate::ownership::{Kind, Ownership};
-use crate::query::Query;
+use crate::live::events::Events;
+use crate::live::webhooks::{WebhookSecret, resource_key};
+use crate::proxy::query::Query;
+use crate::storage::ownership::{Kind, Ownership};
 use crate::upstream::Upstream;
-use crate::webhooks::{WebhookSecret, resource_key};
+use crate::upstream::http_client::{Answer, CallFailure, HttpClient, Outgoing};
 
 /// A whole call may take a while, a waiting one longer (connecting is limited in `http_client`).
 const GET_TIMEOUT: Duration = Duration::from_secs(30);
@@ -361,7 +363,10 @@ impl Proxy {
                 ));
             }
             Rule::WebhookSecret => {}
-            Rule::ListRenders if tokens => return Box::pin(listing::page(self, subject, query)).await,
+            Rule::ListRenders if tokens => {
+                let get = |path: String, query| async move { self.get(&path, query).await };
+                return Box::pin(listing::page(&self.ownership, subject, query, get)).await;
+            }
             Rule::ListRenders => {}
             Rule::CreateRenders | Rule::Analyze => body = self.with_webhook_url(body, tokens),
             Rule::OnRender if tokens => {

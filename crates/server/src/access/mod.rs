@@ -1,6 +1,11 @@
 //! Who is calling: in `open` access a call without a token is the one local subject; a call with a widget token
 //! (required in `token` access) acts for the token's subject only. Also counts each call against the rate limit.
 
+pub mod in_flight;
+pub mod open_guard;
+pub mod rate_limit;
+pub mod token;
+
 use std::sync::Arc;
 use std::time::SystemTime;
 
@@ -10,11 +15,11 @@ use axum::http::request::Parts;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use crate::access::in_flight::{InFlight, Slot};
+use crate::access::rate_limit::RateLimit;
+use crate::access::token::WidgetSecret;
 use crate::error::ServerError;
-use crate::in_flight::{InFlight, Slot};
-use crate::rate_limit::RateLimit;
 use crate::serving::Peer;
-use crate::token::WidgetSecret;
 
 /// The subject of every call in `open` access.
 pub const OPEN_SUBJECT: &str = "local";

@@ -1,5 +1,6 @@
 //! `GET /api/v2/renders` with widget tokens: the subject's own renders, paged from the server's record of who
-//! created what (newest first by default, `limit`, `cursor`, `order` as API.md), each read from the service.
+//! created what (newest first by default, `limit`, `cursor`, `order` as API.md), each read from the service through
+//! the `get` the proxy hands in.
 
 use axum::response::{IntoResponse, Json, Response};
 use futures_util::{StreamExt, TryStreamExt};
@@ -8,20 +9,30 @@ use vstage_api::{ListRenders, SortOrder};
 
 use crate::access::Subject;
 use crate::error::ServerError;
-use crate::proxy::Proxy;
-use crate::query::Query;
+use crate::proxy::query::Query;
+use crate::storage::ownership::Ownership;
+use crate::upstream::http_client::Answer;
 
 /// Renders read from the service at once.
 const CONCURRENT_READS: usize = 6;
 
-pub async fn page(proxy: &Proxy, subject: &Subject, query: &Query) -> Result<Response, ServerError> {
+/// One page of `subject`'s renders; `get(path, query)` reads one from the service.
+pub async fn page<Get, Reading>(
+    ownership: &Ownership,
+    subject: &Subject,
+    query: &Query,
+    get: Get,
+) -> Result<Response, ServerError>
+where
+    Get: Fn(String, &'static str) -> Reading,
+    Reading: Future<Output = Result<Answer, ServerError>>,
+{
     let query: ListRenders = parse_query(query.encoded())?;
     query.validate().map_err(|e| ServerError::BadRequest(e.to_string()))?;
     let ascending = query.order.unwrap_or_default() == SortOrder::Asc;
-    let owned =
-        proxy.ownership.renders_page(subject.as_str(), query.limit.unwrap_or(20), query.cursor, ascending).await?;
+    let owned = ownership.renders_page(subject.as_str(), query.limit.unwrap_or(20), query.cursor, ascending).await?;
     let renders: Vec<Option<Value>> = futures_util::stream::iter(owned.ids)
-        .map(|id| read_render(proxy, id))
+        .map(|id| read_render(&get, id))
         .buffered(CONCURRENT_READS)
         .try_collect()
         .await?;
@@ -30,10 +41,14 @@ pub async fn page(proxy: &Proxy, subject: &Subject, query: &Query) -> Result<Res
 }
 
 /// One render with its first page of variations; `None` when the service no longer has it.
-async fn read_render(proxy: &Proxy, id: String) -> Result<Option<Value>, ServerError> {
+async fn read_render<Get, Reading>(get: &Get, id: String) -> Result<Option<Value>, ServerError>
+where
+    Get: Fn(String, &'static str) -> Reading,
+    Reading: Future<Output = Result<Answer, ServerError>>,
+{
     let path =
         format!("/v2/renders/{}", percent_encoding::utf8_percent_encode(&id, percent_encoding::NON_ALPHANUMERIC));
-    let answer = proxy.get(&path, "include_variations=true&variations_limit=20").await?;
+    let answer = get(path, "include_variations=true&variations_limit=20").await?;
     if answer.status == axum::http::StatusCode::NOT_FOUND {
         return Ok(None);
     }
