@@ -8,7 +8,7 @@ use crate::account::{provide_account, use_account};
 use crate::api::{Token, provide_api};
 use crate::clock::provide_clock;
 use crate::components::header::Header;
-use crate::embed::{Attributes, default_api_base};
+use crate::embed::attributes::Attributes;
 use crate::host::{Host, READY, TOKEN_EXPIRED, provide_host};
 use crate::live::provide_live;
 use crate::pages::account::AccountPage;
@@ -19,16 +19,18 @@ use crate::pages::render_detail::RenderDetail;
 use crate::pages::renders::Renders;
 use crate::route::{History, Route, provide_navigator};
 
-/// What the element gives its studio: its attributes, live, and itself for events.
+/// What the element gives its studio: its attributes, live, itself for events, and the `/api` to use when
+/// `api-base` is not set (that of the server the code came from).
 #[derive(Clone)]
 pub struct StudioOptions {
     attributes: Attributes,
     host: Host,
+    default_api_base: String,
 }
 
 impl StudioOptions {
-    pub fn new(attributes: Attributes, host: Host) -> Self {
-        StudioOptions { attributes, host }
+    pub fn new(attributes: Attributes, host: Host, default_api_base: String) -> Self {
+        StudioOptions { attributes, host, default_api_base }
     }
 }
 
@@ -38,10 +40,10 @@ pub struct ListingPhoto(pub Signal<Option<String>>);
 
 #[component]
 pub fn App(options: StudioOptions) -> impl IntoView {
-    let StudioOptions { attributes, host } = options;
+    let StudioOptions { attributes, host, default_api_base } = options;
     // Another server is another studio: everything starts again with its own contexts.
     move || {
-        let base = attributes.api_base.get().unwrap_or_else(default_api_base);
+        let base = attributes.api_base.get().unwrap_or_else(|| default_api_base.clone());
         let host = host.clone();
         untrack(move || view! { <Studio base attributes host /> })
     }

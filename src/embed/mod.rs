@@ -1,7 +1,7 @@
 //! `<vstage-widget>`: the custom element a host page (or the standalone page) puts the studio in. A small JS class
 //! forwards the element's life to Rust; each element gets its own shadow root, styles, studio, token and timers.
 
-mod attributes;
+pub mod attributes;
 pub mod styles;
 
 use leptos::prelude::*;
@@ -63,7 +63,7 @@ extern "C" {
     fn define_vstage_element(name: &str, attributes: js_sys::Array, shadow: bool, mount: &JsValue);
     /// The `/api` of the server this code was loaded from.
     #[wasm_bindgen(js_name = defaultApiBase)]
-    pub fn default_api_base() -> String;
+    fn default_api_base() -> String;
 }
 
 /// Defines `<vstage-widget>` (once per page, however often the module starts).
@@ -119,7 +119,7 @@ impl MountedWidget {
             let attributes = Attributes::read(&element);
             let container = container_in(&root);
             let view = container.map(|container| {
-                let options = StudioOptions::new(attributes, host.clone());
+                let options = StudioOptions::new(attributes, host.clone(), default_api_base());
                 let handle = leptos::mount::mount_to(container, move || view! { <App options /> }.into_any());
                 Box::new(handle) as Box<dyn std::any::Any>
             });
