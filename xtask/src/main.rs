@@ -8,6 +8,7 @@ mod run;
 mod setup;
 mod tally;
 mod test;
+mod tidy;
 mod vstage_process;
 
 use std::net::SocketAddr;

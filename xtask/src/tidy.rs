@@ -1,0 +1,92 @@
+//! Checks of the tree itself, run with the native tests as rust-analyzer's tidy is: every Rust source file opens
+//! with a `//!` comment saying what it owns, and every path that ARCHITECTURE.md names exists.
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    /// The top-level folders and files a codemap path may start with; other code spans (`/api/...`, `text/plain`,
+    /// `../shared/...`, which a clean clone lacks) are not paths of this repository.
+    const ROOTS: &[&str] = &[
+        "src/",
+        "crates/",
+        "www/",
+        "tests/",
+        "xtask/",
+        ".config/",
+        ".ci/",
+        "docs/",
+        "Cargo.toml",
+        "Cargo.lock",
+        "Trunk.toml",
+        "README.md",
+        "ARCHITECTURE.md",
+        "webdriver.json",
+        "rustfmt.toml",
+    ];
+
+    /// Folders with no source of ours.
+    const SKIPPED: &[&str] = &["target", "dist", "node_modules", "fixtures"];
+
+    fn root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask is one folder below the root").to_path_buf()
+    }
+
+    fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if path.is_dir() {
+                if !name.starts_with('.') && !SKIPPED.contains(&name.as_str()) {
+                    rust_files(&path, found);
+                }
+            } else if name.ends_with(".rs") {
+                found.push(path);
+            }
+        }
+    }
+
+    /// The code spans of `text` that name a path of this repository.
+    fn named_paths(text: &str) -> Vec<&str> {
+        text.split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|span| !span.contains(char::is_whitespace))
+            .filter(|span| ROOTS.iter().any(|root| span.starts_with(root)))
+            .collect()
+    }
+
+    #[test]
+    fn every_source_file_says_what_it_owns() {
+        let root = root();
+        let mut files = Vec::new();
+        for dir in ["src", "tests", "crates", "xtask"] {
+            rust_files(&root.join(dir), &mut files);
+        }
+        assert!(files.len() > 100, "the walk found only {} files", files.len());
+        let silent: Vec<String> = files
+            .iter()
+            .filter(|file| !std::fs::read_to_string(file).is_ok_and(|text| text.starts_with("//!")))
+            .map(|file| file.strip_prefix(&root).unwrap_or(file).display().to_string())
+            .collect();
+        assert!(silent.is_empty(), "these files do not open with a `//!` comment saying what they own: {silent:?}");
+    }
+
+    #[test]
+    fn every_path_the_codemap_names_exists() {
+        let root = root();
+        let codemap = std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+        let named = named_paths(&codemap);
+        assert!(named.len() > 50, "the codemap names only {} paths", named.len());
+        let missing: Vec<&str> = named.into_iter().filter(|path| !root.join(path).exists()).collect();
+        assert!(missing.is_empty(), "ARCHITECTURE.md names paths that do not exist: {missing:?}");
+    }
+
+    #[test]
+    fn only_code_spans_that_name_paths_here_are_checked() {
+        let text = "`src/app.rs` and `crates/server/src/proxy/`, not `/api/events`, `text/plain`, `a b/c` \
+                    or `../shared/API.md`; `Cargo.toml` too";
+        assert_eq!(named_paths(text), ["src/app.rs", "crates/server/src/proxy/", "Cargo.toml"]);
+    }
+}
