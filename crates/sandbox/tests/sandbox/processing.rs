@@ -1,11 +1,9 @@
 //! Variations processed for real: results that are images of their own (not copies), fetchable in three sizes,
 //! removal before staging on its result, and failures with a message (`sandbox-fail`, unreachable photos).
 
-mod support;
-
 use std::time::Duration;
 
-use support::{client, sandbox_with};
+use crate::support::{client, sandbox_with};
 use vstage_api::transport::NativeTransport;
 use vstage_api::*;
 use vstage_sandbox::{RunningSandbox, SandboxConfig};

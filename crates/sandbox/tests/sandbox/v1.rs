@@ -2,13 +2,11 @@
 //! object in each status, create-variation only when done (409 otherwise), the 50-in-progress limit (429), and
 //! v1 renders seen through v2 with `legacy_staging` configs.
 
-mod support;
-
 use std::time::Duration;
 
+use crate::support::{answer, client, raw, sandbox_with};
 use reqwest::Method;
 use serde_json::{Value, json};
-use support::{answer, client, raw, sandbox_with};
 use vstage_api::*;
 use vstage_sandbox::{RunningSandbox, SandboxConfig};
 

@@ -1,8 +1,6 @@
 //! The key check of API.md part 5 and the account endpoints, over real HTTP.
 
-mod support;
-
-use support::{client, sandbox};
+use crate::support::{client, sandbox};
 use vstage_api::ApiError;
 use vstage_sandbox::{RunningSandbox, SandboxConfig};
 

@@ -1,5 +1,4 @@
 //! A sandbox on a free loopback port for one test, and a client for one of its accounts.
-#![allow(dead_code)] // each test binary uses its own part of the support
 
 use tokio::net::TcpListener;
 use vstage_api::transport::NativeTransport;

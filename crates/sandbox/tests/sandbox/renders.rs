@@ -1,11 +1,9 @@
 //! Renders and variations over real HTTP: creation rules, base variations, the 20-per-render bound (also under
 //! concurrency), usage and its limit, pagination, isolation between accounts, bulk endpoints and persistence.
 
-mod support;
-
+use crate::support::{answer, client, raw, sandbox, sandbox_with};
 use reqwest::Method;
 use serde_json::json;
-use support::{answer, client, raw, sandbox, sandbox_with};
 use vstage_api::*;
 use vstage_sandbox::SandboxConfig;
 

@@ -1,10 +1,8 @@
 //! The account endpoints beyond the key check: the webhook secret, fault injection and CORS, over real HTTP.
 
-mod support;
-
 use std::time::Duration;
 
-use support::{client, sandbox};
+use crate::support::{client, sandbox};
 use vstage_api::{ApiError, RetryPolicy, SetWebhookSecret};
 
 #[tokio::test]

@@ -1,16 +1,14 @@
 //! Webhook deliveries and `wait_for_completion`, over real HTTP to a receiver run by the test: one delivery per
 //! variation, signed with the account's secret, retried up to 3 times, variations added later included.
 
-mod support;
-
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::support::{client, sandbox_with};
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use support::{client, sandbox_with};
 use vstage_api::signature;
 use vstage_api::*;
 use vstage_sandbox::{RunningSandbox, SandboxConfig};
