@@ -1,5 +1,5 @@
 //! The configuration of a variation: staging, removal only, day-to-dusk, enhancement, `legacy_staging`, or a shape
-//! vstage does not know (kept verbatim). Day-to-dusk and enhancement shapes are vstage's choice (README, API notes).
+//! vstage does not know (kept verbatim). Day-to-dusk and enhancement shapes are vstage's choice (docs/api-notes.md).
 
 use serde::de::Error as _;
 use serde::ser::Error as _;

@@ -1,5 +1,5 @@
 //! The contract's named values: statuses, types, room types, styles, modes, sky styles, resolutions.
-//! All are open (unknown values kept) because API.md never shows their full lists; see the README's API notes.
+//! All are open (unknown values kept) because API.md never shows their full lists; see docs/api-notes.md.
 
 use serde::{Deserialize, Serialize};
 
@@ -7,7 +7,7 @@ use crate::open_enum;
 
 open_enum! {
     /// A v2 variation's status. API.md shows `queued` and `done`; `processing` and `error` are vstage's
-    /// reading of the states in between and of a failure (README, API notes).
+    /// reading of the states in between and of a failure (docs/api-notes.md).
     pub enum VariationStatus {
         Queued = "queued",
         Processing = "processing",

@@ -173,7 +173,7 @@ async fn produce(state: &Arc<SandboxState>, job: &Job) -> Result<VariationResult
     let mask = match mask_url(&config) {
         Some(url) => {
             let bytes = state.fetcher.fetch(&url).await?;
-            // kept as given, so what a removal used can be checked afterwards (README, API notes)
+            // kept as given, so what a removal used can be checked afterwards (docs/api-notes.md)
             let kept = format!("{}-mask.{}", job.variation_id, mask_extension(&bytes));
             state.files.write(&kept, &bytes).map_err(|e| e.to_string())?;
             Some(bytes)

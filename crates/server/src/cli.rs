@@ -23,7 +23,7 @@ pub enum Command {
     /// Run the sandbox alone, for direct use with an `Api-Key` header.
     Sandbox(SandboxArgs),
     /// Print a widget token signed with VSTAGE_WIDGET_SECRET (for tests and examples; a host site's backend mints
-    /// its own, see the README).
+    /// its own, see docs/server.md).
     Token(TokenArgs),
 }
 
