@@ -17,6 +17,7 @@ mod samples;
 mod source;
 mod store;
 mod v1;
+mod v1_renders;
 mod v2;
 mod webhooks;
 mod worker;

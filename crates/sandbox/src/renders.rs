@@ -140,10 +140,37 @@ fn insert_render(
         planned.extend(plan(config, *count, unfurnished)?);
     }
     let id = new_id("rnd")?;
-    tx.prepare_cached("INSERT INTO renders (id, account_uid, created_at, queued_at, image_url, webhook_url) VALUES (?1, ?2, ?3, ?3, ?4, ?5)")?.execute(params![id, account.uid, now_millis(), image_url, webhook_url],
-    )?;
+    insert_render_row(tx, account, &NewRender { id: &id, image_url, webhook_url, v1_settings: None })?;
     insert_variations(tx, account, &id, 0, &planned, planning.pace)?;
     Ok(id)
+}
+
+/// A render's own row, v2's or v1's.
+pub struct NewRender<'a> {
+    pub id: &'a str,
+    pub image_url: &'a str,
+    pub webhook_url: Option<&'a str>,
+    /// A v1 render's create arguments (JSON), which its variations start from.
+    pub v1_settings: Option<&'a str>,
+}
+
+/// Records a render's row, created and queued now, inside the caller's transaction.
+pub fn insert_render_row(tx: &Connection, account: &Account, render: &NewRender<'_>) -> Result<(), SandboxError> {
+    let api_version = if render.v1_settings.is_some() { 1 } else { 2 };
+    tx.prepare_cached(
+        "INSERT INTO renders (id, account_uid, created_at, queued_at, image_url, webhook_url, api_version, v1_settings)
+         VALUES (?1, ?2, ?3, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![
+        render.id,
+        account.uid,
+        now_millis(),
+        render.image_url,
+        render.webhook_url,
+        api_version,
+        render.v1_settings
+    ])?;
+    Ok(())
 }
 
 /// `POST /v2/renders/{id}/variations`: the new variations, or nothing at all.

@@ -10,11 +10,10 @@ use axum::body::Bytes;
 use axum::extract::{FromRequest, Multipart, Request, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::routing::{get, post};
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde::Deserialize;
 use vstage_api::{
     Config, LegacyStagingConfig, OutputResolution, RemovalMode, RemovalOnlyConfig, RemoveFurniture, RoomType, Style,
-    Variation, VariationStatus, VariationType, v1,
+    VariationType, v1,
 };
 
 use crate::SandboxState;
@@ -24,11 +23,8 @@ use crate::body::{JsonBody, QueryParams};
 use crate::error::SandboxError;
 use crate::ids::new_id;
 use crate::imaging;
-use crate::renders::{self, Planned};
-use vstage_api::time::now_millis;
-
-/// Renders of one account in progress at once (API.md part 8).
-pub const MAX_RENDERS_IN_PROGRESS: i64 = 50;
+use crate::renders::Planned;
+use crate::v1_renders::{self, Varying};
 
 pub fn routes() -> Router<Arc<SandboxState>> {
     Router::new()
@@ -97,29 +93,8 @@ async fn create(
     let waits = settings.wait_for_completion.unwrap_or(true);
     let pace = state.pace;
     let id = render_id.clone();
-    let created = state
-        .store
-        .run(move |db| {
-            let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let in_progress: i64 = tx.prepare_cached("SELECT COUNT(DISTINCT r.id) FROM renders r JOIN variations v ON v.render_id = r.id
-                 WHERE r.account_uid = ?1 AND v.status NOT IN ('done', 'error')")?.query_row([&account.uid],
-                |r| r.get(0),
-            )?;
-            if in_progress >= MAX_RENDERS_IN_PROGRESS {
-                return Err(SandboxError::TooManyRequests(format!(
-                    "{in_progress} renders of this account are in progress, the most allowed at once; wait for some to finish and try again."
-                )));
-            }
-            let stored = serde_json::to_string(&settings).map_err(|e| SandboxError::Internal(e.to_string()))?;
-            tx.prepare_cached("INSERT INTO renders (id, account_uid, created_at, queued_at, image_url, api_version, v1_settings)
-                 VALUES (?1, ?2, ?3, ?3, ?4, 1, ?5)")?.execute(params![id, account.uid, now_millis(), settings.image_url, stored],
-            )?;
-            renders::insert_variations(&tx, &account, &id, 0, &plan(&settings)?, pace)?;
-            tx.commit()?;
-            Ok(())
-        })
-        .await;
-    created?;
+    let planned = plan(&settings)?;
+    state.store.run(move |db| v1_renders::create(db, &account, &id, &settings, &planned, pace)).await?;
     state.work_added.notify_waiters();
     answer(&state, render_id, waits).await
 }
@@ -184,55 +159,7 @@ async fn render(
     Authenticated(account): Authenticated,
     QueryParams(RenderId { render_id }): QueryParams<RenderId>,
 ) -> Result<Json<v1::Render>, SandboxError> {
-    Ok(Json(state.store.run(move |db| v1_render(db, &account, &render_id)).await?))
-}
-
-/// The appendix's v1 render object, from the render and its variations.
-fn v1_render(db: &Connection, account: &accounts::Account, render_id: &str) -> Result<v1::Render, SandboxError> {
-    let seq = renders::render_seq(db, account, render_id)?;
-    let (created_at, queued_flag): (i64, bool) = db
-        .prepare_cached("SELECT created_at, v1_queued FROM renders WHERE seq = ?1")?
-        .query_row([seq], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    let variations: Vec<Variation> = db
-        .prepare_cached(&format!(
-            "SELECT {} FROM variations WHERE render_id = ?1 ORDER BY seq",
-            renders::VARIATION_COLUMNS
-        ))?
-        .query_map([render_id], renders::variation_from_row)?
-        .collect::<Result<_, _>>()?;
-    let pending = variations.iter().any(|v| !v.status.is_final());
-    let processing = variations.iter().any(|v| v.status == VariationStatus::Processing);
-    let status = if pending && queued_flag && !processing {
-        v1::Status::Queued
-    } else if pending {
-        v1::Status::Rendering
-    } else if !variations.is_empty() && variations.iter().all(|v| v.status == VariationStatus::Error) {
-        v1::Status::Error
-    } else {
-        v1::Status::Done
-    };
-    let mut render = v1::Render {
-        render_id: render_id.to_string(),
-        status,
-        created_at: Some(vstage_api::Timestamp::from_millis(created_at)),
-        outputs: Vec::new(),
-        progress: Some(
-            variations.iter().filter(|v| v.status.is_final()).count() as f64 / variations.len().max(1) as f64,
-        ),
-        outputs_room_types: Vec::new(),
-        outputs_styles: Vec::new(),
-    };
-    for variation in variations.iter().filter(|v| v.status == VariationStatus::Done) {
-        let Some(image) = variation.result.as_ref().and_then(|r| r.primary()) else { continue };
-        render.outputs.push(image.url.clone());
-        let (room_type, style) = match &variation.config {
-            Some(Config::LegacyStaging(c)) => (c.room_type.to_string(), c.style.to_string()),
-            _ => (String::new(), String::new()),
-        };
-        render.outputs_room_types.push(room_type);
-        render.outputs_styles.push(style);
-    }
-    Ok(render)
+    Ok(Json(state.store.run(move |db| v1_renders::read(db, &account, &render_id)).await?))
 }
 
 /// `POST /v1/render/create-variation?render_id=...`: only on a done render; staged on its decluttered image when
@@ -253,33 +180,12 @@ async fn create_variation(
     let waits = request.wait_for_completion.unwrap_or(false);
     let pace = state.pace;
     let id = render_id.clone();
-    state
-        .store
-        .run(move |db| {
-            let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            renders::render_seq(&tx, &account, &id)?;
-            let (api_version, settings): (i64, Option<String>) =
-                tx.prepare_cached("SELECT api_version, v1_settings FROM renders WHERE id = ?1")?.query_row([&id], |r| Ok((r.get(0)?, r.get(1)?)))?;
-            let settings: v1::CreateRender = match (api_version, settings) {
-                (1, Some(settings)) => serde_json::from_str(&settings).map_err(|e| SandboxError::Internal(e.to_string()))?,
-                _ => return Err(SandboxError::Conflict(format!("Render {id} was not made by /v1/render/create; add variations through v2."))),
-            };
-            if v1_render(&tx, &account, &id)?.status != v1::Status::Done {
-                return Err(SandboxError::Conflict(format!("Render {id} is not done yet; wait until its status is done.")));
-            }
-            let room_type = request.room_type.clone().or(settings.room_type).unwrap_or(RoomType::Living);
-            let style = request.style.clone().or(settings.style).unwrap_or(Style::Standard);
-            let base: Option<String> = tx.prepare_cached("SELECT id FROM variations WHERE render_id = ?1 AND kind = 'removal' AND status = 'done' ORDER BY seq DESC LIMIT 1")?.query_row([&id],
-                |r| r.get(0),
-            ).ok();
-            let existing: i64 = tx.prepare_cached("SELECT COUNT(*) FROM variations WHERE render_id = ?1")?.query_row([&id], |r| r.get(0))?;
-            renders::insert_variations(&tx, &account, &id, existing as u64, &[staging(room_type, style, base)?], pace)?;
-            tx.prepare_cached("UPDATE renders SET v1_queued = ?1 WHERE id = ?2")?.execute(params![request.switch_to_queued_immediately.unwrap_or(false), id],
-            )?;
-            tx.commit()?;
-            Ok(())
-        })
-        .await?;
+    let varying = Varying {
+        room_type: request.room_type,
+        style: request.style,
+        switch_to_queued_immediately: request.switch_to_queued_immediately.unwrap_or(false),
+    };
+    state.store.run(move |db| v1_renders::vary(db, &account, &id, varying, staging, pace)).await?;
     state.work_added.notify_waiters();
     answer(&state, render_id, waits).await
 }
@@ -290,35 +196,15 @@ async fn answer(state: &Arc<SandboxState>, render_id: String, waits: bool) -> Re
         return Ok(Json(v1::Created { render_id, result_image_url: None, removal_output: None }));
     }
     let id = render_id.clone();
-    let ids = state
-        .store
-        .run(move |db| {
-            Ok(db
-                .prepare_cached("SELECT id FROM variations WHERE render_id = ?1")?
-                .query_map([&id], |r| r.get(0))?
-                .collect::<Result<Vec<String>, _>>()?)
-        })
-        .await?;
+    let ids = state.store.run(move |db| v1_renders::variation_ids(db, &id)).await?;
     crate::v2::settle(state, ids).await?;
     let id = render_id.clone();
     let (staged, removal) = state
         .store
         .run(move |db| {
-            Ok((newest_output(db, &id, VariationType::Staging)?, newest_output(db, &id, VariationType::Removal)?))
+            let newest = |kind| v1_renders::newest_output(db, &id, kind);
+            Ok((newest(VariationType::Staging)?, newest(VariationType::Removal)?))
         })
         .await?;
     Ok(Json(v1::Created { render_id, result_image_url: staged.clone().or(removal.clone()), removal_output: removal }))
-}
-
-/// The result of the newest finished variation of `kind`.
-fn newest_output(db: &Connection, render_id: &str, kind: VariationType) -> Result<Option<String>, SandboxError> {
-    let result: Option<String> = db
-        .prepare_cached("SELECT result FROM variations WHERE render_id = ?1 AND kind = ?2 AND status = 'done' ORDER BY seq DESC LIMIT 1")?.query_row(params![render_id, kind.as_str()],
-            |r| r.get(0),
-        )
-        .optional()?
-        .flatten();
-    Ok(result
-        .and_then(|r| serde_json::from_str::<vstage_api::VariationResult>(&r).ok())
-        .and_then(|r| r.primary().map(|image| image.url.clone())))
 }
