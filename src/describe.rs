@@ -179,3 +179,78 @@ pub fn newest_thumbnail(variations: &[Variation]) -> Option<String> {
 pub fn now_ms() -> i64 {
     js_sys::Date::now() as i64
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn variation(status: &str, created_at: i64, thumbnail: Option<&str>) -> Variation {
+        let result = thumbnail.map(|url| json!({"url": format!("{url}-full"), "thumbnail_url": url}));
+        serde_json::from_value(json!({
+            "id": "var_1", "render_id": "rnd_1", "created_at": created_at, "status": status, "type": "staging",
+            "result": result,
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn relative_times_round_down_to_the_largest_unit() {
+        let now = 10_000_000_000;
+        let ago = |seconds: i64| relative_time(now, now - seconds * 1000);
+        assert_eq!(ago(0), "just now");
+        assert_eq!(ago(44), "just now");
+        assert_eq!(ago(45), "1 minute ago");
+        assert_eq!(ago(150), "2 minutes ago");
+        assert_eq!(ago(3600), "1 hour ago");
+        assert_eq!(ago(86_400 * 2), "2 days ago");
+        assert_eq!(ago(86_400 * 65), "2 months ago");
+        assert_eq!(relative_time(now, now + 60_000), "just now", "a clock ahead of ours is not the future");
+    }
+
+    #[test]
+    fn configurations_read_as_one_line() {
+        let staging: Config = serde_json::from_value(json!({
+            "type": "staging",
+            "add_furniture": {"room_type": "living", "style": "modern"},
+            "remove_furniture": {"mode": "auto", "mask_url": "https://img.example/m.png"},
+            "add_virtually_staged_watermark": true,
+        }))
+        .unwrap();
+        assert_eq!(
+            config(&staging),
+            "Modern living room, furniture removed if found (custom mask), with the “Virtually staged” mark"
+        );
+        let unknown: Config = serde_json::from_value(json!({"type": "sky_swap", "sky": "pink"})).unwrap();
+        assert_eq!(config(&unknown), "Other configuration (sky_swap)");
+        let enhancement: Config = serde_json::from_value(json!({"type": "enhancement"})).unwrap();
+        assert_eq!(config(&enhancement), "Enhancement: colour, contrast and sharpness");
+    }
+
+    #[test]
+    fn statuses_are_counted_in_order_of_appearance() {
+        assert_eq!(status_counts(&[]), "no variations yet");
+        let variations = [
+            variation("done", 1, None),
+            variation("processing", 2, None),
+            variation("done", 3, None),
+            variation("error", 4, None),
+        ];
+        assert_eq!(status_counts(&variations), "2 done · 1 processing · 1 failed");
+        // a status the service adds later is shown as it comes
+        assert_eq!(status_counts(&[variation("paused", 1, None)]), "1 paused");
+    }
+
+    #[test]
+    fn a_card_shows_the_newest_finished_thumbnail() {
+        let variations = [
+            variation("done", 1, Some("old")),
+            variation("done", 3, Some("new")),
+            variation("processing", 9, None),
+            variation("done", 2, Some("middle")),
+        ];
+        assert_eq!(newest_thumbnail(&variations).as_deref(), Some("new"));
+        assert_eq!(newest_thumbnail(&[variation("queued", 1, None)]), None);
+    }
+}
