@@ -1,0 +1,114 @@
+//! The render page's "Add variations": how many more the render takes, and the form that adds one configuration's
+//! variations (opened empty, or as "stage this empty room" on a removal variation).
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use vstage_api::{AddVariations as AddRequest, ApiError, MAX_VARIATIONS_PER_RENDER, ValidationError, Variation};
+
+use crate::account::use_account;
+use crate::api::use_api;
+use crate::components::config_list::ConfigList;
+use crate::config_draft::{ConfigDraft, total};
+
+/// The form's state, shared with the page so that a variation card can open it with a draft.
+#[derive(Debug, Clone, Copy)]
+pub struct AddForm {
+    open: RwSignal<bool>,
+    drafts: RwSignal<Vec<(u32, ConfigDraft)>>,
+    error: RwSignal<Option<ValidationError>>,
+    failure: RwSignal<Option<String>>,
+    sending: RwSignal<bool>,
+}
+
+impl AddForm {
+    pub fn new() -> Self {
+        AddForm {
+            open: RwSignal::new(false),
+            drafts: RwSignal::new(vec![(0, ConfigDraft::default())]),
+            error: RwSignal::new(None),
+            failure: RwSignal::new(None),
+            sending: RwSignal::new(false),
+        }
+    }
+
+    /// Opens the form with `draft`.
+    pub fn open_with(&self, draft: ConfigDraft) {
+        self.error.set(None);
+        self.failure.set(None);
+        self.drafts.set(vec![(0, draft)]);
+        self.open.set(true);
+    }
+}
+
+#[component]
+pub fn AddVariationsSection(
+    #[prop(into)] render_id: Signal<String>,
+    form: AddForm,
+    /// Variations the render has now.
+    #[prop(into)]
+    existing: Signal<u64>,
+    /// Called with the variations the service added.
+    on_added: Callback<Vec<Variation>>,
+) -> impl IntoView {
+    let api = use_api();
+    let account = use_account();
+    let left = move || MAX_VARIATIONS_PER_RENDER.saturating_sub(existing.get());
+    let submit = move || {
+        let Some((_, draft)) = form.drafts.get_untracked().first().cloned() else { return };
+        let request = AddRequest { config: draft.to_config(), variation_count: draft.count, wait_for_completion: None };
+        let existing = existing.get_untracked();
+        if let Err(invalid) = request.validate(Some(existing)) {
+            form.error.set(Some(invalid));
+            return;
+        }
+        form.error.set(None);
+        form.failure.set(None);
+        form.sending.set(true);
+        let api = api.clone();
+        let id = render_id.get_untracked();
+        spawn_local(async move {
+            match api.add_variations(&id, &request, Some(existing)).await {
+                Ok(added) => {
+                    account.refresh();
+                    form.open.set(false);
+                    on_added.run(added.variations);
+                }
+                Err(ApiError::Invalid(invalid)) => form.error.set(Some(invalid)),
+                Err(other) => form.failure.set(Some(other.to_string())),
+            }
+            form.sending.set(false);
+        });
+    };
+    let nothing_to_add = move || total(&form.drafts.get().into_iter().map(|(_, d)| d).collect::<Vec<_>>(), 0) == 0;
+    view! {
+        <section class="vstage-section" aria-labelledby="vstage-add-title">
+            <h2 id="vstage-add-title">"Add variations"</h2>
+            {move || if !form.open.get() {
+                view! {
+                    <p class="vstage-muted">{move || format!("{} more can be added to this render.", left())}</p>
+                    <button class="vstage-button" disabled=move || left() == 0 on:click=move |_| form.open_with(ConfigDraft::default())>
+                        "Add variations"
+                    </button>
+                }.into_any()
+            } else {
+                let submit = submit.clone();
+                view! {
+                    <form class="vstage-form" on:submit=move |ev: leptos::ev::SubmitEvent| {
+                        ev.prevent_default();
+                        submit();
+                    } novalidate>
+                        <p class="vstage-muted">{move || format!("{} of {} left on this render.", left(), MAX_VARIATIONS_PER_RENDER)}</p>
+                        <ConfigList drafts=form.drafts existing error=form.error />
+                        {move || form.failure.get().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
+                        <div class="vstage-form__actions">
+                            <button type="submit" class="vstage-button" disabled=move || form.sending.get() || nothing_to_add()>
+                                {move || if form.sending.get() { "Adding…" } else { "Add" }}
+                            </button>
+                            <button type="button" class="vstage-button vstage-button--secondary" on:click=move |_| form.open.set(false)>"Cancel"</button>
+                        </div>
+                    </form>
+                }.into_any()
+            }}
+        </section>
+    }
+}

@@ -1,0 +1,250 @@
+//! What the render page shows, as plain functions of the render's variations: groups by type, lineage, events
+//! applied in place, pages merged, the before/after comparison and what to announce. Tested natively.
+
+use vstage_api::{Variation, VariationStatus, VariationType, WebhookEvent};
+
+use crate::describe;
+
+/// The order groups are shown in; unknown kinds come last.
+fn group_rank(kind: Option<&VariationType>) -> u8 {
+    match kind {
+        Some(VariationType::Staging) => 0,
+        Some(VariationType::Removal) => 1,
+        Some(VariationType::DayToDusk) => 2,
+        Some(VariationType::Enhancement) => 3,
+        _ => 4,
+    }
+}
+
+/// Variations grouped by type, each group in creation order.
+pub fn grouped(variations: &[Variation]) -> Vec<(String, Vec<Variation>)> {
+    let mut groups: Vec<(u8, String, Vec<Variation>)> = Vec::new();
+    for variation in variations {
+        let name = describe::variation_type(variation.kind.as_ref());
+        match groups.iter_mut().find(|(_, group, _)| *group == name) {
+            Some((_, _, members)) => members.push(variation.clone()),
+            None => groups.push((group_rank(variation.kind.as_ref()), name, vec![variation.clone()])),
+        }
+    }
+    groups.sort_by_key(|(rank, _, _)| *rank);
+    groups.into_iter().map(|(_, name, members)| (name, members)).collect()
+}
+
+/// "Staged on removal variation N" for a variation made on a removal base.
+pub fn lineage(variation: &Variation, all: &[Variation]) -> Option<String> {
+    let base = variation.base_variation_id.as_deref()?;
+    let removals: Vec<&Variation> = all.iter().filter(|v| v.kind == Some(VariationType::Removal)).collect();
+    Some(match removals.iter().position(|v| v.id == base) {
+        Some(index) => format!("Staged on removal variation {}", index + 1),
+        None => format!("Staged on removal variation {base}"),
+    })
+}
+
+/// Updates the variation an event is about from the event alone (no request); `false` when the event is not
+/// one this can apply (an unknown variation or event type), so the render must be read again.
+pub fn apply_event(variations: &mut [Variation], event: &WebhookEvent) -> bool {
+    let id = match event {
+        WebhookEvent::Done(done) => &done.variation_id,
+        WebhookEvent::Error(failed) => &failed.variation_id,
+        WebhookEvent::Update(update) => &update.variation_id,
+        _ => return false,
+    };
+    let Some(variation) = variations.iter_mut().find(|v| v.id == *id) else { return false };
+    match event {
+        WebhookEvent::Done(done) => {
+            variation.status = VariationStatus::Done;
+            variation.result = Some(done.result.clone());
+            variation.eta = None;
+            if done.base_variation_id.is_some() {
+                variation.base_variation_id.clone_from(&done.base_variation_id);
+            }
+        }
+        WebhookEvent::Error(failed) => {
+            variation.status = VariationStatus::Error;
+            variation.eta = None;
+            variation.error_message.clone_from(&failed.error_message);
+        }
+        WebhookEvent::Update(update) => {
+            if let Some(status) = &update.status {
+                variation.status = status.clone();
+            }
+            if update.eta.is_some() {
+                variation.eta.clone_from(&update.eta);
+            }
+        }
+        _ => {}
+    }
+    true
+}
+
+/// Keeps the newest copy of each variation, in the order first seen, adding new ones at the end.
+pub fn merge(existing: &mut Vec<Variation>, fresh: Vec<Variation>) {
+    for variation in fresh {
+        match existing.iter_mut().find(|v| v.id == variation.id) {
+            Some(old) => *old = variation,
+            None => existing.push(variation),
+        }
+    }
+}
+
+/// The etas of the unfinished variations (epoch ms; `None` where the service gave none).
+pub fn pending_etas(variations: &[Variation]) -> Vec<Option<i64>> {
+    variations.iter().filter(|v| !v.status.is_final()).map(|v| v.eta.as_ref().map(|e| e.millis())).collect()
+}
+
+/// Each variation's id and whether it is final, to tell later which ones have just finished.
+pub fn finality(variations: &[Variation]) -> Vec<(String, bool)> {
+    variations.iter().map(|v| (v.id.clone(), v.status.is_final())).collect()
+}
+
+/// The variations that were unfinished in `before` and are final now.
+pub fn newly_finished(before: &[(String, bool)], now: &[Variation]) -> Vec<Variation> {
+    now.iter().filter(|v| v.status.is_final() && before.iter().any(|(id, was)| *id == v.id && !was)).cloned().collect()
+}
+
+/// What a screen reader hears about variations that have just finished, e.g. "Virtual staging is done.".
+pub fn announcement(finished: &[Variation]) -> String {
+    let words: Vec<String> = finished
+        .iter()
+        .map(|v| {
+            let kind = describe::variation_type(v.kind.as_ref());
+            format!("{kind} is {}.", describe::status(&v.status).to_lowercase())
+        })
+        .collect();
+    words.join(" ")
+}
+
+/// What the before/after slider shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comparison {
+    pub before: String,
+    pub after: String,
+    pub before_label: String,
+    pub after_label: String,
+    /// Whether the result was staged on a removal variation, which can be the "before" instead of the photo.
+    pub has_base: bool,
+}
+
+/// The comparison of the chosen variation (else the newest finished result, staging before removal) against the
+/// source photo, or against the empty room it was staged on when `with_base` (or when there is no source).
+pub fn comparison(
+    variations: &[Variation],
+    source: Option<&str>,
+    chosen: Option<&str>,
+    with_base: bool,
+) -> Option<Comparison> {
+    let done = |v: &&Variation| v.status == VariationStatus::Done;
+    let newest = || {
+        variations
+            .iter()
+            .filter(done)
+            .rfind(|v| v.kind != Some(VariationType::Removal))
+            .or_else(|| variations.iter().rfind(done))
+    };
+    let chosen = chosen.and_then(|id| variations.iter().find(|v| v.id == id)).or_else(newest)?;
+    let after = chosen.result.as_ref()?.primary()?.url.clone();
+    let base =
+        chosen.base_variation_id.as_ref().and_then(|base| variations.iter().find(|v| v.id == *base)).and_then(|base| {
+            Some((base.result.as_ref()?.primary()?.url.clone(), lineage(chosen, variations).unwrap_or_default()))
+        });
+    let (before, before_label) = match (&base, with_base, source) {
+        (Some((url, label)), true, _) | (Some((url, label)), false, None) => {
+            (url.clone(), format!("the empty room ({})", label.to_lowercase()))
+        }
+        (_, _, Some(source)) => (source.to_string(), "the original photo".to_string()),
+        (None, _, None) => return None,
+    };
+    Some(Comparison {
+        before,
+        after,
+        before_label,
+        after_label: format!("{} result", describe::variation_type(chosen.kind.as_ref()).to_lowercase()),
+        has_base: base.is_some(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn variation(id: &str, kind: &str, status: &str, base: Option<&str>) -> Variation {
+        let result = (status == "done").then(|| json!({"url": format!("https://img.example/{id}.jpg")}));
+        serde_json::from_value(json!({
+            "id": id, "render_id": "rnd_1", "type": kind, "created_at": 1, "status": status,
+            "result": result, "base_variation_id": base,
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn groups_come_in_a_fixed_order_with_unknown_kinds_last() {
+        let list = [
+            variation("a", "sky_swap", "done", None),
+            variation("b", "removal", "done", None),
+            variation("c", "staging", "queued", Some("b")),
+            variation("d", "staging", "done", None),
+        ];
+        let names: Vec<(String, usize)> = grouped(&list).into_iter().map(|(name, m)| (name, m.len())).collect();
+        assert_eq!(names, [("Virtual staging".into(), 2), ("Furniture removal".into(), 1), ("sky_swap".into(), 1)]);
+        assert_eq!(lineage(&list[2], &list).as_deref(), Some("Staged on removal variation 1"));
+        assert_eq!(lineage(&list[3], &list), None);
+    }
+
+    #[test]
+    fn a_done_event_finishes_its_variation_and_an_unknown_one_asks_for_a_read() {
+        let mut list = vec![variation("a", "staging", "processing", None)];
+        let done: WebhookEvent = serde_json::from_value(json!({
+            "event_type": "done", "render_id": "rnd_1", "variation_id": "a", "variation_type": "staging",
+            "timestamp": 2, "result": {"url": "https://img.example/a.jpg"},
+        }))
+        .unwrap();
+        assert!(apply_event(&mut list, &done));
+        assert_eq!(list[0].status, VariationStatus::Done);
+        let about_another: WebhookEvent = serde_json::from_value(json!({
+            "event_type": "done", "render_id": "rnd_1", "variation_id": "zz", "variation_type": "staging",
+            "timestamp": 2, "result": {"url": "https://img.example/z.jpg"},
+        }))
+        .unwrap();
+        assert!(!apply_event(&mut list, &about_another), "a variation this page has not seen is read, not guessed");
+    }
+
+    #[test]
+    fn pages_merge_by_id_and_newly_finished_variations_are_announced() {
+        let mut list = vec![variation("a", "staging", "processing", None), variation("b", "removal", "queued", None)];
+        let before = finality(&list);
+        merge(&mut list, vec![variation("a", "staging", "done", None), variation("c", "staging", "queued", None)]);
+        let ids: Vec<&str> = list.iter().map(|v| v.id.as_str()).collect();
+        assert_eq!(ids, ["a", "b", "c"], "the newest copy in the place first seen, new ones last");
+        assert_eq!(pending_etas(&list).len(), 2);
+        let finished = newly_finished(&before, &list);
+        assert_eq!(announcement(&finished), "Virtual staging is done.");
+        assert!(newly_finished(&finality(&list), &list).is_empty(), "nothing is announced twice");
+    }
+
+    #[test]
+    fn the_comparison_prefers_a_staged_result_and_can_show_its_empty_room() {
+        let list = [
+            variation("removal", "removal", "done", None),
+            variation("staged", "staging", "done", Some("removal")),
+            variation("later", "staging", "processing", None),
+        ];
+        let photo = "https://img.example/photo.jpg";
+        let against_photo = comparison(&list, Some(photo), None, false).unwrap();
+        assert_eq!(against_photo.after, "https://img.example/staged.jpg");
+        assert_eq!((against_photo.before.as_str(), against_photo.before_label.as_str()), (photo, "the original photo"));
+        assert!(against_photo.has_base);
+        let against_base = comparison(&list, Some(photo), None, true).unwrap();
+        assert_eq!(against_base.before, "https://img.example/removal.jpg");
+        assert_eq!(against_base.before_label, "the empty room (staged on removal variation 1)");
+        let chosen = comparison(&list, Some(photo), Some("removal"), false).unwrap();
+        assert_eq!((chosen.after_label.as_str(), chosen.has_base), ("furniture removal result", false));
+        assert_eq!(
+            comparison(&list, Some(photo), Some("later"), false),
+            None,
+            "an unfinished choice has nothing to show"
+        );
+        assert_eq!(comparison(&list[..1], None, None, false), None, "no photo and no base: nothing to compare");
+    }
+}
