@@ -15,12 +15,11 @@ use super::core::{Brush, EditorCore, PointerInput, PointerKind};
 use super::element::Studio;
 use super::export::png_blob;
 use super::load;
+use super::shortcuts::{STEP, Shortcut, larger, shortcut, smaller};
 use super::toolbar::{Action, MaskToolbar};
 
 /// Pixels of the analysis mask at or above this grey level are furniture.
 const THRESHOLD: u8 = 128;
-/// Each `[` or `]`, each zoom step.
-const STEP: f64 = 1.25;
 
 /// Where loading the photo and its starting mask stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -217,53 +216,19 @@ pub fn MaskEditor(
         if typing {
             return;
         }
-        let command = ev.ctrl_key() || ev.meta_key();
-        let handled = match (ev.key().as_str(), command, ev.shift_key()) {
-            ("z" | "Z", true, false) => {
-                run(Action::Undo);
-                true
-            }
-            ("z" | "Z", true, true) | ("y" | "Y", true, _) => {
-                run(Action::Redo);
-                true
-            }
-            ("[", false, _) => {
-                size.update(|s| *s = (*s / STEP).max(2.0).round());
-                true
-            }
-            ("]", false, _) => {
-                let max = max_size.get_untracked();
-                size.update(|s| *s = (*s * STEP).min(max).round());
-                true
-            }
-            ("+" | "=", false, _) => {
-                run(Action::ZoomIn);
-                true
-            }
-            ("-", false, _) => {
-                run(Action::ZoomOut);
-                true
-            }
-            ("0", false, _) => {
-                run(Action::Fit);
-                true
-            }
-            ("b" | "B", false, _) => {
-                tool.set(Tool::Brush);
-                true
-            }
-            ("e" | "E", false, _) => {
-                tool.set(Tool::Eraser);
-                true
-            }
-            (" ", false, _) => {
-                panning.set(true);
-                true
-            }
-            _ => false,
-        };
-        if handled {
-            ev.prevent_default();
+        let Some(shortcut) = shortcut(&ev.key(), ev.ctrl_key() || ev.meta_key(), ev.shift_key()) else { return };
+        ev.prevent_default();
+        match shortcut {
+            Shortcut::Undo => run(Action::Undo),
+            Shortcut::Redo => run(Action::Redo),
+            Shortcut::SmallerBrush => size.update(|s| *s = smaller(*s)),
+            Shortcut::LargerBrush => size.update(|s| *s = larger(*s, max_size.get_untracked())),
+            Shortcut::ZoomIn => run(Action::ZoomIn),
+            Shortcut::ZoomOut => run(Action::ZoomOut),
+            Shortcut::Fit => run(Action::Fit),
+            Shortcut::Brush => tool.set(Tool::Brush),
+            Shortcut::Eraser => tool.set(Tool::Eraser),
+            Shortcut::Pan => panning.set(true),
         }
     };
 

@@ -8,6 +8,7 @@ mod editor;
 pub mod element;
 pub mod export;
 mod load;
+pub mod shortcuts;
 mod toolbar;
 pub mod viewport;
 

@@ -1,0 +1,87 @@
+//! The mask editor's keyboard shortcuts as a pure function of the key and its modifiers, and the brush sizes they
+//! step through; the editor only carries out what this says. Tested natively.
+
+/// How much one zoom or brush-size step changes by.
+pub const STEP: f64 = 1.25;
+/// The smallest brush, in photo pixels.
+pub const MIN_BRUSH: f64 = 2.0;
+
+/// What a key press asks of the editor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shortcut {
+    Undo,
+    Redo,
+    SmallerBrush,
+    LargerBrush,
+    ZoomIn,
+    ZoomOut,
+    Fit,
+    Brush,
+    Eraser,
+    /// Space held: dragging pans instead of painting.
+    Pan,
+}
+
+/// The shortcut of `key` (the `KeyboardEvent.key` value) with Ctrl or Cmd (`command`) and Shift; `None` for a key
+/// the editor leaves to the page.
+pub fn shortcut(key: &str, command: bool, shift: bool) -> Option<Shortcut> {
+    Some(match (key, command, shift) {
+        ("z" | "Z", true, false) => Shortcut::Undo,
+        ("z" | "Z", true, true) | ("y" | "Y", true, _) => Shortcut::Redo,
+        ("[", false, _) => Shortcut::SmallerBrush,
+        ("]", false, _) => Shortcut::LargerBrush,
+        ("+" | "=", false, _) => Shortcut::ZoomIn,
+        ("-", false, _) => Shortcut::ZoomOut,
+        ("0", false, _) => Shortcut::Fit,
+        ("b" | "B", false, _) => Shortcut::Brush,
+        ("e" | "E", false, _) => Shortcut::Eraser,
+        (" ", false, _) => Shortcut::Pan,
+        _ => return None,
+    })
+}
+
+/// The brush one step smaller, never under `MIN_BRUSH`.
+pub fn smaller(size: f64) -> f64 {
+    (size / STEP).max(MIN_BRUSH).round()
+}
+
+/// The brush one step larger, never over `max`.
+pub fn larger(size: f64, max: f64) -> f64 {
+    (size * STEP).min(max).round()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_z_undoes_and_shift_or_y_redoes() {
+        assert_eq!(shortcut("z", true, false), Some(Shortcut::Undo));
+        assert_eq!(shortcut("Z", true, true), Some(Shortcut::Redo), "Shift turns the key upper-case");
+        assert_eq!(shortcut("y", true, false), Some(Shortcut::Redo));
+        assert_eq!(shortcut("z", false, false), None, "a plain z is the page's");
+    }
+
+    #[test]
+    fn plain_keys_pick_tools_zoom_and_pan_but_not_with_command() {
+        let plain = |key| shortcut(key, false, false);
+        assert_eq!(plain("b"), Some(Shortcut::Brush));
+        assert_eq!(plain("E"), Some(Shortcut::Eraser));
+        assert_eq!(plain("="), Some(Shortcut::ZoomIn));
+        assert_eq!(plain("-"), Some(Shortcut::ZoomOut));
+        assert_eq!(plain("0"), Some(Shortcut::Fit));
+        assert_eq!(plain(" "), Some(Shortcut::Pan));
+        assert_eq!(plain("["), Some(Shortcut::SmallerBrush));
+        assert_eq!(plain("]"), Some(Shortcut::LargerBrush));
+        assert_eq!(shortcut("0", true, false), None, "Ctrl+0 is the browser's zoom");
+        assert_eq!(plain("Tab"), None, "focus moves as usual");
+    }
+
+    #[test]
+    fn brush_steps_stay_within_bounds() {
+        assert_eq!(smaller(40.0), 32.0);
+        assert_eq!(smaller(2.0), MIN_BRUSH);
+        assert_eq!(larger(40.0, 400.0), 50.0);
+        assert_eq!(larger(390.0, 400.0), 400.0);
+    }
+}
