@@ -10,6 +10,7 @@ pub mod config_draft;
 pub mod crash;
 pub mod describe;
 pub mod embed;
+pub mod hooks;
 pub mod host;
 pub mod live;
 pub mod mask_editor;

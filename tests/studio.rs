@@ -1,6 +1,6 @@
 //! The studio's components that hold logic, mounted in headless Chromium: the configuration form (validation,
 //! the multi-config total kept at 20), the before/after slider with the keyboard, the ETA bar, the pager, and
-//! the live module's polling schedule and its answers to a reconnect and a reset.
+//! the live module's polling schedule and its answers to a reconnect and a reset, and the hooks over browser APIs.
 #![cfg(target_arch = "wasm32")]
 
 use std::sync::Arc;
@@ -12,6 +12,8 @@ use vstage::components::config_list::ConfigList;
 use vstage::components::eta_bar::{EtaBar, eta_words};
 use vstage::components::pager::Pager;
 use vstage::config_draft::{ConfigDraft, Kind, count_limit};
+use vstage::hooks::use_animation_frame::use_animation_frame;
+use vstage::hooks::use_resize_observer::use_resize_observer;
 use vstage::live::{Channel, Live, MAX_POLL_MS, MIN_POLL_MS, follow_render, next_poll_delay};
 use vstage_api::{Rule, ValidationError};
 use wasm_bindgen::JsCast;
@@ -26,6 +28,11 @@ wasm_bindgen_test_configure!(run_in_browser);
 /// Lets Leptos run the effects a change scheduled.
 async fn settle() {
     gloo_timers::future::TimeoutFuture::new(20).await;
+}
+
+/// Long enough for a few animation frames and resize observations, even in a slow headless browser.
+async fn a_few_frames() {
+    gloo_timers::future::TimeoutFuture::new(150).await;
 }
 
 fn find<T: JsCast>(root: &web_sys::HtmlElement, selector: &str) -> T {
@@ -274,4 +281,56 @@ async fn a_reset_reads_the_render_again_where_a_reconnect_with_nothing_pending_d
     live.reset.set(1);
     settle().await;
     assert_eq!(reads.load(Ordering::SeqCst), 1, "after a reset the render is read again");
+}
+
+#[wasm_bindgen_test]
+async fn many_requests_in_one_frame_run_the_work_once() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let counted = runs.clone();
+    let schedule = StoredValue::new_local(None::<Box<dyn Fn()>>);
+    let _handle = leptos::mount::mount_to(container(), move || {
+        let counted = counted.clone();
+        let request = use_animation_frame(move || {
+            counted.fetch_add(1, Ordering::SeqCst);
+        });
+        schedule.set_value(Some(Box::new(request)));
+    });
+    schedule.with_value(|request| {
+        let request = request.as_ref().unwrap();
+        request();
+        request();
+        request();
+    });
+    assert_eq!(runs.load(Ordering::SeqCst), 0, "nothing runs before the frame");
+    a_few_frames().await;
+    assert_eq!(runs.load(Ordering::SeqCst), 1, "three requests, one run");
+    schedule.with_value(|request| request.as_ref().unwrap()());
+    a_few_frames().await;
+    assert_eq!(runs.load(Ordering::SeqCst), 2, "the next frame runs again");
+}
+
+#[wasm_bindgen_test]
+async fn a_resize_is_reported_until_the_component_goes() {
+    let resized = Arc::new(AtomicUsize::new(0));
+    let counted = resized.clone();
+    let target = NodeRef::<leptos::html::Div>::new();
+    let handle = leptos::mount::mount_to(container(), move || {
+        let counted = counted.clone();
+        use_resize_observer(target, move || {
+            counted.fetch_add(1, Ordering::SeqCst);
+        });
+        view! { <div node_ref=target style="width: 100px; height: 20px"></div> }
+    });
+    a_few_frames().await;
+    let first = resized.load(Ordering::SeqCst);
+    assert!(first >= 1, "observing reports the first size");
+    let element: web_sys::HtmlElement = target.get_untracked().unwrap().unchecked_into();
+    element.style().set_property("width", "150px").unwrap();
+    a_few_frames().await;
+    assert!(resized.load(Ordering::SeqCst) > first, "a new width is reported");
+    drop(handle);
+    let after = resized.load(Ordering::SeqCst);
+    element.style().set_property("width", "90px").unwrap();
+    a_few_frames().await;
+    assert_eq!(resized.load(Ordering::SeqCst), after, "nothing is reported once the component is gone");
 }

@@ -4,11 +4,9 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use send_wrapper::SendWrapper;
 use vstage_mask::{Mask, Tool};
 use wasm_bindgen::JsCast;
-use wasm_bindgen::closure::Closure;
-use web_sys::{KeyboardEvent, PointerEvent, ResizeObserver, WheelEvent};
+use web_sys::{KeyboardEvent, PointerEvent, WheelEvent};
 
 use super::canvas::MaskLayer;
 use super::core::{Brush, EditorCore, PointerInput, PointerKind};
@@ -17,6 +15,8 @@ use super::export::png_blob;
 use super::load;
 use super::shortcuts::{STEP, Shortcut, larger, shortcut, smaller};
 use super::toolbar::{Action, MaskToolbar};
+use crate::hooks::use_animation_frame::use_animation_frame;
+use crate::hooks::use_resize_observer::use_resize_observer;
 
 /// Pixels of the analysis mask at or above this grey level are furniture.
 const THRESHOLD: u8 = 128;
@@ -85,34 +85,26 @@ pub fn MaskEditor(
     let busy = RwSignal::new(None::<String>);
     let notice = RwSignal::new(None::<String>);
     let canvas_ref = NodeRef::<Canvas>::new();
-    let frame_pending = StoredValue::new_local(false);
 
     let brush =
         move || Brush { tool: tool.get_untracked(), size: size.get_untracked(), panning: panning.get_untracked() };
     // one draw per animation frame, however many events came in
-    let redraw = move || {
-        if frame_pending.get_value() {
-            return;
-        }
-        frame_pending.set_value(true);
-        request_animation_frame(move || {
-            let _ = frame_pending.try_set_value(false);
-            let Some(canvas) = canvas_ref.get_untracked() else { return };
-            let opacity = opacity.get_untracked();
-            let scale = core.try_update_value(|core| {
-                core.as_mut().map(|core| {
-                    let _ = core.draw(&canvas, opacity, brush());
-                    core.scale()
-                })
-            });
-            // not on every frame of a stroke: only a new scale re-renders the readout
-            if let Some(Some(scale)) = scale
-                && zoom.get_untracked() != scale
-            {
-                zoom.set(scale);
-            }
+    let redraw = use_animation_frame(move || {
+        let Some(canvas) = canvas_ref.get_untracked() else { return };
+        let opacity = opacity.get_untracked();
+        let scale = core.try_update_value(|core| {
+            core.as_mut().map(|core| {
+                let _ = core.draw(&canvas, opacity, brush());
+                core.scale()
+            })
         });
-    };
+        // not on every frame of a stroke: only a new scale re-renders the readout
+        if let Some(Some(scale)) = scale
+            && zoom.get_untracked() != scale
+        {
+            zoom.set(scale);
+        }
+    });
     let edited = move || {
         revision.update(|n| *n += 1);
         redraw();
@@ -167,15 +159,7 @@ pub fn MaskEditor(
     }
 
     // the canvas follows its box (window resized, phone turned): its backing store is sized on the next draw
-    Effect::new(move |_| {
-        let Some(canvas) = canvas_ref.get() else { return };
-        let callback = Closure::<dyn FnMut()>::new(redraw);
-        if let Ok(observer) = ResizeObserver::new(callback.as_ref().unchecked_ref()) {
-            observer.observe(&canvas);
-            let watch = SendWrapper::new((observer, callback));
-            on_cleanup(move || watch.0.disconnect());
-        }
-    });
+    use_resize_observer(canvas_ref, redraw);
     Effect::new(move |_| {
         let colour = parse_colour(&colour.get());
         with_core(&mut |core| core.layer.set_colour(&core.mask, colour));
