@@ -26,36 +26,49 @@ enum Loading {
 pub fn Renders() -> impl IntoView {
     let api = use_api();
     let now = use_now();
+    let order = RwSignal::new(SortOrder::Desc);
+    // The first page, read again when the order changes: the resource keeps only the newest request's answer.
+    let first_page = {
+        let api = api.clone();
+        LocalResource::new(move || {
+            let api = api.clone();
+            let query = ListRenders { limit: Some(PAGE_SIZE), cursor: None, order: Some(order.get()) };
+            async move { api.list_renders(&query).await }
+        })
+    };
+    // The pages after it, and where the next one starts.
     let renders = RwSignal::new(Vec::<Render>::new());
     let cursor = RwSignal::new(None::<String>);
     let total = RwSignal::new(None::<u64>);
-    let order = RwSignal::new(SortOrder::Desc);
     let state = RwSignal::new(Loading::First);
-    // A newer request makes older answers stale (the order was switched meanwhile).
-    let generation = StoredValue::new(0u64);
-
-    let load = move |more: bool| {
+    Effect::new(move |_| match first_page.get() {
+        None => state.set(Loading::First),
+        Some(Ok(page)) => {
+            renders.set(page.items);
+            cursor.set(page.next_cursor);
+            total.set(page.total_count);
+            state.set(Loading::Idle);
+        }
+        Some(Err(error)) => {
+            renders.set(Vec::new());
+            state.set(Loading::Failed(error.to_string()));
+        }
+    });
+    let retry = move |_| first_page.refetch();
+    let more = Callback::new(move |()| {
         let api = api.clone();
-        let query = ListRenders {
-            limit: Some(PAGE_SIZE),
-            cursor: if more { cursor.get_untracked() } else { None },
-            order: Some(order.get_untracked()),
-        };
-        generation.update_value(|g| *g += 1);
-        let mine = generation.get_value();
-        state.set(if more { Loading::More } else { Loading::First });
+        let asked = order.get_untracked();
+        let query = ListRenders { limit: Some(PAGE_SIZE), cursor: cursor.get_untracked(), order: Some(asked) };
+        state.set(Loading::More);
         spawn_local(async move {
             let result = api.list_renders(&query).await;
-            if generation.get_value() != mine {
+            // A page of the other order is no page of this list.
+            if order.get_untracked() != asked {
                 return;
             }
             match result {
                 Ok(page) => {
-                    if more {
-                        renders.update(|list| list.extend(page.items));
-                    } else {
-                        renders.set(page.items);
-                    }
+                    renders.update(|list| list.extend(page.items));
                     cursor.set(page.next_cursor);
                     total.set(page.total_count);
                     state.set(Loading::Idle);
@@ -63,14 +76,7 @@ pub fn Renders() -> impl IntoView {
                 Err(error) => state.set(Loading::Failed(error.to_string())),
             }
         });
-    };
-    let first_load = load.clone();
-    Effect::new(move |_| {
-        order.track();
-        first_load(false);
     });
-    let retry = load.clone();
-    let more = load;
 
     view! {
         <section class="vstage-page" aria-labelledby="vstage-renders-title">
@@ -102,16 +108,13 @@ pub fn Renders() -> impl IntoView {
                         {(0..6).map(|_| view! { <li class="vstage-card vstage-card--skeleton vstage-skeleton"></li> }).collect_view()}
                     </ul>
                 }.into_any(),
-                (Loading::Failed(message), true) => {
-                    let retry = retry.clone();
-                    view! {
-                        <div class="vstage-panel vstage-panel--error" role="alert">
-                            <h2>"Your renders could not be loaded"</h2>
-                            <p>{message}</p>
-                            <button class="vstage-button" on:click=move |_| retry(false)>"Try again"</button>
-                        </div>
-                    }.into_any()
-                }
+                (Loading::Failed(message), true) => view! {
+                    <div class="vstage-panel vstage-panel--error" role="alert">
+                        <h2>"Your renders could not be loaded"</h2>
+                        <p>{message}</p>
+                        <button class="vstage-button" on:click=retry>"Try again"</button>
+                    </div>
+                }.into_any(),
                 (Loading::Idle, true) => view! {
                     <div class="vstage-empty">
                         <h2>"No renders yet"</h2>
@@ -135,10 +138,7 @@ pub fn Renders() -> impl IntoView {
                     has_more=Signal::derive(move || cursor.get().is_some())
                     loading=Signal::derive(move || state.get() == Loading::More)
                     shown=Signal::derive(move || renders.with(Vec::len))
-                    on_more={
-                        let more = more.clone();
-                        move |()| more(true)
-                    }
+                    on_more=more
                 />
             </Show>
         </section>
