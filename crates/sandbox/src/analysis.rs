@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::State;
+use vstage_api::time::now_millis;
 use vstage_api::webhook::{AnalysisCompleted, AnalysisFailed};
 use vstage_api::{Analysis, AnalysisStatus, Analyze, Timestamp, WebhookEvent};
 
@@ -15,7 +16,6 @@ use crate::error::SandboxError;
 use crate::ids::new_id;
 use crate::imaging;
 use crate::webhooks;
-use vstage_api::time::now_millis;
 
 pub async fn analyze(
     State(state): State<Arc<SandboxState>>,

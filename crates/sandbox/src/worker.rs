@@ -8,6 +8,7 @@ use tokio::task::AbortHandle;
 
 use image::GrayImage;
 use rusqlite::{Connection, OptionalExtension, params};
+use vstage_api::time::now_millis;
 use vstage_api::webhook::{VariationDone, VariationFailed};
 use vstage_api::{Config, ResultImage, Timestamp, VariationResult, VariationType, WebhookEvent};
 
@@ -15,7 +16,6 @@ use crate::SandboxState;
 use crate::error::SandboxError;
 use crate::imaging::{self, Operation};
 use crate::webhooks;
-use vstage_api::time::now_millis;
 
 /// A variation taken for processing.
 struct Job {

@@ -34,7 +34,7 @@ use tower::ServiceExt;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use vstage_api::Capabilities;
 
-use crate::access::in_flight::InFlight;
+use crate::access::cap::Cap;
 use crate::access::open_guard::OpenGuard;
 use crate::access::rate_limit::RateLimit;
 use crate::access::token::WidgetSecret;
@@ -127,7 +127,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let gate = Arc::new(Gate {
         access: access.clone(),
         rate_limit: RateLimit::per_minute(args.rate_limit),
-        in_flight: InFlight::new(args.max_in_flight),
+        in_flight: (args.max_in_flight > 0).then(|| Cap::new(args.max_in_flight, 1)),
     });
     let mode = upstream.mode();
     let live_events = events.clone();

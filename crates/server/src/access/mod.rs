@@ -1,7 +1,7 @@
 //! Who is calling: in `open` access a call without a token is the one local subject; a call with a widget token
 //! (required in `token` access) acts for the token's subject only. Also counts each call against the rate limit.
 
-pub mod in_flight;
+pub mod cap;
 pub mod open_guard;
 pub mod rate_limit;
 pub mod token;
@@ -15,7 +15,7 @@ use axum::http::request::Parts;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::access::in_flight::{InFlight, Slot};
+use crate::access::cap::{Cap, Slot};
 use crate::access::rate_limit::RateLimit;
 use crate::access::token::WidgetSecret;
 use crate::error::ServerError;
@@ -83,7 +83,8 @@ impl Subject {
 pub struct Gate {
     pub access: Arc<Access>,
     pub rate_limit: Option<RateLimit>,
-    pub in_flight: Option<Arc<InFlight>>,
+    /// Calls under way per subject (`--max-in-flight`; `None` for no cap).
+    pub in_flight: Option<Arc<Cap>>,
 }
 
 /// A call let in: who it acts for, and its place under the in-flight cap (held until it is answered).

@@ -2,9 +2,9 @@
 //! streams (Server-Sent Events) with `Last-Event-ID` resume, keep-alive comments and a cap on streams per subject.
 //! A stream ends when its token expires (`token_expired`); a resume the kept log cannot serve says `reset`.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::convert::Infallible;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use axum::Extension;
@@ -15,10 +15,10 @@ use futures_util::Stream;
 use rusqlite::{Connection, params};
 use serde::Deserialize;
 use tokio::sync::broadcast;
-
 use vstage_api::time::now_millis;
 
 use crate::access::Subject;
+use crate::access::cap::{Cap, Slot};
 use crate::error::ServerError;
 use crate::storage::db::Db;
 
@@ -39,8 +39,8 @@ pub struct StoredEvent {
 pub struct Events {
     db: Db,
     live: broadcast::Sender<Arc<StoredEvent>>,
-    streams: Mutex<HashMap<String, usize>>,
-    max_streams_per_subject: usize,
+    /// Streams open per subject.
+    streams: Arc<Cap>,
     keep_alive: Duration,
     /// How long events are kept for clients that resume (`--event-window-s`).
     window: Duration,
@@ -52,8 +52,8 @@ impl Events {
     pub fn new(db: Db, max_streams_per_subject: usize, keep_alive: Duration, window: Duration) -> Arc<Self> {
         let (live, _) = broadcast::channel(1024);
         let (closing, _) = tokio::sync::watch::channel(false);
-        let streams = Mutex::default();
-        Arc::new(Events { db, live, streams, max_streams_per_subject, keep_alive, window, closing })
+        let streams = Cap::new(max_streams_per_subject, 30);
+        Arc::new(Events { db, live, streams, keep_alive, window, closing })
     }
 
     /// Ends every open stream (the server is stopping).
@@ -145,16 +145,6 @@ impl Events {
             })
             .await
     }
-
-    fn open_stream(self: &Arc<Self>, subject: &str) -> Result<StreamSlot, ServerError> {
-        let mut streams = self.streams.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let count = streams.entry(subject.to_string()).or_default();
-        if *count >= self.max_streams_per_subject {
-            return Err(ServerError::TooManyRequests { retry_after_s: 30 });
-        }
-        *count += 1;
-        Ok(StreamSlot { events: self.clone(), subject: subject.to_string() })
-    }
 }
 
 struct LogBounds {
@@ -164,24 +154,6 @@ struct LogBounds {
 
 fn read_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredEvent> {
     Ok(StoredEvent { id: row.get(0)?, subject: row.get(1)?, event_type: row.get(2)?, data: row.get(3)? })
-}
-
-/// A stream's place under its subject's cap, given back when the stream ends.
-struct StreamSlot {
-    events: Arc<Events>,
-    subject: String,
-}
-
-impl Drop for StreamSlot {
-    fn drop(&mut self) {
-        let mut streams = self.events.streams.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(count) = streams.get_mut(&self.subject) {
-            *count -= 1;
-            if *count == 0 {
-                streams.remove(&self.subject);
-            }
-        }
-    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -197,7 +169,7 @@ pub async fn stream(
     Query(query): Query<StreamQuery>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ServerError> {
-    let slot = events.open_stream(subject.as_str())?;
+    let slot = events.streams.enter(subject.as_str())?;
     let resume_from = headers
         .get("last-event-id")
         .and_then(|value| value.to_str().ok())
@@ -227,9 +199,11 @@ pub async fn stream(
         tokio::time::Instant::now() + left
     });
     let closing = events.closing.subscribe();
-    let state = StreamState { slot, live, closing, expires, backlog, last_sent, ended: false };
+    let subject = subject.as_str().to_string();
+    let keep_alive = KeepAlive::new().interval(events.keep_alive).text("keep-alive");
+    let state = StreamState { events, subject, _slot: slot, live, closing, expires, backlog, last_sent, ended: false };
     let stream = futures_util::stream::unfold(state, next_event);
-    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(events.keep_alive).text("keep-alive")))
+    Ok(Sse::new(stream).keep_alive(keep_alive))
 }
 
 /// What a stream sends besides keep-alive comments.
@@ -244,7 +218,10 @@ enum Outgoing {
 }
 
 struct StreamState {
-    slot: StreamSlot,
+    events: Arc<Events>,
+    subject: String,
+    /// The stream's place under its subject's cap, given back when the stream ends.
+    _slot: Slot,
     live: broadcast::Receiver<Arc<StoredEvent>>,
     closing: tokio::sync::watch::Receiver<bool>,
     /// When the stream's token expires.
@@ -297,15 +274,15 @@ async fn next_event(mut state: StreamState) -> Option<(Result<Event, Infallible>
             }
         };
         match received {
-            Ok(event) if event.subject == state.slot.subject && event.id > state.last_sent => {
+            Ok(event) if event.subject == state.subject && event.id > state.last_sent => {
                 state.last_sent = event.id;
                 return Some((Ok(to_sse(&event)), state));
             }
             Ok(_) => {}
             Err(broadcast::error::RecvError::Lagged(_)) => {
                 // Too slow for the live feed: catch up from the log.
-                let events = state.slot.events.clone();
-                let missed = events.since(&state.slot.subject, state.last_sent).await.ok()?;
+                let events = state.events.clone();
+                let missed = events.since(&state.subject, state.last_sent).await.ok()?;
                 state.backlog = if missed.len() as i64 >= REPLAY_LIMIT {
                     let newest = events.log_bounds().await.ok()?.newest;
                     state.last_sent = newest;
