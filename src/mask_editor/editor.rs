@@ -4,16 +4,17 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use vstage_mask::{Mask, Tool};
+use vstage_mask::Mask;
 use wasm_bindgen::JsCast;
 use web_sys::{KeyboardEvent, PointerEvent, WheelEvent};
 
 use super::canvas::MaskLayer;
-use super::core::{Brush, EditorCore, PointerInput, PointerKind};
+use super::core::{EditorCore, PointerInput, PointerKind};
 use super::element::Studio;
 use super::export::png_blob;
 use super::load;
-use super::shortcuts::{STEP, Shortcut, larger, shortcut, smaller};
+use super::settings::BrushSettings;
+use super::shortcuts::{STEP, Shortcut, shortcut};
 use super::toolbar::{Action, MaskToolbar};
 use crate::hooks::use_animation_frame::use_animation_frame;
 use crate::hooks::use_resize_observer::use_resize_observer;
@@ -27,17 +28,6 @@ enum Photo {
     Loading,
     Ready,
     Failed(String),
-}
-
-/// `#rrggbb` as bytes (a colour input always gives this form).
-fn parse_colour(hex: &str) -> [u8; 3] {
-    let byte = |i: usize| hex.get(i..i + 2).and_then(|s| u8::from_str_radix(s, 16).ok()).unwrap_or(0);
-    if hex.len() == 7 && hex.starts_with('#') { [byte(1), byte(3), byte(5)] } else { [255, 45, 85] }
-}
-
-/// A brush a fiftieth of the photo's longer side: about right for a chair at the photo's scale.
-fn default_size(width: u32, height: u32) -> f64 {
-    (f64::from(width.max(height)) / 50.0).round().clamp(4.0, 200.0)
 }
 
 /// The canvas's top-left corner in the viewport: read once per event (it forces layout), not once per sample.
@@ -73,12 +63,8 @@ pub fn MaskEditor(
 ) -> impl IntoView {
     let core = StoredValue::new_local(None::<EditorCore>);
     let loading = RwSignal::new(Photo::Loading);
-    let tool = RwSignal::new(Tool::Brush);
-    let size = RwSignal::new(40.0);
-    let max_size = RwSignal::new(400.0);
-    let colour = RwSignal::new("#ff2d55".to_string());
-    let opacity = RwSignal::new(0.55);
-    let panning = RwSignal::new(false);
+    let settings = BrushSettings::new();
+    let BrushSettings { opacity, panning, size, .. } = settings;
     // bumped after each change of the history, so undo/redo and the coverage follow
     let revision = RwSignal::new(0u64);
     let zoom = RwSignal::new(1.0);
@@ -86,8 +72,7 @@ pub fn MaskEditor(
     let notice = RwSignal::new(None::<String>);
     let canvas_ref = NodeRef::<Canvas>::new();
 
-    let brush =
-        move || Brush { tool: tool.get_untracked(), size: size.get_untracked(), panning: panning.get_untracked() };
+    let brush = move || settings.brush();
     // one draw per animation frame, however many events came in
     let redraw = use_animation_frame(move || {
         let Some(canvas) = canvas_ref.get_untracked() else { return };
@@ -136,7 +121,7 @@ pub fn MaskEditor(
                     Some(mask) => mask,
                     None => Mask::new(width, height).map_err(|e| e.to_string())?,
                 };
-                let mut layer = MaskLayer::new(width, height, parse_colour(&colour.get_untracked()))?;
+                let mut layer = MaskLayer::new(width, height, settings.colour_bytes())?;
                 layer.repaint(&mask);
                 Ok::<_, String>((EditorCore::new(mask, layer, photo), width, height))
             }
@@ -146,8 +131,7 @@ pub fn MaskEditor(
                     if core.try_set_value(Some(editor)).is_some() {
                         return; // the editor was closed meanwhile
                     }
-                    size.set(default_size(width, height));
-                    max_size.set((f64::from(width.max(height)) / 8.0).max(100.0));
+                    settings.fit_photo(width, height);
                     loading.set(Photo::Ready);
                     edited();
                 }
@@ -161,7 +145,7 @@ pub fn MaskEditor(
     // the canvas follows its box (window resized, phone turned): its backing store is sized on the next draw
     use_resize_observer(canvas_ref, redraw);
     Effect::new(move |_| {
-        let colour = parse_colour(&colour.get());
+        let colour = settings.colour_bytes();
         with_core(&mut |core| core.layer.set_colour(&core.mask, colour));
         redraw();
     });
@@ -202,18 +186,15 @@ pub fn MaskEditor(
         }
         let Some(shortcut) = shortcut(&ev.key(), ev.ctrl_key() || ev.meta_key(), ev.shift_key()) else { return };
         ev.prevent_default();
-        match shortcut {
-            Shortcut::Undo => run(Action::Undo),
-            Shortcut::Redo => run(Action::Redo),
-            Shortcut::SmallerBrush => size.update(|s| *s = smaller(*s)),
-            Shortcut::LargerBrush => size.update(|s| *s = larger(*s, max_size.get_untracked())),
-            Shortcut::ZoomIn => run(Action::ZoomIn),
-            Shortcut::ZoomOut => run(Action::ZoomOut),
-            Shortcut::Fit => run(Action::Fit),
-            Shortcut::Brush => tool.set(Tool::Brush),
-            Shortcut::Eraser => tool.set(Tool::Eraser),
-            Shortcut::Pan => panning.set(true),
-        }
+        let action = match shortcut {
+            Shortcut::Undo => Action::Undo,
+            Shortcut::Redo => Action::Redo,
+            Shortcut::ZoomIn => Action::ZoomIn,
+            Shortcut::ZoomOut => Action::ZoomOut,
+            Shortcut::Fit => Action::Fit,
+            brush_only => return settings.apply(brush_only),
+        };
+        run(action);
     };
 
     let on_pointer_down = move |ev: PointerEvent| {
@@ -344,11 +325,7 @@ pub fn MaskEditor(
             }
         }>
             <MaskToolbar
-                tool
-                size
-                max_size
-                colour
-                opacity
+                settings
                 can_undo
                 can_redo
                 zoom

@@ -8,6 +8,7 @@ mod editor;
 pub mod element;
 pub mod export;
 mod load;
+mod settings;
 pub mod shortcuts;
 mod toolbar;
 pub mod viewport;

@@ -1,8 +1,10 @@
 //! The mask editor's controls: brush or eraser, brush size, the overlay's colour and opacity, undo and redo,
-//! whole-mask edits and zoom. It holds no state of its own: it reads the editor's signals and reports actions.
+//! whole-mask edits and zoom. It holds no state of its own: it reads and sets the editor's `BrushSettings` and reports actions.
 
 use leptos::prelude::*;
 use vstage_mask::Tool;
+
+use super::settings::BrushSettings;
 
 /// What a toolbar button asks the editor to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,12 +21,7 @@ pub enum Action {
 
 #[component]
 pub fn MaskToolbar(
-    tool: RwSignal<Tool>,
-    /// Brush diameter in photo pixels.
-    size: RwSignal<f64>,
-    #[prop(into)] max_size: Signal<f64>,
-    colour: RwSignal<String>,
-    opacity: RwSignal<f64>,
+    settings: BrushSettings,
     #[prop(into)] can_undo: Signal<bool>,
     #[prop(into)] can_redo: Signal<bool>,
     /// The view's scale (1.0: one photo pixel per CSS pixel).
@@ -32,6 +29,7 @@ pub fn MaskToolbar(
     zoom: Signal<f64>,
     #[prop(into)] on_action: Callback<Action>,
 ) -> impl IntoView {
+    let BrushSettings { tool, size, max_size, colour, opacity, .. } = settings;
     let tool_button = move |which: Tool, label: &'static str, key: &'static str| {
         view! {
             <button
