@@ -343,7 +343,9 @@ fn variation_page(db: &Connection, render_id: &str, query: &GetRender) -> Result
         None => None,
     };
     let sql = format!(
-        "SELECT {VARIATION_COLUMNS} FROM variations WHERE render_id = ?1 AND (?2 IS NULL OR seq {} ?2) ORDER BY seq {} LIMIT ?3",
+        "SELECT {VARIATION_COLUMNS} FROM variations
+         WHERE render_id = ?1 AND (?2 IS NULL OR seq {} ?2)
+         ORDER BY seq {} LIMIT ?3",
         if ascending { ">" } else { "<" },
         if ascending { "ASC" } else { "DESC" }
     );

@@ -62,34 +62,46 @@ async fn take(state: &Arc<SandboxState>) -> Result<Option<Job>, SandboxError> {
     state
         .store
         .run(|db| {
+            // The oldest queued variation whose base, if it has one, is final.
             let taken: Option<(String, String, String, Option<String>)> = db
-                .prepare_cached("UPDATE variations SET status = 'processing' WHERE seq = (
+                .prepare_cached(
+                    "UPDATE variations SET status = 'processing'
+                     WHERE seq = (
                          SELECT v.seq FROM variations v
-                         WHERE v.status = 'queued' AND (v.base_variation_id IS NULL OR EXISTS (
-                             SELECT 1 FROM variations b WHERE b.id = v.base_variation_id AND b.status IN ('done', 'error')))
+                         WHERE v.status = 'queued'
+                           AND (v.base_variation_id IS NULL OR EXISTS (
+                               SELECT 1 FROM variations b
+                               WHERE b.id = v.base_variation_id AND b.status IN ('done', 'error')))
                          ORDER BY v.seq LIMIT 1)
-                     RETURNING id, render_id, config, base_variation_id")?.query_row([],
-                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
-                )
+                     RETURNING id, render_id, config, base_variation_id",
+                )?
+                .query_row([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))
                 .optional()?;
             let Some((variation_id, render_id, config, base)) = taken else { return Ok(None) };
             let config = serde_json::from_str(&config).ok();
-            let (render_image, v1_settings): (String, Option<String>) =
-                db.prepare_cached("SELECT image_url, v1_settings FROM renders WHERE id = ?1")?.query_row([&render_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            let (render_image, v1_settings): (String, Option<String>) = db
+                .prepare_cached("SELECT image_url, v1_settings FROM renders WHERE id = ?1")?
+                .query_row([&render_id], |row| Ok((row.get(0)?, row.get(1)?)))?;
             let v1_resolution = v1_settings
                 .and_then(|settings| serde_json::from_str::<vstage_api::v1::CreateRender>(&settings).ok())
                 .and_then(|settings| crate::v1::resolution(&settings));
             let (source_url, refused) = match base {
                 None => (Some(render_image), None),
                 Some(base) => {
-                    let (status, result): (String, Option<String>) =
-                        db.prepare_cached("SELECT status, result FROM variations WHERE id = ?1")?.query_row([&base], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                    let (status, result): (String, Option<String>) = db
+                        .prepare_cached("SELECT status, result FROM variations WHERE id = ?1")?
+                        .query_row([&base], |row| Ok((row.get(0)?, row.get(1)?)))?;
                     let base_url = result
                         .and_then(|r| serde_json::from_str::<VariationResult>(&r).ok())
                         .and_then(|r| r.primary().map(|image| image.url.clone()));
                     match (status.as_str(), base_url) {
                         ("done", Some(url)) => (Some(url), None),
-                        _ => (None, Some(format!("Its base removal variation {base} failed, so there is no empty room to stage."))),
+                        _ => {
+                            let why = format!(
+                                "Its base removal variation {base} failed, so there is no empty room to stage."
+                            );
+                            (None, Some(why))
+                        }
                     }
                 }
             };
