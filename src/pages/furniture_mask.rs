@@ -3,10 +3,8 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use vstage_api::host_events::RenderCreated;
 use vstage_api::{Analysis, Analyze, RemovalMode, RoomType, Style};
 
-use crate::account::use_account;
 use crate::api::use_api;
 use crate::components::choice_field::ChoiceField;
 use crate::components::config_fields::{ROOM_TYPES, STYLES};
@@ -14,9 +12,8 @@ use crate::components::image_picker::ImagePicker;
 use crate::components::lazy_mask_editor::LazyMaskEditor;
 use crate::config_draft::{ConfigDraft, Kind};
 use crate::describe;
-use crate::host::{RENDER_CREATED, use_host};
 use crate::pages::new_render::build_request;
-use crate::route::{Route, use_navigator};
+use crate::pages::use_render_created;
 
 /// Where the page is.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,9 +31,7 @@ enum Step {
 #[component]
 pub fn FurnitureMask() -> impl IntoView {
     let api = use_api();
-    let account = use_account();
-    let navigator = use_navigator();
-    let host = use_host();
+    let created = use_render_created();
     let image_url = RwSignal::new(String::new());
     let step = RwSignal::new(Step::Photo);
     let failure = RwSignal::new(None::<String>);
@@ -90,16 +85,10 @@ pub fn FurnitureMask() -> impl IntoView {
         failure.set(None);
         working.set(true);
         let api = api.clone();
-        let host = host.clone();
+        let created = created.clone();
         spawn_local(async move {
             match api.create_render(&request).await {
-                Ok(render) => {
-                    account.refresh();
-                    if let Some(host) = &host {
-                        host.emit(RENDER_CREATED, &RenderCreated { render_id: render.id.clone() });
-                    }
-                    navigator.go(Route::Render { id: render.id });
-                }
+                Ok(render) => created(render.id),
                 Err(error) => failure.set(Some(error.to_string())),
             }
             let _ = working.try_set(false);

@@ -7,3 +7,24 @@ pub mod new_render;
 pub mod not_found;
 pub mod render_detail;
 pub mod renders;
+
+use vstage_api::host_events::RenderCreated;
+
+use crate::account::use_account;
+use crate::host::{RENDER_CREATED, use_host};
+use crate::route::{Route, use_navigator};
+
+/// What follows a new render, on whichever screen it was made: this period's usage is read again (its variations
+/// count against it), the host hears `vstage-render-created`, and the render is shown.
+pub fn use_render_created() -> impl Fn(String) + Clone + 'static {
+    let account = use_account();
+    let host = use_host();
+    let navigator = use_navigator();
+    move |render_id: String| {
+        account.refresh();
+        if let Some(host) = &host {
+            host.emit(RENDER_CREATED, &RenderCreated { render_id: render_id.clone() });
+        }
+        navigator.go(Route::Render { id: render_id });
+    }
+}

@@ -3,19 +3,16 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use vstage_api::host_events::RenderCreated;
 use vstage_api::{ApiError, ConfigEntry, CreateRender, RenderConfigs, ValidationError};
 
 use crate::ListingPhoto;
-use crate::account::use_account;
 use crate::api::{use_api, use_token};
 use crate::components::config_fields::MaskRequest;
 use crate::components::config_list::ConfigList;
 use crate::components::image_picker::ImagePicker;
 use crate::components::lazy_mask_editor::LazyMaskEditor;
 use crate::config_draft::{ConfigDraft, Kind};
-use crate::host::{RENDER_CREATED, use_host};
-use crate::route::{Route, use_navigator};
+use crate::pages::use_render_created;
 
 /// The request for these choices (single form for one configuration, multi form for several).
 pub fn build_request(
@@ -44,9 +41,7 @@ pub fn build_request(
 #[component]
 pub fn NewRender() -> impl IntoView {
     let api = use_api();
-    let account = use_account();
-    let navigator = use_navigator();
-    let host = use_host();
+    let created = use_render_created();
     // The listing's photo, when the host gives one (and whenever it gives another).
     let listing_photo = use_context::<ListingPhoto>().map(|ListingPhoto(photo)| photo);
     let image_url = RwSignal::new(listing_photo.and_then(|photo| photo.get_untracked()).unwrap_or_default());
@@ -108,17 +103,10 @@ pub fn NewRender() -> impl IntoView {
         error.set(None);
         sending.set(true);
         let api = api.clone();
-        let host = host.clone();
+        let created = created.clone();
         spawn_local(async move {
             match api.create_render(&request).await {
-                Ok(render) => {
-                    // The new variations count against this period's photos.
-                    account.refresh();
-                    if let Some(host) = &host {
-                        host.emit(RENDER_CREATED, &RenderCreated { render_id: render.id.clone() });
-                    }
-                    navigator.go(Route::Render { id: render.id });
-                }
+                Ok(render) => created(render.id),
                 Err(ApiError::Invalid(invalid)) => error.set(Some(invalid)),
                 Err(other) => failure.set(Some(other.to_string())),
             }
