@@ -155,8 +155,9 @@ async fn set_attribute(driver: &WebDriver, id: &str, name: &str, value: &str) ->
     Ok(())
 }
 
-#[tokio::test]
-async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() {
+/// A listing site's origin of its own (its listener, not serving yet), and a token-access server that allows it,
+/// with the secret its tokens are signed with.
+async fn server_for_a_host() -> (tokio::net::TcpListener, String, Server, WidgetSecret) {
     let host_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let host_origin = format!("http://{}", host_listener.local_addr().unwrap());
     let server = Server::start_with(
@@ -165,7 +166,12 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
         &[("VSTAGE_WIDGET_SECRET", SECRET)],
     )
     .await;
-    let secret = WidgetSecret::new(SECRET).unwrap();
+    (host_listener, host_origin, server, WidgetSecret::new(SECRET).unwrap())
+}
+
+#[tokio::test]
+async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() {
+    let (host_listener, host_origin, server, secret) = server_for_a_host().await;
     let ana = secret.mint("agent-ana", Duration::from_secs(3600), Some(&host_origin));
     // Ben's first token runs out while he works; the host gives him another.
     let ben_short = secret.mint("agent-ben", Duration::from_secs(4), Some(&host_origin));
@@ -308,15 +314,7 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
 
 #[tokio::test]
 async fn uploads_and_the_mask_editor_work_on_a_host_of_another_origin() {
-    let host_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let host_origin = format!("http://{}", host_listener.local_addr().unwrap());
-    let server = Server::start_with(
-        &dist(),
-        &["--access", "token", "--allow-origin", &host_origin],
-        &[("VSTAGE_WIDGET_SECRET", SECRET)],
-    )
-    .await;
-    let secret = WidgetSecret::new(SECRET).unwrap();
+    let (host_listener, host_origin, server, secret) = server_for_a_host().await;
     // Cy's first token runs out before the upload; the host gives another while the upload waits.
     let minted = tokio::time::Instant::now();
     let cy_short = secret.mint("agent-cy", Duration::from_secs(4), Some(&host_origin));

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use crate::recording::RecordingUpstream;
 use crate::support::{Server, widget_dir};
-use crate::{WIDGET_SECRET, create_render, mint, sample_url};
+use crate::{WIDGET_SECRET, alice_and_bob, create_render, mint, sample_url};
 
 async fn token_server(dist: &std::path::Path, extra: &[&str]) -> Server {
     let mut args = vec!["--access", "token"];
@@ -60,8 +60,7 @@ async fn a_subject_sees_only_its_own_renders() {
     let dist = widget_dir();
     let server = token_server(dist.path(), &[]).await;
     let http = reqwest::Client::new();
-    let alice = mint(WIDGET_SECRET, "alice", "1h", None).await;
-    let bob = mint(WIDGET_SECRET, "bob", "1h", None).await;
+    let (alice, bob) = alice_and_bob().await;
     let photo = sample_url(&server, "living-empty.jpg").await;
 
     let mut alices = Vec::new();
@@ -118,8 +117,7 @@ async fn the_rate_limit_answers_429_with_retry_after() {
     let dist = widget_dir();
     let server = token_server(dist.path(), &["--rate-limit", "3"]).await;
     let http = reqwest::Client::new();
-    let alice = mint(WIDGET_SECRET, "alice", "1h", None).await;
-    let bob = mint(WIDGET_SECRET, "bob", "1h", None).await;
+    let (alice, bob) = alice_and_bob().await;
     for _ in 0..3 {
         assert_eq!(http.get(server.api("/v2/status")).bearer_auth(&alice).send().await.unwrap().status(), 200);
     }
@@ -201,8 +199,7 @@ async fn a_query_naming_a_render_twice_cannot_reach_anothers() {
     let dist = widget_dir();
     let server = token_server(dist.path(), &[]).await;
     let http = reqwest::Client::new();
-    let alice = mint(WIDGET_SECRET, "alice", "1h", None).await;
-    let bob = mint(WIDGET_SECRET, "bob", "1h", None).await;
+    let (alice, bob) = alice_and_bob().await;
     let photo = sample_url(&server, "living-empty.jpg").await;
     let v1_create = |token: &str| {
         http.post(server.api("/v1/render/create")).bearer_auth(token).json(&json!({

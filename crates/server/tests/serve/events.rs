@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::sse::EventStream;
 use crate::support::{Server, widget_dir};
 use crate::webhooks::deliver_done;
-use crate::{WIDGET_SECRET, create_render, mint, sample_url};
+use crate::{WIDGET_SECRET, alice_and_bob, create_render, mint, sample_url};
 
 #[tokio::test]
 async fn an_sse_client_receives_the_done_event_of_its_render_and_can_resume() {
@@ -53,8 +53,7 @@ async fn streams_are_capped_per_subject_and_carry_only_the_subjects_events() {
     )
     .await;
     let http = reqwest::Client::new();
-    let alice = mint(WIDGET_SECRET, "alice", "1h", None).await;
-    let bob = mint(WIDGET_SECRET, "bob", "1h", None).await;
+    let (alice, bob) = alice_and_bob().await;
     // an EventSource cannot send headers: the token may come in the query
     let mut alices = EventStream::open(http.get(server.api(&format!("/events?access_token={alice}")))).await;
     let mut bobs = EventStream::open(http.get(server.api("/events")).bearer_auth(&bob)).await;

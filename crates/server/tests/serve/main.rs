@@ -33,6 +33,11 @@ pub async fn mint(secret: &str, sub: &str, ttl: &str, origin: Option<&str>) -> S
     String::from_utf8(output.stdout).unwrap().trim().to_string()
 }
 
+/// Tokens of two subjects, alice and bob, valid for an hour.
+pub async fn alice_and_bob() -> (String, String) {
+    (mint(WIDGET_SECRET, "alice", "1h", None).await, mint(WIDGET_SECRET, "bob", "1h", None).await)
+}
+
 /// A sample photo's address, as the server lists it.
 pub async fn sample_url(server: &Server, name: &str) -> String {
     let samples: Value = reqwest::get(server.api("/samples")).await.unwrap().json().await.unwrap();

@@ -10,7 +10,7 @@ use img_parts::{Bytes, ImageEXIF};
 use serde_json::Value;
 
 use crate::support::{Server, widget_dir};
-use crate::{WIDGET_SECRET, create_render, mint};
+use crate::{WIDGET_SECRET, alice_and_bob, create_render};
 
 /// A big-endian EXIF block: a description naming a place, orientation 6 (rotate 90), and a GPS directory.
 fn exif_with_location() -> Vec<u8> {
@@ -176,8 +176,7 @@ async fn uploads_are_bounded_per_subject_and_removed_after_the_retention_period(
     )
     .await;
     let http = reqwest::Client::new();
-    let alice = mint(WIDGET_SECRET, "alice", "1h", None).await;
-    let bob = mint(WIDGET_SECRET, "bob", "1h", None).await;
+    let (alice, bob) = alice_and_bob().await;
     let photo = noise_png(600);
     let upload = |token: &str| http.post(server.api("/uploads")).bearer_auth(token).body(photo.clone()).send();
 
