@@ -1,8 +1,8 @@
-//! Where things are (the workspace root, target/, installed tools) and how child commands are started.
+//! Where things are (the workspace root, cargo's target directory, installed tools) and how child commands are started.
 //! Every command runs from the workspace root with the project's tools first on PATH.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::Instant;
 
@@ -10,17 +10,20 @@ use anyhow::{Context, bail};
 
 pub struct Project {
     pub root: PathBuf,
+    /// Cargo's target directory, wherever `CARGO_TARGET_DIR` or `build.target-dir` put it.
+    target: PathBuf,
 }
 
 impl Project {
     pub fn locate() -> anyhow::Result<Self> {
         let manifest_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
         let root = manifest_dir.parent().context("xtask lives one folder below the workspace root")?.to_path_buf();
-        Ok(Project { root })
+        let target = target_directory(&root)?;
+        Ok(Project { root, target })
     }
 
     pub fn target(&self) -> PathBuf {
-        self.root.join("target")
+        self.target.clone()
     }
 
     /// Tools installed for this project only (wasm-opt from npm).
@@ -76,6 +79,27 @@ impl Project {
     pub fn cargo(&self) -> Command {
         self.command(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
     }
+}
+
+/// Asks cargo where it puts what it builds, which honours `CARGO_TARGET_DIR` and `build.target-dir`.
+fn target_directory(root: &Path) -> anyhow::Result<PathBuf> {
+    #[derive(serde::Deserialize)]
+    struct Metadata {
+        target_directory: PathBuf,
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .current_dir(root)
+        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .stderr(Stdio::inherit())
+        .output()
+        .context("could not run cargo metadata to find the target directory")?;
+    if !output.status.success() {
+        bail!("cargo metadata failed ({}); it is how xtask finds the target directory", output.status);
+    }
+    let metadata: Metadata =
+        serde_json::from_slice(&output.stdout).context("cargo metadata printed no target_directory")?;
+    Ok(metadata.target_directory)
 }
 
 /// Runs a command to completion, with its output going to the terminal; fails when it fails.

@@ -2,7 +2,7 @@
 //! Paths come from `CHROMIUM` and `CHROMEDRIVER` (set by `cargo xtask test`), defaulting to Debian's.
 
 use std::future::Future;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -82,10 +82,11 @@ where
     outcome.expect("the browser steps succeed");
 }
 
-/// Saves the page as `target/e2e/{name}-1280x800.png` and `-390x844.png` (a desktop and a phone), then returns
+/// Saves the page as `<target>/e2e/{name}-1280x800.png` and `-390x844.png` (a desktop and a phone), then returns
 /// to the desktop size.
 pub async fn screenshot(driver: &WebDriver, name: &str) -> WebDriverResult<()> {
-    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/e2e");
+    // CARGO_TARGET_TMPDIR is `<target>/tmp`, wherever CARGO_TARGET_DIR put the target directory.
+    let folder = Path::new(env!("CARGO_TARGET_TMPDIR")).parent().unwrap_or(Path::new("target")).join("e2e");
     std::fs::create_dir_all(&folder).ok();
     for (width, height) in [(390u32, 844u32), (1280, 800)] {
         driver.set_window_rect(0, 0, width, height).await?;
