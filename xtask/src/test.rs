@@ -2,79 +2,119 @@
 //! tests (schemathesis), the widget's wasm-bindgen tests in headless Chromium and the browser end-to-end tests;
 //! one closing `N passed, N failed`.
 
+use std::time::Instant;
+
 use crate::project::{self, Project};
 use crate::run::build_widget;
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM, Purpose};
 use crate::tally::{self, Counts};
 use crate::vstage_process::VstageProcess;
 
-/// How one step ended. Lints are not tests: they add to `failed` only when they fail.
+/// How one step ended and how long it took. Lints and builds are not tests: they add to `failed` only when they
+/// fail.
 struct Step {
     name: &'static str,
     ok: bool,
     counts: Counts,
+    seconds: f64,
+}
+
+impl Step {
+    fn new(name: &'static str, ok: bool, counts: Counts) -> Self {
+        Step { name, ok, counts, seconds: 0.0 }
+    }
+}
+
+/// Runs one step and keeps its duration for the closing summary.
+fn timed(step: impl FnOnce() -> Step) -> Step {
+    let started = Instant::now();
+    let mut step = step();
+    step.seconds = started.elapsed().as_secs_f64();
+    step
 }
 
 pub fn run(project: &Project) -> anyhow::Result<()> {
-    setup::ensure(project, Purpose::Test)?;
-    let mut steps = vec![
-        lint("cargo fmt --check", project.cargo().args(["fmt", "--all", "--check"])),
-        lint(
-            "clippy (native)",
-            project.cargo().args(["clippy", "--locked", "--workspace", "--all-targets", "--", "-D", "warnings"]),
-        ),
-        lint(
-            "clippy (wasm32)",
-            project.cargo().args([
-                "clippy",
-                "--locked",
-                "--target",
-                "wasm32-unknown-unknown",
-                "-p",
-                "vstage",
-                "-p",
-                "vstage-api",
-                "-p",
-                "vstage-mask",
-                "--all-targets",
-                "--",
-                "-D",
-                "warnings",
-            ]),
-        ),
-        nextest(project, "native tests", "native"),
-        contract_tests(project),
-        wasm_tests(project),
-    ];
-    steps.push(match build_widget(project) {
-        Ok(()) => nextest(project, "browser end-to-end tests", "e2e"),
+    let started = Instant::now();
+    let mut steps = vec![timed(|| match setup::ensure(project, Purpose::Test) {
+        Ok(()) => Step::new("setup (tools)", true, Counts::default()),
         Err(error) => {
             eprintln!("{error:#}");
-            Step {
-                name: "browser end-to-end tests (widget build failed)",
-                ok: false,
-                counts: Counts { passed: 0, failed: 1 },
-            }
+            Step::new("setup (tools)", false, Counts::default())
+        }
+    })];
+    if !steps[0].ok {
+        return summarise(&steps, started);
+    }
+    steps.extend([
+        timed(|| lint("cargo fmt --check", project.cargo().args(["fmt", "--all", "--check"]))),
+        timed(|| {
+            lint(
+                "clippy (native)",
+                project.cargo().args(["clippy", "--locked", "--workspace", "--all-targets", "--", "-D", "warnings"]),
+            )
+        }),
+        timed(|| {
+            lint(
+                "clippy (wasm32)",
+                project.cargo().args([
+                    "clippy",
+                    "--locked",
+                    "--target",
+                    "wasm32-unknown-unknown",
+                    "-p",
+                    "vstage",
+                    "-p",
+                    "vstage-api",
+                    "-p",
+                    "vstage-mask",
+                    "--all-targets",
+                    "--",
+                    "-D",
+                    "warnings",
+                ]),
+            )
+        }),
+        timed(|| nextest(project, "native tests", "native")),
+        timed(|| contract_tests(project)),
+        timed(|| wasm_tests(project)),
+    ]);
+    let widget = timed(|| match build_widget(project) {
+        Ok(()) => Step::new("widget build (trunk --release)", true, Counts::default()),
+        Err(error) => {
+            eprintln!("{error:#}");
+            Step::new("widget build (trunk --release)", false, Counts::default())
         }
     });
+    let widget_built = widget.ok;
+    steps.push(widget);
+    if widget_built {
+        steps.push(timed(|| nextest(project, "browser end-to-end tests", "e2e")));
+    }
+    summarise(&steps, started)
+}
 
+/// The closing summary: a line per step with its counts and time, then `N passed, N failed`; exits non-zero on
+/// any failure.
+fn summarise(steps: &[Step], started: Instant) -> anyhow::Result<()> {
     let mut total = Counts::default();
     println!("\n==> summary");
-    for step in &steps {
+    for step in steps {
         let counts = if step.ok || step.counts.failed > 0 {
             step.counts
         } else {
             Counts { passed: step.counts.passed, failed: 1 }
         };
         println!(
-            "    {:<34} {:<6} {} passed, {} failed",
+            "    {:<34} {:<6} {:>4} passed, {} failed {:>8}",
             step.name,
             if step.ok { "ok" } else { "FAILED" },
             counts.passed,
-            counts.failed
+            counts.failed,
+            minutes(step.seconds)
         );
         total += counts;
     }
+    println!("    {:<34} {:>39}", "all steps", minutes(started.elapsed().as_secs_f64()));
     println!("{} passed, {} failed", total.passed, total.failed);
     if total.failed > 0 || steps.iter().any(|step| !step.ok) {
         std::process::exit(1);
@@ -82,9 +122,15 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// 754.2 s -> "12m 34s".
+fn minutes(seconds: f64) -> String {
+    let seconds = seconds.round() as u64;
+    format!("{}m {:02}s", seconds / 60, seconds % 60)
+}
+
 fn lint(name: &'static str, command: &mut std::process::Command) -> Step {
     let ok = project::status(name, command).is_ok_and(|status| status.success());
-    Step { name, ok, counts: Counts::default() }
+    Step::new(name, ok, Counts::default())
 }
 
 /// A nextest profile of `.config/nextest.toml`; its JUnit report gives the counts.
@@ -104,7 +150,7 @@ fn nextest(project: &Project, name: &'static str, profile: &str) -> Step {
         eprintln!("    {name}: {error:#}");
         Counts::default()
     });
-    Step { name, ok, counts }
+    Step::new(name, ok, counts)
 }
 
 /// The widget's and the mask model's `#[wasm_bindgen_test]`s, run by wasm-bindgen-test-runner in headless Chromium (webdriver.json),
@@ -117,7 +163,7 @@ fn wasm_tests(project: &Project) -> Step {
         Ok(sandbox) => sandbox,
         Err(error) => {
             eprintln!("{error:#}");
-            return Step { name, ok: false, counts: Counts::default() };
+            return Step::new(name, false, Counts::default());
         }
     };
     let result = project::status_and_output(
@@ -131,10 +177,10 @@ fn wasm_tests(project: &Project) -> Step {
     );
     drop(sandbox);
     match result {
-        Ok((status, output)) => Step { name, ok: status.success(), counts: tally::from_libtest(&output) },
+        Ok((status, output)) => Step::new(name, status.success(), tally::from_libtest(&output)),
         Err(error) => {
             eprintln!("{error:#}");
-            Step { name, ok: false, counts: Counts::default() }
+            Step::new(name, false, Counts::default())
         }
     }
 }
@@ -175,11 +221,11 @@ fn contract_tests(project: &Project) -> Step {
         } else {
             Counts { passed: 0, failed: failed.max(1) }
         };
-        Ok(Step { name, ok: status.success() && tested > 0, counts })
+        Ok(Step::new(name, status.success() && tested > 0, counts))
     };
     run().unwrap_or_else(|error| {
         eprintln!("{error:#}");
-        Step { name, ok: false, counts: Counts::default() }
+        Step::new(name, false, Counts::default())
     })
 }
 
