@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 /// Returns the scheduler: calling it runs `work` on the next frame, unless a run is already waiting for it.
-pub fn use_animation_frame(work: impl Fn() + 'static) -> impl Fn() + Copy + 'static {
+pub fn use_animation_frame(work: impl Fn() + 'static) -> impl Fn() + Copy + Send + Sync + 'static {
     let work = StoredValue::new_local(Box::new(work) as Box<dyn Fn()>);
     let pending = StoredValue::new_local(false);
     move || {

@@ -7,9 +7,12 @@ pub mod core;
 mod editor;
 pub mod element;
 pub mod export;
+mod footer;
 mod load;
 mod settings;
 pub mod shortcuts;
+mod stage;
+pub mod state;
 mod toolbar;
 pub mod viewport;
 

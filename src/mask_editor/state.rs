@@ -1,0 +1,380 @@
+//! What input does to the mask and the view, apart from any browser type: strokes from mouse, pen (pressure sets
+//! the width) and touch, panning (space-drag, middle button), pinch-zoom with two fingers, wheel and key zoom, and
+//! the pixels each edit changed, collected for the next frame. Tested natively.
+
+use vstage_mask::{Mask, Point, Rect, Tool};
+
+use super::viewport::Viewport;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PointerKind {
+    Mouse,
+    Pen,
+    Touch,
+}
+
+/// One pointer sample, in CSS pixels of the canvas.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PointerInput {
+    pub id: i32,
+    pub kind: PointerKind,
+    /// The button pressed (0 main, 1 middle), for presses.
+    pub button: i16,
+    pub x: f64,
+    pub y: f64,
+    /// 0 to 1; only a pen's is used.
+    pub pressure: f64,
+}
+
+/// What the pointers are doing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Gesture {
+    Idle,
+    Stroke { pointer: i32, last: Point, radius: f64 },
+    Pan { pointer: i32, x: f64, y: f64 },
+    Pinch,
+}
+
+/// The settings input reads: chosen in the toolbar.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Brush {
+    pub tool: Tool,
+    /// Diameter in photo pixels.
+    pub size: f64,
+    /// Space held: the main button pans.
+    pub panning: bool,
+}
+
+impl Brush {
+    fn radius(&self, input: &PointerInput) -> f64 {
+        let radius = self.size / 2.0;
+        match input.kind {
+            // light touch: a fifth of the width; full pressure: all of it
+            PointerKind::Pen => radius * (0.2 + 0.8 * input.pressure.clamp(0.0, 1.0)),
+            _ => radius,
+        }
+    }
+}
+
+/// The mask being edited, where the photo sits in the view, and what the pointers are doing.
+pub struct EditorState {
+    pub mask: Mask,
+    viewport: Option<Viewport>,
+    gesture: Gesture,
+    /// Touches down, with their last positions.
+    touches: Vec<(i32, f64, f64)>,
+    /// Where the mouse or pen hovers, for the brush outline.
+    hover: Option<(f64, f64)>,
+    /// The view size the viewport was last fitted to, in CSS pixels.
+    view: (f64, f64),
+    /// Pixels changed since the last frame: the layer is updated once per frame, however many moves came in.
+    pending: Rect,
+}
+
+impl EditorState {
+    pub fn new(mask: Mask) -> Self {
+        EditorState {
+            mask,
+            viewport: None,
+            gesture: Gesture::Idle,
+            touches: Vec::new(),
+            hover: None,
+            view: (0.0, 0.0),
+            pending: Rect::EMPTY,
+        }
+    }
+
+    /// The smallest scale allowed: a quarter of the fitted one.
+    fn min_scale(&self) -> f64 {
+        Viewport::fit((self.mask.width(), self.mask.height()), self.view).scale / 4.0
+    }
+
+    /// Fits the photo to a view of this CSS size.
+    pub fn fit(&mut self, view: (f64, f64)) {
+        self.view = view;
+        self.viewport = Some(Viewport::fit((self.mask.width(), self.mask.height()), view));
+    }
+
+    fn viewport(&self) -> Viewport {
+        self.viewport.unwrap_or_else(|| Viewport::fit((self.mask.width(), self.mask.height()), self.view))
+    }
+
+    /// Zooms by `factor` about a CSS point (the view's centre when `None`).
+    pub fn zoom(&mut self, factor: f64, at: Option<(f64, f64)>) {
+        let (x, y) = at.unwrap_or((self.view.0 / 2.0, self.view.1 / 2.0));
+        let min = self.min_scale();
+        let mut viewport = self.viewport();
+        viewport.zoom_at(factor, x, y, min);
+        self.viewport = Some(viewport);
+    }
+
+    pub fn scale(&self) -> f64 {
+        self.viewport().scale
+    }
+
+    /// Notes an edit's changed pixels, for the layer to copy on the next frame.
+    pub fn changed(&mut self, rect: Rect) {
+        self.pending = self.pending.union(rect);
+    }
+
+    /// A press. Returns true when it started a stroke.
+    pub fn pointer_down(&mut self, input: PointerInput, brush: Brush) -> bool {
+        if input.kind == PointerKind::Touch {
+            self.touches.retain(|(id, _, _)| *id != input.id);
+            self.touches.push((input.id, input.x, input.y));
+            if self.touches.len() >= 2 {
+                // a second finger: the first one's stroke was the start of a pinch
+                if matches!(self.gesture, Gesture::Stroke { .. }) {
+                    let rect = self.mask.cancel_stroke();
+                    self.changed(rect);
+                }
+                self.gesture = Gesture::Pinch;
+                return false;
+            }
+        }
+        if self.gesture != Gesture::Idle {
+            return false;
+        }
+        if input.button == 1 || (input.button == 0 && brush.panning) {
+            self.gesture = Gesture::Pan { pointer: input.id, x: input.x, y: input.y };
+            return false;
+        }
+        if input.button != 0 {
+            return false;
+        }
+        let at = self.viewport().to_photo(input.x, input.y);
+        let radius = brush.radius(&input);
+        self.mask.begin_stroke(brush.tool);
+        let rect = self.mask.stroke_dab(at, radius);
+        self.changed(rect);
+        self.gesture = Gesture::Stroke { pointer: input.id, last: at, radius };
+        true
+    }
+
+    /// A movement, with the samples the browser coalesced into it (oldest first; the event itself when none).
+    pub fn pointer_move(&mut self, samples: &[PointerInput], brush: Brush) {
+        let Some(latest) = samples.last().copied() else { return };
+        if latest.kind != PointerKind::Touch {
+            self.hover = Some((latest.x, latest.y));
+        }
+        match self.gesture {
+            Gesture::Stroke { pointer, mut last, mut radius } if pointer == latest.id => {
+                let viewport = self.viewport();
+                let mut rect = Rect::EMPTY;
+                for sample in samples {
+                    let at = viewport.to_photo(sample.x, sample.y);
+                    let next = brush.radius(sample);
+                    rect = rect.union(self.mask.stroke_segment(last, at, radius, next));
+                    (last, radius) = (at, next);
+                }
+                self.changed(rect);
+                self.gesture = Gesture::Stroke { pointer, last, radius };
+            }
+            Gesture::Pan { pointer, x, y } if pointer == latest.id => {
+                let mut viewport = self.viewport();
+                viewport.pan(latest.x - x, latest.y - y);
+                self.viewport = Some(viewport);
+                self.gesture = Gesture::Pan { pointer, x: latest.x, y: latest.y };
+            }
+            Gesture::Pinch => self.pinch(latest),
+            _ => {}
+        }
+    }
+
+    /// Two fingers: the middle between them pans, the distance between them zooms.
+    fn pinch(&mut self, input: PointerInput) {
+        let before = match self.touches.as_slice() {
+            [a, b, ..] => (*a, *b),
+            _ => return,
+        };
+        for touch in &mut self.touches {
+            if touch.0 == input.id {
+                (touch.1, touch.2) = (input.x, input.y);
+            }
+        }
+        let after = (self.touches[0], self.touches[1]);
+        let centre = |(a, b): ((i32, f64, f64), (i32, f64, f64))| ((a.1 + b.1) / 2.0, (a.2 + b.2) / 2.0);
+        let distance = |(a, b): ((i32, f64, f64), (i32, f64, f64))| (a.1 - b.1).hypot(a.2 - b.2);
+        let (from, to) = (centre(before), centre(after));
+        let mut viewport = self.viewport();
+        viewport.pan(to.0 - from.0, to.1 - from.1);
+        if distance(before) > 1.0 {
+            viewport.zoom_at(distance(after) / distance(before), to.0, to.1, self.min_scale());
+        }
+        self.viewport = Some(viewport);
+    }
+
+    /// A release (or the browser cancelling the pointer). Returns true when it ended a stroke.
+    pub fn pointer_up(&mut self, input: PointerInput) -> bool {
+        self.touches.retain(|(id, _, _)| *id != input.id);
+        match self.gesture {
+            Gesture::Stroke { pointer, .. } if pointer == input.id => {
+                self.mask.end_stroke();
+                self.gesture = Gesture::Idle;
+                true
+            }
+            Gesture::Pan { pointer, .. } if pointer == input.id => {
+                self.gesture = Gesture::Idle;
+                false
+            }
+            // the pinch ends when the last finger lifts, so a remaining finger does not start a stroke
+            Gesture::Pinch if self.touches.is_empty() => {
+                self.gesture = Gesture::Idle;
+                false
+            }
+            _ => false,
+        }
+    }
+
+    pub fn pointer_left(&mut self) {
+        self.hover = None;
+    }
+
+    /// Where the mouse or pen hovers (for the brush outline), in CSS pixels.
+    pub fn hover(&self) -> Option<(f64, f64)> {
+        self.hover
+    }
+
+    /// The pixels changed since the last call, for the layer to copy.
+    pub fn take_changes(&mut self) -> Rect {
+        std::mem::take(&mut self.pending)
+    }
+
+    /// The viewport for a view of this CSS size: fitted again on the first call and whenever the size changed.
+    pub fn viewport_for(&mut self, view: (f64, f64)) -> Viewport {
+        if self.viewport.is_none() || view != self.view {
+            self.fit(view);
+        }
+        self.viewport()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 400x300 photo fitted to an 824x624 view: scale 2, the photo's top-left corner at (12, 12).
+    fn editor() -> EditorState {
+        let mut state = EditorState::new(Mask::new(400, 300).unwrap());
+        state.fit((824.0, 624.0));
+        state
+    }
+
+    fn brush(tool: Tool) -> Brush {
+        Brush { tool, size: 20.0, panning: false }
+    }
+
+    fn input(id: i32, kind: PointerKind, button: i16, x: f64, y: f64) -> PointerInput {
+        PointerInput { id, kind, button, x, y, pressure: 0.5 }
+    }
+
+    fn mouse(x: f64, y: f64) -> PointerInput {
+        input(1, PointerKind::Mouse, 0, x, y)
+    }
+
+    #[test]
+    fn a_stroke_paints_under_the_pointer_and_is_one_undo() {
+        let mut state = editor();
+        // CSS (212, 112) is photo (100, 50)
+        assert!(state.pointer_down(mouse(212.0, 112.0), brush(Tool::Brush)));
+        state.pointer_move(&[mouse(252.0, 112.0), mouse(292.0, 112.0)], brush(Tool::Brush));
+        assert!(state.pointer_up(mouse(292.0, 112.0)));
+        for x in [100, 120, 140] {
+            assert!(state.mask.is_set(x, 50), "photo ({x}, 50) is painted");
+        }
+        assert!(!state.mask.is_set(100, 70), "the brush's radius is 10 photo pixels");
+        let changed = state.take_changes();
+        assert!(changed.x <= 90 && changed.x + changed.width >= 150, "{changed:?}");
+        assert!(state.take_changes().is_empty(), "changes are handed over once");
+        state.mask.undo();
+        assert_eq!(state.mask.percentage(), 0.0);
+    }
+
+    #[test]
+    fn the_eraser_removes_and_another_pointer_does_nothing() {
+        let mut state = editor();
+        state.mask.fill();
+        state.pointer_down(mouse(212.0, 112.0), brush(Tool::Eraser));
+        state.pointer_move(&[input(7, PointerKind::Mouse, 0, 612.0, 412.0)], brush(Tool::Eraser));
+        state.pointer_up(mouse(212.0, 112.0));
+        assert!(!state.mask.is_set(100, 50));
+        assert!(state.mask.is_set(300, 200), "a move of another pointer is not part of the stroke");
+    }
+
+    #[test]
+    fn a_pen_paints_as_wide_as_it_presses() {
+        let mut state = editor();
+        let light = PointerInput { pressure: 0.0, ..input(2, PointerKind::Pen, 0, 212.0, 112.0) };
+        state.pointer_down(light, brush(Tool::Brush));
+        state.pointer_up(light);
+        // a fifth of the radius: 2 photo pixels
+        assert!(state.mask.is_set(100, 50) && !state.mask.is_set(100, 54));
+        let firm = PointerInput { pressure: 1.0, ..input(2, PointerKind::Pen, 0, 612.0, 412.0) };
+        state.pointer_down(firm, brush(Tool::Brush));
+        state.pointer_up(firm);
+        assert!(state.mask.is_set(300, 209));
+    }
+
+    #[test]
+    fn the_middle_button_or_space_pans_without_painting() {
+        let mut state = editor();
+        let before = state.viewport_for((824.0, 624.0));
+        assert!(!state.pointer_down(input(1, PointerKind::Mouse, 1, 100.0, 100.0), brush(Tool::Brush)));
+        state.pointer_move(&[input(1, PointerKind::Mouse, 1, 130.0, 90.0)], brush(Tool::Brush));
+        assert!(!state.pointer_up(input(1, PointerKind::Mouse, 1, 130.0, 90.0)));
+        let after = state.viewport_for((824.0, 624.0));
+        assert_eq!((after.x - before.x, after.y - before.y), (30.0, -10.0));
+
+        let space = Brush { panning: true, ..brush(Tool::Brush) };
+        assert!(!state.pointer_down(mouse(300.0, 300.0), space));
+        state.pointer_move(&[mouse(310.0, 300.0)], space);
+        state.pointer_up(mouse(310.0, 300.0));
+        assert_eq!(state.viewport_for((824.0, 624.0)).x - after.x, 10.0);
+        assert_eq!(state.mask.percentage(), 0.0);
+    }
+
+    #[test]
+    fn a_second_finger_turns_the_stroke_into_a_pinch() {
+        let mut state = editor();
+        let finger = |id, x, y| input(id, PointerKind::Touch, 0, x, y);
+        assert!(state.pointer_down(finger(1, 312.0, 312.0), brush(Tool::Brush)));
+        assert!(state.mask.percentage() > 0.0);
+        assert!(!state.pointer_down(finger(2, 512.0, 312.0), brush(Tool::Brush)));
+        assert_eq!(state.mask.percentage(), 0.0, "the first finger's dab is taken back");
+        assert!(!state.mask.can_undo(), "and leaves nothing to undo");
+        // the fingers move apart from 200 to 400 CSS pixels: twice the scale, about their middle
+        state.pointer_move(&[finger(2, 712.0, 312.0)], brush(Tool::Brush));
+        state.pointer_move(&[finger(1, 312.0, 312.0)], brush(Tool::Brush));
+        assert_eq!(state.scale(), 4.0);
+        // lifting one finger does not start a stroke with the other
+        assert!(!state.pointer_up(finger(2, 712.0, 312.0)));
+        state.pointer_move(&[finger(1, 300.0, 300.0)], brush(Tool::Brush));
+        assert!(!state.pointer_up(finger(1, 300.0, 300.0)));
+        assert_eq!(state.mask.percentage(), 0.0);
+        assert!(state.pointer_down(finger(3, 312.0, 312.0), brush(Tool::Brush)), "a new touch paints again");
+    }
+
+    #[test]
+    fn zoom_stays_between_a_quarter_of_the_fit_and_the_maximum() {
+        let mut state = editor();
+        state.zoom(1e-6, None);
+        assert_eq!(state.scale(), 0.5);
+        let anchor = state.viewport_for((824.0, 624.0)).to_photo(100.0, 80.0);
+        state.zoom(1e6, Some((100.0, 80.0)));
+        assert_eq!(state.scale(), super::super::viewport::MAX_SCALE);
+        // the photo point under the pointer stayed there
+        assert_eq!(state.viewport_for((824.0, 624.0)).to_photo(100.0, 80.0), anchor);
+    }
+
+    #[test]
+    fn a_new_view_size_fits_the_photo_again_and_hover_follows_the_mouse() {
+        let mut state = editor();
+        state.zoom(3.0, None);
+        assert_eq!(state.viewport_for((824.0, 624.0)).scale, 6.0);
+        assert_eq!(state.viewport_for((424.0, 324.0)).scale, 1.0);
+        state.pointer_move(&[mouse(40.0, 50.0)], brush(Tool::Brush));
+        assert_eq!(state.hover(), Some((40.0, 50.0)));
+        state.pointer_left();
+        assert_eq!(state.hover(), None);
+    }
+}
