@@ -6,6 +6,7 @@ use vstage_api::host_events::{Ready, TokenExpired};
 
 use crate::account::{provide_account, use_account};
 use crate::api::{Token, provide_api};
+use crate::chunks::{chunk, screen};
 use crate::clock::provide_clock;
 use crate::components::header::Header;
 use crate::embed::attributes::Attributes;
@@ -89,14 +90,39 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
             <main class="vstage-main">
                 {move || match navigator.route() {
                     Route::Renders => view! { <Renders /> }.into_any(),
-                    Route::NewRender => view! { <NewRender /> }.into_any(),
-                    Route::Render { id } => view! { <RenderDetail render_id=Signal::stored(id) /> }.into_any(),
-                    Route::RemoveFurniture => view! { <FurnitureMask /> }.into_any(),
-                    Route::Account => view! { <AccountPage /> }.into_any(),
+                    Route::NewRender => screen(new_render_screen).into_any(),
+                    Route::Render { id } => screen(move || render_screen(id.clone())).into_any(),
+                    Route::RemoveFurniture => screen(furniture_screen).into_any(),
+                    Route::Account => screen(account_screen).into_any(),
                     Route::NotFound { .. } => view! { <NotFound /> }.into_any(),
                 }}
             </main>
         </div>
+    }
+}
+
+// The screens other than the renders list (the first one shown) load on first use.
+chunk! {
+    fn new_render_screen() -> AnyView {
+        view! { <NewRender /> }.into_any()
+    }
+}
+
+chunk! {
+    fn render_screen(id: String) -> AnyView {
+        view! { <RenderDetail render_id=Signal::stored(id) /> }.into_any()
+    }
+}
+
+chunk! {
+    fn furniture_screen() -> AnyView {
+        view! { <FurnitureMask /> }.into_any()
+    }
+}
+
+chunk! {
+    fn account_screen() -> AnyView {
+        view! { <AccountPage /> }.into_any()
     }
 }
 

@@ -1,5 +1,5 @@
-//! A panic leaves its wasm instance unusable: instead of a frozen box, each element that instance renders (every
-//! `<vstage-widget>`, or every `<vstage-mask-editor>` for the editor's own module) says so and fires `vstage-error`.
+//! A panic leaves the wasm instance unusable: instead of a frozen box, every `<vstage-widget>` on the page says so
+//! and fires `vstage-error`.
 //! Plain DOM calls, no reactivity.
 
 use vstage_api::host_events::WidgetError;
@@ -50,16 +50,8 @@ pub fn show_everywhere(crashed: Crashed) {
     }
 }
 
-/// The elements named `name` in the page and inside the studios' shadow roots (where the mask editor lives).
+/// The elements named `name` in the page.
 fn on_the_page(document: &web_sys::Document, name: &str) -> Vec<HtmlElement> {
-    let mut found = elements_in(document.query_selector_all(name).ok());
-    for studio in elements_in(document.query_selector_all(crate::embed::ELEMENT).ok()) {
-        found.extend(elements_in(studio.shadow_root().and_then(|root| root.query_selector_all(name).ok())));
-    }
-    found
-}
-
-fn elements_in(list: Option<web_sys::NodeList>) -> Vec<HtmlElement> {
-    let Some(list) = list else { return Vec::new() };
+    let Ok(list) = document.query_selector_all(name) else { return Vec::new() };
     (0..list.length()).filter_map(|index| list.item(index)?.dyn_into::<HtmlElement>().ok()).collect()
 }

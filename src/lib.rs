@@ -4,6 +4,7 @@
 pub mod account;
 pub mod api;
 mod app;
+mod chunks;
 pub mod clock;
 pub mod components;
 pub mod config_draft;

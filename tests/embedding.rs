@@ -6,9 +6,9 @@ use std::sync::{Arc, Mutex};
 
 use js_sys::Reflect;
 use leptos::prelude::*;
+use vstage::crash;
 use vstage::host::{Host, RESULT_CHOSEN, event_detail};
 use vstage::route::{History, Route, provide_navigator};
-use vstage::{crash, mask_editor};
 use vstage_api::host_events::ResultChosen;
 use vstage_api::{ResultImage, Variation, VariationResult, VariationStatus, VariationType};
 use wasm_bindgen::JsCast;
@@ -144,20 +144,4 @@ fn a_panic_leaves_a_notice_in_each_widget_and_tells_each_host() {
         widget.remove();
     }
     assert_eq!(*errors.lock().unwrap(), 2);
-}
-
-#[wasm_bindgen_test]
-fn a_panic_of_the_mask_editors_module_shows_in_the_editor_and_leaves_the_studio_alone() {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let widget: web_sys::HtmlElement = document.create_element("vstage-widget").unwrap().unchecked_into();
-    let root = widget.attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open)).unwrap();
-    root.set_inner_html("<p>a studio</p>");
-    let editor = document.create_element(mask_editor::element::ELEMENT).unwrap();
-    editor.set_inner_html("<canvas></canvas>");
-    root.append_child(&editor).unwrap();
-    document.body().unwrap().append_child(&widget).unwrap();
-    crash::show_everywhere(mask_editor::element::CRASHED);
-    assert_eq!(editor.text_content().unwrap_or_default(), mask_editor::element::CRASHED.message);
-    assert!(root.text_content().unwrap_or_default().starts_with("a studio"), "the studio keeps its screen");
-    widget.remove();
 }

@@ -1,36 +1,22 @@
-//! The mask editor as the studio shows it: its module (`/vstage-mask-editor.js`, built beside the widget's) is
-//! loaded the first time an agent opens it, then `<vstage-mask-editor>` gets the photo and the studio's analysis
-//! and upload as JS functions.
+//! The mask editor as the studio shows it: its code (a chunk of the widget's wasm) is loaded the first time an agent
+//! opens it, then `<vstage-mask-editor>` gets the photo and the studio's analysis and upload as JS functions.
 
 use js_sys::{Function, Promise};
 use leptos::prelude::*;
 use vstage_api::Analyze;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{JsFuture, future_to_promise};
+use wasm_bindgen_futures::future_to_promise;
 use web_sys::Blob;
 
 use crate::api::use_api;
+use crate::chunks::chunk;
 use crate::upload::use_uploader;
 
-// Once per page: a failed load is forgotten so that "Try again" tries again. The module sits beside the widget's
-// (this snippet is served at `/snippets/<crate>/inlineN.js`); Trunk names it without a hash, so it is revalidated.
-#[wasm_bindgen(inline_js = r#"
-export function loadMaskEditor() {
-  const loading = Symbol.for("vstage.maskEditor.loading");
-  globalThis[loading] ??= (async () => {
-    if (customElements.get("vstage-mask-editor")) return;
-    const module = await import(new URL("../../vstage-mask-editor.js", import.meta.url).href);
-    await module.default();
-  })().catch((error) => {
-    delete globalThis[loading];
-    throw error;
-  });
-  return globalThis[loading];
-}
-"#)]
-extern "C" {
-    #[wasm_bindgen(js_name = loadMaskEditor)]
-    fn load_mask_editor() -> Promise;
+chunk! {
+    /// Defines `<vstage-mask-editor>` (once per page): the editor's code is a chunk of its own.
+    fn mask_editor() -> () {
+        crate::mask_editor::element::define()
+    }
 }
 
 #[component]
@@ -50,10 +36,9 @@ pub fn LazyMaskEditor(
     let loaded = LocalResource::new(move || {
         attempt.track();
         async {
-            JsFuture::from(load_mask_editor()).await.map(|_| ()).map_err(|error| {
-                web_sys::console::error_1(&error);
-                "The mask editor could not be loaded; check your connection and try again.".to_string()
-            })
+            mask_editor()
+                .await
+                .map_err(|_| "The mask editor could not be loaded; check your connection and try again.".to_string())
         }
     });
     let services = StoredValue::new_local(Services::new(on_done, on_cancel));

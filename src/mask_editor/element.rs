@@ -1,8 +1,9 @@
-//! `<vstage-mask-editor>`: the editor as an element of its own wasm module, which the studio loads only when an
-//! agent opens it. It renders into the element itself (inside the studio's shadow root, under its styles) and asks
-//! the studio for what needs the server through functions the studio sets as the element's properties.
+//! `<vstage-mask-editor>`: the editor as an element of its own, defined by the wasm chunk holding the editor, which
+//! the studio loads only when an agent opens it. It renders into the element itself (inside the studio's shadow
+//! root, under its styles) and asks the studio for what needs the server through functions set as its properties.
 
 use std::any::Any;
+use std::sync::Once;
 
 use js_sys::{Array, Function, Promise, Reflect};
 use leptos::prelude::*;
@@ -12,7 +13,6 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, HtmlElement};
 
 use super::MaskEditor;
-use crate::crash::Crashed;
 use crate::embed::define_element;
 
 pub const ELEMENT: &str = "vstage-mask-editor";
@@ -29,13 +29,14 @@ pub const UPLOAD: &str = "upload";
 pub const DONE: &str = "done";
 pub const CANCEL: &str = "cancel";
 
-/// What a panic of the editor's module leaves in the editor; the studio around it carries on.
-pub const CRASHED: Crashed =
-    Crashed { element: ELEMENT, message: "The mask editor stopped working; cancel and open it again." };
-
-/// Defines `<vstage-mask-editor>` (once per page).
+/// Defines `<vstage-mask-editor>`, once per page however often it is asked.
 pub fn define() {
-    define_element(ELEMENT, &[IMAGE_URL, START_FROM], false, |element, _| JsValue::from(MountedEditor::mount(element)));
+    static DEFINED: Once = Once::new();
+    DEFINED.call_once(|| {
+        define_element(ELEMENT, &[IMAGE_URL, START_FROM], false, |element, _| {
+            JsValue::from(MountedEditor::mount(element))
+        })
+    });
 }
 
 /// One element's editor; dropping it (the element left the page) unmounts it and runs its cleanups.

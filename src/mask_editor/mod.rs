@@ -1,6 +1,6 @@
 //! The mask editor: the agent corrects the furniture mask with a brush before a removal. The bitmap, brush and
 //! history live in `vstage-mask`; this module loads the images, shows the mask on a canvas and turns input into edits.
-//! It is built into a module of its own (`vstage-mask-editor`, as `<vstage-mask-editor>`), loaded on demand.
+//! It is a chunk of the widget's wasm of its own (defining `<vstage-mask-editor>`), loaded on demand.
 
 pub mod canvas;
 pub mod core;

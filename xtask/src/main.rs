@@ -10,6 +10,7 @@ mod tally;
 mod test;
 mod tidy;
 mod vstage_process;
+mod widget;
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -25,7 +26,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Install what building and testing need (wasm32 target, trunk, wasm-bindgen, wasm-opt, Chromium).
+    /// Install what building and testing need (wasm32 target, wasm-bindgen, wasm-opt, Chromium).
     Setup,
     /// Build the widget and serve the studio with the embedded sandbox.
     Run {

@@ -52,7 +52,7 @@ impl Project {
         self.tools_dir().join("binaryen").join("node_modules").join(".bin")
     }
 
-    /// PATH with the project's tools first, so Trunk finds exactly the versions it is told to use.
+    /// PATH with the project's tools first, so the build uses exactly the versions setup installed.
     pub fn path_env(&self) -> OsString {
         let mut paths = vec![self.wasm_opt_bin_dir(), self.cargo_bin()];
         if let Some(existing) = std::env::var_os("PATH") {
@@ -65,14 +65,6 @@ impl Project {
     pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
         let mut command = Command::new(program);
         command.current_dir(&self.root).env("PATH", self.path_env());
-        command
-    }
-
-    /// Trunk, configured never to download anything (Trunk.toml has `offline = true` for tools; these stop its
-    /// own update check).
-    pub fn trunk(&self) -> Command {
-        let mut command = self.command("trunk");
-        command.env("TRUNK_OFFLINE", "true").env("TRUNK_SKIP_VERSION_CHECK", "true");
         command
     }
 

@@ -3,13 +3,13 @@
 
 use std::net::SocketAddr;
 
-use crate::precompress::precompress;
 use crate::project::{self, Project};
 use crate::setup::{self, Purpose};
+use crate::widget;
 
 pub fn run(project: &Project, listen: SocketAddr) -> anyhow::Result<()> {
     setup::ensure(project, Purpose::Build)?;
-    build_widget(project)?;
+    widget::build(project)?;
     project::run(
         "building the server (release)",
         project.cargo().args(["build", "--release", "--locked", "-p", "vstage-server"]),
@@ -30,10 +30,4 @@ pub fn run(project: &Project, listen: SocketAddr) -> anyhow::Result<()> {
             .arg("--data-dir")
             .arg(project.target().join("vstage-data")),
     )
-}
-
-/// `trunk build --release` into `dist/`, then the files' brotli and gzip forms beside them.
-pub fn build_widget(project: &Project) -> anyhow::Result<()> {
-    project::run("building the widget (trunk build --release)", project.trunk().args(["build", "--release"]))?;
-    precompress(&project.dist())
 }

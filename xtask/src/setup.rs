@@ -9,7 +9,6 @@ use serde::Deserialize;
 
 use crate::project::{self, Project, output_line};
 
-pub const TRUNK_VERSION: &str = "0.21.14";
 pub const SCHEMATHESIS_VERSION: &str = "4.32.5";
 pub const BINARYEN_VERSION: &str = "132";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
@@ -34,8 +33,6 @@ pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     wasm_target(project)?;
     let wasm_bindgen = wasm_bindgen_version(project)?;
-    check_trunk_config(project, &wasm_bindgen)?;
-    trunk(project)?;
     wasm_bindgen_cli(project, &wasm_bindgen)?;
     wasm_opt(project)?;
     if purpose == Purpose::Test {
@@ -68,11 +65,6 @@ fn wasm_target(project: &Project) -> anyhow::Result<()> {
         project.command("rustup").args(["target", "add", "wasm32-unknown-unknown"]),
     )
     .context("add it by hand: rustup target add wasm32-unknown-unknown")
-}
-
-fn trunk(project: &Project) -> anyhow::Result<()> {
-    let install = ["install", "--locked", "trunk", "--version", TRUNK_VERSION];
-    cargo_tool(project, "trunk", TRUNK_VERSION, &install, "about 8 minutes on 2 cores")
 }
 
 fn wasm_bindgen_cli(project: &Project, version: &str) -> anyhow::Result<()> {
@@ -254,30 +246,6 @@ pub fn wasm_bindgen_version(project: &Project) -> anyhow::Result<String> {
         .find(|package| package.name == "wasm-bindgen")
         .map(|package| package.version)
         .context("Cargo.lock has no wasm-bindgen package; run `cargo generate-lockfile`")
-}
-
-/// Trunk matches tool versions exactly and must not download: Trunk.toml has to name what setup installs.
-fn check_trunk_config(project: &Project, wasm_bindgen: &str) -> anyhow::Result<()> {
-    #[derive(Deserialize)]
-    struct TrunkToml {
-        tools: Tools,
-    }
-    #[derive(Deserialize)]
-    struct Tools {
-        wasm_bindgen: Option<String>,
-        wasm_opt: Option<String>,
-    }
-    let config: TrunkToml = read_toml(&project.root.join("Trunk.toml"))?;
-    if config.tools.wasm_bindgen.as_deref() != Some(wasm_bindgen) {
-        bail!(
-            "Trunk.toml's [tools] wasm_bindgen must be \"{wasm_bindgen}\", the version in Cargo.lock; change it there"
-        );
-    }
-    let wasm_opt = format!("version_{BINARYEN_VERSION}");
-    if config.tools.wasm_opt.as_deref() != Some(wasm_opt.as_str()) {
-        bail!("Trunk.toml's [tools] wasm_opt must be \"{wasm_opt}\", the binaryen setup installs; change it there");
-    }
-    Ok(())
 }
 
 fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<T> {

@@ -5,10 +5,10 @@
 use std::time::Instant;
 
 use crate::project::{self, Project};
-use crate::run::build_widget;
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM, Purpose};
 use crate::tally::{self, Counts};
 use crate::vstage_process::VstageProcess;
+use crate::widget;
 
 /// How one step ended and how long it took. Lints and builds are not tests: they add to `failed` only when they
 /// fail.
@@ -78,11 +78,11 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
         timed(|| contract_tests(project)),
         timed(|| wasm_tests(project)),
     ]);
-    let widget = timed(|| match build_widget(project) {
-        Ok(()) => Step::new("widget build (trunk --release)", true, Counts::default()),
+    let widget = timed(|| match widget::build(project) {
+        Ok(()) => Step::new("widget build (release, split)", true, Counts::default()),
         Err(error) => {
             eprintln!("{error:#}");
-            Step::new("widget build (trunk --release)", false, Counts::default())
+            Step::new("widget build (release, split)", false, Counts::default())
         }
     });
     let widget_built = widget.ok;

@@ -18,7 +18,6 @@ mod tests {
         "docs/",
         "Cargo.toml",
         "Cargo.lock",
-        "Trunk.toml",
         "README.md",
         "ARCHITECTURE.md",
         "webdriver.json",

@@ -41,7 +41,7 @@ pub struct ServeArgs {
     /// Address to listen on. Port 0 picks a free port (the chosen address is printed).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
-    /// The built widget (`trunk build` output).
+    /// The built widget (`cargo xtask run` builds it into `dist/`).
     #[arg(long, default_value = "dist")]
     pub dist: PathBuf,
     /// Where this server and its embedded sandbox keep their data.

@@ -12,8 +12,8 @@ use super::report::Measure;
 use super::sandbox_http::release_binary;
 use super::studio::browser_figures;
 use crate::project::Project;
-use crate::run::build_widget;
 use crate::vstage_process::VstageProcess;
+use crate::widget;
 
 /// The budget of the embedding issue (#18) for the first load, gzip.
 const BUDGET_GZIP: u64 = 250 * 1024;
@@ -21,7 +21,7 @@ const BUDGET_GZIP: u64 = 250 * 1024;
 const CONTRIBUTORS: usize = 15;
 
 pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
-    build_widget(project)?;
+    widget::build(project)?;
     first_load(project, report)?;
     contributors(project, report)?;
     browser_figures(project, report, "binary(browser) & test(/^figures::widget_/)")
@@ -51,11 +51,30 @@ fn first_load(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     report.add("widget first load, brotli (as served)", Measure::bytes(totals["br"]), None);
     report.add("widget first load, gzip (as served)", Measure::bytes(gzip), Some(Measure::bytes(BUDGET_GZIP)));
     report.add("widget first load, uncompressed", Measure::bytes(totals["identity"]), None);
+
+    // The chunks fetched on first use (other screens, the mask editor), all of them, as served with gzip.
+    let mut chunks = 0;
+    for name in wasm_files(&project.dist())?.into_iter().filter(|name| !paths.contains(&format!("/{name}"))) {
+        chunks += served_size(&format!("{}/{name}", server.url), "gzip", true)?;
+    }
+    report.add("widget chunks loaded on demand, gzip (all of them)", Measure::bytes(chunks), None);
     Ok(())
 }
 
-/// What `embed.js` brings in: the glue and wasm named by the build's hash, and the snippets the glue imports (the
-/// mask editor's module, loaded on demand, is not part of it).
+fn wasm_files(dist: &Path) -> anyhow::Result<Vec<String>> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(dist).context("no dist/ after the build")? {
+        let name = entry?.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".wasm") {
+            names.push(name);
+        }
+    }
+    Ok(names)
+}
+
+/// What `embed.js` brings in: the glue and wasm named by the build's hash, and the modules the glue imports (its
+/// snippets and wasm-split's loader). The chunks (other screens, the mask editor) load on demand, so they are not
+/// part of it.
 fn first_load_files(dist: &Path) -> anyhow::Result<Vec<String>> {
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dist).context("no dist/ after the build")? {
@@ -68,14 +87,17 @@ fn first_load_files(dist: &Path) -> anyhow::Result<Vec<String>> {
         bail!("dist/ should hold one vstage-widget glue and its wasm, found {files:?}");
     };
     let text = std::fs::read_to_string(dist.join(glue.trim_start_matches('/')))?;
-    let mut snippets: Vec<String> = text
-        .match_indices("snippets/")
-        .filter_map(|(at, _)| text[at..].split(['\'', '"']).next())
-        .map(|path| format!("/{path}"))
+    let mut imports: Vec<String> = text
+        .lines()
+        .filter(|line| line.starts_with("import "))
+        .filter_map(|line| line.split(" from ").nth(1))
+        .map(|module| module.trim().trim_end_matches(';').trim_matches(['\'', '"']))
+        .filter_map(|module| module.strip_prefix("./"))
+        .map(|module| format!("/{module}"))
         .collect();
-    snippets.sort();
-    snippets.dedup();
-    files.extend(snippets);
+    imports.sort();
+    imports.dedup();
+    files.extend(imports);
     Ok(files)
 }
 
@@ -90,10 +112,11 @@ fn served_size(url: &str, encoding: &str, strict: bool) -> anyhow::Result<u64> {
     Ok(answer.body_mut().with_config().limit(64 << 20).read_to_vec()?.len() as u64)
 }
 
-/// The wasm's largest contributors by crate, and its data, in the module before wasm-opt (which drops the names
-/// that say whose code is whose; it shrinks every crate's code alike, by about a fifth).
+/// The first load's wasm's largest contributors by crate, and its data, in wasm-split's main module before
+/// wasm-bindgen and wasm-opt (which drop the names that say whose code is whose; wasm-opt shrinks every crate's code
+/// alike, by about a fifth).
 fn contributors(project: &Project, report: &mut Report) -> anyhow::Result<()> {
-    let wasm = project.target().join("wasm32-unknown-unknown").join("wasm-release").join("vstage-widget.wasm");
+    let wasm = widget::split_main(project);
     let bytes = std::fs::read(&wasm).with_context(|| format!("reading {}", wasm.display()))?;
     let sizes = crate_sizes(&bytes)?;
     let mut ranked: Vec<_> = sizes.into_iter().collect();

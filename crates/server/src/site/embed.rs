@@ -8,7 +8,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 
-/// The widget's wasm-bindgen module as Trunk names it: `vstage-widget-<hash>.js` beside `..._bg.wasm`.
+/// The widget's wasm-bindgen module as `cargo xtask` names it: `vstage-widget-<hash>.js` beside `..._bg.wasm`.
 const BINARY: &str = "vstage-widget";
 
 /// The script, made once at start from the built widget's file names.
@@ -73,8 +73,8 @@ await globalThis[loading];
 fn glue_name(dist: &Path) -> Result<String, String> {
     let not_built = || {
         format!(
-            "vstage: the widget is not built in {} on this server; build it with `cargo xtask run` (or trunk build \
-             --release) and restart vstage serve.",
+            "vstage: the widget is not built in {} on this server; build it with `cargo xtask run` and restart vstage \
+             serve.",
             dist.display()
         )
     };

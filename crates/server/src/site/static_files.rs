@@ -1,5 +1,5 @@
 //! The widget's files from `dist/`, with `index.html` for every path the page's router owns (deep links).
-//! Trunk's content-hashed assets are cached for good; everything else is revalidated. The build's precompressed
+//! The build's content-hashed assets are cached for good; everything else is revalidated. The build's precompressed
 //! `.br` and `.gz` siblings are sent when the client takes them (`cargo xtask` writes them); other text is gzipped.
 //! They are public and loaded by host pages of other origins (`/embed.js`), so any origin may read them.
 
@@ -63,9 +63,11 @@ mod tests {
     use super::is_hashed_asset;
 
     #[test]
-    fn trunk_hashed_names_are_recognised() {
+    fn hashed_names_are_recognised() {
         assert!(is_hashed_asset("/vstage-widget-a8a2d2dfb24930e9.js"));
         assert!(is_hashed_asset("/vstage-widget-a8a2d2dfb24930e9_bg.wasm"));
+        assert!(is_hashed_asset("/vstage-split-a8a2d2dfb24930e9.js"));
+        assert!(is_hashed_asset("/split_mask_editor-a8a2d2dfb24930e9.wasm"));
         assert!(is_hashed_asset("/style-aabedfa019130628.css"));
         assert!(!is_hashed_asset("/index.html"));
         assert!(!is_hashed_asset("/renders/rnd_0123456789abcdef"));

@@ -9,7 +9,7 @@ use std::time::Duration;
 use thirtyfour::prelude::*;
 use tokio::process::{Child, Command};
 
-/// The widget built by `trunk build --release` (`cargo xtask test` does it before these tests).
+/// The widget's release build (`cargo xtask test` makes it before these tests).
 pub fn dist() -> PathBuf {
     let dist = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../dist");
     assert!(

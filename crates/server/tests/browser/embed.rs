@@ -356,9 +356,9 @@ async fn uploads_and_the_mask_editor_work_on_a_host_of_another_origin() {
         driver.execute("document.getElementById('first').token = arguments[0]", vec![json!(cy_renewed)]).await?;
         shows(&driver, "first", "my-living-room.jpg is uploaded.").await?;
 
-        // The mask editor's module is loaded only when the editor opens.
+        // The mask editor's chunk is loaded only when the editor opens.
         let editor_loaded = r#"return performance.getEntriesByType("resource")
-                                   .some((entry) => entry.name.includes("vstage-mask-editor"))"#;
+                                   .some((entry) => entry.name.includes("split_mask_editor-"))"#;
         assert!(!driver.execute(editor_loaded, vec![]).await?.convert::<bool>()?, "not loaded at start");
         // It draws the service's photo and analysis on its canvas across origins, and its mask is uploaded: a
         // canvas tainted by a cross-origin image could not be exported at all.

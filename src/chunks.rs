@@ -1,0 +1,71 @@
+//! Code that loads on first use: the screens other than the renders list, and the mask editor. In the release build
+//! (`--cfg vstage_split`, see `xtask/src/widget.rs`) each function declared with `chunk!` becomes a wasm chunk of
+//! its own, fetched the first time it is called; elsewhere (tests, `cargo check`) it is an ordinary function.
+//! Either way it is awaited, and a chunk that could not be fetched is a `ChunkError`, never a panic.
+
+use std::future::Future;
+
+use leptos::prelude::*;
+use send_wrapper::SendWrapper;
+
+/// A chunk could not be fetched (the network failed); calling the function again tries again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChunkError;
+
+impl ChunkError {
+    pub const MESSAGE: &str = "This part of the studio could not be loaded; check your connection and try again.";
+}
+
+impl From<leptos::wasm_split::SplitLoaderError> for ChunkError {
+    fn from(_: leptos::wasm_split::SplitLoaderError) -> Self {
+        ChunkError
+    }
+}
+
+/// `chunk! { fn name(args) -> T { body } }` declares `async fn name(args) -> Result<T, ChunkError>`, split into a
+/// chunk named `name` when the widget is built split.
+macro_rules! chunk {
+    ($(#[$meta:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
+        $(#[$meta])*
+        #[cfg(vstage_split)]
+        #[::leptos::wasm_split::wasm_split($name, wasm_split_path = ::leptos::wasm_split, fallible)]
+        $vis fn $name($($arg: $ty),*) -> Result<$ret, $crate::chunks::ChunkError> {
+            Ok($body)
+        }
+
+        $(#[$meta])*
+        #[cfg(not(vstage_split))]
+        $vis async fn $name($($arg: $ty),*) -> Result<$ret, $crate::chunks::ChunkError> {
+            Ok($body)
+        }
+    };
+}
+pub(crate) use chunk;
+
+/// A screen from a chunk: nothing while it loads (it is small, and cached for good once fetched), then the screen;
+/// or a sentence and "Try again" when it could not be fetched.
+pub fn screen<Load, Loading>(load: Load) -> impl IntoView
+where
+    Load: Fn() -> Loading + Send + Sync + 'static,
+    Loading: Future<Output = Result<AnyView, ChunkError>> + 'static,
+{
+    let attempt = RwSignal::new(0u32);
+    move || {
+        attempt.track();
+        let loading = SendWrapper::new(load());
+        Suspend::new(async move {
+            match loading.await {
+                Ok(screen) => screen,
+                Err(_) => view! {
+                    <div class="vstage-panel vstage-panel--error" role="alert">
+                        <p>{ChunkError::MESSAGE}</p>
+                        <button type="button" class="vstage-button" on:click=move |_| attempt.update(|n| *n += 1)>
+                            "Try again"
+                        </button>
+                    </div>
+                }
+                .into_any(),
+            }
+        })
+    }
+}
