@@ -11,16 +11,30 @@ use axum::http::HeaderName;
 use axum::http::HeaderValue;
 use axum::http::header::{ACCESS_CONTROL_ALLOW_ORIGIN, CACHE_CONTROL, VARY};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
+use tower::ServiceExt;
 use tower_http::compression::CompressionLayer;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
 pub fn router(dist: &Path) -> Router {
     let page = ServeFile::new(dist.join("index.html")).precompressed_br().precompressed_gzip();
-    let files = ServeDir::new(dist).precompressed_br().precompressed_gzip().fallback(page);
+    let assets = ServeDir::new(dist).precompressed_br().precompressed_gzip();
+    let files = assets.clone().fallback(page);
+    // A hashed name is a file of some build, never a page: when it is missing (a chunk of an earlier build asked
+    // for by a page loaded before a deploy) the answer is a 404, not the page, which would be cached for good.
+    let serve = move |request: Request| {
+        let (assets, files) = (assets.clone(), files.clone());
+        async move {
+            if is_hashed_asset(request.uri().path()) {
+                assets.oneshot(request).await.into_response()
+            } else {
+                files.oneshot(request).await.into_response()
+            }
+        }
+    };
     Router::new()
-        .fallback_service(files)
+        .fallback(serve)
         .layer(axum::middleware::from_fn(cache_control))
         .layer(for_any_origin())
         .layer(CompressionLayer::new())

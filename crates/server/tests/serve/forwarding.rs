@@ -203,6 +203,17 @@ async fn hashed_assets_are_cached_for_good_and_text_is_compressed() {
 }
 
 #[tokio::test]
+async fn a_missing_hashed_file_is_a_404_never_the_page_cached_for_good() {
+    // A chunk of another build (a page loaded before a deploy) must fail plainly, so that a retry after the
+    // deploy is not answered from a cache holding the page under the chunk's name.
+    let dist = widget_dir();
+    let server = Server::start(dist.path()).await;
+    let missing = reqwest::get(format!("{}/split_account_screen-0123456789abcdef.wasm", server.url)).await.unwrap();
+    assert_eq!(missing.status(), 404);
+    assert_eq!(missing.headers()["cache-control"], "no-cache");
+}
+
+#[tokio::test]
 async fn the_builds_precompressed_files_are_sent_to_clients_that_take_them() {
     let dist = widget_dir();
     let wasm = dist.path().join("vstage-widget-0123456789abcdef_bg.wasm");
