@@ -5,6 +5,7 @@
 mod support;
 
 mod browser;
+mod chunks;
 mod embed;
 mod figures;
 mod header;
