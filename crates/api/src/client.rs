@@ -19,7 +19,7 @@ use crate::requests::{
 use crate::transport::{HttpRequest, HttpResponse, Method, Transport, TransportError};
 use crate::user::User;
 use crate::v1;
-use crate::validate::{self, PAGE_LIMIT};
+use crate::validate::{self, MAX_BULK_ENTRIES, PAGE_LIMIT};
 use crate::vocabulary::SortOrder;
 
 /// How the client authenticates.
@@ -70,6 +70,14 @@ impl Default for RetryPolicy {
             max_retry_after: Duration::from_secs(30),
         }
     }
+}
+
+/// One request of `Client::bulk_create_renders_in_chunks`: its entries start at `first` in the whole request.
+#[derive(Debug)]
+pub struct BulkChunk {
+    pub first: usize,
+    /// The renders created for those entries, in their order, or why none was.
+    pub outcome: Result<Vec<Render>, ApiError>,
 }
 
 #[derive(Debug, Clone)]
@@ -200,6 +208,19 @@ impl<T: Transport> Client<T> {
     pub async fn bulk_create_renders(&self, request: &BulkCreateRenders) -> Result<BulkCreatedRenders, ApiError> {
         request.validate()?;
         self.json(Call::post("/v2/renders/bulk".into(), request, request.wait_for_completion)?).await
+    }
+
+    /// The renders of `request`, created in as many `POST /v2/renders/bulk` requests as `MAX_BULK_ENTRIES` asks, one
+    /// after another. Each request is all or nothing, so the answer says, for each run of entries, what was created
+    /// or why not: a caller shows every photo's outcome and can send a failed run again.
+    pub async fn bulk_create_renders_in_chunks(&self, request: &BulkCreateRenders) -> Vec<BulkChunk> {
+        let mut chunks = Vec::new();
+        for (index, renders) in request.renders.chunks(MAX_BULK_ENTRIES).enumerate() {
+            let chunk = BulkCreateRenders { renders: renders.to_vec(), ..request.clone() };
+            let outcome = self.bulk_create_renders(&chunk).await.map(|created| created.renders);
+            chunks.push(BulkChunk { first: index * MAX_BULK_ENTRIES, outcome });
+        }
+        chunks
     }
 
     /// `POST /v2/renders/variations/bulk`.

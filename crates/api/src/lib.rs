@@ -28,7 +28,7 @@ pub mod webhook;
 
 pub use analysis::Analysis;
 pub use capabilities::{Capabilities, Sample, Uploaded};
-pub use client::{Auth, Client, RetryPolicy};
+pub use client::{Auth, BulkChunk, Client, RetryPolicy};
 pub use config::{
     AddFurniture, Config, DayToDuskConfig, EnhancementConfig, LegacyStagingConfig, RemovalOnlyConfig, RemoveFurniture,
     StagingConfig,

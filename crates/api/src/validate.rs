@@ -12,6 +12,9 @@ use crate::v1;
 
 /// At most this many variations exist per render (API.md part 1, rule 2).
 pub const MAX_VARIATIONS_PER_RENDER: u64 = 20;
+/// The most entries one bulk request carries (API.md leaves the service's maximum unshown; see the API notes).
+/// More go in several requests: `Client::bulk_create_renders_in_chunks`.
+pub const MAX_BULK_ENTRIES: usize = 25;
 /// `limit` and `variations_limit`.
 pub const PAGE_LIMIT: RangeInclusive<u32> = 1..=100;
 /// The largest photo file vstage uploads and the sandbox fetches (API.md leaves the service's limit unshown; see
@@ -107,6 +110,7 @@ impl BulkCreateRenders {
         if self.renders.is_empty() {
             return fail("renders", Rule::Required, "Add at least one photo to the bulk request.");
         }
+        at_most_bulk_entries(self.renders.len(), "photos")?;
         optional_http_url("webhook_url", self.webhook_url.as_deref())?;
         for (index, entry) in self.renders.iter().enumerate() {
             let single = CreateRender {
@@ -121,11 +125,25 @@ impl BulkCreateRenders {
     }
 }
 
+fn at_most_bulk_entries(count: usize, what: &str) -> Result<(), ValidationError> {
+    if count > MAX_BULK_ENTRIES {
+        return fail(
+            "renders",
+            Rule::Range,
+            format!(
+                "One bulk request takes at most {MAX_BULK_ENTRIES} {what} ({count} given); send the rest in another."
+            ),
+        );
+    }
+    Ok(())
+}
+
 impl BulkAddVariations {
     pub fn validate(&self) -> Result<(), ValidationError> {
         if self.renders.is_empty() {
             return fail("renders", Rule::Required, "Add at least one render to the bulk request.");
         }
+        at_most_bulk_entries(self.renders.len(), "renders")?;
         for (index, entry) in self.renders.iter().enumerate() {
             id(&format!("renders[{index}].render_id"), &entry.render_id)?;
             let add = AddVariations {

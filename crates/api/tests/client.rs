@@ -322,3 +322,39 @@ fn capabilities_come_from_the_vstage_server_and_missing_flags_read_as_not_offere
     let plain_proxy = client(vec![status(404, None)]);
     assert_eq!(block_on(plain_proxy.capabilities()).unwrap_err().status(), Some(404));
 }
+
+#[test]
+fn a_large_bulk_goes_in_requests_of_the_documented_size_and_each_says_how_it_ended() {
+    let created = |from: usize, to: usize| {
+        ok(json!({"renders": (from..to).map(|n| render(&format!("r{n}"))).collect::<Vec<_>>()}))
+    };
+    let client = client(vec![created(0, 25), status(500, None), created(50, 60)]);
+    let request = BulkCreateRenders {
+        webhook_url: None,
+        wait_for_completion: None,
+        renders: (0..60)
+            .map(|n| BulkRender {
+                config: staging(),
+                image_url: format!("https://p.example/{n}.jpg"),
+                variation_count: 1,
+            })
+            .collect(),
+    };
+    let chunks = block_on(client.bulk_create_renders_in_chunks(&request));
+    let firsts: Vec<usize> = chunks.iter().map(|chunk| chunk.first).collect();
+    assert_eq!(firsts, [0, 25, 50]);
+    assert_eq!(chunks[0].outcome.as_ref().unwrap().len(), 25);
+    assert!(chunks[1].outcome.is_err(), "the second request failed, and says so");
+    assert_eq!(chunks[2].outcome.as_ref().unwrap()[0].id, "r50", "and the third was still sent");
+    let sizes: Vec<usize> = client
+        .transport()
+        .requests
+        .borrow()
+        .iter()
+        .map(|request| {
+            let body: serde_json::Value = serde_json::from_slice(request.body.as_deref().unwrap()).unwrap();
+            body["renders"].as_array().unwrap().len()
+        })
+        .collect();
+    assert_eq!(sizes, [25, 25, 10]);
+}

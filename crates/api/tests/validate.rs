@@ -2,7 +2,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
-use vstage_api::validate::{self, matches_analyze_image_url};
+use vstage_api::validate::{self, MAX_BULK_ENTRIES, matches_analyze_image_url};
 use vstage_api::*;
 
 fn staging(removal: Option<RemovalMode>, base: Option<&str>) -> Config {
@@ -118,6 +118,31 @@ fn bulk_arrays_must_not_be_empty_and_entries_are_checked() {
     assert_eq!(refusal(bad.validate()), ("renders[0].image_url".into(), Rule::Pattern));
     let empty = BulkAddVariations { wait_for_completion: None, renders: vec![] };
     assert_eq!(refusal(empty.validate()).1, Rule::Required);
+}
+
+#[test]
+fn bulk_arrays_hold_at_most_the_documented_maximum() {
+    let photo = |n: usize| BulkRender {
+        config: staging(None, None),
+        image_url: format!("https://p.example/{n}.jpg"),
+        variation_count: 1,
+    };
+    let photos = |count: usize| BulkCreateRenders {
+        webhook_url: None,
+        wait_for_completion: None,
+        renders: (0..count).map(photo).collect(),
+    };
+    assert!(photos(MAX_BULK_ENTRIES).validate().is_ok());
+    let refused = photos(MAX_BULK_ENTRIES + 1).validate().unwrap_err();
+    assert_eq!((refused.field.as_str(), refused.rule), ("renders", Rule::Range));
+    assert!(refused.message.contains(&format!("at most {MAX_BULK_ENTRIES} photos")), "{}", refused.message);
+
+    let entry =
+        |n: usize| BulkVariations { render_id: format!("r{n}"), variation_count: 1, config: staging(None, None) };
+    let renders =
+        |count: usize| BulkAddVariations { wait_for_completion: None, renders: (0..count).map(entry).collect() };
+    assert!(renders(MAX_BULK_ENTRIES).validate().is_ok());
+    assert_eq!(refusal(renders(MAX_BULK_ENTRIES + 1).validate()), ("renders".into(), Rule::Range));
 }
 
 #[test]

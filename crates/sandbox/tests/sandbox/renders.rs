@@ -4,6 +4,7 @@
 use crate::support::{answer, client, raw, sandbox, sandbox_with};
 use reqwest::Method;
 use serde_json::json;
+use vstage_api::validate::MAX_BULK_ENTRIES;
 use vstage_api::*;
 use vstage_sandbox::SandboxConfig;
 
@@ -288,6 +289,27 @@ async fn bulk_endpoints_create_all_or_nothing() {
     assert_eq!(client.all_variations(&created.renders[0].id).await.unwrap().len(), 3);
     let (status, _) = answer(raw(&sandbox, Method::POST, "/v2/renders/bulk", "k").json(&json!({"renders": []}))).await;
     assert_eq!(status, 400);
+}
+
+#[tokio::test]
+async fn a_bulk_request_past_the_documented_maximum_is_refused_and_chunks_get_through() {
+    let sandbox = sandbox(&["k"]).await;
+    let entry = json!({"config": {"type": "staging", "add_furniture": {"style": "modern", "room_type": "living"}},
+                       "image_url": PHOTO, "variation_count": 1});
+    let renders = vec![entry; MAX_BULK_ENTRIES + 1];
+    let request = raw(&sandbox, Method::POST, "/v2/renders/bulk", "k").json(&json!({ "renders": renders }));
+    let (status, body) = answer(request).await;
+    assert_eq!(status, 400);
+    assert!(body["message"].as_str().unwrap().contains("at most 25"), "{body}");
+    let client = client(&sandbox, "k");
+    assert_eq!(client.list_renders(&ListRenders::default()).await.unwrap().total_count, Some(0), "nothing was made");
+
+    // the client sends the same photos in requests the sandbox takes
+    let photo = BulkRender { config: staging(None, None), image_url: PHOTO.into(), variation_count: 1 };
+    let bulk = BulkCreateRenders { webhook_url: None, wait_for_completion: None, renders: vec![photo; 30] };
+    let chunks = client.bulk_create_renders_in_chunks(&bulk).await;
+    let created: Vec<usize> = chunks.iter().map(|chunk| chunk.outcome.as_ref().unwrap().len()).collect();
+    assert_eq!(created, [25, 5]);
 }
 
 #[tokio::test]
