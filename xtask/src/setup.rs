@@ -70,7 +70,7 @@ fn wasm_target(project: &Project) -> anyhow::Result<()> {
 fn wasm_bindgen_cli(project: &Project, version: &str) -> anyhow::Result<()> {
     // Without --locked: the CLI's own lock file asks for crate releases the registry here lacks.
     let install = ["install", "wasm-bindgen-cli", "--version", version];
-    cargo_tool(project, "wasm-bindgen", version, &install, "the version in Cargo.lock; about 5 minutes")
+    cargo_tool(project, "wasm-bindgen", version, &install, "the version in Cargo.lock; about 2 minutes")
 }
 
 /// A tool installed with `cargo install`, present when `<binary> --version` prints `<binary> <version>`.
