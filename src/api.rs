@@ -156,3 +156,12 @@ pub fn use_api() -> Arc<ApiClient> {
 pub fn use_token() -> Option<Token> {
     use_context::<Token>()
 }
+
+/// An address the browser opens itself (an event stream, a download link), which cannot send the token in a
+/// header: it goes in the query, the one place `vstage serve` reads it for those two.
+pub fn with_access_token(address: String, token: Option<&str>) -> String {
+    match token {
+        Some(token) => format!("{address}?access_token={}", js_sys::encode_uri_component(token)),
+        None => address,
+    }
+}

@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
 use crate::account::use_account;
-use crate::api::{Token, use_api, use_token};
+use crate::api::{Token, use_api, use_token, with_access_token};
 use crate::describe::now_ms;
 
 /// Never more than one request a second per render.
@@ -89,10 +89,7 @@ pub fn provide_live() {
 
 /// `{base}/events`, with the token in the query: an `EventSource` cannot send headers.
 pub fn events_url(base: &str, token: Option<&str>) -> String {
-    match token {
-        Some(token) => format!("{base}/events?access_token={}", js_sys::encode_uri_component(token)),
-        None => format!("{base}/events"),
-    }
+    with_access_token(format!("{base}/events"), token)
 }
 
 pub fn use_live() -> Live {

@@ -22,6 +22,9 @@ pub enum ServerError {
     Forbidden(String),
     #[error("{0}")]
     NotFound(String),
+    /// The resource is not in a state for this yet (409).
+    #[error("{0}")]
+    Conflict(String),
     /// A request for a name this server does not answer to (421 Misdirected Request).
     #[error("{0}")]
     Misdirected(String),
@@ -58,6 +61,7 @@ impl ServerError {
             ServerError::Unauthorized(_) | ServerError::TokenRefused(_) => StatusCode::UNAUTHORIZED,
             ServerError::Forbidden(_) => StatusCode::FORBIDDEN,
             ServerError::NotFound(_) => StatusCode::NOT_FOUND,
+            ServerError::Conflict(_) => StatusCode::CONFLICT,
             ServerError::Misdirected(_) => StatusCode::MISDIRECTED_REQUEST,
             ServerError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ServerError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,

@@ -9,6 +9,7 @@ pub mod cli;
 mod error;
 mod live;
 mod proxy;
+mod results;
 mod secret;
 mod serving;
 mod site;
@@ -212,8 +213,8 @@ impl Shared {
             public_url: self.public_url.clone(),
             body_timeout: self.body_timeout,
         });
+        let router = self.router(proxy.clone(), http);
         let routes = proxy::Routes::new(proxy);
-        let router = self.router(http);
         let forward_or_route = move |request: hyper::Request<hyper::body::Incoming>| -> serving::Answer {
             match routes.route(request) {
                 Ok(forwarded) => Box::pin(forwarded),
@@ -249,9 +250,9 @@ impl Shared {
         }))
     }
 
-    /// The routes besides the proxy's: uploads, live events, capabilities, the webhook receiver, the sandbox's
-    /// images and demo page, the widget's files and `/embed.js`.
-    fn router(&self, http: HttpClient) -> Router {
+    /// The routes besides the proxy's: uploads, live events, results as a ZIP, capabilities, the webhook receiver,
+    /// the sandbox's images and demo page, the widget's files and `/embed.js`.
+    fn router(&self, proxy: Arc<Proxy>, http: HttpClient) -> Router {
         let for_a_subject = Router::new()
             .route(
                 "/uploads",
@@ -260,6 +261,7 @@ impl Shared {
                     .layer(DefaultBodyLimit::max(uploads::BODY_LIMIT)),
             )
             .route("/events", get(events::stream).with_state(self.events.clone()))
+            .merge(results::zip::route(proxy))
             .layer(axum::middleware::from_fn_with_state(self.gate.clone(), access::authenticate));
         let mut api = for_a_subject
             .route("/capabilities", capabilities::route(self.capabilities.clone()))

@@ -16,7 +16,7 @@ use self::add_variations::{AddForm, AddVariationsSection};
 use self::comparison::CompareSection;
 use self::model::{grouped, lineage};
 use self::state::RenderState;
-use crate::api::use_api;
+use crate::api::{Token, use_api, use_token, with_access_token};
 use crate::clock::use_now;
 use crate::components::image_viewer::ImageViewer;
 use crate::components::link::Link;
@@ -119,6 +119,15 @@ pub fn RenderDetail(
         })
     };
     let open_add = Callback::new(move |draft: ConfigDraft| add_form.open_with(draft));
+    // Every finished image in one ZIP, streamed by the server (a link: the browser saves it as it arrives).
+    let download = {
+        let base = api.base_url().to_string();
+        let token = use_token();
+        Signal::derive(move || {
+            let address = format!("{base}/renders/{}/results.zip", js_sys::encode_uri_component(&render_id.get()));
+            with_access_token(address, token.as_ref().and_then(Token::get).as_deref())
+        })
+    };
     let comparison = Memo::new(move |_| {
         let source = render.with(|r| r.as_ref().and_then(|r| r.image_url.clone()));
         let chosen = compare.get();
@@ -157,6 +166,11 @@ pub fn RenderDetail(
                             <p class="vstage-muted">
                                 {move || format!("Created {} · {} of {} variations", describe::relative_time(now.get(), created), existing.get(), MAX_VARIATIONS_PER_RENDER)}
                             </p>
+                            {move || state.has_finished().then(|| view! {
+                                <a class="vstage-button vstage-button--secondary vstage-download" href=download.get() download>
+                                    "Download all (ZIP)"
+                                </a>
+                            })}
                         </div>
                         {failure.map(|message| view! {
                             <p class="vstage-error" role="alert">{message} " " <button class="vstage-link" on:click=move |_| retry()>"Try again"</button></p>

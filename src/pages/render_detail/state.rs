@@ -2,7 +2,7 @@
 //! and the last failure. Methods take each read or event in; the view only reads.
 
 use leptos::prelude::*;
-use vstage_api::{Render, Variation, WebhookEvent};
+use vstage_api::{Render, Variation, VariationStatus, WebhookEvent};
 
 use super::model;
 
@@ -77,6 +77,12 @@ impl RenderState {
         self.render
             .with(|r| r.as_ref().and_then(|r| r.variations.as_ref()?.total_count))
             .unwrap_or_else(|| self.variations.with(Vec::len) as u64)
+    }
+
+    /// Whether any variation is done, so that there is something to download.
+    pub fn has_finished(&self) -> bool {
+        self.version.track();
+        self.variations.with(|list| list.iter().any(|variation| variation.status == VariationStatus::Done))
     }
 
     /// The etas of its unfinished variations, worked out again at every read and event.

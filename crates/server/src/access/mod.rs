@@ -142,12 +142,14 @@ fn subject_of(access: &Access, parts: &Parts) -> Result<Subject, ServerError> {
     let headers = &parts.headers;
     let token = match headers.get(AUTHORIZATION).and_then(|value| value.to_str().ok()) {
         Some(value) => value.strip_prefix("Bearer ").map(str::trim),
-        // An EventSource cannot set headers: `GET /api/events?access_token=...`.
+        // An EventSource cannot set headers, nor can a download link: `GET /api/events?access_token=...`,
+        // `GET /api/renders/{id}/results.zip?access_token=...`.
         None => parts.uri.query().and_then(|query| {
+            let path = parts.uri.path();
             query
                 .split('&')
                 .find_map(|pair| pair.strip_prefix("access_token="))
-                .filter(|_| parts.uri.path().ends_with("/events"))
+                .filter(|_| path.ends_with("/events") || path.ends_with("/results.zip"))
         }),
     };
     let token = token.filter(|token| !token.is_empty());

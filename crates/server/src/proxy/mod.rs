@@ -488,7 +488,13 @@ impl Proxy {
         }
     }
 
-    async fn require_owner(&self, kind: Kind, ids: Vec<String>, subject: &Subject) -> Result<(), ServerError> {
+    /// Refuses, as if it did not exist, what `subject` did not create.
+    pub(crate) async fn require_owner(
+        &self,
+        kind: Kind,
+        ids: Vec<String>,
+        subject: &Subject,
+    ) -> Result<(), ServerError> {
         if !ids.is_empty() && self.ownership.owns_all(kind, ids.clone(), subject.as_str()).await? {
             return Ok(());
         }

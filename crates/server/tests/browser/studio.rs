@@ -68,6 +68,12 @@ async fn a_staging_render_from_a_sample_finishes_on_screen_without_a_reload() {
         assert!(card.contains("Virtual staging 1") && card.contains("Modern living room"), "{card}");
         root.query(By::Css(".vstage-compare__handle")).first().await?;
         screenshot(&driver, "render-done").await?;
+        // "Download all" links to the server's ZIP of the render's results.
+        let link = root.find(By::LinkText("Download all (ZIP)")).await?.attr("href").await?.unwrap_or_default();
+        let zip = reqwest::get(&link).await.unwrap().bytes().await.unwrap();
+        let archive = zip::ZipArchive::new(std::io::Cursor::new(zip.to_vec())).unwrap();
+        let names: Vec<String> = archive.file_names().map(|name| name.unwrap().into_owned()).collect();
+        assert_eq!(names, ["living-empty_modern_01.jpg"]);
 
         root.find(By::LinkText("Renders")).await?.click().await?;
         let cards = root.query(By::Css(".vstage-card:not(.vstage-skeleton)")).all_from_selector_required().await?;

@@ -9,6 +9,7 @@ mod events;
 mod forwarding;
 mod open_access;
 mod recording;
+mod results;
 mod secrets;
 mod sse;
 mod uploads;

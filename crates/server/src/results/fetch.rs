@@ -1,0 +1,74 @@
+//! Fetching a result image the service made: from the embedded sandbox directly when the address is this server's
+//! `/sandbox/files/...`, otherwise from the service's public address (never this machine or a private network).
+
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::http::Method;
+use url::Url;
+
+use crate::error::ServerError;
+use crate::proxy::addresses;
+use crate::upstream::Base;
+use crate::upstream::http_client::{HttpClient, Origin, Outgoing, Target};
+
+/// One image may take this long to arrive.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+#[derive(Debug, Clone)]
+pub struct ResultFetcher {
+    pub http: HttpClient,
+    /// The embedded sandbox's loopback address, in sandbox mode.
+    pub sandbox: Option<Base>,
+    /// This server's public address, which the sandbox's result addresses start with.
+    pub public_url: String,
+}
+
+impl ResultFetcher {
+    pub async fn fetch(&self, url: &str) -> Result<Bytes, ServerError> {
+        let sandbox_file = url.strip_prefix(self.public_url.trim_end_matches('/')).and_then(|path| {
+            let file = path.strip_prefix("/sandbox/files/")?;
+            Some((self.sandbox.as_ref()?, format!("/files/{file}")))
+        });
+        let (origin, target) = match sandbox_file {
+            Some((sandbox, path)) => {
+                let target = sandbox.target(&path, None).map_err(|_| unreadable(url))?;
+                (sandbox.origin().clone(), target)
+            }
+            // The service's results are on its own hosts: never this server, this machine or a private network.
+            None if url.starts_with(self.public_url.trim_end_matches('/'))
+                || addresses::is_private(url, &self.public_url) =>
+            {
+                return Err(unreadable(url));
+            }
+            None => {
+                let parsed = Url::parse(url).map_err(|_| unreadable(url))?;
+                if !matches!(parsed.scheme(), "http" | "https") {
+                    return Err(unreadable(url));
+                }
+                let path = match parsed.query() {
+                    Some(query) => format!("{}?{query}", parsed.path()),
+                    None => parsed.path().to_string(),
+                };
+                let origin = Origin::of(url).map_err(|_| unreadable(url))?;
+                (origin, Target::new(path).map_err(|_| unreadable(url))?)
+            }
+        };
+        let answer =
+            self.http.call(&origin, Outgoing::new(Method::GET, target), &[], TIMEOUT).await.map_err(|failure| {
+                tracing::warn!(error = %failure, "a result image could not be fetched");
+                ServerError::BadGateway("A result image could not be fetched; try again in a moment.".into())
+            })?;
+        if !answer.status.is_success() {
+            return Err(ServerError::BadGateway(format!(
+                "A result image is no longer available (HTTP {}); the service may have removed it.",
+                answer.status.as_u16()
+            )));
+        }
+        Ok(answer.body)
+    }
+}
+
+fn unreadable(url: &str) -> ServerError {
+    ServerError::BadGateway(format!("The service gave a result address this server will not read: {url}"))
+}

@@ -1,0 +1,243 @@
+//! `GET /api/renders/{render_id}/results.zip`: every finished image of a render as one ZIP, named by photo and
+//! style, streamed while the images are fetched one after another: the server holds one image at a time, whatever
+//! the number of results. With widget tokens, only the render's creator gets it.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, State};
+use axum::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Router, routing::get};
+use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
+use tokio::sync::mpsc;
+use vstage_api::{Config, Render, Variation, VariationStatus};
+use zip::write::SimpleFileOptions;
+use zip::{CompressionMethod, ZipWriter};
+
+use super::fetch::ResultFetcher;
+use crate::access::Subject;
+use crate::error::ServerError;
+use crate::proxy::Proxy;
+use crate::storage::ownership::Kind;
+
+/// Parts of the ZIP waiting to be sent: a slow client holds back the fetching of the next image.
+const QUEUED_PARTS: usize = 4;
+
+struct Zips {
+    proxy: Arc<Proxy>,
+    fetcher: ResultFetcher,
+}
+
+/// The route, for the subject the access middleware found.
+pub fn route(proxy: Arc<Proxy>) -> Router {
+    let fetcher = ResultFetcher {
+        http: proxy.http.clone(),
+        sandbox: proxy.upstream.sandbox().cloned(),
+        public_url: proxy.public_url.clone(),
+    };
+    Router::new().route("/renders/{render_id}/results.zip", get(download)).with_state(Arc::new(Zips { proxy, fetcher }))
+}
+
+/// One image in the ZIP.
+#[derive(Debug, Clone, PartialEq)]
+struct Entry {
+    name: String,
+    url: String,
+}
+
+async fn download(
+    State(zips): State<Arc<Zips>>,
+    Extension(subject): Extension<Subject>,
+    Path(render_id): Path<String>,
+) -> Result<Response, ServerError> {
+    vstage_api::validate::id("render_id", &render_id).map_err(|e| ServerError::BadRequest(e.to_string()))?;
+    if subject.by_token() {
+        zips.proxy.require_owner(Kind::Render, vec![render_id.clone()], &subject).await?;
+    }
+    let (render, variations) = read_render(&zips.proxy, &render_id).await?;
+    let photo = photo_name(render.image_url.as_deref(), &render_id);
+    let entries = entries(&photo, &variations);
+    if entries.is_empty() {
+        return Err(ServerError::Conflict(
+            "This render has no finished result yet; download it once a variation is done.".into(),
+        ));
+    }
+
+    let (parts, queue) = mpsc::channel::<Result<Bytes, std::io::Error>>(QUEUED_PARTS);
+    tokio::spawn(write_zip(zips.fetcher.clone(), entries, parts));
+    let disposition = format!("attachment; filename=\"{photo}-results.zip\"");
+    let stream =
+        futures_util::stream::unfold(queue, |mut queue| async move { queue.recv().await.map(|part| (part, queue)) });
+    let mut response = Body::from_stream(stream).into_response();
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/zip"));
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if let Ok(value) = HeaderValue::from_str(&disposition) {
+        headers.insert(CONTENT_DISPOSITION, value);
+    }
+    Ok(response)
+}
+
+/// The render and all its variations, walking their pages.
+async fn read_render(proxy: &Proxy, render_id: &str) -> Result<(Render, Vec<Variation>), ServerError> {
+    let path = format!("/v2/renders/{}", utf8_percent_encode(render_id, NON_ALPHANUMERIC));
+    let mut cursor: Option<String> = None;
+    let mut variations = Vec::new();
+    loop {
+        let mut query = "include_variations=true&variations_limit=100".to_string();
+        if let Some(cursor) = &cursor {
+            query.push_str("&variations_cursor=");
+            query.extend(utf8_percent_encode(cursor, NON_ALPHANUMERIC));
+        }
+        let answer = proxy.get(&path, &query).await?;
+        if answer.status == StatusCode::NOT_FOUND {
+            return Err(ServerError::NotFound(format!("No render {render_id}; check the address.")));
+        }
+        if !answer.status.is_success() {
+            return Err(ServerError::BadGateway(format!(
+                "The staging service refused to read render {render_id} (HTTP {}). Try again in a moment.",
+                answer.status.as_u16()
+            )));
+        }
+        let mut render: Render = serde_json::from_slice(&answer.body).map_err(|_| {
+            ServerError::BadGateway("The staging service sent a render this server cannot read.".into())
+        })?;
+        let page = render.variations.take();
+        let next = page.as_ref().and_then(|page| page.next_cursor.clone());
+        variations.extend(page.map(|page| page.items).unwrap_or_default());
+        match next {
+            Some(next) if cursor.as_deref() != Some(next.as_str()) => cursor = Some(next),
+            _ => return Ok((render, variations)),
+        }
+    }
+}
+
+/// Each finished image, named `<photo>_<what was done>_<n>.<ext>`, numbered in the order the service made them.
+fn entries(photo: &str, variations: &[Variation]) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    for variation in variations.iter().filter(|variation| variation.status == VariationStatus::Done) {
+        let Some(result) = &variation.result else { continue };
+        let label = label(variation.config.as_ref());
+        for image in result.images() {
+            let number = entries.len() + 1;
+            let extension = extension(&image.url);
+            entries.push(Entry { name: format!("{photo}_{label}_{number:02}.{extension}"), url: image.url.clone() });
+        }
+    }
+    entries
+}
+
+/// What was done, as a file name part: the style for staging, else the kind of edit.
+fn label(config: Option<&Config>) -> String {
+    let label = match config {
+        Some(Config::Staging(staging)) => staging.add_furniture.style.as_str().to_string(),
+        Some(Config::LegacyStaging(legacy)) => legacy.style.as_str().to_string(),
+        Some(Config::RemovalOnly(_)) => "empty-room".into(),
+        Some(Config::DayToDusk(_)) => "dusk".into(),
+        Some(Config::Enhancement(_)) => "enhanced".into(),
+        Some(Config::Other(_)) | None => "result".into(),
+    };
+    file_safe(&label)
+}
+
+/// The photo's file name without its extension (`living-room` for `.../living-room.jpg?x=1`), or the render's id.
+fn photo_name(image_url: Option<&str>, render_id: &str) -> String {
+    let stem = image_url
+        .filter(|url| !url.starts_with("data:"))
+        .and_then(|url| url.split(['?', '#']).next())
+        .and_then(|path| path.rsplit('/').next())
+        .map(|name| name.rsplit_once('.').map_or(name, |(stem, _)| stem))
+        .map(|stem| percent_encoding::percent_decode_str(stem).decode_utf8_lossy().into_owned())
+        .map(|stem| file_safe(&stem))
+        .filter(|stem| !stem.is_empty());
+    stem.unwrap_or_else(|| file_safe(render_id))
+}
+
+/// The image's extension from its address, `jpg` when it has none worth keeping.
+fn extension(url: &str) -> String {
+    let path = url.split(['?', '#']).next().unwrap_or_default();
+    let name = path.rsplit('/').next().unwrap_or_default();
+    match name.rsplit_once('.').map(|(_, extension)| extension.to_ascii_lowercase()) {
+        Some(extension) if ["jpg", "jpeg", "png", "webp", "avif"].contains(&extension.as_str()) => extension,
+        _ => "jpg".into(),
+    }
+}
+
+/// Letters, digits, `-` and `_` only (at most 60), so a name is the same on every system and never a path.
+fn file_safe(text: &str) -> String {
+    let safe: String = text
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c.to_ascii_lowercase() } else { '-' })
+        .take(60)
+        .collect();
+    safe.trim_matches('-').to_string()
+}
+
+/// The ZIP's bytes so far, handed to the response part by part.
+#[derive(Clone, Default)]
+struct Parts(Arc<Mutex<Vec<u8>>>);
+
+impl Parts {
+    fn take(&self) -> Bytes {
+        Bytes::from(std::mem::take(&mut *self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())))
+    }
+}
+
+impl Write for Parts {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Fetches each image and writes it as a stored entry (photos are compressed already), sending the ZIP as it
+/// grows. A failure ends the body with an error, so the download fails visibly instead of ending short.
+async fn write_zip(fetcher: ResultFetcher, entries: Vec<Entry>, parts: mpsc::Sender<Result<Bytes, std::io::Error>>) {
+    let buffer = Parts::default();
+    let mut zip = ZipWriter::new_stream(buffer.clone());
+    let options = SimpleFileOptions::default().compression_method(CompressionMethod::Stored);
+    for entry in entries {
+        let written = match fetcher.fetch(&entry.url).await {
+            Ok(image) => zip
+                .start_file(entry.name.as_str(), options)
+                .map_err(std::io::Error::other)
+                .and_then(|()| zip.write_all(&image)),
+            Err(error) => Err(std::io::Error::other(error.to_string())),
+        };
+        if let Err(error) = written {
+            tracing::warn!(%error, "a results ZIP broke off");
+            let _ = parts.send(Err(error)).await;
+            return;
+        }
+        if parts.send(Ok(buffer.take())).await.is_err() {
+            return; // the client went away
+        }
+    }
+    let finished = zip.finish().map(|_| buffer.take()).map_err(std::io::Error::other);
+    let _ = parts.send(finished).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_come_from_the_photo_and_what_was_done() {
+        assert_eq!(photo_name(Some("https://p.example/photos/Living%20Room.JPG?v=2"), "rnd_1"), "living-room");
+        assert_eq!(photo_name(Some("data:image/png;base64,AAAA"), "rnd_1"), "rnd_1");
+        assert_eq!(photo_name(None, "rnd_1"), "rnd_1");
+        // never a path: what is left of a name made of dots and slashes is the render id
+        assert_eq!(photo_name(Some("https://p.example/../..%2F..%2Fetc"), "rnd_1"), "rnd_1");
+        assert_eq!(extension("https://cdn.example/r/a.PNG?sig=1"), "png");
+        assert_eq!(extension("https://cdn.example/r/a"), "jpg");
+        assert_eq!(extension("https://cdn.example/r/a.exe"), "jpg");
+        assert_eq!(file_safe("Scandinavian / modern"), "scandinavian---modern");
+    }
+}
