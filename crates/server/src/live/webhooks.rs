@@ -155,15 +155,8 @@ pub async fn receive(
                 (None, true) => OPEN_SUBJECT.to_string(),
                 (None, false) => String::new(),
             };
-            let now = now_millis();
-            let fresh = tx.execute(
-                "INSERT OR IGNORE INTO deliveries_seen (digest, received_at) VALUES (?1, ?2)",
-                params![digest, now],
-            )? == 1;
+            let fresh = first_delivery(&tx, &digest, now_millis())?;
             let stored = if fresh { Some(events.insert(&tx, &subject, &resource, &event_type, &data)?) } else { None };
-            if fresh && now % 64 == 0 {
-                tx.execute("DELETE FROM deliveries_seen WHERE received_at < ?1", [now - SEEN_FOR_MS])?;
-            }
             tx.commit()?;
             Ok(stored)
         })
@@ -173,6 +166,15 @@ pub async fn receive(
         None => tracing::debug!("dropped a duplicate webhook delivery"),
     }
     Ok(acknowledged())
+}
+
+/// Whether a delivery (its body's digest) is the first of its kind, remembering it. Deliveries older than
+/// `SEEN_FOR_MS` are forgotten at the same time: a range of the time index, cheap enough for every delivery.
+fn first_delivery(tx: &rusqlite::Transaction, digest: &[u8], now: i64) -> rusqlite::Result<bool> {
+    tx.execute("DELETE FROM deliveries_seen WHERE received_at < ?1", [now - SEEN_FOR_MS])?;
+    let inserted = tx
+        .execute("INSERT OR IGNORE INTO deliveries_seen (digest, received_at) VALUES (?1, ?2)", params![digest, now])?;
+    Ok(inserted == 1)
 }
 
 fn acknowledged() -> Json<Value> {
@@ -208,6 +210,31 @@ mod tests {
         rotated.replace(Some("rotated".into())).unwrap();
         assert!(!rotated.verifies(body, &signature));
         assert!(rotated.verifies(body, &vstage_api::signature::sign("rotated", body)));
+    }
+
+    #[tokio::test]
+    async fn a_delivery_is_remembered_for_a_week_and_older_ones_are_forgotten() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(dir.path()).unwrap();
+        let (remembered, plan) = db
+            .run(|db| {
+                let tx = db.transaction()?;
+                let first = first_delivery(&tx, b"a", 1_000)?;
+                let again = first_delivery(&tx, b"a", 2_000)?;
+                let week_later = 1_000 + SEEN_FOR_MS + 1;
+                let other = first_delivery(&tx, b"b", week_later)?;
+                let count: i64 = tx.query_row("SELECT count(*) FROM deliveries_seen", [], |row| row.get(0))?;
+                let plan: String =
+                    tx.query_row("EXPLAIN QUERY PLAN DELETE FROM deliveries_seen WHERE received_at < 5", [], |row| {
+                        row.get(3)
+                    })?;
+                tx.commit()?;
+                Ok(((first, again, other, count), plan))
+            })
+            .await
+            .unwrap();
+        assert_eq!(remembered, (true, false, true, 1), "the week-old delivery was forgotten");
+        assert!(plan.contains("deliveries_seen_by_time"), "forgetting reads the time index: {plan}");
     }
 
     #[test]

@@ -60,6 +60,9 @@ CREATE TABLE uploads (
 );
 CREATE INDEX uploads_by_subject ON uploads (subject);
 ",
+    "
+CREATE INDEX deliveries_seen_by_time ON deliveries_seen (received_at);
+",
 ];
 
 impl Db {
