@@ -35,7 +35,10 @@ impl VstageProcess {
             .spawn()
             .with_context(|| format!("cannot start {}", binary.display()))?;
         let mut first_line = String::new();
-        BufReader::new(process.stdout.take().context("the server's output")?).read_line(&mut first_line)?;
+        let mut output = BufReader::new(process.stdout.take().context("the server's output")?);
+        output.read_line(&mut first_line)?;
+        // The rest is read and dropped: a closed pipe would fail the server's next line.
+        std::thread::spawn(move || std::io::copy(&mut output, &mut std::io::sink()));
         let url = first_line
             .strip_prefix("vstage listening on ")
             .and_then(|rest| rest.split_whitespace().next())

@@ -6,6 +6,7 @@ mod instructions;
 mod mask_editor;
 mod proxy_http;
 mod report;
+mod results_zip;
 mod sandbox_http;
 mod studio;
 mod widget_size;
@@ -25,6 +26,7 @@ pub enum Group {
     Studio,
     Imaging,
     Mask,
+    Results,
 }
 
 /// One group's measurement, adding its rows to the report.
@@ -33,13 +35,14 @@ type Measurement = fn(&Project, &mut Report) -> anyhow::Result<()>;
 pub fn run(project: &Project, only: &[Group]) -> anyhow::Result<()> {
     setup::ensure(project, Purpose::Bench)?;
     let mut report = Report::default();
-    let measures: [(Group, Measurement); 6] = [
+    let measures: [(Group, Measurement); 7] = [
         (Group::Widget, widget_size::measure),
         (Group::Sandbox, sandbox_http::measure),
         (Group::Proxy, proxy_http::measure),
         (Group::Studio, studio::measure),
         (Group::Imaging, imaging::measure),
         (Group::Mask, mask_editor::measure),
+        (Group::Results, results_zip::measure),
     ];
     for (group, measure) in measures {
         if only.is_empty() || only.contains(&group) {

@@ -263,9 +263,14 @@ fn wait_for(stream: &mut TcpStream, marker: &str) -> anyhow::Result<String> {
 
 /// Resident memory of a process, in KiB.
 fn resident_kib(pid: u32) -> anyhow::Result<u64> {
+    memory_kib(pid, "VmRSS")
+}
+
+/// A memory figure of `/proc/PID/status` (`VmRSS`, or `VmHWM`: the most resident so far), in KiB.
+pub fn memory_kib(pid: u32, field: &str) -> anyhow::Result<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:")).context("VmRSS in /proc status")?;
-    line.split_whitespace().nth(1).and_then(|kib| kib.parse().ok()).context("a VmRSS figure")
+    let line = status.lines().find(|l| l.starts_with(&format!("{field}:"))).context("the figure in /proc status")?;
+    line.split_whitespace().nth(1).and_then(|kib| kib.parse().ok()).with_context(|| format!("a {field} figure"))
 }
 
 /// nginx as a child process: a reverse proxy of `/api/` to the sandbox that adds the key, with keep-alive

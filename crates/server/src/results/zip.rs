@@ -23,8 +23,9 @@ use crate::error::ServerError;
 use crate::proxy::Proxy;
 use crate::storage::ownership::Kind;
 
-/// Parts of the ZIP waiting to be sent: a slow client holds back the fetching of the next image.
-const QUEUED_PARTS: usize = 4;
+/// Parts of the ZIP waiting to be sent (an image each): one, so that a slow client holds back the fetching of the
+/// next image and the server holds about two at a time (`cargo xtask bench results`).
+const QUEUED_PARTS: usize = 1;
 
 struct Zips {
     proxy: Arc<Proxy>,
