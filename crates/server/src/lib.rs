@@ -159,7 +159,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
 
     announce(&listener, mode)?;
     if demo_offered {
-        println!("demo listing page with two embedded studios: {local_url}/demo/listing.html");
+        say(&format!("demo listing page with two embedded studios: {local_url}/demo/listing.html"));
     }
     let stopping = async move {
         shutdown::signal().await;
@@ -172,7 +172,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     };
     serving::serve(listener, options, app, stopping).await?;
     drop(embedded_sandbox);
-    println!("vstage stopped");
+    say("vstage stopped");
     Ok(())
 }
 
@@ -446,6 +446,14 @@ async fn bind(addr: SocketAddr) -> anyhow::Result<TcpListener> {
 /// The line tools and tests wait for: the address actually bound (the port may have been 0).
 fn announce(listener: &TcpListener, mode: &str) -> anyhow::Result<()> {
     let addr = listener.local_addr()?;
-    println!("vstage listening on http://{addr} ({mode}); press Ctrl-C to stop");
+    say(&format!("vstage listening on http://{addr} ({mode}); press Ctrl-C to stop"));
     Ok(())
+}
+
+/// A line for whoever watches the server. Its output may have been closed (a supervisor that read the address):
+/// then the line is lost, and the server carries on, where `println!` would panic.
+fn say(line: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
 }

@@ -390,3 +390,30 @@ async fn a_body_that_does_not_arrive_in_time_is_answered_408() {
         assert!(text.starts_with(expected), "{path}: {text}");
     }
 }
+
+#[tokio::test]
+async fn a_closed_standard_output_does_not_stop_the_server() {
+    // A supervisor may close the output once the address is read; the server's next lines must not fail it.
+    use tokio::io::AsyncBufReadExt;
+    let dist = widget_dir();
+    let data = tempfile::tempdir().unwrap();
+    let mut process = tokio::process::Command::new(env!("CARGO_BIN_EXE_vstage"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--dist"])
+        .arg(dist.path())
+        .arg("--data-dir")
+        .arg(data.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    tokio::io::BufReader::new(process.stdout.take().unwrap()).read_line(&mut first).await.unwrap();
+    let url = first.strip_prefix("vstage listening on ").unwrap().split_whitespace().next().unwrap().to_string();
+    // the output is closed now; the server keeps answering and stops cleanly, saying so into the closed pipe
+    let status = reqwest::get(format!("{url}/api/v2/status")).await.unwrap().status();
+    assert_eq!(status, 200);
+    let _ = std::process::Command::new("kill").args(["-TERM", &process.id().unwrap().to_string()]).status();
+    let exit = tokio::time::timeout(std::time::Duration::from_secs(10), process.wait()).await.unwrap().unwrap();
+    assert!(exit.success(), "it stopped with {exit}");
+}
