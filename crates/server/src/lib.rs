@@ -261,7 +261,8 @@ impl Shared {
                     .layer(DefaultBodyLimit::max(uploads::BODY_LIMIT)),
             )
             .route("/events", get(events::stream).with_state(self.events.clone()))
-            .merge(results::zip::route(proxy))
+            .merge(results::zip::route(proxy.clone()))
+            .merge(proxy::listing::v1_route(proxy))
             .layer(axum::middleware::from_fn_with_state(self.gate.clone(), access::authenticate));
         let mut api = for_a_subject
             .route("/capabilities", capabilities::route(self.capabilities.clone()))

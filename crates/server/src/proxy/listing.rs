@@ -1,38 +1,64 @@
-//! `GET /api/v2/renders` with widget tokens: the subject's own renders, paged from the server's record of who
-//! created what (newest first by default, `limit`, `cursor`, `order` as API.md), each read from the service through
-//! the `get` the proxy hands in.
+//! A subject's own renders, paged from the server's record of who created what (newest first by default, `limit`,
+//! `cursor`, `order` as API.md), each read from the service through the `get` the proxy hands in:
+//! `GET /api/v2/renders` with widget tokens, and `GET /api/v1/renders`, which v1 lacks, for v1 renders.
 
 use axum::response::{IntoResponse, Json, Response};
 use futures_util::{StreamExt, TryStreamExt};
 use serde_json::{Value, json};
 use vstage_api::{ListRenders, SortOrder};
 
+use std::sync::Arc;
+
+use axum::extract::{RawQuery, State};
+use axum::routing::get;
+use axum::{Extension, Router};
+
 use crate::access::Subject;
 use crate::error::ServerError;
-use crate::proxy::query::Query;
-use crate::storage::ownership::Ownership;
+use crate::proxy::Proxy;
+use crate::storage::ownership::{Kind, Ownership};
 use crate::upstream::http_client::Answer;
 
 /// Renders read from the service at once.
 const CONCURRENT_READS: usize = 6;
 
-/// One page of `subject`'s renders; `get(path, query)` reads one from the service.
+/// `GET /api/v1/renders`, for the subject the access middleware found.
+pub fn v1_route(proxy: Arc<Proxy>) -> Router {
+    Router::new().route("/v1/renders", get(v1_renders)).with_state(proxy)
+}
+
+async fn v1_renders(
+    State(proxy): State<Arc<Proxy>>,
+    Extension(subject): Extension<Subject>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ServerError> {
+    let get = |path: String, query: String| {
+        let proxy = proxy.clone();
+        async move { proxy.get(&path, &query).await }
+    };
+    page(&proxy.ownership, Kind::V1Render, &subject, query.as_deref().unwrap_or_default(), get).await
+}
+
+/// One page of `subject`'s renders of `kind` (`query` as `GET /v2/renders` takes it); `get(path, query)` reads one
+/// from the service.
 pub async fn page<Get, Reading>(
     ownership: &Ownership,
+    kind: Kind,
     subject: &Subject,
-    query: &Query,
+    query: &str,
     get: Get,
 ) -> Result<Response, ServerError>
 where
-    Get: Fn(String, &'static str) -> Reading,
+    Get: Fn(String, String) -> Reading,
     Reading: Future<Output = Result<Answer, ServerError>>,
 {
-    let query: ListRenders = parse_query(query.encoded())?;
+    let query: ListRenders = parse_query(query)?;
     query.validate().map_err(|e| ServerError::BadRequest(e.to_string()))?;
     let ascending = query.order.unwrap_or_default() == SortOrder::Asc;
-    let owned = ownership.renders_page(subject.as_str(), query.limit.unwrap_or(20), query.cursor, ascending).await?;
+    let limit = query.limit.unwrap_or(20);
+    let owned = ownership.renders_page(kind, subject.as_str(), limit, query.cursor, ascending).await?;
     let renders: Vec<Option<Value>> = futures_util::stream::iter(owned.ids)
-        .map(|id| read_render(&get, id))
+        .map(|id| read_render(&get, kind, id))
         .buffered(CONCURRENT_READS)
         .try_collect()
         .await?;
@@ -40,15 +66,17 @@ where
     Ok(Json(json!({ "total_count": owned.total, "next_cursor": owned.next_cursor, "items": items })).into_response())
 }
 
-/// One render with its first page of variations; `None` when the service no longer has it.
-async fn read_render<Get, Reading>(get: &Get, id: String) -> Result<Option<Value>, ServerError>
+/// One render (a v2 one with its first page of variations); `None` when the service no longer has it.
+async fn read_render<Get, Reading>(get: &Get, kind: Kind, id: String) -> Result<Option<Value>, ServerError>
 where
-    Get: Fn(String, &'static str) -> Reading,
+    Get: Fn(String, String) -> Reading,
     Reading: Future<Output = Result<Answer, ServerError>>,
 {
-    let path =
-        format!("/v2/renders/{}", percent_encoding::utf8_percent_encode(&id, percent_encoding::NON_ALPHANUMERIC));
-    let answer = get(path, "include_variations=true&variations_limit=20").await?;
+    let encoded = percent_encoding::utf8_percent_encode(&id, percent_encoding::NON_ALPHANUMERIC).to_string();
+    let answer = match kind {
+        Kind::V1Render => get("/v1/render".into(), format!("render_id={encoded}")).await?,
+        _ => get(format!("/v2/renders/{encoded}"), "include_variations=true&variations_limit=20".into()).await?,
+    };
     if answer.status == axum::http::StatusCode::NOT_FOUND {
         return Ok(None);
     }

@@ -364,8 +364,8 @@ impl Proxy {
             }
             Rule::WebhookSecret => {}
             Rule::ListRenders if tokens => {
-                let get = |path: String, query| async move { self.get(&path, query).await };
-                return Box::pin(listing::page(&self.ownership, subject, query, get)).await;
+                let get = |path: String, query: String| async move { self.get(&path, &query).await };
+                return Box::pin(listing::page(&self.ownership, Kind::Render, subject, query.encoded(), get)).await;
             }
             Rule::ListRenders => {}
             Rule::CreateRenders | Rule::Analyze => body = self.with_webhook_url(body, tokens),

@@ -78,6 +78,7 @@ impl Ownership {
     /// `limit` of `subject`'s renders after `cursor` (a render id), newest first unless `ascending`.
     pub async fn renders_page(
         &self,
+        kind: Kind,
         subject: &str,
         limit: u32,
         cursor: Option<String>,
@@ -89,8 +90,8 @@ impl Ownership {
                 let after: Option<i64> = match &cursor {
                     Some(cursor) => Some(
                         db.query_row(
-                            "SELECT seq FROM owners WHERE kind = 'render' AND id = ?1 AND subject = ?2",
-                            params![cursor, subject],
+                            "SELECT seq FROM owners WHERE kind = ?3 AND id = ?1 AND subject = ?2",
+                            params![cursor, subject, kind.as_str()],
                             |row| row.get(0),
                         )
                         .optional()?
@@ -103,14 +104,14 @@ impl Ownership {
                     None => None,
                 };
                 let sql = format!(
-                    "SELECT id FROM owners WHERE kind = 'render' AND subject = ?1 AND (?2 IS NULL OR seq {} ?2)
+                    "SELECT id FROM owners WHERE kind = ?4 AND subject = ?1 AND (?2 IS NULL OR seq {} ?2)
                      ORDER BY seq {} LIMIT ?3",
                     if ascending { ">" } else { "<" },
                     if ascending { "ASC" } else { "DESC" }
                 );
                 let mut ids: Vec<String> = db
                     .prepare(&sql)?
-                    .query_map(params![subject, after, i64::from(limit) + 1], |row| row.get(0))?
+                    .query_map(params![subject, after, i64::from(limit) + 1, kind.as_str()], |row| row.get(0))?
                     .collect::<Result<_, _>>()?;
                 let next_cursor = if ids.len() > limit as usize {
                     ids.truncate(limit as usize);
@@ -119,8 +120,8 @@ impl Ownership {
                     None
                 };
                 let total: i64 = db.query_row(
-                    "SELECT COUNT(*) FROM owners WHERE kind = 'render' AND subject = ?1",
-                    [&subject],
+                    "SELECT COUNT(*) FROM owners WHERE kind = ?2 AND subject = ?1",
+                    params![subject, kind.as_str()],
                     |row| row.get(0),
                 )?;
                 Ok(OwnedPage { ids, next_cursor, total: total.max(0) as u64 })

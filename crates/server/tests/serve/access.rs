@@ -341,3 +341,39 @@ async fn connections_beyond_the_cap_wait_for_a_place() {
         .unwrap();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
 }
+
+#[tokio::test]
+async fn each_subject_lists_its_own_v1_renders_which_v1_cannot() {
+    let dist = widget_dir();
+    let server = token_server(dist.path(), &[]).await;
+    let http = reqwest::Client::new();
+    let (alice, bob) = alice_and_bob().await;
+    let photo = sample_url(&server, "living-empty.jpg").await;
+    let v1_create = |token: &str, style: &str| {
+        http.post(server.api("/v1/render/create")).bearer_auth(token).json(&json!({
+            "image_url": photo, "room_type": "living", "style": style, "wait_for_completion": false
+        }))
+    };
+    let mut alices = Vec::new();
+    for style in ["modern", "scandinavian", "industrial"] {
+        alices.push(status_of(v1_create(&alice, style)).await.1["render_id"].as_str().unwrap().to_string());
+    }
+    let bobs = status_of(v1_create(&bob, "modern")).await.1["render_id"].as_str().unwrap().to_string();
+
+    let list = |token: &str, query: &str| http.get(server.api(&format!("/v1/renders{query}"))).bearer_auth(token);
+    let (status, page) = status_of(list(&alice, "?limit=2")).await;
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(page["total_count"], 3);
+    let ids: Vec<&str> = page["items"].as_array().unwrap().iter().map(|r| r["render_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, [alices[2].as_str(), alices[1].as_str()], "newest first, each as GET /v1/render answers");
+    let cursor = page["next_cursor"].as_str().unwrap();
+    let (_, rest) = status_of(list(&alice, &format!("?limit=2&cursor={cursor}"))).await;
+    assert_eq!(rest["items"][0]["render_id"], alices[0].as_str());
+    assert!(rest["next_cursor"].is_null());
+
+    let (_, theirs) = status_of(list(&bob, "")).await;
+    let ids: Vec<&str> = theirs["items"].as_array().unwrap().iter().map(|r| r["render_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, [bobs.as_str()], "bob sees only his");
+    // another's render is no cursor of mine
+    assert_eq!(status_of(list(&alice, &format!("?cursor={bobs}"))).await.0, 400);
+}
