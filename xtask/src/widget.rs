@@ -15,9 +15,9 @@ use crate::project::{self, Project};
 
 /// The widget's module; its glue is `vstage-widget-<hash>.js`, which `/embed.js` finds.
 const WIDGET: &str = "vstage-widget";
-/// `erase_components` as in `.cargo/config.toml` (RUSTFLAGS replaces it), `vstage_split` makes `chunk!`s split, and
-/// wasm-split needs the relocations.
-const RUSTFLAGS: &str = "--cfg erase_components --cfg vstage_split -Clink-args=--emit-relocs";
+/// `erase_components` as in `.cargo/config.toml` (RUSTFLAGS replaces it), `vstage_split` makes `chunk!`s split,
+/// wasm-split needs the relocations, and warnings fail the build: clippy never sees the code `vstage_split` turns on.
+const RUSTFLAGS: &str = "--cfg erase_components --cfg vstage_split -Clink-args=--emit-relocs -Dwarnings";
 
 /// Builds the widget into `dist/`, replacing what was there once everything is built.
 pub fn build(project: &Project) -> anyhow::Result<()> {
