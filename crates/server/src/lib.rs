@@ -262,7 +262,10 @@ impl Shared {
             )
             .route("/events", get(events::stream).with_state(self.events.clone()))
             .merge(results::zip::route(proxy.clone()))
-            .merge(proxy::listing::v1_route(proxy))
+            .merge(proxy::listing::v1_route(self.ownership.clone(), move |path: String, query: String| {
+                let proxy = proxy.clone();
+                async move { proxy.get(&path, &query).await }
+            }))
             .layer(axum::middleware::from_fn_with_state(self.gate.clone(), access::authenticate));
         let mut api = for_a_subject
             .route("/capabilities", capabilities::route(self.capabilities.clone()))

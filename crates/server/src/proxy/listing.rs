@@ -7,36 +7,28 @@ use futures_util::{StreamExt, TryStreamExt};
 use serde_json::{Value, json};
 use vstage_api::{ListRenders, SortOrder};
 
-use std::sync::Arc;
-
-use axum::extract::{RawQuery, State};
-use axum::routing::get;
+use axum::extract::RawQuery;
 use axum::{Extension, Router};
 
 use crate::access::Subject;
 use crate::error::ServerError;
-use crate::proxy::Proxy;
 use crate::storage::ownership::{Kind, Ownership};
 use crate::upstream::http_client::Answer;
 
 /// Renders read from the service at once.
 const CONCURRENT_READS: usize = 6;
 
-/// `GET /api/v1/renders`, for the subject the access middleware found.
-pub fn v1_route(proxy: Arc<Proxy>) -> Router {
-    Router::new().route("/v1/renders", get(v1_renders)).with_state(proxy)
-}
-
-async fn v1_renders(
-    State(proxy): State<Arc<Proxy>>,
-    Extension(subject): Extension<Subject>,
-    RawQuery(query): RawQuery,
-) -> Result<Response, ServerError> {
-    let get = |path: String, query: String| {
-        let proxy = proxy.clone();
-        async move { proxy.get(&path, &query).await }
+/// `GET /api/v1/renders`, for the subject the access middleware found; `get(path, query)` reads from the service.
+pub fn v1_route<Get, Reading>(ownership: Ownership, get: Get) -> Router
+where
+    Get: Fn(String, String) -> Reading + Clone + Send + Sync + 'static,
+    Reading: Future<Output = Result<Answer, ServerError>> + Send + 'static,
+{
+    let list = move |Extension(subject): Extension<Subject>, RawQuery(query): RawQuery| {
+        let (ownership, get) = (ownership.clone(), get.clone());
+        async move { page(&ownership, Kind::V1Render, &subject, query.as_deref().unwrap_or_default(), get).await }
     };
-    page(&proxy.ownership, Kind::V1Render, &subject, query.as_deref().unwrap_or_default(), get).await
+    Router::new().route("/v1/renders", axum::routing::get(list))
 }
 
 /// One page of `subject`'s renders of `kind` (`query` as `GET /v2/renders` takes it); `get(path, query)` reads one
@@ -77,6 +69,11 @@ where
         Kind::V1Render => get("/v1/render".into(), format!("render_id={encoded}")).await?,
         _ => get(format!("/v2/renders/{encoded}"), "include_variations=true&variations_limit=20".into()).await?,
     };
+    render_answer(&answer, &id)
+}
+
+/// The service's answer to reading render `id`, as JSON of type `T`; `None` when the service no longer has it.
+pub fn render_answer<T: serde::de::DeserializeOwned>(answer: &Answer, id: &str) -> Result<Option<T>, ServerError> {
     if answer.status == axum::http::StatusCode::NOT_FOUND {
         return Ok(None);
     }

@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, State};
+use axum::http::HeaderValue;
 use axum::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_TYPE};
-use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Router, routing::get};
 use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
@@ -21,6 +21,7 @@ use super::fetch::ResultFetcher;
 use crate::access::Subject;
 use crate::error::ServerError;
 use crate::proxy::Proxy;
+use crate::proxy::listing::render_answer;
 use crate::storage::ownership::Kind;
 
 /// Parts of the ZIP waiting to be sent (an image each): one, so that a slow client holds back the fetching of the
@@ -94,18 +95,9 @@ async fn read_render(proxy: &Proxy, render_id: &str) -> Result<(Render, Vec<Vari
             query.extend(utf8_percent_encode(cursor, NON_ALPHANUMERIC));
         }
         let answer = proxy.get(&path, &query).await?;
-        if answer.status == StatusCode::NOT_FOUND {
+        let Some(mut render) = render_answer::<Render>(&answer, render_id)? else {
             return Err(ServerError::NotFound(format!("No render {render_id}; check the address.")));
-        }
-        if !answer.status.is_success() {
-            return Err(ServerError::BadGateway(format!(
-                "The staging service refused to read render {render_id} (HTTP {}). Try again in a moment.",
-                answer.status.as_u16()
-            )));
-        }
-        let mut render: Render = serde_json::from_slice(&answer.body).map_err(|_| {
-            ServerError::BadGateway("The staging service sent a render this server cannot read.".into())
-        })?;
+        };
         let page = render.variations.take();
         let next = page.as_ref().and_then(|page| page.next_cursor.clone());
         variations.extend(page.map(|page| page.items).unwrap_or_default());
