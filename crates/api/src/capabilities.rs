@@ -14,6 +14,9 @@ pub struct Capabilities {
     /// Photo uploads at `{base}/uploads`.
     #[serde(default)]
     pub uploads: bool,
+    /// The listing board remembered for each subject at `{base}/board`.
+    #[serde(default)]
+    pub board: bool,
     /// `open` or `token`.
     #[serde(default)]
     pub access: String,

@@ -8,6 +8,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::analysis::Analysis;
+use crate::board::{AddToBoard, Board, BoardRender};
 use crate::capabilities::{Capabilities, Sample};
 use crate::error::ApiError;
 use crate::query::percent_encode;
@@ -149,6 +150,27 @@ impl<T: Transport> Client<T> {
     /// `GET {base}/samples`: the embedded sandbox's sample photos (a 404 elsewhere).
     pub async fn samples(&self) -> Result<Vec<Sample>, ApiError> {
         self.json(Call::get("/samples".into())).await
+    }
+
+    /// `GET {base}/board`: the listing board the server remembers for this subject.
+    pub async fn board(&self) -> Result<Board, ApiError> {
+        self.json(Call::get("/board".into())).await
+    }
+
+    /// `POST {base}/board/renders`: `renders` added to the board; the whole board comes back.
+    pub async fn add_to_board(&self, renders: Vec<BoardRender>) -> Result<Board, ApiError> {
+        self.json(Call::post("/board/renders".into(), &AddToBoard { renders }, None)?).await
+    }
+
+    /// `DELETE {base}/board/renders/{render_id}`: one render off the board (the render itself stays).
+    pub async fn remove_from_board(&self, render_id: &str) -> Result<Board, ApiError> {
+        let path = format!("/board/renders/{}", percent_encode(render_id));
+        self.json(Call { method: Method::Delete, ..Call::get(path) }).await
+    }
+
+    /// `DELETE {base}/board`: an empty board for the next listing (the renders stay).
+    pub async fn clear_board(&self) -> Result<Board, ApiError> {
+        self.json(Call { method: Method::Delete, ..Call::get("/board".into()) }).await
     }
 
     // ---- v2 ----

@@ -5,6 +5,7 @@
 //! contract states is checked before a request is sent.
 
 pub mod analysis;
+pub mod board;
 pub mod capabilities;
 pub mod client;
 pub mod config;
@@ -27,6 +28,7 @@ pub mod vocabulary;
 pub mod webhook;
 
 pub use analysis::Analysis;
+pub use board::{AddToBoard, Board, BoardRender};
 pub use capabilities::{Capabilities, Sample, Uploaded};
 pub use client::{Auth, BulkChunk, Client, RetryPolicy};
 pub use config::{

@@ -4,6 +4,7 @@
 
 mod access;
 pub mod allocator;
+mod board;
 mod capabilities;
 pub mod cli;
 mod error;
@@ -48,6 +49,7 @@ use crate::live::{events, webhooks};
 use crate::proxy::Proxy;
 use crate::serving::shutdown;
 use crate::site::{demo, embed, static_files};
+use crate::storage::boards::Boards;
 use crate::storage::db::Db;
 use crate::storage::ownership::Ownership;
 use crate::storage::uploads;
@@ -107,9 +109,11 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         mode: upstream.mode().into(),
         events: webhook_url.is_some(),
         uploads: true,
+        board: true,
         access: access.name().into(),
     };
     let ownership = Ownership::new(db.clone());
+    let boards = Boards::new(db.clone());
     let events = Events::new(
         db.clone(),
         args.max_event_streams,
@@ -143,6 +147,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         guard,
         gate,
         ownership,
+        boards,
         events,
         webhook_secret,
         webhook_url,
@@ -183,6 +188,7 @@ struct Shared {
     guard: Option<OpenGuard>,
     gate: Arc<Gate>,
     ownership: Ownership,
+    boards: Boards,
     events: Arc<Events>,
     webhook_secret: Arc<WebhookSecret>,
     webhook_url: Option<String>,
@@ -250,8 +256,8 @@ impl Shared {
         }))
     }
 
-    /// The routes besides the proxy's: uploads, live events, results as a ZIP, capabilities, the webhook receiver,
-    /// the sandbox's images and demo page, the widget's files and `/embed.js`.
+    /// The routes besides the proxy's: uploads, live events, the board, results as a ZIP, capabilities, the webhook
+    /// receiver, the sandbox's images and demo page, the widget's files and `/embed.js`.
     fn router(&self, proxy: Arc<Proxy>, http: HttpClient) -> Router {
         let for_a_subject = Router::new()
             .route(
@@ -261,7 +267,8 @@ impl Shared {
                     .layer(DefaultBodyLimit::max(uploads::BODY_LIMIT)),
             )
             .route("/events", get(events::stream).with_state(self.events.clone()))
-            .merge(results::zip::route(proxy.clone()))
+            .merge(results::zip::routes(proxy.clone(), self.boards.clone()))
+            .merge(board::routes(self.boards.clone(), self.ownership.clone()))
             .merge(proxy::listing::v1_route(self.ownership.clone(), move |path: String, query: String| {
                 let proxy = proxy.clone();
                 async move { proxy.get(&path, &query).await }

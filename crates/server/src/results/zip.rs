@@ -1,7 +1,9 @@
-//! `GET /api/renders/{render_id}/results.zip`: every finished image of a render as one ZIP, named by photo and
-//! style, streamed while the images are fetched one after another: the server holds one image at a time, whatever
-//! the number of results. With widget tokens, only the render's creator gets it.
+//! `GET /api/renders/{render_id}/results.zip` and `GET /api/board/results.zip`: every finished image of a render, or
+//! of the subject's board, as one ZIP named by photo and style, streamed while the images are fetched one after
+//! another: the server holds one image at a time, whatever the number of results. With widget tokens, only the
+//! render's creator gets it.
 
+use std::collections::HashSet;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
@@ -22,6 +24,7 @@ use crate::access::Subject;
 use crate::error::ServerError;
 use crate::proxy::Proxy;
 use crate::proxy::listing::render_answer;
+use crate::storage::boards::Boards;
 use crate::storage::ownership::Kind;
 
 /// Parts of the ZIP waiting to be sent (an image each): one, so that a slow client holds back the fetching of the
@@ -31,16 +34,20 @@ const QUEUED_PARTS: usize = 1;
 struct Zips {
     proxy: Arc<Proxy>,
     fetcher: ResultFetcher,
+    boards: Boards,
 }
 
-/// The route, for the subject the access middleware found.
-pub fn route(proxy: Arc<Proxy>) -> Router {
+/// The routes, for the subject the access middleware found.
+pub fn routes(proxy: Arc<Proxy>, boards: Boards) -> Router {
     let fetcher = ResultFetcher {
         http: proxy.http.clone(),
         sandbox: proxy.upstream.sandbox().cloned(),
         public_url: proxy.public_url.clone(),
     };
-    Router::new().route("/renders/{render_id}/results.zip", get(download)).with_state(Arc::new(Zips { proxy, fetcher }))
+    Router::new()
+        .route("/renders/{render_id}/results.zip", get(download_render))
+        .route("/board/results.zip", get(download_board))
+        .with_state(Arc::new(Zips { proxy, fetcher, boards }))
 }
 
 /// One image in the ZIP.
@@ -50,7 +57,7 @@ struct Entry {
     url: String,
 }
 
-async fn download(
+async fn download_render(
     State(zips): State<Arc<Zips>>,
     Extension(subject): Extension<Subject>,
     Path(render_id): Path<String>,
@@ -59,32 +66,63 @@ async fn download(
     if subject.by_token() {
         zips.proxy.require_owner(Kind::Render, vec![render_id.clone()], &subject).await?;
     }
-    let (render, variations) = read_render(&zips.proxy, &render_id).await?;
-    let photo = photo_name(render.image_url.as_deref(), &render_id);
+    let (render, variations) = read_render(&zips.proxy, &render_id)
+        .await?
+        .ok_or_else(|| ServerError::NotFound(format!("No render {render_id}; check the address.")))?;
+    let photo = photo_name(None, render.image_url.as_deref(), &render_id);
     let entries = entries(&photo, &variations);
     if entries.is_empty() {
         return Err(ServerError::Conflict(
             "This render has no finished result yet; download it once a variation is done.".into(),
         ));
     }
+    Ok(stream_zip(zips.fetcher.clone(), entries, &format!("{photo}-results.zip")))
+}
 
+/// Every render on the subject's board, each photo under the name the agent gave it (made unique); renders the
+/// service no longer has are left out.
+async fn download_board(
+    State(zips): State<Arc<Zips>>,
+    Extension(subject): Extension<Subject>,
+) -> Result<Response, ServerError> {
+    let board = zips.boards.board(subject.as_str()).await?;
+    let mut taken = HashSet::new();
+    let mut entries_of_board = Vec::new();
+    for on_board in board.renders {
+        let Some((render, variations)) = read_render(&zips.proxy, &on_board.render_id).await? else { continue };
+        let photo = photo_name(Some(&on_board.label), render.image_url.as_deref(), &on_board.render_id);
+        let photo = (1..)
+            .map(|n| if n == 1 { photo.clone() } else { format!("{photo}-{n}") })
+            .find(|name| taken.insert(name.clone()))
+            .unwrap_or(photo);
+        entries_of_board.extend(entries(&photo, &variations));
+    }
+    if entries_of_board.is_empty() {
+        return Err(ServerError::Conflict(
+            "Nothing on the board is finished yet; download it once a variation is done.".into(),
+        ));
+    }
+    Ok(stream_zip(zips.fetcher.clone(), entries_of_board, "board-results.zip"))
+}
+
+/// The ZIP of `entries` as the response's body, written while it is sent, saved as `file_name`.
+fn stream_zip(fetcher: ResultFetcher, entries: Vec<Entry>, file_name: &str) -> Response {
     let (parts, queue) = mpsc::channel::<Result<Bytes, std::io::Error>>(QUEUED_PARTS);
-    tokio::spawn(write_zip(zips.fetcher.clone(), entries, parts));
-    let disposition = format!("attachment; filename=\"{photo}-results.zip\"");
+    tokio::spawn(write_zip(fetcher, entries, parts));
     let stream =
         futures_util::stream::unfold(queue, |mut queue| async move { queue.recv().await.map(|part| (part, queue)) });
     let mut response = Body::from_stream(stream).into_response();
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/zip"));
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    if let Ok(value) = HeaderValue::from_str(&disposition) {
+    if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{file_name}\"")) {
         headers.insert(CONTENT_DISPOSITION, value);
     }
-    Ok(response)
+    response
 }
 
-/// The render and all its variations, walking their pages.
-async fn read_render(proxy: &Proxy, render_id: &str) -> Result<(Render, Vec<Variation>), ServerError> {
+/// The render and all its variations, walking their pages; `None` when the service has no such render.
+async fn read_render(proxy: &Proxy, render_id: &str) -> Result<Option<(Render, Vec<Variation>)>, ServerError> {
     let path = format!("/v2/renders/{}", utf8_percent_encode(render_id, NON_ALPHANUMERIC));
     let mut cursor: Option<String> = None;
     let mut variations = Vec::new();
@@ -95,15 +133,13 @@ async fn read_render(proxy: &Proxy, render_id: &str) -> Result<(Render, Vec<Vari
             query.extend(utf8_percent_encode(cursor, NON_ALPHANUMERIC));
         }
         let answer = proxy.get(&path, &query).await?;
-        let Some(mut render) = render_answer::<Render>(&answer, render_id)? else {
-            return Err(ServerError::NotFound(format!("No render {render_id}; check the address.")));
-        };
+        let Some(mut render) = render_answer::<Render>(&answer, render_id)? else { return Ok(None) };
         let page = render.variations.take();
         let next = page.as_ref().and_then(|page| page.next_cursor.clone());
         variations.extend(page.map(|page| page.items).unwrap_or_default());
         match next {
             Some(next) if cursor.as_deref() != Some(next.as_str()) => cursor = Some(next),
-            _ => return Ok((render, variations)),
+            _ => return Ok(Some((render, variations))),
         }
     }
 }
@@ -136,17 +172,22 @@ fn label(config: Option<&Config>) -> String {
     file_safe(&label)
 }
 
-/// The photo's file name without its extension (`living-room` for `.../living-room.jpg?x=1`), or the render's id.
-fn photo_name(image_url: Option<&str>, render_id: &str) -> String {
-    let stem = image_url
-        .filter(|url| !url.starts_with("data:"))
-        .and_then(|url| url.split(['?', '#']).next())
-        .and_then(|path| path.rsplit('/').next())
-        .map(|name| name.rsplit_once('.').map_or(name, |(stem, _)| stem))
-        .map(|stem| percent_encoding::percent_decode_str(stem).decode_utf8_lossy().into_owned())
-        .map(|stem| file_safe(&stem))
-        .filter(|stem| !stem.is_empty());
-    stem.unwrap_or_else(|| file_safe(render_id))
+/// The photo's name without its extension: the label the agent gave it on the board, else the address's last part
+/// (`living-room` for `.../living-room.jpg?x=1`), else the render's id.
+fn photo_name(label: Option<&str>, image_url: Option<&str>, render_id: &str) -> String {
+    let stem = |name: &str| file_safe(name.rsplit_once('.').map_or(name, |(stem, _)| stem));
+    let from_label = label.map(stem);
+    let from_url = || {
+        let name = image_url
+            .filter(|url| !url.starts_with("data:"))
+            .and_then(|url| url.split(['?', '#']).next())
+            .and_then(|path| path.rsplit('/').next())?;
+        Some(stem(&percent_encoding::percent_decode_str(name).decode_utf8_lossy()))
+    };
+    from_label
+        .filter(|name| !name.is_empty())
+        .or_else(|| from_url().filter(|name| !name.is_empty()))
+        .unwrap_or_else(|| file_safe(render_id))
 }
 
 /// The image's extension from its address, `jpg` when it has none worth keeping.
@@ -223,11 +264,14 @@ mod tests {
 
     #[test]
     fn names_come_from_the_photo_and_what_was_done() {
-        assert_eq!(photo_name(Some("https://p.example/photos/Living%20Room.JPG?v=2"), "rnd_1"), "living-room");
-        assert_eq!(photo_name(Some("data:image/png;base64,AAAA"), "rnd_1"), "rnd_1");
-        assert_eq!(photo_name(None, "rnd_1"), "rnd_1");
+        assert_eq!(photo_name(None, Some("https://p.example/photos/Living%20Room.JPG?v=2"), "rnd_1"), "living-room");
+        assert_eq!(photo_name(None, Some("data:image/png;base64,AAAA"), "rnd_1"), "rnd_1");
+        assert_eq!(photo_name(None, None, "rnd_1"), "rnd_1");
         // never a path: what is left of a name made of dots and slashes is the render id
-        assert_eq!(photo_name(Some("https://p.example/../..%2F..%2Fetc"), "rnd_1"), "rnd_1");
+        assert_eq!(photo_name(None, Some("https://p.example/../..%2F..%2Fetc"), "rnd_1"), "rnd_1");
+        // the agent's name for the photo comes first, when it has letters or digits
+        assert_eq!(photo_name(Some("Master Bedroom.jpeg"), Some("https://u.example/a1b2.jpg"), "r"), "master-bedroom");
+        assert_eq!(photo_name(Some("../.."), Some("https://u.example/a1b2.jpg"), "r"), "a1b2");
         assert_eq!(extension("https://cdn.example/r/a.PNG?sig=1"), "png");
         assert_eq!(extension("https://cdn.example/r/a"), "jpg");
         assert_eq!(extension("https://cdn.example/r/a.exe"), "jpg");

@@ -1,5 +1,5 @@
 //! The server's own SQLite database in the data dir: who owns which render, webhook deliveries already seen,
-//! the event log that live clients resume from, and whose uploads take how much. Queries run on a blocking thread.
+//! the event log that live clients resume from, whose uploads take how much, and each subject's listing board. Queries run on a blocking thread.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -62,6 +62,16 @@ CREATE INDEX uploads_by_subject ON uploads (subject);
 ",
     "
 CREATE INDEX deliveries_seen_by_time ON deliveries_seen (received_at);
+",
+    "
+CREATE TABLE board_renders (
+    subject   TEXT NOT NULL,
+    render_id TEXT NOT NULL,
+    label     TEXT NOT NULL,
+    position  INTEGER NOT NULL,
+    PRIMARY KEY (subject, render_id)
+);
+CREATE INDEX board_renders_in_order ON board_renders (subject, position);
 ",
 ];
 

@@ -5,6 +5,7 @@
 mod support;
 
 mod access;
+mod board;
 mod events;
 mod forwarding;
 mod open_access;

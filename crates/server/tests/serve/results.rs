@@ -1,5 +1,5 @@
-//! `GET /api/renders/{id}/results.zip`: a render's finished images as one streamed ZIP, named by photo and style,
-//! for its creator only.
+//! `GET /api/renders/{id}/results.zip` and `GET /api/board/results.zip`: a render's, or a board's, finished images
+//! as one streamed ZIP, named by photo and style, for their creator only.
 
 use std::io::Read;
 
@@ -9,7 +9,7 @@ use crate::support::{Server, widget_dir};
 use crate::{WIDGET_SECRET, alice_and_bob, sample_url};
 
 /// A staging render of `photo` with `count` variations, waited for.
-async fn staged(server: &Server, token: &str, photo: &str, count: u64) -> Value {
+pub async fn staged(server: &Server, token: &str, photo: &str, count: u64) -> Value {
     let answer = reqwest::Client::new()
         .post(server.api("/v2/renders"))
         .bearer_auth(token)
@@ -43,20 +43,11 @@ async fn a_renders_results_come_as_one_zip_named_by_photo_and_style_for_its_crea
     assert_eq!(answer.headers()["content-type"], "application/zip");
     let disposition = answer.headers()["content-disposition"].to_str().unwrap().to_string();
     assert_eq!(disposition, "attachment; filename=\"living-empty-results.zip\"");
-    let bytes = answer.bytes().await.unwrap();
-
-    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
-    let mut names: Vec<String> = archive.file_names().map(|name| name.unwrap().into_owned()).collect();
-    names.sort();
+    let names = pictures_in(answer).await;
     assert_eq!(
         names,
         ["living-empty_scandinavian_01.jpg", "living-empty_scandinavian_02.jpg", "living-empty_scandinavian_03.jpg"]
     );
-    for index in 0..archive.len() {
-        let mut image = Vec::new();
-        archive.by_index(index).unwrap().read_to_end(&mut image).unwrap();
-        assert!(image::load_from_memory(&image).is_ok(), "entry {index} is a picture");
-    }
 
     // bob cannot tell it from a render that does not exist
     let bobs = format!("{}?access_token={bob}", server.api(&format!("/renders/{id}/results.zip")));
@@ -79,4 +70,18 @@ async fn a_render_with_nothing_finished_has_no_zip_yet() {
     assert_eq!(answer.status(), 409);
     let body: Value = answer.json().await.unwrap();
     assert!(body["message"].as_str().unwrap().contains("no finished result"), "{body}");
+}
+
+/// The sorted entry names of a ZIP answer, each checked to be a decodable picture.
+pub async fn pictures_in(answer: reqwest::Response) -> Vec<String> {
+    let bytes = answer.bytes().await.unwrap();
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
+    let mut names: Vec<String> = archive.file_names().map(|name| name.unwrap().into_owned()).collect();
+    names.sort();
+    for index in 0..archive.len() {
+        let mut image = Vec::new();
+        archive.by_index(index).unwrap().read_to_end(&mut image).unwrap();
+        assert!(image::load_from_memory(&image).is_ok(), "entry {index} is a picture");
+    }
+    names
 }
