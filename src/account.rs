@@ -70,6 +70,11 @@ impl Account {
         self.capabilities.get().and_then(Result::ok).is_some_and(|capabilities| capabilities.uploads)
     }
 
+    /// Whether the server remembers the listing board.
+    pub fn offers_board(&self) -> bool {
+        self.capabilities.get().and_then(Result::ok).is_some_and(|capabilities| capabilities.board)
+    }
+
     pub fn refresh(&self) {
         self.status.refetch();
         self.user.refetch();

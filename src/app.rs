@@ -13,6 +13,8 @@ use crate::embed::attributes::Attributes;
 use crate::host::{Host, READY, TOKEN_EXPIRED, provide_host};
 use crate::live::provide_live;
 use crate::pages::account::AccountPage;
+use crate::pages::board::Board;
+use crate::pages::board::photos::BoardPhotos;
 use crate::pages::furniture_mask::FurnitureMask;
 use crate::pages::new_render::NewRender;
 use crate::pages::not_found::NotFound;
@@ -60,6 +62,8 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
     provide_clock();
     provide_live();
     provide_context(ListingPhoto(attributes.photo_url.into()));
+    // The board's waiting photos outlive the board screen: leaving it loses no upload.
+    provide_context(BoardPhotos::new());
 
     let history = match attributes.routing.get_untracked().as_deref() {
         Some("address") => History::Address,
@@ -90,10 +94,11 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
             <main class="vstage-main">
                 {move || match navigator.route() {
                     Route::Renders => view! { <Renders /> }.into_any(),
-                    Route::NewRender => screen(new_render_screen).into_any(),
-                    Route::Render { id } => screen(move || render_screen(id.clone())).into_any(),
-                    Route::RemoveFurniture => screen(furniture_screen).into_any(),
-                    Route::Account => screen(account_screen).into_any(),
+                    Route::NewRender => screen(|| Box::pin(new_render_screen())),
+                    Route::Board => screen(|| Box::pin(board_screen())),
+                    Route::Render { id } => screen(move || Box::pin(render_screen(id.clone()))),
+                    Route::RemoveFurniture => screen(|| Box::pin(furniture_screen())),
+                    Route::Account => screen(|| Box::pin(account_screen())),
                     Route::NotFound { .. } => view! { <NotFound /> }.into_any(),
                 }}
             </main>
@@ -105,6 +110,12 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
 chunk! {
     fn new_render_screen() -> AnyView {
         view! { <NewRender /> }.into_any()
+    }
+}
+
+chunk! {
+    fn board_screen() -> AnyView {
+        view! { <Board /> }.into_any()
     }
 }
 

@@ -4,6 +4,8 @@
 //! Either way it is awaited, and a chunk that could not be fetched is a `ChunkError`, never a panic.
 
 use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
 
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
@@ -42,15 +44,19 @@ macro_rules! chunk {
 }
 pub(crate) use chunk;
 
+/// A chunk's function called: the screen it makes, once fetched.
+pub type Loading = Pin<Box<dyn Future<Output = Result<AnyView, ChunkError>>>>;
+
 /// A screen from a chunk: nothing while it loads (it is small, and cached for good once fetched), then the screen;
-/// or a sentence and "Try again" when it could not be fetched.
-pub fn screen<Load, Loading>(load: Load) -> impl IntoView
-where
-    Load: Fn() -> Loading + Send + Sync + 'static,
-    Loading: Future<Output = Result<AnyView, ChunkError>> + 'static,
-{
+/// or a sentence and "Try again" when it could not be fetched. One body for every chunk (`load` is boxed), so each
+/// new chunk adds its call and not another copy of this to the first load.
+pub fn screen(load: impl Fn() -> Loading + Send + Sync + 'static) -> AnyView {
+    load_screen(Arc::new(load))
+}
+
+fn load_screen(load: Arc<dyn Fn() -> Loading + Send + Sync>) -> AnyView {
     let attempt = RwSignal::new(0u32);
-    move || {
+    (move || {
         attempt.track();
         let loading = SendWrapper::new(load());
         Suspend::new(async move {
@@ -67,5 +73,6 @@ where
                 .into_any(),
             }
         })
-    }
+    })
+    .into_any()
 }

@@ -18,5 +18,6 @@ pub mod mask_editor;
 pub mod pages;
 pub mod route;
 pub mod upload;
+pub mod variation_plan;
 
 pub use app::{App, ListingPhoto, StudioOptions};

@@ -9,6 +9,8 @@ use wasm_bindgen::JsValue;
 pub enum Route {
     Renders,
     NewRender,
+    /// The listing board: many photos at once.
+    Board,
     Render {
         id: String,
     },
@@ -21,7 +23,7 @@ pub enum Route {
 }
 
 /// The `view` attribute's values, in the order the README lists them.
-pub const VIEWS: [&str; 5] = ["renders", "new-render", "render", "remove-furniture", "account"];
+pub const VIEWS: [&str; 6] = ["renders", "new-render", "board", "render", "remove-furniture", "account"];
 
 impl Route {
     /// The screen at a page path; a trailing slash is ignored.
@@ -30,6 +32,7 @@ impl Route {
         match trimmed {
             "" => Route::Renders,
             "/renders/new" => Route::NewRender,
+            "/board" => Route::Board,
             "/remove-furniture" => Route::RemoveFurniture,
             "/account" => Route::Account,
             _ => match trimmed.strip_prefix("/renders/") {
@@ -44,6 +47,7 @@ impl Route {
         match self {
             Route::Renders => "/".into(),
             Route::NewRender => "/renders/new".into(),
+            Route::Board => "/board".into(),
             Route::Render { id } => format!("/renders/{id}"),
             Route::RemoveFurniture => "/remove-furniture".into(),
             Route::Account => "/account".into(),
@@ -57,6 +61,7 @@ impl Route {
         match view.map(str::trim).unwrap_or("renders") {
             "" | "renders" => Ok(Route::Renders),
             "new-render" => Ok(Route::NewRender),
+            "board" => Ok(Route::Board),
             "remove-furniture" => Ok(Route::RemoveFurniture),
             "account" => Ok(Route::Account),
             "render" => match render_id.map(str::trim) {

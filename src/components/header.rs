@@ -41,6 +41,7 @@ pub fn Header() -> impl IntoView {
             <nav class="vstage-nav" aria-label="Studio">
                 <Link to=Route::Renders>"Renders"</Link>
                 <Link to=Route::NewRender>"New render"</Link>
+                <Link to=Route::Board>"Listing board"</Link>
                 <Link to=Route::RemoveFurniture>"Remove furniture"</Link>
                 <Link to=Route::Account>"Account"</Link>
             </nav>

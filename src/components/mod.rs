@@ -2,6 +2,7 @@
 //! They take plain values or signals and hold no global state of their own.
 
 pub mod before_after;
+pub mod bulk_variations;
 pub mod choice_field;
 pub mod config_fields;
 pub mod config_list;

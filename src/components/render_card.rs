@@ -1,5 +1,5 @@
 //! A render in the list: the newest result's thumbnail (or the source photo), its variations counted by status,
-//! and when it was made. The whole card links to the render.
+//! and when it was made. The card links to the render; a checkbox on it selects it for bulk variations.
 
 use leptos::prelude::*;
 use vstage_api::Render;
@@ -9,15 +9,38 @@ use crate::describe;
 use crate::route::Route;
 
 #[component]
-pub fn RenderCard(render: Render, #[prop(into)] now: Signal<i64>) -> impl IntoView {
+pub fn RenderCard(
+    render: Render,
+    #[prop(into)] now: Signal<i64>,
+    /// The list's selection, by render id.
+    selection: RwSignal<Vec<String>>,
+) -> impl IntoView {
     let variations = render.variation_items().to_vec();
     let thumbnail = describe::newest_thumbnail(&variations).or_else(|| render.image_url.clone());
     let counts = describe::status_counts(&variations);
     let total = render.variations.as_ref().and_then(|page| page.total_count).unwrap_or(variations.len() as u64);
     let created = render.created_at.millis();
     let to = Route::Render { id: render.id.clone() };
+    let id = render.id.clone();
+    let chosen = {
+        let id = id.clone();
+        move || selection.with(|list| list.contains(&id))
+    };
+    let toggle = move |ev: leptos::ev::Event| {
+        let on = event_target_checked(&ev);
+        selection.update(|list| {
+            list.retain(|other| *other != id);
+            if on {
+                list.push(id.clone());
+            }
+        });
+    };
     view! {
         <li class="vstage-card" part="card">
+            <label class="vstage-card__select">
+                <input type="checkbox" prop:checked=chosen on:change=toggle />
+                <span class="vstage-visually-hidden">"Select this render"</span>
+            </label>
             <Link to class="vstage-card__link">
                 {match thumbnail {
                     Some(src) => view! { <img class="vstage-card__thumb" src=src alt="" loading="lazy" /> }.into_any(),

@@ -2,6 +2,7 @@
 //! A page reads shared state from context and composes components.
 
 pub mod account;
+pub mod board;
 pub mod furniture_mask;
 pub mod new_render;
 pub mod not_found;

@@ -6,7 +6,9 @@ use leptos::task::spawn_local;
 use vstage_api::{ListRenders, Render, SortOrder};
 
 use crate::api::use_api;
+use crate::chunks::{chunk, screen};
 use crate::clock::use_now;
+use crate::components::bulk_variations::BulkVariations;
 use crate::components::link::Link;
 use crate::components::pager::Pager;
 use crate::components::render_card::RenderCard;
@@ -55,6 +57,21 @@ pub fn Renders() -> impl IntoView {
         }
     });
     let retry = move |_| first_page.refetch();
+    // Renders chosen for "Add variations to selected" (the dialog loads on first use).
+    let selection = RwSignal::new(Vec::<String>::new());
+    let dialog = RwSignal::new(None::<Vec<(String, String)>>);
+    let open_dialog = move |_| {
+        let chosen = selection.get_untracked();
+        let named = renders.with_untracked(|list| {
+            list.iter().filter(|r| chosen.contains(&r.id)).map(|r| (r.id.clone(), render_name(r))).collect()
+        });
+        dialog.set(Some(named));
+    };
+    let on_added = Callback::new(move |_: Vec<String>| {
+        selection.set(Vec::new());
+        first_page.refetch();
+    });
+    let on_close = Callback::new(move |()| dialog.set(None));
     let more = Callback::new(move |()| {
         let api = api.clone();
         let asked = order.get_untracked();
@@ -92,6 +109,14 @@ pub fn Renders() -> impl IntoView {
                             <option value="asc" selected=move || order.get() == SortOrder::Asc>"Oldest first"</option>
                         </select>
                     </label>
+                    <button
+                        type="button"
+                        class="vstage-button vstage-button--secondary"
+                        disabled=move || selection.with(Vec::is_empty)
+                        on:click=open_dialog
+                    >
+                        {move || format!("Add variations to selected ({})", selection.with(Vec::len))}
+                    </button>
                     <Link to=Route::NewRender class="vstage-button" part="primary-button">"New render"</Link>
                 </div>
             </div>
@@ -127,7 +152,7 @@ pub fn Renders() -> impl IntoView {
             <Show when=move || state.get() != Loading::First && !renders.with(Vec::is_empty)>
                 <ul class="vstage-cards">
                     <For each=move || renders.get() key=|render| render.id.clone() let:render>
-                        <RenderCard render now />
+                        <RenderCard render now selection />
                     </For>
                 </ul>
                 {move || match state.get() {
@@ -141,6 +166,24 @@ pub fn Renders() -> impl IntoView {
                     on_more=more
                 />
             </Show>
+            {move || dialog.get().map(|chosen| screen(move || Box::pin(bulk_variations_dialog(chosen.clone(), on_added, on_close))))}
         </section>
+    }
+}
+
+/// How a render is named in the dialog: its photo's file name, else its id.
+fn render_name(render: &Render) -> String {
+    let photo = render.image_url.as_deref().filter(|url| !url.starts_with("data:"));
+    let name = photo.and_then(|url| url.split(['?', '#']).next()?.rsplit('/').next()).filter(|name| !name.is_empty());
+    name.map_or_else(|| render.id.clone(), |name| format!("{name} ({})", render.id))
+}
+
+chunk! {
+    fn bulk_variations_dialog(
+        chosen: Vec<(String, String)>,
+        on_added: Callback<Vec<String>>,
+        on_close: Callback<()>,
+    ) -> AnyView {
+        view! { <BulkVariations chosen on_added on_close /> }.into_any()
     }
 }

@@ -5,7 +5,7 @@
 mod add_variations;
 mod comparison;
 pub mod model;
-mod state;
+pub mod state;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;

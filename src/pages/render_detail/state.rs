@@ -17,6 +17,12 @@ pub struct RenderState {
     version: RwSignal<u64>,
 }
 
+impl Default for RenderState {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl RenderState {
     pub fn new() -> Self {
         RenderState {

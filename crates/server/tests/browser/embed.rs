@@ -192,7 +192,7 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
         // Isolation: the host's CSS stays out, its custom properties and ::part rules get in, its head is untouched.
         let styles: Value = driver
             .execute(
-                r#"const button = (id) => document.getElementById(id).shadowRoot.querySelector(".vstage-button");
+                r#"const button = (id) => document.getElementById(id).shadowRoot.querySelector(".vstage-button[part~=primary-button]");
                    const header = document.getElementById("first").shadowRoot.querySelector("header");
                    return { first: getComputedStyle(button("first")).backgroundColor,
                             second: getComputedStyle(button("second")).backgroundColor,

@@ -4,6 +4,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod board;
 mod browser;
 mod chunks;
 mod embed;

@@ -1,0 +1,155 @@
+//! The listing board end to end: six photos created in one bulk request fill the board live, the failed one says
+//! why while the others finish; variations added to selected rows, one refused for having no room left; the
+//! board found as it was after leaving it; its ZIP; and the same bulk variations from the renders list.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use thirtyfour::prelude::*;
+
+use crate::browser::{again_if_stale, dist, screenshot, studio, with_browser};
+use crate::studio::submit;
+use crate::support::Server;
+
+/// Long enough for the sandbox to process a listing on a busy machine.
+const FINISH: Duration = Duration::from_secs(90);
+
+async fn overall(root: &WebElement) -> WebDriverResult<String> {
+    again_if_stale(|| async { root.find(By::Css(".vstage-board__overall-words")).await?.text().await }).await
+}
+
+/// Waits until the board's overall line says `expected`.
+async fn wait_for_overall(root: &WebElement, expected: &str) -> WebDriverResult<()> {
+    let deadline = tokio::time::Instant::now() + FINISH;
+    loop {
+        let now = overall(root).await.unwrap_or_default();
+        if now == expected {
+            return Ok(());
+        }
+        if tokio::time::Instant::now() > deadline {
+            return Err(WebDriverError::ParseError(format!("the board says \"{now}\", not \"{expected}\"")));
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
+async fn rows(root: &WebElement) -> WebDriverResult<Vec<WebElement>> {
+    root.find_all(By::Css(".vstage-board__row")).await
+}
+
+#[tokio::test]
+async fn a_listing_fills_the_board_live_and_a_failed_photo_says_why() {
+    let server = Server::start(&dist()).await;
+    let http = reqwest::Client::new();
+    let samples: Value = http.get(server.api("/samples")).send().await.unwrap().json().await.unwrap();
+    let sample = |name: &str| {
+        samples.as_array().unwrap().iter().find(|s| s["name"] == name).unwrap()["url"].as_str().unwrap().to_string()
+    };
+    // A render with no room left, already on the board.
+    let full: Value = http
+        .post(server.api("/v2/renders"))
+        .json(
+            &json!({"image_url": sample("living-empty.jpg"), "variation_count": 20, "config": {"type": "enhancement"}}),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let full_id = full["id"].as_str().unwrap();
+    let added = http
+        .post(server.api("/board/renders"))
+        .json(&json!({"renders": [{"render_id": full_id, "label": "Full.jpg"}]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(added.status(), 200);
+    let photos = [
+        sample("living-empty.jpg"),
+        format!("{}?copy=2", sample("living-empty.jpg")),
+        sample("living-furnished.jpg"),
+        sample("bedroom-furnished.jpg"),
+        sample("exterior-day.jpg"),
+        format!("{}?sandbox-fail", sample("living-empty.jpg")),
+    ];
+
+    with_browser(|driver| async move {
+        driver.goto(format!("{}/board", server.url)).await?;
+        let root = studio(&driver).await?;
+        root.query(By::Css(".vstage-board__row")).first().await?;
+        // A reload would lose this.
+        driver.execute("window.vstageNoReload = true", vec![]).await?;
+
+        let addresses = root.find(By::Css("#vstage-board-addresses")).await?;
+        addresses.send_keys(photos.join("\n")).await?;
+        submit(&root, "Add these addresses").await?;
+        root.query(By::Css(".vstage-board__photo")).all_from_selector_required().await?;
+        assert_eq!(root.find_all(By::Css(".vstage-board__photo")).await?.len(), 6);
+        submit(&root, "Create 6 renders").await?;
+        let deadline = tokio::time::Instant::now() + FINISH;
+        while rows(&root).await?.len() < 7 && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(rows(&root).await?.len(), 7, "the six renders join the board");
+        assert!(root.find_all(By::Css(".vstage-board__photo")).await?.is_empty(), "no photo is left waiting");
+        screenshot(&driver, "board-working").await?;
+
+        wait_for_overall(&root, "25 of 26 variations done, 1 failed").await?;
+        let reloaded: bool = driver.execute("return window.vstageNoReload === true", vec![]).await?.convert()?;
+        assert!(reloaded, "the board filled in without a reload");
+        let failed = root.find(By::Css(".vstage-board__row:nth-child(7)")).await?;
+        let text = failed.text().await?;
+        assert!(text.contains("failed this photo on purpose"), "the failed row says why: {text}");
+        failed.find(By::Css(".vstage-board__failure button")).await?;
+        screenshot(&driver, "board-done").await?;
+
+        // Three selected; the full one is named and left out, the two others get one more variation each.
+        for row in rows(&root).await?.iter().take(3) {
+            row.find(By::Css("input[type=checkbox]")).await?.click().await?;
+        }
+        submit(&root, "Add variations to selected (3)").await?;
+        let left_out = root.query(By::Css(".vstage-bulk__left-out li")).first().await?.text().await?;
+        assert_eq!(left_out, "Full.jpg has no room left: it has 20 variations.");
+        submit(&root, "Add to 2 renders").await?;
+        root.query(By::Css(".vstage-dialog p[role=status]"))
+            .with_text("2 variation(s) added to 2 render(s).")
+            .first()
+            .await?;
+        submit(&root, "Close").await?;
+        wait_for_overall(&root, "27 of 28 variations done, 1 failed").await?;
+
+        // Away and back: the board is as it was.
+        root.find(By::LinkText("Renders")).await?.click().await?;
+        root.query(By::Css(".vstage-card")).first().await?;
+        root.find(By::LinkText("Listing board")).await?.click().await?;
+        wait_for_overall(&root, "27 of 28 variations done, 1 failed").await?;
+        assert_eq!(rows(&root).await?.len(), 7);
+
+        let link = root.find(By::LinkText("Download all (ZIP)")).await?.attr("href").await?.unwrap_or_default();
+        let zip = reqwest::get(&link).await.unwrap().bytes().await.unwrap();
+        let archive = zip::ZipArchive::new(std::io::Cursor::new(zip.to_vec())).unwrap();
+        let names: Vec<String> = archive.file_names().map(|name| name.unwrap().into_owned()).collect();
+        assert_eq!(names.len(), 27);
+        for expected in ["full_enhanced_20.jpg", "living-empty_modern_02.jpg", "living-empty-2_modern_02.jpg"] {
+            assert!(names.iter().any(|name| name == expected), "{expected} in {names:?}");
+        }
+
+        // The renders list selects too: every render chosen, the full one named and left out.
+        root.find(By::LinkText("Renders")).await?.click().await?;
+        let cards = root.query(By::Css(".vstage-card:not(.vstage-skeleton)")).all_from_selector_required().await?;
+        assert_eq!(cards.len(), 7);
+        for card in &cards {
+            card.find(By::Css("input[type=checkbox]")).await?.click().await?;
+        }
+        submit(&root, "Add variations to selected (7)").await?;
+        let left_out = root.query(By::Css(".vstage-bulk__left-out li")).all_from_selector_required().await?;
+        assert_eq!(left_out.len(), 1);
+        let named = left_out[0].text().await?;
+        assert!(named.starts_with("living-empty.jpg (") && named.ends_with("has no room left: it has 20 variations."));
+        submit(&root, "Add to 6 renders").await?;
+        root.query(By::Css(".vstage-dialog p[role=status]")).with_text("6 variation(s) added to 6 render(s).").first().await?;
+        Ok(())
+    })
+    .await;
+}

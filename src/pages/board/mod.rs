@@ -1,0 +1,239 @@
+//! The listing board: a whole listing staged at once. Photos are added many at a time (`add_photos`), wait with
+//! their settings (`waiting`, `photos`), become renders in bulk, and each render is a row kept live (`row`) under
+//! one overall bar. The server remembers the board's renders for the subject; selected rows get more variations.
+
+mod add_photos;
+pub mod model;
+pub mod photos;
+mod row;
+mod waiting;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use vstage_api::board::{Board as SavedBoard, BoardRender};
+
+use self::add_photos::AddPhotos;
+use self::model::Progress;
+use self::photos::use_board_photos;
+use self::row::{BoardRow, Row};
+use self::waiting::WaitingPhotos;
+use crate::account::use_account;
+use crate::api::{Token, use_api, use_token, with_access_token};
+use crate::components::bulk_variations::BulkVariations;
+
+#[derive(Debug, Clone, PartialEq)]
+enum Loading {
+    Reading,
+    Ready,
+    Failed(String),
+}
+
+#[component]
+pub fn Board() -> impl IntoView {
+    let api = use_api();
+    let account = use_account();
+    let photos = use_board_photos();
+    let owner = StoredValue::new(Owner::current().expect("a component runs under an owner"));
+    let entries = RwSignal::new(Vec::<BoardRender>::new());
+    // Each render's state, kept for the board's life (rows come and go; their state stays readable).
+    let rows = StoredValue::new(std::collections::HashMap::<String, Row>::new());
+    let row_of = move |id: &str| -> Row {
+        if let Some(row) = rows.with_value(|rows| rows.get(id).copied()) {
+            return row;
+        }
+        let row = owner.with_value(|owner| owner.with(Row::new));
+        rows.update_value(|rows| {
+            rows.insert(id.to_string(), row);
+        });
+        row
+    };
+    let loading = RwSignal::new(Loading::Reading);
+    let failure = RwSignal::new(None::<String>);
+    let bulk_open = RwSignal::new(None::<Vec<(String, String)>>);
+    let remembered = move || account.offers_board();
+
+    let take = move |board: SavedBoard| entries.set(board.renders);
+    let load = {
+        let api = api.clone();
+        move || {
+            let api = api.clone();
+            loading.set(Loading::Reading);
+            spawn_local(async move {
+                match api.board().await {
+                    Ok(board) => {
+                        take(board);
+                        let _ = loading.try_set(Loading::Ready);
+                    }
+                    Err(error) if error.status() == Some(404) => {
+                        let _ = loading.try_set(Loading::Ready);
+                    }
+                    Err(error) => {
+                        let _ = loading.try_set(Loading::Failed(error.to_string()));
+                    }
+                }
+            });
+        }
+    };
+    load();
+    // A change to the board, kept by the server when it offers boards, else on this screen only.
+    let change = {
+        let api = api.clone();
+        move |change: BoardChange| {
+            let api = api.clone();
+            if !remembered() {
+                entries.update(|list| change.apply_locally(list));
+                return;
+            }
+            spawn_local(async move {
+                let answer = match change {
+                    BoardChange::Add(renders) => api.add_to_board(renders).await,
+                    BoardChange::Remove(id) => api.remove_from_board(&id).await,
+                    BoardChange::Clear => api.clear_board().await,
+                };
+                match answer {
+                    Ok(board) => {
+                        take(board);
+                        let _ = failure.try_set(None);
+                    }
+                    Err(error) => {
+                        let _ = failure.try_set(Some(error.to_string()));
+                    }
+                }
+            });
+        }
+    };
+    let on_created = {
+        let change = change.clone();
+        Callback::new(move |created: Vec<BoardRender>| {
+            account.refresh();
+            change(BoardChange::Add(created));
+        })
+    };
+    let on_remove = {
+        let change = change.clone();
+        Callback::new(move |id: String| change(BoardChange::Remove(id)))
+    };
+    let clear = move |_| change(BoardChange::Clear);
+
+    let progress = move || {
+        entries.with(|list| {
+            list.iter().fold(Progress::default(), |sum, entry| {
+                sum + row_of(&entry.render_id).state.variations.with(|variations| Progress::of(variations))
+            })
+        })
+    };
+    let selected = move || -> Vec<(String, String)> {
+        entries.with(|list| {
+            list.iter()
+                .filter(|entry| row_of(&entry.render_id).selected.get())
+                .map(|entry| (entry.render_id.clone(), entry.label.clone()))
+                .collect()
+        })
+    };
+    let on_added = Callback::new(move |ids: Vec<String>| {
+        account.refresh();
+        // The rows read again: their new variations show, and polling or events take them from there.
+        for id in ids {
+            row_of(&id).refresh.update(|n| *n += 1);
+        }
+    });
+    let download = {
+        let base = api.base_url().to_string();
+        let token = use_token();
+        Signal::derive(move || {
+            with_access_token(format!("{base}/board/results.zip"), token.as_ref().and_then(Token::get).as_deref())
+        })
+    };
+    let retry = load.clone();
+
+    view! {
+        <section class="vstage-page vstage-board" aria-labelledby="vstage-board-title">
+            <div class="vstage-page__head">
+                <h1 id="vstage-board-title">"Listing board"</h1>
+                <p class="vstage-muted">"Stage a whole listing at once: add its photos, choose the settings, follow every room here."</p>
+            </div>
+            <AddPhotos photos />
+            <WaitingPhotos photos on_created />
+            {move || failure.get().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
+            {move || match loading.get() {
+                Loading::Reading => view! { <p class="vstage-muted vstage-skeleton" aria-busy="true">"Loading the board…"</p> }.into_any(),
+                Loading::Failed(message) => {
+                    let retry = retry.clone();
+                    view! {
+                        <div class="vstage-panel vstage-panel--error" role="alert">
+                            <h2>"The board could not be loaded"</h2>
+                            <p>{message}</p>
+                            <button class="vstage-button" on:click=move |_| retry()>"Try again"</button>
+                        </div>
+                    }.into_any()
+                }
+                Loading::Ready => ().into_any(),
+            }}
+            <Show when=move || !remembered() && loading.get() == Loading::Ready>
+                <p class="vstage-hint">"This server does not remember boards: the rows stay while this screen is open."</p>
+            </Show>
+            <Show when=move || !entries.with(Vec::is_empty)>
+                <section class="vstage-board__renders" aria-labelledby="vstage-board-renders">
+                    <div class="vstage-page__head">
+                        <h2 id="vstage-board-renders">"Renders"</h2>
+                        <div class="vstage-page__tools">
+                            <button type="button" class="vstage-button vstage-button--secondary"
+                                disabled=move || selected().is_empty()
+                                on:click=move |_| bulk_open.set(Some(selected()))>
+                                {move || format!("Add variations to selected ({})", selected().len())}
+                            </button>
+                            <Show when=move || { progress().done > 0 }>
+                                <a class="vstage-button vstage-button--secondary vstage-download" href=download download>
+                                    "Download all (ZIP)"
+                                </a>
+                            </Show>
+                            <button type="button" class="vstage-button vstage-button--secondary" on:click=clear.clone()>
+                                "Start a new board"
+                            </button>
+                        </div>
+                    </div>
+                    <div class="vstage-board__overall" role="status" aria-live="polite">
+                        <progress
+                            max=move || progress().total.max(1).to_string()
+                            value=move || (progress().done + progress().failed).to_string()
+                            aria-label="Variations finished on the board"
+                        ></progress>
+                        <span class="vstage-board__overall-words">{move || progress().words()}</span>
+                    </div>
+                    <ul class="vstage-board__rows">
+                        <For each=move || entries.get() key=|entry| entry.render_id.clone() let:entry>
+                            <BoardRow row=row_of(&entry.render_id) entry on_remove />
+                        </For>
+                    </ul>
+                </section>
+            </Show>
+            {move || bulk_open.get().map(|chosen| view! {
+                <BulkVariations chosen on_added on_close=move |()| bulk_open.set(None) />
+            })}
+        </section>
+    }
+}
+
+/// What the person did to the board's list.
+enum BoardChange {
+    Add(Vec<BoardRender>),
+    Remove(String),
+    Clear,
+}
+
+impl BoardChange {
+    /// The same change on a list no server keeps.
+    fn apply_locally(self, list: &mut Vec<BoardRender>) {
+        match self {
+            BoardChange::Add(renders) => {
+                for render in renders {
+                    if list.iter().all(|entry| entry.render_id != render.render_id) {
+                        list.push(render);
+                    }
+                }
+            }
+            BoardChange::Remove(id) => list.retain(|entry| entry.render_id != id),
+            BoardChange::Clear => list.clear(),
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! What the listing board works out, as plain functions tested natively: photos' names and pasted addresses, the
+//! bulk request for the photos waiting, and the board's progress.
+
+use vstage_api::{BulkRender, Variation, VariationStatus};
+
+use crate::config_draft::ConfigDraft;
+use crate::describe;
+
+/// How far the board's variations are: finished, failed and all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Progress {
+    pub done: usize,
+    pub failed: usize,
+    pub total: usize,
+}
+
+impl Progress {
+    pub fn of<'a>(variations: impl IntoIterator<Item = &'a Variation>) -> Progress {
+        variations.into_iter().fold(Progress::default(), |mut progress, variation| {
+            progress.total += 1;
+            match variation.status {
+                VariationStatus::Done => progress.done += 1,
+                VariationStatus::Error => progress.failed += 1,
+                _ => {}
+            }
+            progress
+        })
+    }
+
+    /// Whether every variation has ended, one way or the other.
+    pub fn finished(&self) -> bool {
+        self.done + self.failed == self.total
+    }
+
+    /// "12 of 30 variations done", with the failed ones when there are.
+    pub fn words(&self) -> String {
+        let Progress { done, failed, total } = *self;
+        let noun = if total == 1 { "variation" } else { "variations" };
+        match failed {
+            0 => format!("{done} of {total} {noun} done"),
+            _ => format!("{done} of {total} {noun} done, {failed} failed"),
+        }
+    }
+}
+
+impl std::ops::Add for Progress {
+    type Output = Progress;
+
+    fn add(self, other: Progress) -> Progress {
+        Progress { done: self.done + other.done, failed: self.failed + other.failed, total: self.total + other.total }
+    }
+}
+
+/// A row's finished variations counted by what they are ("Modern living room", 2), in the order first seen: a
+/// render of twenty results is two lines, not twenty. Unfinished and failed ones are shown one by one instead.
+pub fn done_by_kind(variations: &[Variation]) -> Vec<(String, usize)> {
+    let mut groups: Vec<(String, usize)> = Vec::new();
+    for variation in variations.iter().filter(|variation| variation.status == VariationStatus::Done) {
+        let what = what_it_is(variation);
+        match groups.iter_mut().find(|(name, _)| *name == what) {
+            Some((_, count)) => *count += 1,
+            None => groups.push((what, 1)),
+        }
+    }
+    groups
+}
+
+/// What a variation is, in words: its configuration, else its type.
+pub fn what_it_is(variation: &Variation) -> String {
+    variation.config.as_ref().map(describe::config).unwrap_or_else(|| describe::variation_type(variation.kind.as_ref()))
+}
+
+/// A photo's name from its address's last part (`Living%20Room.jpg` → `Living Room.jpg`); the address when it has
+/// no name.
+pub fn label_of(address: &str) -> String {
+    let path = address.split(['?', '#']).next().unwrap_or_default();
+    let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or_default();
+    let decoded =
+        percent_encoding::percent_decode_str(last).decode_utf8().map_or_else(|_| last.to_string(), String::from);
+    if decoded.is_empty() || address.starts_with("data:") { address.chars().take(60).collect() } else { decoded }
+}
+
+/// The addresses pasted in `text` (one a line, or separated by spaces or commas), and a sentence for each piece
+/// that is not a web address.
+pub fn pasted_addresses(text: &str) -> (Vec<String>, Vec<String>) {
+    let mut addresses = Vec::new();
+    let mut refused = Vec::new();
+    for piece in text.split(|c: char| c.is_whitespace() || c == ',').filter(|piece| !piece.is_empty()) {
+        if (piece.starts_with("https://") || piece.starts_with("http://")) && piece.len() > "https://".len() {
+            addresses.push(piece.to_string());
+        } else {
+            refused.push(format!("\"{piece}\" is not a web address; give addresses starting with https://."))
+        }
+    }
+    (addresses, refused)
+}
+
+/// The bulk entries for photos (their addresses) each with the configuration it is rendered with.
+pub fn bulk_entries<'a>(photos: impl IntoIterator<Item = (&'a str, &'a ConfigDraft)>) -> Vec<BulkRender> {
+    photos
+        .into_iter()
+        .map(|(image_url, draft)| BulkRender {
+            config: draft.to_config(),
+            image_url: image_url.trim().to_string(),
+            variation_count: draft.count,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn variation(id: &str, kind: &str, status: &str) -> Variation {
+        serde_json::from_value(json!({"id": id, "render_id": "r", "type": kind, "created_at": 1, "status": status}))
+            .unwrap()
+    }
+
+    #[test]
+    fn progress_counts_every_variation_of_the_board() {
+        let one = [variation("a", "staging", "done"), variation("b", "staging", "processing")];
+        let two = [variation("c", "staging", "error")];
+        let progress = Progress::of(&one) + Progress::of(&two);
+        assert_eq!(progress, Progress { done: 1, failed: 1, total: 3 });
+        assert_eq!(progress.words(), "1 of 3 variations done, 1 failed");
+        assert!(!progress.finished());
+        assert_eq!(Progress::of(&one[..1]).words(), "1 of 1 variation done");
+        assert!(Progress::of(&one[..1]).finished());
+    }
+
+    #[test]
+    fn finished_variations_are_counted_by_what_they_are() {
+        let list = [
+            variation("a", "staging", "done"),
+            variation("b", "removal", "done"),
+            variation("c", "staging", "done"),
+            variation("d", "staging", "error"),
+        ];
+        assert_eq!(done_by_kind(&list), [("Virtual staging".to_string(), 2), ("Furniture removal".to_string(), 1)]);
+    }
+
+    #[test]
+    fn photos_are_named_and_addresses_read_from_a_paste() {
+        assert_eq!(label_of("https://p.example/photos/Living%20Room.jpg?v=1"), "Living Room.jpg");
+        assert_eq!(label_of("https://p.example/"), "p.example");
+        assert_eq!(label_of("https://p.example/bad%ZZname.jpg"), "bad%ZZname.jpg");
+        let (addresses, refused) =
+            pasted_addresses("https://a.example/1.jpg\n  http://b.example/2.jpg, kitchen.jpg\n\n");
+        assert_eq!(addresses, ["https://a.example/1.jpg", "http://b.example/2.jpg"]);
+        assert_eq!(refused.len(), 1);
+        assert!(refused[0].contains("\"kitchen.jpg\" is not a web address"));
+    }
+
+    #[test]
+    fn bulk_entries_carry_each_photos_own_configuration() {
+        let shared = ConfigDraft { count: 2, ..ConfigDraft::default() };
+        let kitchen = ConfigDraft { room_type: vstage_api::RoomType::Kitchen, ..shared.clone() };
+        let entries = bulk_entries([("https://a.example/1.jpg ", &shared), ("https://a.example/2.jpg", &kitchen)]);
+        assert_eq!(entries[0].image_url, "https://a.example/1.jpg");
+        assert_eq!(entries[1].variation_count, 2);
+        let room = serde_json::to_value(&entries[1].config).unwrap()["add_furniture"]["room_type"].clone();
+        assert_eq!(room, "kitchen");
+    }
+}

@@ -1,0 +1,107 @@
+//! "Add variations to selected", worked out before anything is sent: each chosen render with the configuration it
+//! gets (staged on its own empty room, if asked), and the renders left out with the reason, named, because they have
+//! no room left under the 20-per-render limit or no empty room to stage.
+
+use vstage_api::{MAX_VARIATIONS_PER_RENDER, Variation, VariationStatus, VariationType};
+
+use crate::config_draft::{ConfigDraft, Kind};
+
+/// A render chosen for more variations, as read just before sending.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    pub render_id: String,
+    /// How the person knows it (the photo's name).
+    pub label: String,
+    /// Variations it has.
+    pub existing: u64,
+    /// Its newest finished removal variation: the empty room to stage on.
+    pub empty_room: Option<String>,
+}
+
+impl Target {
+    pub fn of(render_id: &str, label: &str, existing: u64, variations: &[Variation]) -> Target {
+        let empty_room = variations
+            .iter()
+            .rev()
+            .find(|v| v.kind == Some(VariationType::Removal) && v.status == VariationStatus::Done)
+            .map(|v| v.id.clone());
+        Target { render_id: render_id.into(), label: label.into(), existing, empty_room }
+    }
+}
+
+/// What "Add variations to selected" will do: the renders it sends to, each with its configuration, and those
+/// left out with the reason.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Plan {
+    pub send: Vec<(String, ConfigDraft)>,
+    pub left_out: Vec<String>,
+}
+
+/// One configuration for every target; with `on_empty_rooms`, staged on each render's own empty room (its
+/// finished removal variation), and a render without one is left out. A render without room for the draft's
+/// variations under the 20-per-render limit is left out, named.
+pub fn plan(targets: &[Target], draft: &ConfigDraft, on_empty_rooms: bool) -> Plan {
+    let mut plan = Plan::default();
+    for target in targets {
+        let mut own = draft.clone();
+        if on_empty_rooms {
+            own.kind = Kind::Staging;
+            let Some(base) = &target.empty_room else {
+                plan.left_out.push(format!("{} has no empty room yet (no finished furniture removal).", target.label));
+                continue;
+            };
+            own.base_variation_id = Some(base.clone());
+        }
+        let needed = own.variations();
+        let left = MAX_VARIATIONS_PER_RENDER.saturating_sub(target.existing);
+        if needed > left {
+            plan.left_out.push(match left {
+                0 => format!("{} has no room left: it has {MAX_VARIATIONS_PER_RENDER} variations.", target.label),
+                left => format!("{} has room for {left} more variation(s), not {needed}.", target.label),
+            });
+            continue;
+        }
+        plan.send.push((target.render_id.clone(), own));
+    }
+    plan
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn variation(id: &str, kind: &str, status: &str) -> Variation {
+        serde_json::from_value(json!({"id": id, "render_id": "r", "type": kind, "created_at": 1, "status": status}))
+            .unwrap()
+    }
+
+    #[test]
+    fn renders_without_room_or_empty_room_are_left_out_by_name() {
+        let removal_done = [variation("e1", "removal", "done"), variation("s1", "staging", "done")];
+        let targets = [
+            Target::of("r1", "Kitchen.jpg", 2, &removal_done),
+            Target::of("r2", "Bath.jpg", 20, &[]),
+            Target::of("r3", "Hall.jpg", 19, &[variation("e2", "removal", "processing")]),
+        ];
+        assert_eq!(targets[0].empty_room.as_deref(), Some("e1"));
+        let draft = ConfigDraft { count: 2, ..ConfigDraft::default() };
+        let same = plan(&targets, &draft, false);
+        assert_eq!(same.send.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>(), ["r1"]);
+        assert_eq!(
+            same.left_out,
+            ["Bath.jpg has no room left: it has 20 variations.", "Hall.jpg has room for 1 more variation(s), not 2."]
+        );
+
+        let one = ConfigDraft { count: 1, ..ConfigDraft::default() };
+        let staged = plan(&targets, &one, true);
+        assert_eq!(staged.send.len(), 1);
+        assert_eq!(staged.send[0].1.base_variation_id.as_deref(), Some("e1"));
+        assert!(staged.left_out[1].contains("Hall.jpg has no empty room yet"), "{:?}", staged.left_out);
+
+        // removal first makes two variations a count
+        let removing = ConfigDraft { removal: vstage_api::RemovalMode::On, kind: Kind::Staging, ..one };
+        assert!(plan(&targets[2..], &removing, false).left_out[0].contains("not 2"));
+    }
+}
