@@ -5,6 +5,8 @@ use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::html;
 use leptos::prelude::*;
 
+use crate::api::use_shown_address;
+
 /// The new position after `key` at `position` (0 to 100), or `None` when the key does nothing here.
 pub fn key_step(position: f64, key: &str, fine: bool) -> Option<f64> {
     let step = if fine { 1.0 } else { 5.0 };
@@ -29,6 +31,12 @@ pub fn BeforeAfter(
     before_label: Signal<String>,
     #[prop(into)] after_label: Signal<String>,
 ) -> impl IntoView {
+    let shown = use_shown_address();
+    let before = Signal::derive({
+        let shown = shown.clone();
+        move || shown(&before.get())
+    });
+    let after = Signal::derive(move || shown(&after.get()));
     let position = RwSignal::new(50.0_f64);
     let frame = NodeRef::<html::Div>::new();
     let dragging = RwSignal::new(false);

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 use vstage_api::Render;
 
+use crate::api::use_shown_address;
 use crate::components::link::Link;
 use crate::describe;
 use crate::route::Route;
@@ -43,7 +44,10 @@ pub fn RenderCard(
             </label>
             <Link to class="vstage-card__link">
                 {match thumbnail {
-                    Some(src) => view! { <img class="vstage-card__thumb" src=src alt="" loading="lazy" /> }.into_any(),
+                    Some(src) => {
+                        let shown = use_shown_address();
+                        view! { <img class="vstage-card__thumb" src=move || shown(&src) alt="" loading="lazy" /> }.into_any()
+                    }
                     None => view! { <div class="vstage-card__thumb vstage-card__thumb--empty" aria-hidden="true"></div> }.into_any(),
                 }}
                 <span class="vstage-card__title">

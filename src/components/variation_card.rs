@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 use vstage_api::{Variation, VariationStatus, VariationType};
 
+use crate::api::use_shown_address;
 use crate::components::eta_bar::EtaBar;
 use crate::describe;
 
@@ -33,6 +34,8 @@ pub fn VariationCard(
     let status = variation.status.clone();
     let status_class = format!("vstage-badge vstage-badge--{}", status.as_str());
     let image = variation.result.as_ref().and_then(|result| result.primary().cloned());
+    let shown = use_shown_address();
+    let download_shown = shown.clone();
     let config = variation.config.as_ref().map(describe::config);
     let working = !status.is_final();
     let eta = variation.eta.as_ref().map(|eta| eta.millis()).filter(|_| working);
@@ -57,9 +60,11 @@ pub fn VariationCard(
                 (Some(image), _) => {
                     let full = image.url.clone();
                     let label = label.clone();
+                    let thumbnail = image.thumbnail().to_string();
+                    let open_shown = shown.clone();
                     view! {
-                        <button class="vstage-variation__thumb" on:click=move |_| on_open.run((full.clone(), label.clone()))>
-                            <img src=image.thumbnail().to_string() alt=format!("{title}, open the full image") loading="lazy" />
+                        <button class="vstage-variation__thumb" on:click=move |_| on_open.run((open_shown(&full), label.clone()))>
+                            <img src=move || shown(&thumbnail) alt=format!("{title}, open the full image") loading="lazy" />
                         </button>
                     }
                         .into_any()
@@ -82,7 +87,7 @@ pub fn VariationCard(
                             "Use in listing"
                         </button>
                     })}
-                        <a class="vstage-button vstage-button--small vstage-button--secondary" href=image.url.clone() download="" target="_blank" rel="noopener">
+                        <a class="vstage-button vstage-button--small vstage-button--secondary" href=move || download_shown(&image.url) download="" target="_blank" rel="noopener">
                             "Download"
                         </a>
                         <button class="vstage-button vstage-button--small vstage-button--secondary" on:click=move |_| on_compare.run(compare_id.clone())>

@@ -44,10 +44,6 @@ impl Project {
         cargo_home.join("bin")
     }
 
-    pub fn schemathesis_venv(&self) -> PathBuf {
-        self.tools_dir().join("schemathesis")
-    }
-
     pub fn wasm_opt_bin_dir(&self) -> PathBuf {
         self.tools_dir().join("binaryen").join("node_modules").join(".bin")
     }

@@ -10,6 +10,8 @@ use serde::Deserialize;
 use crate::project::{self, Project, output_line};
 
 pub const SCHEMATHESIS_VERSION: &str = "4.32.5";
+/// moto's S3-compatible server, which the kept-results tests store into.
+pub const MOTO_VERSION: &str = "5.2.5";
 pub const BINARYEN_VERSION: &str = "132";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -37,7 +39,8 @@ pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
     wasm_opt(project)?;
     if purpose == Purpose::Test {
         chromium()?;
-        schemathesis(project)?;
+        python_tool(project, &PythonTool::SCHEMATHESIS)?;
+        python_tool(project, &PythonTool::MOTO)?;
     }
     if purpose == Purpose::Bench {
         chromium()?;
@@ -130,33 +133,58 @@ fn short(version_line: &str) -> String {
     version_line.split_whitespace().take(2).collect::<Vec<_>>().join(" ")
 }
 
-/// schemathesis from PyPI, in a virtual environment under target/tools.
-fn schemathesis(project: &Project) -> anyhow::Result<()> {
-    let venv = project.schemathesis_venv();
-    let binary = venv.join("bin").join("schemathesis");
-    if output_line(Command::new(&binary).arg("--version")).is_some_and(|line| line.ends_with(SCHEMATHESIS_VERSION)) {
-        println!("    schemathesis {SCHEMATHESIS_VERSION}: present");
+/// A tool from PyPI, in a virtual environment of its own under target/tools.
+pub struct PythonTool {
+    /// The venv's folder name, and what the steps call it.
+    pub name: &'static str,
+    /// What pip installs (`package[extras]`), at `version`.
+    pub package: &'static str,
+    pub version: &'static str,
+    /// The command the tests run, in the venv's `bin`.
+    pub binary: &'static str,
+}
+
+impl PythonTool {
+    pub const SCHEMATHESIS: PythonTool = PythonTool {
+        name: "schemathesis",
+        package: "schemathesis",
+        version: SCHEMATHESIS_VERSION,
+        binary: "schemathesis",
+    };
+    pub const MOTO: PythonTool =
+        PythonTool { name: "moto", package: "moto[server]", version: MOTO_VERSION, binary: "moto_server" };
+
+    pub fn binary_in(&self, project: &Project) -> std::path::PathBuf {
+        project.tools_dir().join(self.name).join("bin").join(self.binary)
+    }
+}
+
+fn python_tool(project: &Project, tool: &PythonTool) -> anyhow::Result<()> {
+    let venv = project.tools_dir().join(tool.name);
+    let version = tool.version;
+    // pip says which version the venv holds (moto_server has no --version).
+    let distribution = tool.package.split('[').next().unwrap_or(tool.package);
+    let shown = Command::new(venv.join("bin").join("pip")).args(["show", distribution]).output().ok();
+    let installed = shown.is_some_and(|shown| {
+        String::from_utf8_lossy(&shown.stdout).lines().any(|line| line.trim() == format!("Version: {version}"))
+    });
+    if installed && tool.binary_in(project).is_file() {
+        println!("    {} {version}: present", tool.name);
         return Ok(());
     }
     if output_line(Command::new("python3").args(["-m", "venv", "--help"])).is_none() {
-        apt_install(&["python3", "python3-venv"], "Python 3 with venv (for schemathesis)")?;
+        apt_install(&["python3", "python3-venv"], &format!("Python 3 with venv (for {})", tool.name))?;
     }
-    let by_hand = format!(
-        "install it by hand: python3 -m venv {0} && {0}/bin/pip install schemathesis=={SCHEMATHESIS_VERSION}",
-        venv.display()
-    );
+    let spec = format!("{}=={version}", tool.package);
+    let by_hand = format!("install it by hand: python3 -m venv {0} && {0}/bin/pip install '{spec}'", venv.display());
     project::run(
-        "creating a Python environment for schemathesis",
+        &format!("creating a Python environment for {}", tool.name),
         Command::new("python3").args(["-m", "venv"]).arg(&venv),
     )
     .context(by_hand.clone())?;
     project::run(
-        &format!("installing schemathesis {SCHEMATHESIS_VERSION} (pip)"),
-        Command::new(venv.join("bin").join("pip")).args([
-            "install",
-            "--quiet",
-            &format!("schemathesis=={SCHEMATHESIS_VERSION}"),
-        ]),
+        &format!("installing {} {version} (pip)", tool.name),
+        Command::new(venv.join("bin").join("pip")).args(["install", "--quiet", &spec]),
     )
     .context(by_hand)
 }

@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use crate::project::{self, Project};
-use crate::setup::{self, CHROMEDRIVER, CHROMIUM, Purpose};
+use crate::setup::{self, CHROMEDRIVER, CHROMIUM, Purpose, PythonTool};
 use crate::tally::{self, Counts};
 use crate::vstage_process::VstageProcess;
 use crate::widget;
@@ -143,7 +143,8 @@ fn nextest(project: &Project, name: &'static str, profile: &str) -> Step {
             .cargo()
             .args(["nextest", "run", "--locked", "--workspace", "--no-fail-fast", "--profile", profile])
             .env("CHROMIUM", CHROMIUM)
-            .env("CHROMEDRIVER", CHROMEDRIVER),
+            .env("CHROMEDRIVER", CHROMEDRIVER)
+            .env("VSTAGE_MOTO_SERVER", PythonTool::MOTO.binary_in(project)),
     )
     .is_ok_and(|status| status.success());
     let counts = tally::from_junit(&junit).unwrap_or_else(|error| {
@@ -197,7 +198,7 @@ fn contract_tests(project: &Project) -> Step {
         let (status, output) = project::status_and_output(
             name,
             project
-                .command(project.schemathesis_venv().join("bin").join("schemathesis"))
+                .command(PythonTool::SCHEMATHESIS.binary_in(project))
                 .arg("--config-file")
                 .arg(config)
                 .args(["run", &format!("{}/openapi.json", sandbox.url), "--checks", "all", "--max-examples", "30"])

@@ -19,7 +19,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Serve the widget and the /api proxy (with the embedded sandbox unless --upstream is given).
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Run the sandbox alone, for direct use with an `Api-Key` header.
     Sandbox(SandboxArgs),
     /// Print a widget token signed with VSTAGE_WIDGET_SECRET (for tests and examples; a host site's backend mints
@@ -81,6 +81,17 @@ pub struct ServeArgs {
     /// How long uploads are kept before they are removed, e.g. 30d, 12h; 0s to keep them for ever.
     #[arg(long, default_value = "30d", value_parser = humantime::parse_duration)]
     pub upload_retention: Duration,
+    /// Where finished results are kept, so they outlive the service's addresses: a directory (default
+    /// DATA_DIR/results) or s3://bucket/prefix, an S3-compatible store several servers share (credentials, region
+    /// and endpoint from the usual AWS_* variables).
+    #[arg(long)]
+    pub storage: Option<String>,
+    /// Megabytes of kept results a subject may have (in open access, all callers together); 0 for no limit.
+    #[arg(long, default_value_t = 4096)]
+    pub results_quota_mb: u64,
+    /// How long results are kept, e.g. 365d; 0s to keep them for ever.
+    #[arg(long, default_value = "365d", value_parser = humantime::parse_duration)]
+    pub results_retention: Duration,
     /// Live-event streams a subject may hold open at once.
     #[arg(long, default_value_t = 32)]
     pub max_event_streams: usize,

@@ -47,20 +47,22 @@ use crate::live::events::Events;
 use crate::live::webhooks::{Receiver, WebhookSecret};
 use crate::live::{events, webhooks};
 use crate::proxy::Proxy;
+use crate::results::fetch::ResultFetcher;
+use crate::results::kept::{KeptLimits, KeptResults};
 use crate::serving::shutdown;
 use crate::site::{demo, embed, static_files};
 use crate::storage::boards::Boards;
 use crate::storage::db::Db;
 use crate::storage::ownership::Ownership;
-use crate::storage::uploads;
 use crate::storage::uploads::{UploadLimits, Uploads};
+use crate::storage::{objects, uploads};
 use crate::upstream::http_client::{HttpClient, Outgoing};
 use crate::upstream::sandbox_files;
 use crate::upstream::{Upstream, checked_base};
 
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::Serve(args) => serve(args).await,
+        Command::Serve(args) => serve(*args).await,
         Command::Sandbox(args) => sandbox(args).await,
         Command::Token(args) => token(args),
     }
@@ -126,8 +128,24 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     };
     let uploads = Arc::new(Uploads::open(args.data_dir.join("uploads"), &public_url, db.clone(), limits)?);
     tokio::spawn(uploads.clone().remove_expired_forever());
-    let receiver =
-        Arc::new(Receiver { secret: webhook_secret.clone(), access: access.clone(), db, events: events.clone() });
+    let kept = Arc::new(KeptResults::new(
+        objects::open(args.storage.as_deref(), &args.data_dir.join("results"))?,
+        db.clone(),
+        ResultFetcher { http: http.clone(), sandbox: upstream.sandbox().cloned(), public_url: public_url.clone() },
+        &public_url,
+        KeptLimits {
+            quota: Some(args.results_quota_mb.saturating_mul(1024 * 1024)).filter(|quota| *quota > 0),
+            retention: Some(args.results_retention).filter(|retention| !retention.is_zero()),
+        },
+    ));
+    tokio::spawn(kept.clone().remove_expired_forever());
+    let receiver = Arc::new(Receiver {
+        secret: webhook_secret.clone(),
+        access: access.clone(),
+        db,
+        events: events.clone(),
+        kept: kept.clone(),
+    });
     let demo_offered = embedded_sandbox.is_some() && access.widget_secret().is_some();
     let gate = Arc::new(Gate {
         access: access.clone(),
@@ -148,6 +166,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         gate,
         ownership,
         boards,
+        kept,
         events,
         webhook_secret,
         webhook_url,
@@ -189,6 +208,7 @@ struct Shared {
     gate: Arc<Gate>,
     ownership: Ownership,
     boards: Boards,
+    kept: Arc<KeptResults>,
     events: Arc<Events>,
     webhook_secret: Arc<WebhookSecret>,
     webhook_url: Option<String>,
@@ -218,6 +238,7 @@ impl Shared {
             webhook_url: self.webhook_url.clone(),
             public_url: self.public_url.clone(),
             body_timeout: self.body_timeout,
+            kept: self.kept.clone(),
         });
         let router = self.router(proxy.clone(), http);
         let routes = proxy::Routes::new(proxy);
@@ -256,7 +277,7 @@ impl Shared {
         }))
     }
 
-    /// The routes besides the proxy's: uploads, live events, the board, results as a ZIP, capabilities, the webhook
+    /// The routes besides the proxy's: uploads, live events, the board, kept results and ZIPs, capabilities, the webhook
     /// receiver, the sandbox's images and demo page, the widget's files and `/embed.js`.
     fn router(&self, proxy: Arc<Proxy>, http: HttpClient) -> Router {
         let for_a_subject = Router::new()
@@ -269,6 +290,7 @@ impl Shared {
             .route("/events", get(events::stream).with_state(self.events.clone()))
             .merge(results::zip::routes(proxy.clone(), self.boards.clone()))
             .merge(board::routes(self.boards.clone(), self.ownership.clone()))
+            .merge(results::kept::routes(self.kept.clone()))
             .merge(proxy::listing::v1_route(self.ownership.clone(), move |path: String, query: String| {
                 let proxy = proxy.clone();
                 async move { proxy.get(&path, &query).await }

@@ -46,16 +46,21 @@ pub fn RenderDetail(
     let announcement = RwSignal::new(String::new());
     let host = use_host();
     // "Use in listing" where a listing embeds the studio (the standalone page has none).
+    // The variation is read again first: the server's answer gives its kept copies' addresses when there are.
     let on_use = host.clone().filter(|_| use_navigator().history() == History::Memory).map(|host| {
+        let api = api.clone();
         Callback::new(move |variation_id: String| {
             let original = render.with_untracked(|r| r.as_ref().and_then(|r| r.image_url.clone()));
-            let chosen = variations.with_untracked(|list| {
-                list.iter().find(|v| v.id == variation_id).and_then(|v| ResultChosen::of(v, original.as_deref()))
+            let known = variations.with_untracked(|list| list.iter().find(|v| v.id == variation_id).cloned());
+            let (api, host) = (api.clone(), host.clone());
+            spawn_local(async move {
+                let fresh = api.get_variation(&render_id.get_untracked(), &variation_id).await.ok();
+                let chosen = fresh.or(known).and_then(|v| ResultChosen::of(&v, original.as_deref()));
+                if let Some(chosen) = chosen {
+                    host.emit(RESULT_CHOSEN, &chosen);
+                    let _ = announcement.try_set("Sent to the listing, with its disclosure caption.".into());
+                }
             });
-            if let Some(chosen) = chosen {
-                host.emit(RESULT_CHOSEN, &chosen);
-                announcement.set("Sent to the listing, with its disclosure caption.".into());
-            }
         })
     });
 

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use axum::extract::{ConnectInfo, Request, State};
+use axum::http::Method;
 use axum::http::header::{AUTHORIZATION, ORIGIN};
 use axum::http::request::Parts;
 use axum::middleware::Next;
@@ -142,14 +143,15 @@ fn subject_of(access: &Access, parts: &Parts) -> Result<Subject, ServerError> {
     let headers = &parts.headers;
     let token = match headers.get(AUTHORIZATION).and_then(|value| value.to_str().ok()) {
         Some(value) => value.strip_prefix("Bearer ").map(str::trim),
-        // An EventSource cannot set headers, nor can a download link: `GET /api/events?access_token=...`,
-        // `GET /api/renders/{id}/results.zip?access_token=...`.
+        // An EventSource cannot set headers, nor can a download link or an image: `GET /api/events?access_token=`,
+        // `GET /api/renders/{id}/results.zip?access_token=`, `GET /api/results/...?access_token=`.
         None => parts.uri.query().and_then(|query| {
             let path = parts.uri.path();
-            query
-                .split('&')
-                .find_map(|pair| pair.strip_prefix("access_token="))
-                .filter(|_| path.ends_with("/events") || path.ends_with("/results.zip"))
+            let linked = path.ends_with("/events")
+                || path.ends_with("/results.zip")
+                || (parts.method == Method::GET
+                    && (path.starts_with("/results/") || path.starts_with("/api/results/")));
+            query.split('&').find_map(|pair| pair.strip_prefix("access_token=")).filter(|_| linked)
         }),
     };
     let token = token.filter(|token| !token.is_empty());

@@ -19,6 +19,7 @@ use vstage_api::time::now_millis;
 use crate::access::{Access, OPEN_SUBJECT};
 use crate::error::ServerError;
 use crate::live::events::Events;
+use crate::results::kept::KeptResults;
 use crate::storage::db::Db;
 use crate::storage::ownership::{Kind, owner_of};
 
@@ -104,6 +105,8 @@ pub struct Receiver {
     pub access: Arc<Access>,
     pub db: Db,
     pub events: Arc<Events>,
+    /// Where a finished variation's images are copied.
+    pub kept: Arc<KeptResults>,
 }
 
 /// `POST /api/webhooks/service`.
@@ -156,13 +159,23 @@ pub async fn receive(
                 (None, false) => String::new(),
             };
             let fresh = first_delivery(&tx, &digest, now_millis())?;
-            let stored = if fresh { Some(events.insert(&tx, &subject, &resource, &event_type, &data)?) } else { None };
+            let stored = if fresh {
+                Some((events.insert(&tx, &subject, &resource, &event_type, &data)?, subject))
+            } else {
+                None
+            };
             tx.commit()?;
             Ok(stored)
         })
         .await?;
     match stored {
-        Some(event) => receiver.events.announce(event),
+        Some((stored, subject)) => {
+            // A finished variation's images are copied as soon as its owner is known.
+            if let WebhookEvent::Done(done) = &event {
+                receiver.kept.keep_later(&subject, &done.render_id, &done.variation_id, &done.result);
+            }
+            receiver.events.announce(stored)
+        }
         None => tracing::debug!("dropped a duplicate webhook delivery"),
     }
     Ok(acknowledged())

@@ -23,6 +23,7 @@ use crate::error::ServerError;
 use crate::live::events::Events;
 use crate::live::webhooks::{WebhookSecret, resource_key};
 use crate::proxy::query::Query;
+use crate::results::kept::KeptResults;
 use crate::storage::ownership::{Kind, Ownership};
 use crate::upstream::Upstream;
 use crate::upstream::http_client::{Answer, CallFailure, HttpClient, Outgoing};
@@ -113,6 +114,8 @@ pub struct Proxy {
     pub public_url: String,
     /// How long a request's whole body may take to arrive (`--body-timeout-s`).
     pub body_timeout: Option<Duration>,
+    /// Finished results copied into this server's storage; their addresses replace the service's in answers.
+    pub kept: Arc<KeptResults>,
 }
 
 /// A path's parameters, in order: the template's name and the decoded value.
@@ -364,7 +367,13 @@ impl Proxy {
             }
             Rule::WebhookSecret => {}
             Rule::ListRenders if tokens => {
-                let get = |path: String, query: String| async move { self.get(&path, &query).await };
+                let get = |path: String, query: String| async move {
+                    let mut answer = self.get(&path, &query).await?;
+                    if answer.status.is_success() {
+                        answer.body = self.kept.in_answer(answer.body, subject.as_str()).await;
+                    }
+                    Ok(answer)
+                };
                 return Box::pin(listing::page(&self.ownership, Kind::Render, subject, query.encoded(), get)).await;
             }
             Rule::ListRenders => {}
@@ -400,6 +409,10 @@ impl Proxy {
         }
         if rule == Rule::Account && tokens {
             answer.body = without_identity(answer.body);
+        }
+        // What was read about renders shows their kept copies (and has the finished ones copied).
+        if method == Method::GET && matches!(rule, Rule::ListRenders | Rule::OnRender) && answer.status.is_success() {
+            answer.body = self.kept.in_answer(answer.body, subject.as_str()).await;
         }
         Ok(relay(answer))
     }

@@ -66,7 +66,7 @@ async fn download_render(
     if subject.by_token() {
         zips.proxy.require_owner(Kind::Render, vec![render_id.clone()], &subject).await?;
     }
-    let (render, variations) = read_render(&zips.proxy, &render_id)
+    let (render, variations) = read_render(&zips.proxy, &subject, &render_id)
         .await?
         .ok_or_else(|| ServerError::NotFound(format!("No render {render_id}; check the address.")))?;
     let photo = photo_name(None, render.image_url.as_deref(), &render_id);
@@ -76,7 +76,7 @@ async fn download_render(
             "This render has no finished result yet; download it once a variation is done.".into(),
         ));
     }
-    Ok(stream_zip(zips.fetcher.clone(), entries, &format!("{photo}-results.zip")))
+    Ok(stream_zip(zips, entries, &format!("{photo}-results.zip")))
 }
 
 /// Every render on the subject's board, each photo under the name the agent gave it (made unique); renders the
@@ -89,7 +89,9 @@ async fn download_board(
     let mut taken = HashSet::new();
     let mut entries_of_board = Vec::new();
     for on_board in board.renders {
-        let Some((render, variations)) = read_render(&zips.proxy, &on_board.render_id).await? else { continue };
+        let Some((render, variations)) = read_render(&zips.proxy, &subject, &on_board.render_id).await? else {
+            continue;
+        };
         let photo = photo_name(Some(&on_board.label), render.image_url.as_deref(), &on_board.render_id);
         let photo = (1..)
             .map(|n| if n == 1 { photo.clone() } else { format!("{photo}-{n}") })
@@ -102,13 +104,13 @@ async fn download_board(
             "Nothing on the board is finished yet; download it once a variation is done.".into(),
         ));
     }
-    Ok(stream_zip(zips.fetcher.clone(), entries_of_board, "board-results.zip"))
+    Ok(stream_zip(zips, entries_of_board, "board-results.zip"))
 }
 
 /// The ZIP of `entries` as the response's body, written while it is sent, saved as `file_name`.
-fn stream_zip(fetcher: ResultFetcher, entries: Vec<Entry>, file_name: &str) -> Response {
+fn stream_zip(zips: Arc<Zips>, entries: Vec<Entry>, file_name: &str) -> Response {
     let (parts, queue) = mpsc::channel::<Result<Bytes, std::io::Error>>(QUEUED_PARTS);
-    tokio::spawn(write_zip(fetcher, entries, parts));
+    tokio::spawn(write_zip(zips, entries, parts));
     let stream =
         futures_util::stream::unfold(queue, |mut queue| async move { queue.recv().await.map(|part| (part, queue)) });
     let mut response = Body::from_stream(stream).into_response();
@@ -121,8 +123,13 @@ fn stream_zip(fetcher: ResultFetcher, entries: Vec<Entry>, file_name: &str) -> R
     response
 }
 
-/// The render and all its variations, walking their pages; `None` when the service has no such render.
-async fn read_render(proxy: &Proxy, render_id: &str) -> Result<Option<(Render, Vec<Variation>)>, ServerError> {
+/// The render and all its variations, walking their pages, with their kept copies' addresses where there are;
+/// `None` when the service has no such render.
+async fn read_render(
+    proxy: &Proxy,
+    subject: &Subject,
+    render_id: &str,
+) -> Result<Option<(Render, Vec<Variation>)>, ServerError> {
     let path = format!("/v2/renders/{}", utf8_percent_encode(render_id, NON_ALPHANUMERIC));
     let mut cursor: Option<String> = None;
     let mut variations = Vec::new();
@@ -132,7 +139,10 @@ async fn read_render(proxy: &Proxy, render_id: &str) -> Result<Option<(Render, V
             query.push_str("&variations_cursor=");
             query.extend(utf8_percent_encode(cursor, NON_ALPHANUMERIC));
         }
-        let answer = proxy.get(&path, &query).await?;
+        let mut answer = proxy.get(&path, &query).await?;
+        if answer.status.is_success() {
+            answer.body = proxy.kept.in_answer(answer.body, subject.as_str()).await;
+        }
         let Some(mut render) = render_answer::<Render>(&answer, render_id)? else { return Ok(None) };
         let page = render.variations.take();
         let next = page.as_ref().and_then(|page| page.next_cursor.clone());
@@ -191,7 +201,7 @@ fn photo_name(label: Option<&str>, image_url: Option<&str>, render_id: &str) -> 
 }
 
 /// The image's extension from its address, `jpg` when it has none worth keeping.
-fn extension(url: &str) -> String {
+pub(crate) fn extension(url: &str) -> String {
     let path = url.split(['?', '#']).next().unwrap_or_default();
     let name = path.rsplit('/').next().unwrap_or_default();
     match name.rsplit_once('.').map(|(_, extension)| extension.to_ascii_lowercase()) {
@@ -231,14 +241,18 @@ impl Write for Parts {
     }
 }
 
-/// Fetches each image and writes it as a stored entry (photos are compressed already), sending the ZIP as it
+/// Reads each image (its kept copy, else from the service) and writes it as a stored entry (photos are compressed already), sending the ZIP as it
 /// grows. A failure ends the body with an error, so the download fails visibly instead of ending short.
-async fn write_zip(fetcher: ResultFetcher, entries: Vec<Entry>, parts: mpsc::Sender<Result<Bytes, std::io::Error>>) {
+async fn write_zip(zips: Arc<Zips>, entries: Vec<Entry>, parts: mpsc::Sender<Result<Bytes, std::io::Error>>) {
     let buffer = Parts::default();
     let mut zip = ZipWriter::new_stream(buffer.clone());
     let options = SimpleFileOptions::default().compression_method(CompressionMethod::Stored);
     for entry in entries {
-        let written = match fetcher.fetch(&entry.url).await {
+        let image = match zips.proxy.kept.read(&entry.url).await {
+            Some(kept) => Ok(kept),
+            None => zips.fetcher.fetch(&entry.url).await,
+        };
+        let written = match image {
             Ok(image) => zip
                 .start_file(entry.name.as_str(), options)
                 .map_err(std::io::Error::other)

@@ -1,5 +1,5 @@
 //! The server's own SQLite database in the data dir: who owns which render, webhook deliveries already seen,
-//! the event log that live clients resume from, whose uploads take how much, and each subject's listing board. Queries run on a blocking thread.
+//! the event log that live clients resume from, whose uploads take how much, each subject's listing board, and the results kept. Queries run on a blocking thread.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -72,6 +72,23 @@ CREATE TABLE board_renders (
     PRIMARY KEY (subject, render_id)
 );
 CREATE INDEX board_renders_in_order ON board_renders (subject, position);
+",
+    "
+CREATE TABLE kept_results (
+    render_id    TEXT NOT NULL,
+    variation_id TEXT NOT NULL,
+    file         TEXT NOT NULL,
+    image_index  INTEGER NOT NULL,
+    role         TEXT NOT NULL,
+    subject      TEXT NOT NULL,
+    bytes        INTEGER NOT NULL,
+    kept_at      INTEGER NOT NULL,
+    -- 1 once removed by its owner or the retention period: never copied again
+    removed      INTEGER NOT NULL,
+    PRIMARY KEY (render_id, variation_id, file)
+);
+CREATE INDEX kept_results_by_subject ON kept_results (subject, removed);
+CREATE INDEX kept_results_by_time ON kept_results (removed, kept_at);
 ",
 ];
 

@@ -148,7 +148,10 @@ async fn a_listing_fills_the_board_live_and_a_failed_photo_says_why() {
         let named = left_out[0].text().await?;
         assert!(named.starts_with("living-empty.jpg (") && named.ends_with("has no room left: it has 20 variations."));
         submit(&root, "Add to 6 renders").await?;
-        root.query(By::Css(".vstage-dialog p[role=status]")).with_text("6 variation(s) added to 6 render(s).").first().await?;
+        root.query(By::Css(".vstage-dialog p[role=status]"))
+            .with_text("6 variation(s) added to 6 render(s).")
+            .first()
+            .await?;
         Ok(())
     })
     .await;

@@ -224,12 +224,34 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
         assert_eq!(done["variation_type"], "staging");
         assert!(done["result"]["url"].as_str().is_some_and(|url| url.starts_with(&server.url)), "{done}");
 
-        // "Use in listing" hands the host the result with its disclosure.
+        // "Use in listing" hands the host the result with its disclosure, at the server's kept copy once the
+        // server has made it (right after the `done` event).
+        let kept_prefix = server.api(&format!("/results/{render_id}/"));
+        let render_address = server.api(&format!("/v2/renders/{render_id}?include_variations=true"));
+        for _ in 0..100 {
+            let render: Value = reqwest::Client::new()
+                .get(&render_address)
+                .bearer_auth(&ana)
+                .header("Origin", &host_origin)
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            if render["variations"]["items"][0]["result"]["url"].as_str().is_some_and(|u| u.starts_with(&kept_prefix)) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
         first.query(By::Css("button")).with_text("Use in listing").first().await?.click().await?;
         let chosen = heard(&driver, "vstage-result-chosen", "first").await?;
         assert_eq!(chosen["render_id"], render_id.as_str());
         assert_eq!(chosen["variation_id"], done["variation_id"]);
-        assert_eq!(chosen["url"], done["result"]["url"]);
+        let kept = chosen["url"].as_str().unwrap_or_default();
+        assert!(kept.starts_with(&kept_prefix), "the kept copy, not the service's: {chosen}");
+        let image = reqwest::Client::new().get(kept).bearer_auth(&ana).header("Origin", &host_origin).send().await;
+        assert_eq!(image.unwrap().status(), 200, "the host's backend fetches it with the agent's token");
         assert_eq!(chosen["original_url"], photo.as_str());
         assert_eq!(chosen["virtually_staged"], true);
         assert_eq!(chosen["disclosure"], format!("Virtually staged. See the original photo: {photo}"));

@@ -244,7 +244,10 @@ async fn capabilities_say_what_this_server_offers() {
     let server = Server::start(dist.path()).await;
     let capabilities: serde_json::Value =
         reqwest::get(format!("{}/api/capabilities", server.url)).await.unwrap().json().await.unwrap();
-    assert_eq!(capabilities, serde_json::json!({"mode": "sandbox", "events": true, "uploads": true, "access": "open"}));
+    assert_eq!(
+        capabilities,
+        serde_json::json!({"mode": "sandbox", "events": true, "uploads": true, "board": true, "access": "open"})
+    );
 }
 
 #[tokio::test]

@@ -8,6 +8,7 @@ mod access;
 mod board;
 mod events;
 mod forwarding;
+mod kept;
 mod open_access;
 mod recording;
 mod results;

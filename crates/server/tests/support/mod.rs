@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test binary uses its own part of this
 
+pub mod s3;
+
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};

@@ -1,0 +1,544 @@
+//! Kept results: each finished variation's images (`url`, `optimized_url`, `thumbnail_url`) copied into this
+//! server's storage when its `done` event arrives, or when it is first read, then served under `/api/results/...`
+//! (immutable, to the render's owner) and put in place of the service's addresses in what the server relays, so
+//! a listing does not depend on the service keeping its files. A quota per subject and a retention period bound it.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, State};
+use axum::http::HeaderValue;
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::response::{IntoResponse, Json, Response};
+use axum::routing::get;
+use axum::{Extension, Router};
+use futures_util::TryStreamExt;
+use object_store::path::Path as Location;
+use object_store::{ObjectStore, ObjectStoreExt};
+use rusqlite::{OptionalExtension, params};
+use serde_json::{Value, json};
+use vstage_api::VariationResult;
+use vstage_api::time::now_millis;
+
+use super::fetch::ResultFetcher;
+use super::zip::extension;
+use crate::access::Subject;
+use crate::error::ServerError;
+use crate::storage::db::Db;
+
+/// How much kept results may take, and for how long.
+#[derive(Debug, Clone, Copy)]
+pub struct KeptLimits {
+    /// Bytes a subject may keep (in open access, all callers together); `None` for no limit.
+    pub quota: Option<u64>,
+    /// How long a result is kept; `None` for ever.
+    pub retention: Option<Duration>,
+}
+
+/// The three addresses of one result image.
+const ROLES: [&str; 3] = ["url", "optimized_url", "thumbnail_url"];
+
+#[derive(Debug)]
+pub struct KeptResults {
+    store: Arc<dyn ObjectStore>,
+    db: Db,
+    fetcher: ResultFetcher,
+    /// `{public_url}/api/results`, which kept addresses start with.
+    base: String,
+    limits: KeptLimits,
+    /// Variations being copied now (`render/variation`), so two reads do not copy one twice.
+    copying: Mutex<HashSet<String>>,
+    /// Copies are made one at a time, so the quota check sees every copy before it (and the service is asked for
+    /// one result's images at a time).
+    one_at_a_time: tokio::sync::Mutex<()>,
+}
+
+/// One image to copy: where it is in the result, and the service's address.
+#[derive(Debug, Clone, PartialEq)]
+struct Source {
+    index: usize,
+    role: &'static str,
+    url: String,
+}
+
+impl Source {
+    /// The file name it is kept under, e.g. `0-thumbnail_url.jpg`.
+    fn file(&self) -> String {
+        format!("{}-{}.{}", self.index, self.role, extension(&self.url))
+    }
+}
+
+fn sources(result: &VariationResult) -> Vec<Source> {
+    let mut sources = Vec::new();
+    for (index, image) in result.images().iter().enumerate() {
+        let addresses = [Some(&image.url), image.optimized_url.as_ref(), image.thumbnail_url.as_ref()];
+        for (role, url) in ROLES.into_iter().zip(addresses) {
+            if let Some(url) = url.filter(|url| !url.is_empty()) {
+                sources.push(Source { index, role, url: url.clone() });
+            }
+        }
+    }
+    sources
+}
+
+impl KeptResults {
+    pub fn new(
+        store: Arc<dyn ObjectStore>,
+        db: Db,
+        fetcher: ResultFetcher,
+        public_url: &str,
+        limits: KeptLimits,
+    ) -> Self {
+        let base = format!("{}/api/results", public_url.trim_end_matches('/'));
+        KeptResults { store, db, fetcher, base, limits, copying: Mutex::default(), one_at_a_time: Default::default() }
+    }
+
+    /// Copies a finished variation's images in the background, once; `subject` is the render's owner, whose
+    /// quota they count against (nothing is kept for a render whose owner is not known yet).
+    pub fn keep_later(self: &Arc<Self>, subject: &str, render_id: &str, variation_id: &str, result: &VariationResult) {
+        let key = format!("{render_id}/{variation_id}");
+        if subject.is_empty() || !self.copying.lock().unwrap_or_else(|p| p.into_inner()).insert(key.clone()) {
+            return;
+        }
+        let (kept, subject, render_id, variation_id) =
+            (self.clone(), subject.to_string(), render_id.to_string(), variation_id.to_string());
+        let sources = sources(result);
+        tokio::spawn(async move {
+            if let Err(error) = kept.keep(&subject, &render_id, &variation_id, sources).await {
+                tracing::warn!(%error, render_id, variation_id, "a result could not be kept");
+            }
+            kept.copying.lock().unwrap_or_else(|p| p.into_inner()).remove(&key);
+        });
+    }
+
+    async fn keep(
+        &self,
+        subject: &str,
+        render_id: &str,
+        variation_id: &str,
+        sources: Vec<Source>,
+    ) -> Result<(), ServerError> {
+        let _turn = self.one_at_a_time.lock().await;
+        let (render, variation) = (render_id.to_string(), variation_id.to_string());
+        let known: i64 = self
+            .db
+            .run(move |db| {
+                Ok(db.query_row(
+                    "SELECT COUNT(*) FROM kept_results WHERE render_id = ?1 AND variation_id = ?2",
+                    params![render, variation],
+                    |row| row.get(0),
+                )?)
+            })
+            .await?;
+        // Kept already, or removed by its owner or the retention period: not copied again.
+        if known > 0 || sources.is_empty() {
+            return Ok(());
+        }
+        let mut stored: Vec<(Source, Location, u64)> = Vec::new();
+        let mut adding = 0u64;
+        for source in sources {
+            let bytes = match self.fetcher.fetch(&source.url).await {
+                Ok(bytes) => bytes,
+                Err(error) => {
+                    self.forget(stored.iter().map(|(_, location, _)| location.clone()).collect()).await;
+                    return Err(error);
+                }
+            };
+            adding += bytes.len() as u64;
+            if let Some(quota) = self.limits.quota {
+                let used = self.used_by(subject).await?;
+                if used + adding > quota {
+                    self.forget(stored.iter().map(|(_, location, _)| location.clone()).collect()).await;
+                    return Err(ServerError::InsufficientStorage(format!(
+                        "{subject} keeps {used} bytes of results, the quota is {quota}: this result stays at the \
+                         service's address"
+                    )));
+                }
+            }
+            let location = Location::from(format!("{render_id}/{variation_id}/{}", source.file()));
+            let size = bytes.len() as u64;
+            if let Err(error) = self.store.put(&location, bytes.into()).await {
+                self.forget(stored.iter().map(|(_, location, _)| location.clone()).collect()).await;
+                return Err(ServerError::Internal(format!("the storage refused {location}: {error}")));
+            }
+            stored.push((source, location, size));
+        }
+        let (subject, render, variation) = (subject.to_string(), render_id.to_string(), variation_id.to_string());
+        self.db
+            .run(move |db| {
+                let tx = db.transaction()?;
+                for (source, _, size) in &stored {
+                    tx.execute(
+                        "INSERT OR IGNORE INTO kept_results
+                         (render_id, variation_id, file, image_index, role, subject, bytes, kept_at, removed)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0)",
+                        params![
+                            render,
+                            variation,
+                            source.file(),
+                            source.index as i64,
+                            source.role,
+                            subject,
+                            *size as i64,
+                            now_millis()
+                        ],
+                    )?;
+                }
+                tx.commit()?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn used_by(&self, subject: &str) -> Result<u64, ServerError> {
+        let subject = subject.to_string();
+        self.db
+            .run(move |db| {
+                let used: i64 = db.query_row(
+                    "SELECT COALESCE(SUM(bytes), 0) FROM kept_results WHERE subject = ?1 AND removed = 0",
+                    params![subject],
+                    |row| row.get(0),
+                )?;
+                Ok(used.max(0) as u64)
+            })
+            .await
+    }
+
+    /// Deletes objects from the store, whatever fails (a missing object is no error).
+    async fn forget(&self, locations: Vec<Location>) {
+        for location in locations {
+            if let Err(error) = self.store.delete(&location).await
+                && !matches!(error, object_store::Error::NotFound { .. })
+            {
+                tracing::warn!(%error, %location, "a kept result could not be deleted");
+            }
+        }
+    }
+
+    /// The service's JSON answer about renders or variations (`body`), with the kept addresses in place of the
+    /// service's; finished variations not kept yet are copied for `subject` in the background. Anything that is
+    /// not such an answer comes back as it was.
+    pub async fn in_answer(self: &Arc<Self>, body: Bytes, subject: &str) -> Bytes {
+        let Ok(mut answer) = serde_json::from_slice::<Value>(&body) else { return body };
+        let mut finished = Vec::new();
+        finished_variations(&answer, &mut finished);
+        if finished.is_empty() {
+            return body;
+        }
+        let renders: Vec<String> =
+            finished.iter().map(|(render, _)| render.clone()).collect::<HashSet<_>>().into_iter().collect();
+        let kept = match self.kept_files(renders).await {
+            Ok(kept) => kept,
+            Err(error) => {
+                tracing::warn!(%error, "kept results could not be looked up");
+                return body;
+            }
+        };
+        let mut unkept = Vec::new();
+        replace_addresses(&mut answer, &kept, &self.base, &mut unkept);
+        for (render_id, variation_id, result) in unkept {
+            self.keep_later(subject, &render_id, &variation_id, &result);
+        }
+        serde_json::to_vec(&answer).map(Bytes::from).unwrap_or(body)
+    }
+
+    /// For each variation of `renders` that has kept files (or had, and was removed: an empty map), its files
+    /// by `(image index, role)`.
+    async fn kept_files(&self, renders: Vec<String>) -> Result<Kept, ServerError> {
+        self.db
+            .run(move |db| {
+                let mut kept = Kept::new();
+                let mut query = db.prepare_cached(
+                    "SELECT variation_id, image_index, role, file, removed FROM kept_results WHERE render_id = ?1",
+                )?;
+                for render in &renders {
+                    let rows = query.query_map(params![render], |row| {
+                        Ok((
+                            row.get::<_, String>(0)?,
+                            row.get::<_, i64>(1)?,
+                            row.get::<_, String>(2)?,
+                            row.get::<_, String>(3)?,
+                            row.get::<_, bool>(4)?,
+                        ))
+                    })?;
+                    for row in rows {
+                        let (variation, index, role, file, removed) = row?;
+                        let files = kept.entry((render.clone(), variation.clone())).or_default();
+                        if !removed {
+                            files.insert((index.max(0) as usize, role), format!("{render}/{variation}/{file}"));
+                        }
+                    }
+                }
+                Ok(kept)
+            })
+            .await
+    }
+
+    /// The bytes of a kept copy at `address` (one of this server's `/api/results/...`); `None` for any other
+    /// address, or a copy no longer kept.
+    pub async fn read(&self, address: &str) -> Option<Bytes> {
+        let stored = address.strip_prefix(&self.base)?.strip_prefix('/')?;
+        let location = Location::parse(stored).ok()?;
+        self.store.get(&location).await.ok()?.bytes().await.ok()
+    }
+
+    /// `GET /api/results/{render_id}/{variation_id}/{file}` for `subject`.
+    async fn serve(
+        &self,
+        subject: &Subject,
+        render_id: String,
+        variation_id: String,
+        file: String,
+    ) -> Result<Response, ServerError> {
+        let missing = || ServerError::NotFound("No such kept result; it may have been removed.".into());
+        let (render, variation, name) = (render_id.clone(), variation_id.clone(), file.clone());
+        let owner: Option<String> = self
+            .db
+            .run(move |db| {
+                Ok(db
+                    .query_row(
+                        "SELECT subject FROM kept_results
+                         WHERE render_id = ?1 AND variation_id = ?2 AND file = ?3 AND removed = 0",
+                        params![render, variation, name],
+                        |row| row.get(0),
+                    )
+                    .optional()?)
+            })
+            .await?;
+        let owner = owner.ok_or_else(missing)?;
+        // With tokens, someone else's result looks exactly like one that does not exist.
+        if subject.by_token() && owner != subject.as_str() {
+            return Err(missing());
+        }
+        let location = Location::from(format!("{render_id}/{variation_id}/{file}"));
+        let stored = self.store.get(&location).await.map_err(|error| match error {
+            object_store::Error::NotFound { .. } => missing(),
+            other => ServerError::Internal(format!("the storage could not read {location}: {other}")),
+        })?;
+        let body = Body::from_stream(stored.into_stream().map_err(std::io::Error::other));
+        let mut response = body.into_response();
+        let headers = response.headers_mut();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type(&file)));
+        // Never changes; only its owner may read it, so shared caches keep no copy.
+        headers.insert(CACHE_CONTROL, HeaderValue::from_static("private, max-age=31536000, immutable"));
+        Ok(response)
+    }
+
+    /// `DELETE /api/results/{render_id}/{variation_id}`: the variation's kept files removed for good (its
+    /// results are then shown at the service's addresses, while it still has them).
+    async fn remove(
+        &self,
+        subject: &Subject,
+        render_id: String,
+        variation_id: String,
+    ) -> Result<Json<Value>, ServerError> {
+        let (render, variation) = (render_id.clone(), variation_id.clone());
+        let kept: Vec<(String, String)> = self
+            .db
+            .run(move |db| {
+                Ok(db
+                    .prepare("SELECT file, subject FROM kept_results WHERE render_id = ?1 AND variation_id = ?2 AND removed = 0")?
+                    .query_map(params![render, variation], |row| Ok((row.get(0)?, row.get(1)?)))?
+                    .collect::<Result<_, _>>()?)
+            })
+            .await?;
+        if kept.is_empty() || (subject.by_token() && kept.iter().any(|(_, owner)| owner != subject.as_str())) {
+            return Err(ServerError::NotFound("No kept result for this variation.".into()));
+        }
+        let locations =
+            kept.iter().map(|(file, _)| Location::from(format!("{render_id}/{variation_id}/{file}"))).collect();
+        self.forget(locations).await;
+        let (render, variation) = (render_id.clone(), variation_id.clone());
+        self.db
+            .run(move |db| {
+                db.execute(
+                    "UPDATE kept_results SET removed = 1 WHERE render_id = ?1 AND variation_id = ?2",
+                    params![render, variation],
+                )?;
+                Ok(())
+            })
+            .await?;
+        Ok(Json(json!({"message": "The kept copy was removed; the result is shown from the service while it has it."})))
+    }
+
+    /// Removes what was kept longer than the retention period, every tenth of it (at most hourly), for ever.
+    pub async fn remove_expired_forever(self: Arc<Self>) {
+        let Some(retention) = self.limits.retention else { return };
+        let every = (retention / 10).clamp(Duration::from_secs(1), Duration::from_secs(3600));
+        let mut tick = tokio::time::interval(every);
+        loop {
+            tick.tick().await;
+            if let Err(error) = self.remove_expired(retention).await {
+                tracing::warn!(%error, "could not remove expired kept results");
+            }
+        }
+    }
+
+    async fn remove_expired(&self, retention: Duration) -> Result<(), ServerError> {
+        let cutoff = now_millis() - i64::try_from(retention.as_millis()).unwrap_or(i64::MAX);
+        let expired: Vec<(String, String, String)> = self
+            .db
+            .run(move |db| {
+                Ok(db
+                    .prepare(
+                        "SELECT render_id, variation_id, file FROM kept_results WHERE removed = 0 AND kept_at < ?1",
+                    )?
+                    .query_map(params![cutoff], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
+                    .collect::<Result<_, _>>()?)
+            })
+            .await?;
+        if expired.is_empty() {
+            return Ok(());
+        }
+        let locations = expired
+            .iter()
+            .map(|(render, variation, file)| Location::from(format!("{render}/{variation}/{file}")))
+            .collect();
+        self.forget(locations).await;
+        self.db
+            .run(move |db| {
+                db.execute("UPDATE kept_results SET removed = 1 WHERE removed = 0 AND kept_at < ?1", params![cutoff])?;
+                Ok(())
+            })
+            .await?;
+        tracing::info!(count = expired.len(), "removed kept results past their retention");
+        Ok(())
+    }
+}
+
+/// Kept files by variation `(render, variation)`, each by `(image index, role)`, as `render/variation/file`.
+type Kept = HashMap<(String, String), HashMap<(usize, String), String>>;
+
+/// The routes, for the subject the access middleware found.
+pub fn routes(kept: Arc<KeptResults>) -> Router {
+    Router::new()
+        .route(
+            "/results/{render_id}/{variation_id}/{file}",
+            get(
+                |State(kept): State<Arc<KeptResults>>,
+                 Extension(subject): Extension<Subject>,
+                 Path((render, variation, file)): Path<(String, String, String)>| async move {
+                    kept.serve(&subject, render, variation, file).await
+                },
+            ),
+        )
+        .route(
+            "/results/{render_id}/{variation_id}",
+            axum::routing::delete(
+                |State(kept): State<Arc<KeptResults>>,
+                 Extension(subject): Extension<Subject>,
+                 Path((render, variation)): Path<(String, String)>| async move {
+                    kept.remove(&subject, render, variation).await
+                },
+            ),
+        )
+        .with_state(kept)
+}
+
+/// Every finished variation in a JSON answer (a variation, a render with its variations, a page of renders):
+/// objects with `id`, `render_id`, `status` `done` and a `result`.
+fn finished_variations(value: &Value, found: &mut Vec<(String, String)>) {
+    match value {
+        Value::Object(object) => {
+            if let Some((render, variation)) = finished(object) {
+                found.push((render.to_string(), variation.to_string()));
+            }
+            object.values().for_each(|inner| finished_variations(inner, found));
+        }
+        Value::Array(items) => items.iter().for_each(|inner| finished_variations(inner, found)),
+        _ => {}
+    }
+}
+
+fn finished(object: &serde_json::Map<String, Value>) -> Option<(&str, &str)> {
+    let done = object.get("status").and_then(Value::as_str) == Some("done") && object.contains_key("result");
+    done.then_some(())?;
+    Some((object.get("render_id")?.as_str()?, object.get("id")?.as_str()?))
+}
+
+/// Puts the kept addresses in place in every finished variation of `value`; those with nothing kept (and not
+/// removed) are listed in `unkept` with their result, to be copied.
+fn replace_addresses(value: &mut Value, kept: &Kept, base: &str, unkept: &mut Vec<(String, String, VariationResult)>) {
+    match value {
+        Value::Object(object) => {
+            if let Some((render, variation)) = finished(object).map(|(r, v)| (r.to_string(), v.to_string())) {
+                match kept.get(&(render.clone(), variation.clone())) {
+                    Some(files) => {
+                        if let Some(result) = object.get_mut("result") {
+                            replace_in_result(result, files, base);
+                        }
+                    }
+                    None => {
+                        if let Some(result) = object.get("result").and_then(|r| serde_json::from_value(r.clone()).ok())
+                        {
+                            unkept.push((render, variation, result));
+                        }
+                    }
+                }
+            }
+            object.values_mut().for_each(|inner| replace_addresses(inner, kept, base, unkept));
+        }
+        Value::Array(items) => items.iter_mut().for_each(|inner| replace_addresses(inner, kept, base, unkept)),
+        _ => {}
+    }
+}
+
+/// A result (one image object, or a list of them) with its kept addresses.
+fn replace_in_result(result: &mut Value, files: &HashMap<(usize, String), String>, base: &str) {
+    let images: Vec<&mut Value> = match result {
+        Value::Array(images) => images.iter_mut().collect(),
+        image => vec![image],
+    };
+    for (index, image) in images.into_iter().enumerate() {
+        let Some(image) = image.as_object_mut() else { continue };
+        for role in ROLES {
+            if let Some(file) = files.get(&(index, role.to_string()))
+                && image.contains_key(role)
+            {
+                image.insert(role.to_string(), Value::String(format!("{base}/{file}")));
+            }
+        }
+    }
+}
+
+fn content_type(file: &str) -> &'static str {
+    match file.rsplit('.').next() {
+        Some("png") => "image/png",
+        Some("webp") => "image/webp",
+        Some("avif") => "image/avif",
+        _ => "image/jpeg",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finished_variations_anywhere_in_an_answer_get_their_kept_addresses() {
+        let mut answer = json!({"items": [{"id": "r1", "variations": {"items": [
+            {"id": "v1", "render_id": "r1", "status": "done",
+             "result": {"url": "https://cdn.example/a.jpg", "thumbnail_url": "https://cdn.example/a_t.png"}},
+            {"id": "v2", "render_id": "r1", "status": "done", "result": [{"url": "https://cdn.example/b.jpg"}]},
+            {"id": "v3", "render_id": "r1", "status": "processing"},
+        ]}}]});
+        let mut found = Vec::new();
+        finished_variations(&answer, &mut found);
+        assert_eq!(found, [("r1".to_string(), "v1".to_string()), ("r1".to_string(), "v2".to_string())]);
+
+        let mut kept = Kept::new();
+        kept.insert(
+            ("r1".into(), "v1".into()),
+            HashMap::from([((0, "url".to_string()), "r1/v1/0-url.jpg".to_string())]),
+        );
+        let mut unkept = Vec::new();
+        replace_addresses(&mut answer, &kept, "https://me.example/api/results", &mut unkept);
+        let v1 = &answer["items"][0]["variations"]["items"][0]["result"];
+        assert_eq!(v1["url"], "https://me.example/api/results/r1/v1/0-url.jpg");
+        assert_eq!(v1["thumbnail_url"], "https://cdn.example/a_t.png", "what was not kept stays");
+        assert_eq!(unkept.len(), 1, "v2 is to be copied");
+        assert_eq!(sources(&unkept[0].2)[0].file(), "0-url.jpg");
+    }
+}

@@ -1,0 +1,196 @@
+//! Kept results: a finished variation's images copied into the server's storage (a directory, or an S3-compatible
+//! server started here) and served from there, for the render's owner, after the service's own files are gone.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::results::staged;
+use crate::support::{Server, widget_dir};
+use crate::{WIDGET_SECRET, alice_and_bob, sample_url};
+
+/// The render's first variation's result once its addresses are this server's (its copy is made in the
+/// background after the `done` event), read with `token`.
+async fn kept_result(server: &Server, token: &str, render_id: &str) -> Value {
+    let address = server.api(&format!("/v2/renders/{render_id}?include_variations=true"));
+    for _ in 0..100 {
+        let render: Value =
+            reqwest::Client::new().get(&address).bearer_auth(token).send().await.unwrap().json().await.unwrap();
+        let result = render["variations"]["items"][0]["result"].clone();
+        if result["url"].as_str().is_some_and(|url| url.starts_with(&server.api("/results/"))) {
+            return result;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the result was never kept");
+}
+
+/// Removes every file of the embedded sandbox: the service's own copies are gone.
+fn sandbox_files_gone(server: &Server) {
+    let files = server.data_dir().join("sandbox").join("files");
+    std::fs::remove_dir_all(&files).unwrap();
+    std::fs::create_dir_all(&files).unwrap();
+}
+
+async fn image(address: &str, token: Option<&str>) -> reqwest::Response {
+    let mut request = reqwest::Client::new().get(address);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    request.send().await.unwrap()
+}
+
+/// Keeps a staged result, removes the sandbox's files, and checks the kept copy is served to alice alone; returns
+/// the kept result.
+async fn kept_after_the_service_lost_it(server: &Server) -> Value {
+    let (alice, bob) = alice_and_bob().await;
+    let photo = sample_url(server, "living-empty.jpg").await;
+    let render = staged(server, &alice, &photo, 1).await;
+    let render_id = render["id"].as_str().unwrap();
+    let service_url = render["variations"]["items"][0]["result"]["url"].as_str().unwrap().to_string();
+    let result = kept_result(server, &alice, render_id).await;
+    for role in ["url", "optimized_url", "thumbnail_url"] {
+        if let Some(address) = result[role].as_str() {
+            assert!(address.starts_with(&server.api("/results/")), "{role}: {address}");
+        }
+    }
+    sandbox_files_gone(server);
+    assert_eq!(reqwest::get(&service_url).await.unwrap().status(), 404, "the service's copy is gone");
+
+    let kept = result["url"].as_str().unwrap();
+    let answer = image(kept, Some(&alice)).await;
+    assert_eq!(answer.status(), 200);
+    assert_eq!(answer.headers()["cache-control"], "private, max-age=31536000, immutable");
+    assert_eq!(answer.headers()["content-type"], "image/jpeg");
+    assert!(image::load_from_memory(&answer.bytes().await.unwrap()).is_ok(), "a picture");
+    // An image cannot send a header: the token may ride in the address.
+    let linked = image(&format!("{kept}?access_token={alice}"), None).await;
+    assert_eq!(linked.status(), 200);
+    assert_eq!(image(kept, Some(&bob)).await.status(), 404, "bob cannot tell it from nothing");
+    assert_eq!(image(kept, None).await.status(), 401);
+    // The render's ZIP is made from the kept copies.
+    let zip = image(&server.api(&format!("/renders/{render_id}/results.zip")), Some(&alice)).await;
+    assert_eq!(zip.status(), 200);
+    assert_eq!(crate::results::pictures_in(zip).await, ["living-empty_scandinavian_01.jpg"]);
+    result
+}
+
+#[tokio::test]
+async fn a_kept_result_is_served_from_a_directory_after_the_service_lost_its_file_and_can_be_removed() {
+    let dist = widget_dir();
+    let server =
+        Server::start_with(dist.path(), &["--access", "token"], &[("VSTAGE_WIDGET_SECRET", WIDGET_SECRET)]).await;
+    let result = kept_after_the_service_lost_it(&server).await;
+    let kept = result["url"].as_str().unwrap();
+    let stored = kept.strip_prefix(&server.api("/results/")).unwrap();
+    assert!(server.data_dir().join("results").join(stored).is_file(), "kept under DATA_DIR/results by default");
+
+    // Removed by its owner, for good: not copied again, and the answer gives the service's address.
+    let (alice, bob) = alice_and_bob().await;
+    let variation = stored.rsplit_once('/').unwrap().0;
+    let remove = |token: String| {
+        let address = server.api(&format!("/results/{variation}"));
+        async move { reqwest::Client::new().delete(address).bearer_auth(token).send().await.unwrap().status() }
+    };
+    assert_eq!(remove(bob).await, 404);
+    assert_eq!(remove(alice.clone()).await, 200);
+    assert_eq!(image(kept, Some(&alice)).await.status(), 404);
+    assert!(!server.data_dir().join("results").join(stored).exists());
+    let render_id = variation.split('/').next().unwrap();
+    let address = server.api(&format!("/v2/renders/{render_id}?include_variations=true"));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let render: Value =
+        reqwest::Client::new().get(&address).bearer_auth(&alice).send().await.unwrap().json().await.unwrap();
+    let url = render["variations"]["items"][0]["result"]["url"].as_str().unwrap();
+    assert!(url.contains("/sandbox/files/"), "the service's address again: {url}");
+}
+
+#[tokio::test]
+async fn a_kept_result_is_served_from_an_s3_compatible_store() {
+    let s3 = crate::support::s3::S3Server::start().await;
+    s3.create_bucket("vstage-kept").await;
+    let dist = widget_dir();
+    let mut env = s3.env();
+    env.push(("VSTAGE_WIDGET_SECRET".into(), WIDGET_SECRET.into()));
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let server =
+        Server::start_with(dist.path(), &["--access", "token", "--storage", "s3://vstage-kept/results"], &env).await;
+    let result = kept_after_the_service_lost_it(&server).await;
+    let stored = result["url"].as_str().unwrap().strip_prefix(&server.api("/results/")).unwrap().to_string();
+    let keys = s3.keys("vstage-kept").await;
+    assert!(keys.contains(&format!("results/{stored}")), "{stored} in the bucket: {keys:?}");
+    assert!(!server.data_dir().join("results").exists(), "nothing kept on the local disk");
+}
+
+/// The addresses of a render's variations' results, as the server answers with `token`.
+async fn result_urls(server: &Server, token: &str, render_id: &str) -> Vec<String> {
+    let address = server.api(&format!("/v2/renders/{render_id}?include_variations=true&variations_limit=20"));
+    let render: Value =
+        reqwest::Client::new().get(&address).bearer_auth(token).send().await.unwrap().json().await.unwrap();
+    let items = render["variations"]["items"].as_array().unwrap();
+    items.iter().map(|item| item["result"]["url"].as_str().unwrap_or_default().to_string()).collect()
+}
+
+/// An enhancement render of a sample with `count` variations, waited for; its id.
+async fn enhanced(server: &Server, token: &str, count: u64) -> String {
+    let photo = sample_url(server, "living-empty.jpg").await;
+    let answer = reqwest::Client::new()
+        .post(server.api("/v2/renders"))
+        .bearer_auth(token)
+        .json(&serde_json::json!({
+            "image_url": photo, "variation_count": count, "config": {"type": "enhancement"}, "wait_for_completion": true,
+        }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    answer.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_string()
+}
+
+async fn server_with(args: &[&str]) -> (tempfile::TempDir, Server) {
+    let dist = widget_dir();
+    let mut all = vec!["--access", "token"];
+    all.extend_from_slice(args);
+    let server = Server::start_with(dist.path(), &all, &[("VSTAGE_WIDGET_SECRET", WIDGET_SECRET)]).await;
+    (dist, server)
+}
+
+#[tokio::test]
+async fn kept_results_stay_within_the_subjects_quota() {
+    let (_dist, server) = server_with(&["--results-quota-mb", "1"]).await;
+    let (alice, _) = alice_and_bob().await;
+    let render_id = enhanced(&server, &alice, 20).await;
+    let kept_prefix = server.api("/results/");
+    // Read while the copies are made: each read asks for the missing ones, until the quota says no.
+    let mut kept = 0;
+    for _ in 0..20 {
+        kept = result_urls(&server, &alice, &render_id).await.iter().filter(|u| u.starts_with(&kept_prefix)).count();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let on_disk: u64 = walk(&server.data_dir().join("results")).iter().map(|file| file.metadata().unwrap().len()).sum();
+    assert!(kept > 0 && kept < 20, "some of the twenty fit in 1 MB, not all: {kept} kept, {on_disk} bytes");
+    assert!(on_disk <= 1024 * 1024, "{on_disk} bytes kept");
+}
+
+#[tokio::test]
+async fn kept_results_go_after_the_retention_period() {
+    let (_dist, server) = server_with(&["--results-retention", "3s"]).await;
+    let (alice, _) = alice_and_bob().await;
+    let render_id = enhanced(&server, &alice, 1).await;
+    let kept = kept_result(&server, &alice, &render_id).await["url"].as_str().unwrap().to_string();
+    assert_eq!(image(&kept, Some(&alice)).await.status(), 200);
+    tokio::time::sleep(Duration::from_millis(4500)).await;
+    assert!(walk(&server.data_dir().join("results")).is_empty(), "removed from the storage");
+    assert_eq!(image(&kept, Some(&alice)).await.status(), 404);
+    let urls = result_urls(&server, &alice, &render_id).await;
+    assert!(urls.iter().all(|url| !url.starts_with(&server.api("/results/"))), "not copied again: {urls:?}");
+}
+
+/// Every file under `dir`.
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    entries
+        .flatten()
+        .flat_map(|entry| if entry.path().is_dir() { walk(&entry.path()) } else { vec![entry.path()] })
+        .collect()
+}
