@@ -3,10 +3,10 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use wasm_bindgen::JsCast;
 
 use crate::account::use_account;
 use crate::api::use_api;
+use crate::components::drop_zone::DropZone;
 use crate::upload::use_uploader;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,21 +92,11 @@ pub fn ImagePicker(
             }
         });
     };
-    let send_file_from_input = send_file.clone();
-    let on_file = move |ev: leptos::ev::Event| {
-        let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
-        if let Some(file) = input.and_then(|input| input.files()).and_then(|files| files.get(0)) {
-            send_file_from_input(file);
-        }
-    };
-    let dragging = RwSignal::new(false);
-    let on_drop = move |ev: leptos::ev::DragEvent| {
-        ev.prevent_default();
-        dragging.set(false);
-        if let Some(file) = ev.data_transfer().and_then(|data| data.files()).and_then(|files| files.get(0)) {
+    let on_files = Callback::new(move |files: web_sys::FileList| {
+        if let Some(file) = files.get(0) {
             send_file(file);
         }
-    };
+    });
 
     let tab = move |value: Source, label: &'static str| {
         view! {
@@ -139,18 +129,7 @@ pub fn ImagePicker(
                 </div>
             </Show>
             <Show when=move || source.get() == Source::Device>
-                <div
-                    class="vstage-drop"
-                    class:vstage-drop--over=move || dragging.get()
-                    on:dragover=move |ev: leptos::ev::DragEvent| {
-                        ev.prevent_default();
-                        dragging.set(true);
-                    }
-                    on:dragleave=move |_| dragging.set(false)
-                    on:drop=on_drop.clone()
-                >
-                    <label for="vstage-image-file">"Drop a photo here, or choose one"</label>
-                    <input id="vstage-image-file" type="file" accept="image/jpeg,image/png,image/webp" on:change=on_file.clone() />
+                <DropZone id="vstage-image-file" label="Drop a photo here, or choose one" on_files>
                     {move || match upload_state.get() {
                         Upload::Idle => ().into_any(),
                         Upload::Sending { name, progress } => view! {
@@ -162,7 +141,7 @@ pub fn ImagePicker(
                         Upload::Done { name } => view! { <p class="vstage-upload" role="status">{format!("{name} is uploaded.")}</p> }.into_any(),
                         Upload::Failed { message } => view! { <p class="vstage-error" role="alert">{message}</p> }.into_any(),
                     }}
-                </div>
+                </DropZone>
             </Show>
             <Show when=move || source.get() == Source::Sample>
                 <div class="vstage-samples">

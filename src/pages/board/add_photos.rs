@@ -3,12 +3,12 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use wasm_bindgen::JsCast;
 
 use super::model::{label_of, pasted_addresses};
 use super::photos::{BoardPhotos, PhotoState};
 use crate::account::use_account;
 use crate::api::use_api;
+use crate::components::drop_zone::DropZone;
 use crate::upload::{Uploader, use_uploader};
 
 #[component]
@@ -19,30 +19,14 @@ pub fn AddPhotos(photos: BoardPhotos) -> impl IntoView {
     let pasted = RwSignal::new(String::new());
     let paste_errors = RwSignal::new(Vec::<String>::new());
     let samples_failure = RwSignal::new(None::<String>);
-    let dragging = RwSignal::new(false);
 
-    let send_files = move |files: Option<web_sys::FileList>| {
-        let Some(files) = files else { return };
+    let on_files = Callback::new(move |files: web_sys::FileList| {
         for index in 0..files.length() {
             if let Some(file) = files.get(index) {
                 upload(photos, uploader.clone(), file);
             }
         }
-    };
-    let send_chosen = send_files.clone();
-    let on_choose = move |ev: leptos::ev::Event| {
-        let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
-        if let Some(input) = input {
-            send_chosen(input.files());
-            // the same files may be chosen again later
-            input.set_value("");
-        }
-    };
-    let on_drop = move |ev: leptos::ev::DragEvent| {
-        ev.prevent_default();
-        dragging.set(false);
-        send_files(ev.data_transfer().and_then(|data| data.files()));
-    };
+    });
     let add_pasted = move |_| {
         let (addresses, refused) = pasted_addresses(&pasted.get_untracked());
         for address in addresses {
@@ -72,25 +56,12 @@ pub fn AddPhotos(photos: BoardPhotos) -> impl IntoView {
         <fieldset class="vstage-board__add">
             <legend>"Add photos"</legend>
             <Show when=move || account.offers_uploads()>
-                <div
-                    class="vstage-drop"
-                    class:vstage-drop--over=move || dragging.get()
-                    on:dragover=move |ev: leptos::ev::DragEvent| {
-                        ev.prevent_default();
-                        dragging.set(true);
-                    }
-                    on:dragleave=move |_| dragging.set(false)
-                    on:drop=on_drop.clone()
-                >
-                    <label for="vstage-board-files">"Drop the listing's photos here, or choose them"</label>
-                    <input
-                        id="vstage-board-files"
-                        type="file"
-                        multiple
-                        accept="image/jpeg,image/png,image/webp"
-                        on:change=on_choose.clone()
-                    />
-                </div>
+                <DropZone
+                    id="vstage-board-files"
+                    label="Drop the listing's photos here, or choose them"
+                    multiple=true
+                    on_files
+                />
             </Show>
             <div class="vstage-field">
                 <label for="vstage-board-addresses">"Photo addresses, one a line"</label>

@@ -1,7 +1,8 @@
-//! The results ZIP (`GET /api/renders/{id}/results.zip`) of a render with 20 full-size results (a 12-megapixel
-//! photo): how much the server's peak resident memory grows while it streams it, in a server started afresh over
-//! the same data, beside the size of the ZIP. Streamed, the growth is about an image or two; built in memory, it
-//! would be the whole ZIP.
+//! The results ZIPs: a render's (`GET /api/renders/{id}/results.zip`, 2 results) then a board's
+//! (`GET /api/board/results.zip`, 30 full-size results of a 12-megapixel photo in two renders): how much the
+//! server's peak resident memory grows while it streams them, in a server started afresh over the same data,
+//! beside the size of the ZIP. Streamed, the growth is about an image or two; built in memory, it would be the
+//! whole ZIP.
 
 use std::time::Instant;
 
@@ -14,7 +15,8 @@ use super::sandbox_http::release_binary;
 use crate::project::Project;
 use crate::vstage_process::VstageProcess;
 
-const RESULTS: u32 = 20;
+/// The board's results, in two renders (a render has 20 at most).
+const RESULTS: u32 = 30;
 
 pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     let bench = project.target().join("bench");
@@ -34,7 +36,12 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     let url = json_field(&uploaded, "url")?;
     println!("    creating renders with 2 and {RESULTS} results (the sandbox takes a while on 12 megapixels)");
     let few = create_render(&server, &url, 2)?;
-    let many = create_render(&server, &url, RESULTS)?;
+    let board = [create_render(&server, &url, 20)?, create_render(&server, &url, RESULTS - 20)?];
+    let renders: Vec<_> = board.iter().map(|id| serde_json::json!({"render_id": id, "label": "house.png"})).collect();
+    ureq::post(format!("{}/api/board/renders", server.url))
+        .header("Content-Type", "application/json")
+        .send(serde_json::json!({ "renders": renders }).to_string().as_bytes())
+        .context("putting the renders on the board")?;
     // A new process over the same data, so that the memory figures are the downloads', not the processing's. Its
     // public address is the first one's, which the sandbox's result addresses carry.
     let first_url = server.url.clone();
@@ -46,9 +53,9 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     // The small ZIP first: what a first download costs whatever its size (buffers, pools, threads); then the
     // large one, whose further growth is what its size costs.
     let start = memory_kib(server.pid(), "VmHWM")?;
-    let (few_bytes, _) = download(&server, &few)?;
+    let (few_bytes, _) = download(&server, &format!("renders/{few}/results.zip"))?;
     let after_few = memory_kib(server.pid(), "VmHWM")?;
-    let (many_bytes, seconds) = download(&server, &many)?;
+    let (many_bytes, seconds) = download(&server, "board/results.zip")?;
     let after_many = memory_kib(server.pid(), "VmHWM")?;
     if many_bytes < u64::from(RESULTS) * 100_000 {
         bail!("the ZIP is only {many_bytes} bytes for {RESULTS} full-size results");
@@ -56,19 +63,19 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     let first = after_few.saturating_sub(start) * 1024;
     let further = after_many.saturating_sub(after_few) * 1024;
     println!("    ZIPs of {few_bytes} and {many_bytes} bytes; peak memory grew by {first}, then by {further} bytes");
-    report.add(format!("results ZIP of {RESULTS} full-size results: size"), Measure::bytes(many_bytes), None);
+    report.add(format!("board ZIP of {RESULTS} full-size results: size"), Measure::bytes(many_bytes), None);
     report.add(
         "results ZIP: the server's peak memory growth on a first, 2-result download",
         Measure::bytes(first),
         None,
     );
     report.add(
-        format!("results ZIP: further peak memory growth for the {RESULTS}-result one (reference: its size)"),
+        format!("board ZIP: further peak memory growth for the {RESULTS}-result one (reference: its size)"),
         Measure::bytes(further),
         Some(Measure::bytes(many_bytes)),
     );
     report.add(
-        format!("results ZIP: time to download the {RESULTS}-result one"),
+        format!("board ZIP: time to download the {RESULTS}-result one"),
         Measure::millis(seconds * 1000.0),
         None,
     );
@@ -94,10 +101,11 @@ fn create_render(server: &VstageProcess, photo: &str, count: u32) -> anyhow::Res
     json_field(&created, "id")
 }
 
-/// Downloads a render's results ZIP, counting its bytes without keeping them: the size and the seconds it took.
-fn download(server: &VstageProcess, id: &str) -> anyhow::Result<(u64, f64)> {
+/// Downloads a ZIP (`path` under `/api`), counting its bytes without keeping them: the size and the seconds it
+/// took.
+fn download(server: &VstageProcess, path: &str) -> anyhow::Result<(u64, f64)> {
     let started = Instant::now();
-    let mut answer = ureq::get(format!("{}/api/renders/{id}/results.zip", server.url)).call()?;
+    let mut answer = ureq::get(format!("{}/api/{path}", server.url)).call()?;
     let mut reader = answer.body_mut().with_config().limit(u64::MAX).reader();
     let bytes = std::io::copy(&mut reader, &mut std::io::sink())?;
     Ok((bytes, started.elapsed().as_secs_f64()))

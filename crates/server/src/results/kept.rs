@@ -366,14 +366,7 @@ impl KeptResults {
     /// Removes what was kept longer than the retention period, every tenth of it (at most hourly), for ever.
     pub async fn remove_expired_forever(self: Arc<Self>) {
         let Some(retention) = self.limits.retention else { return };
-        let every = (retention / 10).clamp(Duration::from_secs(1), Duration::from_secs(3600));
-        let mut tick = tokio::time::interval(every);
-        loop {
-            tick.tick().await;
-            if let Err(error) = self.remove_expired(retention).await {
-                tracing::warn!(%error, "could not remove expired kept results");
-            }
-        }
+        crate::storage::sweep_forever(retention, "kept results", || self.remove_expired(retention)).await;
     }
 
     async fn remove_expired(&self, retention: Duration) -> Result<(), ServerError> {

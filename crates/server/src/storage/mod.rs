@@ -8,3 +8,24 @@ pub mod metadata;
 pub mod objects;
 pub mod ownership;
 pub mod uploads;
+
+use std::time::Duration;
+
+use crate::error::ServerError;
+
+/// Runs `sweep` every tenth of `retention` (at least every second, at most hourly), for ever; a failure is logged
+/// as one about `what` and the next round tries again.
+pub async fn sweep_forever<Sweep, Sweeping>(retention: Duration, what: &str, sweep: Sweep)
+where
+    Sweep: Fn() -> Sweeping,
+    Sweeping: Future<Output = Result<(), ServerError>>,
+{
+    let every = (retention / 10).clamp(Duration::from_secs(1), Duration::from_secs(3600));
+    let mut tick = tokio::time::interval(every);
+    loop {
+        tick.tick().await;
+        if let Err(error) = sweep().await {
+            tracing::warn!(%error, "could not remove expired {what}");
+        }
+    }
+}

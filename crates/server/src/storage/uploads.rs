@@ -149,14 +149,7 @@ impl Uploads {
     /// Removes the uploads older than the retention period, now and then, for as long as the server runs.
     pub async fn remove_expired_forever(self: Arc<Self>) {
         let Some(retention) = self.limits.retention else { return };
-        let every = (retention / 10).clamp(Duration::from_secs(1), Duration::from_secs(3600));
-        let mut tick = tokio::time::interval(every);
-        loop {
-            tick.tick().await;
-            if let Err(error) = self.remove_expired(retention).await {
-                tracing::warn!(%error, "could not remove expired uploads");
-            }
-        }
+        super::sweep_forever(retention, "uploads", || self.remove_expired(retention)).await;
     }
 
     /// Removes every upload stored more than `retention` ago (by the file's time, so files from before the

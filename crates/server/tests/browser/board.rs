@@ -1,6 +1,7 @@
 //! The listing board end to end: six photos created in one bulk request fill the board live, the failed one says
 //! why while the others finish; variations added to selected rows, one refused for having no room left; the
-//! board found as it was after leaving it; its ZIP; and the same bulk variations from the renders list.
+//! board found as it was after leaving it; its ZIP; the same bulk variations from the renders list; several files
+//! chosen at once.
 
 use std::time::Duration;
 
@@ -152,6 +153,43 @@ async fn a_listing_fills_the_board_live_and_a_failed_photo_says_why() {
             .with_text("6 variation(s) added to 6 render(s).")
             .first()
             .await?;
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn several_files_chosen_at_once_upload_side_by_side_and_become_renders() {
+    let server = Server::start(&dist()).await;
+    let samples: Value = reqwest::get(server.api("/samples")).await.unwrap().json().await.unwrap();
+    let folder = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for (index, name) in ["Kitchen.jpg", "Master bedroom.jpg"].iter().enumerate() {
+        let url = samples[index]["url"].as_str().unwrap();
+        let bytes = reqwest::get(url).await.unwrap().bytes().await.unwrap();
+        let path = folder.path().join(name);
+        std::fs::write(&path, &bytes).unwrap();
+        files.push(path.display().to_string());
+    }
+    with_browser(|driver| async move {
+        driver.goto(format!("{}/board", server.url)).await?;
+        let root = studio(&driver).await?;
+        // One choice of two files (chromedriver takes them a line each).
+        root.query(By::Css("#vstage-board-files")).first().await?.send_keys(files.join("\n")).await?;
+        root.query(By::Css("button")).with_text("Create 2 renders").first().await?;
+        let labels = root.find_all(By::Css(".vstage-board__photo .vstage-board__label")).await?;
+        let mut names = Vec::new();
+        for label in labels {
+            names.push(label.text().await?);
+        }
+        assert_eq!(names, ["Kitchen.jpg", "Master bedroom.jpg"]);
+        submit(&root, "Create 2 renders").await?;
+        let deadline = tokio::time::Instant::now() + FINISH;
+        while rows(&root).await?.len() < 2 && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let first = rows(&root).await?[0].text().await?;
+        assert!(first.contains("Kitchen.jpg"), "the row keeps the file's name: {first}");
         Ok(())
     })
     .await;

@@ -1,6 +1,7 @@
 //! The studio's figures for `cargo xtask bench` (ignored in ordinary runs): time to the first painted list of an
 //! account with 100 renders, requests per finished variation with polling and with events, and the delay from a
-//! variation finishing in the sandbox to it showing on screen; the embedded widget's time from `embed.js` to ready.
+//! variation finishing in the sandbox to it showing on screen; a 30-photo bulk from the board to every row shown
+//! and every variation done; the embedded widget's time from `embed.js` to ready.
 //! Each figure is appended to `$VSTAGE_FIGURES`.
 
 use std::io::Write;
@@ -237,4 +238,50 @@ async fn standalone_sandbox(key: &str) -> (String, tokio::process::Child) {
         }
     }
     panic!("the sandbox did not start");
+}
+
+/// A listing of 30 photos (the sandbox's samples, full size) sent from the board in one click: milliseconds until
+/// the board shows a row for each, and until every row's variation is done.
+#[tokio::test]
+#[ignore = "a figure for `cargo xtask bench`"]
+async fn figure_a_30_photo_bulk_to_a_full_board() {
+    const PHOTOS: usize = 30;
+    let server = Server::start(&dist()).await;
+    let samples: Vec<Value> = reqwest::get(server.api("/samples")).await.unwrap().json().await.unwrap();
+    let addresses: Vec<String> =
+        (0..PHOTOS).map(|n| format!("{}?photo={n}", samples[n % samples.len()]["url"].as_str().unwrap())).collect();
+    with_browser(|driver| async move {
+        driver.set_script_timeout(Duration::from_secs(300)).await?;
+        driver.goto(format!("{}/board", server.url)).await?;
+        let root = studio(&driver).await?;
+        root.query(By::Css("#vstage-board-addresses")).first().await?.send_keys(addresses.join("\n")).await?;
+        root.query(By::Css("button")).with_text("Add these addresses").first().await?.click().await?;
+        root.query(By::Css("button")).with_text(format!("Create {PHOTOS} renders")).first().await?;
+        // Clicked from the page itself, so that the clock starts with the click; each frame counts the rows.
+        let script = r#"
+            const [photos, done] = arguments;
+            const root = document.querySelector('vstage-widget').shadowRoot;
+            const button = [...root.querySelectorAll('button')].find(b => b.textContent.startsWith('Create '));
+            const started = performance.now();
+            let rows = null;
+            const look = () => {
+                if (rows === null && root.querySelectorAll('.vstage-board__row').length >= photos) {
+                    rows = performance.now() - started;
+                }
+                const words = root.querySelector('.vstage-board__overall-words')?.textContent ?? '';
+                if (rows !== null && words === `${photos} of ${photos} variations done`) {
+                    done([rows, performance.now() - started]);
+                } else {
+                    requestAnimationFrame(look);
+                }
+            };
+            button.click();
+            look();
+        "#;
+        let [rows, finished]: [f64; 2] = driver.execute_async(script, vec![json!(PHOTOS)]).await?.convert()?;
+        record("board: 30-photo bulk, click to a row for every photo", "ms", rows);
+        record("board: 30-photo bulk, click to every variation done", "ms", finished);
+        Ok(())
+    })
+    .await;
 }
