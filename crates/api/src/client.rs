@@ -11,6 +11,7 @@ use crate::analysis::Analysis;
 use crate::board::{AddToBoard, Board, BoardRender};
 use crate::capabilities::{Capabilities, Sample};
 use crate::error::ApiError;
+use crate::multipart::{self, PhotoFile};
 use crate::query::percent_encode;
 use crate::render::{Render, RenderPage, Variation};
 use crate::requests::{
@@ -96,6 +97,8 @@ struct Call {
     method: Method,
     path: String,
     body: Option<Vec<u8>>,
+    /// The body's type when it is not JSON.
+    content_type: Option<String>,
     waits: bool,
 }
 
@@ -318,6 +321,25 @@ impl<T: Transport> Client<T> {
         self.json(Call { waits, ..Call::post("/v1/render/create".into(), request, None)? }).await
     }
 
+    /// `POST /v1/render/create` with the photo as the multipart `file` and the other arguments in the query, as
+    /// API.md says for a file. `wait_for_completion` defaults to true on the service.
+    pub async fn v1_create_render_with_file(
+        &self,
+        request: &v1::CreateRender,
+        photo: &PhotoFile,
+    ) -> Result<v1::Created, ApiError> {
+        request.validate(true)?;
+        let (body, content_type) = multipart::form("file", photo, || self.transport.random_unit());
+        let call = Call {
+            method: Method::Post,
+            path: format!("/v1/render/create{}", request.query()),
+            body: Some(body),
+            content_type: Some(content_type),
+            waits: request.wait_for_completion.unwrap_or(true),
+        };
+        self.json(call).await
+    }
+
     /// `GET /v1/render?render_id=...`.
     pub async fn v1_render(&self, render_id: &str) -> Result<v1::Render, ApiError> {
         validate::id("render_id", render_id)?;
@@ -352,7 +374,7 @@ impl<T: Transport> Client<T> {
         };
         let mut headers = vec![("Accept", "application/json".to_string())];
         if call.body.is_some() {
-            headers.push(("Content-Type", "application/json".to_string()));
+            headers.push(("Content-Type", call.content_type.unwrap_or_else(|| "application/json".to_string())));
         }
         if let Auth::ApiKey(key) = &self.auth {
             headers.push(("Authorization", format!("Api-Key {key}")));
@@ -395,12 +417,18 @@ impl<T: Transport> Client<T> {
 
 impl Call {
     fn get(path: String) -> Self {
-        Call { method: Method::Get, path, body: None, waits: false }
+        Call { method: Method::Get, path, body: None, content_type: None, waits: false }
     }
 
     fn post(path: String, body: &impl Serialize, wait_for_completion: Option<bool>) -> Result<Self, ApiError> {
         let body = serde_json::to_vec(body).map_err(|e| ApiError::Decode { detail: e.to_string() })?;
-        Ok(Call { method: Method::Post, path, body: Some(body), waits: wait_for_completion.unwrap_or(false) })
+        Ok(Call {
+            method: Method::Post,
+            path,
+            body: Some(body),
+            content_type: None,
+            waits: wait_for_completion.unwrap_or(false),
+        })
     }
 }
 

@@ -12,6 +12,7 @@ pub mod config;
 pub mod error;
 pub mod host_events;
 mod lenient;
+pub mod multipart;
 mod open_enum;
 mod query;
 pub mod render;
@@ -36,6 +37,7 @@ pub use config::{
     StagingConfig,
 };
 pub use error::ApiError;
+pub use multipart::PhotoFile;
 pub use render::{Render, RenderPage, ResultImage, Variation, VariationPage, VariationResult};
 pub use requests::{
     AddVariations, AddedVariations, Analyze, BulkAddVariations, BulkAddedVariations, BulkCreateRenders,

@@ -100,6 +100,24 @@ pub struct CreateRender {
     pub add_furniture: Option<bool>,
 }
 
+impl CreateRender {
+    /// The arguments as query parameters, as the multipart form of create sends them (the photo is the file).
+    pub fn query(&self) -> String {
+        let text = |value: Option<&str>| value.map(str::to_string);
+        let flag = |value: Option<bool>| value.map(|flag| flag.to_string());
+        crate::query::encode(&[
+            ("room_type", text(self.room_type.as_ref().map(RoomType::as_str))),
+            ("style", text(self.style.as_ref().map(Style::as_str))),
+            ("resolution", text(self.resolution.as_ref().map(Resolution::as_str))),
+            ("wait_for_completion", flag(self.wait_for_completion)),
+            ("add_virtually_staged_watermark", flag(self.add_virtually_staged_watermark)),
+            ("declutter_mode", text(self.declutter_mode.as_ref().map(RemovalMode::as_str))),
+            ("declutter_mask_url", self.declutter_mask_url.clone()),
+            ("add_furniture", flag(self.add_furniture)),
+        ])
+    }
+}
+
 /// The answer to `POST /v1/render/create` (and to create-variation).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Created {

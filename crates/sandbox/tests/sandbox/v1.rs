@@ -157,6 +157,38 @@ async fn a_photo_uploaded_as_a_file_with_the_arguments_in_the_query() {
 }
 
 #[tokio::test]
+async fn the_clients_multipart_create_sends_the_file_and_the_arguments_in_the_query() {
+    let sandbox = fast_sandbox(20).await;
+    let client = client(&sandbox, "k");
+    let jpeg = reqwest::get(photo(&sandbox)).await.unwrap().bytes().await.unwrap();
+    let photo_file =
+        PhotoFile { name: "Front \"room\".jpg".into(), content_type: "image/jpeg".into(), bytes: jpeg.to_vec() };
+    // Decluttering plus staging, waited for: two images, the staging in the room type and style asked.
+    let both = v1::CreateRender {
+        room_type: Some(RoomType::Bed),
+        style: Some(Style::Scandinavian),
+        declutter_mode: Some(RemovalMode::On),
+        add_virtually_staged_watermark: Some(true),
+        ..Default::default()
+    };
+    let created = client.v1_create_render_with_file(&both, &photo_file).await.unwrap();
+    assert!(created.result_image_url.is_some() && created.removal_output.is_some(), "{created:?}");
+    let render = v1_render(&sandbox, &created.render_id).await;
+    assert_eq!(render.outputs_room_types.last().map(String::as_str), Some("bed"));
+    assert_eq!(render.outputs_styles.last().map(String::as_str), Some("scandinavian"));
+
+    // Not waited for: the id at once, then the render finishes.
+    let later = v1::CreateRender { wait_for_completion: Some(false), ..both.clone() };
+    let created = client.v1_create_render_with_file(&later, &photo_file).await.unwrap();
+    assert_eq!(until_done(&sandbox, &created.render_id).await.status, v1::Status::Done);
+
+    // A file and an address is refused before sending.
+    let twice = v1::CreateRender { image_url: Some(photo(&sandbox)), ..both };
+    let refused = client.v1_create_render_with_file(&twice, &photo_file).await.unwrap_err();
+    assert!(refused.to_string().contains("either a photo address or a file"), "{refused}");
+}
+
+#[tokio::test]
 async fn invalid_arguments_are_400s_with_the_lists() {
     let sandbox = fast_sandbox(20).await;
     for body in [
