@@ -15,6 +15,9 @@ use crate::live::provide_live;
 use crate::pages::account::AccountPage;
 use crate::pages::board::Board;
 use crate::pages::board::photos::BoardPhotos;
+use crate::pages::classic::create::ClassicNew;
+use crate::pages::classic::list::ClassicRenders;
+use crate::pages::classic::render::ClassicRender;
 use crate::pages::furniture_mask::FurnitureMask;
 use crate::pages::new_render::NewRender;
 use crate::pages::not_found::NotFound;
@@ -99,6 +102,9 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
                     Route::Render { id } => screen(move || Box::pin(render_screen(id.clone()))),
                     Route::RemoveFurniture => screen(|| Box::pin(furniture_screen())),
                     Route::Account => screen(|| Box::pin(account_screen())),
+                    Route::Classic => screen(|| Box::pin(classic_list_screen())),
+                    Route::ClassicNew => screen(|| Box::pin(classic_new_screen())),
+                    Route::ClassicRender { id } => screen(move || Box::pin(classic_render_screen(id.clone()))),
                     Route::NotFound { .. } => view! { <NotFound /> }.into_any(),
                 }}
             </main>
@@ -134,6 +140,24 @@ chunk! {
 chunk! {
     fn account_screen() -> AnyView {
         view! { <AccountPage /> }.into_any()
+    }
+}
+
+chunk! {
+    fn classic_list_screen() -> AnyView {
+        view! { <ClassicRenders /> }.into_any()
+    }
+}
+
+chunk! {
+    fn classic_new_screen() -> AnyView {
+        view! { <ClassicNew /> }.into_any()
+    }
+}
+
+chunk! {
+    fn classic_render_screen(id: String) -> AnyView {
+        view! { <ClassicRender render_id=Signal::stored(id) /> }.into_any()
     }
 }
 

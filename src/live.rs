@@ -260,6 +260,7 @@ pub fn follow_render(
     });
 }
 
-fn document_hidden() -> bool {
+/// Whether the page is in a hidden tab (polling waits until it shows).
+pub fn document_hidden() -> bool {
     web_sys::window().and_then(|window| window.document()).is_some_and(|document| document.hidden())
 }

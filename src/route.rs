@@ -16,6 +16,12 @@ pub enum Route {
     },
     RemoveFurniture,
     Account,
+    /// The classic (v1) renders, a new one, and one of them.
+    Classic,
+    ClassicNew,
+    ClassicRender {
+        id: String,
+    },
     /// An address the studio does not know (only the standalone page can be sent to one).
     NotFound {
         path: String,
@@ -23,7 +29,17 @@ pub enum Route {
 }
 
 /// The `view` attribute's values, in the order the README lists them.
-pub const VIEWS: [&str; 6] = ["renders", "new-render", "board", "render", "remove-furniture", "account"];
+pub const VIEWS: [&str; 9] = [
+    "renders",
+    "new-render",
+    "board",
+    "render",
+    "remove-furniture",
+    "account",
+    "classic",
+    "classic-new",
+    "classic-render",
+];
 
 impl Route {
     /// The screen at a page path; a trailing slash is ignored.
@@ -35,8 +51,11 @@ impl Route {
             "/board" => Route::Board,
             "/remove-furniture" => Route::RemoveFurniture,
             "/account" => Route::Account,
-            _ => match trimmed.strip_prefix("/renders/") {
-                Some(id) if is_render_id(id) => Route::Render { id: id.to_string() },
+            "/classic" => Route::Classic,
+            "/classic/new" => Route::ClassicNew,
+            _ => match (trimmed.strip_prefix("/renders/"), trimmed.strip_prefix("/classic/renders/")) {
+                (Some(id), _) if is_render_id(id) => Route::Render { id: id.to_string() },
+                (_, Some(id)) if is_render_id(id) => Route::ClassicRender { id: id.to_string() },
                 _ => Route::NotFound { path: path.to_string() },
             },
         }
@@ -51,6 +70,9 @@ impl Route {
             Route::Render { id } => format!("/renders/{id}"),
             Route::RemoveFurniture => "/remove-furniture".into(),
             Route::Account => "/account".into(),
+            Route::Classic => "/classic".into(),
+            Route::ClassicNew => "/classic/new".into(),
+            Route::ClassicRender { id } => format!("/classic/renders/{id}"),
             Route::NotFound { path } => path.clone(),
         }
     }
@@ -64,12 +86,15 @@ impl Route {
             "board" => Ok(Route::Board),
             "remove-furniture" => Ok(Route::RemoveFurniture),
             "account" => Ok(Route::Account),
-            "render" => match render_id.map(str::trim) {
-                Some(id) if is_render_id(id) => Ok(Route::Render { id: id.to_string() }),
+            "classic" => Ok(Route::Classic),
+            "classic-new" => Ok(Route::ClassicNew),
+            view @ ("render" | "classic-render") => match render_id.map(str::trim) {
+                Some(id) if is_render_id(id) && view == "render" => Ok(Route::Render { id: id.to_string() }),
+                Some(id) if is_render_id(id) => Ok(Route::ClassicRender { id: id.to_string() }),
                 Some(id) if !id.is_empty() => {
                     Err(format!("render-id \"{id}\" is not a render id; give the id the service returned"))
                 }
-                _ => Err("view=\"render\" needs a render-id attribute naming the render to show".into()),
+                _ => Err(format!("view=\"{view}\" needs a render-id attribute naming the render to show")),
             },
             other => Err(format!("view \"{other}\" is not one of {}", VIEWS.join(", "))),
         }

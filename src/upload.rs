@@ -1,6 +1,6 @@
-//! Sending a local photo (or mask) to `POST /api/uploads` with upload progress, which `fetch` cannot report:
-//! an `XMLHttpRequest` wrapped in a future, with the host's token (renewed as for API calls). The answer is where
-//! the service fetches it.
+//! Sending a local photo (or mask) with upload progress, which `fetch` cannot report: an `XMLHttpRequest` wrapped
+//! in a future, with the host's token (renewed as for API calls). To `POST /api/uploads`, whose answer is where the
+//! service fetches it, or as the multipart `file` of a v1 create.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -39,32 +39,70 @@ impl Uploader {
         if body.size() > MAX_BYTES {
             return Err("The photo is over 25 MB; export it smaller and try again.".into());
         }
-        let on_progress: Rc<dyn Fn(f64)> = Rc::new(on_progress);
+        let answer = self.post("/uploads", &Payload::Photo(body), Rc::new(on_progress)).await?;
+        read_answer(&answer)
+    }
+
+    /// `photo` as the multipart `file` of `POST {base}{path}` (its other arguments in `path`'s query), reporting
+    /// progress; the server's answer, whatever its status.
+    pub async fn send_form(
+        &self,
+        path: &str,
+        photo: &Blob,
+        file_name: &str,
+        on_progress: impl Fn(f64) + 'static,
+    ) -> Result<HttpResponse, String> {
+        if photo.size() > MAX_BYTES {
+            return Err("The photo is over 25 MB; export it smaller and try again.".into());
+        }
+        let failed = |_| "The upload could not start; try again.".to_string();
+        let form = web_sys::FormData::new().map_err(failed)?;
+        form.append_with_blob_and_filename("file", photo, file_name).map_err(failed)?;
+        self.post(path, &Payload::Form(&form), Rc::new(on_progress)).await
+    }
+
+    /// Sends `payload` to `{base}{path}` until the server takes the token (or the studio is removed).
+    async fn post(
+        &self,
+        path: &str,
+        payload: &Payload<'_>,
+        on_progress: Rc<dyn Fn(f64)>,
+    ) -> Result<HttpResponse, String> {
         loop {
             let token = self.token.as_ref().and_then(Token::get_untracked);
-            let answer = upload(&self.base, token.as_deref(), body, on_progress.clone()).await?;
+            let url = format!("{}{path}", self.base);
+            let answer = upload(&url, token.as_deref(), payload, on_progress.clone()).await?;
             match &self.token {
                 Some(holder) if holder.renewed_after(token.as_deref(), &answer).await => on_progress(0.0),
-                _ => return read_answer(&answer),
+                _ => return Ok(answer),
             }
         }
     }
 }
 
+/// What an upload carries: a photo as the body, or a form (the browser sets its type and boundary).
+enum Payload<'a> {
+    Photo(&'a Blob),
+    Form(&'a web_sys::FormData),
+}
+
 /// One attempt: the server's answer, or why there was none.
 async fn upload(
-    base: &str,
+    url: &str,
     token: Option<&str>,
-    body: &Blob,
+    payload: &Payload<'_>,
     on_progress: Rc<dyn Fn(f64)>,
 ) -> Result<HttpResponse, String> {
     let failed = |_| "The upload could not start; check your connection and try again.".to_string();
     let request = XmlHttpRequest::new().map_err(failed)?;
-    request.open("POST", &format!("{base}/uploads")).map_err(failed)?;
+    request.open("POST", url).map_err(failed)?;
     if let Some(token) = token {
         let _ = request.set_request_header("Authorization", &format!("Bearer {token}"));
     }
-    if !body.type_().is_empty() {
+    let _ = request.set_request_header("Accept", "application/json");
+    if let Payload::Photo(body) = payload
+        && !body.type_().is_empty()
+    {
         let _ = request.set_request_header("Content-Type", &body.type_());
     }
     let progress = Closure::<dyn FnMut(ProgressEvent)>::new(move |event: ProgressEvent| {
@@ -89,7 +127,11 @@ async fn upload(
         request.set_onabort(Some(broken.as_ref().unchecked_ref()));
         keep.borrow_mut().extend([done, broken]);
     });
-    request.send_with_opt_blob(Some(body)).map_err(failed)?;
+    match payload {
+        Payload::Photo(body) => request.send_with_opt_blob(Some(body)),
+        Payload::Form(form) => request.send_with_opt_form_data(Some(form)),
+    }
+    .map_err(failed)?;
     let outcome = JsFuture::from(finished).await;
     drop(progress);
     drop(keep);

@@ -30,6 +30,9 @@ fn paths_and_routes_round_trip() {
         Route::Render { id: "rnd_0123abc".into() },
         Route::RemoveFurniture,
         Route::Account,
+        Route::Classic,
+        Route::ClassicNew,
+        Route::ClassicRender { id: "rnd_v1abc".into() },
     ] {
         assert_eq!(Route::from_path(&route.path()), route);
     }
@@ -43,6 +46,8 @@ fn the_view_attribute_names_a_screen_or_says_what_is_wrong() {
     assert_eq!(Route::from_view(None, None), Ok(Route::Renders));
     assert_eq!(Route::from_view(Some("new-render"), None), Ok(Route::NewRender));
     assert_eq!(Route::from_view(Some("board"), None), Ok(Route::Board));
+    assert_eq!(Route::from_view(Some("classic-render"), Some("r1")), Ok(Route::ClassicRender { id: "r1".into() }));
+    assert!(Route::from_view(Some("classic-render"), None).unwrap_err().contains("view=\"classic-render\" needs"));
     assert_eq!(Route::from_view(Some("render"), Some("rnd_1")), Ok(Route::Render { id: "rnd_1".into() }));
     assert!(Route::from_view(Some("render"), None).unwrap_err().contains("render-id"));
     assert!(Route::from_view(Some("render"), Some("a b")).unwrap_err().contains("not a render id"));

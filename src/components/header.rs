@@ -43,6 +43,7 @@ pub fn Header() -> impl IntoView {
                 <Link to=Route::NewRender>"New render"</Link>
                 <Link to=Route::Board>"Listing board"</Link>
                 <Link to=Route::RemoveFurniture>"Remove furniture"</Link>
+                <Link to=Route::Classic>"Classic (v1)"</Link>
                 <Link to=Route::Account>"Account"</Link>
             </nav>
             <ModeBadge mode=Signal::derive(move || account.mode()) />

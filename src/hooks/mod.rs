@@ -2,4 +2,5 @@
 //! component's life and cleans up after itself.
 
 pub mod use_animation_frame;
+pub mod use_polling;
 pub mod use_resize_observer;

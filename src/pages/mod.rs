@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod board;
+pub mod classic;
 pub mod furniture_mask;
 pub mod new_render;
 pub mod not_found;

@@ -340,6 +340,12 @@ impl<T: Transport> Client<T> {
         self.json(call).await
     }
 
+    /// `GET {base}/v1/renders`: a page of the v1 renders `vstage serve` recorded for this subject.
+    pub async fn v1_list_renders(&self, query: &ListRenders) -> Result<v1::RenderPage, ApiError> {
+        query.validate()?;
+        self.json(Call::get(format!("/v1/renders{}", query.to_query()))).await
+    }
+
     /// `GET /v1/render?render_id=...`.
     pub async fn v1_render(&self, render_id: &str) -> Result<v1::Render, ApiError> {
         validate::id("render_id", render_id)?;

@@ -75,6 +75,25 @@ impl ResultChosen {
     }
 }
 
+impl ResultChosen {
+    /// The choice of image `index` of a v1 render's `outputs` (which have no ids: `variation_id` is
+    /// `v1-output-{index}`); `staged` for a staging result, false for an empty room.
+    pub fn of_v1_output(render_id: &str, index: usize, url: &str, staged: bool, original_url: Option<&str>) -> Self {
+        let kind = if staged { VariationType::Staging } else { VariationType::Removal };
+        ResultChosen {
+            render_id: render_id.to_string(),
+            variation_id: format!("v1-output-{index}"),
+            disclosure: disclosure(Some(&kind), original_url),
+            variation_type: Some(kind),
+            url: url.to_string(),
+            optimized_url: None,
+            thumbnail_url: None,
+            original_url: original_url.map(str::to_string),
+            virtually_staged: staged,
+        }
+    }
+}
+
 /// "Virtually staged. See the original photo: <url>", worded for what the variation did.
 pub fn disclosure(kind: Option<&VariationType>, original_url: Option<&str>) -> String {
     let what = match kind {

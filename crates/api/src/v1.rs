@@ -73,6 +73,20 @@ pub struct Render {
     pub outputs_room_types: Vec<String>,
     #[serde(default)]
     pub outputs_styles: Vec<String>,
+    /// The render's photo (vstage's sandbox sends it; API.md does not show it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image_url: Option<String>,
+}
+
+/// `GET {base}/v1/renders` of `vstage serve` (v1 itself cannot list): a page of the subject's v1 renders, newest
+/// first unless asked otherwise, each as `GET /v1/render` answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RenderPage {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<u64>,
+    #[serde(default)]
+    pub next_cursor: Option<String>,
+    pub items: Vec<Render>,
 }
 
 /// `POST /v1/render/create` (JSON form; the multipart form sends the same fields as query parameters).

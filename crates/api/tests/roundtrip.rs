@@ -232,7 +232,7 @@ proptest! {
         round_trips(&Message { message: email.clone() })?;
         round_trips(&v1::Ping { user: Some(v1::PingUser { email, uid: uid.clone() }), photo_limit: counts.0 as f64, photos_used_this_period: counts.1 as f64 })?;
         round_trips(&v1::Options { room_types: outputs.clone(), styles: outputs.clone(), variation_styles: outputs.clone() })?;
-        round_trips(&v1::Render { render_id: uid.clone(), status, created_at: Some(created_at), outputs: outputs.clone(), progress, outputs_room_types: outputs.clone(), outputs_styles: vec![] })?;
+        round_trips(&v1::Render { render_id: uid.clone(), status, created_at: Some(created_at), outputs: outputs.clone(), progress, outputs_room_types: outputs.clone(), outputs_styles: vec![], image_url: outputs.first().cloned() })?;
         round_trips(&v1::Created { render_id: uid.clone(), result_image_url: outputs.first().cloned(), removal_output: None })?;
         round_trips(&v1::CreateRender { image_url: Some(uid), room_type: room_type.clone(), style: style.clone(), wait_for_completion: flag, add_furniture: flag, ..Default::default() })?;
         round_trips(&v1::CreateVariation { room_type, style, wait_for_completion: flag, switch_to_queued_immediately: flag, add_virtually_staged_watermark: flag })?;

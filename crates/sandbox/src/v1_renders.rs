@@ -50,9 +50,9 @@ pub fn create(
 /// The appendix's v1 render object, from the render and its variations.
 pub fn read(db: &Connection, account: &Account, render_id: &str) -> Result<v1::Render, SandboxError> {
     let seq = renders::render_seq(db, account, render_id)?;
-    let (created_at, queued_flag): (i64, bool) = db
-        .prepare_cached("SELECT created_at, v1_queued FROM renders WHERE seq = ?1")?
-        .query_row([seq], |row| Ok((row.get(0)?, row.get(1)?)))?;
+    let (created_at, queued_flag, image_url): (i64, bool, Option<String>) = db
+        .prepare_cached("SELECT created_at, v1_queued, image_url FROM renders WHERE seq = ?1")?
+        .query_row([seq], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?;
     let variations: Vec<Variation> = db
         .prepare_cached(&format!(
             "SELECT {} FROM variations WHERE render_id = ?1 ORDER BY seq",
@@ -81,6 +81,7 @@ pub fn read(db: &Connection, account: &Account, render_id: &str) -> Result<v1::R
         ),
         outputs_room_types: Vec::new(),
         outputs_styles: Vec::new(),
+        image_url: image_url.filter(|url| !url.is_empty()),
     };
     for variation in variations.iter().filter(|v| v.status == VariationStatus::Done) {
         let Some(image) = variation.result.as_ref().and_then(|r| r.primary()) else { continue };

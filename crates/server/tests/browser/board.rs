@@ -8,27 +8,31 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use thirtyfour::prelude::*;
 
-use crate::browser::{again_if_stale, dist, screenshot, studio, with_browser};
+use crate::browser::{dist, screenshot, studio, with_browser};
 use crate::studio::submit;
 use crate::support::Server;
 
 /// Long enough for the sandbox to process a listing on a busy machine.
 const FINISH: Duration = Duration::from_secs(90);
 
-async fn overall(root: &WebElement) -> WebDriverResult<String> {
-    again_if_stale(|| async { root.find(By::Css(".vstage-board__overall-words")).await?.text().await }).await
-}
-
 /// Waits until the board's overall line says `expected`.
 async fn wait_for_overall(root: &WebElement, expected: &str) -> WebDriverResult<()> {
+    wait_for_text(root, ".vstage-board__overall-words", expected).await
+}
+
+/// Waits until the element at `selector` says `expected`.
+pub async fn wait_for_text(root: &WebElement, selector: &str, expected: &str) -> WebDriverResult<()> {
     let deadline = tokio::time::Instant::now() + FINISH;
     loop {
-        let now = overall(root).await.unwrap_or_default();
+        let now = match root.find(By::Css(selector)).await {
+            Ok(element) => element.text().await.unwrap_or_default(),
+            Err(_) => String::new(),
+        };
         if now == expected {
             return Ok(());
         }
         if tokio::time::Instant::now() > deadline {
-            return Err(WebDriverError::ParseError(format!("the board says \"{now}\", not \"{expected}\"")));
+            return Err(WebDriverError::ParseError(format!("{selector} says \"{now}\", not \"{expected}\"")));
         }
         tokio::time::sleep(Duration::from_millis(250)).await;
     }

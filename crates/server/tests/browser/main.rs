@@ -7,6 +7,7 @@ mod support;
 mod board;
 mod browser;
 mod chunks;
+mod classic;
 mod embed;
 mod figures;
 mod header;

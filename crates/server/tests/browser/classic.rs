@@ -1,0 +1,141 @@
+//! The classic (v1) studio end to end: each mode of use from the form, followed by polling to its images; a photo
+//! sent as a file; a variation offered only once the render is done; the 51st render in progress refused with the
+//! limit's sentence; a v1 render's `legacy_staging` variation shown on the v2 render page.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use thirtyfour::prelude::*;
+use thirtyfour::stringmatch::StringMatch;
+
+use crate::board::wait_for_text;
+use crate::browser::{dist, screenshot, studio, with_browser};
+use crate::studio::submit;
+use crate::support::Server;
+
+async fn sample(server: &Server, name: &str) -> String {
+    let samples: Value = reqwest::get(server.api("/samples")).await.unwrap().json().await.unwrap();
+    samples.as_array().unwrap().iter().find(|s| s["name"] == name).unwrap()["url"].as_str().unwrap().to_string()
+}
+
+/// Chooses a mode of use by its label.
+async fn choose_mode(root: &WebElement, label: &str) -> WebDriverResult<()> {
+    root.query(By::Css(".vstage-kind")).with_text(StringMatch::new(label).partial()).first().await?.click().await
+}
+
+/// The captions of the render page's images, once there are `count`.
+async fn captions(root: &WebElement, count: usize) -> WebDriverResult<Vec<String>> {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let outputs = root.find_all(By::Css(".vstage-classic__output p")).await?;
+        if outputs.len() >= count {
+            let mut texts = Vec::new();
+            for output in outputs {
+                texts.push(output.text().await?);
+            }
+            return Ok(texts);
+        }
+        if tokio::time::Instant::now() > deadline {
+            return Err(WebDriverError::ParseError(format!("{} of {count} images", outputs.len())));
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test]
+async fn each_mode_of_use_is_created_and_followed_to_its_images() {
+    let server = Server::start(&dist()).await;
+    let photo = sample(&server, "living-furnished.jpg").await;
+    with_browser(|driver| async move {
+        for (mode, expected) in [
+            ("Staging only", vec!["Bedroom, Scandinavian"]),
+            ("Decluttering only", vec!["Empty room"]),
+            ("Declutter, then stage", vec!["Empty room", "Bedroom, Scandinavian"]),
+        ] {
+            driver.goto(format!("{}/classic/new", server.url)).await?;
+            let root = studio(&driver).await?;
+            root.query(By::Css("#vstage-classic-address")).first().await?.send_keys(&photo).await?;
+            choose_mode(&root, mode).await?;
+            if mode != "Decluttering only" {
+                root.query(By::Css("#vstage-classic-room option[value=bed]")).first().await?.click().await?;
+                root.query(By::Css("#vstage-classic-style option[value=scandinavian]")).first().await?.click().await?;
+            }
+            submit(&root, "Create classic render").await?;
+            root.query(By::Css(".vstage-classic__status")).first().await?;
+            assert!(driver.current_url().await?.path().starts_with("/classic/renders/"));
+            wait_for_text(&root, ".vstage-classic__status strong", "Done").await?;
+            let mut shown = captions(&root, expected.len()).await?;
+            shown.sort();
+            let mut expected = expected.clone();
+            expected.sort();
+            assert_eq!(shown, expected, "{mode}");
+        }
+        screenshot(&driver, "classic-render").await?;
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_file_is_sent_and_a_variation_waits_until_the_render_is_done() {
+    let server = Server::start(&dist()).await;
+    let bytes = reqwest::get(sample(&server, "bedroom-furnished.jpg").await).await.unwrap().bytes().await.unwrap();
+    let folder = tempfile::tempdir().unwrap();
+    let file = folder.path().join("Bedroom.jpg");
+    std::fs::write(&file, &bytes).unwrap();
+    with_browser(|driver| async move {
+        driver.goto(format!("{}/classic/new", server.url)).await?;
+        let root = studio(&driver).await?;
+        root.query(By::Css("#vstage-classic-file")).first().await?.send_keys(file.display().to_string()).await?;
+        root.query(By::Css(".vstage-upload")).with_text("Bedroom.jpg will be sent with the render.").first().await?;
+        submit(&root, "Create classic render").await?;
+        // Still working: the variation is offered with the reason it cannot be added yet.
+        let why = root.query(By::Css("#vstage-classic-vary-why")).first().await?.text().await?;
+        assert!(why.starts_with("A variation can be added once the render is done"), "{why}");
+        let button = root.query(By::Css("button[type=submit]")).with_text("Add a variation").first().await?;
+        assert!(!button.is_enabled().await?);
+        wait_for_text(&root, ".vstage-classic__status strong", "Done").await?;
+        captions(&root, 1).await?;
+        // Done: a variation in another style, newest last.
+        root.query(By::Css("#vstage-classic-vary-style option[value=coastal]")).first().await?.click().await?;
+        submit(&root, "Add a variation").await?;
+        let shown = captions(&root, 2).await?;
+        assert_eq!(shown.last().map(String::as_str), Some("Living room, Coastal"));
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_fifty_first_render_in_progress_is_refused_with_the_limits_sentence() {
+    let server = Server::start(&dist()).await;
+    let photo = sample(&server, "living-empty.jpg").await;
+    let http = reqwest::Client::new();
+    for _ in 0..50 {
+        let created = http
+            .post(server.api("/v1/render/create"))
+            .json(&json!({"image_url": photo, "room_type": "living", "style": "modern", "wait_for_completion": false}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(created.status(), 200);
+    }
+    // A v1 render seen through v2 shows its room type and style like any other.
+    let listed: Value = http.get(server.api("/v1/renders?limit=1")).send().await.unwrap().json().await.unwrap();
+    let v1_id = listed["items"][0]["render_id"].as_str().unwrap().to_string();
+    with_browser(|driver| async move {
+        driver.goto(format!("{}/classic/new", server.url)).await?;
+        let root = studio(&driver).await?;
+        root.query(By::Css("#vstage-classic-address")).first().await?.send_keys(&photo).await?;
+        submit(&root, "Create classic render").await?;
+        let refused = root.query(By::Css(".vstage-error")).first().await?.text().await?;
+        assert!(refused.starts_with("The account has 50 renders in progress"), "{refused}");
+
+        driver.goto(format!("{}/renders/{v1_id}", server.url)).await?;
+        let root = studio(&driver).await?;
+        let config = root.query(By::Css(".vstage-variation__config")).first().await?.text().await?;
+        assert_eq!(config, "Modern Living room (v1)");
+        Ok(())
+    })
+    .await;
+}

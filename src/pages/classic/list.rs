@@ -1,0 +1,107 @@
+//! The classic renders: the subject's v1 renders as `vstage serve` recorded them (v1 cannot list), newest first,
+//! 20 a page, each with its newest image, status and number of images.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use vstage_api::{ListRenders, SortOrder, v1};
+
+use crate::api::{use_api, use_shown_address};
+use crate::components::link::Link;
+use crate::components::pager::Pager;
+use crate::route::Route;
+
+use super::model::status_words;
+
+const PAGE: u32 = 20;
+
+#[component]
+pub fn ClassicRenders() -> impl IntoView {
+    let api = use_api();
+    let renders = RwSignal::new(Vec::<v1::Render>::new());
+    let cursor = RwSignal::new(None::<String>);
+    let loading = RwSignal::new(true);
+    let failure = RwSignal::new(None::<String>);
+    let load = move |more: bool| {
+        let api = api.clone();
+        let query = ListRenders {
+            limit: Some(PAGE),
+            cursor: if more { cursor.get_untracked() } else { None },
+            order: Some(SortOrder::Desc),
+        };
+        loading.set(true);
+        spawn_local(async move {
+            match api.v1_list_renders(&query).await {
+                Ok(page) => {
+                    let _ = renders.try_update(|list| {
+                        if !more {
+                            list.clear();
+                        }
+                        list.extend(page.items);
+                    });
+                    let _ = cursor.try_set(page.next_cursor);
+                    let _ = failure.try_set(None);
+                }
+                Err(error) => {
+                    let _ = failure.try_set(Some(error.to_string()));
+                }
+            }
+            let _ = loading.try_set(false);
+        });
+    };
+    load(false);
+    let retry = load.clone();
+    let shown = use_shown_address();
+    view! {
+        <section class="vstage-page" aria-labelledby="vstage-classic-title">
+            <div class="vstage-page__head">
+                <h1 id="vstage-classic-title">"Classic renders (v1 API)"</h1>
+                <div class="vstage-page__tools">
+                    <Link to=Route::ClassicNew class="vstage-button" part="primary-button">"New classic render"</Link>
+                </div>
+            </div>
+            <p class="vstage-hint">"The legacy v1 API, for accounts that still use its declutter modes and variations."</p>
+            {move || failure.get().map(|message| {
+                let retry = retry.clone();
+                view! {
+                    <div class="vstage-panel vstage-panel--error" role="alert">
+                        <p>"Your classic renders could not be loaded: " {message}</p>
+                        <button class="vstage-button" on:click=move |_| retry(false)>"Try again"</button>
+                    </div>
+                }
+            })}
+            <Show when=move || !loading.get() && failure.get().is_none() && renders.with(Vec::is_empty)>
+                <div class="vstage-empty">
+                    <h2>"No classic renders yet"</h2>
+                    <Link to=Route::ClassicNew class="vstage-button">"Create one"</Link>
+                </div>
+            </Show>
+            <ul class="vstage-cards">
+                <For each=move || renders.get() key=|render| render.render_id.clone() let:render>
+                    {
+                        let newest = render.outputs.last().cloned().or_else(|| render.image_url.clone());
+                        let shown = shown.clone();
+                        let count = render.outputs.len();
+                        view! {
+                            <li class="vstage-card" part="card">
+                                <Link to=Route::ClassicRender { id: render.render_id.clone() } class="vstage-card__link">
+                                    {match newest {
+                                        Some(src) => view! { <img class="vstage-card__thumb" src=shown(&src) alt="" loading="lazy" /> }.into_any(),
+                                        None => view! { <div class="vstage-card__thumb vstage-card__thumb--empty" aria-hidden="true"></div> }.into_any(),
+                                    }}
+                                    <span class="vstage-card__title">{format!("{count} image{}", if count == 1 { "" } else { "s" })}</span>
+                                    <span class="vstage-card__counts">{status_words(&render.status)}</span>
+                                </Link>
+                            </li>
+                        }
+                    }
+                </For>
+            </ul>
+            <Pager
+                has_more=Signal::derive(move || cursor.get().is_some())
+                loading=Signal::derive(move || loading.get())
+                shown=Signal::derive(move || renders.with(Vec::len))
+                on_more=Callback::new(move |()| load(true))
+            />
+        </section>
+    }
+}

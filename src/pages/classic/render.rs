@@ -1,0 +1,228 @@
+//! One classic (v1) render: polled with `GET /v1/render` (from 1 s, backing off, paused while the tab is hidden)
+//! until it is done or failed, its status and progress, its outputs as a strip (newest last) with room type and
+//! style, before and after against the photo, download and "Use in listing"; and its variations, offered only
+//! while it is done, with the service's refusals as sentences.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use vstage_api::host_events::ResultChosen;
+use vstage_api::{RoomType, Style, v1};
+
+use super::model::{outputs, refusal, status_words};
+use super::{ClassicOptions, OptionSelect};
+use crate::api::{use_api, use_shown_address};
+use crate::components::before_after::BeforeAfter;
+use crate::components::link::Link;
+use crate::hooks::use_polling::use_polling;
+use crate::host::{RESULT_CHOSEN, use_host};
+use crate::route::{History, Route, use_navigator};
+
+#[component]
+pub fn ClassicRender(#[prop(into)] render_id: Signal<String>) -> impl IntoView {
+    let api = use_api();
+    let render = RwSignal::new(None::<v1::Render>);
+    let failure = RwSignal::new(None::<String>);
+    let reads = RwSignal::new(0u64);
+    let read = {
+        let api = api.clone();
+        move || {
+            let api = api.clone();
+            let id = render_id.get_untracked();
+            spawn_local(async move {
+                match api.v1_render(&id).await {
+                    Ok(fresh) => {
+                        let _ = render.try_set(Some(fresh));
+                        let _ = failure.try_set(None);
+                    }
+                    Err(error) => {
+                        let _ = failure.try_set(Some(error.to_string()));
+                    }
+                }
+                let _ = reads.try_update(|n| *n += 1);
+            });
+        }
+    };
+    let first = read.clone();
+    Effect::new(move |_| {
+        render_id.track();
+        render.set(None);
+        first();
+    });
+    let working = Signal::derive(move || {
+        render.with(|r| r.as_ref().is_none_or(|r| matches!(r.status, v1::Status::Queued | v1::Status::Rendering)))
+    });
+    let progress_key = Signal::derive(move || {
+        render.with(|r| {
+            r.as_ref()
+                .map(|r| format!("{}/{}/{:?}", r.status.as_str(), r.outputs.len(), r.progress))
+                .unwrap_or_default()
+        })
+    });
+    use_polling(working, reads.into(), progress_key, read.clone());
+
+    let compare = RwSignal::new(None::<usize>);
+    let shown = use_shown_address();
+    let host = use_host().filter(|_| use_navigator().history() == History::Memory);
+    let announcement = RwSignal::new(String::new());
+
+    view! {
+        <section class="vstage-page" aria-labelledby="vstage-classic-render-title">
+            <p><Link to=Route::Classic>"← Classic renders"</Link></p>
+            <h1 id="vstage-classic-render-title">"Classic render (v1 API)"</h1>
+            <div class="vstage-visually-hidden" role="status" aria-live="polite">{move || announcement.get()}</div>
+            {move || failure.get().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
+            {move || render.get().map(|loaded| {
+                let percent = loaded.progress.map(|p| (p * 100.0).round());
+                view! {
+                    <p class="vstage-classic__status" role="status" aria-live="polite">
+                        <strong>{status_words(&loaded.status)}</strong>
+                        {percent.filter(|_| working.get_untracked()).map(|percent| format!(" · {percent:.0} %"))}
+                    </p>
+                    {percent.filter(|_| working.get_untracked()).map(|percent| view! {
+                        <progress class="vstage-classic__progress" max="100" value=percent.to_string() aria-label="Progress"></progress>
+                    })}
+                }
+            })}
+            <ul class="vstage-classic__outputs" aria-label="Images, newest last">
+                {move || render.get().map(|loaded| {
+                    let original = loaded.image_url.clone();
+                    outputs(&loaded).into_iter().enumerate().map(|(index, output)| {
+                        let staged = output.caption != "Empty room";
+                        let src = shown(&output.url);
+                        let download = src.clone();
+                        let (render_id, url, original) = (loaded.render_id.clone(), output.url.clone(), original.clone());
+                        let has_original = original.is_some();
+                        let host = host.clone();
+                        view! {
+                            <li class="vstage-classic__output">
+                                <img src=src alt=output.caption.clone() loading="lazy" />
+                                <p>{output.caption.clone()}</p>
+                                <div class="vstage-variation__actions">
+                                    {host.map(|host| view! {
+                                        <button class="vstage-button vstage-button--small" part="primary-button" on:click=move |_| {
+                                            host.emit(RESULT_CHOSEN, &ResultChosen::of_v1_output(&render_id, index, &url, staged, original.as_deref()));
+                                            announcement.set("Sent to the listing, with its disclosure caption.".into());
+                                        }>
+                                            "Use in listing"
+                                        </button>
+                                    })}
+                                    <a class="vstage-button vstage-button--small vstage-button--secondary" href=download download="" target="_blank" rel="noopener">"Download"</a>
+                                    {has_original.then(|| view! {
+                                        <button class="vstage-button vstage-button--small vstage-button--secondary" on:click=move |_| compare.set(Some(index))>"Compare"</button>
+                                    })}
+                                </div>
+                            </li>
+                        }
+                    }).collect_view()
+                })}
+            </ul>
+            {move || {
+                let loaded = render.get()?;
+                let before = loaded.image_url.clone()?;
+                let index = compare.get().or_else(|| loaded.outputs.len().checked_sub(1))?;
+                let after = outputs(&loaded).into_iter().nth(index)?;
+                Some(view! {
+                    <section class="vstage-section" aria-label="Before and after">
+                        <h2>"Before and after"</h2>
+                        <BeforeAfter
+                            before=Signal::stored(before)
+                            after=Signal::stored(after.url)
+                            before_label=Signal::stored("The original photo".to_string())
+                            after_label=Signal::stored(after.caption)
+                        />
+                    </section>
+                })
+            }}
+            <ClassicVary render_id render reload=Callback::new(move |()| read()) />
+        </section>
+    }
+}
+
+/// "Add a variation": room type, style from the variation list, the watermark, going to queued at once, waiting;
+/// only while the render is done.
+#[component]
+fn ClassicVary(render_id: Signal<String>, render: RwSignal<Option<v1::Render>>, reload: Callback<()>) -> impl IntoView {
+    let api = use_api();
+    let options = ClassicOptions::load();
+    let room_type = RwSignal::new(String::new());
+    let style = RwSignal::new(String::new());
+    let watermark = RwSignal::new(false);
+    let queued_at_once = RwSignal::new(true);
+    let wait = RwSignal::new(false);
+    let sending = RwSignal::new(false);
+    let failure = RwSignal::new(None::<String>);
+    let not_done = move || {
+        render.with(|r| match r.as_ref().map(|r| &r.status) {
+            Some(v1::Status::Done) => None,
+            Some(v1::Status::Error) => Some("This render failed: there is nothing to vary.".to_string()),
+            Some(status) => Some(format!(
+                "A variation can be added once the render is done (it is {}).",
+                status_words(status).to_lowercase()
+            )),
+            None => Some("Loading the render…".to_string()),
+        })
+    };
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        if sending.get_untracked() || not_done().is_some() {
+            return;
+        }
+        let request = v1::CreateVariation {
+            wait_for_completion: Some(wait.get_untracked()),
+            room_type: Some(RoomType::from(room_type.get_untracked().as_str())),
+            style: Some(Style::from(style.get_untracked().as_str())),
+            add_virtually_staged_watermark: Some(watermark.get_untracked()),
+            switch_to_queued_immediately: Some(queued_at_once.get_untracked()),
+        };
+        sending.set(true);
+        failure.set(None);
+        let api = api.clone();
+        spawn_local(async move {
+            match api.v1_create_variation(&render_id.get_untracked(), &request).await {
+                Ok(_) => reload.run(()),
+                Err(error) => {
+                    let _ = failure.try_set(Some(refusal(&error)));
+                }
+            }
+            let _ = sending.try_set(false);
+        });
+    };
+    view! {
+        <section class="vstage-section" aria-labelledby="vstage-classic-vary">
+            <h2 id="vstage-classic-vary">"Add a variation"</h2>
+            <form class="vstage-form" on:submit=submit novalidate>
+                {options.view(move |options: v1::Options| {
+                    let styles = if options.variation_styles.is_empty() { options.styles.clone() } else { options.variation_styles.clone() };
+                    view! {
+                        <OptionSelect id="vstage-classic-vary-room" label="Room type" values=options.room_types chosen=room_type />
+                        <OptionSelect id="vstage-classic-vary-style" label="Style" values=styles chosen=style />
+                    }
+                })}
+                <label class="vstage-check">
+                    <input type="checkbox" prop:checked=move || watermark.get() on:change=move |ev| watermark.set(event_target_checked(&ev)) />
+                    "Add the “Virtually staged” mark"
+                </label>
+                <label class="vstage-check">
+                    <input type="checkbox" prop:checked=move || queued_at_once.get() on:change=move |ev| queued_at_once.set(event_target_checked(&ev)) />
+                    "Show the render as queued at once"
+                </label>
+                <label class="vstage-check">
+                    <input type="checkbox" prop:checked=move || wait.get() on:change=move |ev| wait.set(event_target_checked(&ev)) />
+                    "Wait until the variation is done"
+                </label>
+                {move || not_done().map(|reason| view! { <p class="vstage-hint" id="vstage-classic-vary-why">{reason}</p> })}
+                {move || failure.get().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
+                <div class="vstage-form__actions">
+                    <button
+                        type="submit"
+                        class="vstage-button"
+                        disabled=move || sending.get() || not_done().is_some()
+                        aria-describedby="vstage-classic-vary-why"
+                    >
+                        {move || if sending.get() { "Sending…" } else { "Add a variation" }}
+                    </button>
+                </div>
+            </form>
+        </section>
+    }
+}
