@@ -44,10 +44,17 @@ pub fn ImagePicker(
         preview_broken.set(false);
     });
     // Samples are offered by the sandbox only; elsewhere the list is empty.
-    let samples = LocalResource::new(move || {
+    // Asked for once the server says it is the sandbox (a deep link may start before it says so).
+    let samples = RwSignal::new(None::<Vec<vstage_api::Sample>>);
+    Effect::new(move |asked: Option<bool>| {
+        if asked == Some(true) || !account.is_sandbox() {
+            return asked.unwrap_or(false);
+        }
         let api = api.clone();
-        let sandbox = account.is_sandbox();
-        async move { if sandbox { api.samples().await.unwrap_or_default() } else { Vec::new() } }
+        spawn_local(async move {
+            let _ = samples.try_set(Some(api.samples().await.unwrap_or_default()));
+        });
+        true
     });
     Effect::new(move |_| {
         if account.is_sandbox() && image_url.get_untracked().is_empty() {
@@ -145,8 +152,9 @@ pub fn ImagePicker(
             </Show>
             <Show when=move || source.get() == Source::Sample>
                 <div class="vstage-samples">
-                    <Suspense fallback=|| view! { <p class="vstage-skeleton">"Loading sample photos…"</p> }>
-                        {move || samples.get().map(|samples| samples.into_iter().map(|sample| {
+                    {move || match samples.get() {
+                        None => view! { <p class="vstage-skeleton">"Loading sample photos…"</p> }.into_any(),
+                        Some(samples) => samples.into_iter().map(|sample| {
                             let url = sample.url.clone();
                             let chosen = {
                                 let url = url.clone();
@@ -167,8 +175,8 @@ pub fn ImagePicker(
                                     <span>{sample.description.clone()}</span>
                                 </button>
                             }
-                        }).collect_view())}
-                    </Suspense>
+                        }).collect_view().into_any(),
+                    }}
                 </div>
             </Show>
             {move || error.get().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}

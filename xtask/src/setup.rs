@@ -13,6 +13,8 @@ pub const SCHEMATHESIS_VERSION: &str = "4.32.5";
 /// moto's S3-compatible server, which the kept-results tests store into.
 pub const MOTO_VERSION: &str = "5.2.5";
 pub const BINARYEN_VERSION: &str = "132";
+/// axe-core, the accessibility checker the browser tests run on every screen.
+pub const AXE_CORE_VERSION: &str = "4.14.1";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
@@ -41,6 +43,7 @@ pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
         chromium()?;
         python_tool(project, &PythonTool::SCHEMATHESIS)?;
         python_tool(project, &PythonTool::MOTO)?;
+        axe_core(project)?;
     }
     if purpose == Purpose::Bench {
         chromium()?;
@@ -95,22 +98,36 @@ fn wasm_opt(project: &Project) -> anyhow::Result<()> {
         println!("    wasm-opt (binaryen {BINARYEN_VERSION}): present");
         return Ok(());
     }
-    if output_line(Command::new("npm").arg("--version")).is_none() {
-        apt_install(&["nodejs", "npm"], "Node.js and npm (to install wasm-opt from the npm package binaryen)")?;
+    npm_install(project, "binaryen", &format!("binaryen@{BINARYEN_VERSION}.0.0"), "wasm-opt")
+}
+
+/// The script of axe-core, which the browser tests inject into each screen.
+pub fn axe_script(project: &Project) -> std::path::PathBuf {
+    project.tools_dir().join("axe").join("node_modules").join("axe-core").join("axe.min.js")
+}
+
+fn axe_core(project: &Project) -> anyhow::Result<()> {
+    let manifest = project.tools_dir().join("axe").join("node_modules").join("axe-core").join("package.json");
+    let installed = std::fs::read_to_string(&manifest).unwrap_or_default();
+    if installed.contains(&format!("\"version\": \"{AXE_CORE_VERSION}\"")) && axe_script(project).is_file() {
+        println!("    axe-core {AXE_CORE_VERSION}: present");
+        return Ok(());
     }
-    let prefix = project.tools_dir().join("binaryen");
+    npm_install(project, "axe", &format!("axe-core@{AXE_CORE_VERSION}"), "axe-core")
+}
+
+/// `npm install spec` under target/tools/`folder` (npm itself from Debian when missing); `what` names the tool.
+fn npm_install(project: &Project, folder: &str, spec: &str, what: &str) -> anyhow::Result<()> {
+    if output_line(Command::new("npm").arg("--version")).is_none() {
+        apt_install(&["nodejs", "npm"], &format!("Node.js and npm (to install {what} from npm)"))?;
+    }
+    let prefix = project.tools_dir().join(folder);
     std::fs::create_dir_all(&prefix)?;
     project::run(
-        &format!("installing wasm-opt (npm package binaryen@{BINARYEN_VERSION}) under target/tools"),
-        project
-            .command("npm")
-            .args(["install", "--no-audit", "--no-fund", "--prefix"])
-            .arg(&prefix)
-            .arg(format!("binaryen@{BINARYEN_VERSION}.0.0")),
+        &format!("installing {what} (npm package {spec}) under target/tools"),
+        project.command("npm").args(["install", "--no-audit", "--no-fund", "--prefix"]).arg(&prefix).arg(spec),
     )
-    .with_context(|| {
-        format!("install it by hand: npm install --prefix {} binaryen@{BINARYEN_VERSION}.0.0", prefix.display())
-    })
+    .with_context(|| format!("install it by hand: npm install --prefix {} {spec}", prefix.display()))
 }
 
 fn chromium() -> anyhow::Result<()> {

@@ -144,7 +144,8 @@ fn nextest(project: &Project, name: &'static str, profile: &str) -> Step {
             .args(["nextest", "run", "--locked", "--workspace", "--no-fail-fast", "--profile", profile])
             .env("CHROMIUM", CHROMIUM)
             .env("CHROMEDRIVER", CHROMEDRIVER)
-            .env("VSTAGE_MOTO_SERVER", PythonTool::MOTO.binary_in(project)),
+            .env("VSTAGE_MOTO_SERVER", PythonTool::MOTO.binary_in(project))
+            .env("VSTAGE_AXE", setup::axe_script(project)),
     )
     .is_ok_and(|status| status.success());
     let counts = tally::from_junit(&junit).unwrap_or_else(|error| {

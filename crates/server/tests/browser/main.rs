@@ -4,6 +4,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod accessibility;
 mod board;
 mod browser;
 mod chunks;

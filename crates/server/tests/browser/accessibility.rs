@@ -1,0 +1,118 @@
+//! axe-core (from npm, installed by `cargo xtask setup`) on every screen of the studio, at a desktop and a phone
+//! size: no serious or critical violation. Each screen is checked with something on it (a render, a board row, a
+//! classic render), so that its full form is what is measured.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use thirtyfour::prelude::*;
+
+use crate::browser::{dist, studio, with_browser};
+use crate::support::Server;
+
+/// axe-core's script: `VSTAGE_AXE`, else where `cargo xtask setup` puts it.
+fn axe_script() -> String {
+    let path = std::env::var_os("VSTAGE_AXE").map(PathBuf::from).unwrap_or_else(|| {
+        // CARGO_TARGET_TMPDIR is `<target>/tmp`.
+        let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).parent().map(PathBuf::from).unwrap_or_default();
+        target.join("tools/axe/node_modules/axe-core/axe.min.js")
+    });
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|error| panic!("no axe-core at {} ({error}); run `cargo xtask setup`", path.display()))
+}
+
+/// The serious and critical violations axe finds on the page as it is, each as `rule: help (where)`.
+async fn serious_violations(driver: &WebDriver, script: &str) -> WebDriverResult<Vec<String>> {
+    driver
+        .execute(
+            "if (!window.axe) { const s = document.createElement('script'); s.textContent = arguments[0]; \
+             document.head.appendChild(s); }",
+            vec![json!(script)],
+        )
+        .await?;
+    let found: Vec<Value> = driver
+        .execute_async(
+            r#"const done = arguments[arguments.length - 1];
+               axe.run(document, { resultTypes: ["violations"] })
+                 .then(r => done(r.violations.filter(v => v.impact === "serious" || v.impact === "critical")
+                   .map(v => ({ id: v.id, help: v.help, where: v.nodes.slice(0, 4).map(n => JSON.stringify(n.target)) }))))
+                 .catch(e => done([{ id: "axe-failed", help: String(e), where: [] }]));"#,
+            vec![],
+        )
+        .await?
+        .convert()?;
+    Ok(found.iter().map(|v| format!("{}: {} ({})", v["id"], v["help"], v["where"])).collect())
+}
+
+#[tokio::test]
+async fn axe_finds_nothing_serious_on_any_screen_at_either_size() {
+    let server = Server::start(&dist()).await;
+    let http = reqwest::Client::new();
+    let samples: Value = http.get(server.api("/samples")).send().await.unwrap().json().await.unwrap();
+    let photo = samples[0]["url"].as_str().unwrap().to_string();
+    let render: Value = http
+        .post(server.api("/v2/renders"))
+        .json(&json!({"image_url": photo, "variation_count": 1, "wait_for_completion": true,
+                      "config": {"type": "staging", "add_furniture": {"style": "modern", "room_type": "living"}}}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let render_id = render["id"].as_str().unwrap().to_string();
+    http.post(server.api("/board/renders"))
+        .json(&json!({"renders": [{"render_id": render_id, "label": "Living.jpg"}]}))
+        .send()
+        .await
+        .unwrap();
+    let classic: Value = http
+        .post(server.api("/v1/render/create"))
+        .json(&json!({"image_url": photo, "room_type": "living", "style": "modern"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let classic_id = classic["render_id"].as_str().unwrap().to_string();
+    // Each screen, and what shows it is loaded.
+    let screens = [
+        ("/".to_string(), ".vstage-card:not(.vstage-skeleton)"),
+        ("/renders/new".to_string(), ".vstage-sample"),
+        ("/board".to_string(), ".vstage-board__row"),
+        (format!("/renders/{render_id}"), ".vstage-compare__handle"),
+        ("/remove-furniture".to_string(), ".vstage-sample"),
+        ("/account".to_string(), "h1"),
+        ("/classic".to_string(), ".vstage-card"),
+        ("/classic/new".to_string(), "#vstage-classic-room"),
+        (format!("/classic/renders/{classic_id}"), ".vstage-classic__output"),
+    ];
+    let script = axe_script();
+    with_browser(|driver| async move {
+        driver.set_script_timeout(Duration::from_secs(60)).await?;
+        let mut found = Vec::new();
+        driver.goto(&server.url).await?;
+        let root = studio(&driver).await?;
+        for (width, height) in [(1280u32, 800u32), (390, 844)] {
+            driver.set_window_rect(0, 0, width, height).await?;
+            for (path, loaded) in &screens {
+                // Within the page, as the studio's own links move (the back button's event).
+                driver
+                    .execute(
+                        "history.pushState(null, '', arguments[0]); dispatchEvent(new PopStateEvent('popstate'));",
+                        vec![json!(path)],
+                    )
+                    .await?;
+                root.query(By::Css(*loaded)).first().await?;
+                for violation in serious_violations(&driver, &script).await? {
+                    found.push(format!("{path} at {width}x{height}: {violation}"));
+                }
+            }
+        }
+        assert!(found.is_empty(), "axe found serious or critical violations:\n{}", found.join("\n"));
+        Ok(())
+    })
+    .await;
+}
