@@ -1,8 +1,6 @@
 //! Live status behind one interface: `follow_render` keeps a render fresh until every variation is final, from
 //! Server-Sent Events (`/api/events`) when the server offers them, else by polling timed by each variation's `eta`.
 
-use std::time::Duration;
-
 use leptos::prelude::*;
 use vstage_api::WebhookEvent;
 use wasm_bindgen::JsCast;
@@ -11,6 +9,7 @@ use wasm_bindgen::closure::Closure;
 use crate::account::use_account;
 use crate::api::{Token, use_api, use_token, with_access_token};
 use crate::describe::now_ms;
+use crate::hooks::use_polling::PollTimer;
 
 /// Never more than one request a second per render.
 pub const MIN_POLL_MS: u32 = 1000;
@@ -184,9 +183,6 @@ pub fn follow_render(
     apply: impl Fn(&WebhookEvent) -> bool + Send + Sync + 'static,
 ) {
     let live = use_live();
-    let late_checks = StoredValue::new(0u32);
-    let timer = StoredValue::new(None::<TimeoutHandle>);
-    let waiting_for_visible = StoredValue::new(false);
 
     // events
     let on_event = refresh.clone();
@@ -211,52 +207,24 @@ pub fn follow_render(
     });
 
     // polling
-    let poll = refresh.clone();
+    let timer = PollTimer::new(refresh);
     Effect::new(move |previous_pending: Option<usize>| {
         let pending = pending_etas.get();
         let channel = live.channel.get();
-        if let Some(handle) = timer.get_value() {
-            handle.clear();
-            timer.set_value(None);
-        }
         // Progress resets the back-off; the same pending set again counts as a late check.
         if previous_pending.is_some_and(|previous| previous != pending.len()) {
-            late_checks.set_value(0);
+            timer.reset_count();
         }
         // With events, a slow safety check still runs, in case a delivery never came.
-        let delay = next_poll_delay(now_ms(), &pending, late_checks.get_value()).map(|delay| match channel {
+        let delay = next_poll_delay(now_ms(), &pending, timer.fired()).map(|delay| match channel {
             Channel::Events => delay.max(MAX_POLL_MS),
             Channel::Polling | Channel::Starting => delay,
         });
-        if let Some(delay) = delay {
-            let poll = poll.clone();
-            let handle = set_timeout_with_handle(
-                move || {
-                    late_checks.update_value(|n| *n += 1);
-                    if document_hidden() {
-                        waiting_for_visible.set_value(true);
-                    } else {
-                        poll();
-                    }
-                },
-                Duration::from_millis(u64::from(delay)),
-            );
-            timer.set_value(handle.ok());
+        match delay {
+            Some(delay) => timer.schedule(delay),
+            None => timer.cancel(),
         }
         pending.len()
-    });
-    let on_visible = refresh;
-    let listener = window_event_listener_untyped("visibilitychange", move |_| {
-        if !document_hidden() && waiting_for_visible.get_value() {
-            waiting_for_visible.set_value(false);
-            on_visible();
-        }
-    });
-    on_cleanup(move || {
-        listener.remove();
-        if let Some(handle) = timer.get_value() {
-            handle.clear();
-        }
     });
 }
 
