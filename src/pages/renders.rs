@@ -12,6 +12,7 @@ use crate::components::bulk_variations::BulkVariations;
 use crate::components::link::Link;
 use crate::components::pager::Pager;
 use crate::components::render_card::RenderCard;
+use crate::pages::board::model::label_of;
 use crate::route::Route;
 
 pub const PAGE_SIZE: u32 = 20;
@@ -174,8 +175,7 @@ pub fn Renders() -> impl IntoView {
 /// How a render is named in the dialog: its photo's file name, else its id.
 fn render_name(render: &Render) -> String {
     let photo = render.image_url.as_deref().filter(|url| !url.starts_with("data:"));
-    let name = photo.and_then(|url| url.split(['?', '#']).next()?.rsplit('/').next()).filter(|name| !name.is_empty());
-    name.map_or_else(|| render.id.clone(), |name| format!("{name} ({})", render.id))
+    photo.map(label_of).map_or_else(|| render.id.clone(), |name| format!("{name} ({})", render.id))
 }
 
 chunk! {

@@ -115,21 +115,21 @@ pub fn Board() -> impl IntoView {
     };
     let clear = move |_| change(BoardChange::Clear);
 
-    let progress = move || {
+    let progress = Memo::new(move |_| {
         entries.with(|list| {
             list.iter().fold(Progress::default(), |sum, entry| {
                 sum + row_of(&entry.render_id).state.variations.with(|variations| Progress::of(variations))
             })
         })
-    };
-    let selected = move || -> Vec<(String, String)> {
+    });
+    let selected = Memo::new(move |_| -> Vec<(String, String)> {
         entries.with(|list| {
             list.iter()
                 .filter(|entry| row_of(&entry.render_id).selected.get())
                 .map(|entry| (entry.render_id.clone(), entry.label.clone()))
                 .collect()
         })
-    };
+    });
     let on_added = Callback::new(move |ids: Vec<String>| {
         account.refresh();
         // The rows read again: their new variations show, and polling or events take them from there.
@@ -178,11 +178,11 @@ pub fn Board() -> impl IntoView {
                         <h2 id="vstage-board-renders">"Renders"</h2>
                         <div class="vstage-page__tools">
                             <button type="button" class="vstage-button vstage-button--secondary"
-                                disabled=move || selected().is_empty()
-                                on:click=move |_| bulk_open.set(Some(selected()))>
-                                {move || format!("Add variations to selected ({})", selected().len())}
+                                disabled=move || selected.with(Vec::is_empty)
+                                on:click=move |_| bulk_open.set(Some(selected.get()))>
+                                {move || format!("Add variations to selected ({})", selected.with(Vec::len))}
                             </button>
-                            <Show when=move || { progress().done > 0 }>
+                            <Show when=move || { progress.get().done > 0 }>
                                 <a class="vstage-button vstage-button--secondary vstage-download" href=download download>
                                     "Download all (ZIP)"
                                 </a>
@@ -194,11 +194,11 @@ pub fn Board() -> impl IntoView {
                     </div>
                     <div class="vstage-board__overall" role="status" aria-live="polite">
                         <progress
-                            max=move || progress().total.max(1).to_string()
-                            value=move || (progress().done + progress().failed).to_string()
+                            max=move || progress.get().total.max(1).to_string()
+                            value=move || { let p = progress.get(); (p.done + p.failed).to_string() }
                             aria-label="Variations finished on the board"
                         ></progress>
-                        <span class="vstage-board__overall-words">{move || progress().words()}</span>
+                        <span class="vstage-board__overall-words">{move || progress.with(Progress::words)}</span>
                     </div>
                     <ul class="vstage-board__rows">
                         <For each=move || entries.get() key=|entry| entry.render_id.clone() let:entry>

@@ -96,9 +96,5 @@ impl Default for BoardPhotos {
 
 /// The studio's waiting photos (provided by the studio, so they outlive the board screen).
 pub fn use_board_photos() -> BoardPhotos {
-    use_context::<BoardPhotos>().unwrap_or_else(|| {
-        let photos = BoardPhotos::new();
-        provide_context(photos);
-        photos
-    })
+    use_context::<BoardPhotos>().expect("the studio provides the board's photos")
 }

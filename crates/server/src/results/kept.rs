@@ -137,33 +137,10 @@ impl KeptResults {
             return Ok(());
         }
         let mut stored: Vec<(Source, Location, u64)> = Vec::new();
-        let mut adding = 0u64;
-        for source in sources {
-            let bytes = match self.fetcher.fetch(&source.url).await {
-                Ok(bytes) => bytes,
-                Err(error) => {
-                    self.forget(stored.iter().map(|(_, location, _)| location.clone()).collect()).await;
-                    return Err(error);
-                }
-            };
-            adding += bytes.len() as u64;
-            if let Some(quota) = self.limits.quota {
-                let used = self.used_by(subject).await?;
-                if used + adding > quota {
-                    self.forget(stored.iter().map(|(_, location, _)| location.clone()).collect()).await;
-                    return Err(ServerError::InsufficientStorage(format!(
-                        "{subject} keeps {used} bytes of results, the quota is {quota}: this result stays at the \
-                         service's address"
-                    )));
-                }
-            }
-            let location = Location::from(format!("{render_id}/{variation_id}/{}", source.file()));
-            let size = bytes.len() as u64;
-            if let Err(error) = self.store.put(&location, bytes.into()).await {
-                self.forget(stored.iter().map(|(_, location, _)| location.clone()).collect()).await;
-                return Err(ServerError::Internal(format!("the storage refused {location}: {error}")));
-            }
-            stored.push((source, location, size));
+        if let Err(error) = self.copy(subject, render_id, variation_id, sources, &mut stored).await {
+            // All of a variation or none of it: what was stored goes.
+            self.forget(stored.iter().map(|(_, location, _)| location.clone()).collect()).await;
+            return Err(error);
         }
         let (subject, render, variation) = (subject.to_string(), render_id.to_string(), variation_id.to_string());
         self.db
@@ -190,6 +167,43 @@ impl KeptResults {
                 Ok(())
             })
             .await
+    }
+
+    /// Fetches each image and puts it in the store, adding it to `stored`, within the subject's quota.
+    async fn copy(
+        &self,
+        subject: &str,
+        render_id: &str,
+        variation_id: &str,
+        sources: Vec<Source>,
+        stored: &mut Vec<(Source, Location, u64)>,
+    ) -> Result<(), ServerError> {
+        // Copies are made one at a time: what the subject keeps cannot change before this one is recorded.
+        let used = match self.limits.quota {
+            Some(_) => self.used_by(subject).await?,
+            None => 0,
+        };
+        let mut adding = 0u64;
+        for source in sources {
+            let bytes = self.fetcher.fetch(&source.url).await?;
+            adding += bytes.len() as u64;
+            if let Some(quota) = self.limits.quota
+                && used + adding > quota
+            {
+                return Err(ServerError::InsufficientStorage(format!(
+                    "{subject} keeps {used} bytes of results, the quota is {quota}: this result stays at the \
+                     service's address"
+                )));
+            }
+            let location = Location::from(format!("{render_id}/{variation_id}/{}", source.file()));
+            let size = bytes.len() as u64;
+            self.store
+                .put(&location, bytes.into())
+                .await
+                .map_err(|error| ServerError::Internal(format!("the storage refused {location}: {error}")))?;
+            stored.push((source, location, size));
+        }
+        Ok(())
     }
 
     async fn used_by(&self, subject: &str) -> Result<u64, ServerError> {

@@ -45,37 +45,30 @@ async fn serious_violations(driver: &WebDriver, script: &str) -> WebDriverResult
     Ok(found.iter().map(|v| format!("{}: {} ({})", v["id"], v["help"], v["where"])).collect())
 }
 
+/// `body` posted to `path` under `/api`: the answer's JSON.
+async fn post(server: &Server, path: &str, body: Value) -> Value {
+    let answer = reqwest::Client::new().post(server.api(path)).json(&body).send().await.unwrap();
+    assert!(answer.status().is_success(), "{path}: {}", answer.status());
+    answer.json().await.unwrap()
+}
+
 #[tokio::test]
 async fn axe_finds_nothing_serious_on_any_screen_at_either_size() {
     let server = Server::start(&dist()).await;
-    let http = reqwest::Client::new();
-    let samples: Value = http.get(server.api("/samples")).send().await.unwrap().json().await.unwrap();
+    let samples: Value = reqwest::get(server.api("/samples")).await.unwrap().json().await.unwrap();
     let photo = samples[0]["url"].as_str().unwrap().to_string();
-    let render: Value = http
-        .post(server.api("/v2/renders"))
-        .json(&json!({"image_url": photo, "variation_count": 1, "wait_for_completion": true,
-                      "config": {"type": "staging", "add_furniture": {"style": "modern", "room_type": "living"}}}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let render = post(
+        &server,
+        "/v2/renders",
+        json!({"image_url": photo, "variation_count": 1,
+        "wait_for_completion": true,
+        "config": {"type": "staging", "add_furniture": {"style": "modern", "room_type": "living"}}}),
+    )
+    .await;
     let render_id = render["id"].as_str().unwrap().to_string();
-    http.post(server.api("/board/renders"))
-        .json(&json!({"renders": [{"render_id": render_id, "label": "Living.jpg"}]}))
-        .send()
-        .await
-        .unwrap();
-    let classic: Value = http
-        .post(server.api("/v1/render/create"))
-        .json(&json!({"image_url": photo, "room_type": "living", "style": "modern"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    post(&server, "/board/renders", json!({"renders": [{"render_id": render_id, "label": "Living.jpg"}]})).await;
+    let classic =
+        post(&server, "/v1/render/create", json!({"image_url": photo, "room_type": "living", "style": "modern"})).await;
     let classic_id = classic["render_id"].as_str().unwrap().to_string();
     // Each screen, and what shows it is loaded.
     let screens = [
