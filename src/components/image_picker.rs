@@ -56,8 +56,11 @@ pub fn ImagePicker(
         });
         true
     });
+    // The sandbox's samples are offered first, unless the person already chose where the photo comes from (the
+    // server may say it is the sandbox after a click).
+    let chosen_by_person = StoredValue::new(false);
     Effect::new(move |_| {
-        if account.is_sandbox() && image_url.get_untracked().is_empty() {
+        if account.is_sandbox() && image_url.get_untracked().is_empty() && !chosen_by_person.get_value() {
             source.set(Source::Sample);
         }
     });
@@ -108,7 +111,10 @@ pub fn ImagePicker(
     let tab = move |value: Source, label: &'static str| {
         view! {
             <label class="vstage-tab" class:vstage-tab--chosen=move || source.get() == value>
-                <input type="radio" name="vstage-photo-source" prop:checked=move || source.get() == value on:change=move |_| source.set(value) />
+                <input type="radio" name="vstage-photo-source" prop:checked=move || source.get() == value on:change=move |_| {
+                    chosen_by_person.set_value(true);
+                    source.set(value);
+                } />
                 {label}
             </label>
         }
