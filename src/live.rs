@@ -57,7 +57,10 @@ pub struct Live {
 }
 
 /// Starts listening for live events once the server says it offers them, polling until then; a new token
-/// opens a new stream. The stream closes with the studio.
+/// opens a new stream. The stream closes with the studio, and while the page is away in the browser's
+/// back-forward cache: a cached page's open stream would keep holding one of the few connections a browser opens to
+/// a host over HTTP/1.1 (six in Chromium), until the pages that came after could not load. Back on the page, the
+/// stream opens again from the last event seen.
 pub fn provide_live() {
     let live = Live {
         channel: RwSignal::new(Channel::Starting),
@@ -70,25 +73,51 @@ pub fn provide_live() {
     let token = use_token();
     let base = use_api().base_url().to_string();
     let stream = StoredValue::new_local(None::<EventStream>);
+    let last_event_id = StoredValue::new(None::<String>);
+    let page_shown = RwSignal::new(true);
+    let on_hide = window_event_listener(leptos::ev::pagehide, move |_| page_shown.set(false));
+    let on_show = window_event_listener(leptos::ev::pageshow, move |_| {
+        if !page_shown.get_untracked() {
+            page_shown.set(true);
+        }
+    });
     Effect::new(move |_| {
         let offered = account.offers_events();
         let token = token.as_ref().and_then(Token::get);
         stream.set_value(None);
+        if !page_shown.get() {
+            return;
+        }
         match offered {
             None => {}
             Some(false) => live.channel.set(Channel::Polling),
-            Some(true) => match EventStream::open(&events_url(&base, token.as_deref()), live) {
-                Ok(opened) => stream.set_value(Some(opened)),
-                Err(_) => live.channel.set(Channel::Polling),
-            },
+            Some(true) => {
+                let url = events_url(&base, token.as_deref(), last_event_id.get_value().as_deref());
+                match EventStream::open(&url, live, last_event_id) {
+                    Ok(opened) => stream.set_value(Some(opened)),
+                    Err(_) => live.channel.set(Channel::Polling),
+                }
+            }
         }
     });
-    on_cleanup(move || stream.set_value(None));
+    on_cleanup(move || {
+        stream.set_value(None);
+        on_hide.remove();
+        on_show.remove();
+    });
 }
 
-/// `{base}/events`, with the token in the query: an `EventSource` cannot send headers.
-pub fn events_url(base: &str, token: Option<&str>) -> String {
-    with_access_token(format!("{base}/events"), token)
+/// `{base}/events`, with the token and the last event seen in the query: an `EventSource` cannot send headers, and
+/// sends `Last-Event-ID` only when it reconnects by itself.
+pub fn events_url(base: &str, token: Option<&str>, last_event_id: Option<&str>) -> String {
+    let url = with_access_token(format!("{base}/events"), token);
+    match last_event_id {
+        Some(id) => {
+            let separator = if url.contains('?') { '&' } else { '?' };
+            format!("{url}{separator}last_event_id={}", js_sys::encode_uri_component(id))
+        }
+        None => url,
+    }
 }
 
 pub fn use_live() -> Live {
@@ -110,10 +139,18 @@ const EVENT_NAMES: [&str; 6] = ["done", "error", "update", "analysis_completion"
 const CONTROL_NAMES: [&str; 2] = ["reset", "token_expired"];
 
 impl EventStream {
-    fn open(url: &str, live: Live) -> Result<Self, wasm_bindgen::JsValue> {
+    /// Opens `url`; the id of each event heard goes to `last_event_id`.
+    fn open(url: &str, live: Live, last_event_id: StoredValue<Option<String>>) -> Result<Self, wasm_bindgen::JsValue> {
         let source = web_sys::EventSource::new(url)?;
         let mut counter = 0u64;
+        let remember = move |message: &web_sys::MessageEvent| {
+            let id = message.last_event_id();
+            if !id.is_empty() {
+                last_event_id.set_value(Some(id));
+            }
+        };
         let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |message: web_sys::MessageEvent| {
+            remember(&message);
             let Some(data) = message.data().as_string() else { return };
             // An event the widget cannot read is ignored: the poll on reconnect or the next event catches up.
             if let Ok(event) = serde_json::from_str::<WebhookEvent>(&data) {
@@ -126,6 +163,7 @@ impl EventStream {
         }
         let ended = source.clone();
         let on_control = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |message: web_sys::MessageEvent| {
+            remember(&message);
             if message.type_() == "reset" {
                 let _ = live.reset.try_update(|n| *n += 1);
             } else {

@@ -45,30 +45,23 @@ async fn serious_violations(driver: &WebDriver, script: &str) -> WebDriverResult
     Ok(found.iter().map(|v| format!("{}: {} ({})", v["id"], v["help"], v["where"])).collect())
 }
 
-/// `body` posted to `path` under `/api`: the answer's JSON.
-async fn post(server: &Server, path: &str, body: Value) -> Value {
-    let answer = reqwest::Client::new().post(server.api(path)).json(&body).send().await.unwrap();
-    assert!(answer.status().is_success(), "{path}: {}", answer.status());
-    answer.json().await.unwrap()
-}
-
 #[tokio::test]
 async fn axe_finds_nothing_serious_on_any_screen_at_either_size() {
     let server = Server::start(&dist()).await;
     let samples: Value = reqwest::get(server.api("/samples")).await.unwrap().json().await.unwrap();
     let photo = samples[0]["url"].as_str().unwrap().to_string();
-    let render = post(
-        &server,
-        "/v2/renders",
-        json!({"image_url": photo, "variation_count": 1,
+    let render = server
+        .post(
+            "/v2/renders",
+            json!({"image_url": photo, "variation_count": 1,
         "wait_for_completion": true,
         "config": {"type": "staging", "add_furniture": {"style": "modern", "room_type": "living"}}}),
-    )
-    .await;
+        )
+        .await;
     let render_id = render["id"].as_str().unwrap().to_string();
-    post(&server, "/board/renders", json!({"renders": [{"render_id": render_id, "label": "Living.jpg"}]})).await;
+    server.post("/board/renders", json!({"renders": [{"render_id": render_id, "label": "Living.jpg"}]})).await;
     let classic =
-        post(&server, "/v1/render/create", json!({"image_url": photo, "room_type": "living", "style": "modern"})).await;
+        server.post("/v1/render/create", json!({"image_url": photo, "room_type": "living", "style": "modern"})).await;
     let classic_id = classic["render_id"].as_str().unwrap().to_string();
     // Each screen, and what shows it is loaded.
     let screens = [

@@ -267,3 +267,59 @@ async fn a_photo_from_this_device_is_uploaded_and_rendered() {
     })
     .await;
 }
+
+/// A staging configuration, for renders made through the API.
+fn staging() -> serde_json::Value {
+    serde_json::json!({"type": "staging", "add_furniture": {"style": "modern", "room_type": "living"}})
+}
+
+/// Chromium keeps the pages left behind in its back-forward cache. Each page used to keep its event stream open
+/// there, holding one of the six connections Chromium opens to a host, until the seventh page could not load.
+/// A page back from the cache opens its stream again from the last event it saw.
+#[tokio::test]
+async fn pages_left_behind_hold_no_event_stream_and_resume_when_back() {
+    let server = Server::start(&dist()).await;
+    let samples: serde_json::Value = reqwest::get(server.api("/samples")).await.unwrap().json().await.unwrap();
+    let photo = samples[0]["url"].as_str().unwrap();
+    let render = server
+        .post(
+            "/v2/renders",
+            serde_json::json!({"image_url": photo, "variation_count": 1, "wait_for_completion": true,
+                "config": staging()}),
+        )
+        .await;
+    let render_id = render["id"].as_str().unwrap().to_string();
+    let variations = server.api(&format!("/v2/renders/{render_id}/variations"));
+    let add_variation = || async {
+        let body = serde_json::json!({"variation_count": 1, "config": staging()});
+        let answer = reqwest::Client::new().post(&variations).json(&body).send().await.unwrap();
+        assert!(answer.status().is_success(), "adding a variation: {}", answer.status());
+    };
+    let (server, render_id, add_variation) = (&server, &render_id, &add_variation);
+    with_browser(|driver| async move {
+        // Ten full page loads in a row, each of which must show its screen.
+        for load in 0..10 {
+            let path = if load % 2 == 0 { "/account" } else { "/" };
+            tokio::time::timeout(Duration::from_secs(20), driver.goto(format!("{}{path}", server.url)))
+                .await
+                .map_err(|_| WebDriverError::ParseError(format!("page load {} ({path}) never finished", load + 1)))??;
+            studio(&driver).await?.query(By::Css("h1")).first().await?;
+        }
+        // The render's page hears a variation added elsewhere, through its event stream (nothing is pending,
+        // so nothing polls).
+        driver.goto(format!("{}/renders/{render_id}", server.url)).await?;
+        let root = studio(&driver).await?;
+        wait_for_all_done(&root, 1).await?;
+        add_variation().await;
+        wait_for_all_done(&root, 2).await?;
+        // Away and back: the page comes back from the cache, and hears what happened meanwhile and after.
+        driver.goto(format!("{}/account", server.url)).await?;
+        add_variation().await;
+        driver.back().await?;
+        let root = studio(&driver).await?;
+        add_variation().await;
+        wait_for_all_done(&root, 4).await?;
+        Ok(())
+    })
+    .await;
+}

@@ -77,6 +77,13 @@ impl Server {
         format!("{}/api{path}", self.url)
     }
 
+    /// `body` posted to `/api{path}`, which must succeed: the answer's JSON.
+    pub async fn post(&self, path: &str, body: serde_json::Value) -> serde_json::Value {
+        let answer = reqwest::Client::new().post(self.api(path)).json(&body).send().await.unwrap();
+        assert!(answer.status().is_success(), "{path}: {}", answer.status());
+        answer.json().await.unwrap()
+    }
+
     /// Stops the server with SIGTERM and waits for it to exit; returns whether it exited on its own in time.
     pub async fn stop(mut self) -> bool {
         terminate(&mut self.process).await
