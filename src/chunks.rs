@@ -8,15 +8,14 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use leptos::prelude::*;
+use leptos_i18n::td_string;
 use send_wrapper::SendWrapper;
+
+use crate::locale::use_locale;
 
 /// A chunk could not be fetched (the network failed); calling the function again tries again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ChunkError;
-
-impl ChunkError {
-    pub const MESSAGE: &str = "This part of the studio could not be loaded; check your connection and try again.";
-}
 
 impl From<leptos::wasm_split::SplitLoaderError> for ChunkError {
     fn from(_: leptos::wasm_split::SplitLoaderError) -> Self {
@@ -56,6 +55,7 @@ pub fn screen(load: impl Fn() -> Loading + Send + Sync + 'static) -> AnyView {
 
 fn load_screen(load: Arc<dyn Fn() -> Loading + Send + Sync>) -> AnyView {
     let attempt = RwSignal::new(0u32);
+    let locale = use_locale();
     (move || {
         attempt.track();
         let loading = SendWrapper::new(load());
@@ -64,9 +64,9 @@ fn load_screen(load: Arc<dyn Fn() -> Loading + Send + Sync>) -> AnyView {
                 Ok(screen) => screen,
                 Err(_) => view! {
                     <div class="vstage-panel vstage-panel--error" role="alert">
-                        <p>{ChunkError::MESSAGE}</p>
+                        <p>{move || td_string!(locale.get(), common.chunk_failed)}</p>
                         <button type="button" class="vstage-button" on:click=move |_| attempt.update(|n| *n += 1)>
-                            "Try again"
+                            {move || td_string!(locale.get(), common.try_again)}
                         </button>
                     </div>
                 }

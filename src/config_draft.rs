@@ -1,10 +1,13 @@
 //! The configuration form's model: what a person has chosen for one configuration, turned into the contract's
 //! `Config`, and the arithmetic that keeps a render's variations at 20 or fewer while they type.
 
+use leptos_i18n::td_string;
 use vstage_api::{
     AddFurniture, Config, DayToDuskConfig, EnhancementConfig, MAX_VARIATIONS_PER_RENDER, OutputResolution, RemovalMode,
     RemovalOnlyConfig, RemoveFurniture, RoomType, SkyStyle, StagingConfig, Style, ValidationError,
 };
+
+use crate::locale::Locale;
 
 /// The four kinds of processing the form offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,21 +21,21 @@ pub enum Kind {
 impl Kind {
     pub const ALL: [Kind; 4] = [Kind::Staging, Kind::Declutter, Kind::DayToDusk, Kind::Enhancement];
 
-    pub fn label(self) -> &'static str {
+    pub fn label(self, locale: Locale) -> &'static str {
         match self {
-            Kind::Staging => "Virtual staging",
-            Kind::Declutter => "Declutter only",
-            Kind::DayToDusk => "Day to dusk",
-            Kind::Enhancement => "Enhancement",
+            Kind::Staging => td_string!(locale, forms.kind_staging),
+            Kind::Declutter => td_string!(locale, forms.kind_declutter),
+            Kind::DayToDusk => td_string!(locale, forms.kind_day_to_dusk),
+            Kind::Enhancement => td_string!(locale, forms.kind_enhancement),
         }
     }
 
-    pub fn explained(self) -> &'static str {
+    pub fn explained(self, locale: Locale) -> &'static str {
         match self {
-            Kind::Staging => "Furnish the room in a style of your choice.",
-            Kind::Declutter => "Remove the furniture and leave the room empty.",
-            Kind::DayToDusk => "Turn a daytime exterior into an evening shot.",
-            Kind::Enhancement => "Better colour, contrast and sharpness.",
+            Kind::Staging => td_string!(locale, forms.kind_staging_explained),
+            Kind::Declutter => td_string!(locale, forms.kind_declutter_explained),
+            Kind::DayToDusk => td_string!(locale, forms.kind_day_to_dusk_explained),
+            Kind::Enhancement => td_string!(locale, forms.kind_enhancement_explained),
         }
     }
 }
@@ -150,4 +153,16 @@ pub fn error_for(error: &ValidationError, index: usize, single: bool) -> Option<
     }
     let rest = field.strip_prefix(&format!("configs[{index}]"))?;
     Some(rest.trim_start_matches('.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_are_named_in_the_studio_s_language() {
+        assert_eq!(Kind::Staging.label(Locale::en), "Virtual staging");
+        assert_eq!(Kind::Enhancement.explained(Locale::en), "Better colour, contrast and sharpness.");
+        assert_eq!(Kind::DayToDusk.label(Locale::de), "Tag zu Dämmerung");
+    }
 }

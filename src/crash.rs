@@ -2,22 +2,29 @@
 //! and fires `vstage-error`.
 //! Plain DOM calls, no reactivity.
 
+use leptos_i18n::td_string;
 use vstage_api::host_events::WidgetError;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 
 use crate::host::{ERROR, dispatch, event_detail};
+use crate::locale::{Locale, language_of};
 
-/// The elements a module renders, and what they say when it panics.
+/// The elements a module renders, and what they say when it panics: `message` in English for the host,
+/// `shown` in the element's language for the person.
 #[derive(Debug, Clone, Copy)]
 pub struct Crashed {
     pub element: &'static str,
     pub message: &'static str,
+    pub shown: fn(Locale) -> &'static str,
 }
 
 /// The widget's module: every studio on the page is gone.
-pub const STUDIO: Crashed =
-    Crashed { element: crate::embed::ELEMENT, message: "Something went wrong; reload to continue." };
+pub const STUDIO: Crashed = Crashed {
+    element: crate::embed::ELEMENT,
+    message: "Something went wrong; reload to continue.",
+    shown: |locale| td_string!(locale, common.crashed),
+};
 
 /// Logs panics to the console and shows them in every element of `crashed.element`.
 pub fn install(crashed: Crashed) {
@@ -35,7 +42,7 @@ pub fn show_everywhere(crashed: Crashed) {
         let Ok(notice) = document.create_element("div") else { continue };
         notice.set_class_name("vstage vstage-crash");
         let _ = notice.set_attribute("role", "alert");
-        notice.set_text_content(Some(crashed.message));
+        notice.set_text_content(Some((crashed.shown)(language_of(&element))));
         match element.shadow_root() {
             Some(root) => {
                 root.set_inner_html("");

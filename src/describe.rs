@@ -1,165 +1,207 @@
-//! How the studio words things for people: relative times, configurations, statuses and counts.
-//! Plain functions of their inputs (the clock is passed in), so they are tested apart from any view.
+//! How the studio words things for people, in their language: relative times, configurations, statuses and counts.
+//! Plain functions of their inputs (the locale and the clock are passed in), so they are tested apart from any view.
 
+use leptos_i18n::td_string;
 use vstage_api::{
     Config, OutputResolution, RemovalMode, RoomType, SkyStyle, Style, Variation, VariationStatus, VariationType,
 };
 
-/// "just now", "5 minutes ago", "3 hours ago", "2 days ago" for `then` seen at `now` (both epoch ms).
-pub fn relative_time(now_ms: i64, then_ms: i64) -> String {
+use crate::locale::{Locale, format};
+use crate::plural;
+
+/// How long ago `then` was at `now` (both epoch ms), rounded down to the largest unit: `(0, "second")` under 45 s
+/// (said "now"), then minutes, hours, days and months, as `Intl.RelativeTimeFormat` names them.
+pub fn elapsed(now_ms: i64, then_ms: i64) -> (i64, &'static str) {
     let seconds = (now_ms - then_ms).max(0) / 1000;
-    let plural = |n: i64, unit: &str| format!("{n} {unit}{} ago", if n == 1 { "" } else { "s" });
     match seconds {
-        0..=44 => "just now".into(),
-        45..=3599 => plural((seconds / 60).max(1), "minute"),
-        3600..=86_399 => plural(seconds / 3600, "hour"),
-        86_400..=2_591_999 => plural(seconds / 86_400, "day"),
-        _ => plural(seconds / 2_592_000, "month"),
+        0..=44 => (0, "second"),
+        45..=3599 => ((seconds / 60).max(1), "minute"),
+        3600..=86_399 => (seconds / 3600, "hour"),
+        86_400..=2_591_999 => (seconds / 86_400, "day"),
+        _ => (seconds / 2_592_000, "month"),
     }
 }
 
-pub fn room_type(room: &RoomType) -> String {
-    match room {
-        RoomType::Living => "Living room".into(),
-        RoomType::Bed => "Bedroom".into(),
-        RoomType::Kitchen => "Kitchen".into(),
-        RoomType::Dining => "Dining room".into(),
-        RoomType::HomeOffice => "Home office".into(),
-        RoomType::Outdoor => "Outdoor".into(),
-        RoomType::KidsRoom => "Kids' room".into(),
-        RoomType::Bathroom => "Bathroom".into(),
-        RoomType::Other(other) => other.clone(),
-    }
+/// "now", "5 minutes ago", "vor 3 Stunden" for `then` seen at `now` (both epoch ms).
+pub fn relative_time(locale: Locale, now_ms: i64, then_ms: i64) -> String {
+    let (value, unit) = elapsed(now_ms, then_ms);
+    format::relative(locale, -value, unit)
 }
 
-pub fn style(style: &Style) -> String {
-    match style {
-        Style::Standard => "Standard".into(),
-        Style::Modern => "Modern".into(),
-        Style::Scandinavian => "Scandinavian".into(),
-        Style::Industrial => "Industrial".into(),
-        Style::Midcentury | Style::MidCenturyModern => "Mid-century".into(),
-        Style::Luxury => "Luxury".into(),
-        Style::Farmhouse => "Farmhouse".into(),
-        Style::Coastal => "Coastal".into(),
-        Style::American => "American".into(),
-        Style::Southwestern => "Southwestern".into(),
-        Style::Other(other) => other.clone(),
-    }
+pub fn room_type(locale: Locale, room: &RoomType) -> String {
+    let words = match room {
+        RoomType::Living => td_string!(locale, contract.room_living),
+        RoomType::Bed => td_string!(locale, contract.room_bed),
+        RoomType::Kitchen => td_string!(locale, contract.room_kitchen),
+        RoomType::Dining => td_string!(locale, contract.room_dining),
+        RoomType::HomeOffice => td_string!(locale, contract.room_home_office),
+        RoomType::Outdoor => td_string!(locale, contract.room_outdoor),
+        RoomType::KidsRoom => td_string!(locale, contract.room_kids_room),
+        RoomType::Bathroom => td_string!(locale, contract.room_bathroom),
+        RoomType::Other(other) => other,
+    };
+    words.to_string()
 }
 
-pub fn sky_style(sky: &SkyStyle) -> String {
-    match sky {
-        SkyStyle::Dusk => "Dusk".into(),
-        SkyStyle::Golden => "Golden".into(),
-        SkyStyle::Blue => "Blue sky".into(),
-        SkyStyle::Other(other) => other.clone(),
-    }
+pub fn style(locale: Locale, style: &Style) -> String {
+    let words = match style {
+        Style::Standard => td_string!(locale, contract.style_standard),
+        Style::Modern => td_string!(locale, contract.style_modern),
+        Style::Scandinavian => td_string!(locale, contract.style_scandinavian),
+        Style::Industrial => td_string!(locale, contract.style_industrial),
+        Style::Midcentury | Style::MidCenturyModern => td_string!(locale, contract.style_midcentury),
+        Style::Luxury => td_string!(locale, contract.style_luxury),
+        Style::Farmhouse => td_string!(locale, contract.style_farmhouse),
+        Style::Coastal => td_string!(locale, contract.style_coastal),
+        Style::American => td_string!(locale, contract.style_american),
+        Style::Southwestern => td_string!(locale, contract.style_southwestern),
+        Style::Other(other) => other,
+    };
+    words.to_string()
+}
+
+pub fn sky_style(locale: Locale, sky: &SkyStyle) -> String {
+    let words = match sky {
+        SkyStyle::Dusk => td_string!(locale, contract.sky_dusk),
+        SkyStyle::Golden => td_string!(locale, contract.sky_golden),
+        SkyStyle::Blue => td_string!(locale, contract.sky_blue),
+        SkyStyle::Other(other) => other,
+    };
+    words.to_string()
 }
 
 /// What each sky style looks like, for the form.
-pub fn sky_style_explained(sky: &SkyStyle) -> &'static str {
+pub fn sky_style_explained(locale: Locale, sky: &SkyStyle) -> &'static str {
     match sky {
-        SkyStyle::Dusk => "Deep twilight: a violet sky, lit windows and warm lamps.",
-        SkyStyle::Golden => "Sunset: a warm orange sky and a soft golden light on the house.",
-        SkyStyle::Blue => "Blue hour: a clear deep-blue evening sky, just after sunset.",
-        SkyStyle::Other(_) => "A sky style of the service.",
+        SkyStyle::Dusk => td_string!(locale, contract.sky_dusk_explained),
+        SkyStyle::Golden => td_string!(locale, contract.sky_golden_explained),
+        SkyStyle::Blue => td_string!(locale, contract.sky_blue_explained),
+        SkyStyle::Other(_) => td_string!(locale, contract.sky_other_explained),
     }
 }
 
-pub fn resolution(resolution: &OutputResolution) -> String {
-    match resolution {
-        OutputResolution::Default => "Same as the photo".into(),
-        OutputResolution::FourK => "4K (3840 px)".into(),
-        OutputResolution::FullHd => "Full HD (1920 px)".into(),
-        OutputResolution::Other(other) => other.clone(),
-    }
+pub fn resolution(locale: Locale, resolution: &OutputResolution) -> String {
+    let words = match resolution {
+        OutputResolution::Default => td_string!(locale, contract.resolution_default),
+        OutputResolution::FourK => td_string!(locale, contract.resolution_4k),
+        OutputResolution::FullHd => td_string!(locale, contract.resolution_full_hd),
+        OutputResolution::Other(other) => other,
+    };
+    words.to_string()
 }
 
-pub fn removal_mode(mode: &RemovalMode) -> String {
-    match mode {
-        RemovalMode::Off => "Keep the furniture".into(),
-        RemovalMode::Auto => "Remove furniture if there is any".into(),
-        RemovalMode::On => "Always remove furniture first".into(),
-        RemovalMode::Other(other) => other.clone(),
-    }
+pub fn removal_mode(locale: Locale, mode: &RemovalMode) -> String {
+    let words = match mode {
+        RemovalMode::Off => td_string!(locale, contract.removal_off),
+        RemovalMode::Auto => td_string!(locale, contract.removal_auto),
+        RemovalMode::On => td_string!(locale, contract.removal_on),
+        RemovalMode::Other(other) => other,
+    };
+    words.to_string()
 }
 
-pub fn variation_type(kind: Option<&VariationType>) -> String {
-    match kind {
-        Some(VariationType::Staging) => "Virtual staging".into(),
-        Some(VariationType::Removal) => "Furniture removal".into(),
-        Some(VariationType::DayToDusk) => "Day to dusk".into(),
-        Some(VariationType::Enhancement) => "Enhancement".into(),
-        Some(VariationType::Other(other)) => other.clone(),
-        None => "Variation".into(),
-    }
+pub fn variation_type(locale: Locale, kind: Option<&VariationType>) -> String {
+    let words = match kind {
+        Some(VariationType::Staging) => td_string!(locale, contract.kind_staging),
+        Some(VariationType::Removal) => td_string!(locale, contract.kind_removal),
+        Some(VariationType::DayToDusk) => td_string!(locale, contract.kind_day_to_dusk),
+        Some(VariationType::Enhancement) => td_string!(locale, contract.kind_enhancement),
+        Some(VariationType::Other(other)) => other,
+        None => td_string!(locale, contract.kind_unknown),
+    };
+    words.to_string()
 }
 
-pub fn status(status: &VariationStatus) -> String {
-    match status {
-        VariationStatus::Queued => "Queued".into(),
-        VariationStatus::Processing => "Processing".into(),
-        VariationStatus::Done => "Done".into(),
-        VariationStatus::Error => "Failed".into(),
-        VariationStatus::Other(other) => other.clone(),
-    }
+pub fn status(locale: Locale, status: &VariationStatus) -> String {
+    let words = match status {
+        VariationStatus::Queued => td_string!(locale, contract.status_queued),
+        VariationStatus::Processing => td_string!(locale, contract.status_processing),
+        VariationStatus::Done => td_string!(locale, contract.status_done),
+        VariationStatus::Error => td_string!(locale, contract.status_failed),
+        VariationStatus::Other(other) => other,
+    };
+    words.to_string()
 }
 
-/// One line about a configuration, e.g. "Modern living room, furniture removed first".
-pub fn config(config: &Config) -> String {
+/// One line about a configuration, e.g. "Living room · Modern, furniture removed first".
+pub fn config(locale: Locale, config: &Config) -> String {
+    let custom_mask = td_string!(locale, contract.config_custom_mask);
     match config {
         Config::Staging(staging) => {
-            let mut text = format!(
-                "{} {}",
-                style(&staging.add_furniture.style),
-                room_type(&staging.add_furniture.room_type).to_lowercase()
-            );
+            let room = room_type(locale, &staging.add_furniture.room_type);
+            let style = style(locale, &staging.add_furniture.style);
+            let mut text = td_string!(locale, contract.config_staging, room = room, style = style).to_string();
             if let Some(removal) = &staging.remove_furniture {
                 match removal.mode {
-                    RemovalMode::On => text.push_str(", furniture removed first"),
-                    RemovalMode::Auto => text.push_str(", furniture removed if found"),
+                    RemovalMode::On => text.push_str(td_string!(locale, contract.config_removed_first)),
+                    RemovalMode::Auto => text.push_str(td_string!(locale, contract.config_removed_if_found)),
                     _ => {}
                 }
                 if removal.mask_url.is_some() {
-                    text.push_str(" (custom mask)");
+                    text.push_str(custom_mask);
                 }
             }
             if staging.add_virtually_staged_watermark == Some(true) {
-                text.push_str(", with the “Virtually staged” mark");
+                text.push_str(td_string!(locale, contract.config_watermark));
             }
             text
         }
         Config::RemovalOnly(removal) => {
-            let mut text = String::from("Declutter only");
+            let mut text = td_string!(locale, contract.config_declutter_only).to_string();
             if removal.remove_furniture.mask_url.is_some() {
-                text.push_str(" (custom mask)");
+                text.push_str(custom_mask);
             }
             text
         }
-        Config::DayToDusk(dusk) => format!("Day to dusk: {}", sky_style(&dusk.sky_style)),
-        Config::Enhancement(_) => "Enhancement: colour, contrast and sharpness".into(),
-        Config::LegacyStaging(legacy) => format!("{} {} (v1)", style(&legacy.style), room_type(&legacy.room_type)),
+        Config::DayToDusk(dusk) => {
+            td_string!(locale, contract.config_day_to_dusk, sky = sky_style(locale, &dusk.sky_style)).to_string()
+        }
+        Config::Enhancement(_) => td_string!(locale, contract.config_enhancement).to_string(),
+        Config::LegacyStaging(legacy) => {
+            let (room, style) = (room_type(locale, &legacy.room_type), style(locale, &legacy.style));
+            td_string!(locale, contract.config_legacy, room = room, style = style).to_string()
+        }
         Config::Other(value) => {
-            format!("Other configuration ({})", value.get("type").and_then(|t| t.as_str()).unwrap_or("unknown"))
+            let kind = value.get("type").and_then(|t| t.as_str()).unwrap_or("?").to_string();
+            td_string!(locale, contract.config_other, kind = kind).to_string()
         }
     }
 }
 
-/// "3 done · 1 processing · 1 failed" for a render's variations.
-pub fn status_counts(variations: &[Variation]) -> String {
-    let mut counts: Vec<(String, usize)> = Vec::new();
+/// "3 done · 1 processing · 1 failed" for a render's variations, in order of first appearance.
+pub fn status_counts(locale: Locale, variations: &[Variation]) -> String {
+    let mut counts: Vec<(&VariationStatus, usize)> = Vec::new();
     for variation in variations {
-        let label = status(&variation.status).to_lowercase();
-        match counts.iter_mut().find(|(name, _)| *name == label) {
+        match counts.iter_mut().find(|(status, _)| **status == variation.status) {
             Some((_, count)) => *count += 1,
-            None => counts.push((label, 1)),
+            None => counts.push((&variation.status, 1)),
         }
     }
     if counts.is_empty() {
-        return "no variations yet".into();
+        return td_string!(locale, contract.no_variations_yet).to_string();
     }
-    counts.iter().map(|(label, count)| format!("{count} {label}")).collect::<Vec<_>>().join(" · ")
+    let counted = |(status, count): &(&VariationStatus, usize)| match status {
+        VariationStatus::Queued => {
+            plural!(locale, *count, contract.counted_queued_singular, contract.counted_queued_plural, count = count)
+        }
+        VariationStatus::Processing => plural!(
+            locale,
+            *count,
+            contract.counted_processing_singular,
+            contract.counted_processing_plural,
+            count = count
+        ),
+        VariationStatus::Done => {
+            plural!(locale, *count, contract.counted_done_singular, contract.counted_done_plural, count = count)
+        }
+        VariationStatus::Error => {
+            plural!(locale, *count, contract.counted_failed_singular, contract.counted_failed_plural, count = count)
+        }
+        VariationStatus::Other(other) => {
+            td_string!(locale, contract.counted_other, count = count, status = other).to_string()
+        }
+    };
+    counts.iter().map(counted).collect::<Vec<_>>().join(" · ")
 }
 
 /// The newest finished variation's thumbnail, for a render's card.
@@ -196,17 +238,17 @@ mod tests {
     }
 
     #[test]
-    fn relative_times_round_down_to_the_largest_unit() {
+    fn time_is_rounded_down_to_the_largest_unit() {
         let now = 10_000_000_000;
-        let ago = |seconds: i64| relative_time(now, now - seconds * 1000);
-        assert_eq!(ago(0), "just now");
-        assert_eq!(ago(44), "just now");
-        assert_eq!(ago(45), "1 minute ago");
-        assert_eq!(ago(150), "2 minutes ago");
-        assert_eq!(ago(3600), "1 hour ago");
-        assert_eq!(ago(86_400 * 2), "2 days ago");
-        assert_eq!(ago(86_400 * 65), "2 months ago");
-        assert_eq!(relative_time(now, now + 60_000), "just now", "a clock ahead of ours is not the future");
+        let ago = |seconds: i64| elapsed(now, now - seconds * 1000);
+        assert_eq!(ago(0), (0, "second"));
+        assert_eq!(ago(44), (0, "second"));
+        assert_eq!(ago(45), (1, "minute"));
+        assert_eq!(ago(150), (2, "minute"));
+        assert_eq!(ago(3600), (1, "hour"));
+        assert_eq!(ago(86_400 * 2), (2, "day"));
+        assert_eq!(ago(86_400 * 65), (2, "month"));
+        assert_eq!(elapsed(now, now + 60_000), (0, "second"), "a clock ahead of ours is not the future");
     }
 
     #[test]
@@ -219,27 +261,40 @@ mod tests {
         }))
         .unwrap();
         assert_eq!(
-            config(&staging),
-            "Modern living room, furniture removed if found (custom mask), with the “Virtually staged” mark"
+            config(Locale::en, &staging),
+            "Living room · Modern, furniture removed if found (custom mask), with the “Virtually staged” mark"
+        );
+        assert_eq!(
+            config(Locale::de, &staging),
+            "Wohnzimmer · Modern, Möbel entfernt, falls vorhanden (eigene Maske), mit dem Hinweis „Virtuell eingerichtet“"
         );
         let unknown: Config = serde_json::from_value(json!({"type": "sky_swap", "sky": "pink"})).unwrap();
-        assert_eq!(config(&unknown), "Other configuration (sky_swap)");
+        assert_eq!(config(Locale::en, &unknown), "Other configuration (sky_swap)");
         let enhancement: Config = serde_json::from_value(json!({"type": "enhancement"})).unwrap();
-        assert_eq!(config(&enhancement), "Enhancement: colour, contrast and sharpness");
+        assert_eq!(config(Locale::fr, &enhancement), "Amélioration : couleur, contraste et netteté");
+    }
+
+    #[test]
+    fn the_contract_s_words_are_shown_translated_and_unknown_ones_as_sent() {
+        assert_eq!(room_type(Locale::es, &RoomType::KidsRoom), "Habitación infantil");
+        assert_eq!(style(Locale::de, &Style::Scandinavian), "Skandinavisch");
+        assert_eq!(sky_style(Locale::fr, &SkyStyle::Golden), "Heure dorée");
+        assert_eq!(room_type(Locale::de, &RoomType::Other("attic".into())), "attic");
     }
 
     #[test]
     fn statuses_are_counted_in_order_of_appearance() {
-        assert_eq!(status_counts(&[]), "no variations yet");
+        assert_eq!(status_counts(Locale::en, &[]), "no variations yet");
         let variations = [
             variation("done", 1, None),
             variation("processing", 2, None),
             variation("done", 3, None),
             variation("error", 4, None),
         ];
-        assert_eq!(status_counts(&variations), "2 done · 1 processing · 1 failed");
+        assert_eq!(status_counts(Locale::en, &variations), "2 done · 1 processing · 1 failed");
+        assert_eq!(status_counts(Locale::es, &variations), "2 terminadas · 1 en proceso · 1 fallida");
         // a status the service adds later is shown as it comes
-        assert_eq!(status_counts(&[variation("paused", 1, None)]), "1 paused");
+        assert_eq!(status_counts(Locale::en, &[variation("paused", 1, None)]), "1 paused");
     }
 
     #[test]

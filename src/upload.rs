@@ -6,6 +6,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use js_sys::Promise;
+use leptos::prelude::*;
+use leptos_i18n::td_string;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::prelude::*;
@@ -16,31 +18,35 @@ use vstage_api::transport::HttpResponse;
 use vstage_api::{Message, Uploaded};
 
 use crate::api::{Token, use_api, use_token};
+use crate::locale::{Locale, use_locale};
 
 /// The largest photo the server takes.
 pub const MAX_BYTES: f64 = vstage_api::validate::MAX_PHOTO_BYTES as f64;
 
-/// Where uploads go, and with which token: the studio's.
+/// Where uploads go, and with which token: the studio's. Its failures are sentences in the studio's language at
+/// the moment they happen.
 #[derive(Clone)]
 pub struct Uploader {
     base: String,
     token: Option<Token>,
+    locale: Signal<Locale>,
 }
 
-/// The studio's uploader (its server and token).
+/// The studio's uploader (its server, token and language).
 pub fn use_uploader() -> Uploader {
-    Uploader { base: use_api().base_url().to_string(), token: use_token() }
+    Uploader { base: use_api().base_url().to_string(), token: use_token(), locale: use_locale() }
 }
 
 impl Uploader {
     /// Uploads `body` to `{base}/uploads`, reporting progress from 0.0 to 1.0. When the server refuses the
     /// token, the upload waits for the host's new one and starts again.
     pub async fn send(&self, body: &Blob, on_progress: impl Fn(f64) + 'static) -> Result<Uploaded, String> {
+        let locale = self.locale.get_untracked();
         if body.size() > MAX_BYTES {
-            return Err("The photo is over 25 MB; export it smaller and try again.".into());
+            return Err(td_string!(locale, forms.upload_over_limit).to_string());
         }
         let answer = self.post("/uploads", &Payload::Photo(body), Rc::new(on_progress)).await?;
-        read_answer(&answer)
+        read_answer(self.locale.get_untracked(), &answer)
     }
 
     /// `photo` as the multipart `file` of `POST {base}{path}` (its other arguments in `path`'s query), reporting
@@ -52,10 +58,11 @@ impl Uploader {
         file_name: &str,
         on_progress: impl Fn(f64) + 'static,
     ) -> Result<HttpResponse, String> {
+        let locale = self.locale.get_untracked();
         if photo.size() > MAX_BYTES {
-            return Err("The photo is over 25 MB; export it smaller and try again.".into());
+            return Err(td_string!(locale, forms.upload_over_limit).to_string());
         }
-        let failed = |_| "The upload could not start; try again.".to_string();
+        let failed = |_| td_string!(locale, forms.upload_not_started).to_string();
         let form = web_sys::FormData::new().map_err(failed)?;
         form.append_with_blob_and_filename("file", photo, file_name).map_err(failed)?;
         self.post(path, &Payload::Form(&form), Rc::new(on_progress)).await
@@ -71,7 +78,7 @@ impl Uploader {
         loop {
             let token = self.token.as_ref().and_then(Token::get_untracked);
             let url = format!("{}{path}", self.base);
-            let answer = upload(&url, token.as_deref(), payload, on_progress.clone()).await?;
+            let answer = upload(self.locale, &url, token.as_deref(), payload, on_progress.clone()).await?;
             match &self.token {
                 Some(holder) if holder.renewed_after(token.as_deref(), &answer).await => on_progress(0.0),
                 _ => return Ok(answer),
@@ -88,12 +95,13 @@ enum Payload<'a> {
 
 /// One attempt: the server's answer, or why there was none.
 async fn upload(
+    locale: Signal<Locale>,
     url: &str,
     token: Option<&str>,
     payload: &Payload<'_>,
     on_progress: Rc<dyn Fn(f64)>,
 ) -> Result<HttpResponse, String> {
-    let failed = |_| "The upload could not start; check your connection and try again.".to_string();
+    let failed = |_| td_string!(locale.get_untracked(), forms.upload_not_started_connection).to_string();
     let request = XmlHttpRequest::new().map_err(failed)?;
     request.open("POST", url).map_err(failed)?;
     if let Some(token) = token {
@@ -136,7 +144,7 @@ async fn upload(
     drop(progress);
     drop(keep);
     if outcome.is_err() {
-        return Err("The upload was interrupted; check your connection and try again.".into());
+        return Err(td_string!(locale.get_untracked(), forms.upload_interrupted).to_string());
     }
     Ok(HttpResponse {
         status: request.status().unwrap_or(0),
@@ -146,16 +154,37 @@ async fn upload(
     })
 }
 
-/// Where the upload is, or the server's sentence for why not.
-fn read_answer(answer: &HttpResponse) -> Result<Uploaded, String> {
+/// Where the upload is, or the server's sentence for why not (as the server wrote it).
+fn read_answer(locale: Locale, answer: &HttpResponse) -> Result<Uploaded, String> {
     let status = answer.status;
     if (200..300).contains(&status) {
         return serde_json::from_slice(&answer.body)
-            .map_err(|_| "The server's answer to the upload could not be read; try again.".to_string());
+            .map_err(|_| td_string!(locale, forms.upload_unreadable).to_string());
     }
     Err(serde_json::from_slice::<Message>(&answer.body).map(|m| m.message).unwrap_or_else(|_| match status {
-        404 => "This server does not take uploads; give the photo's web address instead.".into(),
-        413 => "The photo is too large; export it smaller and try again.".into(),
-        _ => format!("The upload failed (HTTP {status}); try again."),
+        404 => td_string!(locale, forms.upload_not_offered).to_string(),
+        413 => td_string!(locale, forms.upload_too_large).to_string(),
+        _ => td_string!(locale, forms.upload_failed_status, status = status),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(status: u16, body: &str) -> HttpResponse {
+        HttpResponse { status, retry_after: None, www_authenticate: None, body: body.as_bytes().to_vec() }
+    }
+
+    #[test]
+    fn a_refused_upload_says_why() {
+        let refused = |locale, status, body| read_answer(locale, &answer(status, body)).unwrap_err();
+        assert_eq!(refused(Locale::en, 502, ""), "The upload failed (HTTP 502); try again.");
+        assert_eq!(
+            refused(Locale::en, 404, "not json"),
+            "This server does not take uploads; give the photo's web address instead."
+        );
+        assert_eq!(refused(Locale::fr, 400, r#"{"message":"Bad type."}"#), "Bad type.", "the server's own words");
+        assert_ne!(refused(Locale::de, 413, ""), refused(Locale::en, 413, ""));
+    }
 }

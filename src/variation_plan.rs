@@ -2,9 +2,12 @@
 //! gets (staged on its own empty room, if asked), and the renders left out with the reason, named, because they have
 //! no room left under the 20-per-render limit or no empty room to stage.
 
+use leptos_i18n::td_string;
 use vstage_api::{MAX_VARIATIONS_PER_RENDER, Variation, VariationStatus, VariationType};
 
 use crate::config_draft::{ConfigDraft, Kind};
+use crate::locale::Locale;
+use crate::plural;
 
 /// A render chosen for more variations, as read just before sending.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,7 +33,7 @@ impl Target {
 }
 
 /// What "Add variations to selected" will do: the renders it sends to, each with its configuration, and those
-/// left out with the reason.
+/// left out with the reason (a sentence in the studio's language).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Plan {
     pub send: Vec<(String, ConfigDraft)>,
@@ -39,15 +42,15 @@ pub struct Plan {
 
 /// One configuration for every target; with `on_empty_rooms`, staged on each render's own empty room (its
 /// finished removal variation), and a render without one is left out. A render without room for the draft's
-/// variations under the 20-per-render limit is left out, named.
-pub fn plan(targets: &[Target], draft: &ConfigDraft, on_empty_rooms: bool) -> Plan {
+/// variations under the 20-per-render limit is left out, named; the reasons are in `locale`.
+pub fn plan(locale: Locale, targets: &[Target], draft: &ConfigDraft, on_empty_rooms: bool) -> Plan {
     let mut plan = Plan::default();
     for target in targets {
         let mut own = draft.clone();
         if on_empty_rooms {
             own.kind = Kind::Staging;
             let Some(base) = &target.empty_room else {
-                plan.left_out.push(format!("{} has no empty room yet (no finished furniture removal).", target.label));
+                plan.left_out.push(td_string!(locale, studio.plan_no_empty_room, label = &target.label));
                 continue;
             };
             own.base_variation_id = Some(base.clone());
@@ -55,9 +58,18 @@ pub fn plan(targets: &[Target], draft: &ConfigDraft, on_empty_rooms: bool) -> Pl
         let needed = own.variations();
         let left = MAX_VARIATIONS_PER_RENDER.saturating_sub(target.existing);
         if needed > left {
+            let label = &target.label;
             plan.left_out.push(match left {
-                0 => format!("{} has no room left: it has {MAX_VARIATIONS_PER_RENDER} variations.", target.label),
-                left => format!("{} has room for {left} more variation(s), not {needed}.", target.label),
+                0 => td_string!(locale, studio.plan_full, label = label, max = MAX_VARIATIONS_PER_RENDER),
+                left => plural!(
+                    locale,
+                    left,
+                    studio.plan_room_for_singular,
+                    studio.plan_room_for_plural,
+                    label = label,
+                    left = left,
+                    needed = needed
+                ),
             });
             continue;
         }
@@ -87,7 +99,7 @@ mod tests {
         ];
         assert_eq!(targets[0].empty_room.as_deref(), Some("e1"));
         let draft = ConfigDraft { count: 2, ..ConfigDraft::default() };
-        let same = plan(&targets, &draft, false);
+        let same = plan(Locale::en, &targets, &draft, false);
         assert_eq!(same.send.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>(), ["r1"]);
         assert_eq!(
             same.left_out,
@@ -95,13 +107,19 @@ mod tests {
         );
 
         let one = ConfigDraft { count: 1, ..ConfigDraft::default() };
-        let staged = plan(&targets, &one, true);
+        let staged = plan(Locale::en, &targets, &one, true);
         assert_eq!(staged.send.len(), 1);
         assert_eq!(staged.send[0].1.base_variation_id.as_deref(), Some("e1"));
         assert!(staged.left_out[1].contains("Hall.jpg has no empty room yet"), "{:?}", staged.left_out);
 
         // removal first makes two variations a count
         let removing = ConfigDraft { removal: vstage_api::RemovalMode::On, kind: Kind::Staging, ..one };
-        assert!(plan(&targets[2..], &removing, false).left_out[0].contains("not 2"));
+        assert!(plan(Locale::en, &targets[2..], &removing, false).left_out[0].contains("not 2"));
+
+        // in French, one variation is singular
+        assert_eq!(
+            plan(Locale::fr, &targets, &draft, false).left_out[1],
+            "Hall.jpg n’a de place que pour 1 variante de plus, pas 2."
+        );
     }
 }

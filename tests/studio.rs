@@ -15,6 +15,8 @@ use vstage::config_draft::{ConfigDraft, Kind, count_limit};
 use vstage::hooks::use_animation_frame::use_animation_frame;
 use vstage::hooks::use_resize_observer::use_resize_observer;
 use vstage::live::{Channel, Live, MAX_POLL_MS, MIN_POLL_MS, follow_render, next_poll_delay};
+use vstage::locale::Locale;
+use vstage_api::validate::Problem;
 use vstage_api::{Rule, ValidationError};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -147,11 +149,11 @@ async fn the_form_keeps_the_total_at_twenty_as_the_person_types() {
     assert_eq!(drafts.get_untracked()[1].1.count, 8, "12 + 8 = 20");
 
     // an error about the second configuration's count shows in its fieldset, not the first
-    error.set(Some(ValidationError {
-        field: "configs[1].variation_count".into(),
-        rule: Rule::Range,
-        message: "Ask for between 1 and 20 variations.".into(),
-    }));
+    error.set(Some(ValidationError::new(
+        "configs[1].variation_count",
+        Rule::Range,
+        Problem::VariationCount { max: 20 },
+    )));
     settle().await;
     let fieldsets = find_all(&root, "fieldset");
     assert!(!fieldsets[0].text_content().unwrap().contains("between 1 and 20"));
@@ -205,7 +207,8 @@ async fn the_eta_bar_counts_down_and_never_below_zero() {
     settle().await;
     assert_eq!(bar.get_attribute("aria-valuenow").as_deref(), Some("100"));
     assert!(root.text_content().unwrap().contains("Any moment now"));
-    assert_eq!(eta_words(125_000), "About 3 min left");
+    assert_eq!(eta_words(Locale::en, 125_000), "About 3 min left");
+    assert_eq!(eta_words(Locale::de, 125_000), "Noch etwa 3 min");
 }
 
 // ---- the pager ----

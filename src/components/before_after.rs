@@ -4,8 +4,10 @@
 use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::html;
 use leptos::prelude::*;
+use leptos_i18n::td_string;
 
 use crate::api::use_shown_address;
+use crate::locale::use_locale;
 
 /// The new position after `key` at `position` (0 to 100), or `None` when the key does nothing here.
 pub fn key_step(position: f64, key: &str, fine: bool) -> Option<f64> {
@@ -31,6 +33,7 @@ pub fn BeforeAfter(
     before_label: Signal<String>,
     #[prop(into)] after_label: Signal<String>,
 ) -> impl IntoView {
+    let locale = use_locale();
     let shown = use_shown_address();
     let before = Signal::derive({
         let shown = shown.clone();
@@ -90,17 +93,20 @@ pub fn BeforeAfter(
                     style:left=move || format!("{:.2}%", position.get())
                     role="slider"
                     tabindex="0"
-                    aria-label=move || format!("Compare {} with {}", before_label.get(), after_label.get())
+                    aria-label=move || td_string!(locale.get(), studio.compare_slider, before = before_label.get(), after = after_label.get())
                     aria-valuemin="0"
                     aria-valuemax="100"
                     aria-valuenow=move || format!("{:.0}", position.get())
-                    aria-valuetext=move || format!("{:.0} % of {} shown", position.get(), before_label.get())
+                    aria-valuetext=move || {
+                        let percent = format!("{:.0}", position.get());
+                        td_string!(locale.get(), studio.compare_shown, percent = percent, before = before_label.get())
+                    }
                     on:keydown=on_key
                 ></div>
             </div>
             <figcaption class="vstage-compare__caption">
-                <span>"Before: " {before_label}</span>
-                <span>"After: " {after_label}</span>
+                <span>{move || td_string!(locale.get(), studio.compare_before, label = before_label.get())}</span>
+                <span>{move || td_string!(locale.get(), studio.compare_after, label = after_label.get())}</span>
             </figcaption>
         </figure>
     }

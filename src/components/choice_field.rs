@@ -6,8 +6,11 @@ use leptos::prelude::*;
 #[component]
 pub fn ChoiceField(
     #[prop(into)] id: String,
-    #[prop(into)] label: String,
-    /// `(value as the contract spells it, words for the person)`, in the order shown.
+    /// Words for the person: a sentence, or a closure reading the studio's locale.
+    #[prop(into)]
+    label: TextProp,
+    /// `(value as the contract spells it, words for the person)`, in the order shown. Words that follow the
+    /// studio's locale: make the field in a closure that reads it.
     options: Vec<(String, String)>,
     /// The chosen value, as the contract spells it.
     #[prop(into)]
@@ -16,7 +19,7 @@ pub fn ChoiceField(
 ) -> impl IntoView {
     view! {
         <div class="vstage-field">
-            <label for=id.clone()>{label}</label>
+            <label for=id.clone()>{move || label.get().to_string()}</label>
             <select id=id on:change=move |ev| on_pick.run(event_target_value(&ev))>
                 {options
                     .into_iter()

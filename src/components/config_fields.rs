@@ -2,11 +2,13 @@
 //! held within what is left of the render's 20 as the person types. Errors appear next to their field.
 
 use leptos::prelude::*;
+use leptos_i18n::td_string;
 use vstage_api::{OutputResolution, RemovalMode, RoomType, SkyStyle, Style, ValidationError};
 
 use crate::components::choice_field::ChoiceField;
 use crate::config_draft::{ConfigDraft, Kind, count_limit, error_for};
 use crate::describe;
+use crate::locale::{errors, use_locale};
 
 /// The drafts of a form, each with a stable id for keyed lists.
 pub type Drafts = RwSignal<Vec<(u32, ConfigDraft)>>;
@@ -53,6 +55,7 @@ pub fn ConfigFields(
     #[prop(into)]
     error: Signal<Option<ValidationError>>,
 ) -> impl IntoView {
+    let locale = use_locale();
     let index = move || drafts.with(|list| list.iter().position(|(i, _)| *i == id).unwrap_or(0));
     let draft =
         move || drafts.with(|list| list.iter().find(|(i, _)| *i == id).map(|(_, d)| d.clone())).unwrap_or_default();
@@ -89,7 +92,8 @@ pub fn ConfigFields(
             let single = drafts.with(Vec::len) == 1;
             error.get().and_then(|e| {
                 let matched = error_for(&e, index(), single)?;
-                (matched == field || (field == "config" && matched != "variation_count")).then(|| e.message.clone())
+                (matched == field || (field == "config" && matched != "variation_count"))
+                    .then(|| errors::invalid(locale.get(), &e))
             })
         }
     };
@@ -103,8 +107,8 @@ pub fn ConfigFields(
 
     view! {
         <fieldset class="vstage-config">
-            <legend>{move || format!("Configuration {}", index() + 1)}</legend>
-            <div class="vstage-kinds" role="radiogroup" aria-label="Processing">
+            <legend>{move || td_string!(locale.get(), forms.config_legend, number = index() + 1)}</legend>
+            <div class="vstage-kinds" role="radiogroup" aria-label=move || td_string!(locale.get(), forms.config_processing)>
                 {Kind::ALL
                     .into_iter()
                     .map(|kind| {
@@ -119,49 +123,71 @@ pub fn ConfigFields(
                                         refit();
                                     }
                                 />
-                                <span class="vstage-kind__name">{kind.label()}</span>
-                                <span class="vstage-kind__hint">{kind.explained()}</span>
+                                <span class="vstage-kind__name">{move || kind.label(locale.get())}</span>
+                                <span class="vstage-kind__hint">{move || kind.explained(locale.get())}</span>
                             </label>
                         }
                     })
                     .collect_view()}
             </div>
             <Show when=move || draft().kind == Kind::Staging>
-                <ChoiceField
-                    id=dom("room")
-                    label="Room type"
-                    options=ROOM_TYPES.iter().map(|room| (room.as_str().to_string(), describe::room_type(room))).collect()
-                    current=Signal::derive(move || draft().room_type.as_str().to_string())
-                    on_pick=move |value: String| edit(&|d| d.room_type = RoomType::from(value.as_str()))
-                />
-                <ChoiceField
-                    id=dom("style")
-                    label="Style"
-                    options=STYLES.iter().map(|style| (style.as_str().to_string(), describe::style(style))).collect()
-                    current=Signal::derive(move || draft().style.as_str().to_string())
-                    on_pick=move |value: String| edit(&|d| d.style = Style::from(value.as_str()))
-                />
+                // made again in another language: the options' words follow the locale
+                {move || {
+                    let locale = locale.get();
+                    view! {
+                        <ChoiceField
+                            id=dom("room")
+                            label=td_string!(locale, forms.config_room_type)
+                            options=ROOM_TYPES
+                                .iter()
+                                .map(|room| (room.as_str().to_string(), describe::room_type(locale, room)))
+                                .collect()
+                            current=Signal::derive(move || draft().room_type.as_str().to_string())
+                            on_pick=move |value: String| edit(&|d| d.room_type = RoomType::from(value.as_str()))
+                        />
+                        <ChoiceField
+                            id=dom("style")
+                            label=td_string!(locale, forms.config_style)
+                            options=STYLES
+                                .iter()
+                                .map(|style| (style.as_str().to_string(), describe::style(locale, style)))
+                                .collect()
+                            current=Signal::derive(move || draft().style.as_str().to_string())
+                            on_pick=move |value: String| edit(&|d| d.style = Style::from(value.as_str()))
+                        />
+                    }
+                }}
                 <Show
                     when=move || draft().base_variation_id.is_none()
-                    fallback=|| view! { <p class="vstage-muted">"Staged on the empty room of the chosen removal variation."</p> }
+                    fallback=move || view! {
+                        <p class="vstage-muted">{move || td_string!(locale.get(), forms.config_staged_on_removal)}</p>
+                    }
                 >
-                    <ChoiceField
-                        id=dom("removal")
-                        label="Existing furniture"
-                        options=REMOVAL_MODES.iter().map(|mode| (mode.as_str().to_string(), describe::removal_mode(mode))).collect()
-                        current=Signal::derive(move || draft().removal.as_str().to_string())
-                        on_pick=move |value: String| {
-                            edit(&|d| d.removal = RemovalMode::from(value.as_str()));
-                            refit();
+                    {move || {
+                        let locale = locale.get();
+                        view! {
+                            <ChoiceField
+                                id=dom("removal")
+                                label=td_string!(locale, forms.config_removal)
+                                options=REMOVAL_MODES
+                                    .iter()
+                                    .map(|mode| (mode.as_str().to_string(), describe::removal_mode(locale, mode)))
+                                    .collect()
+                                current=Signal::derive(move || draft().removal.as_str().to_string())
+                                on_pick=move |value: String| {
+                                    edit(&|d| d.removal = RemovalMode::from(value.as_str()));
+                                    refit();
+                                }
+                            />
                         }
-                    />
+                    }}
                     <Show when=move || draft().removal != RemovalMode::Off>
-                        <p class="vstage-hint">"Each staged variation also gives its empty room: two variations each."</p>
+                        <p class="vstage-hint">{move || td_string!(locale.get(), forms.config_removal_hint)}</p>
                     </Show>
                 </Show>
             </Show>
             <Show when=move || draft().kind == Kind::DayToDusk>
-                <div class="vstage-skies" role="radiogroup" aria-label="Sky">
+                <div class="vstage-skies" role="radiogroup" aria-label=move || td_string!(locale.get(), forms.config_sky)>
                     {SKIES
                         .iter()
                         .map(|sky| {
@@ -178,8 +204,14 @@ pub fn ConfigFields(
                                         prop:checked=chosen.clone()
                                         on:change=move |_| edit(&|d| d.sky = pick.clone())
                                     />
-                                    <span class="vstage-kind__name">{describe::sky_style(sky)}</span>
-                                    <span class="vstage-kind__hint">{describe::sky_style_explained(sky)}</span>
+                                    <span class="vstage-kind__name">{
+                                        let sky = sky.clone();
+                                        move || describe::sky_style(locale.get(), &sky)
+                                    }</span>
+                                    <span class="vstage-kind__hint">{
+                                        let sky = sky.clone();
+                                        move || describe::sky_style_explained(locale.get(), &sky)
+                                    }</span>
                                 </label>
                             }
                         })
@@ -196,39 +228,51 @@ pub fn ConfigFields(
                             edit(&|d| d.watermark = on);
                         }
                     />
-                    "Add the “Virtually staged” mark in the lower right"
+                    {move || td_string!(locale.get(), forms.config_watermark)}
                 </label>
             </Show>
             <Show when=move || draft().removes_furniture()>
                 <div class="vstage-field vstage-mask-choice">
                     <p class="vstage-hint">
                         {move || if draft().mask_url.is_some() {
-                            "Removes exactly what your custom mask marks."
+                            td_string!(locale.get(), forms.config_mask_custom)
                         } else {
-                            "The service finds the furniture to remove by itself."
+                            td_string!(locale.get(), forms.config_mask_automatic)
                         }}
                     </p>
                     {mask_request.map(|request| view! {
                         <button type="button" class="vstage-button vstage-button--secondary" on:click=move |_| request.0.run(id)>
-                            {move || if draft().mask_url.is_some() { "Draw a new custom mask" } else { "Custom mask…" }}
+                            {move || if draft().mask_url.is_some() {
+                                td_string!(locale.get(), forms.config_mask_draw_new)
+                            } else {
+                                td_string!(locale.get(), forms.config_mask_draw)
+                            }}
                         </button>
                     })}
                     <Show when=move || draft().mask_url.is_some()>
                         <button type="button" class="vstage-link" on:click=move |_| edit(&|d| d.mask_url = None)>
-                            "Use the automatic mask instead"
+                            {move || td_string!(locale.get(), forms.config_mask_use_automatic)}
                         </button>
                     </Show>
                 </div>
             </Show>
-            <ChoiceField
-                id=dom("resolution")
-                label="Output size"
-                options=RESOLUTIONS.iter().map(|size| (size.as_str().to_string(), describe::resolution(size))).collect()
-                current=Signal::derive(move || draft().resolution.as_str().to_string())
-                on_pick=move |value: String| edit(&|d| d.resolution = OutputResolution::from(value.as_str()))
-            />
+            {move || {
+                let locale = locale.get();
+                view! {
+                    <ChoiceField
+                        id=dom("resolution")
+                        label=td_string!(locale, forms.config_resolution)
+                        options=RESOLUTIONS
+                            .iter()
+                            .map(|size| (size.as_str().to_string(), describe::resolution(locale, size)))
+                            .collect()
+                        current=Signal::derive(move || draft().resolution.as_str().to_string())
+                        on_pick=move |value: String| edit(&|d| d.resolution = OutputResolution::from(value.as_str()))
+                    />
+                }
+            }}
             <div class="vstage-field">
-                <label for=dom("count")>"Variations"</label>
+                <label for=dom("count")>{move || td_string!(locale.get(), forms.config_count)}</label>
                 <input
                     id=dom("count")
                     class="vstage-count"
@@ -243,10 +287,8 @@ pub fn ConfigFields(
                 />
                 <p id=dom("count-note") class="vstage-hint" aria-live="polite">
                     {move || match clamped.get() {
-                        Some(limit) => format!(
-                            "At most {limit} here: a render holds 20 variations, and the others already take the rest."
-                        ),
-                        None => format!("Up to {} for this configuration.", limit()),
+                        Some(limit) => td_string!(locale.get(), forms.config_count_clamped, limit = limit),
+                        None => td_string!(locale.get(), forms.config_count_limit, limit = limit()),
                     }}
                 </p>
                 {move || count_error().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}

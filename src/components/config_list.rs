@@ -2,10 +2,12 @@
 //! and kept at 20 or fewer (counting the empty-room variations that removal adds).
 
 use leptos::prelude::*;
+use leptos_i18n::td_string;
 use vstage_api::{MAX_VARIATIONS_PER_RENDER, ValidationError};
 
 use crate::components::config_fields::{ConfigFields, Drafts};
 use crate::config_draft::{ConfigDraft, count_limit, total};
+use crate::locale::{errors, use_locale};
 
 #[component]
 pub fn ConfigList(
@@ -16,6 +18,7 @@ pub fn ConfigList(
     #[prop(optional)]
     multiple: bool,
 ) -> impl IntoView {
+    let locale = use_locale();
     let next_id = StoredValue::new(drafts.with_untracked(|list| list.iter().map(|(id, _)| id + 1).max().unwrap_or(0)));
     let plain = move || drafts.get().into_iter().map(|(_, d)| d).collect::<Vec<_>>();
     let total = move || total(&plain(), existing.get());
@@ -34,7 +37,7 @@ pub fn ConfigList(
         error
             .get()
             .filter(|e| e.field == "configs")
-            .map(|e| view! { <p class="vstage-error" role="alert">{e.message}</p> })
+            .map(|e| view! { <p class="vstage-error" role="alert">{move || errors::invalid(locale.get(), &e)}</p> })
     };
     let removable = move || multiple && drafts.with(Vec::len) > 1;
     view! {
@@ -48,7 +51,7 @@ pub fn ConfigList(
                             class="vstage-button vstage-button--secondary vstage-button--small"
                             on:click=move |_| drafts.update(|list| list.retain(|(id, _)| *id != entry.0))
                         >
-                            "Remove this configuration"
+                            {move || td_string!(locale.get(), forms.list_remove)}
                         </button>
                     </Show>
                 </div>
@@ -56,15 +59,13 @@ pub fn ConfigList(
             {list_error}
             <p class="vstage-total" aria-live="polite">
                 {move || {
-                    let existing = existing.get();
-                    let total = total();
+                    let (locale, existing, total) = (locale.get(), existing.get(), total());
+                    let max = MAX_VARIATIONS_PER_RENDER;
                     if existing > 0 {
-                        format!(
-                            "{} new, {total} of {MAX_VARIATIONS_PER_RENDER} variations with the {existing} this render has.",
-                            total - existing
-                        )
+                        let new = total - existing;
+                        td_string!(locale, forms.list_total_adding, new = new, total = total, max = max, existing = existing)
                     } else {
-                        format!("{total} of {MAX_VARIATIONS_PER_RENDER} variations.")
+                        td_string!(locale, forms.list_total, total = total, max = max)
                     }
                 }}
             </p>
@@ -75,7 +76,7 @@ pub fn ConfigList(
                     disabled=move || !can_add()
                     on:click=add
                 >
-                    "Add another configuration"
+                    {move || td_string!(locale.get(), forms.list_add)}
                 </button>
             </Show>
         </div>

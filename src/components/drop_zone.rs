@@ -9,7 +9,9 @@ pub fn DropZone(
     /// The file input's id, for its label.
     #[prop(into)]
     id: String,
-    #[prop(into)] label: String,
+    /// Words for the person: a sentence, or a closure reading the studio's locale.
+    #[prop(into)]
+    label: TextProp,
     /// Whether several files may be chosen at once.
     #[prop(optional)]
     multiple: bool,
@@ -47,7 +49,7 @@ pub fn DropZone(
             on:dragleave=move |_| dragging.set(false)
             on:drop=on_drop
         >
-            <label for=id.clone()>{label}</label>
+            <label for=id.clone()>{move || label.get().to_string()}</label>
             <input id=id type="file" multiple=multiple accept="image/jpeg,image/png,image/webp" on:change=on_choose />
             {children.map(|children| children())}
         </div>

@@ -8,27 +8,31 @@ use crate::components::link::Link;
 use crate::components::mode_badge::ModeBadge;
 use crate::components::status_badge::StatusBadge;
 use crate::components::usage_meter::UsageMeter;
+use crate::i18n::*;
+use crate::locale::use_locale;
 use crate::route::Route;
 
 #[component]
 pub fn Header() -> impl IntoView {
     let account = use_account();
+    let locale = use_locale();
     let usage = move || {
         match account.user.get() {
-        None => view! { <p class="vstage-usage vstage-skeleton" aria-busy="true">"Loading usage…"</p> }.into_any(),
+        None => view! { <p class="vstage-usage vstage-skeleton" aria-busy="true">{move || td_string!(locale.get(), common.loading_usage)}</p> }.into_any(),
         Some(Ok(user)) => {
+            let locale = locale.get();
             let (staging_used, staging_limit) = user.staging_usage();
             let (editing_used, editing_limit) = user.image_editing_usage();
             view! {
-                <section class="vstage-usage" aria-label="Photos used this period">
-                    <UsageMeter label="Staging" used=staging_used limit=staging_limit />
-                    <UsageMeter label="Image editing" used=editing_used limit=editing_limit />
+                <section class="vstage-usage" aria-label=td_string!(locale, common.usage_label)>
+                    <UsageMeter label=td_string!(locale, common.usage_staging) used=staging_used limit=staging_limit />
+                    <UsageMeter label=td_string!(locale, common.usage_editing) used=editing_used limit=editing_limit />
                 </section>
             }
             .into_any()
         }
         Some(Err(error)) => {
-            view! { <p class="vstage-usage vstage-usage--error" role="alert">"Usage unavailable: " {error.to_string()}</p> }
+            view! { <p class="vstage-usage vstage-usage--error" role="alert">{move || td_string!(locale.get(), common.usage_unavailable, reason = error.to_string())}</p> }
                 .into_any()
         }
     }
@@ -38,13 +42,13 @@ pub fn Header() -> impl IntoView {
             <Link to=Route::Renders class="vstage-brand">
                 "vstage"
             </Link>
-            <nav class="vstage-nav" aria-label="Studio">
-                <Link to=Route::Renders>"Renders"</Link>
-                <Link to=Route::NewRender>"New render"</Link>
-                <Link to=Route::Board>"Listing board"</Link>
-                <Link to=Route::RemoveFurniture>"Remove furniture"</Link>
-                <Link to=Route::Classic>"Classic (v1)"</Link>
-                <Link to=Route::Account>"Account"</Link>
+            <nav class="vstage-nav" aria-label=move || td_string!(locale.get(), common.nav_label)>
+                <Link to=Route::Renders>{move || td_string!(locale.get(), common.nav_renders)}</Link>
+                <Link to=Route::NewRender>{move || td_string!(locale.get(), common.nav_new_render)}</Link>
+                <Link to=Route::Board>{move || td_string!(locale.get(), common.nav_board)}</Link>
+                <Link to=Route::RemoveFurniture>{move || td_string!(locale.get(), common.nav_remove_furniture)}</Link>
+                <Link to=Route::Classic>{move || td_string!(locale.get(), common.nav_classic)}</Link>
+                <Link to=Route::Account>{move || td_string!(locale.get(), common.nav_account)}</Link>
             </nav>
             <ModeBadge mode=Signal::derive(move || account.mode()) />
             <StatusBadge state=Signal::derive(move || account.service_state()) on_retry=move |()| account.refresh() />

@@ -3,10 +3,12 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use leptos_i18n::td_string;
 
 use crate::account::use_account;
 use crate::api::use_api;
 use crate::components::drop_zone::DropZone;
+use crate::locale::{Locale, use_locale};
 use crate::upload::use_uploader;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,9 +21,21 @@ enum Source {
 #[derive(Debug, Clone, PartialEq)]
 enum Upload {
     Idle,
-    Sending { name: String, progress: f64 },
-    Done { name: String },
-    Failed { message: String },
+    Sending {
+        name: String,
+        progress: f64,
+    },
+    Done {
+        name: String,
+    },
+    /// The file chosen is not an image.
+    NotImage {
+        name: String,
+    },
+    /// The uploader's sentence.
+    Failed {
+        message: String,
+    },
 }
 
 #[component]
@@ -32,6 +46,7 @@ pub fn ImagePicker(
     #[prop(into)]
     error: Signal<Option<String>>,
 ) -> impl IntoView {
+    let locale = use_locale();
     let account = use_account();
     let api = use_api();
     let uploader = use_uploader();
@@ -75,9 +90,7 @@ pub fn ImagePicker(
 
     let send_file = move |file: web_sys::File| {
         if !file.type_().starts_with("image/") {
-            upload_state.set(Upload::Failed {
-                message: format!("{} is not an image; choose a JPEG, PNG or WebP photo.", file.name()),
-            });
+            upload_state.set(Upload::NotImage { name: file.name() });
             return;
         }
         if let Ok(url) = web_sys::Url::create_object_url_with_blob(&file) {
@@ -108,29 +121,33 @@ pub fn ImagePicker(
         }
     });
 
-    let tab = move |value: Source, label: &'static str| {
+    let tab = move |value: Source, label: fn(Locale) -> &'static str| {
         view! {
             <label class="vstage-tab" class:vstage-tab--chosen=move || source.get() == value>
                 <input type="radio" name="vstage-photo-source" prop:checked=move || source.get() == value on:change=move |_| {
                     chosen_by_person.set_value(true);
                     source.set(value);
                 } />
-                {label}
+                {move || label(locale.get())}
             </label>
         }
     };
 
     view! {
         <fieldset class="vstage-picker">
-            <legend>"Photo"</legend>
-            <div class="vstage-tabs" role="radiogroup" aria-label="Where the photo comes from">
-                {tab(Source::Address, "Web address")}
-                <Show when=move || account.offers_uploads()>{tab(Source::Device, "From this device")}</Show>
-                <Show when=move || account.is_sandbox()>{tab(Source::Sample, "Sample photo")}</Show>
+            <legend>{move || td_string!(locale.get(), forms.picker_legend)}</legend>
+            <div class="vstage-tabs" role="radiogroup" aria-label=move || td_string!(locale.get(), forms.picker_source)>
+                {tab(Source::Address, |locale| td_string!(locale, forms.picker_address_tab))}
+                <Show when=move || account.offers_uploads()>
+                    {tab(Source::Device, |locale| td_string!(locale, forms.picker_device_tab))}
+                </Show>
+                <Show when=move || account.is_sandbox()>
+                    {tab(Source::Sample, |locale| td_string!(locale, forms.picker_sample_tab))}
+                </Show>
             </div>
             <Show when=move || source.get() == Source::Address>
                 <div class="vstage-field">
-                    <label for="vstage-image-url">"Photo address"</label>
+                    <label for="vstage-image-url">{move || td_string!(locale.get(), forms.picker_address)}</label>
                     <input
                         id="vstage-image-url"
                         type="url"
@@ -142,16 +159,28 @@ pub fn ImagePicker(
                 </div>
             </Show>
             <Show when=move || source.get() == Source::Device>
-                <DropZone id="vstage-image-file" label="Drop a photo here, or choose one" on_files>
+                <DropZone id="vstage-image-file" label=move || td_string!(locale.get(), forms.picker_drop) on_files>
                     {move || match upload_state.get() {
                         Upload::Idle => ().into_any(),
                         Upload::Sending { name, progress } => view! {
                             <div class="vstage-upload" role="status" aria-live="polite">
-                                <span>{format!("Uploading {name}… {:.0} %", progress * 100.0)}</span>
+                                <span>{move || {
+                                    let percent = format!("{:.0}", progress * 100.0);
+                                    td_string!(locale.get(), forms.picker_uploading, name = &name, percent = percent)
+                                }}</span>
                                 <progress max="1" value=progress.to_string()></progress>
                             </div>
                         }.into_any(),
-                        Upload::Done { name } => view! { <p class="vstage-upload" role="status">{format!("{name} is uploaded.")}</p> }.into_any(),
+                        Upload::Done { name } => view! {
+                            <p class="vstage-upload" role="status">
+                                {move || td_string!(locale.get(), forms.picker_uploaded, name = &name)}
+                            </p>
+                        }.into_any(),
+                        Upload::NotImage { name } => view! {
+                            <p class="vstage-error" role="alert">
+                                {move || td_string!(locale.get(), forms.picker_not_image, name = &name)}
+                            </p>
+                        }.into_any(),
                         Upload::Failed { message } => view! { <p class="vstage-error" role="alert">{message}</p> }.into_any(),
                     }}
                 </DropZone>
@@ -159,7 +188,9 @@ pub fn ImagePicker(
             <Show when=move || source.get() == Source::Sample>
                 <div class="vstage-samples">
                     {move || match samples.get() {
-                        None => view! { <p class="vstage-skeleton">"Loading sample photos…"</p> }.into_any(),
+                        None => view! {
+                            <p class="vstage-skeleton">{move || td_string!(locale.get(), forms.picker_loading_samples)}</p>
+                        }.into_any(),
                         Some(samples) => samples.into_iter().map(|sample| {
                             let url = sample.url.clone();
                             let chosen = {
@@ -192,9 +223,15 @@ pub fn ImagePicker(
                     <figure class="vstage-preview">
                         <Show
                             when=move || !preview_broken.get()
-                            fallback=|| view! { <p class="vstage-error">"This address does not show a photo here; check it, or choose another photo."</p> }
+                            fallback=move || view! {
+                                <p class="vstage-error">{move || td_string!(locale.get(), forms.picker_broken)}</p>
+                            }
                         >
-                            <img src=src.clone() alt="The chosen photo" on:error=move |_| preview_broken.set(true) />
+                            <img
+                                src=src.clone()
+                                alt=move || td_string!(locale.get(), forms.picker_preview_alt)
+                                on:error=move |_| preview_broken.set(true)
+                            />
                         </Show>
                     </figure>
                 })

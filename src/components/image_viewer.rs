@@ -4,6 +4,9 @@
 use leptos::ev::{KeyboardEvent, WheelEvent};
 use leptos::html;
 use leptos::prelude::*;
+use leptos_i18n::td_string;
+
+use crate::locale::use_locale;
 
 const ZOOMS: [f64; 7] = [1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0];
 
@@ -21,6 +24,7 @@ pub fn ImageViewer(
     /// The image shown; `None` closes the viewer.
     open: RwSignal<Option<(String, String)>>,
 ) -> impl IntoView {
+    let locale = use_locale();
     let zoom = RwSignal::new(1.0_f64);
     let close_button = NodeRef::<html::Button>::new();
     Effect::new(move |_| {
@@ -53,19 +57,19 @@ pub fn ImageViewer(
                         <span class="vstage-viewer__title">{title}</span>
                         <span aria-live="polite">{move || format!("{:.0} %", zoom.get() * 100.0)}</span>
                         <button class="vstage-button vstage-button--small" on:click=move |_| zoom.update(|z| *z = zoom_step(*z, false))>
-                            "Zoom out"
+                            {move || td_string!(locale.get(), studio.viewer_zoom_out)}
                         </button>
                         <button class="vstage-button vstage-button--small" on:click=move |_| zoom.update(|z| *z = zoom_step(*z, true))>
-                            "Zoom in"
+                            {move || td_string!(locale.get(), studio.viewer_zoom_in)}
                         </button>
                         <button class="vstage-button vstage-button--small" on:click=move |_| zoom.set(1.0)>
-                            "Fit"
+                            {move || td_string!(locale.get(), studio.viewer_fit)}
                         </button>
                         <a class="vstage-button vstage-button--small" href=src.clone() download="" target="_blank" rel="noopener">
-                            "Download"
+                            {move || td_string!(locale.get(), studio.download)}
                         </a>
                         <button class="vstage-button vstage-button--small" node_ref=close_button on:click=move |_| open.set(None)>
-                            "Close"
+                            {move || td_string!(locale.get(), studio.close)}
                         </button>
                     </div>
                     <div class="vstage-viewer__stage" on:wheel=on_wheel>

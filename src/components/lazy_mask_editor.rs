@@ -3,6 +3,7 @@
 
 use js_sys::{Function, Promise};
 use leptos::prelude::*;
+use leptos_i18n::{Locale as _, td_string};
 use vstage_api::Analyze;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
@@ -10,6 +11,8 @@ use web_sys::Blob;
 
 use crate::api::use_api;
 use crate::chunks::chunk;
+use crate::locale::errors::api_error;
+use crate::locale::{Locale, use_locale};
 use crate::upload::use_uploader;
 
 chunk! {
@@ -32,42 +35,46 @@ pub fn LazyMaskEditor(
     on_done: Callback<String>,
     #[prop(into)] on_cancel: Callback<()>,
 ) -> impl IntoView {
+    let locale = use_locale();
     let attempt = RwSignal::new(0u32);
     let loaded = LocalResource::new(move || {
         attempt.track();
-        async {
-            mask_editor()
-                .await
-                .map_err(|_| "The mask editor could not be loaded; check your connection and try again.".to_string())
-        }
+        async { mask_editor().await.map_err(|_| ()) }
     });
-    let services = StoredValue::new_local(Services::new(on_done, on_cancel));
+    let services = StoredValue::new_local(Services::new(locale, on_done, on_cancel));
 
     move || {
         match loaded.get() {
-        None => view! { <p class="vstage-hint" aria-busy="true">"Loading the mask editor…"</p> }.into_any(),
-        Some(Err(message)) => view! {
-            <div class="vstage-panel vstage-panel--error" role="alert">
-                <p>{message}</p>
-                <button type="button" class="vstage-button" on:click=move |_| attempt.update(|n| *n += 1)>"Try again"</button>
-            </div>
-        }
-        .into_any(),
-        Some(Ok(())) => services
-            .with_value(|services| {
-                view! {
-                    <vstage-mask-editor
-                        image-url=image_url.clone()
-                        start-from=start_from.clone()
-                        prop:analyze=services.analyze.clone()
-                        prop:upload=services.upload.clone()
-                        prop:done=services.done.clone()
-                        prop:cancel=services.cancel.clone()
-                    ></vstage-mask-editor>
-                }
-            })
+            None => view! {
+                <p class="vstage-hint" aria-busy="true">{move || td_string!(locale.get(), mask.lazy_loading)}</p>
+            }
             .into_any(),
-    }
+            Some(Err(())) => view! {
+                <div class="vstage-panel vstage-panel--error" role="alert">
+                    <p>{move || td_string!(locale.get(), mask.lazy_failed)}</p>
+                    <button type="button" class="vstage-button" on:click=move |_| attempt.update(|n| *n += 1)>
+                        {move || td_string!(locale.get(), common.try_again)}
+                    </button>
+                </div>
+            }
+            .into_any(),
+            Some(Ok(())) => services
+                .with_value(|services| {
+                    view! {
+                        // the editor speaks the studio's language, and follows it
+                        <vstage-mask-editor
+                            lang=move || locale.get().as_str()
+                            image-url=image_url.clone()
+                            start-from=start_from.clone()
+                            prop:analyze=services.analyze.clone()
+                            prop:upload=services.upload.clone()
+                            prop:done=services.done.clone()
+                            prop:cancel=services.cancel.clone()
+                        ></vstage-mask-editor>
+                    }
+                })
+                .into_any(),
+        }
     }
 }
 
@@ -82,14 +89,17 @@ struct Services {
 }
 
 impl Services {
-    fn new(on_done: Callback<String>, on_cancel: Callback<()>) -> Self {
+    /// Rejections carry the sentence the editor shows, in the studio's language of the moment.
+    fn new(locale: Signal<Locale>, on_done: Callback<String>, on_cancel: Callback<()>) -> Self {
         let api = use_api();
         let uploader = use_uploader();
         let analyze = Closure::<dyn Fn(String) -> Promise>::new(move |image_url: String| {
             let api = api.clone();
             future_to_promise(async move {
                 let analysis = api.analyze(&Analyze { image_url, webhook_url: None }).await;
-                analysis.map(|analysis| JsValue::from(analysis.result_url)).map_err(|e| JsValue::from(e.to_string()))
+                analysis
+                    .map(|analysis| JsValue::from(analysis.result_url))
+                    .map_err(|e| JsValue::from(api_error(locale.get_untracked(), &e)))
             })
         });
         let upload = Closure::<dyn Fn(Blob, Function) -> Promise>::new(move |png: Blob, progress: Function| {

@@ -13,6 +13,7 @@ pub mod image_picker;
 pub mod image_viewer;
 pub mod lazy_mask_editor;
 pub mod link;
+pub mod locale_chooser;
 pub mod mode_badge;
 pub mod pager;
 pub mod render_card;

@@ -2,6 +2,9 @@
 //! Nothing is shown when the server does not say (a plain reverse proxy).
 
 use leptos::prelude::*;
+use leptos_i18n::td_string;
+
+use crate::locale::use_locale;
 
 #[component]
 pub fn ModeBadge(
@@ -9,18 +12,22 @@ pub fn ModeBadge(
     #[prop(into)]
     mode: Signal<Option<String>>,
 ) -> impl IntoView {
+    let locale = use_locale();
     move || {
+        let locale = locale.get();
         mode.get().map(|mode| {
             let (label, title, class) = match mode.as_str() {
                 "sandbox" => (
-                    "Sandbox".to_string(),
-                    "Connected to the local sandbox: results are simulated and marked SANDBOX.",
+                    td_string!(locale, common.mode_sandbox).to_string(),
+                    td_string!(locale, common.mode_sandbox_title),
                     "vstage-mode vstage-mode--sandbox",
                 ),
-                "upstream" => {
-                    ("Live".to_string(), "Connected to the staging service.", "vstage-mode vstage-mode--live")
-                }
-                other => (other.to_string(), "The server's mode.", "vstage-mode"),
+                "upstream" => (
+                    td_string!(locale, common.mode_live).to_string(),
+                    td_string!(locale, common.mode_live_title),
+                    "vstage-mode vstage-mode--live",
+                ),
+                other => (other.to_string(), td_string!(locale, common.mode_other_title), "vstage-mode"),
             };
             view! {
                 <span class=class title=title>

@@ -2,6 +2,9 @@
 //! line when everything is shown. The list owns the cursor; this only asks for the next page.
 
 use leptos::prelude::*;
+use leptos_i18n::td_string;
+
+use crate::locale::use_locale;
 
 #[component]
 pub fn Pager(
@@ -12,6 +15,7 @@ pub fn Pager(
     shown: Signal<usize>,
     #[prop(into)] on_more: Callback<()>,
 ) -> impl IntoView {
+    let locale = use_locale();
     view! {
         <div class="vstage-pager">
             {move || {
@@ -23,7 +27,13 @@ pub fn Pager(
                             disabled=move || loading.get()
                             on:click=move |_| on_more.run(())
                         >
-                            {move || if loading.get() { "Loading…" } else { "Load more" }}
+                            {move || {
+                                if loading.get() {
+                                    td_string!(locale.get(), common.loading)
+                                } else {
+                                    td_string!(locale.get(), common.load_more)
+                                }
+                            }}
                         </button>
                     }
                         .into_any()
@@ -32,8 +42,8 @@ pub fn Pager(
                         <p class="vstage-muted">
                             {move || match shown.get() {
                                 0 => String::new(),
-                                1 => "The only one.".to_string(),
-                                n => format!("All {n} shown."),
+                                1 => td_string!(locale.get(), common.pager_only_one).to_string(),
+                                n => td_string!(locale.get(), common.pager_all_shown, count = n),
                             }}
                         </p>
                     }

@@ -2,11 +2,14 @@
 //! and when it was made. The card links to the render; a checkbox on it selects it for bulk variations.
 
 use leptos::prelude::*;
+use leptos_i18n::td_string;
 use vstage_api::Render;
 
 use crate::api::use_shown_address;
 use crate::components::link::Link;
 use crate::describe;
+use crate::locale::use_locale;
+use crate::plural;
 use crate::route::Route;
 
 #[component]
@@ -16,10 +19,11 @@ pub fn RenderCard(
     /// The list's selection, by render id.
     selection: RwSignal<Vec<String>>,
 ) -> impl IntoView {
+    let locale = use_locale();
     let variations = render.variation_items().to_vec();
     let thumbnail = describe::newest_thumbnail(&variations).or_else(|| render.image_url.clone());
-    let counts = describe::status_counts(&variations);
     let total = render.variations.as_ref().and_then(|page| page.total_count).unwrap_or(variations.len() as u64);
+    let counts = move || describe::status_counts(locale.get(), &variations);
     let created = render.created_at.millis();
     let to = Route::Render { id: render.id.clone() };
     let id = render.id.clone();
@@ -40,7 +44,7 @@ pub fn RenderCard(
         <li class="vstage-card" part="card">
             <label class="vstage-card__select">
                 <input type="checkbox" prop:checked=chosen on:change=toggle />
-                <span class="vstage-visually-hidden">"Select this render"</span>
+                <span class="vstage-visually-hidden">{move || td_string!(locale.get(), studio.card_select)}</span>
             </label>
             <Link to class="vstage-card__link">
                 {match thumbnail {
@@ -51,10 +55,10 @@ pub fn RenderCard(
                     None => view! { <div class="vstage-card__thumb vstage-card__thumb--empty" aria-hidden="true"></div> }.into_any(),
                 }}
                 <span class="vstage-card__title">
-                    {format!("{total} variation{}", if total == 1 { "" } else { "s" })}
+                    {move || plural!(locale.get(), total, studio.card_variations_singular, studio.card_variations_plural, count = total)}
                 </span>
                 <span class="vstage-card__counts">{counts}</span>
-                <span class="vstage-card__time">{move || describe::relative_time(now.get(), created)}</span>
+                <span class="vstage-card__time">{move || describe::relative_time(locale.get(), now.get(), created)}</span>
             </Link>
         </li>
     }

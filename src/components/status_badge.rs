@@ -2,8 +2,10 @@
 //! Changes are announced to screen readers (a polite live region).
 
 use leptos::prelude::*;
+use leptos_i18n::td_string;
 
 use crate::account::ServiceState;
+use crate::locale::use_locale;
 
 #[component]
 pub fn StatusBadge(
@@ -12,20 +14,21 @@ pub fn StatusBadge(
     #[prop(into)]
     on_retry: Callback<()>,
 ) -> impl IntoView {
+    let locale = use_locale();
     view! {
         <div class="vstage-status" role="status" aria-live="polite">
             {move || match state.get() {
                 ServiceState::Checking => {
                     view! {
                         <span class="vstage-status__dot vstage-status__dot--checking" aria-hidden="true"></span>
-                        <span class="vstage-status__label">"Checking…"</span>
+                        <span class="vstage-status__label">{move || td_string!(locale.get(), common.status_checking)}</span>
                     }
                         .into_any()
                 }
                 ServiceState::Online => {
                     view! {
                         <span class="vstage-status__dot vstage-status__dot--online" aria-hidden="true"></span>
-                        <span class="vstage-status__label">"Online"</span>
+                        <span class="vstage-status__label">{move || td_string!(locale.get(), common.status_online)}</span>
                     }
                         .into_any()
                 }
@@ -33,11 +36,11 @@ pub fn StatusBadge(
                     view! {
                         <span class="vstage-status__dot vstage-status__dot--down" aria-hidden="true"></span>
                         <span class="vstage-status__label" title=reason.clone()>
-                            "Unreachable"
+                            {move || td_string!(locale.get(), common.status_unreachable)}
                         </span>
                         <span class="vstage-visually-hidden">{reason}</span>
                         <button class="vstage-button vstage-button--small" on:click=move |_| on_retry.run(())>
-                            "Retry"
+                            {move || td_string!(locale.get(), common.retry)}
                         </button>
                     }
                         .into_any()

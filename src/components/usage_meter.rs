@@ -2,6 +2,9 @@
 //! The level thresholds are plain functions so they are tested apart from the view.
 
 use leptos::prelude::*;
+use leptos_i18n::td_string;
+
+use crate::locale::use_locale;
 
 /// From this share of the limit on, the meter warns.
 pub const NEAR_LIMIT: f64 = 0.8;
@@ -40,13 +43,12 @@ pub fn UsageMeter(
     used: u64,
     limit: u64,
 ) -> impl IntoView {
+    let locale = use_locale();
     let level = UsageLevel::of(used, limit);
     let left = limit.saturating_sub(used);
-    let spoken = match level {
-        UsageLevel::Reached => {
-            format!("{used} of {limit} photos used; the limit is reached for this period")
-        }
-        _ => format!("{used} of {limit} photos used; {left} left this period"),
+    let spoken = move || match level {
+        UsageLevel::Reached => td_string!(locale.get(), common.meter_reached, used = used, limit = limit),
+        _ => td_string!(locale.get(), common.meter_left, used = used, limit = limit, left = left),
     };
     view! {
         <div
@@ -55,7 +57,7 @@ pub fn UsageMeter(
             class:vstage-meter--reached=level == UsageLevel::Reached
         >
             <span class="vstage-meter__label">{label.clone()}</span>
-            <span class="vstage-meter__value">{format!("{used} of {limit}")}</span>
+            <span class="vstage-meter__value">{move || td_string!(locale.get(), common.meter_value, used = used, limit = limit)}</span>
             <div
                 class="vstage-meter__track"
                 role="meter"
@@ -63,7 +65,7 @@ pub fn UsageMeter(
                 aria-valuemin="0"
                 aria-valuemax=limit.to_string()
                 aria-valuenow=used.min(limit).to_string()
-                aria-valuetext=spoken.clone()
+                aria-valuetext=spoken
                 title=spoken
             >
                 <div class="vstage-meter__fill" style:width=format!("{:.1}%", filled_percent(used, limit))></div>

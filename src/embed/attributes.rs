@@ -15,7 +15,7 @@ pub struct Attributes {
     pub view: RwSignal<Option<String>>,
     pub render_id: RwSignal<Option<String>>,
     pub photo_url: RwSignal<Option<String>>,
-    /// Kept for the locales to come; the studio is in English today.
+    /// The studio's language (`de`, `fr-CA`); else the page's `<html lang>`, else the browser's.
     pub lang: RwSignal<Option<String>>,
     /// `address` on the standalone page: the route follows the page's address. Read at mount only.
     pub routing: RwSignal<Option<String>>,

@@ -6,31 +6,32 @@ use vstage_mask::{Mask, Rect};
 use wasm_bindgen::{Clamped, JsCast};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlImageElement, ImageData};
 
+use super::core::Problem;
 use super::viewport::Viewport;
 
 /// Rows painted at once on a full repaint, so a 12-megapixel mask never needs a 48 MB buffer.
 const BAND_ROWS: u32 = 256;
 
 /// A canvas of this size, not attached to the page, and its 2D context.
-pub fn offscreen(width: u32, height: u32) -> Result<(HtmlCanvasElement, CanvasRenderingContext2d), String> {
+pub fn offscreen(width: u32, height: u32) -> Result<(HtmlCanvasElement, CanvasRenderingContext2d), Problem> {
     let canvas: HtmlCanvasElement = web_sys::window()
         .and_then(|window| window.document())
         .and_then(|document| document.create_element("canvas").ok())
         .and_then(|element| element.dyn_into().ok())
-        .ok_or("The mask editor could not make its canvas.")?;
+        .ok_or(Problem::NoCanvas)?;
     canvas.set_width(width);
     canvas.set_height(height);
     let context = context_2d(&canvas)?;
     Ok((canvas, context))
 }
 
-fn context_2d(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d, String> {
+fn context_2d(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d, Problem> {
     canvas
         .get_context("2d")
         .ok()
         .flatten()
         .and_then(|context| context.dyn_into::<CanvasRenderingContext2d>().ok())
-        .ok_or_else(|| "This browser cannot draw on a canvas; the mask editor needs one.".to_string())
+        .ok_or(Problem::NoDrawing)
 }
 
 /// The coloured mask at the photo's resolution.
@@ -42,7 +43,7 @@ pub struct MaskLayer {
 }
 
 impl MaskLayer {
-    pub fn new(width: u32, height: u32, colour: [u8; 3]) -> Result<Self, String> {
+    pub fn new(width: u32, height: u32, colour: [u8; 3]) -> Result<Self, Problem> {
         let (canvas, context) = offscreen(width, height)?;
         Ok(Self { canvas, context, colour: [colour[0], colour[1], colour[2], 255], buffer: Vec::new() })
     }
@@ -97,7 +98,7 @@ pub struct Frame<'a> {
 }
 
 /// Draws a frame on the visible canvas, resizing its backing store to its CSS size x the device pixel ratio.
-pub fn draw(canvas: &HtmlCanvasElement, frame: &Frame) -> Result<(), String> {
+pub fn draw(canvas: &HtmlCanvasElement, frame: &Frame) -> Result<(), Problem> {
     let ratio = web_sys::window().map(|window| window.device_pixel_ratio()).unwrap_or(1.0).max(1.0);
     let (css_width, css_height) = (f64::from(canvas.client_width()), f64::from(canvas.client_height()));
     let (width, height) = ((css_width * ratio).round() as u32, (css_height * ratio).round() as u32);

@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 
 use super::canvas::MaskLayer;
-use super::core::{Editor, EditorCore, Photo};
+use super::core::{Editor, EditorCore, Photo, Problem};
 use super::element::Studio;
 use super::footer::{MaskFooter, THRESHOLD};
 use super::load;
@@ -119,18 +119,18 @@ fn load_photo(editor: Editor, image_url: String, start_from: Option<String>) {
             let analysis = match start_from {
                 Some(url) => load::mask_pixels(&url, width, height)
                     .await
-                    .and_then(|rgba| Mask::from_rgba(width, height, &rgba, THRESHOLD).map_err(|e| e.to_string()))
-                    .inspect_err(|message| editor.notice.set(Some(message.clone())))
+                    .and_then(|rgba| Ok(Mask::from_rgba(width, height, &rgba, THRESHOLD)?))
+                    .inspect_err(|problem| editor.notice.set(Some(problem.clone())))
                     .ok(),
                 None => None,
             };
             let mask = match analysis {
                 Some(mask) => mask,
-                None => Mask::new(width, height).map_err(|e| e.to_string())?,
+                None => Mask::new(width, height)?,
             };
             let mut layer = MaskLayer::new(width, height, settings.colour_bytes())?;
             layer.repaint(&mask);
-            Ok::<_, String>((EditorCore { state: EditorState::new(mask), layer, photo }, width, height))
+            Ok::<_, Problem>((EditorCore { state: EditorState::new(mask), layer, photo }, width, height))
         }
         .await;
         match outcome {
@@ -139,8 +139,8 @@ fn load_photo(editor: Editor, image_url: String, start_from: Option<String>) {
                     settings.fit_photo(width, height);
                 }
             }
-            Err(message) => {
-                let _ = editor.photo.try_set(Photo::Failed(message));
+            Err(problem) => {
+                let _ = editor.photo.try_set(Photo::Failed(problem));
             }
         }
     });

@@ -4,12 +4,13 @@
 use vstage_mask::Mask;
 use web_sys::{Blob, BlobPropertyBag};
 
+use super::core::Problem;
+
 /// The mask as a PNG blob.
-pub fn png_blob(mask: &Mask) -> Result<Blob, String> {
-    let bytes = mask.to_png().map_err(|e| e.to_string())?;
+pub fn png_blob(mask: &Mask) -> Result<Blob, Problem> {
+    let bytes = mask.to_png()?;
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes.as_slice()));
     let options = BlobPropertyBag::new();
     options.set_type("image/png");
-    Blob::new_with_u8_array_sequence_and_options(&parts, &options)
-        .map_err(|_| "The mask could not be prepared for upload; try again.".to_string())
+    Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(|_| Problem::NotPrepared)
 }

@@ -2,11 +2,13 @@
 //! CSS pixels of the canvas) and shows the loading or failure of the photo over it.
 
 use leptos::prelude::*;
+use leptos_i18n::td_string;
 use wasm_bindgen::JsCast;
 use web_sys::{PointerEvent, WheelEvent};
 
 use super::core::{Editor, Photo};
 use super::state::{PointerInput, PointerKind};
+use crate::locale::use_locale;
 
 /// The canvas's top-left corner in the viewport: read once per event (it forces layout), not once per sample.
 fn origin(canvas: &web_sys::Element) -> (f64, f64) {
@@ -31,6 +33,7 @@ fn pointer_input(event: &PointerEvent, (left, top): (f64, f64)) -> PointerInput 
 
 #[component]
 pub fn MaskStage(editor: Editor) -> impl IntoView {
+    let locale = use_locale();
     let canvas_ref = editor.canvas;
     let settings = editor.settings;
 
@@ -85,7 +88,7 @@ pub fn MaskStage(editor: Editor) -> impl IntoView {
                 node_ref=canvas_ref
                 class="vstage-mask-canvas"
                 tabindex="0"
-                aria-label="Mask: paint over what should be removed"
+                aria-label=move || td_string!(locale.get(), mask.stage_label)
                 on:pointerdown=on_pointer_down
                 on:pointermove=on_pointer_move
                 on:pointerup=on_pointer_up
@@ -98,8 +101,16 @@ pub fn MaskStage(editor: Editor) -> impl IntoView {
                 on:contextmenu=move |ev| ev.prevent_default()
             ></canvas>
             {move || match editor.photo.get() {
-                Photo::Loading => Some(view! { <p class="vstage-mask-stage__status" aria-busy="true">"Loading the photo…"</p> }.into_any()),
-                Photo::Failed(message) => Some(view! { <p class="vstage-error vstage-mask-stage__status" role="alert">{message}</p> }.into_any()),
+                Photo::Loading => Some(view! {
+                    <p class="vstage-mask-stage__status" aria-busy="true">
+                        {move || td_string!(locale.get(), mask.stage_loading)}
+                    </p>
+                }.into_any()),
+                Photo::Failed(problem) => Some(view! {
+                    <p class="vstage-error vstage-mask-stage__status" role="alert">
+                        {move || problem.sentence(locale.get())}
+                    </p>
+                }.into_any()),
                 Photo::Ready => None,
             }}
         </div>

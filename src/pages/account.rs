@@ -2,15 +2,20 @@
 //! Loading, failure (with retry) and success each have their own view.
 
 use leptos::prelude::*;
+use leptos_i18n::td_string;
 
 use crate::account::use_account;
+use crate::locale::errors::api_error;
+use crate::locale::use_locale;
 
 #[component]
 pub fn AccountPage() -> impl IntoView {
     let account = use_account();
-    move || match account.user.get() {
+    let locale = use_locale();
+    move || {
+        match account.user.get() {
         None => {
-            view! { <section class="vstage-panel vstage-skeleton" aria-busy="true">"Loading your account…"</section> }
+            view! { <section class="vstage-panel vstage-skeleton" aria-busy="true">{move || td_string!(locale.get(), studio.account_loading)}</section> }
                 .into_any()
         }
         Some(Ok(user)) => {
@@ -18,19 +23,24 @@ pub fn AccountPage() -> impl IntoView {
             let (editing_used, editing_limit) = user.image_editing_usage();
             view! {
                 <section class="vstage-panel" aria-labelledby="vstage-account-title">
-                    <h1 id="vstage-account-title">"Your account"</h1>
+                    <h1 id="vstage-account-title">{move || td_string!(locale.get(), studio.account_title)}</h1>
                     // A widget token's holder is shown usage only (the server keeps the operator's identity).
                     {user.user.clone().map(|identity| view! {
                         <dl class="vstage-facts">
-                            <dt>"Email"</dt>
+                            <dt>{move || td_string!(locale.get(), studio.account_email)}</dt>
                             <dd>{identity.email}</dd>
-                            <dt>"Account id"</dt>
+                            <dt>{move || td_string!(locale.get(), studio.account_id)}</dt>
                             <dd>{identity.uid}</dd>
                         </dl>
                     })}
                     <p>
-                        {format!(
-                            "This period you have used {staging_used} of {staging_limit} staging photos and {editing_used} of {editing_limit} image-editing photos."
+                        {move || td_string!(
+                            locale.get(),
+                            studio.account_usage,
+                            staging_used = staging_used,
+                            staging_limit = staging_limit,
+                            editing_used = editing_used,
+                            editing_limit = editing_limit
                         )}
                     </p>
                 </section>
@@ -39,13 +49,14 @@ pub fn AccountPage() -> impl IntoView {
         }
         Some(Err(error)) => view! {
             <section class="vstage-panel vstage-panel--error" role="alert">
-                <h1>"Your account could not be loaded"</h1>
-                <p>{error.to_string()}</p>
+                <h1>{move || td_string!(locale.get(), studio.account_load_failed)}</h1>
+                <p>{move || api_error(locale.get(), &error)}</p>
                 <button class="vstage-button" on:click=move |_| account.refresh()>
-                    "Try again"
+                    {move || td_string!(locale.get(), common.try_again)}
                 </button>
             </section>
         }
         .into_any(),
+    }
     }
 }

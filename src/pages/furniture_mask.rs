@@ -3,7 +3,8 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use vstage_api::{Analysis, Analyze, RemovalMode, RoomType, Style};
+use leptos_i18n::td_string;
+use vstage_api::{Analysis, Analyze, ApiError, RemovalMode, RoomType, Style, ValidationError};
 
 use crate::api::use_api;
 use crate::components::choice_field::ChoiceField;
@@ -12,6 +13,8 @@ use crate::components::image_picker::ImagePicker;
 use crate::components::lazy_mask_editor::LazyMaskEditor;
 use crate::config_draft::{ConfigDraft, Kind};
 use crate::describe;
+use crate::locale::errors::{api_error, invalid};
+use crate::locale::{Locale, use_locale};
 use crate::pages::new_render::build_request;
 use crate::pages::use_render_created;
 
@@ -31,11 +34,12 @@ enum Step {
 #[component]
 pub fn FurnitureMask() -> impl IntoView {
     let api = use_api();
+    let locale = use_locale();
     let created = use_render_created();
     let image_url = RwSignal::new(String::new());
     let step = RwSignal::new(Step::Photo);
-    let failure = RwSignal::new(None::<String>);
-    let photo_error = RwSignal::new(None::<String>);
+    let failure = RwSignal::new(None::<ApiError>);
+    let photo_error = RwSignal::new(None::<ValidationError>);
     let working = RwSignal::new(false);
     let stage = RwSignal::new(false);
     let room_type = RwSignal::new(RoomType::Living);
@@ -51,7 +55,7 @@ pub fn FurnitureMask() -> impl IntoView {
         move |_| {
             let request = Analyze { image_url: image_url.get_untracked().trim().to_string(), webhook_url: None };
             if let Err(invalid) = request.validate() {
-                photo_error.set(Some(invalid.message));
+                photo_error.set(Some(invalid));
                 return;
             }
             photo_error.set(None);
@@ -61,7 +65,7 @@ pub fn FurnitureMask() -> impl IntoView {
             spawn_local(async move {
                 match api.analyze(&request).await {
                     Ok(analysis) => step.set(Step::Analysed(analysis)),
-                    Err(error) => failure.set(Some(error.to_string())),
+                    Err(error) => failure.set(Some(error)),
                 }
                 working.set(false);
             });
@@ -89,31 +93,35 @@ pub fn FurnitureMask() -> impl IntoView {
         spawn_local(async move {
             match api.create_render(&request).await {
                 Ok(render) => created(render.id),
-                Err(error) => failure.set(Some(error.to_string())),
+                Err(error) => failure.set(Some(error)),
             }
             let _ = working.try_set(false);
         });
     };
 
     let analysed = move |analysis: Analysis| {
-        let share = analysis
-            .percentage_masked
-            .map(|share| format!("Furniture covers {share:.1} % of the photo."))
-            .unwrap_or_else(|| "The service did not say how much of the photo is furniture.".into());
+        let percentage = analysis.percentage_masked;
+        let share = move || {
+            let locale = locale.get();
+            match percentage {
+                Some(share) => td_string!(locale, studio.mask_share, share = one_decimal(locale, share)),
+                None => td_string!(locale, studio.mask_share_unknown).to_string(),
+            }
+        };
         let result_url = analysis.result_url.clone();
         view! {
             <figure class="vstage-analysis">
                 <div class="vstage-analysis__images">
-                    <img src=image_url.get_untracked() alt="The photo" />
-                    <img class="vstage-analysis__mask" src=analysis.result_url.clone() alt="The furniture found, in white" />
+                    <img src=image_url.get_untracked() alt=move || td_string!(locale.get(), studio.mask_photo_alt) />
+                    <img class="vstage-analysis__mask" src=analysis.result_url.clone() alt=move || td_string!(locale.get(), studio.mask_found_alt) />
                 </div>
                 <figcaption class="vstage-analysis-share">{share}</figcaption>
             </figure>
             <div class="vstage-form__actions">
                 <button type="button" class="vstage-button vstage-button--secondary"
-                    on:click=move |_| step.set(Step::Editing { start_from: None })>"Start from an empty mask"</button>
+                    on:click=move |_| step.set(Step::Editing { start_from: None })>{move || td_string!(locale.get(), studio.mask_start_empty)}</button>
                 <button type="button" class="vstage-button vstage-edit-mask"
-                    on:click=move |_| step.set(Step::Editing { start_from: Some(result_url.clone()) })>"Edit mask"</button>
+                    on:click=move |_| step.set(Step::Editing { start_from: Some(result_url.clone()) })>{move || td_string!(locale.get(), studio.mask_edit)}</button>
             </div>
         }
     };
@@ -122,37 +130,47 @@ pub fn FurnitureMask() -> impl IntoView {
         let remove = remove.clone();
         let again = mask_url.clone();
         view! {
-            <section class="vstage-masked" aria-label="Remove furniture with this mask">
-                <p>"Your mask is ready. " <a href=mask_url.clone() target="_blank" rel="noopener">"See the mask"</a></p>
+            <section class="vstage-masked" aria-label=move || td_string!(locale.get(), studio.mask_remove_with)>
+                <p>
+                    {move || td_string!(locale.get(), studio.mask_ready)}
+                    " "
+                    <a href=mask_url.clone() target="_blank" rel="noopener">{move || td_string!(locale.get(), studio.mask_see)}</a>
+                </p>
                 <label class="vstage-check">
                     <input type="checkbox" prop:checked=move || stage.get() on:change=move |ev| stage.set(event_target_checked(&ev)) />
-                    "Stage the empty room too"
+                    {move || td_string!(locale.get(), studio.mask_stage_too)}
                 </label>
                 <Show when=move || stage.get()>
-                    <ChoiceField
-                        id="vstage-mask-room".to_string()
-                        label="Room type"
-                        options=ROOM_TYPES.iter().map(|room| (room.as_str().to_string(), describe::room_type(room))).collect()
-                        current=Signal::derive(move || room_type.get().as_str().to_string())
-                        on_pick=move |value: String| room_type.set(RoomType::from(value.as_str()))
-                    />
-                    <ChoiceField
-                        id="vstage-mask-style".to_string()
-                        label="Style"
-                        options=STYLES.iter().map(|s| (s.as_str().to_string(), describe::style(s))).collect()
-                        current=Signal::derive(move || style.get().as_str().to_string())
-                        on_pick=move |value: String| style.set(Style::from(value.as_str()))
-                    />
+                    // drawn again in the new words when the language changes (the choices live in signals)
+                    {move || {
+                        let locale = locale.get();
+                        view! {
+                            <ChoiceField
+                                id="vstage-mask-room".to_string()
+                                label=td_string!(locale, studio.mask_room_type)
+                                options=ROOM_TYPES.iter().map(|room| (room.as_str().to_string(), describe::room_type(locale, room))).collect()
+                                current=Signal::derive(move || room_type.get().as_str().to_string())
+                                on_pick=move |value: String| room_type.set(RoomType::from(value.as_str()))
+                            />
+                            <ChoiceField
+                                id="vstage-mask-style".to_string()
+                                label=td_string!(locale, studio.mask_style)
+                                options=STYLES.iter().map(|s| (s.as_str().to_string(), describe::style(locale, s))).collect()
+                                current=Signal::derive(move || style.get().as_str().to_string())
+                                on_pick=move |value: String| style.set(Style::from(value.as_str()))
+                            />
+                        }
+                    }}
                 </Show>
                 <div class="vstage-form__actions">
                     <button type="button" class="vstage-button vstage-button--secondary"
-                        on:click=move |_| step.set(Step::Editing { start_from: Some(again.clone()) })>"Edit the mask again"</button>
+                        on:click=move |_| step.set(Step::Editing { start_from: Some(again.clone()) })>{move || td_string!(locale.get(), studio.mask_edit_again)}</button>
                     <button type="button" class="vstage-button vstage-remove-with-mask" disabled=move || working.get()
                         on:click={
                             let url = mask_url.clone();
                             move |_| remove(url.clone())
                         }>
-                        "Remove furniture with this mask"
+                        {move || td_string!(locale.get(), studio.mask_remove_with)}
                     </button>
                 </div>
             </section>
@@ -161,17 +179,17 @@ pub fn FurnitureMask() -> impl IntoView {
 
     view! {
         <section class="vstage-page" aria-labelledby="vstage-mask-title">
-            <h1 id="vstage-mask-title">"Remove furniture"</h1>
-            <p class="vstage-hint">"The service finds the furniture; you correct what it found; exactly that is removed."</p>
-            <ImagePicker image_url error=Signal::derive(move || photo_error.get()) />
+            <h1 id="vstage-mask-title">{move || td_string!(locale.get(), studio.mask_title)}</h1>
+            <p class="vstage-hint">{move || td_string!(locale.get(), studio.mask_hint)}</p>
+            <ImagePicker image_url error=Signal::derive(move || photo_error.get().map(|error| invalid(locale.get(), &error))) />
             <Show when=move || matches!(step.get(), Step::Photo)>
                 <div class="vstage-form__actions">
                     <button type="button" class="vstage-button vstage-analyze" disabled=move || working.get() on:click=analyze.clone()>
-                        {move || if working.get() { "Analysing…" } else { "Find the furniture" }}
+                        {move || if working.get() { td_string!(locale.get(), studio.mask_analysing) } else { td_string!(locale.get(), studio.mask_find) }}
                     </button>
                 </div>
             </Show>
-            {move || failure.get().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
+            {move || failure.get().map(|error| view! { <p class="vstage-error" role="alert">{api_error(locale.get(), &error)}</p> })}
             {move || match step.get() {
                 Step::Photo => ().into_any(),
                 Step::Analysed(analysis) => analysed(analysis).into_any(),
@@ -186,5 +204,15 @@ pub fn FurnitureMask() -> impl IntoView {
                 Step::Masked { mask_url } => masked(mask_url).into_any(),
             }}
         </section>
+    }
+}
+
+/// A share with one decimal, as the studio's language writes it: `12.5` in English, `12,5` in German, Spanish and
+/// French (the English text stays as it was).
+fn one_decimal(locale: Locale, share: f64) -> String {
+    let text = format!("{share:.1}");
+    match locale {
+        Locale::en => text,
+        _ => text.replace('.', ","),
     }
 }

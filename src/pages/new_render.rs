@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use leptos_i18n::td_string;
+use vstage_api::validate::Problem;
 use vstage_api::{ApiError, ConfigEntry, CreateRender, RenderConfigs, ValidationError};
 
 use crate::ListingPhoto;
@@ -12,6 +14,8 @@ use crate::components::config_list::ConfigList;
 use crate::components::image_picker::ImagePicker;
 use crate::components::lazy_mask_editor::LazyMaskEditor;
 use crate::config_draft::{ConfigDraft, Kind};
+use crate::locale::errors::{api_error, invalid};
+use crate::locale::use_locale;
 use crate::pages::use_render_created;
 
 /// The request for these choices (single form for one configuration, multi form for several).
@@ -41,6 +45,7 @@ pub fn build_request(
 #[component]
 pub fn NewRender() -> impl IntoView {
     let api = use_api();
+    let locale = use_locale();
     let created = use_render_created();
     // The listing's photo, when the host gives one (and whenever it gives another).
     let listing_photo = use_context::<ListingPhoto>().map(|ListingPhoto(photo)| photo);
@@ -59,17 +64,14 @@ pub fn NewRender() -> impl IntoView {
     let chooses_webhook = move || token.as_ref().is_none_or(|token| token.get().is_none());
     let wait = RwSignal::new(false);
     let error = RwSignal::new(None::<ValidationError>);
-    let failure = RwSignal::new(None::<String>);
+    let failure = RwSignal::new(None::<ApiError>);
     let sending = RwSignal::new(false);
     // the draft whose custom mask is being drawn
     let masking = RwSignal::new(None::<u32>);
     provide_context(MaskRequest(Callback::new(move |id: u32| {
         if image_url.get_untracked().trim().is_empty() {
-            error.set(Some(ValidationError {
-                field: "image_url".into(),
-                rule: vstage_api::Rule::Required,
-                message: "Choose the photo first: the mask is drawn over it.".into(),
-            }));
+            let sentence = td_string!(locale.get_untracked(), studio.new_photo_first).to_string();
+            error.set(Some(ValidationError::new("image_url", vstage_api::Rule::Required, Problem::Other(sentence))));
         } else {
             masking.set(Some(id));
         }
@@ -108,54 +110,62 @@ pub fn NewRender() -> impl IntoView {
             match api.create_render(&request).await {
                 Ok(render) => created(render.id),
                 Err(ApiError::Invalid(invalid)) => error.set(Some(invalid)),
-                Err(other) => failure.set(Some(other.to_string())),
+                Err(other) => failure.set(Some(other)),
             }
             sending.set(false);
         });
     };
-    let photo_error = Signal::derive(move || error.get().filter(|e| e.field == "image_url").map(|e| e.message));
-    let webhook_error = move || error.get().filter(|e| e.field == "webhook_url").map(|e| e.message);
+    let photo_error =
+        Signal::derive(move || error.get().filter(|e| e.field == "image_url").map(|e| invalid(locale.get(), &e)));
+    let webhook_error = move || error.get().filter(|e| e.field == "webhook_url").map(|e| invalid(locale.get(), &e));
 
     view! {
         <section class="vstage-page" aria-labelledby="vstage-new-title">
-            <h1 id="vstage-new-title">"New render"</h1>
+            <h1 id="vstage-new-title">{move || td_string!(locale.get(), studio.new_render)}</h1>
             <form class="vstage-form" on:submit=submit novalidate>
                 <ImagePicker image_url error=photo_error />
                 <ConfigList drafts existing=Signal::stored(0) error multiple=true />
                 <details class="vstage-advanced">
-                    <summary>"Advanced"</summary>
+                    <summary>{move || td_string!(locale.get(), studio.new_advanced)}</summary>
                     // With a widget token the server sends deliveries to its own receiver: nothing to choose.
                     <Show when=move || chooses_webhook()>
                     <div class="vstage-field">
-                        <label for="vstage-webhook">"Webhook address (optional)"</label>
+                        <label for="vstage-webhook">{move || td_string!(locale.get(), studio.new_webhook)}</label>
                         <input
                             id="vstage-webhook"
                             type="url"
-                            placeholder="https://your-site.example/hooks/staging"
+                            placeholder=move || td_string!(locale.get(), studio.new_webhook_placeholder)
                             prop:value=move || webhook_url.get()
                             on:input=move |ev| webhook_url.set(event_target_value(&ev))
                             aria-invalid=move || webhook_error().is_some().to_string()
                         />
-                        <p class="vstage-hint">"The service also posts each finished variation there."</p>
+                        <p class="vstage-hint">{move || td_string!(locale.get(), studio.new_webhook_hint)}</p>
                         {move || webhook_error().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
                     </div>
                     </Show>
                     <label class="vstage-check">
                         <input type="checkbox" prop:checked=move || wait.get() on:change=move |ev| wait.set(event_target_checked(&ev)) />
-                        "Wait until the variations are done before showing the render"
+                        {move || td_string!(locale.get(), studio.new_wait)}
                     </label>
                 </details>
-                {move || failure.get().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
+                {move || failure.get().map(|error| view! { <p class="vstage-error" role="alert">{api_error(locale.get(), &error)}</p> })}
                 <div class="vstage-form__actions">
                     <button type="submit" class="vstage-button" part="primary-button" disabled=move || sending.get() aria-busy=move || sending.get().to_string()>
-                        {move || if sending.get() { if wait.get() { "Rendering…" } else { "Sending…" } } else { "Create render" }}
+                        {move || {
+                            let locale = locale.get();
+                            match (sending.get(), wait.get()) {
+                                (true, true) => td_string!(locale, studio.new_rendering),
+                                (true, false) => td_string!(locale, studio.new_sending),
+                                (false, _) => td_string!(locale, studio.new_create),
+                            }
+                        }}
                     </button>
                 </div>
             </form>
             {move || masking.get().map(|id| view! {
-                <div class="vstage-dialog" role="dialog" aria-modal="true" aria-label="Custom mask">
-                    <h2>"Custom mask"</h2>
-                    <p class="vstage-hint">"Paint over what should be removed; erase what should stay."</p>
+                <div class="vstage-dialog" role="dialog" aria-modal="true" aria-label=move || td_string!(locale.get(), studio.new_custom_mask)>
+                    <h2>{move || td_string!(locale.get(), studio.new_custom_mask)}</h2>
+                    <p class="vstage-hint">{move || td_string!(locale.get(), studio.new_mask_hint)}</p>
                     <LazyMaskEditor
                         image_url=image_url.get_untracked()
                         on_done=move |url: String| use_mask(id, url)

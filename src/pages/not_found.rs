@@ -2,18 +2,21 @@
 //! The server answers such paths with `index.html`, so this is what a mistyped link shows.
 
 use leptos::prelude::*;
+use leptos_i18n::td_string;
 
 use crate::components::link::Link;
+use crate::locale::use_locale;
 use crate::route::Route;
 
 #[component]
 pub fn NotFound() -> impl IntoView {
+    let locale = use_locale();
     view! {
         <section class="vstage-panel">
-            <h1>"This page does not exist"</h1>
-            <p>"The link may be mistyped or out of date."</p>
+            <h1>{move || td_string!(locale.get(), studio.not_found_title)}</h1>
+            <p>{move || td_string!(locale.get(), studio.not_found_text)}</p>
             <Link to=Route::Renders class="vstage-button">
-                "Go to the studio's home"
+                {move || td_string!(locale.get(), studio.not_found_home)}
             </Link>
         </section>
     }

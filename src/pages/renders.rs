@@ -3,7 +3,8 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use vstage_api::{ListRenders, Render, SortOrder};
+use leptos_i18n::td_string;
+use vstage_api::{ApiError, ListRenders, Render, SortOrder};
 
 use crate::api::use_api;
 use crate::chunks::{chunk, screen};
@@ -12,7 +13,10 @@ use crate::components::bulk_variations::BulkVariations;
 use crate::components::link::Link;
 use crate::components::pager::Pager;
 use crate::components::render_card::RenderCard;
+use crate::locale::errors::api_error;
+use crate::locale::use_locale;
 use crate::pages::board::model::label_of;
+use crate::plural;
 use crate::route::Route;
 
 pub const PAGE_SIZE: u32 = 20;
@@ -22,13 +26,15 @@ enum Loading {
     First,
     More,
     Idle,
-    Failed(String),
+    /// Put in words when shown.
+    Failed(ApiError),
 }
 
 #[component]
 pub fn Renders() -> impl IntoView {
     let api = use_api();
     let now = use_now();
+    let locale = use_locale();
     let order = RwSignal::new(SortOrder::Desc);
     // The first page, read again when the order changes: the resource keeps only the newest request's answer.
     let first_page = {
@@ -54,7 +60,7 @@ pub fn Renders() -> impl IntoView {
         }
         Some(Err(error)) => {
             renders.set(Vec::new());
-            state.set(Loading::Failed(error.to_string()));
+            state.set(Loading::Failed(error));
         }
     });
     let retry = move |_| first_page.refetch();
@@ -91,7 +97,7 @@ pub fn Renders() -> impl IntoView {
                     total.set(page.total_count);
                     state.set(Loading::Idle);
                 }
-                Err(error) => state.set(Loading::Failed(error.to_string())),
+                Err(error) => state.set(Loading::Failed(error)),
             }
         });
     });
@@ -99,15 +105,16 @@ pub fn Renders() -> impl IntoView {
     view! {
         <section class="vstage-page" aria-labelledby="vstage-renders-title">
             <div class="vstage-page__head">
-                <h1 id="vstage-renders-title">"Your renders"</h1>
+                <h1 id="vstage-renders-title">{move || td_string!(locale.get(), studio.renders_title)}</h1>
                 <div class="vstage-page__tools">
                     <label class="vstage-inline">
-                        "Order "
+                        {move || td_string!(locale.get(), studio.renders_order)}
+                        " "
                         <select id="vstage-order" on:change=move |ev| {
                             order.set(if event_target_value(&ev) == "asc" { SortOrder::Asc } else { SortOrder::Desc })
                         }>
-                            <option value="desc" selected=move || order.get() == SortOrder::Desc>"Newest first"</option>
-                            <option value="asc" selected=move || order.get() == SortOrder::Asc>"Oldest first"</option>
+                            <option value="desc" selected=move || order.get() == SortOrder::Desc>{move || td_string!(locale.get(), studio.renders_newest_first)}</option>
+                            <option value="asc" selected=move || order.get() == SortOrder::Asc>{move || td_string!(locale.get(), studio.renders_oldest_first)}</option>
                         </select>
                     </label>
                     <button
@@ -116,36 +123,35 @@ pub fn Renders() -> impl IntoView {
                         disabled=move || selection.with(Vec::is_empty)
                         on:click=open_dialog
                     >
-                        {move || format!("Add variations to selected ({})", selection.with(Vec::len))}
+                        {move || td_string!(locale.get(), studio.renders_add_to_selected, count = selection.with(Vec::len))}
                     </button>
-                    <Link to=Route::NewRender class="vstage-button" part="primary-button">"New render"</Link>
+                    <Link to=Route::NewRender class="vstage-button" part="primary-button">{move || td_string!(locale.get(), studio.new_render)}</Link>
                 </div>
             </div>
             <p class="vstage-muted" aria-live="polite">
                 {move || total.get().map(|total| match total {
                     0 => String::new(),
-                    1 => "1 render".to_string(),
-                    n => format!("{n} renders"),
+                    n => plural!(locale.get(), n, studio.renders_count_singular, studio.renders_count_plural, count = n),
                 })}
             </p>
             {move || match (state.get(), renders.with(Vec::is_empty)) {
                 (Loading::First, _) => view! {
-                    <ul class="vstage-cards" aria-busy="true" aria-label="Loading renders">
+                    <ul class="vstage-cards" aria-busy="true" aria-label=move || td_string!(locale.get(), studio.renders_loading)>
                         {(0..6).map(|_| view! { <li class="vstage-card vstage-card--skeleton vstage-skeleton"></li> }).collect_view()}
                     </ul>
                 }.into_any(),
-                (Loading::Failed(message), true) => view! {
+                (Loading::Failed(error), true) => view! {
                     <div class="vstage-panel vstage-panel--error" role="alert">
-                        <h2>"Your renders could not be loaded"</h2>
-                        <p>{message}</p>
-                        <button class="vstage-button" on:click=retry>"Try again"</button>
+                        <h2>{move || td_string!(locale.get(), studio.renders_load_failed)}</h2>
+                        <p>{move || api_error(locale.get(), &error)}</p>
+                        <button class="vstage-button" on:click=retry>{move || td_string!(locale.get(), common.try_again)}</button>
                     </div>
                 }.into_any(),
                 (Loading::Idle, true) => view! {
                     <div class="vstage-empty">
-                        <h2>"No renders yet"</h2>
-                        <p>"Stage a room, remove its furniture, turn a house to dusk or enhance a photo: start with one photo."</p>
-                        <Link to=Route::NewRender class="vstage-button">"Create your first render"</Link>
+                        <h2>{move || td_string!(locale.get(), studio.renders_empty_title)}</h2>
+                        <p>{move || td_string!(locale.get(), studio.renders_empty_text)}</p>
+                        <Link to=Route::NewRender class="vstage-button">{move || td_string!(locale.get(), studio.renders_create_first)}</Link>
                     </div>
                 }.into_any(),
                 _ => ().into_any(),
@@ -157,7 +163,7 @@ pub fn Renders() -> impl IntoView {
                     </For>
                 </ul>
                 {move || match state.get() {
-                    Loading::Failed(message) => Some(view! { <p class="vstage-error" role="alert">{message}</p> }),
+                    Loading::Failed(error) => Some(view! { <p class="vstage-error" role="alert">{move || api_error(locale.get(), &error)}</p> }),
                     _ => None,
                 }}
                 <Pager

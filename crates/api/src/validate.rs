@@ -29,8 +29,142 @@ pub struct ValidationError {
     /// The field's path in the request, e.g. `configs[1].variation_count`.
     pub field: String,
     pub rule: Rule,
-    /// A sentence for the person, saying what to do.
+    /// What is wrong, with what the sentence names: the widget shows it in the studio's language.
+    pub problem: Problem,
+    /// The English sentence for the person, saying what to do (`problem.to_string()`): for the server, the
+    /// sandbox, host events and logs.
     pub message: String,
+}
+
+impl ValidationError {
+    /// An error about `field`; `message` is `problem`'s English sentence. A sentence written elsewhere:
+    /// `Problem::Other(sentence)`.
+    pub fn new(field: impl Into<String>, rule: Rule, problem: Problem) -> Self {
+        let message = problem.to_string();
+        ValidationError { field: field.into(), rule, problem, message }
+    }
+}
+
+/// What a request breaks, one variant per sentence, carrying what the sentence names. `Display` is the English
+/// sentence (`ValidationError::message`); the widget translates each variant (`src/locale/errors.rs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// `configs` is empty.
+    NoConfiguration,
+    /// A base variation id given when creating a render.
+    BaseVariationNotHere,
+    /// A bulk create request without entries.
+    BulkNoPhotos,
+    /// A bulk add-variations request without entries.
+    BulkNoRenders,
+    /// A bulk create request with more than `max` photos.
+    BulkTooManyPhotos { max: usize, given: usize },
+    /// A bulk add-variations request with more than `max` renders.
+    BulkTooManyRenders { max: usize, given: usize },
+    /// POST /analyze's `image_url` does not match its pattern.
+    AnalyzePhotoPattern,
+    /// v1: neither a photo address nor a file.
+    PhotoMissing,
+    /// v1: both a photo address and a file.
+    PhotoTwice,
+    /// v1: staging without a room type.
+    RoomTypeMissing,
+    /// v1: staging without a style.
+    StyleMissing,
+    /// `value` of the config's field `name` (e.g. `add_furniture.style`) is one the sandbox does not implement.
+    UnknownToSandbox { name: String, value: String },
+    /// `value` is not a valid id (shown escaped, as `str::escape_debug` writes it).
+    InvalidId { value: String },
+    /// `variation_count` outside 1..=`max`.
+    VariationCount { max: u64 },
+    /// The render would hold up to `total` variations, more than `max`; `left` can still be added.
+    TooManyVariations { total: u64, max: u64, left: u64 },
+    /// `limit`/`variations_limit` outside 1..=`max`.
+    PageLimit { max: u32 },
+    /// A configuration type (`tag`) vstage cannot send.
+    UnknownConfigType { tag: String },
+    /// A configuration without a type.
+    MissingConfigType,
+    /// A removal-only configuration with mode `off`.
+    RemovalModeOff,
+    /// `value` is not one of `allowed`.
+    NotOneOf { value: String, allowed: Vec<String> },
+    /// A photo address is empty.
+    PhotoAddressMissing,
+    /// A photo (or mask) address does not match the `image_url` pattern.
+    PhotoAddressPattern,
+    /// A webhook address is not http(s) or has spaces.
+    HttpAddressPattern,
+    /// The webhook secret is empty.
+    SecretMissing,
+    /// The webhook secret has other characters than `a-z A-Z 0-9 _ -`.
+    SecretPattern,
+    /// A sentence written outside this crate, shown as it is.
+    Other(String),
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Problem::NoConfiguration => f.write_str("Add at least one configuration."),
+            Problem::BaseVariationNotHere => f.write_str(
+                "A base variation can only be given when adding variations to an existing render; remove it here.",
+            ),
+            Problem::BulkNoPhotos => f.write_str("Add at least one photo to the bulk request."),
+            Problem::BulkNoRenders => f.write_str("Add at least one render to the bulk request."),
+            Problem::BulkTooManyPhotos { max, given } => {
+                write!(f, "One bulk request takes at most {max} photos ({given} given); send the rest in another.")
+            }
+            Problem::BulkTooManyRenders { max, given } => {
+                write!(f, "One bulk request takes at most {max} renders ({given} given); send the rest in another.")
+            }
+            Problem::AnalyzePhotoPattern => {
+                f.write_str("Give the photo as an http(s) address without spaces, or as a base64 data URL of an image.")
+            }
+            Problem::PhotoMissing => f.write_str("Give the photo's address or upload the photo."),
+            Problem::PhotoTwice => f.write_str("Give either a photo address or a file, not both."),
+            Problem::RoomTypeMissing => f.write_str("Choose a room type for staging."),
+            Problem::StyleMissing => f.write_str("Choose a furniture style for staging."),
+            Problem::UnknownToSandbox { name, value } => {
+                write!(f, "`{value}` is not a value the sandbox knows for {name}.")
+            }
+            Problem::InvalidId { value } => {
+                write!(f, "`{}` is not a valid id; copy the id again.", value.escape_debug())
+            }
+            Problem::VariationCount { max } => write!(f, "Ask for between 1 and {max} variations."),
+            Problem::TooManyVariations { total, max, left } => write!(
+                f,
+                "This would make up to {total} variations; a render holds at most {max} ({left} left). \
+                 Staging with furniture removal adds one removal variation per staged one. Lower the count."
+            ),
+            Problem::PageLimit { max } => write!(f, "Ask for between 1 and {max} items a page."),
+            Problem::UnknownConfigType { tag } => write!(
+                f,
+                "The configuration type `{tag}` is not one vstage can send; \
+                 choose staging, removal, day-to-dusk or enhancement."
+            ),
+            Problem::MissingConfigType => f.write_str(
+                "The configuration type `(none)` is not one vstage can send; \
+                 choose staging, removal, day-to-dusk or enhancement.",
+            ),
+            Problem::RemovalModeOff => {
+                f.write_str("Removing furniture needs mode `on` or `auto`; `off` removes nothing.")
+            }
+            Problem::NotOneOf { value, allowed } => {
+                write!(f, "`{value}` is not accepted here; choose one of: {}.", allowed.join(", "))
+            }
+            Problem::PhotoAddressMissing => f.write_str("Give the photo's address."),
+            Problem::PhotoAddressPattern => {
+                f.write_str("Give an http(s) address without spaces, or a base64 data URL of an image.")
+            }
+            Problem::HttpAddressPattern => {
+                f.write_str("Give an address starting with http:// or https://, without spaces.")
+            }
+            Problem::SecretMissing => f.write_str("Give a secret of at least one character."),
+            Problem::SecretPattern => f.write_str("Use only letters, digits, `_` and `-` in the secret."),
+            Problem::Other(text) => f.write_str(text),
+        }
+    }
 }
 
 /// Which kind of rule was broken.
@@ -44,8 +178,8 @@ pub enum Rule {
     TooManyVariations,
 }
 
-fn fail(field: impl Into<String>, rule: Rule, message: impl Into<String>) -> Result<(), ValidationError> {
-    Err(ValidationError { field: field.into(), rule, message: message.into() })
+fn fail(field: impl Into<String>, rule: Rule, problem: Problem) -> Result<(), ValidationError> {
+    Err(ValidationError::new(field, rule, problem))
 }
 
 impl CreateRender {
@@ -56,7 +190,7 @@ impl CreateRender {
             RenderConfigs::Single { config, variation_count } => vec![(String::new(), config, *variation_count)],
             RenderConfigs::Multi { configs } => {
                 if configs.is_empty() {
-                    return fail("configs", Rule::Required, "Add at least one configuration.");
+                    return fail("configs", Rule::Required, Problem::NoConfiguration);
                 }
                 configs
                     .iter()
@@ -75,7 +209,7 @@ impl CreateRender {
                 fail(
                     format!("{config_field}.add_furniture.base_variation_id"),
                     Rule::NotAllowedHere,
-                    "A base variation can only be given when adding variations to an existing render; remove it here.",
+                    Problem::BaseVariationNotHere,
                 )?;
             }
             total += config.max_variations_for(count);
@@ -108,9 +242,9 @@ impl AddVariations {
 impl BulkCreateRenders {
     pub fn validate(&self) -> Result<(), ValidationError> {
         if self.renders.is_empty() {
-            return fail("renders", Rule::Required, "Add at least one photo to the bulk request.");
+            return fail("renders", Rule::Required, Problem::BulkNoPhotos);
         }
-        at_most_bulk_entries(self.renders.len(), "photos")?;
+        at_most_bulk_entries(self.renders.len(), |max, given| Problem::BulkTooManyPhotos { max, given })?;
         optional_http_url("webhook_url", self.webhook_url.as_deref())?;
         for (index, entry) in self.renders.iter().enumerate() {
             let single = CreateRender {
@@ -125,15 +259,10 @@ impl BulkCreateRenders {
     }
 }
 
-fn at_most_bulk_entries(count: usize, what: &str) -> Result<(), ValidationError> {
+/// `problem`: the request's variant, given the maximum and the count.
+fn at_most_bulk_entries(count: usize, problem: fn(usize, usize) -> Problem) -> Result<(), ValidationError> {
     if count > MAX_BULK_ENTRIES {
-        return fail(
-            "renders",
-            Rule::Range,
-            format!(
-                "One bulk request takes at most {MAX_BULK_ENTRIES} {what} ({count} given); send the rest in another."
-            ),
-        );
+        return fail("renders", Rule::Range, problem(MAX_BULK_ENTRIES, count));
     }
     Ok(())
 }
@@ -141,9 +270,9 @@ fn at_most_bulk_entries(count: usize, what: &str) -> Result<(), ValidationError>
 impl BulkAddVariations {
     pub fn validate(&self) -> Result<(), ValidationError> {
         if self.renders.is_empty() {
-            return fail("renders", Rule::Required, "Add at least one render to the bulk request.");
+            return fail("renders", Rule::Required, Problem::BulkNoRenders);
         }
-        at_most_bulk_entries(self.renders.len(), "renders")?;
+        at_most_bulk_entries(self.renders.len(), |max, given| Problem::BulkTooManyRenders { max, given })?;
         for (index, entry) in self.renders.iter().enumerate() {
             id(&format!("renders[{index}].render_id"), &entry.render_id)?;
             let add = AddVariations {
@@ -172,11 +301,7 @@ impl GetRender {
 impl Analyze {
     pub fn validate(&self) -> Result<(), ValidationError> {
         if !matches_analyze_image_url(&self.image_url) {
-            return fail(
-                "image_url",
-                Rule::Pattern,
-                "Give the photo as an http(s) address without spaces, or as a base64 data URL of an image.",
-            );
+            return fail("image_url", Rule::Pattern, Problem::AnalyzePhotoPattern);
         }
         optional_http_url("webhook_url", self.webhook_url.as_deref())
     }
@@ -193,20 +318,18 @@ impl v1::CreateRender {
     pub fn validate(&self, has_file: bool) -> Result<(), ValidationError> {
         match (&self.image_url, has_file) {
             (Some(url), false) => image_url("image_url", url)?,
-            (None, false) => fail("image_url", Rule::Required, "Give the photo's address or upload the photo.")?,
-            (Some(_), true) => {
-                fail("image_url", Rule::NotAllowedHere, "Give either a photo address or a file, not both.")?
-            }
+            (None, false) => fail("image_url", Rule::Required, Problem::PhotoMissing)?,
+            (Some(_), true) => fail("image_url", Rule::NotAllowedHere, Problem::PhotoTwice)?,
             (None, true) => {}
         }
         let declutter_only = self.declutter_mode == Some(crate::RemovalMode::On) && self.add_furniture == Some(false);
         if !declutter_only {
             let Some(room_type) = &self.room_type else {
-                return fail("room_type", Rule::Required, "Choose a room type for staging.");
+                return fail("room_type", Rule::Required, Problem::RoomTypeMissing);
             };
             one_of("room_type", room_type.as_str(), v1::ROOM_TYPES)?;
             let Some(style) = &self.style else {
-                return fail("style", Rule::Required, "Choose a furniture style for staging.");
+                return fail("style", Rule::Required, Problem::StyleMissing);
             };
             one_of("style", style.as_str(), v1::CREATE_STYLES)?;
         }
@@ -243,7 +366,7 @@ pub fn known_vocabulary(field: &str, config: &Config) -> Result<(), ValidationEr
         fail(
             format!("{field}.{name}"),
             Rule::UnknownValue,
-            format!("`{value}` is not a value the sandbox knows for {name}."),
+            Problem::UnknownToSandbox { name: name.to_string(), value: value.to_string() },
         )
     };
     let resolution = match config {
@@ -284,7 +407,7 @@ pub fn id(field: &str, value: &str) -> Result<(), ValidationError> {
         || value.bytes().any(|b| b == b'/' || b == b'\\' || b.is_ascii_control())
         || (!value.is_ascii() && value.chars().any(char::is_control))
     {
-        return fail(field, Rule::Pattern, format!("`{}` is not a valid id; copy the id again.", value.escape_debug()));
+        return fail(field, Rule::Pattern, Problem::InvalidId { value: value.to_string() });
     }
     Ok(())
 }
@@ -292,7 +415,7 @@ pub fn id(field: &str, value: &str) -> Result<(), ValidationError> {
 /// `variation_count`: at least 1, at most the per-render bound.
 pub fn variation_count(field: &str, count: u64) -> Result<(), ValidationError> {
     if !(1..=MAX_VARIATIONS_PER_RENDER).contains(&count) {
-        return fail(field, Rule::Range, format!("Ask for between 1 and {MAX_VARIATIONS_PER_RENDER} variations."));
+        return fail(field, Rule::Range, Problem::VariationCount { max: MAX_VARIATIONS_PER_RENDER });
     }
     Ok(())
 }
@@ -301,14 +424,10 @@ pub fn variation_count(field: &str, count: u64) -> Result<(), ValidationError> {
 pub fn within_render_bound(field: &str, existing: u64, adding: u64) -> Result<(), ValidationError> {
     let left = MAX_VARIATIONS_PER_RENDER.saturating_sub(existing);
     if adding > left {
-        let removal_note = "Staging with furniture removal adds one removal variation per staged one. ";
         return fail(
             field,
             Rule::TooManyVariations,
-            format!(
-                "This would make up to {} variations; a render holds at most {MAX_VARIATIONS_PER_RENDER} ({left} left). {removal_note}Lower the count.",
-                existing + adding
-            ),
+            Problem::TooManyVariations { total: existing + adding, max: MAX_VARIATIONS_PER_RENDER, left },
         );
     }
     Ok(())
@@ -317,7 +436,7 @@ pub fn within_render_bound(field: &str, existing: u64, adding: u64) -> Result<()
 fn page_limit(field: &str, limit: Option<u32>) -> Result<(), ValidationError> {
     match limit {
         Some(limit) if !PAGE_LIMIT.contains(&limit) => {
-            fail(field, Rule::Range, "Ask for between 1 and 100 items a page.")
+            fail(field, Rule::Range, Problem::PageLimit { max: *PAGE_LIMIT.end() })
         }
         _ => Ok(()),
     }
@@ -328,20 +447,18 @@ fn known_config(field: &str, config: &Config) -> Result<(), ValidationError> {
         Config::Other(_) => fail(
             field,
             Rule::UnknownValue,
-            format!(
-                "The configuration type `{}` is not one vstage can send; choose staging, removal, day-to-dusk or enhancement.",
-                config.type_tag().unwrap_or("(none)")
-            ),
+            match config.type_tag() {
+                Some(tag) => Problem::UnknownConfigType { tag: tag.to_string() },
+                None => Problem::MissingConfigType,
+            },
         ),
         Config::Staging(staging) => optional_image_url(
             &format!("{field}.remove_furniture.mask_url"),
             staging.remove_furniture.as_ref().and_then(|r| r.mask_url.as_deref()),
         ),
-        Config::RemovalOnly(removal) if removal.remove_furniture.mode == crate::RemovalMode::Off => fail(
-            format!("{field}.remove_furniture.mode"),
-            Rule::UnknownValue,
-            "Removing furniture needs mode `on` or `auto`; `off` removes nothing.",
-        ),
+        Config::RemovalOnly(removal) if removal.remove_furniture.mode == crate::RemovalMode::Off => {
+            fail(format!("{field}.remove_furniture.mode"), Rule::UnknownValue, Problem::RemovalModeOff)
+        }
         Config::RemovalOnly(removal) => optional_image_url(
             &format!("{field}.remove_furniture.mask_url"),
             removal.remove_furniture.mask_url.as_deref(),
@@ -354,16 +471,20 @@ fn one_of(field: &str, value: &str, allowed: &[&str]) -> Result<(), ValidationEr
     if allowed.contains(&value) {
         return Ok(());
     }
-    fail(field, Rule::UnknownValue, format!("`{value}` is not accepted here; choose one of: {}.", allowed.join(", ")))
+    fail(
+        field,
+        Rule::UnknownValue,
+        Problem::NotOneOf { value: value.to_string(), allowed: allowed.iter().map(|a| a.to_string()).collect() },
+    )
 }
 
 /// A photo (or mask) address for the service: the `image_url` pattern of POST /analyze.
 fn image_url(field: &str, value: &str) -> Result<(), ValidationError> {
     if value.trim().is_empty() {
-        return fail(field, Rule::Required, "Give the photo's address.");
+        return fail(field, Rule::Required, Problem::PhotoAddressMissing);
     }
     if !matches_analyze_image_url(value) {
-        return fail(field, Rule::Pattern, "Give an http(s) address without spaces, or a base64 data URL of an image.");
+        return fail(field, Rule::Pattern, Problem::PhotoAddressPattern);
     }
     Ok(())
 }
@@ -374,9 +495,7 @@ fn optional_image_url(field: &str, value: Option<&str>) -> Result<(), Validation
 
 fn optional_http_url(field: &str, value: Option<&str>) -> Result<(), ValidationError> {
     match value {
-        Some(url) if !is_http_url(url) => {
-            fail(field, Rule::Pattern, "Give an address starting with http:// or https://, without spaces.")
-        }
+        Some(url) if !is_http_url(url) => fail(field, Rule::Pattern, Problem::HttpAddressPattern),
         _ => Ok(()),
     }
 }
@@ -389,10 +508,10 @@ fn is_http_url(value: &str) -> bool {
 /// The webhook secret: at least one character of `a-z A-Z 0-9 _ -` (API.md part 4).
 pub fn webhook_secret(secret: &str) -> Result<(), ValidationError> {
     if secret.is_empty() {
-        return fail("webhook_secret", Rule::Required, "Give a secret of at least one character.");
+        return fail("webhook_secret", Rule::Required, Problem::SecretMissing);
     }
     if !secret.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
-        return fail("webhook_secret", Rule::Pattern, "Use only letters, digits, `_` and `-` in the secret.");
+        return fail("webhook_secret", Rule::Pattern, Problem::SecretPattern);
     }
     Ok(())
 }
@@ -418,4 +537,88 @@ fn is_js_whitespace(c: char) -> bool {
         '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r' | ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
             ..='\u{200A}' | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}' | '\u{3000}' | '\u{FEFF}'
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every sentence, exactly as vstage wrote it before the problems had names (tests and the server rely on it).
+    #[test]
+    fn english_sentences_are_unchanged() {
+        let cases = [
+            (Problem::NoConfiguration, "Add at least one configuration."),
+            (
+                Problem::BaseVariationNotHere,
+                "A base variation can only be given when adding variations to an existing render; remove it here.",
+            ),
+            (Problem::BulkNoPhotos, "Add at least one photo to the bulk request."),
+            (Problem::BulkNoRenders, "Add at least one render to the bulk request."),
+            (
+                Problem::BulkTooManyPhotos { max: 25, given: 30 },
+                "One bulk request takes at most 25 photos (30 given); send the rest in another.",
+            ),
+            (
+                Problem::BulkTooManyRenders { max: 25, given: 26 },
+                "One bulk request takes at most 25 renders (26 given); send the rest in another.",
+            ),
+            (
+                Problem::AnalyzePhotoPattern,
+                "Give the photo as an http(s) address without spaces, or as a base64 data URL of an image.",
+            ),
+            (Problem::PhotoMissing, "Give the photo's address or upload the photo."),
+            (Problem::PhotoTwice, "Give either a photo address or a file, not both."),
+            (Problem::RoomTypeMissing, "Choose a room type for staging."),
+            (Problem::StyleMissing, "Choose a furniture style for staging."),
+            (
+                Problem::UnknownToSandbox { name: "sky_style".into(), value: "aurora".into() },
+                "`aurora` is not a value the sandbox knows for sky_style.",
+            ),
+            (Problem::InvalidId { value: "a/b\n".into() }, "`a/b\\n` is not a valid id; copy the id again."),
+            (Problem::VariationCount { max: 20 }, "Ask for between 1 and 20 variations."),
+            (
+                Problem::TooManyVariations { total: 22, max: 20, left: 5 },
+                "This would make up to 22 variations; a render holds at most 20 (5 left). Staging with furniture \
+                 removal adds one removal variation per staged one. Lower the count.",
+            ),
+            (Problem::PageLimit { max: 100 }, "Ask for between 1 and 100 items a page."),
+            (
+                Problem::UnknownConfigType { tag: "sketch".into() },
+                "The configuration type `sketch` is not one vstage can send; choose staging, removal, day-to-dusk or \
+                 enhancement.",
+            ),
+            (
+                Problem::MissingConfigType,
+                "The configuration type `(none)` is not one vstage can send; choose staging, removal, day-to-dusk or \
+                 enhancement.",
+            ),
+            (Problem::RemovalModeOff, "Removing furniture needs mode `on` or `auto`; `off` removes nothing."),
+            (
+                Problem::NotOneOf { value: "8k".into(), allowed: vec!["4k".into(), "full-hd".into()] },
+                "`8k` is not accepted here; choose one of: 4k, full-hd.",
+            ),
+            (Problem::PhotoAddressMissing, "Give the photo's address."),
+            (Problem::PhotoAddressPattern, "Give an http(s) address without spaces, or a base64 data URL of an image."),
+            (Problem::HttpAddressPattern, "Give an address starting with http:// or https://, without spaces."),
+            (Problem::SecretMissing, "Give a secret of at least one character."),
+            (Problem::SecretPattern, "Use only letters, digits, `_` and `-` in the secret."),
+            (Problem::Other("Choose the photo first.".into()), "Choose the photo first."),
+        ];
+        for (problem, sentence) in cases {
+            assert_eq!(problem.to_string(), sentence);
+            let error = ValidationError::new("field", Rule::Range, problem.clone());
+            assert_eq!((error.message.as_str(), error.to_string().as_str()), (sentence, sentence));
+            assert_eq!(error.problem, problem);
+        }
+    }
+
+    #[test]
+    fn refusals_name_their_problem() {
+        let refused = variation_count("variation_count", 21).unwrap_err();
+        assert_eq!(refused.problem, Problem::VariationCount { max: MAX_VARIATIONS_PER_RENDER });
+        let refused = within_render_bound("variation_count", 15, 10).unwrap_err();
+        assert_eq!(refused.problem, Problem::TooManyVariations { total: 25, max: 20, left: 5 });
+        let refused = one_of("resolution", "8k", &["4k", "full-hd"]).unwrap_err();
+        assert_eq!(refused.message, "`8k` is not accepted here; choose one of: 4k, full-hd.");
+    }
 }

@@ -3,32 +3,37 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use leptos_i18n::td_string;
+use vstage_api::ApiError;
 
 use super::model::{label_of, pasted_addresses};
 use super::photos::{BoardPhotos, PhotoState};
 use crate::account::use_account;
 use crate::api::use_api;
 use crate::components::drop_zone::DropZone;
+use crate::locale::errors::api_error;
+use crate::locale::{Locale, use_locale};
 use crate::upload::{Uploader, use_uploader};
 
 #[component]
 pub fn AddPhotos(photos: BoardPhotos) -> impl IntoView {
     let account = use_account();
     let api = use_api();
+    let locale = use_locale();
     let uploader = use_uploader();
     let pasted = RwSignal::new(String::new());
     let paste_errors = RwSignal::new(Vec::<String>::new());
-    let samples_failure = RwSignal::new(None::<String>);
+    let samples_failure = RwSignal::new(None::<ApiError>);
 
     let on_files = Callback::new(move |files: web_sys::FileList| {
         for index in 0..files.length() {
             if let Some(file) = files.get(index) {
-                upload(photos, uploader.clone(), file);
+                upload(locale.get_untracked(), photos, uploader.clone(), file);
             }
         }
     });
     let add_pasted = move |_| {
-        let (addresses, refused) = pasted_addresses(&pasted.get_untracked());
+        let (addresses, refused) = pasted_addresses(locale.get_untracked(), &pasted.get_untracked());
         for address in addresses {
             photos.add(label_of(&address), PhotoState::Ready(address));
         }
@@ -47,24 +52,24 @@ pub fn AddPhotos(photos: BoardPhotos) -> impl IntoView {
                         photos.add(sample.name, PhotoState::Ready(sample.url));
                     }
                 }
-                Err(error) => samples_failure.set(Some(error.to_string())),
+                Err(error) => samples_failure.set(Some(error)),
             }
         });
     };
 
     view! {
         <fieldset class="vstage-board__add">
-            <legend>"Add photos"</legend>
+            <legend>{move || td_string!(locale.get(), board.add_legend)}</legend>
             <Show when=move || account.offers_uploads()>
                 <DropZone
                     id="vstage-board-files"
-                    label="Drop the listing's photos here, or choose them"
+                    label=move || td_string!(locale.get(), board.add_drop)
                     multiple=true
                     on_files
                 />
             </Show>
             <div class="vstage-field">
-                <label for="vstage-board-addresses">"Photo addresses, one a line"</label>
+                <label for="vstage-board-addresses">{move || td_string!(locale.get(), board.add_addresses)}</label>
                 <textarea
                     id="vstage-board-addresses"
                     rows="3"
@@ -75,25 +80,25 @@ pub fn AddPhotos(photos: BoardPhotos) -> impl IntoView {
                 {move || paste_errors.get().into_iter().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> }).collect_view()}
                 <div class="vstage-form__actions">
                     <button type="button" class="vstage-button vstage-button--secondary" on:click=add_pasted>
-                        "Add these addresses"
+                        {move || td_string!(locale.get(), board.add_these)}
                     </button>
                     <Show when=move || account.is_sandbox()>
                         <button type="button" class="vstage-button vstage-button--secondary" on:click=add_samples.clone()>
-                            "Add the sample photos"
+                            {move || td_string!(locale.get(), board.add_samples)}
                         </button>
                     </Show>
                 </div>
-                {move || samples_failure.get().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
+                {move || samples_failure.get().map(|error| view! { <p class="vstage-error" role="alert">{move || api_error(locale.get(), &error)}</p> })}
             </div>
         </fieldset>
     }
 }
 
-/// Uploads one file as a waiting photo, its progress shown on its own row.
-fn upload(photos: BoardPhotos, uploader: Uploader, file: web_sys::File) {
+/// Uploads one file as a waiting photo, its progress shown on its own row; a refusal is worded in `locale`.
+fn upload(locale: Locale, photos: BoardPhotos, uploader: Uploader, file: web_sys::File) {
     let name = file.name();
     if !file.type_().starts_with("image/") {
-        let message = format!("{name} is not an image; choose JPEG, PNG or WebP photos.");
+        let message = td_string!(locale, board.add_not_image, name = &name);
         photos.add(name, PhotoState::Refused(message));
         return;
     }

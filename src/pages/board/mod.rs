@@ -10,6 +10,8 @@ mod waiting;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use leptos_i18n::td_string;
+use vstage_api::ApiError;
 use vstage_api::board::{Board as SavedBoard, BoardRender};
 
 use self::add_photos::AddPhotos;
@@ -20,18 +22,21 @@ use self::waiting::WaitingPhotos;
 use crate::account::use_account;
 use crate::api::{Token, use_api, use_token, with_access_token};
 use crate::components::bulk_variations::BulkVariations;
+use crate::locale::errors::api_error;
+use crate::locale::use_locale;
 
 #[derive(Debug, Clone, PartialEq)]
 enum Loading {
     Reading,
     Ready,
-    Failed(String),
+    Failed(ApiError),
 }
 
 #[component]
 pub fn Board() -> impl IntoView {
     let api = use_api();
     let account = use_account();
+    let locale = use_locale();
     let photos = use_board_photos();
     let owner = StoredValue::new(Owner::current().expect("a component runs under an owner"));
     let entries = RwSignal::new(Vec::<BoardRender>::new());
@@ -48,7 +53,7 @@ pub fn Board() -> impl IntoView {
         row
     };
     let loading = RwSignal::new(Loading::Reading);
-    let failure = RwSignal::new(None::<String>);
+    let failure = RwSignal::new(None::<ApiError>);
     let bulk_open = RwSignal::new(None::<Vec<(String, String)>>);
     let remembered = move || account.offers_board();
 
@@ -68,7 +73,7 @@ pub fn Board() -> impl IntoView {
                         let _ = loading.try_set(Loading::Ready);
                     }
                     Err(error) => {
-                        let _ = loading.try_set(Loading::Failed(error.to_string()));
+                        let _ = loading.try_set(Loading::Failed(error));
                     }
                 }
             });
@@ -96,7 +101,7 @@ pub fn Board() -> impl IntoView {
                         let _ = failure.try_set(None);
                     }
                     Err(error) => {
-                        let _ = failure.try_set(Some(error.to_string()));
+                        let _ = failure.try_set(Some(error));
                     }
                 }
             });
@@ -149,46 +154,48 @@ pub fn Board() -> impl IntoView {
     view! {
         <section class="vstage-page vstage-board" aria-labelledby="vstage-board-title">
             <div class="vstage-page__head">
-                <h1 id="vstage-board-title">"Listing board"</h1>
-                <p class="vstage-muted">"Stage a whole listing at once: add its photos, choose the settings, follow every room here."</p>
+                <h1 id="vstage-board-title">{move || td_string!(locale.get(), board.title)}</h1>
+                <p class="vstage-muted">{move || td_string!(locale.get(), board.intro)}</p>
             </div>
             <AddPhotos photos />
             <WaitingPhotos photos on_created />
-            {move || failure.get().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
+            {move || failure.get().map(|error| view! { <p class="vstage-error" role="alert">{api_error(locale.get(), &error)}</p> })}
             {move || match loading.get() {
-                Loading::Reading => view! { <p class="vstage-muted vstage-skeleton" aria-busy="true">"Loading the board…"</p> }.into_any(),
-                Loading::Failed(message) => {
+                Loading::Reading => view! {
+                    <p class="vstage-muted vstage-skeleton" aria-busy="true">{move || td_string!(locale.get(), board.loading)}</p>
+                }.into_any(),
+                Loading::Failed(error) => {
                     let retry = retry.clone();
                     view! {
                         <div class="vstage-panel vstage-panel--error" role="alert">
-                            <h2>"The board could not be loaded"</h2>
-                            <p>{message}</p>
-                            <button class="vstage-button" on:click=move |_| retry()>"Try again"</button>
+                            <h2>{move || td_string!(locale.get(), board.load_failed)}</h2>
+                            <p>{move || api_error(locale.get(), &error)}</p>
+                            <button class="vstage-button" on:click=move |_| retry()>{move || td_string!(locale.get(), common.try_again)}</button>
                         </div>
                     }.into_any()
                 }
                 Loading::Ready => ().into_any(),
             }}
             <Show when=move || !remembered() && loading.get() == Loading::Ready>
-                <p class="vstage-hint">"This server does not remember boards: the rows stay while this screen is open."</p>
+                <p class="vstage-hint">{move || td_string!(locale.get(), board.not_remembered)}</p>
             </Show>
             <Show when=move || !entries.with(Vec::is_empty)>
                 <section class="vstage-board__renders" aria-labelledby="vstage-board-renders">
                     <div class="vstage-page__head">
-                        <h2 id="vstage-board-renders">"Renders"</h2>
+                        <h2 id="vstage-board-renders">{move || td_string!(locale.get(), board.renders_title)}</h2>
                         <div class="vstage-page__tools">
                             <button type="button" class="vstage-button vstage-button--secondary"
                                 disabled=move || selected.with(Vec::is_empty)
                                 on:click=move |_| bulk_open.set(Some(selected.get()))>
-                                {move || format!("Add variations to selected ({})", selected.with(Vec::len))}
+                                {move || td_string!(locale.get(), board.add_to_selected, count = selected.with(Vec::len))}
                             </button>
                             <Show when=move || { progress.get().done > 0 }>
                                 <a class="vstage-button vstage-button--secondary vstage-download" href=download download>
-                                    "Download all (ZIP)"
+                                    {move || td_string!(locale.get(), board.download_all)}
                                 </a>
                             </Show>
                             <button type="button" class="vstage-button vstage-button--secondary" on:click=clear.clone()>
-                                "Start a new board"
+                                {move || td_string!(locale.get(), board.start_new)}
                             </button>
                         </div>
                     </div>
@@ -196,9 +203,9 @@ pub fn Board() -> impl IntoView {
                         <progress
                             max=move || progress.get().total.max(1).to_string()
                             value=move || { let p = progress.get(); (p.done + p.failed).to_string() }
-                            aria-label="Variations finished on the board"
+                            aria-label=move || td_string!(locale.get(), board.overall_label)
                         ></progress>
-                        <span class="vstage-board__overall-words">{move || progress.with(Progress::words)}</span>
+                        <span class="vstage-board__overall-words">{move || progress.with(|progress| progress.words(locale.get()))}</span>
                     </div>
                     <ul class="vstage-board__rows">
                         <For each=move || entries.get() key=|entry| entry.render_id.clone() let:entry>

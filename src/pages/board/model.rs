@@ -1,10 +1,13 @@
 //! What the listing board works out, as plain functions tested natively: photos' names and pasted addresses, the
 //! bulk request for the photos waiting, and the board's progress.
 
+use leptos_i18n::td_string;
 use vstage_api::{BulkRender, Variation, VariationStatus};
 
 use crate::config_draft::ConfigDraft;
 use crate::describe;
+use crate::locale::Locale;
+use crate::plural;
 
 /// How far the board's variations are: finished, failed and all of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -33,12 +36,19 @@ impl Progress {
     }
 
     /// "12 of 30 variations done", with the failed ones when there are.
-    pub fn words(&self) -> String {
+    pub fn words(&self, locale: Locale) -> String {
         let Progress { done, failed, total } = *self;
-        let noun = if total == 1 { "variation" } else { "variations" };
         match failed {
-            0 => format!("{done} of {total} {noun} done"),
-            _ => format!("{done} of {total} {noun} done, {failed} failed"),
+            0 => plural!(locale, total, board.progress_singular, board.progress_plural, done = done, total = total),
+            _ => plural!(
+                locale,
+                total,
+                board.progress_failed_singular,
+                board.progress_failed_plural,
+                done = done,
+                total = total,
+                failed = failed
+            ),
         }
     }
 }
@@ -53,10 +63,10 @@ impl std::ops::Add for Progress {
 
 /// A row's finished variations counted by what they are ("Modern living room", 2), in the order first seen: a
 /// render of twenty results is two lines, not twenty. Unfinished and failed ones are shown one by one instead.
-pub fn done_by_kind(variations: &[Variation]) -> Vec<(String, usize)> {
+pub fn done_by_kind(locale: Locale, variations: &[Variation]) -> Vec<(String, usize)> {
     let mut groups: Vec<(String, usize)> = Vec::new();
     for variation in variations.iter().filter(|variation| variation.status == VariationStatus::Done) {
-        let what = what_it_is(variation);
+        let what = what_it_is(locale, variation);
         match groups.iter_mut().find(|(name, _)| *name == what) {
             Some((_, count)) => *count += 1,
             None => groups.push((what, 1)),
@@ -66,8 +76,11 @@ pub fn done_by_kind(variations: &[Variation]) -> Vec<(String, usize)> {
 }
 
 /// What a variation is, in words: its configuration, else its type.
-pub fn what_it_is(variation: &Variation) -> String {
-    variation.config.as_ref().map(describe::config).unwrap_or_else(|| describe::variation_type(variation.kind.as_ref()))
+pub fn what_it_is(locale: Locale, variation: &Variation) -> String {
+    match &variation.config {
+        Some(config) => describe::config(locale, config),
+        None => describe::variation_type(locale, variation.kind.as_ref()),
+    }
 }
 
 /// A photo's name from its address's last part (`Living%20Room.jpg` → `Living Room.jpg`); the address when it has
@@ -82,14 +95,14 @@ pub fn label_of(address: &str) -> String {
 
 /// The addresses pasted in `text` (one a line, or separated by spaces or commas), and a sentence for each piece
 /// that is not a web address.
-pub fn pasted_addresses(text: &str) -> (Vec<String>, Vec<String>) {
+pub fn pasted_addresses(locale: Locale, text: &str) -> (Vec<String>, Vec<String>) {
     let mut addresses = Vec::new();
     let mut refused = Vec::new();
     for piece in text.split(|c: char| c.is_whitespace() || c == ',').filter(|piece| !piece.is_empty()) {
         if (piece.starts_with("https://") || piece.starts_with("http://")) && piece.len() > "https://".len() {
             addresses.push(piece.to_string());
         } else {
-            refused.push(format!("\"{piece}\" is not a web address; give addresses starting with https://."))
+            refused.push(td_string!(locale, board.paste_not_address, piece = piece))
         }
     }
     (addresses, refused)
@@ -124,9 +137,14 @@ mod tests {
         let two = [variation("c", "staging", "error")];
         let progress = Progress::of(&one) + Progress::of(&two);
         assert_eq!(progress, Progress { done: 1, failed: 1, total: 3 });
-        assert_eq!(progress.words(), "1 of 3 variations done, 1 failed");
+        assert_eq!(progress.words(Locale::en), "1 of 3 variations done, 1 failed");
+        assert_eq!(progress.words(Locale::de), "1 von 3 Varianten fertig, 1 fehlgeschlagen");
         assert!(!progress.finished());
-        assert_eq!(Progress::of(&one[..1]).words(), "1 of 1 variation done");
+        assert_eq!(Progress::of(&one[..1]).words(Locale::en), "1 of 1 variation done");
+        // French counts 0 as singular
+        let nothing = Progress { done: 0, failed: 0, total: 0 };
+        assert_eq!(nothing.words(Locale::fr), "0 sur 0 variante terminée");
+        assert_eq!(nothing.words(Locale::en), "0 of 0 variations done");
         assert!(Progress::of(&one[..1]).finished());
     }
 
@@ -138,7 +156,11 @@ mod tests {
             variation("c", "staging", "done"),
             variation("d", "staging", "error"),
         ];
-        assert_eq!(done_by_kind(&list), [("Virtual staging".to_string(), 2), ("Furniture removal".to_string(), 1)]);
+        assert_eq!(
+            done_by_kind(Locale::en, &list),
+            [("Virtual staging".to_string(), 2), ("Furniture removal".to_string(), 1)]
+        );
+        assert_eq!(done_by_kind(Locale::es, &list)[1], ("Retirada de muebles".to_string(), 1));
     }
 
     #[test]
@@ -147,7 +169,7 @@ mod tests {
         assert_eq!(label_of("https://p.example/"), "p.example");
         assert_eq!(label_of("https://p.example/bad%ZZname.jpg"), "bad%ZZname.jpg");
         let (addresses, refused) =
-            pasted_addresses("https://a.example/1.jpg\n  http://b.example/2.jpg, kitchen.jpg\n\n");
+            pasted_addresses(Locale::en, "https://a.example/1.jpg\n  http://b.example/2.jpg, kitchen.jpg\n\n");
         assert_eq!(addresses, ["https://a.example/1.jpg", "http://b.example/2.jpg"]);
         assert_eq!(refused.len(), 1);
         assert!(refused[0].contains("\"kitchen.jpg\" is not a web address"));

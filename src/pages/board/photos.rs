@@ -2,6 +2,7 @@
 //! board's settings or its own. Kept by the studio, so leaving the board loses no upload or choice.
 
 use leptos::prelude::*;
+use vstage_api::ApiError;
 
 use crate::config_draft::ConfigDraft;
 
@@ -12,10 +13,10 @@ pub enum PhotoState {
     Uploading(f64),
     /// At this address, ready to render.
     Ready(String),
-    /// Not usable as it is; the sentence says why and what to do.
+    /// Not usable as it is; the sentence (in the studio's language when it was refused) says why and what to do.
     Refused(String),
-    /// The service refused to render it; it can be sent again from `address`.
-    NotCreated { address: String, message: String },
+    /// The service refused to render it (shown in the studio's language); it can be sent again from `address`.
+    NotCreated { address: String, error: ApiError },
 }
 
 impl PhotoState {

@@ -3,8 +3,9 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use leptos_i18n::td_string;
 use vstage_api::board::BoardRender;
-use vstage_api::{AddVariations, GetRender, MAX_VARIATIONS_PER_RENDER, Variation, VariationStatus};
+use vstage_api::{AddVariations, ApiError, GetRender, MAX_VARIATIONS_PER_RENDER, Variation, VariationStatus};
 
 use super::model::{done_by_kind, what_it_is};
 use crate::api::{use_api, use_shown_address};
@@ -13,7 +14,10 @@ use crate::components::eta_bar::EtaBar;
 use crate::components::link::Link;
 use crate::describe;
 use crate::live::follow_render;
+use crate::locale::errors::api_error;
+use crate::locale::{Locale, use_locale};
 use crate::pages::render_detail::state::RenderState;
+use crate::plural;
 use crate::route::Route;
 
 /// A board row's render and what is known of it, kept by the board so that its progress and selection can read it.
@@ -47,6 +51,7 @@ pub fn BoardRow(
 ) -> impl IntoView {
     let api = use_api();
     let now = use_now();
+    let locale = use_locale();
     let state = row.state;
     let render_id = Signal::stored(entry.render_id.clone());
     let reload = {
@@ -61,7 +66,7 @@ pub fn BoardRow(
                 };
                 match api.get_render(&render_id.get_untracked(), &query).await {
                     Ok(fresh) => state.read(fresh),
-                    Err(error) => state.failed(error.to_string()),
+                    Err(error) => state.failed(api_error(locale.get_untracked(), &error)),
                 }
             });
         }
@@ -75,7 +80,7 @@ pub fn BoardRow(
         state.apply(event)
     });
 
-    let retrying = RwSignal::new(None::<String>);
+    let retrying = RwSignal::new(None::<Retry>);
     // The failed variations' settings added again, each as many times as it failed.
     let try_again = {
         let reload = reload.clone();
@@ -85,7 +90,7 @@ pub fn BoardRow(
                 .with_untracked(|list| list.iter().filter(|v| v.status == VariationStatus::Error).cloned().collect());
             let api = api.clone();
             let reload = reload.clone();
-            retrying.set(Some("Sending again…".into()));
+            retrying.set(Some(Retry::Sending));
             spawn_local(async move {
                 let mut message = None;
                 for config in failed.iter().filter_map(|variation| variation.config.clone()) {
@@ -93,7 +98,7 @@ pub fn BoardRow(
                     let existing = Some(state.existing());
                     match api.add_variations(&render_id.get_untracked(), &request, existing).await {
                         Ok(added) => state.added(added.variations),
-                        Err(error) => message = Some(error.to_string()),
+                        Err(error) => message = Some(Retry::Failed(error)),
                     }
                 }
                 let _ = retrying.try_set(message);
@@ -115,7 +120,9 @@ pub fn BoardRow(
         <li class="vstage-board__row" data-render-id=entry.render_id.clone()>
             <label class="vstage-board__select">
                 <input type="checkbox" prop:checked=move || row.selected.get() on:change=move |ev| row.selected.set(event_target_checked(&ev)) />
-                <span class="vstage-visually-hidden">{format!("Select {}", shown_label)}</span>
+                <span class="vstage-visually-hidden">
+                    {let label = shown_label.clone(); move || td_string!(locale.get(), board.row_select, label = &label)}
+                </span>
             </label>
             {move || match thumbnail() {
                 Some(src) => view! { <img class="vstage-board__thumb" src=src alt="" loading="lazy" /> }.into_any(),
@@ -127,12 +134,15 @@ pub fn BoardRow(
                 </Link>
                 {move || state.failure.get().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
                 <ul class="vstage-board__variations">
-                    {move || state.variations.with(|list| done_by_kind(list)).into_iter().map(|(what, count)| view! {
-                        <li class="vstage-board__variation" data-status="done">
-                            <span>{what}": "</span>
-                            <strong>{format!("{count} done")}</strong>
-                        </li>
-                    }).collect_view()}
+                    {move || {
+                        let locale = locale.get();
+                        state.variations.with(|list| done_by_kind(locale, list)).into_iter().map(|(what, count)| view! {
+                            <li class="vstage-board__variation" data-status="done">
+                                <span>{td_string!(locale, board.row_what, what = what)}</span>
+                                <strong>{plural!(locale, count, board.row_done_singular, board.row_done_plural, count = count)}</strong>
+                            </li>
+                        }).collect_view()
+                    }}
                     <For
                         each=move || state.variations.with(|list| list.iter().filter(|v| v.status != VariationStatus::Done).cloned().collect::<Vec<_>>())
                         key=|v| (v.id.clone(), v.status.clone(), v.eta.as_ref().map(|eta| eta.millis()))
@@ -143,14 +153,16 @@ pub fn BoardRow(
                 </ul>
                 <Show when=has_failed>
                     <div class="vstage-board__failure">
-                        <button type="button" class="vstage-button vstage-button--small" on:click=try_again.clone()>"Try again"</button>
-                        {move || retrying.get().map(|message| view! { <span class="vstage-hint" role="status">{message}</span> })}
+                        <button type="button" class="vstage-button vstage-button--small" on:click=try_again.clone()>
+                            {move || td_string!(locale.get(), common.try_again)}
+                        </button>
+                        {move || retrying.get().map(|retry| view! { <span class="vstage-hint" role="status">{move || retry.words(locale.get())}</span> })}
                     </div>
                 </Show>
             </div>
             <button type="button" class="vstage-button vstage-button--small vstage-button--secondary"
                 on:click=move |_| on_remove.run(id_for_remove.clone())>
-                "Take off the board"
+                {move || td_string!(locale.get(), board.row_remove)}
             </button>
         </li>
     }
@@ -159,17 +171,36 @@ pub fn BoardRow(
 /// One unfinished or failed variation: what it is, its status, its ETA while it works, or why it failed.
 #[component]
 fn VariationStatusLine(variation: Variation, #[prop(into)] now: Signal<i64>) -> impl IntoView {
-    let what = what_it_is(&variation);
+    let locale = use_locale();
     let status = variation.status.clone();
     let pending = matches!(status, VariationStatus::Queued | VariationStatus::Processing);
     let eta = variation.eta.as_ref().map(|eta| eta.millis()).filter(|_| pending);
     let start = variation.created_at.millis();
     view! {
         <li class="vstage-board__variation" data-status=status.as_str().to_string()>
-            <span>{what}": "</span>
-            <strong>{describe::status(&status)}</strong>
+            <span>{
+                let variation = variation.clone();
+                move || td_string!(locale.get(), board.row_what, what = what_it_is(locale.get(), &variation))
+            }</span>
+            <strong>{let status = status.clone(); move || describe::status(locale.get(), &status)}</strong>
             {eta.map(|eta| view! { <EtaBar start eta now /> })}
             {variation.error_message.clone().filter(|_| status == VariationStatus::Error).map(|message| view! { <span class="vstage-error">{message}</span> })}
         </li>
+    }
+}
+
+/// A "Try again" under way, or why it failed.
+#[derive(Debug, Clone, PartialEq)]
+enum Retry {
+    Sending,
+    Failed(ApiError),
+}
+
+impl Retry {
+    fn words(&self, locale: Locale) -> String {
+        match self {
+            Retry::Sending => td_string!(locale, board.row_sending_again).to_string(),
+            Retry::Failed(error) => api_error(locale, error),
+        }
     }
 }

@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use leptos_i18n::td_string;
 use vstage_api::board::BoardRender;
 use vstage_api::validate::MAX_BULK_ENTRIES;
 use vstage_api::{BulkCreateRenders, ValidationError};
@@ -13,6 +14,9 @@ use super::photos::{BoardPhotos, OWN_DRAFT_IDS, Photo, PhotoState, SHARED_DRAFT_
 use crate::api::use_api;
 use crate::components::config_fields::ConfigFields;
 use crate::describe;
+use crate::locale::errors::api_error;
+use crate::locale::use_locale;
+use crate::plural;
 
 #[component]
 pub fn WaitingPhotos(
@@ -22,6 +26,7 @@ pub fn WaitingPhotos(
     on_created: Callback<Vec<BoardRender>>,
 ) -> impl IntoView {
     let api = use_api();
+    let locale = use_locale();
     let sending = RwSignal::new(false);
     let no_error = Signal::stored(None::<ValidationError>);
     let send = Callback::new(move |keys: Option<Vec<u32>>| {
@@ -59,11 +64,9 @@ pub fn WaitingPhotos(
                         }
                     }
                     Err(error) => {
-                        let message = error.to_string();
                         for (key, _, address, _) in photos_sent {
                             photos.change(*key, |photo| {
-                                photo.state =
-                                    PhotoState::NotCreated { address: address.clone(), message: message.clone() }
+                                photo.state = PhotoState::NotCreated { address: address.clone(), error: error.clone() }
                             });
                         }
                     }
@@ -82,9 +85,9 @@ pub fn WaitingPhotos(
     view! {
         <Show when=move || !photos.photos.with(Vec::is_empty)>
             <section class="vstage-board__waiting" aria-labelledby="vstage-board-waiting">
-                <h2 id="vstage-board-waiting">"Photos to render"</h2>
+                <h2 id="vstage-board-waiting">{move || td_string!(locale.get(), board.waiting_title)}</h2>
                 <div class="vstage-board__settings">
-                    <h3>"Settings for every photo"</h3>
+                    <h3>{move || td_string!(locale.get(), board.waiting_shared)}</h3>
                     <ConfigFields id=SHARED_DRAFT_ID drafts=photos.shared existing=Signal::stored(0) error=no_error />
                 </div>
                 <ul class="vstage-board__photos">
@@ -102,13 +105,23 @@ pub fn WaitingPhotos(
                         on:click=move |_| send.run(None)
                     >
                         {move || match (sending.get(), ready()) {
-                            (true, _) => "Creating renders…".to_string(),
-                            (false, 1) => "Create 1 render".to_string(),
-                            (false, n) => format!("Create {n} renders"),
+                            (true, _) => td_string!(locale.get(), board.waiting_creating).to_string(),
+                            (false, n) => {
+                                plural!(locale.get(), n, board.waiting_create_singular, board.waiting_create_plural, count = n)
+                            }
                         }}
                     </button>
                     {move || (uploading() > 0).then(|| view! {
-                        <span class="vstage-hint">{format!("{} still uploading; they can be sent when done.", uploading())}</span>
+                        <span class="vstage-hint">{move || {
+                            let count = uploading();
+                            plural!(
+                                locale.get(),
+                                count,
+                                board.waiting_still_uploading_singular,
+                                board.waiting_still_uploading_plural,
+                                count = count
+                            )
+                        }}</span>
                     })}
                 </div>
             </section>
@@ -119,6 +132,7 @@ pub fn WaitingPhotos(
 /// One waiting photo: its name, where it is, its settings, and taking it away.
 #[component]
 fn WaitingPhoto(photos: BoardPhotos, key: u32, send: Callback<Option<Vec<u32>>>) -> impl IntoView {
+    let locale = use_locale();
     let photo = Memo::new(move |_| photos.photos.with(|list| list.iter().find(|p| p.key == key).cloned()));
     let field = move |read: fn(&Photo) -> String| move || photo.with(|p| p.as_ref().map(read).unwrap_or_default());
     // Its own settings, edited with the same fields as the board's; the photo keeps a copy.
@@ -132,8 +146,8 @@ fn WaitingPhoto(photos: BoardPhotos, key: u32, send: Callback<Option<Vec<u32>>>)
     });
     let customise = move |_| own.set(vec![(own_id, photos.shared_draft())]);
     let settings = move || match photo.with(|p| p.as_ref().and_then(|p| p.own.clone())) {
-        Some(own) => describe::config(&own.to_config()),
-        None => "The board's settings".into(),
+        Some(own) => describe::config(locale.get(), &own.to_config()),
+        None => td_string!(locale.get(), board.waiting_board_settings).to_string(),
     };
     view! {
         <li class="vstage-board__photo">
@@ -141,24 +155,26 @@ fn WaitingPhoto(photos: BoardPhotos, key: u32, send: Callback<Option<Vec<u32>>>)
                 <strong class="vstage-board__label">{field(|p| p.label.clone())}</strong>
                 <span class="vstage-hint">{settings}</span>
                 <button type="button" class="vstage-button vstage-button--small vstage-button--secondary"
-                    aria-label=move || format!("Remove {}", field(|p| p.label.clone())())
+                    aria-label=move || td_string!(locale.get(), board.waiting_remove_named, label = field(|p| p.label.clone())())
                     on:click=move |_| photos.remove(key)>
-                    "Remove"
+                    {move || td_string!(locale.get(), board.waiting_remove)}
                 </button>
             </div>
             {move || match photo.get().map(|p| p.state) {
                 Some(PhotoState::Uploading(done)) => view! {
                     <div class="vstage-upload" role="status">
-                        <span>{format!("Uploading… {:.0} %", done * 100.0)}</span>
+                        <span>{move || {
+                            td_string!(locale.get(), board.waiting_uploading, percent = format!("{:.0}", done * 100.0))
+                        }}</span>
                         <progress max="1" value=done.to_string()></progress>
                     </div>
                 }.into_any(),
                 Some(PhotoState::Refused(message)) => view! { <p class="vstage-error" role="alert">{message}</p> }.into_any(),
-                Some(PhotoState::NotCreated { message, .. }) => view! {
+                Some(PhotoState::NotCreated { error, .. }) => view! {
                     <div class="vstage-board__failure" role="alert">
-                        <p class="vstage-error">{message}</p>
+                        <p class="vstage-error">{move || api_error(locale.get(), &error)}</p>
                         <button type="button" class="vstage-button vstage-button--small" on:click=move |_| send.run(Some(vec![key]))>
-                            "Try again"
+                            {move || td_string!(locale.get(), common.try_again)}
                         </button>
                     </div>
                 }.into_any(),
@@ -168,14 +184,14 @@ fn WaitingPhoto(photos: BoardPhotos, key: u32, send: Callback<Option<Vec<u32>>>)
                 when=move || !own.with(Vec::is_empty)
                 fallback=move || view! {
                     <button type="button" class="vstage-button vstage-button--small vstage-button--secondary" on:click=customise>
-                        "Change settings for this photo"
+                        {move || td_string!(locale.get(), board.waiting_customise)}
                     </button>
                 }
             >
                 <div class="vstage-board__own">
                     <ConfigFields id=own_id drafts=own existing=Signal::stored(0) error=Signal::stored(None::<ValidationError>) />
                     <button type="button" class="vstage-button vstage-button--small vstage-button--secondary" on:click=move |_| own.set(Vec::new())>
-                        "Use the board's settings"
+                        {move || td_string!(locale.get(), board.waiting_use_shared)}
                     </button>
                 </div>
             </Show>

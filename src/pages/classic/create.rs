@@ -4,14 +4,16 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use leptos_i18n::td_string;
 use vstage_api::{ApiError, Message, v1};
 
-use super::model::{Choices, Mode, create_request, refusal};
+use super::model::{Choices, CreateFailure, Mode, create_request};
 use super::{ClassicOptions, OptionSelect};
 use crate::account::use_account;
 use crate::api::use_api;
 use crate::components::drop_zone::DropZone;
 use crate::components::lazy_mask_editor::LazyMaskEditor;
+use crate::locale::use_locale;
 use crate::route::{Route, use_navigator};
 use crate::upload::use_uploader;
 
@@ -21,6 +23,7 @@ pub fn ClassicNew() -> impl IntoView {
     let account = use_account();
     let uploader = use_uploader();
     let navigator = use_navigator();
+    let locale = use_locale();
     let options = ClassicOptions::load();
     let address = RwSignal::new(String::new());
     let file = RwSignal::new_local(None::<web_sys::File>);
@@ -34,7 +37,7 @@ pub fn ClassicNew() -> impl IntoView {
     let masking = RwSignal::new(false);
     let progress = RwSignal::new(None::<f64>);
     let sending = RwSignal::new(false);
-    let failure = RwSignal::new(None::<String>);
+    let failure = RwSignal::new(None::<CreateFailure>);
 
     // The chosen file as this browser shows it, for the mask editor to draw over.
     let file_address = RwSignal::new(None::<String>);
@@ -69,7 +72,7 @@ pub fn ClassicNew() -> impl IntoView {
         let chosen_file = file.get_untracked();
         let request = create_request(chosen_file.is_none().then(|| address.get_untracked()), &choices);
         if let Err(invalid) = request.validate(chosen_file.is_some()) {
-            failure.set(Some(invalid.message));
+            failure.set(Some(CreateFailure::Refused(ApiError::Invalid(invalid))));
             return;
         }
         failure.set(None);
@@ -77,7 +80,7 @@ pub fn ClassicNew() -> impl IntoView {
         let (api, uploader) = (api.clone(), uploader.clone());
         spawn_local(async move {
             let created = match chosen_file {
-                None => api.v1_create_render(&request).await.map_err(|error| refusal(&error)),
+                None => api.v1_create_render(&request).await.map_err(CreateFailure::Refused),
                 Some(photo) => {
                     let path = format!("/v1/render/create{}", request.query());
                     let on_progress = move |done: f64| {
@@ -85,7 +88,7 @@ pub fn ClassicNew() -> impl IntoView {
                     };
                     match uploader.send_form(&path, &photo, &photo.name(), on_progress).await {
                         Ok(answer) => created_from(answer.status, &answer.body),
-                        Err(message) => Err(message),
+                        Err(message) => Err(CreateFailure::Said(message)),
                     }
                 }
             };
@@ -96,8 +99,8 @@ pub fn ClassicNew() -> impl IntoView {
                     account.refresh();
                     navigator.go(Route::ClassicRender { id: created.render_id });
                 }
-                Err(message) => {
-                    let _ = failure.try_set(Some(message));
+                Err(why) => {
+                    let _ = failure.try_set(Some(why));
                 }
             }
         });
@@ -105,12 +108,12 @@ pub fn ClassicNew() -> impl IntoView {
 
     view! {
         <section class="vstage-page" aria-labelledby="vstage-classic-new-title">
-            <h1 id="vstage-classic-new-title">"New classic render (v1 API)"</h1>
+            <h1 id="vstage-classic-new-title">{move || td_string!(locale.get(), classic.new_title)}</h1>
             <form class="vstage-form" on:submit=submit novalidate>
                 <fieldset class="vstage-picker">
-                    <legend>"Photo"</legend>
+                    <legend>{move || td_string!(locale.get(), classic.new_photo)}</legend>
                     <div class="vstage-field">
-                        <label for="vstage-classic-address">"Photo address"</label>
+                        <label for="vstage-classic-address">{move || td_string!(locale.get(), classic.new_address)}</label>
                         <input
                             id="vstage-classic-address"
                             type="url"
@@ -123,11 +126,17 @@ pub fn ClassicNew() -> impl IntoView {
                         />
                     </div>
                     <Show when=move || account.offers_uploads()>
-                        <DropZone id="vstage-classic-file" label="Or drop a photo here, or choose one" on_files>
-                            {move || file.get().map(|file| view! { <p class="vstage-upload" role="status">{format!("{} will be sent with the render.", file.name())}</p> })}
+                        <DropZone id="vstage-classic-file" label=move || td_string!(locale.get(), classic.new_drop) on_files>
+                            {move || file.get().map(|file| view! {
+                                <p class="vstage-upload" role="status">
+                                    {move || td_string!(locale.get(), classic.new_file_chosen, name = file.name())}
+                                </p>
+                            })}
                             {move || progress.get().map(|done| view! {
                                 <div class="vstage-upload" role="status">
-                                    <span>{format!("Uploading… {:.0} %", done * 100.0)}</span>
+                                    <span>{move || {
+                                        td_string!(locale.get(), classic.new_uploading, percent = format!("{:.0}", done * 100.0))
+                                    }}</span>
                                     <progress max="1" value=done.to_string()></progress>
                                 </div>
                             })}
@@ -135,60 +144,82 @@ pub fn ClassicNew() -> impl IntoView {
                     </Show>
                 </fieldset>
                 <fieldset class="vstage-config">
-                    <legend>"What to do"</legend>
-                    <div class="vstage-kinds" role="radiogroup" aria-label="Mode of use">
+                    <legend>{move || td_string!(locale.get(), classic.new_what)}</legend>
+                    <div class="vstage-kinds" role="radiogroup" aria-label=move || td_string!(locale.get(), classic.new_mode_label)>
                         {Mode::ALL.into_iter().map(|choice| view! {
                             <label class="vstage-kind" class:vstage-kind--chosen=move || mode.get() == choice>
                                 <input type="radio" name="vstage-classic-mode" prop:checked=move || mode.get() == choice on:change=move |_| mode.set(choice) />
-                                <span class="vstage-kind__name">{choice.label()}</span>
-                                <span class="vstage-kind__hint">{choice.explained()}</span>
+                                <span class="vstage-kind__name">{move || choice.label(locale.get())}</span>
+                                <span class="vstage-kind__hint">{move || choice.explained(locale.get())}</span>
                             </label>
                         }).collect_view()}
                     </div>
                     <Show when=move || mode.get().stages()>
                         {options.view(move |options: v1::Options| view! {
-                            <OptionSelect id="vstage-classic-room" label="Room type" values=options.room_types chosen=room_type />
-                            <OptionSelect id="vstage-classic-style" label="Style" values=options.styles chosen=style />
+                            <OptionSelect
+                                id="vstage-classic-room"
+                                label=move || td_string!(locale.get(), classic.field_room_type)
+                                values=options.room_types
+                                chosen=room_type
+                            />
+                            <OptionSelect
+                                id="vstage-classic-style"
+                                label=move || td_string!(locale.get(), classic.field_style)
+                                values=options.styles
+                                chosen=style
+                            />
                         })}
                     </Show>
                     <Show when=move || mode.get().declutters()>
                         <div class="vstage-field">
                             <button type="button" class="vstage-button vstage-button--secondary" on:click=move |_| {
-                                if photo_for_mask().is_some() { masking.set(true) } else { failure.set(Some("Choose the photo first: the mask is drawn over it.".into())) }
+                                if photo_for_mask().is_some() { masking.set(true) } else { failure.set(Some(CreateFailure::PhotoFirst)) }
                             }>
-                                {move || if mask_url.get().is_some() { "Change the declutter mask…" } else { "Draw the declutter mask…" }}
+                                {move || if mask_url.get().is_some() {
+                                    td_string!(locale.get(), classic.new_mask_change)
+                                } else {
+                                    td_string!(locale.get(), classic.new_mask_draw)
+                                }}
                             </button>
-                            <p class="vstage-hint">{move || if mask_url.get().is_some() { "Your mask replaces the automatic one." } else { "Without one, the service finds the furniture itself." }}</p>
+                            <p class="vstage-hint">{move || if mask_url.get().is_some() {
+                                td_string!(locale.get(), classic.new_mask_custom)
+                            } else {
+                                td_string!(locale.get(), classic.new_mask_auto)
+                            }}</p>
                         </div>
                     </Show>
                     <div class="vstage-field">
-                        <label for="vstage-classic-resolution">"Resolution"</label>
+                        <label for="vstage-classic-resolution">{move || td_string!(locale.get(), classic.new_resolution)}</label>
                         <select id="vstage-classic-resolution" on:change=move |ev| resolution.set(event_target_value(&ev))>
-                            <option value="">"The service's default"</option>
+                            <option value="">{move || td_string!(locale.get(), classic.new_resolution_default)}</option>
                             <option value="4k">"4K"</option>
                             <option value="full-hd">"Full HD"</option>
                         </select>
                     </div>
                     <label class="vstage-check">
                         <input type="checkbox" prop:checked=move || watermark.get() on:change=move |ev| watermark.set(event_target_checked(&ev)) />
-                        "Add the “Virtually staged” mark"
+                        {move || td_string!(locale.get(), classic.watermark)}
                     </label>
                     <label class="vstage-check">
                         <input type="checkbox" prop:checked=move || wait.get() on:change=move |ev| wait.set(event_target_checked(&ev)) />
-                        "Wait until it is done before showing the render"
+                        {move || td_string!(locale.get(), classic.new_wait)}
                     </label>
                 </fieldset>
-                {move || failure.get().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
+                {move || failure.get().map(|why| view! { <p class="vstage-error" role="alert">{move || why.words(locale.get())}</p> })}
                 <div class="vstage-form__actions">
                     <button type="submit" class="vstage-button" part="primary-button" disabled=move || sending.get() aria-busy=move || sending.get().to_string()>
-                        {move || if sending.get() { if wait.get() { "Rendering…" } else { "Sending…" } } else { "Create classic render" }}
+                        {move || match (sending.get(), wait.get()) {
+                            (true, true) => td_string!(locale.get(), classic.new_rendering),
+                            (true, false) => td_string!(locale.get(), classic.sending),
+                            (false, _) => td_string!(locale.get(), classic.new_submit),
+                        }}
                     </button>
                 </div>
             </form>
             {move || masking.get().then(photo_for_mask).flatten().map(|photo| view! {
-                <div class="vstage-dialog" role="dialog" aria-modal="true" aria-label="Declutter mask">
-                    <h2>"Declutter mask"</h2>
-                    <p class="vstage-hint">"Paint over what should be removed; erase what should stay."</p>
+                <div class="vstage-dialog" role="dialog" aria-modal="true" aria-label=move || td_string!(locale.get(), classic.mask_title)>
+                    <h2>{move || td_string!(locale.get(), classic.mask_title)}</h2>
+                    <p class="vstage-hint">{move || td_string!(locale.get(), classic.mask_hint)}</p>
                     <LazyMaskEditor
                         image_url=photo
                         on_done=move |url: String| {
@@ -203,11 +234,11 @@ pub fn ClassicNew() -> impl IntoView {
     }
 }
 
-/// The answer to a multipart create: the render, or the service's refusal as a sentence.
-fn created_from(status: u16, body: &[u8]) -> Result<v1::Created, String> {
+/// The answer to a multipart create: the render, or why not (the service's refusal, put in words when shown).
+fn created_from(status: u16, body: &[u8]) -> Result<v1::Created, CreateFailure> {
     if (200..300).contains(&status) {
-        return serde_json::from_slice(body).map_err(|_| "The server's answer could not be read; try again.".into());
+        return serde_json::from_slice(body).map_err(|_| CreateFailure::Unreadable);
     }
     let message = serde_json::from_slice::<Message>(body).ok().map(|body| body.message);
-    Err(refusal(&ApiError::Http { status, message }))
+    Err(CreateFailure::Refused(ApiError::Http { status, message }))
 }

@@ -3,11 +3,15 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use vstage_api::{ListRenders, SortOrder, v1};
+use leptos_i18n::td_string;
+use vstage_api::{ApiError, ListRenders, SortOrder, v1};
 
 use crate::api::{use_api, use_shown_address};
 use crate::components::link::Link;
 use crate::components::pager::Pager;
+use crate::locale::errors::api_error;
+use crate::locale::use_locale;
+use crate::plural;
 use crate::route::Route;
 
 use super::model::status_words;
@@ -17,10 +21,11 @@ const PAGE: u32 = 20;
 #[component]
 pub fn ClassicRenders() -> impl IntoView {
     let api = use_api();
+    let locale = use_locale();
     let renders = RwSignal::new(Vec::<v1::Render>::new());
     let cursor = RwSignal::new(None::<String>);
     let loading = RwSignal::new(true);
-    let failure = RwSignal::new(None::<String>);
+    let failure = RwSignal::new(None::<ApiError>);
     let load = move |more: bool| {
         let api = api.clone();
         let query = ListRenders {
@@ -42,7 +47,7 @@ pub fn ClassicRenders() -> impl IntoView {
                     let _ = failure.try_set(None);
                 }
                 Err(error) => {
-                    let _ = failure.try_set(Some(error.to_string()));
+                    let _ = failure.try_set(Some(error));
                 }
             }
             let _ = loading.try_set(false);
@@ -54,25 +59,29 @@ pub fn ClassicRenders() -> impl IntoView {
     view! {
         <section class="vstage-page" aria-labelledby="vstage-classic-title">
             <div class="vstage-page__head">
-                <h1 id="vstage-classic-title">"Classic renders (v1 API)"</h1>
+                <h1 id="vstage-classic-title">{move || td_string!(locale.get(), classic.list_title)}</h1>
                 <div class="vstage-page__tools">
-                    <Link to=Route::ClassicNew class="vstage-button" part="primary-button">"New classic render"</Link>
+                    <Link to=Route::ClassicNew class="vstage-button" part="primary-button">
+                        {move || td_string!(locale.get(), classic.list_new)}
+                    </Link>
                 </div>
             </div>
-            <p class="vstage-hint">"The legacy v1 API, for accounts that still use its declutter modes and variations."</p>
-            {move || failure.get().map(|message| {
+            <p class="vstage-hint">{move || td_string!(locale.get(), classic.list_intro)}</p>
+            {move || failure.get().map(|error| {
                 let retry = retry.clone();
                 view! {
                     <div class="vstage-panel vstage-panel--error" role="alert">
-                        <p>"Your classic renders could not be loaded: " {message}</p>
-                        <button class="vstage-button" on:click=move |_| retry(false)>"Try again"</button>
+                        <p>{move || td_string!(locale.get(), classic.list_failed, reason = api_error(locale.get(), &error))}</p>
+                        <button class="vstage-button" on:click=move |_| retry(false)>
+                            {move || td_string!(locale.get(), common.try_again)}
+                        </button>
                     </div>
                 }
             })}
             <Show when=move || !loading.get() && failure.get().is_none() && renders.with(Vec::is_empty)>
                 <div class="vstage-empty">
-                    <h2>"No classic renders yet"</h2>
-                    <Link to=Route::ClassicNew class="vstage-button">"Create one"</Link>
+                    <h2>{move || td_string!(locale.get(), classic.list_empty)}</h2>
+                    <Link to=Route::ClassicNew class="vstage-button">{move || td_string!(locale.get(), classic.list_create_one)}</Link>
                 </div>
             </Show>
             <ul class="vstage-cards">
@@ -81,6 +90,7 @@ pub fn ClassicRenders() -> impl IntoView {
                         let newest = render.outputs.last().cloned().or_else(|| render.image_url.clone());
                         let shown = shown.clone();
                         let count = render.outputs.len();
+                        let status = render.status.clone();
                         view! {
                             <li class="vstage-card" part="card">
                                 <Link to=Route::ClassicRender { id: render.render_id.clone() } class="vstage-card__link">
@@ -88,8 +98,10 @@ pub fn ClassicRenders() -> impl IntoView {
                                         Some(src) => view! { <img class="vstage-card__thumb" src=shown(&src) alt="" loading="lazy" /> }.into_any(),
                                         None => view! { <div class="vstage-card__thumb vstage-card__thumb--empty" aria-hidden="true"></div> }.into_any(),
                                     }}
-                                    <span class="vstage-card__title">{format!("{count} image{}", if count == 1 { "" } else { "s" })}</span>
-                                    <span class="vstage-card__counts">{status_words(&render.status)}</span>
+                                    <span class="vstage-card__title">
+                                        {move || plural!(locale.get(), count, classic.list_images_singular, classic.list_images_plural, count = count)}
+                                    </span>
+                                    <span class="vstage-card__counts">{move || status_words(locale.get(), &status)}</span>
                                 </Link>
                             </li>
                         }

@@ -1,19 +1,23 @@
 //! The classic (v1) studio's wording and requests, as plain functions tested natively: the options' strings as
 //! words, the three modes of use as a create request, a render's outputs, and the service's refusals as sentences.
 
+use leptos_i18n::td_string;
 use vstage_api::{ApiError, RemovalMode, RoomType, Style, v1};
 
 use crate::describe;
+use crate::locale::Locale;
+use crate::locale::errors::api_error;
 
-/// A string of `GET /v1/options` in words (`home_office` → "Home office"); sent back exactly as it came.
-pub fn label(value: &str) -> String {
+/// A string of `GET /v1/options` in words (`home_office` → "Home office", "Arbeitszimmer"); sent back exactly as it
+/// came. A value the contract does not know is shown as it came, only spaced and capitalised.
+pub fn label(locale: Locale, value: &str) -> String {
     let room = RoomType::from(value);
     if room.is_known() {
-        return describe::room_type(&room);
+        return describe::room_type(locale, &room);
     }
     let style = Style::from(value);
     if style.is_known() {
-        return describe::style(&style);
+        return describe::style(locale, &style);
     }
     let words = value.replace(['_', '-'], " ");
     let mut letters = words.trim().chars();
@@ -39,26 +43,21 @@ impl Mode {
         Mode::DeclutterAndStage { always: false },
     ];
 
-    pub fn label(self) -> &'static str {
+    pub fn label(self, locale: Locale) -> &'static str {
         match self {
-            Mode::StagingOnly => "Staging only",
-            Mode::DeclutterOnly => "Decluttering only",
-            Mode::DeclutterAndStage { always: true } => "Declutter, then stage",
-            Mode::DeclutterAndStage { always: false } => "Declutter if needed, then stage",
+            Mode::StagingOnly => td_string!(locale, classic.mode_staging_only),
+            Mode::DeclutterOnly => td_string!(locale, classic.mode_declutter_only),
+            Mode::DeclutterAndStage { always: true } => td_string!(locale, classic.mode_declutter_then_stage),
+            Mode::DeclutterAndStage { always: false } => td_string!(locale, classic.mode_declutter_if_needed),
         }
     }
 
-    pub fn explained(self) -> &'static str {
+    pub fn explained(self, locale: Locale) -> &'static str {
         match self {
-            Mode::StagingOnly => "Furniture is added to the room as it is. One image.",
-            Mode::DeclutterOnly => "The furniture is removed and the room left empty. One image.",
-            Mode::DeclutterAndStage { always: true } => {
-                "The furniture is removed, then the empty room is staged. Two images: staged and empty; later \
-                 variations are staged on the empty room."
-            }
-            Mode::DeclutterAndStage { always: false } => {
-                "The furniture is removed only when some is found, then the room is staged."
-            }
+            Mode::StagingOnly => td_string!(locale, classic.mode_staging_only_explained),
+            Mode::DeclutterOnly => td_string!(locale, classic.mode_declutter_only_explained),
+            Mode::DeclutterAndStage { always: true } => td_string!(locale, classic.mode_declutter_then_stage_explained),
+            Mode::DeclutterAndStage { always: false } => td_string!(locale, classic.mode_declutter_if_needed_explained),
         }
     }
 
@@ -114,9 +113,12 @@ pub struct Output {
     pub url: String,
     /// "Bedroom, Scandinavian", or "Empty room" for a decluttering result.
     pub caption: String,
+    /// Whether it is a decluttering result (an empty room, no room type or style).
+    pub empty: bool,
 }
 
-pub fn outputs(render: &v1::Render) -> Vec<Output> {
+/// A render's outputs, captioned in `locale`.
+pub fn outputs(locale: Locale, render: &v1::Render) -> Vec<Output> {
     render
         .outputs
         .iter()
@@ -125,35 +127,74 @@ pub fn outputs(render: &v1::Render) -> Vec<Output> {
             let room = render.outputs_room_types.get(index).map(String::as_str).unwrap_or_default();
             let style = render.outputs_styles.get(index).map(String::as_str).unwrap_or_default();
             let caption = match (room, style) {
-                ("", "") => "Empty room".to_string(),
-                (room, "") => label(room),
-                ("", style) => label(style),
-                (room, style) => format!("{}, {}", label(room), label(style)),
+                ("", "") => td_string!(locale, classic.output_empty_room).to_string(),
+                (room, "") => label(locale, room),
+                ("", style) => label(locale, style),
+                (room, style) => {
+                    td_string!(locale, classic.output_caption, room = label(locale, room), style = label(locale, style))
+                }
             };
-            Output { url: url.clone(), caption }
+            Output { url: url.clone(), caption, empty: room.is_empty() && style.is_empty() }
         })
         .collect()
 }
 
 /// A v1 render's status in words.
-pub fn status_words(status: &v1::Status) -> String {
+pub fn status_words(locale: Locale, status: &v1::Status) -> String {
     match status {
-        v1::Status::Queued => "Queued".into(),
-        v1::Status::Rendering => "Rendering".into(),
-        v1::Status::Done => "Done".into(),
-        v1::Status::Error => "Failed".into(),
+        v1::Status::Queued => td_string!(locale, classic.status_queued).into(),
+        v1::Status::Rendering => td_string!(locale, classic.status_rendering).into(),
+        v1::Status::Done => td_string!(locale, classic.status_done).into(),
+        v1::Status::Error => td_string!(locale, classic.status_failed).into(),
         v1::Status::Other(other) => other.clone(),
     }
 }
 
+/// Why a variation cannot be added to a render of this status (`None`: not read yet) yet; `None` once it is done.
+pub fn not_done_yet(locale: Locale, status: Option<&v1::Status>) -> Option<String> {
+    let Some(status) = status else {
+        return Some(td_string!(locale, classic.vary_loading).to_string());
+    };
+    let reason = match status {
+        v1::Status::Done => return None,
+        v1::Status::Error => td_string!(locale, classic.vary_failed).to_string(),
+        v1::Status::Queued => td_string!(locale, classic.vary_wait_queued).to_string(),
+        v1::Status::Rendering => td_string!(locale, classic.vary_wait_rendering).to_string(),
+        v1::Status::Other(other) => td_string!(locale, classic.vary_wait_other, status = other.to_lowercase()),
+    };
+    Some(reason)
+}
+
 /// The service's refusal of a v1 create or variation as a sentence that says what to do.
-pub fn refusal(error: &ApiError) -> String {
+pub fn refusal(locale: Locale, error: &ApiError) -> String {
     match error.status() {
-        Some(409) => "This render is not done yet: a variation can be added once it is. Wait for it to finish.".into(),
-        Some(429) => "The account has 50 renders in progress, the most the classic API takes at once. Try again in \
-                      a moment, when some have finished."
-            .into(),
-        _ => error.to_string(),
+        Some(409) => td_string!(locale, classic.refusal_not_done).into(),
+        Some(429) => td_string!(locale, classic.refusal_too_many).into(),
+        _ => api_error(locale, error),
+    }
+}
+
+/// Why a classic render was not created, in the studio's language when it is shown.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CreateFailure {
+    /// The upload's sentence (already in the studio's language), shown as it comes.
+    Said(String),
+    /// The request's own check refused it (`ApiError::Invalid`), or the service did.
+    Refused(ApiError),
+    /// The service's answer could not be read.
+    Unreadable,
+    /// A mask was asked for before a photo.
+    PhotoFirst,
+}
+
+impl CreateFailure {
+    pub fn words(&self, locale: Locale) -> String {
+        match self {
+            CreateFailure::Said(sentence) => sentence.clone(),
+            CreateFailure::Refused(error) => refusal(locale, error),
+            CreateFailure::Unreadable => td_string!(locale, classic.new_unreadable).into(),
+            CreateFailure::PhotoFirst => td_string!(locale, classic.new_photo_first).into(),
+        }
     }
 }
 
@@ -165,11 +206,15 @@ mod tests {
 
     #[test]
     fn options_are_worded_and_sent_back_as_given() {
-        assert_eq!(label("home_office"), "Home office");
-        assert_eq!(label("scandinavian"), "Scandinavian");
-        assert_eq!(label("mid-century modern"), "Mid-century");
-        assert_eq!(label("american_classic"), "American classic");
-        assert_eq!(label("southwestern"), "Southwestern");
+        assert_eq!(label(Locale::en, "home_office"), "Home office");
+        assert_eq!(label(Locale::en, "scandinavian"), "Scandinavian");
+        assert_eq!(label(Locale::en, "mid-century modern"), "Mid-century");
+        assert_eq!(label(Locale::en, "american_classic"), "American classic");
+        assert_eq!(label(Locale::en, "southwestern"), "Southwestern");
+        // the contract's values in the studio's language, others as they come
+        assert_eq!(label(Locale::de, "home_office"), "Arbeitszimmer");
+        assert_eq!(label(Locale::de, "scandinavian"), "Skandinavisch");
+        assert_eq!(label(Locale::fr, "american_classic"), "American classic");
         let choices = Choices {
             mode: Mode::StagingOnly,
             room_type: "kids_room".into(),
@@ -213,9 +258,27 @@ mod tests {
     #[test]
     fn the_services_refusals_say_what_to_do() {
         let not_done = ApiError::Http { status: 409, message: Some("render is not done".into()) };
-        assert!(refusal(&not_done).contains("once it is"));
+        assert!(refusal(Locale::en, &not_done).contains("once it is"));
         let busy = ApiError::Http { status: 429, message: None };
-        assert!(refusal(&busy).contains("50 renders in progress") && refusal(&busy).contains("Try again"));
+        let said = refusal(Locale::en, &busy);
+        assert!(said.contains("50 renders in progress") && said.contains("Try again"));
+        assert!(refusal(Locale::es, &busy).contains("50 renders en curso"));
+        let other = ApiError::Http { status: 401, message: None };
+        assert_eq!(refusal(Locale::en, &other), other.to_string());
+    }
+
+    #[test]
+    fn a_variation_waits_for_the_render() {
+        assert_eq!(not_done_yet(Locale::en, Some(&v1::Status::Done)), None);
+        assert_eq!(
+            not_done_yet(Locale::en, Some(&v1::Status::Rendering)).as_deref(),
+            Some("A variation can be added once the render is done (it is rendering).")
+        );
+        assert_eq!(
+            not_done_yet(Locale::en, Some(&v1::Status::Other("Paused".into()))).as_deref(),
+            Some("A variation can be added once the render is done (it is paused).")
+        );
+        assert_eq!(not_done_yet(Locale::en, None).as_deref(), Some("Loading the render…"));
     }
 
     #[test]
@@ -225,7 +288,10 @@ mod tests {
             "outputs_room_types": ["bed", "", "kitchen"], "outputs_styles": ["modern", "", "american"],
         }))
         .unwrap();
-        let captions: Vec<String> = outputs(&render).into_iter().map(|o| o.caption).collect();
+        let captions: Vec<String> = outputs(Locale::en, &render).into_iter().map(|o| o.caption).collect();
         assert_eq!(captions, ["Bedroom, Modern", "Empty room", "Kitchen, American"]);
+        let empty: Vec<bool> = outputs(Locale::fr, &render).into_iter().map(|o| o.empty).collect();
+        assert_eq!(empty, [false, true, false]);
+        assert_eq!(outputs(Locale::fr, &render)[1].caption, "Pièce vide");
     }
 }

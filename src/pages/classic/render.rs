@@ -5,23 +5,27 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use leptos_i18n::td_string;
 use vstage_api::host_events::ResultChosen;
-use vstage_api::{RoomType, Style, v1};
+use vstage_api::{ApiError, RoomType, Style, v1};
 
-use super::model::{outputs, refusal, status_words};
+use super::model::{not_done_yet, outputs, refusal, status_words};
 use super::{ClassicOptions, OptionSelect};
 use crate::api::{use_api, use_shown_address};
 use crate::components::before_after::BeforeAfter;
 use crate::components::link::Link;
 use crate::hooks::use_polling::use_polling;
 use crate::host::{RESULT_CHOSEN, use_host};
+use crate::locale::errors::api_error;
+use crate::locale::use_locale;
 use crate::route::{History, Route, use_navigator};
 
 #[component]
 pub fn ClassicRender(#[prop(into)] render_id: Signal<String>) -> impl IntoView {
     let api = use_api();
+    let locale = use_locale();
     let render = RwSignal::new(None::<v1::Render>);
-    let failure = RwSignal::new(None::<String>);
+    let failure = RwSignal::new(None::<ApiError>);
     let reads = RwSignal::new(0u64);
     let read = {
         let api = api.clone();
@@ -35,7 +39,7 @@ pub fn ClassicRender(#[prop(into)] render_id: Signal<String>) -> impl IntoView {
                         let _ = failure.try_set(None);
                     }
                     Err(error) => {
-                        let _ = failure.try_set(Some(error.to_string()));
+                        let _ = failure.try_set(Some(error));
                     }
                 }
                 let _ = reads.try_update(|n| *n += 1);
@@ -63,31 +67,36 @@ pub fn ClassicRender(#[prop(into)] render_id: Signal<String>) -> impl IntoView {
     let compare = RwSignal::new(None::<usize>);
     let shown = use_shown_address();
     let host = use_host().filter(|_| use_navigator().history() == History::Memory);
-    let announcement = RwSignal::new(String::new());
+    // Whether an image was sent to the listing (said in the live region).
+    let announced = RwSignal::new(false);
 
     view! {
         <section class="vstage-page" aria-labelledby="vstage-classic-render-title">
-            <p><Link to=Route::Classic>"← Classic renders"</Link></p>
-            <h1 id="vstage-classic-render-title">"Classic render (v1 API)"</h1>
-            <div class="vstage-visually-hidden" role="status" aria-live="polite">{move || announcement.get()}</div>
-            {move || failure.get().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
+            <p><Link to=Route::Classic>{move || td_string!(locale.get(), classic.render_back)}</Link></p>
+            <h1 id="vstage-classic-render-title">{move || td_string!(locale.get(), classic.render_title)}</h1>
+            <div class="vstage-visually-hidden" role="status" aria-live="polite">
+                {move || announced.get().then(|| td_string!(locale.get(), classic.render_sent))}
+            </div>
+            {move || failure.get().map(|error| view! { <p class="vstage-error" role="alert">{api_error(locale.get(), &error)}</p> })}
             {move || render.get().map(|loaded| {
                 let percent = loaded.progress.map(|p| (p * 100.0).round());
                 view! {
                     <p class="vstage-classic__status" role="status" aria-live="polite">
-                        <strong>{status_words(&loaded.status)}</strong>
-                        {percent.filter(|_| working.get_untracked()).map(|percent| format!(" · {percent:.0} %"))}
+                        <strong>{status_words(locale.get(), &loaded.status)}</strong>
+                        {percent.filter(|_| working.get_untracked()).map(|percent| {
+                            td_string!(locale.get(), classic.render_percent, percent = format!("{percent:.0}"))
+                        })}
                     </p>
                     {percent.filter(|_| working.get_untracked()).map(|percent| view! {
-                        <progress class="vstage-classic__progress" max="100" value=percent.to_string() aria-label="Progress"></progress>
+                        <progress class="vstage-classic__progress" max="100" value=percent.to_string() aria-label=td_string!(locale.get(), classic.render_progress)></progress>
                     })}
                 }
             })}
-            <ul class="vstage-classic__outputs" aria-label="Images, newest last">
+            <ul class="vstage-classic__outputs" aria-label=move || td_string!(locale.get(), classic.render_images)>
                 {move || render.get().map(|loaded| {
                     let original = loaded.image_url.clone();
-                    outputs(&loaded).into_iter().enumerate().map(|(index, output)| {
-                        let staged = output.caption != "Empty room";
+                    outputs(locale.get(), &loaded).into_iter().enumerate().map(|(index, output)| {
+                        let staged = !output.empty;
                         let src = shown(&output.url);
                         let download = src.clone();
                         let (render_id, url, original) = (loaded.render_id.clone(), output.url.clone(), original.clone());
@@ -101,14 +110,18 @@ pub fn ClassicRender(#[prop(into)] render_id: Signal<String>) -> impl IntoView {
                                     {host.map(|host| view! {
                                         <button class="vstage-button vstage-button--small" part="primary-button" on:click=move |_| {
                                             host.emit(RESULT_CHOSEN, &ResultChosen::of_v1_output(&render_id, index, &url, staged, original.as_deref()));
-                                            announcement.set("Sent to the listing, with its disclosure caption.".into());
+                                            announced.set(true);
                                         }>
-                                            "Use in listing"
+                                            {td_string!(locale.get(), classic.render_use)}
                                         </button>
                                     })}
-                                    <a class="vstage-button vstage-button--small vstage-button--secondary" href=download download="" target="_blank" rel="noopener">"Download"</a>
+                                    <a class="vstage-button vstage-button--small vstage-button--secondary" href=download download="" target="_blank" rel="noopener">
+                                        {td_string!(locale.get(), classic.render_download)}
+                                    </a>
                                     {has_original.then(|| view! {
-                                        <button class="vstage-button vstage-button--small vstage-button--secondary" on:click=move |_| compare.set(Some(index))>"Compare"</button>
+                                        <button class="vstage-button vstage-button--small vstage-button--secondary" on:click=move |_| compare.set(Some(index))>
+                                            {td_string!(locale.get(), classic.render_compare)}
+                                        </button>
                                     })}
                                 </div>
                             </li>
@@ -120,15 +133,22 @@ pub fn ClassicRender(#[prop(into)] render_id: Signal<String>) -> impl IntoView {
                 let loaded = render.get()?;
                 let before = loaded.image_url.clone()?;
                 let index = compare.get().or_else(|| loaded.outputs.len().checked_sub(1))?;
-                let after = outputs(&loaded).into_iter().nth(index)?;
+                let after = outputs(locale.get_untracked(), &loaded).into_iter().nth(index)?;
+                // the caption follows the language without drawing the slider again
+                let after_label = Signal::derive(move || {
+                    render.with(|loaded| {
+                        let caption = loaded.as_ref().and_then(|loaded| outputs(locale.get(), loaded).into_iter().nth(index));
+                        caption.map(|output| output.caption).unwrap_or_default()
+                    })
+                });
                 Some(view! {
-                    <section class="vstage-section" aria-label="Before and after">
-                        <h2>"Before and after"</h2>
+                    <section class="vstage-section" aria-label=move || td_string!(locale.get(), classic.render_before_after)>
+                        <h2>{move || td_string!(locale.get(), classic.render_before_after)}</h2>
                         <BeforeAfter
                             before=Signal::stored(before)
                             after=Signal::stored(after.url)
-                            before_label=Signal::stored("The original photo".to_string())
-                            after_label=Signal::stored(after.caption)
+                            before_label=Signal::derive(move || td_string!(locale.get(), classic.render_original).to_string())
+                            after_label
                         />
                     </section>
                 })
@@ -143,6 +163,7 @@ pub fn ClassicRender(#[prop(into)] render_id: Signal<String>) -> impl IntoView {
 #[component]
 fn ClassicVary(render_id: Signal<String>, render: RwSignal<Option<v1::Render>>, reload: Callback<()>) -> impl IntoView {
     let api = use_api();
+    let locale = use_locale();
     let options = ClassicOptions::load();
     let room_type = RwSignal::new(String::new());
     let style = RwSignal::new(String::new());
@@ -150,18 +171,8 @@ fn ClassicVary(render_id: Signal<String>, render: RwSignal<Option<v1::Render>>, 
     let queued_at_once = RwSignal::new(true);
     let wait = RwSignal::new(false);
     let sending = RwSignal::new(false);
-    let failure = RwSignal::new(None::<String>);
-    let not_done = move || {
-        render.with(|r| match r.as_ref().map(|r| &r.status) {
-            Some(v1::Status::Done) => None,
-            Some(v1::Status::Error) => Some("This render failed: there is nothing to vary.".to_string()),
-            Some(status) => Some(format!(
-                "A variation can be added once the render is done (it is {}).",
-                status_words(status).to_lowercase()
-            )),
-            None => Some("Loading the render…".to_string()),
-        })
-    };
+    let failure = RwSignal::new(None::<ApiError>);
+    let not_done = move || render.with(|r| not_done_yet(locale.get(), r.as_ref().map(|r| &r.status)));
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         if sending.get_untracked() || not_done().is_some() {
@@ -181,7 +192,7 @@ fn ClassicVary(render_id: Signal<String>, render: RwSignal<Option<v1::Render>>, 
             match api.v1_create_variation(&render_id.get_untracked(), &request).await {
                 Ok(_) => reload.run(()),
                 Err(error) => {
-                    let _ = failure.try_set(Some(refusal(&error)));
+                    let _ = failure.try_set(Some(error));
                 }
             }
             let _ = sending.try_set(false);
@@ -189,29 +200,39 @@ fn ClassicVary(render_id: Signal<String>, render: RwSignal<Option<v1::Render>>, 
     };
     view! {
         <section class="vstage-section" aria-labelledby="vstage-classic-vary">
-            <h2 id="vstage-classic-vary">"Add a variation"</h2>
+            <h2 id="vstage-classic-vary">{move || td_string!(locale.get(), classic.vary_title)}</h2>
             <form class="vstage-form" on:submit=submit novalidate>
                 {options.view(move |options: v1::Options| {
                     let styles = if options.variation_styles.is_empty() { options.styles.clone() } else { options.variation_styles.clone() };
                     view! {
-                        <OptionSelect id="vstage-classic-vary-room" label="Room type" values=options.room_types chosen=room_type />
-                        <OptionSelect id="vstage-classic-vary-style" label="Style" values=styles chosen=style />
+                        <OptionSelect
+                            id="vstage-classic-vary-room"
+                            label=move || td_string!(locale.get(), classic.field_room_type)
+                            values=options.room_types
+                            chosen=room_type
+                        />
+                        <OptionSelect
+                            id="vstage-classic-vary-style"
+                            label=move || td_string!(locale.get(), classic.field_style)
+                            values=styles
+                            chosen=style
+                        />
                     }
                 })}
                 <label class="vstage-check">
                     <input type="checkbox" prop:checked=move || watermark.get() on:change=move |ev| watermark.set(event_target_checked(&ev)) />
-                    "Add the “Virtually staged” mark"
+                    {move || td_string!(locale.get(), classic.watermark)}
                 </label>
                 <label class="vstage-check">
                     <input type="checkbox" prop:checked=move || queued_at_once.get() on:change=move |ev| queued_at_once.set(event_target_checked(&ev)) />
-                    "Show the render as queued at once"
+                    {move || td_string!(locale.get(), classic.vary_queued_at_once)}
                 </label>
                 <label class="vstage-check">
                     <input type="checkbox" prop:checked=move || wait.get() on:change=move |ev| wait.set(event_target_checked(&ev)) />
-                    "Wait until the variation is done"
+                    {move || td_string!(locale.get(), classic.vary_wait)}
                 </label>
                 {move || not_done().map(|reason| view! { <p class="vstage-hint" id="vstage-classic-vary-why">{reason}</p> })}
-                {move || failure.get().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
+                {move || failure.get().map(|error| view! { <p class="vstage-error" role="alert">{move || refusal(locale.get(), &error)}</p> })}
                 <div class="vstage-form__actions">
                     <button
                         type="submit"
@@ -219,7 +240,11 @@ fn ClassicVary(render_id: Signal<String>, render: RwSignal<Option<v1::Render>>, 
                         disabled=move || sending.get() || not_done().is_some()
                         aria-describedby="vstage-classic-vary-why"
                     >
-                        {move || if sending.get() { "Sending…" } else { "Add a variation" }}
+                        {move || if sending.get() {
+                            td_string!(locale.get(), classic.sending)
+                        } else {
+                            td_string!(locale.get(), classic.vary_title)
+                        }}
                     </button>
                 </div>
             </form>

@@ -3,12 +3,16 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use leptos_i18n::td_string;
 use vstage_api::{AddVariations as AddRequest, ApiError, MAX_VARIATIONS_PER_RENDER, ValidationError, Variation};
 
 use crate::account::use_account;
 use crate::api::use_api;
 use crate::components::config_list::ConfigList;
 use crate::config_draft::{ConfigDraft, total};
+use crate::locale::errors::api_error;
+use crate::locale::use_locale;
+use crate::plural;
 
 /// The form's state, shared with the page so that a variation card can open it with a draft.
 #[derive(Debug, Clone, Copy)]
@@ -16,7 +20,8 @@ pub struct AddForm {
     open: RwSignal<bool>,
     drafts: RwSignal<Vec<(u32, ConfigDraft)>>,
     error: RwSignal<Option<ValidationError>>,
-    failure: RwSignal<Option<String>>,
+    /// The last call's failure, put in words when shown.
+    failure: RwSignal<Option<ApiError>>,
     sending: RwSignal<bool>,
 }
 
@@ -52,6 +57,7 @@ pub fn AddVariationsSection(
 ) -> impl IntoView {
     let api = use_api();
     let account = use_account();
+    let locale = use_locale();
     let left = move || MAX_VARIATIONS_PER_RENDER.saturating_sub(existing.get());
     let submit = move || {
         let Some((_, draft)) = form.drafts.get_untracked().first().cloned() else { return };
@@ -74,7 +80,7 @@ pub fn AddVariationsSection(
                     on_added.run(added.variations);
                 }
                 Err(ApiError::Invalid(invalid)) => form.error.set(Some(invalid)),
-                Err(other) => form.failure.set(Some(other.to_string())),
+                Err(other) => form.failure.set(Some(other)),
             }
             form.sending.set(false);
         });
@@ -82,12 +88,15 @@ pub fn AddVariationsSection(
     let nothing_to_add = move || total(&form.drafts.get().into_iter().map(|(_, d)| d).collect::<Vec<_>>(), 0) == 0;
     view! {
         <section class="vstage-section" aria-labelledby="vstage-add-title">
-            <h2 id="vstage-add-title">"Add variations"</h2>
+            <h2 id="vstage-add-title">{move || td_string!(locale.get(), studio.add_variations)}</h2>
             {move || if !form.open.get() {
                 view! {
-                    <p class="vstage-muted">{move || format!("{} more can be added to this render.", left())}</p>
+                    <p class="vstage-muted">{move || {
+                        let left = left();
+                        plural!(locale.get(), left, studio.add_more_singular, studio.add_more_plural, count = left)
+                    }}</p>
                     <button class="vstage-button" disabled=move || left() == 0 on:click=move |_| form.open_with(ConfigDraft::default())>
-                        "Add variations"
+                        {move || td_string!(locale.get(), studio.add_variations)}
                     </button>
                 }.into_any()
             } else {
@@ -97,14 +106,17 @@ pub fn AddVariationsSection(
                         ev.prevent_default();
                         submit();
                     } novalidate>
-                        <p class="vstage-muted">{move || format!("{} of {} left on this render.", left(), MAX_VARIATIONS_PER_RENDER)}</p>
+                        <p class="vstage-muted">{move || {
+                            let left = left();
+                            plural!(locale.get(), left, studio.add_left_singular, studio.add_left_plural, left = left, max = MAX_VARIATIONS_PER_RENDER)
+                        }}</p>
                         <ConfigList drafts=form.drafts existing error=form.error />
-                        {move || form.failure.get().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
+                        {move || form.failure.get().map(|error| view! { <p class="vstage-error" role="alert">{api_error(locale.get(), &error)}</p> })}
                         <div class="vstage-form__actions">
                             <button type="submit" class="vstage-button" disabled=move || form.sending.get() || nothing_to_add()>
-                                {move || if form.sending.get() { "Adding…" } else { "Add" }}
+                                {move || if form.sending.get() { td_string!(locale.get(), studio.adding) } else { td_string!(locale.get(), studio.add) }}
                             </button>
-                            <button type="button" class="vstage-button vstage-button--secondary" on:click=move |_| form.open.set(false)>"Cancel"</button>
+                            <button type="button" class="vstage-button vstage-button--secondary" on:click=move |_| form.open.set(false)>{move || td_string!(locale.get(), studio.cancel)}</button>
                         </div>
                     </form>
                 }.into_any()

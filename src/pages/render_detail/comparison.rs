@@ -2,9 +2,11 @@
 //! comparing with the empty room a result was staged on.
 
 use leptos::prelude::*;
+use leptos_i18n::td_string;
 
 use super::model::Comparison;
 use crate::components::before_after::BeforeAfter;
+use crate::locale::use_locale;
 
 #[component]
 pub fn CompareSection(
@@ -13,13 +15,14 @@ pub fn CompareSection(
     /// Whether a result staged on a removal variation is compared with that empty room instead of the photo.
     with_base: RwSignal<bool>,
 ) -> impl IntoView {
+    let locale = use_locale();
     let part = move |read: fn(&Comparison) -> String| {
         Signal::derive(move || comparison.with(|c| c.as_ref().map(read).unwrap_or_default()))
     };
     view! {
         <Show when=move || comparison.with(Option::is_some)>
             <section class="vstage-section" aria-labelledby="vstage-compare-title">
-                <h2 id="vstage-compare-title">"Before and after"</h2>
+                <h2 id="vstage-compare-title">{move || td_string!(locale.get(), studio.compare_title)}</h2>
                 <Show when=move || comparison.with(|c| c.as_ref().is_some_and(|c| c.has_base))>
                     <label class="vstage-check">
                         <input
@@ -27,7 +30,7 @@ pub fn CompareSection(
                             prop:checked=move || with_base.get()
                             on:change=move |ev| with_base.set(event_target_checked(&ev))
                         />
-                        "Compare with the empty room it was staged on"
+                        {move || td_string!(locale.get(), studio.compare_with_empty_room)}
                     </label>
                 </Show>
                 <BeforeAfter

@@ -9,6 +9,7 @@ pub mod state;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use leptos_i18n::td_string;
 use vstage_api::host_events::{ResultChosen, VariationDone};
 use vstage_api::{GetRender, MAX_VARIATIONS_PER_RENDER, VariationStatus};
 
@@ -25,6 +26,8 @@ use crate::config_draft::ConfigDraft;
 use crate::describe;
 use crate::host::{RESULT_CHOSEN, VARIATION_DONE, use_host};
 use crate::live::follow_render;
+use crate::locale::errors::api_error;
+use crate::locale::use_locale;
 use crate::route::{History, Route, use_navigator};
 
 const VARIATIONS_PAGE: u32 = 20;
@@ -37,6 +40,7 @@ pub fn RenderDetail(
 ) -> impl IntoView {
     let api = use_api();
     let now = use_now();
+    let locale = use_locale();
     let state = RenderState::new();
     let RenderState { render, variations, more_cursor, failure, .. } = state;
     let viewer = RwSignal::new(None::<(String, String)>);
@@ -58,7 +62,8 @@ pub fn RenderDetail(
                 let chosen = fresh.or(known).and_then(|v| ResultChosen::of(&v, original.as_deref()));
                 if let Some(chosen) = chosen {
                     host.emit(RESULT_CHOSEN, &chosen);
-                    let _ = announcement.try_set("Sent to the listing, with its disclosure caption.".into());
+                    let sent = td_string!(locale.get_untracked(), studio.detail_sent_to_listing);
+                    let _ = announcement.try_set(sent.into());
                 }
             });
         })
@@ -80,7 +85,7 @@ pub fn RenderDetail(
                 match api.get_render(&id, &query).await {
                     Ok(fresh) if more => state.page(fresh),
                     Ok(fresh) => state.read(fresh),
-                    Err(error) => state.failed(error.to_string()),
+                    Err(error) => state.failed(api_error(locale.get_untracked(), &error)),
                 }
             });
         }
@@ -101,7 +106,7 @@ pub fn RenderDetail(
         if let Some(previous) = previous {
             let finished = variations.with_untracked(|list| model::newly_finished(&previous, list));
             if !finished.is_empty() {
-                announcement.set(model::announcement(&finished));
+                announcement.set(model::announcement(locale.get_untracked(), &finished));
             }
             if let Some(host) = &host {
                 for done in finished.iter().filter(|v| v.status == VariationStatus::Done) {
@@ -136,17 +141,19 @@ pub fn RenderDetail(
     let comparison = Memo::new(move |_| {
         let source = render.with(|r| r.as_ref().and_then(|r| r.image_url.clone()));
         let chosen = compare.get();
-        variations.with(|list| model::comparison(list, source.as_deref(), chosen.as_deref(), compare_with_base.get()))
+        let locale = locale.get();
+        variations
+            .with(|list| model::comparison(locale, list, source.as_deref(), chosen.as_deref(), compare_with_base.get()))
     });
 
     view! {
         <section class="vstage-page" aria-labelledby="vstage-render-title">
-            <p><Link to=Route::Renders>"← All renders"</Link></p>
+            <p><Link to=Route::Renders>{move || td_string!(locale.get(), studio.detail_back)}</Link></p>
             <div class="vstage-visually-hidden" role="status" aria-live="polite">{move || announcement.get()}</div>
             {move || match (render.get(), failure.get()) {
                 (None, None) => view! {
                     <div aria-busy="true">
-                        <h1 id="vstage-render-title" class="vstage-skeleton">"Loading the render…"</h1>
+                        <h1 id="vstage-render-title" class="vstage-skeleton">{move || td_string!(locale.get(), studio.detail_loading)}</h1>
                         <div class="vstage-variations">
                             {(0..3).map(|_| view! { <div class="vstage-variation vstage-variation--skeleton vstage-skeleton"></div> }).collect_view()}
                         </div>
@@ -156,9 +163,9 @@ pub fn RenderDetail(
                     let retry = reload.clone();
                     view! {
                         <div class="vstage-panel vstage-panel--error" role="alert">
-                            <h1 id="vstage-render-title">"This render could not be loaded"</h1>
+                            <h1 id="vstage-render-title">{move || td_string!(locale.get(), studio.detail_load_failed)}</h1>
                             <p>{message}</p>
-                            <button class="vstage-button" on:click=move |_| retry()>"Try again"</button>
+                            <button class="vstage-button" on:click=move |_| retry()>{move || td_string!(locale.get(), common.try_again)}</button>
                         </div>
                     }.into_any()
                 }
@@ -167,27 +174,31 @@ pub fn RenderDetail(
                     let retry = reload.clone();
                     view! {
                         <div class="vstage-page__head">
-                            <h1 id="vstage-render-title">"Render"</h1>
+                            <h1 id="vstage-render-title">{move || td_string!(locale.get(), studio.detail_title)}</h1>
                             <p class="vstage-muted">
-                                {move || format!("Created {} · {} of {} variations", describe::relative_time(now.get(), created), existing.get(), MAX_VARIATIONS_PER_RENDER)}
+                                {move || {
+                                    let locale = locale.get();
+                                    let when = describe::relative_time(locale, now.get(), created);
+                                    td_string!(locale, studio.detail_created, when = when, count = existing.get(), max = MAX_VARIATIONS_PER_RENDER)
+                                }}
                             </p>
                             {move || state.has_finished().then(|| view! {
                                 <a class="vstage-button vstage-button--secondary vstage-download" href=download.get() download>
-                                    "Download all (ZIP)"
+                                    {move || td_string!(locale.get(), studio.detail_download_all)}
                                 </a>
                             })}
                         </div>
                         {failure.map(|message| view! {
-                            <p class="vstage-error" role="alert">{message} " " <button class="vstage-link" on:click=move |_| retry()>"Try again"</button></p>
+                            <p class="vstage-error" role="alert">{message} " " <button class="vstage-link" on:click=move |_| retry()>{move || td_string!(locale.get(), common.try_again)}</button></p>
                         })}
                         {loaded.image_url.clone().map(|source| {
                             let full = source.clone();
                             view! {
                                 <figure class="vstage-source">
-                                    <button class="vstage-source__image" on:click=move |_| viewer.set(Some((full.clone(), "The original photo".into())))>
-                                        <img src=source alt="The original photo" />
+                                    <button class="vstage-source__image" on:click=move |_| viewer.set(Some((full.clone(), td_string!(locale.get_untracked(), studio.detail_original_photo).into())))>
+                                        <img src=source alt=move || td_string!(locale.get(), studio.detail_original_photo) />
                                     </button>
-                                    <figcaption>"The original photo"</figcaption>
+                                    <figcaption>{move || td_string!(locale.get(), studio.detail_original_photo)}</figcaption>
                                 </figure>
                             }
                         })}
@@ -198,7 +209,9 @@ pub fn RenderDetail(
             <Show when=move || render.with(Option::is_some)>
                 {move || {
                     let list = variations.get();
-                    grouped(&list).into_iter().map(|(name, members)| {
+                    // A language change draws the cards again, in the new words.
+                    let locale = locale.get();
+                    grouped(locale, &list).into_iter().map(|(name, members)| {
                         let heading = format!("{name} ({})", members.len());
                         let list = list.clone();
                         view! {
@@ -206,8 +219,9 @@ pub fn RenderDetail(
                                 <h2>{heading}</h2>
                                 <div class="vstage-variations">
                                     {members.into_iter().enumerate().map(|(index, variation)| {
-                                        let title = format!("{} {}", describe::variation_type(variation.kind.as_ref()), index + 1);
-                                        let lineage = lineage(&variation, &list);
+                                        let kind = describe::variation_type(locale, variation.kind.as_ref());
+                                        let title = td_string!(locale, studio.detail_variation_title, kind = kind, number = index + 1);
+                                        let lineage = lineage(locale, &variation, &list);
                                         view! {
                                             <VariationCard
                                                 variation
@@ -227,7 +241,7 @@ pub fn RenderDetail(
                     }).collect_view()
                 }}
                 <Show when=move || more_cursor.get().is_some()>
-                    <button class="vstage-button vstage-button--secondary" on:click=move |_| load_more.run(())>"Show more variations"</button>
+                    <button class="vstage-button vstage-button--secondary" on:click=move |_| load_more.run(())>{move || td_string!(locale.get(), studio.detail_show_more)}</button>
                 </Show>
                 <AddVariationsSection render_id form=add_form existing on_added />
             </Show>

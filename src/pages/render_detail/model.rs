@@ -1,9 +1,11 @@
 //! What the render page shows, as plain functions of the render's variations: groups by type, lineage, events
 //! applied in place, pages merged, the before/after comparison and what to announce. Tested natively.
 
+use leptos_i18n::td_string;
 use vstage_api::{Variation, VariationStatus, VariationType, WebhookEvent};
 
 use crate::describe;
+use crate::locale::Locale;
 
 /// The order groups are shown in; unknown kinds come last.
 fn group_rank(kind: Option<&VariationType>) -> u8 {
@@ -16,11 +18,11 @@ fn group_rank(kind: Option<&VariationType>) -> u8 {
     }
 }
 
-/// Variations grouped by type, each group in creation order.
-pub fn grouped(variations: &[Variation]) -> Vec<(String, Vec<Variation>)> {
+/// Variations grouped by type (named in `locale`), each group in creation order.
+pub fn grouped(locale: Locale, variations: &[Variation]) -> Vec<(String, Vec<Variation>)> {
     let mut groups: Vec<(u8, String, Vec<Variation>)> = Vec::new();
     for variation in variations {
-        let name = describe::variation_type(variation.kind.as_ref());
+        let name = describe::variation_type(locale, variation.kind.as_ref());
         match groups.iter_mut().find(|(_, group, _)| *group == name) {
             Some((_, _, members)) => members.push(variation.clone()),
             None => groups.push((group_rank(variation.kind.as_ref()), name, vec![variation.clone()])),
@@ -30,14 +32,20 @@ pub fn grouped(variations: &[Variation]) -> Vec<(String, Vec<Variation>)> {
     groups.into_iter().map(|(_, name, members)| (name, members)).collect()
 }
 
-/// "Staged on removal variation N" for a variation made on a removal base.
-pub fn lineage(variation: &Variation, all: &[Variation]) -> Option<String> {
+/// Which removal variation a variation was made on: its number among the removals, else its id.
+fn base_of(variation: &Variation, all: &[Variation]) -> Option<String> {
     let base = variation.base_variation_id.as_deref()?;
     let removals: Vec<&Variation> = all.iter().filter(|v| v.kind == Some(VariationType::Removal)).collect();
     Some(match removals.iter().position(|v| v.id == base) {
-        Some(index) => format!("Staged on removal variation {}", index + 1),
-        None => format!("Staged on removal variation {base}"),
+        Some(index) => (index + 1).to_string(),
+        None => base.to_string(),
     })
+}
+
+/// "Staged on removal variation N" for a variation made on a removal base.
+pub fn lineage(locale: Locale, variation: &Variation, all: &[Variation]) -> Option<String> {
+    let base = base_of(variation, all)?;
+    Some(td_string!(locale, studio.detail_lineage, base = base))
 }
 
 /// Updates the variation an event is about from the event alone (no request); `false` when the event is not
@@ -103,15 +111,37 @@ pub fn newly_finished(before: &[(String, bool)], now: &[Variation]) -> Vec<Varia
 }
 
 /// What a screen reader hears about variations that have just finished, e.g. "Virtual staging is done.".
-pub fn announcement(finished: &[Variation]) -> String {
+pub fn announcement(locale: Locale, finished: &[Variation]) -> String {
     let words: Vec<String> = finished
         .iter()
         .map(|v| {
-            let kind = describe::variation_type(v.kind.as_ref());
-            format!("{kind} is {}.", describe::status(&v.status).to_lowercase())
+            let kind = describe::variation_type(locale, v.kind.as_ref());
+            match &v.status {
+                VariationStatus::Done => td_string!(locale, studio.announce_done, kind = kind),
+                VariationStatus::Error => td_string!(locale, studio.announce_failed, kind = kind),
+                other => {
+                    let status = describe::status(locale, other).to_lowercase();
+                    td_string!(locale, studio.announce_other, kind = kind, status = status)
+                }
+            }
         })
         .collect();
     words.join(" ")
+}
+
+/// "virtual staging result": what the "after" of a comparison is, as a phrase inside a sentence.
+fn result_label(locale: Locale, kind: Option<&VariationType>) -> String {
+    let words = match kind {
+        Some(VariationType::Staging) => td_string!(locale, studio.compare_result_staging),
+        Some(VariationType::Removal) => td_string!(locale, studio.compare_result_removal),
+        Some(VariationType::DayToDusk) => td_string!(locale, studio.compare_result_day_to_dusk),
+        Some(VariationType::Enhancement) => td_string!(locale, studio.compare_result_enhancement),
+        Some(VariationType::Other(other)) => {
+            return td_string!(locale, studio.compare_result_other, kind = other.to_lowercase());
+        }
+        None => td_string!(locale, studio.compare_result_unknown),
+    };
+    words.to_string()
 }
 
 /// What the before/after slider shows.
@@ -126,8 +156,10 @@ pub struct Comparison {
 }
 
 /// The comparison of the chosen variation (else the newest finished result, staging before removal) against the
-/// source photo, or against the empty room it was staged on when `with_base` (or when there is no source).
+/// source photo, or against the empty room it was staged on when `with_base` (or when there is no source). The
+/// labels are in `locale`.
 pub fn comparison(
+    locale: Locale,
     variations: &[Variation],
     source: Option<&str>,
     chosen: Option<&str>,
@@ -145,20 +177,20 @@ pub fn comparison(
     let after = chosen.result.as_ref()?.primary()?.url.clone();
     let base =
         chosen.base_variation_id.as_ref().and_then(|base| variations.iter().find(|v| v.id == *base)).and_then(|base| {
-            Some((base.result.as_ref()?.primary()?.url.clone(), lineage(chosen, variations).unwrap_or_default()))
+            Some((base.result.as_ref()?.primary()?.url.clone(), base_of(chosen, variations).unwrap_or_default()))
         });
     let (before, before_label) = match (&base, with_base, source) {
-        (Some((url, label)), true, _) | (Some((url, label)), false, None) => {
-            (url.clone(), format!("the empty room ({})", label.to_lowercase()))
+        (Some((url, base)), true, _) | (Some((url, base)), false, None) => {
+            (url.clone(), td_string!(locale, studio.compare_empty_room, base = base))
         }
-        (_, _, Some(source)) => (source.to_string(), "the original photo".to_string()),
+        (_, _, Some(source)) => (source.to_string(), td_string!(locale, studio.compare_original_photo).to_string()),
         (None, _, None) => return None,
     };
     Some(Comparison {
         before,
         after,
         before_label,
-        after_label: format!("{} result", describe::variation_type(chosen.kind.as_ref()).to_lowercase()),
+        after_label: result_label(locale, chosen.kind.as_ref()),
         has_base: base.is_some(),
     })
 }
@@ -186,10 +218,12 @@ mod tests {
             variation("c", "staging", "queued", Some("b")),
             variation("d", "staging", "done", None),
         ];
-        let names: Vec<(String, usize)> = grouped(&list).into_iter().map(|(name, m)| (name, m.len())).collect();
+        let names: Vec<(String, usize)> =
+            grouped(Locale::en, &list).into_iter().map(|(name, m)| (name, m.len())).collect();
         assert_eq!(names, [("Virtual staging".into(), 2), ("Furniture removal".into(), 1), ("sky_swap".into(), 1)]);
-        assert_eq!(lineage(&list[2], &list).as_deref(), Some("Staged on removal variation 1"));
-        assert_eq!(lineage(&list[3], &list), None);
+        assert_eq!(lineage(Locale::en, &list[2], &list).as_deref(), Some("Staged on removal variation 1"));
+        assert_eq!(lineage(Locale::en, &list[3], &list), None);
+        assert_eq!(grouped(Locale::de, &list)[0].0, "Virtuelles Einrichten");
     }
 
     #[test]
@@ -219,7 +253,8 @@ mod tests {
         assert_eq!(ids, ["a", "b", "c"], "the newest copy in the place first seen, new ones last");
         assert_eq!(pending_etas(&list).len(), 2);
         let finished = newly_finished(&before, &list);
-        assert_eq!(announcement(&finished), "Virtual staging is done.");
+        assert_eq!(announcement(Locale::en, &finished), "Virtual staging is done.");
+        assert_eq!(announcement(Locale::de, &finished), "Virtuelles Einrichten: fertig.");
         assert!(newly_finished(&finality(&list), &list).is_empty(), "nothing is announced twice");
     }
 
@@ -231,20 +266,27 @@ mod tests {
             variation("later", "staging", "processing", None),
         ];
         let photo = "https://img.example/photo.jpg";
-        let against_photo = comparison(&list, Some(photo), None, false).unwrap();
+        let against_photo = comparison(Locale::en, &list, Some(photo), None, false).unwrap();
         assert_eq!(against_photo.after, "https://img.example/staged.jpg");
         assert_eq!((against_photo.before.as_str(), against_photo.before_label.as_str()), (photo, "the original photo"));
         assert!(against_photo.has_base);
-        let against_base = comparison(&list, Some(photo), None, true).unwrap();
+        let against_base = comparison(Locale::en, &list, Some(photo), None, true).unwrap();
         assert_eq!(against_base.before, "https://img.example/removal.jpg");
         assert_eq!(against_base.before_label, "the empty room (staged on removal variation 1)");
-        let chosen = comparison(&list, Some(photo), Some("removal"), false).unwrap();
+        let in_french = comparison(Locale::fr, &list, Some(photo), None, true).unwrap();
+        assert_eq!(in_french.before_label, "la pièce vide (aménagée sur le retrait des meubles 1)");
+        assert_eq!(in_french.after_label, "le résultat du home staging virtuel");
+        let chosen = comparison(Locale::en, &list, Some(photo), Some("removal"), false).unwrap();
         assert_eq!((chosen.after_label.as_str(), chosen.has_base), ("furniture removal result", false));
         assert_eq!(
-            comparison(&list, Some(photo), Some("later"), false),
+            comparison(Locale::en, &list, Some(photo), Some("later"), false),
             None,
             "an unfinished choice has nothing to show"
         );
-        assert_eq!(comparison(&list[..1], None, None, false), None, "no photo and no base: nothing to compare");
+        assert_eq!(
+            comparison(Locale::en, &list[..1], None, None, false),
+            None,
+            "no photo and no base: nothing to compare"
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! axe-core (from npm, installed by `cargo xtask setup`) on every screen of the studio, at a desktop and a phone
-//! size: no serious or critical violation. Each screen is checked with something on it (a render, a board row, a
-//! classic render), so that its full form is what is measured.
+//! size, in English and German: no serious or critical violation, and no page wider than the phone (German's
+//! longer words wrap); each German screen is saved as a screenshot at the phone size. Each screen is checked with
+//! something on it (a render, a board row, a classic render), so that its full form is what is measured.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -45,8 +46,27 @@ async fn serious_violations(driver: &WebDriver, script: &str) -> WebDriverResult
     Ok(found.iter().map(|v| format!("{}: {} ({})", v["id"], v["help"], v["where"])).collect())
 }
 
+/// A screen's path as a file name: `/classic/renders/rnd_1` is `classic-render`.
+fn screen_name(path: &str) -> String {
+    let parts: Vec<&str> = path.split('/').filter(|part| !part.is_empty() && !part.starts_with("rnd_")).collect();
+    match parts.as_slice() {
+        [] => "renders".to_string(),
+        ["renders"] => "render".to_string(),
+        ["classic", "renders"] => "classic-render".to_string(),
+        parts => parts.join("-"),
+    }
+}
+
+/// Saves the page as it is now as `<target>/e2e/{name}-390x844.png`.
+async fn save_screenshot(driver: &WebDriver, name: &str) -> WebDriverResult<()> {
+    let folder =
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).parent().map(|target| target.join("e2e")).unwrap_or_default();
+    std::fs::create_dir_all(&folder).ok();
+    driver.screenshot(&folder.join(format!("{name}-390x844.png"))).await
+}
+
 #[tokio::test]
-async fn axe_finds_nothing_serious_on_any_screen_at_either_size() {
+async fn axe_finds_nothing_serious_on_any_screen_at_either_size_in_two_languages() {
     let server = Server::start(&dist()).await;
     let samples: Value = reqwest::get(server.api("/samples")).await.unwrap().json().await.unwrap();
     let photo = samples[0]["url"].as_str().unwrap().to_string();
@@ -81,19 +101,39 @@ async fn axe_finds_nothing_serious_on_any_screen_at_either_size() {
         let mut found = Vec::new();
         driver.goto(&server.url).await?;
         let root = studio(&driver).await?;
-        for (width, height) in [(1280u32, 800u32), (390, 844)] {
-            driver.set_window_rect(0, 0, width, height).await?;
-            for (path, loaded) in &screens {
-                // Within the page, as the studio's own links move (the back button's event).
-                driver
-                    .execute(
-                        "history.pushState(null, '', arguments[0]); dispatchEvent(new PopStateEvent('popstate'));",
-                        vec![json!(path)],
-                    )
-                    .await?;
-                root.query(By::Css(*loaded)).first().await?;
-                for violation in serious_violations(&driver, &script).await? {
-                    found.push(format!("{path} at {width}x{height}: {violation}"));
+        for lang in ["en", "de"] {
+            driver
+                .execute(
+                    "document.querySelector('vstage-widget').setAttribute('lang', arguments[0])",
+                    vec![json!(lang)],
+                )
+                .await?;
+            for (width, height) in [(1280u32, 800u32), (390, 844)] {
+                driver.set_window_rect(0, 0, width, height).await?;
+                for (path, loaded) in &screens {
+                    // Within the page, as the studio's own links move (the back button's event).
+                    driver
+                        .execute(
+                            "history.pushState(null, '', arguments[0]); dispatchEvent(new PopStateEvent('popstate'));",
+                            vec![json!(path)],
+                        )
+                        .await?;
+                    root.query(By::Css(*loaded)).first().await?;
+                    let place = format!("{path} in {lang} at {width}x{height}");
+                    for violation in serious_violations(&driver, &script).await? {
+                        found.push(format!("{place}: {violation}"));
+                    }
+                    // Longer words must wrap, not push the page sideways.
+                    let overflow: i64 = driver
+                        .execute("return document.scrollingElement.scrollWidth - window.innerWidth", vec![])
+                        .await?
+                        .convert()?;
+                    if overflow > 0 {
+                        found.push(format!("{place}: the page is {overflow} px wider than the window"));
+                    }
+                    if lang == "de" && width == 390 {
+                        save_screenshot(&driver, &format!("de-{}", screen_name(path))).await?;
+                    }
                 }
             }
         }

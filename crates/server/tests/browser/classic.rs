@@ -158,7 +158,7 @@ async fn the_fifty_first_render_in_progress_is_refused_with_the_limits_sentence(
         driver.goto(format!("{}/renders/{v1_id}", server.url)).await?;
         let root = studio(&driver).await?;
         let config = root.query(By::Css(".vstage-variation__config")).first().await?.text().await?;
-        assert_eq!(config, "Modern Living room (v1)");
+        assert_eq!(config, "Living room · Modern (v1)");
         Ok(())
     })
     .await;

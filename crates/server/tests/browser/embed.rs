@@ -123,7 +123,7 @@ async fn heard(driver: &WebDriver, kind: &str, target: &str) -> WebDriverResult<
 
 /// Waits until the widget `id` shows `text` (read from its shadow root as a whole: the status lines it watches
 /// are replaced as they change, which would make a found element stale).
-async fn shows(driver: &WebDriver, id: &str, text: &str) -> WebDriverResult<()> {
+pub async fn shows(driver: &WebDriver, id: &str, text: &str) -> WebDriverResult<()> {
     let deadline = tokio::time::Instant::now() + FINISH;
     loop {
         let shown: String = driver
@@ -140,12 +140,12 @@ async fn shows(driver: &WebDriver, id: &str, text: &str) -> WebDriverResult<()> 
     }
 }
 
-async fn widget(driver: &WebDriver, id: &str) -> WebDriverResult<WebElement> {
+pub async fn widget(driver: &WebDriver, id: &str) -> WebDriverResult<WebElement> {
     let element = driver.query(By::Id(id)).first().await?;
     shadow_root(&element).await
 }
 
-async fn set_attribute(driver: &WebDriver, id: &str, name: &str, value: &str) -> WebDriverResult<()> {
+pub async fn set_attribute(driver: &WebDriver, id: &str, name: &str, value: &str) -> WebDriverResult<()> {
     driver
         .execute(
             "document.getElementById(arguments[0]).setAttribute(arguments[1], arguments[2])",
@@ -157,7 +157,7 @@ async fn set_attribute(driver: &WebDriver, id: &str, name: &str, value: &str) ->
 
 /// A listing site's origin of its own (its listener, not serving yet), and a token-access server that allows it,
 /// with the secret its tokens are signed with.
-async fn server_for_a_host() -> (tokio::net::TcpListener, String, Server, WidgetSecret) {
+pub async fn server_for_a_host() -> (tokio::net::TcpListener, String, Server, WidgetSecret) {
     let host_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let host_origin = format!("http://{}", host_listener.local_addr().unwrap());
     let server = Server::start_with(

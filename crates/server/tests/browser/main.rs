@@ -12,5 +12,6 @@ mod classic;
 mod embed;
 mod figures;
 mod header;
+mod locales;
 mod mask;
 mod studio;

@@ -65,7 +65,7 @@ async fn a_staging_render_from_a_sample_finishes_on_screen_without_a_reload() {
         screenshot(&driver, "render-working").await?;
         wait_for_all_done(&root, 1).await?;
         let card = root.find(By::Css(".vstage-variation")).await?.text().await?;
-        assert!(card.contains("Virtual staging 1") && card.contains("Modern living room"), "{card}");
+        assert!(card.contains("Virtual staging 1") && card.contains("Living room · Modern"), "{card}");
         root.query(By::Css(".vstage-compare__handle")).first().await?;
         screenshot(&driver, "render-done").await?;
         // "Download all" links to the server's ZIP of the render's results.
@@ -106,7 +106,7 @@ async fn removal_plus_staging_gives_pairs_with_lineage_and_a_removal_can_be_stag
         wait_for_all_done(&root, 2).await?;
         let staged = root.query(By::Css("article[aria-label*='Virtual staging 1']")).first().await?.text().await?;
         assert!(staged.contains("Staged on removal variation 1"), "{staged}");
-        assert!(staged.contains("Scandinavian living room"), "{staged}");
+        assert!(staged.contains("Living room · Scandinavian"), "{staged}");
         root.query(By::Css("article[aria-label*='Furniture removal 1']")).first().await?;
         // the comparison can show the empty room the staging was made on
         root.query(By::Css("label"))

@@ -1,0 +1,84 @@
+//! The widget's translations: `locales/{locale}/{namespace}.json` checked and turned into the `i18n` module, so
+//! that every key and argument is checked at compile time. English is the reference: a locale that lacks one of
+//! its keys, has one more, or names other arguments in a sentence fails the build (leptos_i18n would only warn
+//! and show English).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::error::Error;
+use std::path::PathBuf;
+
+use leptos_i18n_build::{Config, ParseOptions, TranslationsInfos};
+
+/// The first is the default: a key missing elsewhere is a build error.
+const LOCALES: [&str; 4] = ["en", "de", "es", "fr"];
+
+fn main() -> Result<(), Box<dyn Error>> {
+    println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-changed=locales");
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").ok_or("no OUT_DIR")?);
+    // One namespace per file of the reference locale: each area of the studio keeps its own words.
+    let mut namespaces: Vec<String> = std::fs::read_dir(format!("locales/{}", LOCALES[0]))?
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.strip_suffix(".json").map(str::to_string))
+        .collect();
+    namespaces.sort();
+    for namespace in &namespaces {
+        let reference = arguments(LOCALES[0], namespace)?;
+        for locale in &LOCALES[1..] {
+            let translated = arguments(locale, namespace)?;
+            let problems = differences(&reference, &translated);
+            if !problems.is_empty() {
+                return Err(format!("locales/{locale}/{namespace}.json: {}", problems.join("; ")).into());
+            }
+        }
+    }
+    let config = Config::new(LOCALES[0])?
+        .add_locales(&LOCALES[1..])?
+        .add_namespaces(&namespaces)?
+        // `td_string!` with arguments, for words used outside views (titles, labels, host events).
+        .parse_options(ParseOptions::new().interpolate_display(true));
+    let translations = TranslationsInfos::parse(config)?;
+    translations.emit_diagnostics();
+    translations.rerun_if_locales_changed();
+    translations.generate_i18n_module(out.join("i18n"))?;
+    Ok(())
+}
+
+/// Each key of a locale's namespace, with the arguments (`{{ name }}`) its sentence uses.
+fn arguments(locale: &str, namespace: &str) -> Result<BTreeMap<String, BTreeSet<String>>, Box<dyn Error>> {
+    let path = format!("locales/{locale}/{namespace}.json");
+    let text = std::fs::read_to_string(&path).map_err(|error| format!("{path}: {error}"))?;
+    let keys: BTreeMap<String, String> =
+        serde_json::from_str(&text).map_err(|error| format!("{path}: {error} (keys and sentences are strings)"))?;
+    Ok(keys
+        .into_iter()
+        .map(|(key, sentence)| {
+            let names = sentence
+                .split("{{")
+                .skip(1)
+                .filter_map(|rest| Some(rest.split_once("}}")?.0.trim().to_string()))
+                .collect();
+            (key, names)
+        })
+        .collect())
+}
+
+/// What a translation lacks, adds or changes against the reference, as sentences.
+fn differences(
+    reference: &BTreeMap<String, BTreeSet<String>>,
+    translated: &BTreeMap<String, BTreeSet<String>>,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (key, names) in reference {
+        match translated.get(key) {
+            None => problems.push(format!("`{key}` is missing")),
+            Some(theirs) if theirs != names => {
+                problems.push(format!("`{key}` uses the arguments {theirs:?}, English uses {names:?}"))
+            }
+            Some(_) => {}
+        }
+    }
+    problems.extend(
+        translated.keys().filter(|key| !reference.contains_key(*key)).map(|key| format!("`{key}` is not in English")),
+    );
+    problems
+}

@@ -1,0 +1,82 @@
+//! Numbers, file sizes, dates, relative times and plural forms in the studio's locale, through the browser's
+//! `Intl` (so no locale data is carried in the module). Only in the browser: native tests test what feeds them.
+
+use js_sys::{Array, Function, Intl, Object, Reflect};
+use wasm_bindgen::JsValue;
+
+use super::Locale;
+
+fn locales(locale: Locale) -> Array {
+    Array::of1(&JsValue::from_str(leptos_i18n::Locale::as_str(locale)))
+}
+
+fn options(pairs: &[(&str, JsValue)]) -> Object {
+    let options = Object::new();
+    for (name, value) in pairs {
+        let _ = Reflect::set(&options, &JsValue::from_str(name), value);
+    }
+    options
+}
+
+/// Calls an `Intl` formatter's bound `format` on `value`.
+fn call_format(format: Function, value: &JsValue) -> String {
+    format.call1(&JsValue::UNDEFINED, value).ok().and_then(|text| text.as_string()).unwrap_or_default()
+}
+
+/// `1,234.5` / `1.234,5` / `1 234,5`.
+pub fn number(locale: Locale, value: f64) -> String {
+    let format = Intl::NumberFormat::new(&locales(locale), &options(&[("maximumFractionDigits", 1.into())]));
+    call_format(format.format(), &value.into())
+}
+
+/// `4.2 MB` / `4,2 MB`: bytes in the largest unit under which the value stays at least 1 (steps of 1024, as the
+/// photo limit of 25 MB is meant).
+pub fn file_size(locale: Locale, bytes: u64) -> String {
+    let units = ["byte", "kilobyte", "megabyte", "gigabyte"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < units.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    let format = Intl::NumberFormat::new(
+        &locales(locale),
+        &options(&[
+            ("style", "unit".into()),
+            ("unit", units[unit].into()),
+            ("unitDisplay", "short".into()),
+            ("maximumFractionDigits", (if unit == 0 { 0 } else { 1 }).into()),
+        ]),
+    );
+    call_format(format.format(), &value.into())
+}
+
+/// A moment (epoch ms) as a medium date and a short time.
+pub fn date_time(locale: Locale, epoch_ms: i64) -> String {
+    let format = Intl::DateTimeFormat::new(
+        &locales(locale),
+        &options(&[("dateStyle", "medium".into()), ("timeStyle", "short".into())]),
+    );
+    call_format(format.format(), &js_sys::Date::new(&JsValue::from_f64(epoch_ms as f64)).into())
+}
+
+/// `value` `unit`s from now, in words: `-3, "minute"` is "3 minutes ago", `0, "second"` is "now".
+pub fn relative(locale: Locale, value: i64, unit: &str) -> String {
+    let format = Intl::RelativeTimeFormat::new(&locales(locale), &options(&[("numeric", "auto".into())]));
+    format.format(value as f64, unit).into()
+}
+
+/// Whether `count` takes a key's singular form in `locale` (plural category `one`).
+#[cfg(target_arch = "wasm32")]
+pub fn is_singular(locale: Locale, count: f64) -> bool {
+    Intl::PluralRules::new(&locales(locale), &Object::new()).select(count).as_string().as_deref() == Some("one")
+}
+
+/// Natively (the unit tests), the rule of English, German and Spanish: one is singular; French's also 0 and 1.5.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn is_singular(locale: Locale, count: f64) -> bool {
+    match locale {
+        Locale::fr => (0.0..2.0).contains(&count),
+        _ => count == 1.0,
+    }
+}
