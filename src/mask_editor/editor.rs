@@ -79,6 +79,30 @@ pub fn MaskEditor(
             return;
         }
         let Some(shortcut) = shortcut(&ev.key(), ev.ctrl_key() || ev.meta_key(), ev.shift_key()) else { return };
+        // arrows are the canvas's (a slider or a list keeps its own); space paints with the keyboard brush
+        let on_canvas = ev.target().is_some_and(|target| target.has_type::<web_sys::HtmlCanvasElement>());
+        // space presses a focused button or link, as everywhere else
+        let on_control = ev.target().is_some_and(|target| {
+            target.has_type::<web_sys::HtmlButtonElement>() || target.has_type::<web_sys::HtmlAnchorElement>()
+        });
+        match shortcut {
+            Shortcut::MoveBrush(..) if !on_canvas => return,
+            Shortcut::Pan if on_control => return,
+            Shortcut::MoveBrush(across, down) => {
+                ev.prevent_default();
+                editor.with(|core| core.state.key_move((across, down), settings.brush()));
+                return editor.redraw();
+            }
+            Shortcut::Pan if on_canvas && editor.read(|core| core.state.keyboard_brush()) == Some(true) => {
+                ev.prevent_default();
+                if !ev.repeat() {
+                    editor.with(|core| core.state.key_paint(settings.brush()));
+                    editor.redraw();
+                }
+                return;
+            }
+            _ => {}
+        }
         ev.prevent_default();
         let action = match shortcut {
             Shortcut::Undo => Action::Undo,
@@ -93,6 +117,9 @@ pub fn MaskEditor(
     let on_key_up = move |ev: KeyboardEvent| {
         if ev.key() == " " {
             settings.panning.set(false);
+            if editor.with(|core| core.state.key_release()) == Some(true) {
+                editor.edited();
+            }
         }
     };
 

@@ -69,7 +69,12 @@ impl BrushSettings {
             Shortcut::Brush => self.tool.set(Tool::Brush),
             Shortcut::Eraser => self.tool.set(Tool::Eraser),
             Shortcut::Pan => self.panning.set(true),
-            Shortcut::Undo | Shortcut::Redo | Shortcut::ZoomIn | Shortcut::ZoomOut | Shortcut::Fit => {}
+            Shortcut::Undo
+            | Shortcut::Redo
+            | Shortcut::ZoomIn
+            | Shortcut::ZoomOut
+            | Shortcut::Fit
+            | Shortcut::MoveBrush(..) => {}
         }
     }
 }

@@ -18,9 +18,14 @@ pub enum Shortcut {
     Fit,
     Brush,
     Eraser,
-    /// Space held: dragging pans instead of painting.
+    /// Space held: dragging pans instead of painting; with the keyboard brush shown, it paints.
     Pan,
+    /// An arrow key: the keyboard brush moves this many steps across and down (four with Shift).
+    MoveBrush(i8, i8),
 }
+
+/// How many steps an arrow moves the keyboard brush with Shift.
+pub const LONG_MOVE: i8 = 4;
 
 /// The shortcut of `key` (the `KeyboardEvent.key` value) with Ctrl or Cmd (`command`) and Shift; `None` for a key
 /// the editor leaves to the page.
@@ -36,6 +41,15 @@ pub fn shortcut(key: &str, command: bool, shift: bool) -> Option<Shortcut> {
         ("b" | "B", false, _) => Shortcut::Brush,
         ("e" | "E", false, _) => Shortcut::Eraser,
         (" ", false, _) => Shortcut::Pan,
+        ("ArrowLeft" | "ArrowRight" | "ArrowUp" | "ArrowDown", false, shift) => {
+            let steps = if shift { LONG_MOVE } else { 1 };
+            match key {
+                "ArrowLeft" => Shortcut::MoveBrush(-steps, 0),
+                "ArrowRight" => Shortcut::MoveBrush(steps, 0),
+                "ArrowUp" => Shortcut::MoveBrush(0, -steps),
+                _ => Shortcut::MoveBrush(0, steps),
+            }
+        }
         _ => return None,
     })
 }
@@ -75,6 +89,13 @@ mod tests {
         assert_eq!(plain("]"), Some(Shortcut::LargerBrush));
         assert_eq!(shortcut("0", true, false), None, "Ctrl+0 is the browser's zoom");
         assert_eq!(plain("Tab"), None, "focus moves as usual");
+    }
+
+    #[test]
+    fn arrows_move_the_keyboard_brush_further_with_shift() {
+        assert_eq!(shortcut("ArrowLeft", false, false), Some(Shortcut::MoveBrush(-1, 0)));
+        assert_eq!(shortcut("ArrowDown", false, true), Some(Shortcut::MoveBrush(0, LONG_MOVE)));
+        assert_eq!(shortcut("ArrowUp", true, false), None, "Ctrl+arrows are the page's");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! What input does to the mask and the view, apart from any browser type: strokes from mouse, pen (pressure sets
-//! the width) and touch, panning (space-drag, middle button), pinch-zoom with two fingers, wheel and key zoom, and
-//! the pixels each edit changed, collected for the next frame. Tested natively.
+//! the width), touch and the keyboard (arrows move a brush, space paints), panning (space-drag, middle button),
+//! pinch-zoom with two fingers, wheel and key zoom, and the pixels each edit changed, collected for the next frame.
+//! Tested natively.
 
 use vstage_mask::{Mask, Point, Rect, Tool};
 
@@ -25,6 +26,9 @@ pub struct PointerInput {
     /// 0 to 1; only a pen's is used.
     pub pressure: f64,
 }
+
+/// The pointer id of a stroke painted with the keyboard.
+const KEYBOARD: i32 = -1;
 
 /// What the pointers are doing.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -65,6 +69,8 @@ pub struct EditorState {
     touches: Vec<(i32, f64, f64)>,
     /// Where the mouse or pen hovers, for the brush outline.
     hover: Option<(f64, f64)>,
+    /// The keyboard brush, in photo pixels: shown once an arrow key moved it, until the mouse or pen moves.
+    keyboard: Option<Point>,
     /// The view size the viewport was last fitted to, in CSS pixels.
     view: (f64, f64),
     /// Pixels changed since the last frame: the layer is updated once per frame, however many moves came in.
@@ -79,6 +85,7 @@ impl EditorState {
             gesture: Gesture::Idle,
             touches: Vec::new(),
             hover: None,
+            keyboard: None,
             view: (0.0, 0.0),
             pending: Rect::EMPTY,
         }
@@ -156,6 +163,7 @@ impl EditorState {
         let Some(latest) = samples.last().copied() else { return };
         if latest.kind != PointerKind::Touch {
             self.hover = Some((latest.x, latest.y));
+            self.keyboard = None;
         }
         match self.gesture {
             Gesture::Stroke { pointer, mut last, mut radius } if pointer == latest.id => {
@@ -230,9 +238,62 @@ impl EditorState {
         self.hover = None;
     }
 
-    /// Where the mouse or pen hovers (for the brush outline), in CSS pixels.
+    /// Where the brush outline goes, in CSS pixels: the keyboard brush, else where the mouse or pen hovers.
     pub fn hover(&self) -> Option<(f64, f64)> {
-        self.hover
+        match self.keyboard {
+            Some(at) => Some(self.viewport().to_css(at)),
+            None => self.hover,
+        }
+    }
+
+    /// Whether the keyboard brush is shown (an arrow key moved it since the mouse or pen last did).
+    pub fn keyboard_brush(&self) -> bool {
+        self.keyboard.is_some()
+    }
+
+    /// An arrow key: shows the keyboard brush in the middle of the photo, or moves it by steps of half the brush
+    /// (never off the photo), painting on if a keyboard stroke is under way.
+    pub fn key_move(&mut self, steps: (i8, i8), brush: Brush) {
+        let (width, height) = (f64::from(self.mask.width()), f64::from(self.mask.height()));
+        let step = (brush.size / 2.0).max(1.0);
+        let to = match self.keyboard {
+            None => Point::new(width / 2.0, height / 2.0),
+            Some(at) => Point::new(
+                (at.x + f64::from(steps.0) * step).clamp(0.0, width - 1.0),
+                (at.y + f64::from(steps.1) * step).clamp(0.0, height - 1.0),
+            ),
+        };
+        self.keyboard = Some(to);
+        if let Gesture::Stroke { pointer: KEYBOARD, last, radius } = self.gesture {
+            let rect = self.mask.stroke_segment(last, to, radius, radius);
+            self.changed(rect);
+            self.gesture = Gesture::Stroke { pointer: KEYBOARD, last: to, radius };
+        }
+    }
+
+    /// Space pressed with the keyboard brush shown: a stroke starts under it (arrows then paint on). Returns
+    /// true when it started one.
+    pub fn key_paint(&mut self, brush: Brush) -> bool {
+        let Some(at) = self.keyboard else { return false };
+        if self.gesture != Gesture::Idle {
+            return false;
+        }
+        let radius = brush.size / 2.0;
+        self.mask.begin_stroke(brush.tool);
+        let rect = self.mask.stroke_dab(at, radius);
+        self.changed(rect);
+        self.gesture = Gesture::Stroke { pointer: KEYBOARD, last: at, radius };
+        true
+    }
+
+    /// Space released: the keyboard stroke ends (one undo step). Returns true when it ended one.
+    pub fn key_release(&mut self) -> bool {
+        if let Gesture::Stroke { pointer: KEYBOARD, .. } = self.gesture {
+            self.mask.end_stroke();
+            self.gesture = Gesture::Idle;
+            return true;
+        }
+        false
     }
 
     /// The pixels changed since the last call, for the layer to copy.
@@ -288,6 +349,31 @@ mod tests {
         assert!(state.take_changes().is_empty(), "changes are handed over once");
         state.mask.undo();
         assert_eq!(state.mask.percentage(), 0.0);
+    }
+
+    #[test]
+    fn the_keyboard_brush_moves_by_half_brushes_and_paints_while_space_is_held() {
+        let mut state = editor();
+        assert!(!state.key_paint(brush(Tool::Brush)), "nothing to paint with before an arrow shows the brush");
+        state.key_move((1, 0), brush(Tool::Brush));
+        assert_eq!(state.hover(), Some((412.0, 312.0)), "the first arrow shows it in the middle: photo (200, 150)");
+        state.key_move((-1, 0), brush(Tool::Brush));
+        assert!(!state.mask.is_set(190, 150), "moving alone paints nothing");
+        assert!(state.key_paint(brush(Tool::Brush)));
+        state.key_move((-4, 0), brush(Tool::Brush));
+        assert!(state.key_release());
+        for x in [150, 170, 190] {
+            assert!(state.mask.is_set(x, 150), "photo ({x}, 150) is painted");
+        }
+        assert!(!state.mask.is_set(210, 150));
+        state.mask.undo();
+        assert_eq!(state.mask.percentage(), 0.0, "the stroke was one undo step");
+        // it never leaves the photo, and the mouse takes over
+        state.key_move((-127, -127), brush(Tool::Brush));
+        assert_eq!(state.hover(), Some((12.0, 12.0)));
+        state.pointer_move(&[mouse(300.0, 300.0)], brush(Tool::Brush));
+        assert!(!state.keyboard_brush());
+        assert_eq!(state.hover(), Some((300.0, 300.0)));
     }
 
     #[test]

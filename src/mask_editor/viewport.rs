@@ -31,6 +31,11 @@ impl Viewport {
         Point::new((css_x - self.x) / self.scale, (css_y - self.y) / self.scale)
     }
 
+    /// The CSS position of the canvas over a photo position.
+    pub fn to_css(&self, at: Point) -> (f64, f64) {
+        (at.x * self.scale + self.x, at.y * self.scale + self.y)
+    }
+
     /// Multiplies the scale by `factor` keeping the photo point under (`css_x`, `css_y`) where it is; the scale stays
     /// between a quarter of the fitted one (`min_scale`) and `MAX_SCALE`.
     pub fn zoom_at(&mut self, factor: f64, css_x: f64, css_y: f64, min_scale: f64) {
