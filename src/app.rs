@@ -3,7 +3,6 @@
 
 use leptos::prelude::*;
 use vstage_api::host_events::{Ready, TokenExpired};
-use wasm_bindgen::JsCast;
 
 use crate::account::{provide_account, use_account};
 use crate::api::{Token, provide_api};
@@ -11,6 +10,7 @@ use crate::chunks::{chunk, screen};
 use crate::clock::provide_clock;
 use crate::components::header::Header;
 use crate::components::locale_chooser::LocaleChooser;
+use crate::components::screen_heading::ScreenFocus;
 use crate::embed::attributes::Attributes;
 use crate::host::{Host, READY, TOKEN_EXPIRED, provide_host};
 use crate::live::provide_live;
@@ -94,8 +94,7 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
         }
     });
     announce_ready(host, base);
-    let main = NodeRef::<leptos::html::Main>::new();
-    focus_each_new_screen(navigator, main);
+    focus_each_new_screen(navigator);
 
     // The standalone page offers a language; embedded, the host's `lang` decides.
     let chooser = (history == History::Address).then(|| view! { <LocaleChooser lang=attributes.lang /> });
@@ -103,7 +102,7 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
         <div class="vstage" lang=move || leptos_i18n::Locale::as_str(locale.get())>
             {chooser}
             <Header />
-            <main class="vstage-main" tabindex="-1" node_ref=main>
+            <main class="vstage-main">
                 {move || match navigator.route() {
                     Route::Renders => view! { <Renders /> }.into_any(),
                     Route::NewRender => screen(|| Box::pin(new_render_screen())),
@@ -170,38 +169,16 @@ chunk! {
     }
 }
 
-/// How many frames a new screen's heading is waited for (a chunk may still be loading); then the screen's region
-/// takes the focus.
-const HEADING_FRAMES: u32 = 90;
-
-/// Moves the focus to each new screen's heading (else its region), so that a keyboard or screen-reader user is
-/// not left on a link that is gone and hears where they are. The first screen leaves the focus where the host
-/// page has it.
-fn focus_each_new_screen(navigator: crate::route::Navigator, main: NodeRef<leptos::html::Main>) {
+/// Asks each new screen's heading to take the focus; the first screen leaves it where the host page has it.
+fn focus_each_new_screen(navigator: crate::route::Navigator) {
+    let focus = ScreenFocus::provide();
     Effect::new(move |previous: Option<Route>| {
         let route = navigator.route();
         if previous.is_some_and(|previous| previous != route) {
-            focus_heading(main, HEADING_FRAMES);
+            focus.screen_changed();
         }
         route
     });
-}
-
-fn focus_heading(main: NodeRef<leptos::html::Main>, frames_left: u32) {
-    let Some(region) = main.get_untracked() else { return };
-    let heading = region.query_selector("h1").ok().flatten().and_then(|h| h.dyn_into::<web_sys::HtmlElement>().ok());
-    match heading {
-        Some(heading) => {
-            if !heading.has_attribute("tabindex") {
-                let _ = heading.set_attribute("tabindex", "-1");
-            }
-            let _ = heading.focus();
-        }
-        None if frames_left == 0 => {
-            let _ = region.focus();
-        }
-        None => request_animation_frame(move || focus_heading(main, frames_left - 1)),
-    }
 }
 
 /// `vstage-ready` once the server first answers; `vstage-error` with the reason when it cannot be reached.

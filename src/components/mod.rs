@@ -17,6 +17,7 @@ pub mod locale_chooser;
 pub mod mode_badge;
 pub mod pager;
 pub mod render_card;
+pub mod screen_heading;
 pub mod status_badge;
 pub mod usage_meter;
 pub mod variation_card;

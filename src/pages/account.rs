@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use leptos_i18n::td_string;
 
 use crate::account::use_account;
+use crate::components::screen_heading::ScreenHeading;
 use crate::locale::errors::api_error;
 use crate::locale::use_locale;
 
@@ -23,7 +24,7 @@ pub fn AccountPage() -> impl IntoView {
             let (editing_used, editing_limit) = user.image_editing_usage();
             view! {
                 <section class="vstage-panel" aria-labelledby="vstage-account-title">
-                    <h1 id="vstage-account-title">{move || td_string!(locale.get(), studio.account_title)}</h1>
+                    <ScreenHeading id="vstage-account-title">{move || td_string!(locale.get(), studio.account_title)}</ScreenHeading>
                     // A widget token's holder is shown usage only (the server keeps the operator's identity).
                     {user.user.clone().map(|identity| view! {
                         <dl class="vstage-facts">
@@ -49,7 +50,7 @@ pub fn AccountPage() -> impl IntoView {
         }
         Some(Err(error)) => view! {
             <section class="vstage-panel vstage-panel--error" role="alert">
-                <h1>{move || td_string!(locale.get(), studio.account_load_failed)}</h1>
+                <ScreenHeading id="vstage-screen-title">{move || td_string!(locale.get(), studio.account_load_failed)}</ScreenHeading>
                 <p>{move || api_error(locale.get(), &error)}</p>
                 <button class="vstage-button" on:click=move |_| account.refresh()>
                     {move || td_string!(locale.get(), common.try_again)}

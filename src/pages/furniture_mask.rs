@@ -11,6 +11,7 @@ use crate::components::choice_field::ChoiceField;
 use crate::components::config_fields::{ROOM_TYPES, STYLES};
 use crate::components::image_picker::ImagePicker;
 use crate::components::lazy_mask_editor::LazyMaskEditor;
+use crate::components::screen_heading::ScreenHeading;
 use crate::config_draft::{ConfigDraft, Kind};
 use crate::describe;
 use crate::locale::errors::{api_error, invalid};
@@ -179,7 +180,7 @@ pub fn FurnitureMask() -> impl IntoView {
 
     view! {
         <section class="vstage-page" aria-labelledby="vstage-mask-title">
-            <h1 id="vstage-mask-title">{move || td_string!(locale.get(), studio.mask_title)}</h1>
+            <ScreenHeading id="vstage-mask-title">{move || td_string!(locale.get(), studio.mask_title)}</ScreenHeading>
             <p class="vstage-hint">{move || td_string!(locale.get(), studio.mask_hint)}</p>
             <ImagePicker image_url error=Signal::derive(move || photo_error.get().map(|error| invalid(locale.get(), &error))) />
             <Show when=move || matches!(step.get(), Step::Photo)>

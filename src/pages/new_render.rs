@@ -13,6 +13,7 @@ use crate::components::config_fields::MaskRequest;
 use crate::components::config_list::ConfigList;
 use crate::components::image_picker::ImagePicker;
 use crate::components::lazy_mask_editor::LazyMaskEditor;
+use crate::components::screen_heading::ScreenHeading;
 use crate::config_draft::{ConfigDraft, Kind};
 use crate::locale::errors::{api_error, invalid};
 use crate::locale::use_locale;
@@ -121,7 +122,7 @@ pub fn NewRender() -> impl IntoView {
 
     view! {
         <section class="vstage-page" aria-labelledby="vstage-new-title">
-            <h1 id="vstage-new-title">{move || td_string!(locale.get(), studio.new_render)}</h1>
+            <ScreenHeading id="vstage-new-title">{move || td_string!(locale.get(), studio.new_render)}</ScreenHeading>
             <form class="vstage-form" on:submit=submit novalidate>
                 <ImagePicker image_url error=photo_error />
                 <ConfigList drafts existing=Signal::stored(0) error multiple=true />

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use leptos_i18n::td_string;
 
 use crate::components::link::Link;
+use crate::components::screen_heading::ScreenHeading;
 use crate::locale::use_locale;
 use crate::route::Route;
 
@@ -13,7 +14,7 @@ pub fn NotFound() -> impl IntoView {
     let locale = use_locale();
     view! {
         <section class="vstage-panel">
-            <h1>{move || td_string!(locale.get(), studio.not_found_title)}</h1>
+            <ScreenHeading id="vstage-screen-title">{move || td_string!(locale.get(), studio.not_found_title)}</ScreenHeading>
             <p>{move || td_string!(locale.get(), studio.not_found_text)}</p>
             <Link to=Route::Renders class="vstage-button">
                 {move || td_string!(locale.get(), studio.not_found_home)}

@@ -13,6 +13,7 @@ use crate::components::bulk_variations::BulkVariations;
 use crate::components::link::Link;
 use crate::components::pager::Pager;
 use crate::components::render_card::RenderCard;
+use crate::components::screen_heading::ScreenHeading;
 use crate::locale::errors::api_error;
 use crate::locale::use_locale;
 use crate::pages::board::model::label_of;
@@ -105,7 +106,7 @@ pub fn Renders() -> impl IntoView {
     view! {
         <section class="vstage-page" aria-labelledby="vstage-renders-title">
             <div class="vstage-page__head">
-                <h1 id="vstage-renders-title">{move || td_string!(locale.get(), studio.renders_title)}</h1>
+                <ScreenHeading id="vstage-renders-title">{move || td_string!(locale.get(), studio.renders_title)}</ScreenHeading>
                 <div class="vstage-page__tools">
                     <label class="vstage-inline">
                         {move || td_string!(locale.get(), studio.renders_order)}

@@ -22,6 +22,7 @@ use self::waiting::WaitingPhotos;
 use crate::account::use_account;
 use crate::api::{Token, use_api, use_token, with_access_token};
 use crate::components::bulk_variations::BulkVariations;
+use crate::components::screen_heading::ScreenHeading;
 use crate::locale::errors::api_error;
 use crate::locale::use_locale;
 
@@ -154,7 +155,7 @@ pub fn Board() -> impl IntoView {
     view! {
         <section class="vstage-page vstage-board" aria-labelledby="vstage-board-title">
             <div class="vstage-page__head">
-                <h1 id="vstage-board-title">{move || td_string!(locale.get(), board.title)}</h1>
+                <ScreenHeading id="vstage-board-title">{move || td_string!(locale.get(), board.title)}</ScreenHeading>
                 <p class="vstage-muted">{move || td_string!(locale.get(), board.intro)}</p>
             </div>
             <AddPhotos photos />

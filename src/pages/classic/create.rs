@@ -13,6 +13,7 @@ use crate::account::use_account;
 use crate::api::use_api;
 use crate::components::drop_zone::DropZone;
 use crate::components::lazy_mask_editor::LazyMaskEditor;
+use crate::components::screen_heading::ScreenHeading;
 use crate::locale::use_locale;
 use crate::route::{Route, use_navigator};
 use crate::upload::use_uploader;
@@ -108,7 +109,7 @@ pub fn ClassicNew() -> impl IntoView {
 
     view! {
         <section class="vstage-page" aria-labelledby="vstage-classic-new-title">
-            <h1 id="vstage-classic-new-title">{move || td_string!(locale.get(), classic.new_title)}</h1>
+            <ScreenHeading id="vstage-classic-new-title">{move || td_string!(locale.get(), classic.new_title)}</ScreenHeading>
             <form class="vstage-form" on:submit=submit novalidate>
                 <fieldset class="vstage-picker">
                     <legend>{move || td_string!(locale.get(), classic.new_photo)}</legend>

@@ -9,6 +9,7 @@ use vstage_api::{ApiError, ListRenders, SortOrder, v1};
 use crate::api::{use_api, use_shown_address};
 use crate::components::link::Link;
 use crate::components::pager::Pager;
+use crate::components::screen_heading::ScreenHeading;
 use crate::locale::errors::api_error;
 use crate::locale::use_locale;
 use crate::plural;
@@ -59,7 +60,7 @@ pub fn ClassicRenders() -> impl IntoView {
     view! {
         <section class="vstage-page" aria-labelledby="vstage-classic-title">
             <div class="vstage-page__head">
-                <h1 id="vstage-classic-title">{move || td_string!(locale.get(), classic.list_title)}</h1>
+                <ScreenHeading id="vstage-classic-title">{move || td_string!(locale.get(), classic.list_title)}</ScreenHeading>
                 <div class="vstage-page__tools">
                     <Link to=Route::ClassicNew class="vstage-button" part="primary-button">
                         {move || td_string!(locale.get(), classic.list_new)}

@@ -14,6 +14,7 @@ use super::{ClassicOptions, OptionSelect};
 use crate::api::{use_api, use_shown_address};
 use crate::components::before_after::BeforeAfter;
 use crate::components::link::Link;
+use crate::components::screen_heading::ScreenHeading;
 use crate::hooks::use_polling::use_polling;
 use crate::host::{RESULT_CHOSEN, use_host};
 use crate::locale::errors::api_error;
@@ -73,7 +74,7 @@ pub fn ClassicRender(#[prop(into)] render_id: Signal<String>) -> impl IntoView {
     view! {
         <section class="vstage-page" aria-labelledby="vstage-classic-render-title">
             <p><Link to=Route::Classic>{move || td_string!(locale.get(), classic.render_back)}</Link></p>
-            <h1 id="vstage-classic-render-title">{move || td_string!(locale.get(), classic.render_title)}</h1>
+            <ScreenHeading id="vstage-classic-render-title">{move || td_string!(locale.get(), classic.render_title)}</ScreenHeading>
             <div class="vstage-visually-hidden" role="status" aria-live="polite">
                 {move || announced.get().then(|| td_string!(locale.get(), classic.render_sent))}
             </div>

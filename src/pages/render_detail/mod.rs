@@ -21,6 +21,7 @@ use crate::api::{Token, use_api, use_token, with_access_token};
 use crate::clock::use_now;
 use crate::components::image_viewer::ImageViewer;
 use crate::components::link::Link;
+use crate::components::screen_heading::ScreenHeading;
 use crate::components::variation_card::VariationCard;
 use crate::config_draft::ConfigDraft;
 use crate::describe;
@@ -153,7 +154,7 @@ pub fn RenderDetail(
             {move || match (render.get(), failure.get()) {
                 (None, None) => view! {
                     <div aria-busy="true">
-                        <h1 id="vstage-render-title" class="vstage-skeleton">{move || td_string!(locale.get(), studio.detail_loading)}</h1>
+                        <ScreenHeading id="vstage-render-title" class="vstage-skeleton">{move || td_string!(locale.get(), studio.detail_loading)}</ScreenHeading>
                         <div class="vstage-variations">
                             {(0..3).map(|_| view! { <div class="vstage-variation vstage-variation--skeleton vstage-skeleton"></div> }).collect_view()}
                         </div>
@@ -163,7 +164,7 @@ pub fn RenderDetail(
                     let retry = reload.clone();
                     view! {
                         <div class="vstage-panel vstage-panel--error" role="alert">
-                            <h1 id="vstage-render-title">{move || td_string!(locale.get(), studio.detail_load_failed)}</h1>
+                            <ScreenHeading id="vstage-render-title">{move || td_string!(locale.get(), studio.detail_load_failed)}</ScreenHeading>
                             <p>{message}</p>
                             <button class="vstage-button" on:click=move |_| retry()>{move || td_string!(locale.get(), common.try_again)}</button>
                         </div>
@@ -174,7 +175,7 @@ pub fn RenderDetail(
                     let retry = reload.clone();
                     view! {
                         <div class="vstage-page__head">
-                            <h1 id="vstage-render-title">{move || td_string!(locale.get(), studio.detail_title)}</h1>
+                            <ScreenHeading id="vstage-render-title">{move || td_string!(locale.get(), studio.detail_title)}</ScreenHeading>
                             <p class="vstage-muted">
                                 {move || {
                                     let locale = locale.get();

@@ -12,6 +12,7 @@ mod classic;
 mod embed;
 mod figures;
 mod header;
+mod keyboard;
 mod locales;
 mod mask;
 mod studio;

@@ -16,7 +16,7 @@ async fn luma(url: &str) -> (Vec<u8>, image::GrayImage) {
 }
 
 /// The element's text once it differs from `old`.
-async fn changed_text(element: &WebElement, old: &str) -> WebDriverResult<String> {
+pub async fn changed_text(element: &WebElement, old: &str) -> WebDriverResult<String> {
     for _ in 0..100 {
         let text = element.text().await?;
         if text != old {
