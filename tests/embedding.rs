@@ -156,17 +156,13 @@ fn a_panic_leaves_a_notice_in_each_widget_and_tells_each_host() {
 // ---- the locale ----
 
 #[wasm_bindgen_test]
-fn numbers_sizes_and_times_follow_the_locale_through_intl() {
+fn numbers_and_times_follow_the_locale_through_intl() {
     use vstage::locale::{Locale, format};
     assert_eq!(format::number(Locale::en, 1234.5), "1,234.5");
     assert_eq!(format::number(Locale::de, 1234.5), "1.234,5");
-    assert_eq!(format::file_size(Locale::en, 4_404_019), "4.2 MB");
-    assert_eq!(format::file_size(Locale::de, 4_404_019), "4,2 MB");
-    assert_eq!(format::file_size(Locale::fr, 512), "512\u{202f}o");
     assert_eq!(format::relative(Locale::en, -3, "minute"), "3 minutes ago");
     assert_eq!(format::relative(Locale::de, -3, "minute"), "vor 3 Minuten");
     assert_eq!(format::relative(Locale::es, 0, "second"), "ahora");
     // French counts 0 and 1 as singular, English only 1
     assert!(format::is_singular(Locale::fr, 0.0) && !format::is_singular(Locale::en, 0.0));
-    assert!(format::date_time(Locale::de, 0).contains("01.01.1970"));
 }

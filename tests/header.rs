@@ -37,6 +37,10 @@ fn usage_meter_shows_used_of_limit_with_an_accessible_bar() {
     assert!(bar.get_attribute("aria-valuetext").unwrap().contains("97 left"));
     let fill: web_sys::HtmlElement = bar.first_element_child().unwrap().unchecked_into();
     assert_eq!(fill.style().get_property_value("width").unwrap(), "3%");
+    let large = container();
+    let _large =
+        leptos::mount::mount_to(large.clone(), || view! { <UsageMeter label="Staging" used=1250 limit=2000 /> });
+    assert!(large.text_content().unwrap().contains("1,250 of 2,000"), "counts are written the language's way");
     let classes = root.first_element_child().unwrap().class_name();
     assert!(!classes.contains("--near") && !classes.contains("--reached"), "{classes}");
 }

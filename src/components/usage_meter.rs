@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use leptos_i18n::td_string;
 
-use crate::locale::use_locale;
+use crate::locale::{format, use_locale};
 
 /// From this share of the limit on, the meter warns.
 pub const NEAR_LIMIT: f64 = 0.8;
@@ -46,9 +46,19 @@ pub fn UsageMeter(
     let locale = use_locale();
     let level = UsageLevel::of(used, limit);
     let left = limit.saturating_sub(used);
-    let spoken = move || match level {
-        UsageLevel::Reached => td_string!(locale.get(), common.meter_reached, used = used, limit = limit),
-        _ => td_string!(locale.get(), common.meter_left, used = used, limit = limit, left = left),
+    // "1,250 of 2,000" / "1.250 von 2.000"
+    let counts = move || {
+        let locale = locale.get();
+        let number = |n: u64| format::number(locale, n as f64);
+        (locale, number(used), number(limit), number(left))
+    };
+    let spoken = move || match (level, counts()) {
+        (UsageLevel::Reached, (locale, used, limit, _)) => {
+            td_string!(locale, common.meter_reached, used = used, limit = limit)
+        }
+        (_, (locale, used, limit, left)) => {
+            td_string!(locale, common.meter_left, used = used, limit = limit, left = left)
+        }
     };
     view! {
         <div
@@ -57,7 +67,10 @@ pub fn UsageMeter(
             class:vstage-meter--reached=level == UsageLevel::Reached
         >
             <span class="vstage-meter__label">{label.clone()}</span>
-            <span class="vstage-meter__value">{move || td_string!(locale.get(), common.meter_value, used = used, limit = limit)}</span>
+            <span class="vstage-meter__value">{move || {
+                let (locale, used, limit, _) = counts();
+                td_string!(locale, common.meter_value, used = used, limit = limit)
+            }}</span>
             <div
                 class="vstage-meter__track"
                 role="meter"

@@ -1,5 +1,6 @@
-//! Numbers, file sizes, dates, relative times and plural forms in the studio's locale, through the browser's
-//! `Intl` (so no locale data is carried in the module). Only in the browser: native tests test what feeds them.
+//! Numbers, relative times and plural forms in the studio's locale, through the browser's `Intl` (so no locale
+//! data is carried in the module). Only in the browser: native tests test what feeds them. (The studio shows no
+//! absolute date or file size today; `Intl.DateTimeFormat` and unit formats are where they would go.)
 
 use js_sys::{Array, Function, Intl, Object, Reflect};
 use wasm_bindgen::JsValue;
@@ -27,37 +28,6 @@ fn call_format(format: Function, value: &JsValue) -> String {
 pub fn number(locale: Locale, value: f64) -> String {
     let format = Intl::NumberFormat::new(&locales(locale), &options(&[("maximumFractionDigits", 1.into())]));
     call_format(format.format(), &value.into())
-}
-
-/// `4.2 MB` / `4,2 MB`: bytes in the largest unit under which the value stays at least 1 (steps of 1024, as the
-/// photo limit of 25 MB is meant).
-pub fn file_size(locale: Locale, bytes: u64) -> String {
-    let units = ["byte", "kilobyte", "megabyte", "gigabyte"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit < units.len() - 1 {
-        value /= 1024.0;
-        unit += 1;
-    }
-    let format = Intl::NumberFormat::new(
-        &locales(locale),
-        &options(&[
-            ("style", "unit".into()),
-            ("unit", units[unit].into()),
-            ("unitDisplay", "short".into()),
-            ("maximumFractionDigits", (if unit == 0 { 0 } else { 1 }).into()),
-        ]),
-    );
-    call_format(format.format(), &value.into())
-}
-
-/// A moment (epoch ms) as a medium date and a short time.
-pub fn date_time(locale: Locale, epoch_ms: i64) -> String {
-    let format = Intl::DateTimeFormat::new(
-        &locales(locale),
-        &options(&[("dateStyle", "medium".into()), ("timeStyle", "short".into())]),
-    );
-    call_format(format.format(), &js_sys::Date::new(&JsValue::from_f64(epoch_ms as f64)).into())
 }
 
 /// `value` `unit`s from now, in words: `-3, "minute"` is "3 minutes ago", `0, "second"` is "now".
