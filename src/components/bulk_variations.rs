@@ -10,7 +10,7 @@ use vstage_api::{ApiError, BulkAddVariations, BulkVariations, GetRender, MAX_VAR
 use crate::api::use_api;
 use crate::components::config_fields::ConfigFields;
 use crate::config_draft::ConfigDraft;
-use crate::locale::errors::api_error;
+use crate::locale::errors::form_error;
 use crate::locale::{Locale, use_locale};
 use crate::plural;
 use crate::variation_plan::{Target, plan};
@@ -48,7 +48,7 @@ impl Outcome {
                 renders = renders
             ),
             Outcome::Refused { renders, error } => {
-                let error = api_error(locale, error);
+                let error = form_error(locale, error);
                 plural!(
                     locale,
                     *renders,
@@ -176,7 +176,7 @@ pub fn BulkVariations(
                     <p class="vstage-error" role="alert">
                         {move || {
                             let locale = locale.get();
-                            td_string!(locale, studio.bulk_read_failed, label = &label, error = api_error(locale, &error))
+                            td_string!(locale, studio.bulk_read_failed, label = &label, error = form_error(locale, &error))
                         }}
                     </p>
                 }.into_any(),

@@ -9,6 +9,7 @@ use crate::components::mode_badge::ModeBadge;
 use crate::components::status_badge::StatusBadge;
 use crate::components::usage_meter::UsageMeter;
 use crate::i18n::*;
+use crate::locale::errors::api_error;
 use crate::locale::use_locale;
 use crate::route::Route;
 
@@ -32,7 +33,7 @@ pub fn Header() -> impl IntoView {
             .into_any()
         }
         Some(Err(error)) => {
-            view! { <p class="vstage-usage vstage-usage--error" role="alert">{move || td_string!(locale.get(), common.usage_unavailable, reason = error.to_string())}</p> }
+            view! { <p class="vstage-usage vstage-usage--error" role="alert">{move || td_string!(locale.get(), common.usage_unavailable, reason = api_error(locale.get(), &error))}</p> }
                 .into_any()
         }
     }

@@ -11,7 +11,7 @@ use web_sys::Blob;
 
 use crate::api::use_api;
 use crate::chunks::chunk;
-use crate::locale::errors::api_error;
+use crate::locale::errors::form_error;
 use crate::locale::{Locale, use_locale};
 use crate::upload::use_uploader;
 
@@ -99,7 +99,7 @@ impl Services {
                 let analysis = api.analyze(&Analyze { image_url, webhook_url: None }).await;
                 analysis
                     .map(|analysis| JsValue::from(analysis.result_url))
-                    .map_err(|e| JsValue::from(api_error(locale.get_untracked(), &e)))
+                    .map_err(|e| JsValue::from(form_error(locale.get_untracked(), &e)))
             })
         });
         let upload = Closure::<dyn Fn(Blob, Function) -> Promise>::new(move |png: Blob, progress: Function| {

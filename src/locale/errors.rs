@@ -8,10 +8,12 @@ use vstage_api::validate::{Problem, ValidationError};
 
 use super::Locale;
 
-/// The sentence to show for `error`, saying what to do.
+/// The sentence to show for a call's failure, saying what to do. A request refused before it was sent keeps
+/// vstage-api's English here: the reads that use this (lists, the account) are never refused, and forms word
+/// their failures with `form_error`, so the validation sentences travel in the forms' chunks, not the first load.
 pub fn api_error(locale: Locale, error: &ApiError) -> String {
     match error {
-        ApiError::Invalid(invalid) => self::invalid(locale, invalid),
+        ApiError::Invalid(invalid) => invalid.message.clone(),
         ApiError::Network { detail } => td_string!(locale, common.error_network, detail = detail),
         ApiError::Timeout { seconds } => td_string!(locale, common.error_timeout, seconds = seconds),
         ApiError::Decode { detail } => td_string!(locale, common.error_decode, detail = detail),
@@ -28,6 +30,14 @@ pub fn api_error(locale: Locale, error: &ApiError) -> String {
             502..=504 => td_string!(locale, common.error_unreachable).to_string(),
             _ => td_string!(locale, common.error_status, status = status),
         },
+    }
+}
+
+/// The sentence for a form's submission, which may be refused before it is sent (see `invalid`).
+pub fn form_error(locale: Locale, error: &ApiError) -> String {
+    match error {
+        ApiError::Invalid(refused) => invalid(locale, refused),
+        other => api_error(locale, other),
     }
 }
 
@@ -116,7 +126,7 @@ mod tests {
     fn english_says_what_vstage_api_says_about_a_request() {
         for error in refusals() {
             assert_eq!(invalid(Locale::en, &error), error.message);
-            assert_eq!(api_error(Locale::en, &ApiError::Invalid(error.clone())), error.message);
+            assert_eq!(form_error(Locale::en, &ApiError::Invalid(error.clone())), error.message);
         }
     }
 
@@ -171,7 +181,7 @@ mod tests {
              Möbelentfernung fügt je eingerichteter Variante eine Entfernungsvariante hinzu. Verringern Sie die Anzahl."
         );
         let other = ValidationError::new("image_url", vstage_api::Rule::Required, Problem::Other("Wählen Sie.".into()));
-        assert_eq!(api_error(Locale::de, &ApiError::Invalid(other)), "Wählen Sie.");
+        assert_eq!(form_error(Locale::de, &ApiError::Invalid(other)), "Wählen Sie.");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use leptos_i18n::td_string;
 
 use crate::account::use_account;
 use crate::components::screen_heading::ScreenHeading;
-use crate::locale::errors::api_error;
+use crate::locale::errors::form_error;
 use crate::locale::use_locale;
 
 #[component]
@@ -51,7 +51,7 @@ pub fn AccountPage() -> impl IntoView {
         Some(Err(error)) => view! {
             <section class="vstage-panel vstage-panel--error" role="alert">
                 <ScreenHeading id="vstage-screen-title">{move || td_string!(locale.get(), studio.account_load_failed)}</ScreenHeading>
-                <p>{move || api_error(locale.get(), &error)}</p>
+                <p>{move || form_error(locale.get(), &error)}</p>
                 <button class="vstage-button" on:click=move |_| account.refresh()>
                     {move || td_string!(locale.get(), common.try_again)}
                 </button>

@@ -14,7 +14,7 @@ use crate::components::lazy_mask_editor::LazyMaskEditor;
 use crate::components::screen_heading::ScreenHeading;
 use crate::config_draft::{ConfigDraft, Kind};
 use crate::describe;
-use crate::locale::errors::{api_error, invalid};
+use crate::locale::errors::{form_error, invalid};
 use crate::locale::{Locale, use_locale};
 use crate::pages::new_render::build_request;
 use crate::pages::use_render_created;
@@ -190,7 +190,7 @@ pub fn FurnitureMask() -> impl IntoView {
                     </button>
                 </div>
             </Show>
-            {move || failure.get().map(|error| view! { <p class="vstage-error" role="alert">{api_error(locale.get(), &error)}</p> })}
+            {move || failure.get().map(|error| view! { <p class="vstage-error" role="alert">{form_error(locale.get(), &error)}</p> })}
             {move || match step.get() {
                 Step::Photo => ().into_any(),
                 Step::Analysed(analysis) => analysed(analysis).into_any(),

@@ -15,7 +15,7 @@ use crate::components::image_picker::ImagePicker;
 use crate::components::lazy_mask_editor::LazyMaskEditor;
 use crate::components::screen_heading::ScreenHeading;
 use crate::config_draft::{ConfigDraft, Kind};
-use crate::locale::errors::{api_error, invalid};
+use crate::locale::errors::{form_error, invalid};
 use crate::locale::use_locale;
 use crate::pages::use_render_created;
 
@@ -149,7 +149,7 @@ pub fn NewRender() -> impl IntoView {
                         {move || td_string!(locale.get(), studio.new_wait)}
                     </label>
                 </details>
-                {move || failure.get().map(|error| view! { <p class="vstage-error" role="alert">{api_error(locale.get(), &error)}</p> })}
+                {move || failure.get().map(|error| view! { <p class="vstage-error" role="alert">{form_error(locale.get(), &error)}</p> })}
                 <div class="vstage-form__actions">
                     <button type="submit" class="vstage-button" part="primary-button" disabled=move || sending.get() aria-busy=move || sending.get().to_string()>
                         {move || {

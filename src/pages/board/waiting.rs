@@ -14,7 +14,7 @@ use super::photos::{BoardPhotos, OWN_DRAFT_IDS, Photo, PhotoState, SHARED_DRAFT_
 use crate::api::use_api;
 use crate::components::config_fields::ConfigFields;
 use crate::describe;
-use crate::locale::errors::api_error;
+use crate::locale::errors::form_error;
 use crate::locale::use_locale;
 use crate::plural;
 
@@ -172,7 +172,7 @@ fn WaitingPhoto(photos: BoardPhotos, key: u32, send: Callback<Option<Vec<u32>>>)
                 Some(PhotoState::Refused(message)) => view! { <p class="vstage-error" role="alert">{message}</p> }.into_any(),
                 Some(PhotoState::NotCreated { error, .. }) => view! {
                     <div class="vstage-board__failure" role="alert">
-                        <p class="vstage-error">{move || api_error(locale.get(), &error)}</p>
+                        <p class="vstage-error">{move || form_error(locale.get(), &error)}</p>
                         <button type="button" class="vstage-button vstage-button--small" on:click=move |_| send.run(Some(vec![key]))>
                             {move || td_string!(locale.get(), common.try_again)}
                         </button>

@@ -6,7 +6,7 @@ use vstage_api::{ApiError, RemovalMode, RoomType, Style, v1};
 
 use crate::describe;
 use crate::locale::Locale;
-use crate::locale::errors::api_error;
+use crate::locale::errors::form_error;
 
 /// A string of `GET /v1/options` in words (`home_office` → "Home office", "Arbeitszimmer"); sent back exactly as it
 /// came. A value the contract does not know is shown as it came, only spaced and capitalised.
@@ -170,7 +170,7 @@ pub fn refusal(locale: Locale, error: &ApiError) -> String {
     match error.status() {
         Some(409) => td_string!(locale, classic.refusal_not_done).into(),
         Some(429) => td_string!(locale, classic.refusal_too_many).into(),
-        _ => api_error(locale, error),
+        _ => form_error(locale, error),
     }
 }
 

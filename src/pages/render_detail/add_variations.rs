@@ -10,7 +10,7 @@ use crate::account::use_account;
 use crate::api::use_api;
 use crate::components::config_list::ConfigList;
 use crate::config_draft::{ConfigDraft, total};
-use crate::locale::errors::api_error;
+use crate::locale::errors::form_error;
 use crate::locale::use_locale;
 use crate::plural;
 
@@ -111,7 +111,7 @@ pub fn AddVariationsSection(
                             plural!(locale.get(), left, studio.add_left_singular, studio.add_left_plural, left = left, max = MAX_VARIATIONS_PER_RENDER)
                         }}</p>
                         <ConfigList drafts=form.drafts existing error=form.error />
-                        {move || form.failure.get().map(|error| view! { <p class="vstage-error" role="alert">{api_error(locale.get(), &error)}</p> })}
+                        {move || form.failure.get().map(|error| view! { <p class="vstage-error" role="alert">{form_error(locale.get(), &error)}</p> })}
                         <div class="vstage-form__actions">
                             <button type="submit" class="vstage-button" disabled=move || form.sending.get() || nothing_to_add()>
                                 {move || if form.sending.get() { td_string!(locale.get(), studio.adding) } else { td_string!(locale.get(), studio.add) }}
