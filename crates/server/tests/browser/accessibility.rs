@@ -125,7 +125,10 @@ async fn axe_finds_nothing_serious_on_any_screen_at_either_size_in_two_languages
                     }
                     // Longer words must wrap, not push the page sideways.
                     let overflow: i64 = driver
-                        .execute("return document.scrollingElement.scrollWidth - window.innerWidth", vec![])
+                        .execute(
+                            "return document.scrollingElement.scrollWidth - document.documentElement.clientWidth",
+                            vec![],
+                        )
                         .await?
                         .convert()?;
                     if overflow > 0 {
