@@ -8,7 +8,7 @@ use leptos_i18n::td_string;
 use vstage_api::{ApiError, Message, v1};
 
 use super::model::{Choices, CreateFailure, Mode, create_request};
-use super::{ClassicOptions, OptionSelect};
+use super::{ClassicOptions, RoomAndStyle};
 use crate::account::use_account;
 use crate::api::use_api;
 use crate::components::drop_zone::DropZone;
@@ -157,17 +157,12 @@ pub fn ClassicNew() -> impl IntoView {
                     </div>
                     <Show when=move || mode.get().stages()>
                         {options.view(move |options: v1::Options| view! {
-                            <OptionSelect
-                                id="vstage-classic-room"
-                                label=move || td_string!(locale.get(), classic.field_room_type)
-                                values=options.room_types
-                                chosen=room_type
-                            />
-                            <OptionSelect
-                                id="vstage-classic-style"
-                                label=move || td_string!(locale.get(), classic.field_style)
-                                values=options.styles
-                                chosen=style
+                            <RoomAndStyle
+                                id="vstage-classic"
+                                room_types=options.room_types
+                                styles=options.styles
+                                room_type
+                                style
                             />
                         })}
                     </Show>

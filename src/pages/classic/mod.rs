@@ -54,7 +54,7 @@ impl ClassicOptions {
 /// A labelled `<select>` of option strings, shown in words in the studio's language (`label` is read in it too)
 /// and sent exactly as given.
 #[component]
-pub fn OptionSelect(
+fn OptionSelect(
     #[prop(into)] id: String,
     #[prop(into)] label: TextProp,
     values: Vec<String>,
@@ -75,5 +75,31 @@ pub fn OptionSelect(
                 }).collect_view()}
             </select>
         </div>
+    }
+}
+
+/// The room type and style pickers of a v1 request, with ids starting `{id}-` (`vstage-classic-room`, ...).
+#[component]
+pub fn RoomAndStyle(
+    id: &'static str,
+    room_types: Vec<String>,
+    styles: Vec<String>,
+    room_type: RwSignal<String>,
+    style: RwSignal<String>,
+) -> impl IntoView {
+    let locale = use_locale();
+    view! {
+        <OptionSelect
+            id=format!("{id}-room")
+            label=move || td_string!(locale.get(), classic.field_room_type)
+            values=room_types
+            chosen=room_type
+        />
+        <OptionSelect
+            id=format!("{id}-style")
+            label=move || td_string!(locale.get(), classic.field_style)
+            values=styles
+            chosen=style
+        />
     }
 }

@@ -10,7 +10,7 @@ use vstage_api::host_events::ResultChosen;
 use vstage_api::{ApiError, RoomType, Style, v1};
 
 use super::model::{not_done_yet, outputs, refusal, status_words};
-use super::{ClassicOptions, OptionSelect};
+use super::{ClassicOptions, RoomAndStyle};
 use crate::api::{use_api, use_shown_address};
 use crate::components::before_after::BeforeAfter;
 use crate::components::link::Link;
@@ -206,18 +206,7 @@ fn ClassicVary(render_id: Signal<String>, render: RwSignal<Option<v1::Render>>, 
                 {options.view(move |options: v1::Options| {
                     let styles = if options.variation_styles.is_empty() { options.styles.clone() } else { options.variation_styles.clone() };
                     view! {
-                        <OptionSelect
-                            id="vstage-classic-vary-room"
-                            label=move || td_string!(locale.get(), classic.field_room_type)
-                            values=options.room_types
-                            chosen=room_type
-                        />
-                        <OptionSelect
-                            id="vstage-classic-vary-style"
-                            label=move || td_string!(locale.get(), classic.field_style)
-                            values=styles
-                            chosen=style
-                        />
+                        <RoomAndStyle id="vstage-classic-vary" room_types=options.room_types styles room_type style />
                     }
                 })}
                 <label class="vstage-check">
