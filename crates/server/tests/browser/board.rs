@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use thirtyfour::prelude::*;
 
-use crate::browser::{dist, screenshot, studio, with_browser};
+use crate::browser::{dist, screenshot, studio, with_browser, with_text};
 use crate::studio::submit;
 use crate::support::Server;
 
@@ -117,10 +117,7 @@ async fn a_listing_fills_the_board_live_and_a_failed_photo_says_why() {
         let left_out = root.query(By::Css(".vstage-bulk__left-out li")).first().await?.text().await?;
         assert_eq!(left_out, "Full.jpg has no room left: it has 20 variations.");
         submit(&root, "Add to 2 renders").await?;
-        root.query(By::Css(".vstage-dialog p[role=status]"))
-            .with_text("2 variation(s) added to 2 render(s).")
-            .first()
-            .await?;
+        with_text(&root, ".vstage-dialog p[role=status]", "2 variation(s) added to 2 render(s).").first().await?;
         submit(&root, "Close").await?;
         wait_for_overall(&root, "27 of 28 variations done, 1 failed").await?;
 
@@ -153,10 +150,7 @@ async fn a_listing_fills_the_board_live_and_a_failed_photo_says_why() {
         let named = left_out[0].text().await?;
         assert!(named.starts_with("living-empty.jpg (") && named.ends_with("has no room left: it has 20 variations."));
         submit(&root, "Add to 6 renders").await?;
-        root.query(By::Css(".vstage-dialog p[role=status]"))
-            .with_text("6 variation(s) added to 6 render(s).")
-            .first()
-            .await?;
+        with_text(&root, ".vstage-dialog p[role=status]", "6 variation(s) added to 6 render(s).").first().await?;
         Ok(())
     })
     .await;
@@ -180,7 +174,7 @@ async fn several_files_chosen_at_once_upload_side_by_side_and_become_renders() {
         let root = studio(&driver).await?;
         // One choice of two files (chromedriver takes them a line each).
         root.query(By::Css("#vstage-board-files")).first().await?.send_keys(files.join("\n")).await?;
-        root.query(By::Css("button")).with_text("Create 2 renders").first().await?;
+        with_text(&root, "button", "Create 2 renders").first().await?;
         let labels = root.find_all(By::Css(".vstage-board__photo .vstage-board__label")).await?;
         let mut names = Vec::new();
         for label in labels {

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
+use thirtyfour::extensions::query::ElementQuery;
 use thirtyfour::prelude::*;
+use thirtyfour::stringmatch::Needle;
 use tokio::process::{Child, Command};
 
 /// The widget's release build (`cargo xtask test` makes it before these tests).
@@ -36,6 +38,25 @@ where
         }
     }
     step().await
+}
+
+/// The elements under `root` that `css` selects and whose text matches `text`, waited for. The studio redraws as
+/// answers come in: an element removed while its text is read is no match, where thirtyfour would otherwise fail
+/// the whole query with a stale element.
+pub fn with_text<N>(root: &impl ElementQueryable, css: &str, text: N) -> ElementQuery
+where
+    N: Needle + Clone + Send + Sync + 'static,
+{
+    root.query(By::Css(css)).ignore_errors(true).with_text(text)
+}
+
+/// Clicks the element under `root` that `css` selects and whose text matches `text`, again when the studio drew it
+/// anew between finding and clicking.
+pub async fn click_text<N>(root: &impl ElementQueryable, css: &str, text: N) -> WebDriverResult<()>
+where
+    N: Needle + Clone + Send + Sync + 'static,
+{
+    again_if_stale(|| async { with_text(root, css, text.clone()).first().await?.click().await }).await
 }
 
 /// The studio inside the page's first `<vstage-widget>`: its open shadow root, queried as the page was before

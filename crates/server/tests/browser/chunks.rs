@@ -6,7 +6,7 @@ use std::path::Path;
 use thirtyfour::prelude::*;
 use thirtyfour::stringmatch::StringMatch;
 
-use crate::browser::{dist, studio, with_browser};
+use crate::browser::{click_text, dist, studio, with_browser, with_text};
 use crate::support::Server;
 
 #[tokio::test]
@@ -28,19 +28,19 @@ async fn a_screen_whose_chunk_cannot_be_fetched_says_so_and_loads_on_try_again()
     with_browser(|driver| async move {
         driver.goto(&server.url).await?;
         let root = studio(&driver).await?;
-        root.query(By::Css("h1")).with_text("Your renders").first().await?;
+        with_text(&root, "h1", "Your renders").first().await?;
         let fetched = r#"return performance.getEntriesByType("resource").map((entry) => entry.name)
                              .filter((name) => name.includes("split_"))"#;
         let chunks: Vec<String> = driver.execute(fetched, vec![]).await?.convert()?;
         assert!(chunks.is_empty(), "the first screen needs no screen's chunk: {chunks:?}");
 
         root.find(By::LinkText("Account")).await?.click().await?;
-        let failed = root.query(By::Css("[role=alert]")).with_text(StringMatch::new("could not be loaded").partial());
+        let failed = with_text(&root, "[role=alert]", StringMatch::new("could not be loaded").partial());
         failed.first().await?;
         for name in &chunk {
             std::fs::rename(away.path().join(name), copy.path().join(name)).unwrap();
         }
-        root.query(By::Css("button")).with_text("Try again").first().await?.click().await?;
+        click_text(&root, "button", "Try again").await?;
         let account = root.query(By::Css(".vstage-facts")).first().await?.text().await?;
         assert!(account.contains("@sandbox.vstage.invalid"), "{account}");
         Ok(())

@@ -9,7 +9,7 @@ use thirtyfour::prelude::*;
 use thirtyfour::stringmatch::StringMatch;
 
 use crate::board::wait_for_text;
-use crate::browser::{dist, screenshot, studio, with_browser};
+use crate::browser::{click_text, dist, screenshot, studio, with_browser, with_text};
 use crate::studio::submit;
 use crate::support::Server;
 
@@ -20,7 +20,7 @@ async fn sample(server: &Server, name: &str) -> String {
 
 /// Chooses a mode of use by its label.
 async fn choose_mode(root: &WebElement, label: &str) -> WebDriverResult<()> {
-    root.query(By::Css(".vstage-kind")).with_text(StringMatch::new(label).partial()).first().await?.click().await
+    click_text(root, ".vstage-kind", StringMatch::new(label).partial()).await
 }
 
 /// The captions of the render page's images, once there are `count`.
@@ -87,12 +87,12 @@ async fn a_file_is_sent_and_a_variation_waits_until_the_render_is_done() {
         driver.goto(format!("{}/classic/new", server.url)).await?;
         let root = studio(&driver).await?;
         root.query(By::Css("#vstage-classic-file")).first().await?.send_keys(file.display().to_string()).await?;
-        root.query(By::Css(".vstage-upload")).with_text("Bedroom.jpg will be sent with the render.").first().await?;
+        with_text(&root, ".vstage-upload", "Bedroom.jpg will be sent with the render.").first().await?;
         submit(&root, "Create classic render").await?;
         // Still working: the variation is offered with the reason it cannot be added yet.
         let why = root.query(By::Css("#vstage-classic-vary-why")).first().await?.text().await?;
         assert!(why.starts_with("A variation can be added once the render is done"), "{why}");
-        let button = root.query(By::Css("button[type=submit]")).with_text("Add a variation").first().await?;
+        let button = with_text(&root, "button[type=submit]", "Add a variation").first().await?;
         assert!(!button.is_enabled().await?);
         wait_for_text(&root, ".vstage-classic__status strong", "Done").await?;
         captions(&root, 1).await?;

@@ -8,7 +8,7 @@ use thirtyfour::prelude::*;
 use thirtyfour::stringmatch::StringMatch;
 use vstage_server::token::WidgetSecret;
 
-use crate::browser::{dist, screenshot, shadow_root, studio, with_browser};
+use crate::browser::{click_text, dist, screenshot, shadow_root, studio, with_browser, with_text};
 use crate::studio::{choose_sample, submit};
 use crate::support::Server;
 
@@ -22,13 +22,13 @@ async fn the_standalone_page_is_the_widget_in_a_shadow_root() {
     with_browser(|driver| async move {
         driver.goto(&server.url).await?;
         let studio = studio(&driver).await?;
-        studio.query(By::Css(".vstage-status__label")).with_text("Online").first().await?;
+        with_text(&studio, ".vstage-status__label", "Online").first().await?;
         studio.query(By::LinkText("Account")).first().await?.click().await?;
         studio.query(By::Css(".vstage-facts")).first().await?;
         assert_eq!(driver.current_url().await?.path(), "/account");
         // back goes back in the studio
         driver.back().await?;
-        studio.query(By::Css("h1")).with_text("Your renders").first().await?;
+        with_text(&studio, "h1", "Your renders").first().await?;
         Ok(())
     })
     .await;
@@ -187,7 +187,7 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
         assert_eq!(ready["api_base"], format!("{}/api", server.url), "the default api-base is embed.js's origin");
         let first = widget(&driver, "first").await?;
         let second = widget(&driver, "second").await?;
-        first.query(By::Css(".vstage-status__label")).with_text("Online").first().await?;
+        with_text(&first, ".vstage-status__label", "Online").first().await?;
 
         // Isolation: the host's CSS stays out, its custom properties and ::part rules get in, its head is untouched.
         let styles: Value = driver
@@ -215,7 +215,7 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
         assert_eq!(field.prop("value").await?.as_deref(), Some(photo.as_str()), "photo-url starts the form");
         // with a token the server picks the webhook: the form does not offer one
         assert!(first.find_all(By::Css("#vstage-webhook")).await?.is_empty(), "no webhook field for a token");
-        first.query(By::Css("button[type=submit]")).with_text("Create render").first().await?.click().await?;
+        click_text(&first, "button[type=submit]", "Create render").await?;
         let created = heard(&driver, "vstage-render-created", "first").await?;
         let render_id = created["render_id"].as_str().unwrap_or_default().to_string();
         assert!(render_id.starts_with("rnd_"), "{created}");
@@ -244,7 +244,7 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        first.query(By::Css("button")).with_text("Use in listing").first().await?.click().await?;
+        click_text(&first, "button", "Use in listing").await?;
         let chosen = heard(&driver, "vstage-result-chosen", "first").await?;
         assert_eq!(chosen["render_id"], render_id.as_str());
         assert_eq!(chosen["variation_id"], done["variation_id"]);
@@ -277,7 +277,7 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
         // Ben's token expires: the host hears it, gives a new one, and the widget's waiting call carries on.
         set_attribute(&driver, "second", "view", "account").await?;
         // a token's holder sees usage, not the operator's email and account id
-        second.query(By::Css("h1")).with_text("Your account").first().await?;
+        with_text(&second, "h1", "Your account").first().await?;
         assert!(second.find_all(By::Css(".vstage-facts")).await?.is_empty(), "no identity for a token");
         tokio::time::sleep(Duration::from_secs(5)).await;
         set_attribute(&driver, "second", "view", "renders").await?;
@@ -366,13 +366,7 @@ async fn uploads_and_the_mask_editor_work_on_a_host_of_another_origin() {
 
         // The upload meets an expired token, waits for the host's new one, and finishes without a second try.
         tokio::time::sleep_until(minted + Duration::from_secs(5)).await;
-        first
-            .query(By::Css("label"))
-            .with_text(StringMatch::new("From this device").partial())
-            .first()
-            .await?
-            .click()
-            .await?;
+        click_text(&first, "label", StringMatch::new("From this device").partial()).await?;
         first.query(By::Css("input[type=file]")).first().await?.send_keys(photo.display().to_string()).await?;
         heard(&driver, "vstage-token-expired", "first").await?;
         driver.execute("document.getElementById('first').token = arguments[0]", vec![json!(cy_renewed)]).await?;
@@ -388,7 +382,7 @@ async fn uploads_and_the_mask_editor_work_on_a_host_of_another_origin() {
         choose_sample(&first, "living-furnished.jpg").await?;
         submit(&first, "Find the furniture").await?;
         submit(&first, "Edit mask").await?;
-        first.query(By::Css(".vstage-mask-coverage")).with_text(StringMatch::new("%").partial()).first().await?;
+        with_text(&first, ".vstage-mask-coverage", StringMatch::new("%").partial()).first().await?;
         assert!(driver.execute(editor_loaded, vec![]).await?.convert::<bool>()?, "loaded once opened");
         submit(&first, "Use this mask").await?;
         let mask_url = first.query(By::LinkText("See the mask")).first().await?.attr("href").await?.unwrap();

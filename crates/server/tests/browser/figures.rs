@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use thirtyfour::prelude::*;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
-use crate::browser::{dist, studio, with_browser};
+use crate::browser::{click_text, dist, studio, with_browser, with_text};
 use crate::embed::start_host;
 use crate::support::Server;
 
@@ -255,8 +255,8 @@ async fn figure_a_30_photo_bulk_to_a_full_board() {
         driver.goto(format!("{}/board", server.url)).await?;
         let root = studio(&driver).await?;
         root.query(By::Css("#vstage-board-addresses")).first().await?.send_keys(addresses.join("\n")).await?;
-        root.query(By::Css("button")).with_text("Add these addresses").first().await?.click().await?;
-        root.query(By::Css("button")).with_text(format!("Create {PHOTOS} renders")).first().await?;
+        click_text(&root, "button", "Add these addresses").await?;
+        with_text(&root, "button", format!("Create {PHOTOS} renders")).first().await?;
         // Clicked from the page itself, so that the clock starts with the click; each frame counts the rows.
         let script = r#"
             const [photos, done] = arguments;

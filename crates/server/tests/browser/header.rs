@@ -2,7 +2,7 @@
 
 use thirtyfour::prelude::*;
 
-use crate::browser::{dist, screenshot, studio, with_browser};
+use crate::browser::{dist, screenshot, studio, with_browser, with_text};
 use crate::support::Server;
 
 #[tokio::test]
@@ -11,8 +11,8 @@ async fn the_page_shows_the_service_status_and_usage() {
     with_browser(|driver| async move {
         driver.goto(&server.url).await?;
         let root = studio(&driver).await?;
-        root.query(By::Css(".vstage-status__label")).with_text("Online").first().await?;
-        root.query(By::Css(".vstage-mode--sandbox")).with_text("Sandbox").first().await?;
+        with_text(&root, ".vstage-status__label", "Online").first().await?;
+        with_text(&root, ".vstage-mode--sandbox", "Sandbox").first().await?;
 
         let meters = root.query(By::Css(".vstage-meter")).all_from_selector_required().await?;
         assert_eq!(meters.len(), 2);
@@ -38,12 +38,12 @@ async fn a_deep_link_loads_the_page_and_an_unknown_route_says_so() {
     with_browser(|driver| async move {
         driver.goto(format!("{}/no/such/screen", server.url)).await?;
         let root = studio(&driver).await?;
-        root.query(By::Css("h1")).with_text("This page does not exist").first().await?;
+        with_text(&root, "h1", "This page does not exist").first().await?;
         screenshot(&driver, "not-found").await?;
         // the header still works on a deep link
-        root.query(By::Css(".vstage-status__label")).with_text("Online").first().await?;
+        with_text(&root, ".vstage-status__label", "Online").first().await?;
         root.find(By::LinkText("Go to the studio's home")).await?.click().await?;
-        root.query(By::Css("h1")).with_text("Your renders").first().await?;
+        with_text(&root, "h1", "Your renders").first().await?;
         Ok(())
     })
     .await;

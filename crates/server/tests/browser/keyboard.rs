@@ -8,7 +8,7 @@ use serde_json::Value;
 use thirtyfour::TypingData;
 use thirtyfour::prelude::*;
 
-use crate::browser::{studio, with_browser};
+use crate::browser::{studio, with_browser, with_text};
 use crate::embed::{server_for_a_host, start_host};
 use crate::mask::changed_text;
 use crate::studio::wait_for_all_done;
@@ -81,7 +81,7 @@ async fn a_whole_flow_by_keyboard_alone() {
     with_browser(|driver| async move {
         driver.goto(&host_origin).await?;
         let root = studio(&driver).await?;
-        root.query(By::Css(".vstage-status__label")).with_text("Online").first().await?;
+        with_text(&root, ".vstage-status__label", "Online").first().await?;
         driver
             .execute(
                 "document.querySelector('vstage-widget').addEventListener('vstage-result-chosen', \

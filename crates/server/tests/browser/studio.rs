@@ -6,7 +6,7 @@ use std::time::Duration;
 use thirtyfour::prelude::*;
 use thirtyfour::stringmatch::StringMatch;
 
-use crate::browser::{again_if_stale, dist, screenshot, studio, with_browser};
+use crate::browser::{again_if_stale, click_text, dist, screenshot, studio, with_browser, with_text};
 use crate::support::Server;
 
 /// Long enough for the sandbox to process a few variations on a busy machine.
@@ -29,8 +29,7 @@ pub async fn choose_sample(root: &WebElement, name: &str) -> WebDriverResult<()>
 }
 
 pub async fn submit(root: &WebElement, label: &str) -> WebDriverResult<()> {
-    again_if_stale(|| async { root.query(By::Css("button")).with_text(label.to_string()).first().await?.click().await })
-        .await
+    click_text(root, "button", label.to_string()).await
 }
 
 pub async fn wait_for_all_done(root: &WebElement, expected: usize) -> WebDriverResult<()> {
@@ -109,17 +108,12 @@ async fn removal_plus_staging_gives_pairs_with_lineage_and_a_removal_can_be_stag
         assert!(staged.contains("Living room · Scandinavian"), "{staged}");
         root.query(By::Css("article[aria-label*='Furniture removal 1']")).first().await?;
         // the comparison can show the empty room the staging was made on
-        root.query(By::Css("label"))
-            .with_text(StringMatch::new("Compare with the empty room").partial())
-            .first()
-            .await?
-            .click()
-            .await?;
+        click_text(&root, "label", StringMatch::new("Compare with the empty room").partial()).await?;
         let before = root.find(By::Css(".vstage-compare__before")).await?.attr("alt").await?.unwrap_or_default();
         assert!(before.contains("empty room"), "{before}");
 
         // stage the empty room again, in another style
-        root.query(By::Css("button")).with_text("Stage this empty room").first().await?.click().await?;
+        click_text(&root, "button", "Stage this empty room").await?;
         let hint = root.query(By::Css(".vstage-configs")).first().await?.text().await?;
         assert!(hint.contains("Staged on the empty room"), "{hint}");
         select(&root, "-style", "industrial").await?;
@@ -154,12 +148,12 @@ async fn the_list_pages_past_twenty_renders() {
         root.query(By::Css(".vstage-card .vstage-card__link")).first().await?;
         assert_eq!(root.find_all(By::Css(".vstage-card")).await?.len(), 20);
         assert!(root.find(By::Css(".vstage-page")).await?.text().await?.contains("23 renders"));
-        root.query(By::Css("button")).with_text("Load more").first().await?.click().await?;
-        root.query(By::Css("p")).with_text("All 23 shown.").first().await?;
+        click_text(&root, "button", "Load more").await?;
+        with_text(&root, "p", "All 23 shown.").first().await?;
         assert_eq!(root.find_all(By::Css(".vstage-card")).await?.len(), 23);
         // oldest first
         select(&root, "vstage-order", "asc").await?;
-        root.query(By::Css("button")).with_text("Load more").first().await?;
+        with_text(&root, "button", "Load more").first().await?;
         assert_eq!(root.find_all(By::Css(".vstage-card")).await?.len(), 20);
         Ok(())
     })
@@ -172,12 +166,7 @@ async fn a_failing_photo_shows_why() {
     with_browser(|driver| async move {
         driver.goto(format!("{}/renders/new", server.url)).await?;
         let root = studio(&driver).await?;
-        root.query(By::Css("label"))
-            .with_text(StringMatch::new("Web address").partial())
-            .first()
-            .await?
-            .click()
-            .await?;
+        click_text(&root, "label", StringMatch::new("Web address").partial()).await?;
         let address = root.find(By::Id("vstage-image-url")).await?;
         address.send_keys(format!("{}/sandbox/samples/living-empty.jpg?sandbox-fail", server.url)).await?;
         submit(&root, "Create render").await?;
@@ -208,7 +197,7 @@ async fn the_form_keeps_the_count_within_twenty_and_refuses_what_is_wrong() {
         // removing furniture first doubles each variation: the count follows
         select(&root, "-removal", "auto").await?;
         assert_eq!(count.prop("value").await?.as_deref(), Some("10"));
-        let add = root.query(By::Css("button")).with_text("Add another configuration").first().await?;
+        let add = with_text(&root, "button", "Add another configuration").first().await?;
         assert!(!add.is_enabled().await?, "no room for another configuration");
         select(&root, "-removal", "off").await?;
         count.clear().await?;
@@ -242,17 +231,10 @@ async fn a_photo_from_this_device_is_uploaded_and_rendered() {
     with_browser(|driver| async move {
         driver.goto(format!("{}/renders/new", server.url)).await?;
         let root = studio(&driver).await?;
-        root.query(By::Css("label"))
-            .with_text(StringMatch::new("From this device").partial())
-            .first()
-            .await?
-            .click()
-            .await?;
+        click_text(&root, "label", StringMatch::new("From this device").partial()).await?;
         let input = root.query(By::Css("input[type=file]")).first().await?;
         input.send_keys(photo.display().to_string()).await?;
-        let status = root
-            .query(By::Css("p"))
-            .with_text(StringMatch::new("my-living-room.jpg is uploaded.").partial())
+        let status = with_text(&root, "p", StringMatch::new("my-living-room.jpg is uploaded.").partial())
             .wait(Duration::from_secs(20), Duration::from_millis(100))
             .first()
             .await?;
