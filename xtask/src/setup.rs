@@ -6,6 +6,7 @@ use std::process::Command;
 
 use anyhow::{Context, bail};
 use serde::Deserialize;
+use vstage_postgres_cluster::Cluster;
 
 use crate::project::{self, Project, output_line};
 
@@ -18,8 +19,8 @@ pub const AXE_CORE_VERSION: &str = "4.14.1";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
-/// What the tools are needed for: running the studio needs the build tools; tests also need a browser; the
-/// benchmarks need wrk, nginx, valgrind and ImageMagick.
+/// What the tools are needed for: running the studio needs the build tools; tests also need a browser and
+/// PostgreSQL; the benchmarks need PostgreSQL too, and wrk, nginx, valgrind and ImageMagick.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Purpose {
     Build,
@@ -41,12 +42,14 @@ pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
     wasm_opt(project)?;
     if purpose == Purpose::Test {
         chromium()?;
+        postgres()?;
         python_tool(project, &PythonTool::SCHEMATHESIS)?;
         python_tool(project, &PythonTool::MOTO)?;
         axe_core(project)?;
     }
     if purpose == Purpose::Bench {
         chromium()?;
+        postgres()?;
         wrk()?;
         nginx()?;
         valgrind()?;
@@ -204,6 +207,17 @@ fn python_tool(project: &Project, tool: &PythonTool) -> anyhow::Result<()> {
         Command::new(venv.join("bin").join("pip")).args(["install", "--quiet", &spec]),
     )
     .context(by_hand)
+}
+
+/// PostgreSQL's server binaries (Debian's, or `$VSTAGE_POSTGRES_BIN`), from which the tests make a private cluster
+/// under the target folder; never the system's own service.
+fn postgres() -> anyhow::Result<()> {
+    if let Ok(bin) = Cluster::binaries() {
+        println!("    PostgreSQL ({}): present", bin.display());
+        return Ok(());
+    }
+    apt_install(&["postgresql"], "PostgreSQL (for the server's storage tests)")?;
+    Cluster::binaries().map(drop).context("the postgresql package is installed, yet its binaries are not found")
 }
 
 fn wrk() -> anyhow::Result<()> {

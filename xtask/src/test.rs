@@ -2,7 +2,10 @@
 //! tests (schemathesis), the widget's wasm-bindgen tests in headless Chromium and the browser end-to-end tests;
 //! one closing `N passed, N failed`.
 
+use std::path::PathBuf;
 use std::time::Instant;
+
+use vstage_postgres_cluster::Cluster;
 
 use crate::project::{self, Project};
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM, Purpose, PythonTool};
@@ -90,7 +93,17 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
     if widget_built {
         steps.push(timed(|| nextest(project, "browser end-to-end tests", "e2e")));
     }
+    // The tests' cluster outlives them (pg_ctl daemonizes the server): nothing is left running after the run.
+    if let Err(error) = Cluster::stop(&postgres_dir(project)) {
+        eprintln!("    could not stop the tests' PostgreSQL cluster: {error:#}");
+    }
     summarise(&steps, started)
+}
+
+/// The private PostgreSQL cluster the native and browser tests share (`Cluster::shared`), started by the first
+/// test that needs it.
+fn postgres_dir(project: &Project) -> PathBuf {
+    project.target().join("postgres")
 }
 
 /// The closing summary: a line per step with its counts and time, then `N passed, N failed`; exits non-zero on
@@ -137,17 +150,19 @@ fn lint(name: &'static str, command: &mut std::process::Command) -> Step {
 fn nextest(project: &Project, name: &'static str, profile: &str) -> Step {
     let junit = project.target().join("nextest").join(profile).join("junit.xml");
     let _ = std::fs::remove_file(&junit);
-    let ok = project::status(
-        name,
-        project
-            .cargo()
-            .args(["nextest", "run", "--locked", "--workspace", "--no-fail-fast", "--profile", profile])
-            .env("CHROMIUM", CHROMIUM)
-            .env("CHROMEDRIVER", CHROMEDRIVER)
-            .env("VSTAGE_MOTO_SERVER", PythonTool::MOTO.binary_in(project))
-            .env("VSTAGE_AXE", setup::axe_script(project)),
-    )
-    .is_ok_and(|status| status.success());
+    let mut nextest = project.cargo();
+    nextest
+        .args(["nextest", "run", "--locked", "--workspace", "--no-fail-fast", "--profile", profile])
+        .env("CHROMIUM", CHROMIUM)
+        .env("CHROMEDRIVER", CHROMEDRIVER)
+        .env("VSTAGE_MOTO_SERVER", PythonTool::MOTO.binary_in(project))
+        .env("VSTAGE_AXE", setup::axe_script(project))
+        .env("VSTAGE_POSTGRES_DIR", postgres_dir(project));
+    // setup found them, so the tests need not look again
+    if let Ok(bin) = Cluster::binaries() {
+        nextest.env("VSTAGE_POSTGRES_BIN", bin);
+    }
+    let ok = project::status(name, &mut nextest).is_ok_and(|status| status.success());
     let counts = tally::from_junit(&junit).unwrap_or_else(|error| {
         eprintln!("    {name}: {error:#}");
         Counts::default()
