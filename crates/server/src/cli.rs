@@ -81,11 +81,15 @@ pub struct ServeArgs {
     /// How long uploads are kept before they are removed, e.g. 30d, 12h; 0s to keep them for ever.
     #[arg(long, default_value = "30d", value_parser = humantime::parse_duration)]
     pub upload_retention: Duration,
-    /// Where finished results are kept, so they outlive the service's addresses: a directory (default
-    /// DATA_DIR/results) or s3://bucket/prefix, an S3-compatible store several servers share (credentials, region
-    /// and endpoint from the usual AWS_* variables).
+    /// Where uploads and finished results are kept (results outlive the service's addresses): a directory
+    /// (default DATA_DIR/uploads and DATA_DIR/results) or s3://bucket/prefix, an S3-compatible store several
+    /// servers share (credentials, region and endpoint from the usual AWS_* variables).
     #[arg(long)]
     pub storage: Option<String>,
+    /// The database: postgres://user:password@host:5432/name, which several servers share (ownership, the event
+    /// log, boards, kept results); by default SQLite in DATA_DIR, for this server alone.
+    #[arg(long, env = "VSTAGE_DATABASE_URL", hide_env_values = true)]
+    pub database: Option<String>,
     /// Megabytes of kept results a subject may have (in open access, all callers together); 0 for no limit.
     #[arg(long, default_value_t = 4096)]
     pub results_quota_mb: u64,

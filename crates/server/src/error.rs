@@ -112,3 +112,15 @@ impl From<rusqlite::Error> for ServerError {
         ServerError::Internal(format!("database: {error}"))
     }
 }
+
+impl From<tokio_postgres::Error> for ServerError {
+    fn from(error: tokio_postgres::Error) -> Self {
+        ServerError::Internal(format!("database: {error}"))
+    }
+}
+
+impl From<deadpool_postgres::PoolError> for ServerError {
+    fn from(error: deadpool_postgres::PoolError) -> Self {
+        ServerError::Internal(format!("database: {error}"))
+    }
+}

@@ -52,7 +52,6 @@ use crate::results::kept::{KeptLimits, KeptResults};
 use crate::serving::shutdown;
 use crate::site::{demo, embed, static_files};
 use crate::storage::boards::Boards;
-use crate::storage::db::Db;
 use crate::storage::ownership::Ownership;
 use crate::storage::uploads::{UploadLimits, Uploads};
 use crate::storage::{objects, uploads};
@@ -78,7 +77,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         Some(url) => checked_base("--public-url", url)?,
         None => local_url.clone(),
     };
-    let db = Db::open(&args.data_dir)?;
+    let store = storage::store::open(args.database.as_deref(), &args.data_dir).await?;
     let (upstream, embedded_sandbox) = match &args.upstream {
         Some(url) => (Upstream::remote(url, std::env::var("VSTAGE_API_KEY").ok())?, None),
         None => {
@@ -114,10 +113,10 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         board: true,
         access: access.name().into(),
     };
-    let ownership = Ownership::new(db.clone());
-    let boards = Boards::new(db.clone());
+    let ownership = Ownership::new(store.clone());
+    let boards = Boards::new(store.clone());
     let events = Events::new(
-        db.clone(),
+        store.clone(),
         args.max_event_streams,
         Duration::from_secs(args.event_keep_alive_s.max(1)),
         Duration::from_secs(args.event_window_s),
@@ -126,11 +125,12 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         quota: Some(args.upload_quota_mb.saturating_mul(1024 * 1024)).filter(|quota| *quota > 0),
         retention: Some(args.upload_retention).filter(|retention| !retention.is_zero()),
     };
-    let uploads = Arc::new(Uploads::open(args.data_dir.join("uploads"), &public_url, db.clone(), limits)?);
+    let files = objects::open(args.storage.as_deref(), &args.data_dir)?;
+    let uploads = Arc::new(Uploads::new(files.uploads, &public_url, store.clone(), limits));
     tokio::spawn(uploads.clone().remove_expired_forever());
     let kept = Arc::new(KeptResults::new(
-        objects::open(args.storage.as_deref(), &args.data_dir.join("results"))?,
-        db.clone(),
+        files.results,
+        store.clone(),
         ResultFetcher { http: http.clone(), sandbox: upstream.sandbox().cloned(), public_url: public_url.clone() },
         &public_url,
         KeptLimits {
@@ -142,7 +142,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let receiver = Arc::new(Receiver {
         secret: webhook_secret.clone(),
         access: access.clone(),
-        db,
+        store,
         events: events.clone(),
         kept: kept.clone(),
     });

@@ -12,32 +12,22 @@ use axum::extract::{Query, State};
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::Stream;
-use rusqlite::{Connection, params};
+use futures_util::StreamExt;
 use serde::Deserialize;
 use tokio::sync::broadcast;
-use vstage_api::time::now_millis;
 
 use crate::access::Subject;
 use crate::access::cap::{Cap, Slot};
 use crate::error::ServerError;
-use crate::storage::db::Db;
+pub use crate::storage::store::StoredEvent;
+use crate::storage::store::{LogBounds, Store};
 
 /// The most events one resume replays; a client further behind is told to `reset`.
 const REPLAY_LIMIT: i64 = 1000;
 
-/// One stored event.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StoredEvent {
-    pub id: i64,
-    pub subject: String,
-    pub event_type: String,
-    /// The webhook's JSON, as the service sent it.
-    pub data: String,
-}
-
 #[derive(Debug)]
 pub struct Events {
-    db: Db,
+    store: Arc<dyn Store>,
     live: broadcast::Sender<Arc<StoredEvent>>,
     /// Streams open per subject.
     streams: Arc<Cap>,
@@ -49,11 +39,41 @@ pub struct Events {
 }
 
 impl Events {
-    pub fn new(db: Db, max_streams_per_subject: usize, keep_alive: Duration, window: Duration) -> Arc<Self> {
+    /// The server's live events over `store`; when other servers share the store, what any of them stores
+    /// reaches this one's streams through the store's feed.
+    pub fn new(
+        store: Arc<dyn Store>,
+        max_streams_per_subject: usize,
+        keep_alive: Duration,
+        window: Duration,
+    ) -> Arc<Self> {
         let (live, _) = broadcast::channel(1024);
         let (closing, _) = tokio::sync::watch::channel(false);
         let streams = Cap::new(max_streams_per_subject, 30);
-        Arc::new(Events { db, live, streams, keep_alive, window, closing })
+        let events = Arc::new(Events { store, live, streams, keep_alive, window, closing });
+        if events.store.is_shared() {
+            tokio::spawn(events.clone().relay_feed());
+        }
+        events
+    }
+
+    /// Sends what the shared store announces to this server's streams, until the server stops.
+    async fn relay_feed(self: Arc<Self>) {
+        let feed = match self.store.event_feed().await {
+            Ok(Some(feed)) => feed,
+            Ok(None) => return,
+            Err(error) => {
+                tracing::error!(%error, "live events from other servers cannot be followed");
+                return;
+            }
+        };
+        let mut closing = self.closing.subscribe();
+        let mut feed = std::pin::pin!(feed.take_until(async move {
+            let _ = closing.wait_for(|closing| *closing).await;
+        }));
+        while let Some(event) = feed.next().await {
+            self.broadcast(event);
+        }
     }
 
     /// Ends every open stream (the server is stopping).
@@ -61,30 +81,20 @@ impl Events {
         self.closing.send_replace(true);
     }
 
-    /// Stores an event inside the caller's transaction, and drops those older than the window; `subject` is `""`
-    /// while its owner is unknown.
-    pub fn insert(
-        &self,
-        db: &Connection,
-        subject: &str,
-        resource: &str,
-        event_type: &str,
-        data: &str,
-    ) -> rusqlite::Result<StoredEvent> {
-        let now = now_millis();
-        db.execute(
-            "INSERT INTO events (subject, resource, event_type, data, received_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![subject, resource, event_type, data, now],
-        )?;
-        let id = db.last_insert_rowid();
-        // Indexed by time: usually an empty range.
-        let window = i64::try_from(self.window.as_millis()).unwrap_or(i64::MAX);
-        db.execute("DELETE FROM events WHERE received_at < ?1", [now.saturating_sub(window)])?;
-        Ok(StoredEvent { id, subject: subject.into(), event_type: event_type.into(), data: data.into() })
+    /// How long events are kept for clients that resume.
+    pub fn window(&self) -> Duration {
+        self.window
     }
 
-    /// Sends a stored event to its subject's open streams.
+    /// Sends a stored event to its subject's open streams; with a shared store, the store's feed does it (for
+    /// the streams on every server, this one's included).
     pub fn announce(&self, event: StoredEvent) {
+        if !self.store.is_shared() {
+            self.broadcast(event);
+        }
+    }
+
+    fn broadcast(&self, event: StoredEvent) {
         if !event.subject.is_empty() {
             // No receiver is fine: nobody is watching right now, and the event waits in the log.
             let _ = self.live.send(Arc::new(event));
@@ -93,67 +103,18 @@ impl Events {
 
     /// Gives `subject` the events that arrived about `resources` before their owner was recorded.
     pub async fn claim(&self, resources: Vec<String>, subject: &str) -> Result<(), ServerError> {
-        let subject = subject.to_string();
-        let claimed = self
-            .db
-            .run(move |db| {
-                let mut claimed = Vec::new();
-                let mut statement = db.prepare(
-                    "UPDATE events SET subject = ?1 WHERE subject = '' AND resource = ?2
-                     RETURNING id, subject, event_type, data",
-                )?;
-                for resource in &resources {
-                    let rows = statement.query_map(params![subject, resource], read_event)?;
-                    claimed.extend(rows.collect::<Result<Vec<_>, _>>()?);
-                }
-                claimed.sort_by_key(|event| event.id);
-                Ok(claimed)
-            })
-            .await?;
+        let claimed = self.store.claim_events(&resources, subject).await?;
         claimed.into_iter().for_each(|event| self.announce(event));
         Ok(())
     }
 
     async fn since(&self, subject: &str, after: i64) -> Result<Vec<StoredEvent>, ServerError> {
-        let subject = subject.to_string();
-        self.db
-            .run(move |db| {
-                let mut statement = db.prepare(
-                    "SELECT id, subject, event_type, data FROM events WHERE subject = ?1 AND id > ?2
-                     ORDER BY id LIMIT ?3",
-                )?;
-                let events = statement.query_map(params![subject, after, REPLAY_LIMIT], read_event)?;
-                Ok(events.collect::<Result<_, _>>()?)
-            })
-            .await
+        self.store.events_since(subject, after, REPLAY_LIMIT).await
     }
 
-    /// The newest event id ever given, where a client without `Last-Event-ID` starts, and the newest one dropped
-    /// from the log (every id up to it is gone): a client that saw less than that has missed events.
     async fn log_bounds(&self) -> Result<LogBounds, ServerError> {
-        self.db
-            .run(|db| {
-                // AUTOINCREMENT ids are never reused: below the smallest kept id, all were dropped; with none kept,
-                // all up to the last one given were.
-                let given: i64 = db.query_row(
-                    "SELECT COALESCE(MAX(seq), 0) FROM sqlite_sequence WHERE name = 'events'",
-                    [],
-                    |row| row.get(0),
-                )?;
-                let oldest_kept: Option<i64> = db.query_row("SELECT MIN(id) FROM events", [], |row| row.get(0))?;
-                Ok(LogBounds { newest: given, dropped_through: oldest_kept.map_or(given, |oldest| oldest - 1) })
-            })
-            .await
+        self.store.event_log_bounds().await
     }
-}
-
-struct LogBounds {
-    newest: i64,
-    dropped_through: i64,
-}
-
-fn read_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredEvent> {
-    Ok(StoredEvent { id: row.get(0)?, subject: row.get(1)?, event_type: row.get(2)?, data: row.get(3)? })
 }
 
 #[derive(Debug, Deserialize)]

@@ -9,7 +9,6 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::HeaderMap;
-use rusqlite::params;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -20,13 +19,13 @@ use crate::access::{Access, OPEN_SUBJECT};
 use crate::error::ServerError;
 use crate::live::events::Events;
 use crate::results::kept::KeptResults;
-use crate::storage::db::Db;
-use crate::storage::ownership::{Kind, owner_of};
+use crate::storage::ownership::Kind;
+use crate::storage::store::{Delivery, Store};
 
 /// A webhook body is a small JSON object.
 pub const BODY_LIMIT: usize = 256 * 1024;
 /// Deliveries already seen are remembered this long (the service retries within minutes).
-const SEEN_FOR_MS: i64 = 7 * 24 * 60 * 60 * 1000;
+pub const SEEN_FOR_MS: i64 = 7 * 24 * 60 * 60 * 1000;
 
 /// The shared secret the service signs with. A secret set or removed through the proxy is kept in the data dir
 /// with a digest of the `VSTAGE_WEBHOOK_SECRET` it replaced: after a restart it is used while the environment
@@ -103,7 +102,7 @@ impl WebhookSecret {
 pub struct Receiver {
     pub secret: Arc<WebhookSecret>,
     pub access: Arc<Access>,
-    pub db: Db,
+    pub store: Arc<dyn Store>,
     pub events: Arc<Events>,
     /// Where a finished variation's images are copied.
     pub kept: Arc<KeptResults>,
@@ -142,52 +141,38 @@ pub async fn receive(
     let resource = resource_key(kind, &id);
     let digest = Sha256::digest(&body).to_vec();
     let data = String::from_utf8_lossy(&body).into_owned();
-    let open = matches!(receiver.access.as_ref(), Access::Open { .. });
-    let events = receiver.events.clone();
-    let stored = receiver
-        .db
-        .run(move |db| {
-            let tx = db.transaction()?;
-            // Every creation through the proxy is recorded with its subject. With tokens an event that arrives
-            // first is kept unowned until the creation claims it; in open access what nobody owns goes to the
-            // local subject. The owner is read in the transaction that stores the event: read before it, a
-            // creation recorded and claimed in between would leave this event unowned for good.
-            let owner = owner_of(&tx, kind, &id)?;
-            let subject = match (owner, open) {
-                (Some(owner), _) => owner,
-                (None, true) => OPEN_SUBJECT.to_string(),
-                (None, false) => String::new(),
-            };
-            let fresh = first_delivery(&tx, &digest, now_millis())?;
-            let stored = if fresh {
-                Some((events.insert(&tx, &subject, &resource, &event_type, &data)?, subject))
-            } else {
-                None
-            };
-            tx.commit()?;
-            Ok(stored)
-        })
-        .await?;
+    // Every creation through the proxy is recorded with its subject. With tokens an event that arrives first is
+    // kept unowned until the creation claims it; in open access what nobody owns goes to the local subject.
+    let unowned_subject = match receiver.access.as_ref() {
+        Access::Open { .. } => OPEN_SUBJECT.to_string(),
+        Access::Token(_) => String::new(),
+    };
+    let now = now_millis();
+    let window = i64::try_from(receiver.events.window().as_millis()).unwrap_or(i64::MAX);
+    let delivery = Delivery {
+        kind,
+        id,
+        resource,
+        event_type,
+        data,
+        digest,
+        unowned_subject,
+        now,
+        seen_since: now - SEEN_FOR_MS,
+        events_since: now.saturating_sub(window),
+    };
+    let stored = receiver.store.receive_delivery(delivery).await?;
     match stored {
-        Some((stored, subject)) => {
+        Some(stored) => {
             // A finished variation's images are copied as soon as its owner is known.
             if let WebhookEvent::Done(done) = &event {
-                receiver.kept.keep_later(&subject, &done.render_id, &done.variation_id, &done.result);
+                receiver.kept.keep_later(&stored.subject, &done.render_id, &done.variation_id, &done.result);
             }
             receiver.events.announce(stored)
         }
         None => tracing::debug!("dropped a duplicate webhook delivery"),
     }
     Ok(acknowledged())
-}
-
-/// Whether a delivery (its body's digest) is the first of its kind, remembering it. Deliveries older than
-/// `SEEN_FOR_MS` are forgotten at the same time: a range of the time index, cheap enough for every delivery.
-fn first_delivery(tx: &rusqlite::Transaction, digest: &[u8], now: i64) -> rusqlite::Result<bool> {
-    tx.execute("DELETE FROM deliveries_seen WHERE received_at < ?1", [now - SEEN_FOR_MS])?;
-    let inserted = tx
-        .execute("INSERT OR IGNORE INTO deliveries_seen (digest, received_at) VALUES (?1, ?2)", params![digest, now])?;
-    Ok(inserted == 1)
 }
 
 fn acknowledged() -> Json<Value> {
@@ -223,31 +208,6 @@ mod tests {
         rotated.replace(Some("rotated".into())).unwrap();
         assert!(!rotated.verifies(body, &signature));
         assert!(rotated.verifies(body, &vstage_api::signature::sign("rotated", body)));
-    }
-
-    #[tokio::test]
-    async fn a_delivery_is_remembered_for_a_week_and_older_ones_are_forgotten() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = Db::open(dir.path()).unwrap();
-        let (remembered, plan) = db
-            .run(|db| {
-                let tx = db.transaction()?;
-                let first = first_delivery(&tx, b"a", 1_000)?;
-                let again = first_delivery(&tx, b"a", 2_000)?;
-                let week_later = 1_000 + SEEN_FOR_MS + 1;
-                let other = first_delivery(&tx, b"b", week_later)?;
-                let count: i64 = tx.query_row("SELECT count(*) FROM deliveries_seen", [], |row| row.get(0))?;
-                let plan: String =
-                    tx.query_row("EXPLAIN QUERY PLAN DELETE FROM deliveries_seen WHERE received_at < 5", [], |row| {
-                        row.get(3)
-                    })?;
-                tx.commit()?;
-                Ok(((first, again, other, count), plan))
-            })
-            .await
-            .unwrap();
-        assert_eq!(remembered, (true, false, true, 1), "the week-old delivery was forgotten");
-        assert!(plan.contains("deliveries_seen_by_time"), "forgetting reads the time index: {plan}");
     }
 
     #[test]

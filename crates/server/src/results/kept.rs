@@ -17,7 +17,6 @@ use axum::{Extension, Router};
 use futures_util::TryStreamExt;
 use object_store::path::Path as Location;
 use object_store::{ObjectStore, ObjectStoreExt};
-use rusqlite::{OptionalExtension, params};
 use serde_json::{Value, json};
 use vstage_api::VariationResult;
 use vstage_api::time::now_millis;
@@ -26,7 +25,7 @@ use super::fetch::ResultFetcher;
 use super::zip::extension;
 use crate::access::Subject;
 use crate::error::ServerError;
-use crate::storage::db::Db;
+use crate::storage::store::{KeptFile, Store};
 
 /// How much kept results may take, and for how long.
 #[derive(Debug, Clone, Copy)]
@@ -42,8 +41,8 @@ const ROLES: [&str; 3] = ["url", "optimized_url", "thumbnail_url"];
 
 #[derive(Debug)]
 pub struct KeptResults {
-    store: Arc<dyn ObjectStore>,
-    db: Db,
+    files: Arc<dyn ObjectStore>,
+    store: Arc<dyn Store>,
     fetcher: ResultFetcher,
     /// `{public_url}/api/results`, which kept addresses start with.
     base: String,
@@ -85,14 +84,22 @@ fn sources(result: &VariationResult) -> Vec<Source> {
 
 impl KeptResults {
     pub fn new(
-        store: Arc<dyn ObjectStore>,
-        db: Db,
+        files: Arc<dyn ObjectStore>,
+        store: Arc<dyn Store>,
         fetcher: ResultFetcher,
         public_url: &str,
         limits: KeptLimits,
     ) -> Self {
         let base = format!("{}/api/results", public_url.trim_end_matches('/'));
-        KeptResults { store, db, fetcher, base, limits, copying: Mutex::default(), one_at_a_time: Default::default() }
+        KeptResults {
+            files,
+            store,
+            fetcher,
+            base,
+            limits,
+            copying: Mutex::default(),
+            one_at_a_time: Default::default(),
+        }
     }
 
     /// Copies a finished variation's images in the background, once; `subject` is the render's owner, whose
@@ -121,19 +128,9 @@ impl KeptResults {
         sources: Vec<Source>,
     ) -> Result<(), ServerError> {
         let _turn = self.one_at_a_time.lock().await;
-        let (render, variation) = (render_id.to_string(), variation_id.to_string());
-        let known: i64 = self
-            .db
-            .run(move |db| {
-                Ok(db.query_row(
-                    "SELECT COUNT(*) FROM kept_results WHERE render_id = ?1 AND variation_id = ?2",
-                    params![render, variation],
-                    |row| row.get(0),
-                )?)
-            })
-            .await?;
+        let known = self.store.ever_kept(render_id, variation_id).await?;
         // Kept already, or removed by its owner or the retention period: not copied again.
-        if known > 0 || sources.is_empty() {
+        if known || sources.is_empty() {
             return Ok(());
         }
         let mut stored: Vec<(Source, Location, u64)> = Vec::new();
@@ -142,31 +139,22 @@ impl KeptResults {
             self.forget(stored.iter().map(|(_, location, _)| location.clone()).collect()).await;
             return Err(error);
         }
-        let (subject, render, variation) = (subject.to_string(), render_id.to_string(), variation_id.to_string());
-        self.db
-            .run(move |db| {
-                let tx = db.transaction()?;
-                for (source, _, size) in &stored {
-                    tx.execute(
-                        "INSERT OR IGNORE INTO kept_results
-                         (render_id, variation_id, file, image_index, role, subject, bytes, kept_at, removed)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0)",
-                        params![
-                            render,
-                            variation,
-                            source.file(),
-                            source.index as i64,
-                            source.role,
-                            subject,
-                            *size as i64,
-                            now_millis()
-                        ],
-                    )?;
-                }
-                tx.commit()?;
-                Ok(())
+        let kept_at = now_millis();
+        let files: Vec<KeptFile> = stored
+            .iter()
+            .map(|(source, _, size)| KeptFile {
+                render_id: render_id.into(),
+                variation_id: variation_id.into(),
+                file: source.file(),
+                image_index: u32::try_from(source.index).unwrap_or(u32::MAX),
+                role: source.role.to_string(),
+                subject: subject.into(),
+                bytes: *size,
+                kept_at,
+                removed: false,
             })
-            .await
+            .collect();
+        self.store.record_kept(&files).await
     }
 
     /// Fetches each image and puts it in the store, adding it to `stored`, within the subject's quota.
@@ -197,7 +185,7 @@ impl KeptResults {
             }
             let location = Location::from(format!("{render_id}/{variation_id}/{}", source.file()));
             let size = bytes.len() as u64;
-            self.store
+            self.files
                 .put(&location, bytes.into())
                 .await
                 .map_err(|error| ServerError::Internal(format!("the storage refused {location}: {error}")))?;
@@ -207,23 +195,13 @@ impl KeptResults {
     }
 
     async fn used_by(&self, subject: &str) -> Result<u64, ServerError> {
-        let subject = subject.to_string();
-        self.db
-            .run(move |db| {
-                let used: i64 = db.query_row(
-                    "SELECT COALESCE(SUM(bytes), 0) FROM kept_results WHERE subject = ?1 AND removed = 0",
-                    params![subject],
-                    |row| row.get(0),
-                )?;
-                Ok(used.max(0) as u64)
-            })
-            .await
+        self.store.kept_bytes(subject).await
     }
 
     /// Deletes objects from the store, whatever fails (a missing object is no error).
     async fn forget(&self, locations: Vec<Location>) {
         for location in locations {
-            if let Err(error) = self.store.delete(&location).await
+            if let Err(error) = self.files.delete(&location).await
                 && !matches!(error, object_store::Error::NotFound { .. })
             {
                 tracing::warn!(%error, %location, "a kept result could not be deleted");
@@ -261,33 +239,15 @@ impl KeptResults {
     /// For each variation of `renders` that has kept files (or had, and was removed: an empty map), its files
     /// by `(image index, role)`.
     async fn kept_files(&self, renders: Vec<String>) -> Result<Kept, ServerError> {
-        self.db
-            .run(move |db| {
-                let mut kept = Kept::new();
-                let mut query = db.prepare_cached(
-                    "SELECT variation_id, image_index, role, file, removed FROM kept_results WHERE render_id = ?1",
-                )?;
-                for render in &renders {
-                    let rows = query.query_map(params![render], |row| {
-                        Ok((
-                            row.get::<_, String>(0)?,
-                            row.get::<_, i64>(1)?,
-                            row.get::<_, String>(2)?,
-                            row.get::<_, String>(3)?,
-                            row.get::<_, bool>(4)?,
-                        ))
-                    })?;
-                    for row in rows {
-                        let (variation, index, role, file, removed) = row?;
-                        let files = kept.entry((render.clone(), variation.clone())).or_default();
-                        if !removed {
-                            files.insert((index.max(0) as usize, role), format!("{render}/{variation}/{file}"));
-                        }
-                    }
-                }
-                Ok(kept)
-            })
-            .await
+        let mut kept = Kept::new();
+        for file in self.store.kept_files(&renders).await? {
+            let files = kept.entry((file.render_id.clone(), file.variation_id.clone())).or_default();
+            if !file.removed {
+                let address = format!("{}/{}/{}", file.render_id, file.variation_id, file.file);
+                files.insert((file.image_index as usize, file.role), address);
+            }
+        }
+        Ok(kept)
     }
 
     /// The bytes of a kept copy at `address` (one of this server's `/api/results/...`); `None` for any other
@@ -295,7 +255,7 @@ impl KeptResults {
     pub async fn read(&self, address: &str) -> Option<Bytes> {
         let stored = address.strip_prefix(&self.base)?.strip_prefix('/')?;
         let location = Location::parse(stored).ok()?;
-        self.store.get(&location).await.ok()?.bytes().await.ok()
+        self.files.get(&location).await.ok()?.bytes().await.ok()
     }
 
     /// `GET /api/results/{render_id}/{variation_id}/{file}` for `subject`.
@@ -307,27 +267,20 @@ impl KeptResults {
         file: String,
     ) -> Result<Response, ServerError> {
         let missing = || ServerError::NotFound("No such kept result; it may have been removed.".into());
-        let (render, variation, name) = (render_id.clone(), variation_id.clone(), file.clone());
-        let owner: Option<String> = self
-            .db
-            .run(move |db| {
-                Ok(db
-                    .query_row(
-                        "SELECT subject FROM kept_results
-                         WHERE render_id = ?1 AND variation_id = ?2 AND file = ?3 AND removed = 0",
-                        params![render, variation, name],
-                        |row| row.get(0),
-                    )
-                    .optional()?)
-            })
-            .await?;
+        let owner = self
+            .store
+            .kept_files(std::slice::from_ref(&render_id))
+            .await?
+            .into_iter()
+            .find(|kept| kept.variation_id == variation_id && kept.file == file && !kept.removed)
+            .map(|kept| kept.subject);
         let owner = owner.ok_or_else(missing)?;
         // With tokens, someone else's result looks exactly like one that does not exist.
         if subject.by_token() && owner != subject.as_str() {
             return Err(missing());
         }
         let location = Location::from(format!("{render_id}/{variation_id}/{file}"));
-        let stored = self.store.get(&location).await.map_err(|error| match error {
+        let stored = self.files.get(&location).await.map_err(|error| match error {
             object_store::Error::NotFound { .. } => missing(),
             other => ServerError::Internal(format!("the storage could not read {location}: {other}")),
         })?;
@@ -348,32 +301,21 @@ impl KeptResults {
         render_id: String,
         variation_id: String,
     ) -> Result<Json<Value>, ServerError> {
-        let (render, variation) = (render_id.clone(), variation_id.clone());
         let kept: Vec<(String, String)> = self
-            .db
-            .run(move |db| {
-                Ok(db
-                    .prepare("SELECT file, subject FROM kept_results WHERE render_id = ?1 AND variation_id = ?2 AND removed = 0")?
-                    .query_map(params![render, variation], |row| Ok((row.get(0)?, row.get(1)?)))?
-                    .collect::<Result<_, _>>()?)
-            })
-            .await?;
+            .store
+            .kept_files(std::slice::from_ref(&render_id))
+            .await?
+            .into_iter()
+            .filter(|kept| kept.variation_id == variation_id && !kept.removed)
+            .map(|kept| (kept.file, kept.subject))
+            .collect();
         if kept.is_empty() || (subject.by_token() && kept.iter().any(|(_, owner)| owner != subject.as_str())) {
             return Err(ServerError::NotFound("No kept result for this variation.".into()));
         }
         let locations =
             kept.iter().map(|(file, _)| Location::from(format!("{render_id}/{variation_id}/{file}"))).collect();
         self.forget(locations).await;
-        let (render, variation) = (render_id.clone(), variation_id.clone());
-        self.db
-            .run(move |db| {
-                db.execute(
-                    "UPDATE kept_results SET removed = 1 WHERE render_id = ?1 AND variation_id = ?2",
-                    params![render, variation],
-                )?;
-                Ok(())
-            })
-            .await?;
+        self.store.mark_kept_removed(&render_id, &variation_id).await?;
         Ok(Json(json!({"message": "The kept copy was removed; the result is shown from the service while it has it."})))
     }
 
@@ -385,31 +327,16 @@ impl KeptResults {
 
     async fn remove_expired(&self, retention: Duration) -> Result<(), ServerError> {
         let cutoff = now_millis() - i64::try_from(retention.as_millis()).unwrap_or(i64::MAX);
-        let expired: Vec<(String, String, String)> = self
-            .db
-            .run(move |db| {
-                Ok(db
-                    .prepare(
-                        "SELECT render_id, variation_id, file FROM kept_results WHERE removed = 0 AND kept_at < ?1",
-                    )?
-                    .query_map(params![cutoff], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
-                    .collect::<Result<_, _>>()?)
-            })
-            .await?;
+        let expired = self.store.expired_kept(cutoff).await?;
         if expired.is_empty() {
             return Ok(());
         }
         let locations = expired
             .iter()
-            .map(|(render, variation, file)| Location::from(format!("{render}/{variation}/{file}")))
+            .map(|kept| Location::from(format!("{}/{}/{}", kept.render_id, kept.variation_id, kept.file)))
             .collect();
         self.forget(locations).await;
-        self.db
-            .run(move |db| {
-                db.execute("UPDATE kept_results SET removed = 1 WHERE removed = 0 AND kept_at < ?1", params![cutoff])?;
-                Ok(())
-            })
-            .await?;
+        self.store.mark_kept_expired(cutoff).await?;
         tracing::info!(count = expired.len(), "removed kept results past their retention");
         Ok(())
     }

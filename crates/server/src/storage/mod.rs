@@ -1,12 +1,17 @@
-//! What the server keeps: its SQLite database (`db`), who created what (`ownership`), each subject's listing board
-//! (`boards`), the browsers' uploads (`uploads`, cleared of location metadata by `metadata`), and the store kept
-//! results go to (`objects`: a directory or S3).
+//! What the server keeps: its database behind one interface (`store`: SQLite in `sqlite`, or PostgreSQL shared by
+//! several servers in `postgres`), who created what (`ownership`), each subject's listing board (`boards`), the
+//! browsers' uploads (`uploads`, cleared of location metadata by `metadata`), and the object store that uploads
+//! and kept results go to (`objects`: a directory or S3).
 
 pub mod boards;
-pub mod db;
+#[cfg(test)]
+mod contract_tests;
 pub mod metadata;
 pub mod objects;
 pub mod ownership;
+pub mod postgres;
+pub mod sqlite;
+pub mod store;
 pub mod uploads;
 
 use std::time::Duration;

@@ -1,5 +1,6 @@
-//! Where this server keeps files that must outlive the service's addresses: one `object_store` interface over a
-//! local directory (the default) or an S3-compatible store (`--storage s3://bucket/prefix`) that several servers share.
+//! Where this server keeps files: the browsers' uploads and the results kept past the service's addresses, through
+//! one `object_store` interface over local directories (the default) or an S3-compatible store
+//! (`--storage s3://bucket/prefix`) that several servers share.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -10,28 +11,39 @@ use object_store::aws::AmazonS3Builder;
 use object_store::local::LocalFileSystem;
 use object_store::prefix::PrefixStore;
 
+/// The two stores: kept results at the root of the location, uploads under `uploads/`.
+#[derive(Debug, Clone)]
+pub struct Stores {
+    pub results: Arc<dyn ObjectStore>,
+    pub uploads: Arc<dyn ObjectStore>,
+}
+
 /// `location` as `--storage` gives it: `s3://bucket/prefix` (credentials, region and endpoint from the usual
 /// `AWS_*` variables, `AWS_ENDPOINT_URL` and `AWS_ALLOW_HTTP=true` for a local S3-compatible server), or a
-/// directory; `default_dir` when none is given.
-pub fn open(location: Option<&str>, default_dir: &Path) -> anyhow::Result<Arc<dyn ObjectStore>> {
-    match location {
-        Some(url) if url.starts_with("s3://") => {
-            let rest = &url["s3://".len()..];
-            let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
-            anyhow::ensure!(!bucket.is_empty(), "--storage {url}: name the bucket, as s3://bucket/prefix");
-            let store = AmazonS3Builder::from_env()
-                .with_bucket_name(bucket)
-                .build()
-                .with_context(|| format!("--storage {url}: the S3 settings (AWS_* variables) are incomplete"))?;
-            let prefix = prefix.trim_matches('/');
-            Ok(if prefix.is_empty() { Arc::new(store) } else { Arc::new(PrefixStore::new(store, prefix)) })
+/// directory; without one, `results/` and `uploads/` in the data dir.
+pub fn open(location: Option<&str>, data_dir: &Path) -> anyhow::Result<Stores> {
+    Ok(match location {
+        None => Stores { results: local(&data_dir.join("results"))?, uploads: local(&data_dir.join("uploads"))? },
+        Some(location) => {
+            let results = root(location)?;
+            Stores { uploads: Arc::new(PrefixStore::new(results.clone(), "uploads")), results }
         }
-        Some(other) if other.contains("://") => {
-            anyhow::bail!("--storage {other}: give a directory or s3://bucket/prefix")
-        }
-        Some(dir) => local(Path::new(dir)),
-        None => local(default_dir),
+    })
+}
+
+fn root(location: &str) -> anyhow::Result<Arc<dyn ObjectStore>> {
+    if let Some(rest) = location.strip_prefix("s3://") {
+        let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
+        anyhow::ensure!(!bucket.is_empty(), "--storage {location}: name the bucket, as s3://bucket/prefix");
+        let store = AmazonS3Builder::from_env()
+            .with_bucket_name(bucket)
+            .build()
+            .with_context(|| format!("--storage {location}: the S3 settings (AWS_* variables) are incomplete"))?;
+        let prefix = prefix.trim_matches('/');
+        return Ok(if prefix.is_empty() { Arc::new(store) } else { Arc::new(PrefixStore::new(store, prefix)) });
     }
+    anyhow::ensure!(!location.contains("://"), "--storage {location}: give a directory or s3://bucket/prefix");
+    local(Path::new(location))
 }
 
 fn local(dir: &Path) -> anyhow::Result<Arc<dyn ObjectStore>> {

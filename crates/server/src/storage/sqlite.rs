@@ -1,23 +1,29 @@
-//! The server's own SQLite database in the data dir: who owns which render, webhook deliveries already seen,
-//! the event log that live clients resume from, whose uploads take how much, each subject's listing board, and the results kept. Queries run on a blocking thread.
+//! The server's own SQLite database in the data dir (the default, for one server): the `Store` in SQL for SQLite,
+//! on one connection used from a blocking thread, with its migrations counted by `PRAGMA user_version`.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::Context;
-use rusqlite::Connection;
+use async_trait::async_trait;
+use futures_util::stream::BoxStream;
+use rusqlite::{Connection, OptionalExtension, params};
+use vstage_api::board::{Board, BoardRender};
 
+use super::store::{
+    Delivery, KeptFile, Kind, LogBounds, OwnedPage, Store, StoredEvent, UploadRecord, board_full, not_a_cursor,
+};
 use crate::error::ServerError;
 
 #[derive(Clone)]
-pub struct Db {
+pub struct Sqlite {
     connection: Arc<Mutex<Connection>>,
 }
 
-impl std::fmt::Debug for Db {
+impl std::fmt::Debug for Sqlite {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Db")
+        f.write_str("Sqlite")
     }
 }
 
@@ -92,9 +98,9 @@ CREATE INDEX kept_results_by_time ON kept_results (removed, kept_at);
 ",
 ];
 
-impl Db {
+impl Sqlite {
     /// Opens (creating if needed) `data_dir/vstage.sqlite3`.
-    pub fn open(data_dir: &Path) -> anyhow::Result<Db> {
+    pub fn open(data_dir: &Path) -> anyhow::Result<Sqlite> {
         std::fs::create_dir_all(data_dir)
             .with_context(|| format!("cannot create the data dir {}", data_dir.display()))?;
         let path = data_dir.join("vstage.sqlite3");
@@ -105,11 +111,11 @@ impl Db {
             .and_then(|()| connection.pragma_update(None, "synchronous", "NORMAL"))
             .and_then(|()| migrate(&connection))
             .with_context(|| format!("cannot prepare the database {}", path.display()))?;
-        Ok(Db { connection: Arc::new(Mutex::new(connection)) })
+        Ok(Sqlite { connection: Arc::new(Mutex::new(connection)) })
     }
 
     /// Runs `work` with the connection on a blocking thread.
-    pub async fn run<T, F>(&self, work: F) -> Result<T, ServerError>
+    async fn run<T, F>(&self, work: F) -> Result<T, ServerError>
     where
         T: Send + 'static,
         F: FnOnce(&mut Connection) -> Result<T, ServerError> + Send + 'static,
@@ -130,4 +136,378 @@ fn migrate(connection: &Connection) -> rusqlite::Result<()> {
         connection.execute_batch(&format!("BEGIN; {migration} PRAGMA user_version = {}; COMMIT;", index + 1))?;
     }
     Ok(())
+}
+
+#[async_trait]
+impl Store for Sqlite {
+    fn is_shared(&self) -> bool {
+        false
+    }
+
+    async fn record_owners(&self, kind: Kind, ids: &[String], subject: &str) -> Result<(), ServerError> {
+        let (ids, subject) = (ids.to_vec(), subject.to_string());
+        self.run(move |db| {
+            let tx = db.transaction()?;
+            for id in &ids {
+                tx.execute(
+                    "INSERT OR IGNORE INTO owners (kind, id, subject) VALUES (?1, ?2, ?3)",
+                    params![kind.as_str(), id, subject],
+                )?;
+            }
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn owns_all(&self, kind: Kind, ids: &[String], subject: &str) -> Result<bool, ServerError> {
+        let (ids, subject) = (ids.to_vec(), subject.to_string());
+        self.run(move |db| {
+            for id in &ids {
+                if owner_of(db, kind, id)?.as_deref() != Some(subject.as_str()) {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        })
+        .await
+    }
+
+    async fn owned_page(
+        &self,
+        kind: Kind,
+        subject: &str,
+        limit: u32,
+        cursor: Option<&str>,
+        ascending: bool,
+    ) -> Result<OwnedPage, ServerError> {
+        let (subject, cursor) = (subject.to_string(), cursor.map(str::to_string));
+        self.run(move |db| {
+            let after: Option<i64> = match &cursor {
+                Some(cursor) => Some(
+                    db.query_row(
+                        "SELECT seq FROM owners WHERE kind = ?3 AND id = ?1 AND subject = ?2",
+                        params![cursor, subject, kind.as_str()],
+                        |row| row.get(0),
+                    )
+                    .optional()?
+                    .ok_or_else(|| not_a_cursor(cursor))?,
+                ),
+                None => None,
+            };
+            let sql = format!(
+                "SELECT id FROM owners WHERE kind = ?4 AND subject = ?1 AND (?2 IS NULL OR seq {} ?2)
+                 ORDER BY seq {} LIMIT ?3",
+                if ascending { ">" } else { "<" },
+                if ascending { "ASC" } else { "DESC" }
+            );
+            let ids: Vec<String> = db
+                .prepare_cached(&sql)?
+                .query_map(params![subject, after, i64::from(limit) + 1, kind.as_str()], |row| row.get(0))?
+                .collect::<Result<_, _>>()?;
+            let total: i64 = db.query_row(
+                "SELECT COUNT(*) FROM owners WHERE kind = ?2 AND subject = ?1",
+                params![subject, kind.as_str()],
+                |row| row.get(0),
+            )?;
+            Ok(OwnedPage::from_rows(ids, limit, total))
+        })
+        .await
+    }
+
+    async fn board(&self, subject: &str) -> Result<Board, ServerError> {
+        let subject = subject.to_string();
+        self.run(move |db| read_board(db, &subject)).await
+    }
+
+    async fn board_add(&self, subject: &str, renders: &[BoardRender], max: usize) -> Result<Board, ServerError> {
+        let (subject, renders) = (subject.to_string(), renders.to_vec());
+        self.run(move |db| {
+            let tx = db.transaction()?;
+            let (count, last): (i64, Option<i64>) = tx.query_row(
+                "SELECT COUNT(*), MAX(position) FROM board_renders WHERE subject = ?1",
+                params![subject],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )?;
+            let mut position = last.unwrap_or(0);
+            let mut added = 0usize;
+            for render in &renders {
+                position += 1;
+                added += tx.execute(
+                    "INSERT OR IGNORE INTO board_renders (subject, render_id, label, position) VALUES (?1, ?2, ?3, ?4)",
+                    params![subject, render.render_id, render.label, position],
+                )?;
+            }
+            if count.max(0) as usize + added > max {
+                return Err(board_full(max));
+            }
+            tx.commit()?;
+            read_board(db, &subject)
+        })
+        .await
+    }
+
+    async fn board_remove(&self, subject: &str, render_id: &str) -> Result<Board, ServerError> {
+        let (subject, render_id) = (subject.to_string(), render_id.to_string());
+        self.run(move |db| {
+            db.execute("DELETE FROM board_renders WHERE subject = ?1 AND render_id = ?2", params![subject, render_id])?;
+            read_board(db, &subject)
+        })
+        .await
+    }
+
+    async fn board_clear(&self, subject: &str) -> Result<(), ServerError> {
+        let subject = subject.to_string();
+        self.run(move |db| {
+            db.execute("DELETE FROM board_renders WHERE subject = ?1", params![subject])?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn receive_delivery(&self, delivery: Delivery) -> Result<Option<StoredEvent>, ServerError> {
+        self.run(move |db| {
+            let tx = db.transaction()?;
+            // The owner is read in the transaction that stores the event: read before it, a creation recorded and
+            // claimed in between would leave this event unowned for good.
+            let subject = owner_of(&tx, delivery.kind, &delivery.id)?.unwrap_or(delivery.unowned_subject);
+            tx.execute("DELETE FROM deliveries_seen WHERE received_at < ?1", [delivery.seen_since])?;
+            let fresh = tx.execute(
+                "INSERT OR IGNORE INTO deliveries_seen (digest, received_at) VALUES (?1, ?2)",
+                params![delivery.digest, delivery.now],
+            )? == 1;
+            if !fresh {
+                return Ok(None);
+            }
+            tx.execute(
+                "INSERT INTO events (subject, resource, event_type, data, received_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![subject, delivery.resource, delivery.event_type, delivery.data, delivery.now],
+            )?;
+            let id = tx.last_insert_rowid();
+            // Indexed by time: usually an empty range.
+            tx.execute("DELETE FROM events WHERE received_at < ?1", [delivery.events_since])?;
+            tx.commit()?;
+            Ok(Some(StoredEvent { id, subject, event_type: delivery.event_type, data: delivery.data }))
+        })
+        .await
+    }
+
+    async fn claim_events(&self, resources: &[String], subject: &str) -> Result<Vec<StoredEvent>, ServerError> {
+        let (resources, subject) = (resources.to_vec(), subject.to_string());
+        self.run(move |db| {
+            let mut claimed = Vec::new();
+            let mut statement = db.prepare_cached(
+                "UPDATE events SET subject = ?1 WHERE subject = '' AND resource = ?2
+                 RETURNING id, subject, event_type, data",
+            )?;
+            for resource in &resources {
+                let rows = statement.query_map(params![subject, resource], read_event)?;
+                claimed.extend(rows.collect::<Result<Vec<_>, _>>()?);
+            }
+            claimed.sort_by_key(|event| event.id);
+            Ok(claimed)
+        })
+        .await
+    }
+
+    async fn events_since(&self, subject: &str, after: i64, limit: i64) -> Result<Vec<StoredEvent>, ServerError> {
+        let subject = subject.to_string();
+        self.run(move |db| {
+            let mut statement = db.prepare_cached(
+                "SELECT id, subject, event_type, data FROM events WHERE subject = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
+            )?;
+            let events = statement.query_map(params![subject, after, limit], read_event)?;
+            Ok(events.collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    async fn event_log_bounds(&self) -> Result<LogBounds, ServerError> {
+        self.run(|db| {
+            // AUTOINCREMENT ids are never reused: below the smallest kept id, all were dropped; with none kept, all
+            // up to the last one given were.
+            let given: i64 =
+                db.query_row("SELECT COALESCE(MAX(seq), 0) FROM sqlite_sequence WHERE name = 'events'", [], |row| {
+                    row.get(0)
+                })?;
+            let oldest_kept: Option<i64> = db.query_row("SELECT MIN(id) FROM events", [], |row| row.get(0))?;
+            Ok(LogBounds { newest: given, dropped_through: oldest_kept.map_or(given, |oldest| oldest - 1) })
+        })
+        .await
+    }
+
+    async fn event_feed(&self) -> Result<Option<BoxStream<'static, StoredEvent>>, ServerError> {
+        Ok(None)
+    }
+
+    async fn reserve_upload(&self, upload: &UploadRecord, quota: Option<u64>) -> Result<Result<(), u64>, ServerError> {
+        let upload = upload.clone();
+        self.run(move |db| {
+            let tx = db.transaction()?;
+            if let Some(quota) = quota {
+                let used: i64 = tx.query_row(
+                    "SELECT COALESCE(SUM(bytes), 0) FROM uploads WHERE subject = ?1",
+                    [&upload.subject],
+                    |row| row.get(0),
+                )?;
+                let used = used.max(0) as u64;
+                if used + upload.bytes > quota {
+                    return Ok(Err(used));
+                }
+            }
+            tx.execute(
+                "INSERT INTO uploads (name, subject, bytes, stored_at) VALUES (?1, ?2, ?3, ?4)",
+                params![upload.name, upload.subject, upload.bytes as i64, upload.stored_at],
+            )?;
+            tx.commit()?;
+            Ok(Ok(()))
+        })
+        .await
+    }
+
+    async fn forget_uploads(&self, names: &[String]) -> Result<(), ServerError> {
+        let names = names.to_vec();
+        self.run(move |db| {
+            let tx = db.transaction()?;
+            for name in &names {
+                tx.execute("DELETE FROM uploads WHERE name = ?1", [name])?;
+            }
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn kept_files(&self, renders: &[String]) -> Result<Vec<KeptFile>, ServerError> {
+        let renders = renders.to_vec();
+        self.run(move |db| {
+            let mut query =
+                db.prepare_cached(&format!("SELECT {KEPT_COLUMNS} FROM kept_results WHERE render_id = ?1"))?;
+            let mut files = Vec::new();
+            for render in &renders {
+                files.extend(query.query_map(params![render], read_kept)?.collect::<Result<Vec<_>, _>>()?);
+            }
+            Ok(files)
+        })
+        .await
+    }
+
+    async fn ever_kept(&self, render_id: &str, variation_id: &str) -> Result<bool, ServerError> {
+        let (render, variation) = (render_id.to_string(), variation_id.to_string());
+        self.run(move |db| {
+            Ok(db.query_row(
+                "SELECT EXISTS (SELECT 1 FROM kept_results WHERE render_id = ?1 AND variation_id = ?2)",
+                params![render, variation],
+                |row| row.get(0),
+            )?)
+        })
+        .await
+    }
+
+    async fn record_kept(&self, files: &[KeptFile]) -> Result<(), ServerError> {
+        let files = files.to_vec();
+        self.run(move |db| {
+            let tx = db.transaction()?;
+            for file in &files {
+                tx.execute(
+                    &format!("INSERT OR IGNORE INTO kept_results ({KEPT_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"),
+                    params![
+                        file.render_id,
+                        file.variation_id,
+                        file.file,
+                        file.image_index,
+                        file.role,
+                        file.subject,
+                        file.bytes as i64,
+                        file.kept_at,
+                        file.removed
+                    ],
+                )?;
+            }
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn kept_bytes(&self, subject: &str) -> Result<u64, ServerError> {
+        let subject = subject.to_string();
+        self.run(move |db| {
+            let used: i64 = db.query_row(
+                "SELECT COALESCE(SUM(bytes), 0) FROM kept_results WHERE subject = ?1 AND removed = 0",
+                params![subject],
+                |row| row.get(0),
+            )?;
+            Ok(used.max(0) as u64)
+        })
+        .await
+    }
+
+    async fn mark_kept_removed(&self, render_id: &str, variation_id: &str) -> Result<(), ServerError> {
+        let (render, variation) = (render_id.to_string(), variation_id.to_string());
+        self.run(move |db| {
+            db.execute(
+                "UPDATE kept_results SET removed = 1 WHERE render_id = ?1 AND variation_id = ?2",
+                params![render, variation],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn expired_kept(&self, cutoff: i64) -> Result<Vec<KeptFile>, ServerError> {
+        self.run(move |db| {
+            Ok(db
+                .prepare_cached(&format!("SELECT {KEPT_COLUMNS} FROM kept_results WHERE removed = 0 AND kept_at < ?1"))?
+                .query_map(params![cutoff], read_kept)?
+                .collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    async fn mark_kept_expired(&self, cutoff: i64) -> Result<(), ServerError> {
+        self.run(move |db| {
+            db.execute("UPDATE kept_results SET removed = 1 WHERE removed = 0 AND kept_at < ?1", params![cutoff])?;
+            Ok(())
+        })
+        .await
+    }
+}
+
+/// The subject that created `id`, if it was made through this server; read inside the caller's transaction.
+fn owner_of(db: &Connection, kind: Kind, id: &str) -> Result<Option<String>, ServerError> {
+    Ok(db
+        .query_row("SELECT subject FROM owners WHERE kind = ?1 AND id = ?2", params![kind.as_str(), id], |row| {
+            row.get(0)
+        })
+        .optional()?)
+}
+
+fn read_board(db: &Connection, subject: &str) -> Result<Board, ServerError> {
+    let renders = db
+        .prepare_cached("SELECT render_id, label FROM board_renders WHERE subject = ?1 ORDER BY position")?
+        .query_map(params![subject], |row| Ok(BoardRender { render_id: row.get(0)?, label: row.get(1)? }))?
+        .collect::<Result<_, _>>()?;
+    Ok(Board { renders })
+}
+
+fn read_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredEvent> {
+    Ok(StoredEvent { id: row.get(0)?, subject: row.get(1)?, event_type: row.get(2)?, data: row.get(3)? })
+}
+
+/// The columns of `kept_results` in `KeptFile`'s order, as `read_kept` reads them.
+const KEPT_COLUMNS: &str = "render_id, variation_id, file, image_index, role, subject, bytes, kept_at, removed";
+
+fn read_kept(row: &rusqlite::Row<'_>) -> rusqlite::Result<KeptFile> {
+    Ok(KeptFile {
+        render_id: row.get(0)?,
+        variation_id: row.get(1)?,
+        file: row.get(2)?,
+        image_index: row.get::<_, i64>(3)?.clamp(0, i64::from(u32::MAX)) as u32,
+        role: row.get(4)?,
+        subject: row.get(5)?,
+        bytes: row.get::<_, i64>(6)?.max(0) as u64,
+        kept_at: row.get(7)?,
+        removed: row.get(8)?,
+    })
 }

@@ -1,11 +1,11 @@
 //! `POST /api/uploads`: a photo or mask from the browser (multipart or a raw body, 25 MB and 50 megapixels at most),
-//! checked to decode as an image, cleared of location metadata, kept in the data dir under its subject's quota for
-//! the retention period, and served at an unguessable address.
+//! checked to decode as an image, cleared of location metadata, kept in the object store (the data dir, or S3 that
+//! several servers share) under its subject's quota for the retention period, and served at an unguessable
+//! address by any server.
 
 use std::io::Cursor;
-use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Multipart, Path, Request, State};
@@ -13,8 +13,10 @@ use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
+use futures_util::TryStreamExt;
 use image::{ImageFormat, ImageReader, Limits};
-use rusqlite::params;
+use object_store::path::Path as Location;
+use object_store::{ObjectStore, ObjectStoreExt};
 use serde::Serialize;
 use tokio::sync::Semaphore;
 use vstage_api::time::now_millis;
@@ -22,8 +24,8 @@ use vstage_api::validate::MAX_PHOTO_PIXELS;
 
 use crate::access::Subject;
 use crate::error::ServerError;
-use crate::storage::db::Db;
 use crate::storage::metadata;
+use crate::storage::store::{Store, UploadRecord};
 
 /// The largest photo file the service takes.
 pub const MAX_BYTES: usize = vstage_api::validate::MAX_PHOTO_BYTES;
@@ -34,10 +36,10 @@ const DECODE_MEMORY: u64 = MAX_PHOTO_PIXELS * 8 + 64 * 1024 * 1024;
 
 #[derive(Debug)]
 pub struct Uploads {
-    dir: PathBuf,
+    files: Arc<dyn ObjectStore>,
     /// The address the service and browsers reach this server at, without a trailing slash.
     public_base: String,
-    db: Db,
+    store: Arc<dyn Store>,
     limits: UploadLimits,
     /// Decodes at once: each may take `DECODE_MEMORY`.
     decoding: Semaphore,
@@ -63,12 +65,10 @@ pub struct Uploaded {
 }
 
 impl Uploads {
-    pub fn open(dir: PathBuf, public_base: &str, db: Db, limits: UploadLimits) -> anyhow::Result<Self> {
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| anyhow::anyhow!("cannot create the uploads folder {}: {e}", dir.display()))?;
+    pub fn new(files: Arc<dyn ObjectStore>, public_base: &str, store: Arc<dyn Store>, limits: UploadLimits) -> Self {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         let public_base = public_base.trim_end_matches('/').to_string();
-        Ok(Uploads { dir, public_base, db, limits, decoding: Semaphore::new(cores) })
+        Uploads { files, public_base, store, limits, decoding: Semaphore::new(cores) }
     }
 
     /// Checks, cleans and stores one image of `subject`'s.
@@ -89,10 +89,9 @@ impl Uploads {
         let name = format!("{}.{extension}", random_name()?);
         let size = cleaned.len();
         self.reserve(&name, subject, size as u64).await?;
-        let path = self.dir.join(&name);
-        if let Err(error) = tokio::fs::write(&path, &cleaned).await {
-            self.forget(vec![name]).await?;
-            return Err(ServerError::Internal(format!("cannot write {}: {error}", path.display())));
+        if let Err(error) = self.files.put(&Location::from(name.as_str()), cleaned.into()).await {
+            self.store.forget_uploads(&[name]).await?;
+            return Err(ServerError::Internal(format!("the storage refused an upload: {error}")));
         }
         tracing::info!(%name, bytes = size, width, height, "stored an upload");
         Ok(Uploaded {
@@ -107,43 +106,11 @@ impl Uploads {
     /// Records `name` as `subject`'s, if its uploads stay within the quota with it (checked and recorded in one
     /// transaction, so uploads at once cannot both squeeze in).
     async fn reserve(&self, name: &str, subject: &str, bytes: u64) -> Result<(), ServerError> {
-        let (name, subject, quota) = (name.to_string(), subject.to_string(), self.limits.quota);
-        let retention = self.limits.retention;
-        self.db
-            .run(move |db| {
-                let tx = db.transaction()?;
-                if let Some(quota) = quota {
-                    let used: i64 = tx.query_row(
-                        "SELECT COALESCE(SUM(bytes), 0) FROM uploads WHERE subject = ?1",
-                        [&subject],
-                        |row| row.get(0),
-                    )?;
-                    let used = used.max(0) as u64;
-                    if used + bytes > quota {
-                        return Err(quota_reached(used, quota, retention));
-                    }
-                }
-                tx.execute(
-                    "INSERT INTO uploads (name, subject, bytes, stored_at) VALUES (?1, ?2, ?3, ?4)",
-                    params![name, subject, bytes as i64, now_millis()],
-                )?;
-                tx.commit()?;
-                Ok(())
-            })
-            .await
-    }
-
-    async fn forget(&self, names: Vec<String>) -> Result<(), ServerError> {
-        self.db
-            .run(move |db| {
-                let tx = db.transaction()?;
-                for name in &names {
-                    tx.execute("DELETE FROM uploads WHERE name = ?1", [name])?;
-                }
-                tx.commit()?;
-                Ok(())
-            })
-            .await
+        let record = UploadRecord { name: name.into(), subject: subject.into(), bytes, stored_at: now_millis() };
+        match self.store.reserve_upload(&record, self.limits.quota).await? {
+            Ok(()) => Ok(()),
+            Err(used) => Err(quota_reached(used, self.limits.quota.unwrap_or_default(), self.limits.retention)),
+        }
     }
 
     /// Removes the uploads older than the retention period, now and then, for as long as the server runs.
@@ -152,29 +119,30 @@ impl Uploads {
         super::sweep_forever(retention, "uploads", || self.remove_expired(retention)).await;
     }
 
-    /// Removes every upload stored more than `retention` ago (by the file's time, so files from before the
-    /// uploads were recorded go too).
+    /// Removes every upload stored more than `retention` ago (by the object's time, so files from before the
+    /// uploads were recorded go too). With several servers on one store, each may remove the same: a file gone
+    /// already is no error.
     async fn remove_expired(&self, retention: Duration) -> Result<(), ServerError> {
-        let dir = self.dir.clone();
-        let removed = tokio::task::spawn_blocking(move || -> std::io::Result<Vec<String>> {
-            let mut removed = Vec::new();
-            let Some(cutoff) = SystemTime::now().checked_sub(retention) else { return Ok(removed) };
-            for entry in std::fs::read_dir(&dir)? {
-                let entry = entry?;
-                let metadata = entry.metadata()?;
-                if metadata.is_file() && metadata.modified()? < cutoff {
-                    std::fs::remove_file(entry.path())?;
-                    removed.push(entry.file_name().to_string_lossy().into_owned());
-                }
+        let cutoff = now_millis().saturating_sub(i64::try_from(retention.as_millis()).unwrap_or(i64::MAX));
+        let listing_failed = |e: object_store::Error| ServerError::Internal(format!("listing the uploads: {e}"));
+        let expired: Vec<Location> = self
+            .files
+            .list(None)
+            .try_filter(|object| std::future::ready(object.last_modified.timestamp_millis() < cutoff))
+            .map_ok(|object| object.location)
+            .try_collect()
+            .await
+            .map_err(listing_failed)?;
+        let mut removed = Vec::new();
+        for location in expired {
+            match self.files.delete(&location).await {
+                Ok(()) | Err(object_store::Error::NotFound { .. }) => removed.push(location.to_string()),
+                Err(error) => tracing::warn!(%error, %location, "an expired upload could not be removed"),
             }
-            Ok(removed)
-        })
-        .await
-        .map_err(|e| ServerError::Internal(format!("removing expired uploads stopped: {e}")))?
-        .map_err(|e| ServerError::Internal(format!("removing expired uploads: {e}")))?;
+        }
         if !removed.is_empty() {
             tracing::info!(count = removed.len(), "removed uploads past their retention period");
-            self.forget(removed).await?;
+            self.store.forget_uploads(&removed).await?;
         }
         Ok(())
     }
@@ -292,8 +260,12 @@ pub async fn serve(State(uploads): State<Arc<Uploads>>, Path(name): Path<String>
         return Err(missing());
     }
     let format = ImageFormat::from_extension(extension).ok_or_else(missing)?;
-    let bytes = tokio::fs::read(uploads.dir.join(&name)).await.map_err(|_| missing())?;
-    let mut response = bytes.into_response();
+    let stored = uploads.files.get(&Location::from(name.as_str())).await.map_err(|error| match error {
+        object_store::Error::NotFound { .. } => missing(),
+        other => ServerError::Internal(format!("the storage could not read an upload: {other}")),
+    })?;
+    let mut response =
+        axum::body::Body::from_stream(stored.into_stream().map_err(std::io::Error::other)).into_response();
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static(format.to_mime_type()));
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("public, max-age=31536000, immutable"));

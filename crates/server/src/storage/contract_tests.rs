@@ -1,0 +1,271 @@
+//! The `Store` contract, each test run against SQLite and against PostgreSQL (a fresh database on the private
+//! cluster under `target/postgres`, started on first use; `cargo xtask test` stops it at the end).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use futures_util::StreamExt;
+use vstage_api::board::{BoardRender, MAX_BOARD_RENDERS};
+
+use super::boards::Boards;
+use super::postgres::Postgres;
+use super::sqlite::Sqlite;
+use super::store::{Delivery, KeptFile, Kind, Store, StoredEvent, UploadRecord};
+use crate::live::webhooks::SEEN_FOR_MS;
+
+/// Runs `test` on a new SQLite database, then on a new PostgreSQL one; a failure names the database.
+async fn on_both<Test, Testing>(test: Test)
+where
+    Test: Fn(Arc<dyn Store>) -> Testing,
+    Testing: Future<Output = ()>,
+{
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite: Arc<dyn Store> = Arc::new(Sqlite::open(dir.path()).unwrap());
+    test(sqlite).await;
+    test(postgres().await).await;
+}
+
+/// A new database on the private cluster.
+async fn postgres() -> Arc<dyn Store> {
+    Arc::new(Postgres::connect(&fresh_database().await).await.expect("connects and migrates"))
+}
+
+/// The URL of a new database on the private cluster: `VSTAGE_POSTGRES_DIR` (which `cargo xtask test` sets and
+/// stops at the end), else `target/postgres`.
+async fn fresh_database() -> String {
+    let dir = std::env::var_os("VSTAGE_POSTGRES_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/postgres"));
+    tokio::task::spawn_blocking(move || {
+        let cluster = vstage_postgres_cluster::Cluster::shared(&dir).expect("the private PostgreSQL cluster starts");
+        cluster.fresh_database("store").expect("a fresh database")
+    })
+    .await
+    .unwrap()
+}
+
+fn render(id: &str, label: &str) -> BoardRender {
+    BoardRender { render_id: id.into(), label: label.into() }
+}
+
+fn delivery(id: &str, body: &str, now: i64) -> Delivery {
+    Delivery {
+        kind: Kind::Render,
+        id: id.into(),
+        resource: format!("Render:{id}"),
+        event_type: "done".into(),
+        data: body.into(),
+        digest: body.as_bytes().to_vec(),
+        unowned_subject: String::new(),
+        now,
+        seen_since: now - SEEN_FOR_MS,
+        events_since: 0,
+    }
+}
+
+#[tokio::test]
+async fn ownership_is_per_subject_and_pages_in_order() {
+    on_both(|store| async move {
+        let ids: Vec<String> = (0..5).map(|n| format!("rnd_{n}")).collect();
+        store.record_owners(Kind::Render, &ids[..3], "alice").await.unwrap();
+        store.record_owners(Kind::Render, &ids[3..], "bob").await.unwrap();
+        // a retried record changes nothing, another kind is another id space
+        store.record_owners(Kind::Render, &ids[..1], "bob").await.unwrap();
+        store.record_owners(Kind::Analysis, &ids[..1], "bob").await.unwrap();
+        assert!(store.owns_all(Kind::Render, &ids[..3], "alice").await.unwrap());
+        assert!(!store.owns_all(Kind::Render, &ids[..4], "alice").await.unwrap());
+        assert!(!store.owns_all(Kind::Render, &["nobody's".into()], "alice").await.unwrap());
+        assert!(store.owns_all(Kind::Analysis, &ids[..1], "bob").await.unwrap());
+
+        let first = store.owned_page(Kind::Render, "alice", 2, None, false).await.unwrap();
+        assert_eq!((first.ids.as_slice(), first.total), (&["rnd_2".to_string(), "rnd_1".into()][..], 3));
+        let cursor = first.next_cursor.unwrap();
+        let second = store.owned_page(Kind::Render, "alice", 2, Some(&cursor), false).await.unwrap();
+        assert_eq!((second.ids, second.next_cursor), (vec!["rnd_0".to_string()], None));
+        let oldest = store.owned_page(Kind::Render, "alice", 10, None, true).await.unwrap();
+        assert_eq!(oldest.ids, ["rnd_0", "rnd_1", "rnd_2"]);
+        let refused = store.owned_page(Kind::Render, "alice", 2, Some("rnd_3"), false).await.unwrap_err();
+        assert!(refused.to_string().contains("not one of your renders"), "{refused}");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_board_keeps_its_order_per_subject() {
+    on_both(|store| async move {
+        let boards = Boards::new(store);
+        let ids = |board: &vstage_api::board::Board| -> Vec<String> {
+            board.renders.iter().map(|r| r.render_id.clone()).collect()
+        };
+        boards.add("alice", vec![render("r1", "Kitchen.jpg"), render("r2", "Bath.jpg")]).await.unwrap();
+        let board = boards.add("alice", vec![render("r3", ""), render("r1", "renamed")]).await.unwrap();
+        assert_eq!(ids(&board), ["r1", "r2", "r3"]);
+        assert_eq!(board.renders[0].label, "Kitchen.jpg", "a render already there keeps its label");
+        assert!(boards.board("bob").await.unwrap().renders.is_empty(), "bob has a board of his own");
+
+        assert_eq!(ids(&boards.remove("alice", "r2".into()).await.unwrap()), ["r1", "r3"]);
+        let board = boards.add("alice", vec![render("r2", "Bath.jpg")]).await.unwrap();
+        assert_eq!(ids(&board), ["r1", "r3", "r2"], "added again, it goes last");
+        assert!(boards.clear("alice").await.unwrap().renders.is_empty());
+        assert!(boards.board("alice").await.unwrap().renders.is_empty());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_board_is_bounded() {
+    on_both(|store| async move {
+        let boards = Boards::new(store);
+        let many: Vec<_> = (0..MAX_BOARD_RENDERS).map(|n| render(&format!("r{n}"), "")).collect();
+        boards.add("alice", many).await.unwrap();
+        let refused = boards.add("alice", vec![render("one-more", "")]).await.unwrap_err();
+        assert!(refused.to_string().contains("at most 200"), "{refused}");
+        assert_eq!(boards.board("alice").await.unwrap().renders.len(), MAX_BOARD_RENDERS, "nothing was added");
+        // adding one already there is no growth
+        boards.add("alice", vec![render("r0", "")]).await.unwrap();
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_delivery_is_stored_once_for_its_owner_and_remembered_for_a_week() {
+    on_both(|store| async move {
+        store.record_owners(Kind::Render, &["rnd_a".into()], "alice").await.unwrap();
+        let first = store.receive_delivery(delivery("rnd_a", "{1}", 1_000)).await.unwrap().unwrap();
+        assert_eq!(first.subject, "alice");
+        assert!(store.receive_delivery(delivery("rnd_a", "{1}", 2_000)).await.unwrap().is_none(), "a duplicate");
+        let week_later = 1_000 + SEEN_FOR_MS + 1;
+        let again = store.receive_delivery(delivery("rnd_a", "{1}", week_later)).await.unwrap();
+        assert!(again.is_some_and(|again| again.id > first.id), "forgotten after a week, so new again");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn events_wait_for_their_owner_and_replay_in_order() {
+    on_both(|store| async move {
+        let bounds = store.event_log_bounds().await.unwrap();
+        assert_eq!((bounds.newest, bounds.dropped_through), (0, 0));
+        // One for alice's render, one before its owner is known, one in open access.
+        store.record_owners(Kind::Render, &["rnd_a".into()], "alice").await.unwrap();
+        let owned = store.receive_delivery(delivery("rnd_a", "{a}", 10)).await.unwrap().unwrap();
+        let early = store.receive_delivery(delivery("rnd_b", "{b}", 11)).await.unwrap().unwrap();
+        assert_eq!(early.subject, "", "kept for a later claim");
+        let open = Delivery { unowned_subject: "local".into(), ..delivery("rnd_c", "{c}", 12) };
+        assert_eq!(store.receive_delivery(open).await.unwrap().unwrap().subject, "local");
+        assert!(store.events_since("alice", 0, 10).await.unwrap().iter().all(|event| event.id != early.id));
+
+        store.record_owners(Kind::Render, &["rnd_b".into()], "alice").await.unwrap();
+        let claimed = store.claim_events(&["Render:rnd_b".into()], "alice").await.unwrap();
+        assert_eq!(claimed.iter().map(|event| event.id).collect::<Vec<_>>(), [early.id]);
+        assert!(store.claim_events(&["Render:rnd_b".into()], "alice").await.unwrap().is_empty(), "claimed once");
+
+        let alice: Vec<i64> = store.events_since("alice", 0, 10).await.unwrap().iter().map(|e| e.id).collect();
+        assert_eq!(alice, [owned.id, early.id]);
+        assert_eq!(store.events_since("alice", owned.id, 10).await.unwrap().len(), 1);
+        assert_eq!(store.events_since("alice", 0, 1).await.unwrap().len(), 1, "the limit holds");
+        assert!(store.events_since("bob", 0, 10).await.unwrap().is_empty());
+        assert_eq!(store.event_log_bounds().await.unwrap().newest, early.id + 1);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn events_past_the_window_leave_the_log_and_the_bounds_say_so() {
+    on_both(|store| async move {
+        store.record_owners(Kind::Render, &["rnd_a".into()], "alice").await.unwrap();
+        let old = store.receive_delivery(delivery("rnd_a", "{old}", 1_000)).await.unwrap().unwrap();
+        let newer = Delivery { events_since: 1_500, ..delivery("rnd_a", "{newer}", 2_000) };
+        let newer = store.receive_delivery(newer).await.unwrap().unwrap();
+        let bounds = store.event_log_bounds().await.unwrap();
+        assert_eq!((bounds.newest, bounds.dropped_through), (newer.id, old.id));
+        // All dropped: the newest id stays, ids are never given again.
+        let last = Delivery { events_since: 10_000, ..delivery("rnd_a", "{last}", 3_000) };
+        let last = store.receive_delivery(last).await.unwrap().unwrap();
+        let bounds = store.event_log_bounds().await.unwrap();
+        assert_eq!((bounds.newest, bounds.dropped_through), (last.id, last.id));
+        assert!(store.events_since("alice", 0, 10).await.unwrap().is_empty());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn uploads_stay_within_the_quota() {
+    on_both(|store| async move {
+        let upload =
+            |name: &str, bytes: u64| UploadRecord { name: name.into(), subject: "alice".into(), bytes, stored_at: 1 };
+        assert_eq!(store.reserve_upload(&upload("a.jpg", 600), Some(1_000)).await.unwrap(), Ok(()));
+        assert_eq!(store.reserve_upload(&upload("b.jpg", 500), Some(1_000)).await.unwrap(), Err(600));
+        let bob = UploadRecord { subject: "bob".into(), ..upload("c.jpg", 900) };
+        assert_eq!(store.reserve_upload(&bob, Some(1_000)).await.unwrap(), Ok(()), "bob has a quota of his own");
+        store.forget_uploads(&["a.jpg".into()]).await.unwrap();
+        assert_eq!(store.reserve_upload(&upload("b.jpg", 500), Some(1_000)).await.unwrap(), Ok(()));
+        assert_eq!(store.reserve_upload(&upload("d.jpg", 5_000), None).await.unwrap(), Ok(()), "no quota");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn kept_results_are_counted_removed_and_expired() {
+    on_both(|store| async move {
+        let file = |variation: &str, name: &str, kept_at: i64| KeptFile {
+            render_id: "rnd_a".into(),
+            variation_id: variation.into(),
+            file: name.into(),
+            image_index: 0,
+            role: "url".into(),
+            subject: "alice".into(),
+            bytes: 100,
+            kept_at,
+            removed: false,
+        };
+        assert!(!store.ever_kept("rnd_a", "var_1").await.unwrap());
+        store.record_kept(&[file("var_1", "0-url.jpg", 10), file("var_1", "0-thumb.jpg", 10)]).await.unwrap();
+        store.record_kept(&[file("var_2", "0-url.jpg", 20)]).await.unwrap();
+        // recorded again: stays as it is
+        store.record_kept(&[file("var_2", "0-url.jpg", 99)]).await.unwrap();
+        assert!(store.ever_kept("rnd_a", "var_1").await.unwrap());
+        assert_eq!(store.kept_bytes("alice").await.unwrap(), 300);
+        let mut files = store.kept_files(&["rnd_a".into(), "rnd_other".into()]).await.unwrap();
+        files.sort_by(|a, b| (&a.variation_id, &a.file).cmp(&(&b.variation_id, &b.file)));
+        assert_eq!(files[2], file("var_2", "0-url.jpg", 20));
+
+        store.mark_kept_removed("rnd_a", "var_2").await.unwrap();
+        assert_eq!(store.kept_bytes("alice").await.unwrap(), 200);
+        assert!(store.ever_kept("rnd_a", "var_2").await.unwrap(), "a removed result is never copied again");
+        let expired = store.expired_kept(15).await.unwrap();
+        assert_eq!(expired.len(), 2, "var_1's two files: {expired:?}");
+        store.mark_kept_expired(15).await.unwrap();
+        assert_eq!(store.kept_bytes("alice").await.unwrap(), 0);
+        assert!(store.kept_files(&["rnd_a".into()]).await.unwrap().iter().all(|kept| kept.removed));
+    })
+    .await;
+}
+
+/// PostgreSQL only: what one server stores reaches another's feed, as it commits, claims included.
+#[tokio::test]
+async fn a_shared_store_announces_every_event_to_every_server() {
+    let url = fresh_database().await;
+    let first: Arc<dyn Store> = Arc::new(Postgres::connect(&url).await.unwrap());
+    let second: Arc<dyn Store> = Arc::new(Postgres::connect(&url).await.unwrap());
+    assert!(first.is_shared());
+    let mut feed = second.event_feed().await.unwrap().expect("a feed");
+    // The feed listens once its connection is up; give it that moment.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    first.record_owners(Kind::Render, &["rnd_a".into()], "alice").await.unwrap();
+    let stored = first.receive_delivery(delivery("rnd_a", "{a}", 1)).await.unwrap().unwrap();
+    let unowned = first.receive_delivery(delivery("rnd_b", "{b}", 2)).await.unwrap().unwrap();
+    first.record_owners(Kind::Render, &["rnd_b".into()], "bob").await.unwrap();
+    first.claim_events(&["Render:rnd_b".into()], "bob").await.unwrap();
+    let mut next = async || {
+        tokio::time::timeout(std::time::Duration::from_secs(5), feed.next()).await.expect("announced").unwrap()
+    };
+    let heard: StoredEvent = next().await;
+    assert_eq!(heard, stored);
+    let claimed = next().await;
+    assert_eq!(
+        (claimed.id, claimed.subject.as_str()),
+        (unowned.id, "bob"),
+        "an unowned event is announced when claimed"
+    );
+}

@@ -1,0 +1,613 @@
+//! The database several servers share (`--database postgres://...`): the `Store` in SQL for PostgreSQL over a
+//! pool of tokio-postgres connections, its versioned migrations, and the event feed through `LISTEN/NOTIFY`.
+//!
+//! What one SQLite connection did by being alone, locks do here: advisory locks (per subject, per resource)
+//! serialize what must not interleave across servers, and one counter row hands out event ids in commit order.
+
+use std::future::Future;
+use std::time::Duration;
+
+use anyhow::Context;
+use async_trait::async_trait;
+use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
+use futures_util::StreamExt;
+use futures_util::stream::BoxStream;
+use tokio::runtime::Handle;
+use tokio_postgres::{AsyncMessage, NoTls, Row};
+use vstage_api::board::{Board, BoardRender};
+
+use super::store::{
+    Delivery, KeptFile, Kind, LogBounds, OwnedPage, Store, StoredEvent, UploadRecord, board_full, not_a_cursor,
+};
+use crate::error::ServerError;
+
+/// The channel events are announced on, with the event's id as the payload.
+const CHANNEL: &str = "vstage_events";
+/// Connections per server; a call holds one only for its statements.
+const POOL_SIZE: usize = 16;
+
+/// Applied in order, once each, numbered from 1 in `vstage_schema`; never edited once released.
+const MIGRATIONS: &[&str] = &[include_str!("../../migrations/postgres/0001_initial.sql")];
+
+pub struct Postgres {
+    pool: Pool,
+    /// For the event feed's own connection (a pooled one cannot wait for notifications).
+    config: tokio_postgres::Config,
+    /// Where the connections' tasks run: the server's main runtime, whichever worker asks.
+    runtime: Handle,
+}
+
+impl std::fmt::Debug for Postgres {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The URL may hold a password.
+        f.write_str("Postgres")
+    }
+}
+
+impl Postgres {
+    /// Connects to `url`, runs the migrations not applied yet, and keeps a pool.
+    pub async fn connect(url: &str) -> anyhow::Result<Postgres> {
+        let config: tokio_postgres::Config = url
+            .parse()
+            .context("--database is not a PostgreSQL URL this server reads (postgres://user:password@host/name)")?;
+        let manager =
+            Manager::from_config(config.clone(), NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .wait_timeout(Some(Duration::from_secs(10)))
+            .create_timeout(Some(Duration::from_secs(10)))
+            .build()
+            .context("cannot make the PostgreSQL connection pool")?;
+        let postgres = Postgres { pool, config, runtime: Handle::current() };
+        postgres.migrate().await.context("cannot prepare the PostgreSQL database")?;
+        Ok(postgres)
+    }
+
+    /// Applies the migrations not applied yet, in one transaction under a lock, so servers starting together
+    /// apply each once.
+    async fn migrate(&self) -> Result<(), ServerError> {
+        let mut client = self.pool.get().await?;
+        client
+            .batch_execute(
+                "CREATE TABLE IF NOT EXISTS vstage_schema (
+                     version    INTEGER PRIMARY KEY,
+                     applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+                 )",
+            )
+            .await?;
+        let tx = client.transaction().await?;
+        tx.execute("SELECT pg_advisory_xact_lock(hashtext('vstage_schema')::BIGINT)", &[]).await?;
+        let applied: i32 = tx.query_one("SELECT COALESCE(MAX(version), 0) FROM vstage_schema", &[]).await?.get(0);
+        if applied as usize > MIGRATIONS.len() {
+            return Err(ServerError::Internal(format!(
+                "the database's schema is version {applied}, newer than this server knows ({}); run the newer server",
+                MIGRATIONS.len()
+            )));
+        }
+        for (index, migration) in MIGRATIONS.iter().enumerate().skip(applied.max(0) as usize) {
+            tx.batch_execute(migration).await?;
+            tx.execute("INSERT INTO vstage_schema (version) VALUES ($1)", &[&(index as i32 + 1)]).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Runs `work` with the pool on the main runtime, where the connections' tasks live.
+    async fn run<T, Work, Working>(&self, work: Work) -> Result<T, ServerError>
+    where
+        T: Send + 'static,
+        Work: FnOnce(Pool) -> Working,
+        Working: Future<Output = Result<T, ServerError>> + Send + 'static,
+    {
+        self.runtime
+            .spawn(work(self.pool.clone()))
+            .await
+            .map_err(|e| ServerError::Internal(format!("a database task stopped: {e}")))?
+    }
+}
+
+#[async_trait]
+impl Store for Postgres {
+    fn is_shared(&self) -> bool {
+        true
+    }
+
+    async fn record_owners(&self, kind: Kind, ids: &[String], subject: &str) -> Result<(), ServerError> {
+        let (ids, subject) = (ids.to_vec(), subject.to_string());
+        self.run(move |pool| async move {
+            let client = pool.get().await?;
+            client
+                .execute(
+                    "INSERT INTO owners (kind, id, subject) SELECT $1, id, $3 FROM unnest($2::TEXT[]) AS id
+                     ON CONFLICT (kind, id) DO NOTHING",
+                    &[&kind.as_str(), &ids, &subject],
+                )
+                .await?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn owns_all(&self, kind: Kind, ids: &[String], subject: &str) -> Result<bool, ServerError> {
+        let (mut ids, subject) = (ids.to_vec(), subject.to_string());
+        ids.sort();
+        ids.dedup();
+        self.run(move |pool| async move {
+            let client = pool.get().await?;
+            let owned: i64 = client
+                .query_one(
+                    "SELECT COUNT(*) FROM owners WHERE kind = $1 AND subject = $2 AND id = ANY($3)",
+                    &[&kind.as_str(), &subject, &ids],
+                )
+                .await?
+                .get(0);
+            Ok(owned as usize == ids.len())
+        })
+        .await
+    }
+
+    async fn owned_page(
+        &self,
+        kind: Kind,
+        subject: &str,
+        limit: u32,
+        cursor: Option<&str>,
+        ascending: bool,
+    ) -> Result<OwnedPage, ServerError> {
+        let (subject, cursor) = (subject.to_string(), cursor.map(str::to_string));
+        self.run(move |pool| async move {
+            let client = pool.get().await?;
+            let after: Option<i64> = match &cursor {
+                Some(cursor) => Some(
+                    client
+                        .query_opt(
+                            "SELECT seq FROM owners WHERE kind = $1 AND id = $2 AND subject = $3",
+                            &[&kind.as_str(), cursor, &subject],
+                        )
+                        .await?
+                        .ok_or_else(|| not_a_cursor(cursor))?
+                        .get(0),
+                ),
+                None => None,
+            };
+            let sql = format!(
+                "SELECT id FROM owners WHERE kind = $1 AND subject = $2 AND ($3::BIGINT IS NULL OR seq {} $3)
+                 ORDER BY seq {} LIMIT $4",
+                if ascending { ">" } else { "<" },
+                if ascending { "ASC" } else { "DESC" }
+            );
+            let ids = client
+                .query(&sql, &[&kind.as_str(), &subject, &after, &(i64::from(limit) + 1)])
+                .await?
+                .iter()
+                .map(|row| row.get(0))
+                .collect();
+            let total: i64 = client
+                .query_one("SELECT COUNT(*) FROM owners WHERE kind = $1 AND subject = $2", &[&kind.as_str(), &subject])
+                .await?
+                .get(0);
+            Ok(OwnedPage::from_rows(ids, limit, total))
+        })
+        .await
+    }
+
+    async fn board(&self, subject: &str) -> Result<Board, ServerError> {
+        let subject = subject.to_string();
+        self.run(move |pool| async move { read_board(&pool.get().await?, &subject).await }).await
+    }
+
+    async fn board_add(&self, subject: &str, renders: &[BoardRender], max: usize) -> Result<Board, ServerError> {
+        let (subject, renders) = (subject.to_string(), renders.to_vec());
+        self.run(move |pool| async move {
+            let mut client = pool.get().await?;
+            let tx = client.transaction().await?;
+            // One change to a subject's board at a time, whichever server makes it.
+            lock(&tx, "board", &subject).await?;
+            let row = tx
+                .query_one("SELECT COUNT(*), MAX(position) FROM board_renders WHERE subject = $1", &[&subject])
+                .await?;
+            let (count, last): (i64, Option<i64>) = (row.get(0), row.get(1));
+            let mut position = last.unwrap_or(0);
+            let mut added = 0u64;
+            for render in &renders {
+                position += 1;
+                added += tx
+                    .execute(
+                        "INSERT INTO board_renders (subject, render_id, label, position) VALUES ($1, $2, $3, $4)
+                         ON CONFLICT (subject, render_id) DO NOTHING",
+                        &[&subject, &render.render_id, &render.label, &position],
+                    )
+                    .await?;
+            }
+            if count.max(0) as usize + added as usize > max {
+                return Err(board_full(max));
+            }
+            let board = read_board(&tx, &subject).await?;
+            tx.commit().await?;
+            Ok(board)
+        })
+        .await
+    }
+
+    async fn board_remove(&self, subject: &str, render_id: &str) -> Result<Board, ServerError> {
+        let (subject, render_id) = (subject.to_string(), render_id.to_string());
+        self.run(move |pool| async move {
+            let client = pool.get().await?;
+            client
+                .execute("DELETE FROM board_renders WHERE subject = $1 AND render_id = $2", &[&subject, &render_id])
+                .await?;
+            read_board(&client, &subject).await
+        })
+        .await
+    }
+
+    async fn board_clear(&self, subject: &str) -> Result<(), ServerError> {
+        let subject = subject.to_string();
+        self.run(move |pool| async move {
+            pool.get().await?.execute("DELETE FROM board_renders WHERE subject = $1", &[&subject]).await?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn receive_delivery(&self, delivery: Delivery) -> Result<Option<StoredEvent>, ServerError> {
+        self.run(move |pool| async move {
+            let mut client = pool.get().await?;
+            let tx = client.transaction().await?;
+            // Under the resource's lock, which a claim takes too: the owner read here is recorded and claimed
+            // either wholly before (and seen) or wholly after (and this event is claimed then).
+            lock(&tx, "resource", &delivery.resource).await?;
+            let owner: Option<String> = tx
+                .query_opt(
+                    "SELECT subject FROM owners WHERE kind = $1 AND id = $2",
+                    &[&delivery.kind.as_str(), &delivery.id],
+                )
+                .await?
+                .map(|row| row.get(0));
+            let subject = owner.unwrap_or(delivery.unowned_subject);
+            tx.execute("DELETE FROM deliveries_seen WHERE received_at < $1", &[&delivery.seen_since]).await?;
+            let fresh = tx
+                .execute(
+                    "INSERT INTO deliveries_seen (digest, received_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                    &[&delivery.digest, &delivery.now],
+                )
+                .await?
+                == 1;
+            if !fresh {
+                return Ok(None);
+            }
+            // The counter's row lock orders the ids as the transactions commit: no server hands out an id
+            // below one already visible.
+            let id: i64 = tx.query_one("UPDATE event_ids SET newest = newest + 1 RETURNING newest", &[]).await?.get(0);
+            tx.execute(
+                "INSERT INTO events (id, subject, resource, event_type, data, received_at)
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+                &[&id, &subject, &delivery.resource, &delivery.event_type, &delivery.data, &delivery.now],
+            )
+            .await?;
+            tx.execute("DELETE FROM events WHERE received_at < $1", &[&delivery.events_since]).await?;
+            if !subject.is_empty() {
+                tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &id.to_string()]).await?;
+            }
+            tx.commit().await?;
+            Ok(Some(StoredEvent { id, subject, event_type: delivery.event_type, data: delivery.data }))
+        })
+        .await
+    }
+
+    async fn claim_events(&self, resources: &[String], subject: &str) -> Result<Vec<StoredEvent>, ServerError> {
+        let (resources, subject) = (resources.to_vec(), subject.to_string());
+        self.run(move |pool| async move {
+            let mut client = pool.get().await?;
+            let tx = client.transaction().await?;
+            let mut claimed = Vec::new();
+            for resource in &resources {
+                lock(&tx, "resource", resource).await?;
+                let rows = tx
+                    .query(
+                        "UPDATE events SET subject = $1 WHERE subject = '' AND resource = $2
+                         RETURNING id, subject, event_type, data",
+                        &[&subject, resource],
+                    )
+                    .await?;
+                claimed.extend(rows.iter().map(read_event));
+            }
+            claimed.sort_by_key(|event| event.id);
+            for event in &claimed {
+                tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &event.id.to_string()]).await?;
+            }
+            tx.commit().await?;
+            Ok(claimed)
+        })
+        .await
+    }
+
+    async fn events_since(&self, subject: &str, after: i64, limit: i64) -> Result<Vec<StoredEvent>, ServerError> {
+        let subject = subject.to_string();
+        self.run(move |pool| async move {
+            let rows = pool
+                .get()
+                .await?
+                .query(
+                    "SELECT id, subject, event_type, data FROM events WHERE subject = $1 AND id > $2
+                     ORDER BY id LIMIT $3",
+                    &[&subject, &after, &limit],
+                )
+                .await?;
+            Ok(rows.iter().map(read_event).collect())
+        })
+        .await
+    }
+
+    async fn event_log_bounds(&self) -> Result<LogBounds, ServerError> {
+        self.run(|pool| async move {
+            let row =
+                pool.get().await?.query_one("SELECT newest, (SELECT MIN(id) FROM events) FROM event_ids", &[]).await?;
+            let (newest, oldest_kept): (i64, Option<i64>) = (row.get(0), row.get(1));
+            Ok(LogBounds { newest, dropped_through: oldest_kept.map_or(newest, |oldest| oldest - 1) })
+        })
+        .await
+    }
+
+    async fn event_feed(&self) -> Result<Option<BoxStream<'static, StoredEvent>>, ServerError> {
+        let (sender, receiver) = tokio::sync::mpsc::channel(1024);
+        self.runtime.spawn(feed_events(self.config.clone(), self.pool.clone(), sender));
+        let feed = futures_util::stream::unfold(receiver, |mut receiver| async move {
+            receiver.recv().await.map(|event| (event, receiver))
+        });
+        Ok(Some(feed.boxed()))
+    }
+
+    async fn reserve_upload(&self, upload: &UploadRecord, quota: Option<u64>) -> Result<Result<(), u64>, ServerError> {
+        let upload = upload.clone();
+        self.run(move |pool| async move {
+            let mut client = pool.get().await?;
+            let tx = client.transaction().await?;
+            // Two uploads of one subject at once, on any servers, cannot both squeeze under the quota.
+            lock(&tx, "uploads", &upload.subject).await?;
+            if let Some(quota) = quota {
+                let used: i64 = tx
+                    .query_one(
+                        "SELECT COALESCE(SUM(bytes), 0)::BIGINT FROM uploads WHERE subject = $1",
+                        &[&upload.subject],
+                    )
+                    .await?
+                    .get(0);
+                let used = used.max(0) as u64;
+                if used + upload.bytes > quota {
+                    return Ok(Err(used));
+                }
+            }
+            tx.execute(
+                "INSERT INTO uploads (name, subject, bytes, stored_at) VALUES ($1, $2, $3, $4)",
+                &[&upload.name, &upload.subject, &(upload.bytes as i64), &upload.stored_at],
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(Ok(()))
+        })
+        .await
+    }
+
+    async fn forget_uploads(&self, names: &[String]) -> Result<(), ServerError> {
+        let names = names.to_vec();
+        self.run(move |pool| async move {
+            pool.get().await?.execute("DELETE FROM uploads WHERE name = ANY($1)", &[&names]).await?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn kept_files(&self, renders: &[String]) -> Result<Vec<KeptFile>, ServerError> {
+        let renders = renders.to_vec();
+        self.run(move |pool| async move {
+            let rows = pool
+                .get()
+                .await?
+                .query(&format!("SELECT {KEPT_COLUMNS} FROM kept_results WHERE render_id = ANY($1)"), &[&renders])
+                .await?;
+            Ok(rows.iter().map(read_kept).collect())
+        })
+        .await
+    }
+
+    async fn ever_kept(&self, render_id: &str, variation_id: &str) -> Result<bool, ServerError> {
+        let (render, variation) = (render_id.to_string(), variation_id.to_string());
+        self.run(move |pool| async move {
+            Ok(pool
+                .get()
+                .await?
+                .query_one(
+                    "SELECT EXISTS (SELECT 1 FROM kept_results WHERE render_id = $1 AND variation_id = $2)",
+                    &[&render, &variation],
+                )
+                .await?
+                .get(0))
+        })
+        .await
+    }
+
+    async fn record_kept(&self, files: &[KeptFile]) -> Result<(), ServerError> {
+        let files = files.to_vec();
+        self.run(move |pool| async move {
+            let mut client = pool.get().await?;
+            let tx = client.transaction().await?;
+            for file in &files {
+                tx.execute(
+                    &format!(
+                        "INSERT INTO kept_results ({KEPT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                         ON CONFLICT DO NOTHING"
+                    ),
+                    &[
+                        &file.render_id,
+                        &file.variation_id,
+                        &file.file,
+                        &i64::from(file.image_index),
+                        &file.role,
+                        &file.subject,
+                        &(file.bytes as i64),
+                        &file.kept_at,
+                        &file.removed,
+                    ],
+                )
+                .await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn kept_bytes(&self, subject: &str) -> Result<u64, ServerError> {
+        let subject = subject.to_string();
+        self.run(move |pool| async move {
+            let used: i64 = pool
+                .get()
+                .await?
+                .query_one(
+                    "SELECT COALESCE(SUM(bytes), 0)::BIGINT FROM kept_results WHERE subject = $1 AND NOT removed",
+                    &[&subject],
+                )
+                .await?
+                .get(0);
+            Ok(used.max(0) as u64)
+        })
+        .await
+    }
+
+    async fn mark_kept_removed(&self, render_id: &str, variation_id: &str) -> Result<(), ServerError> {
+        let (render, variation) = (render_id.to_string(), variation_id.to_string());
+        self.run(move |pool| async move {
+            pool.get()
+                .await?
+                .execute(
+                    "UPDATE kept_results SET removed = TRUE WHERE render_id = $1 AND variation_id = $2",
+                    &[&render, &variation],
+                )
+                .await?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn expired_kept(&self, cutoff: i64) -> Result<Vec<KeptFile>, ServerError> {
+        self.run(move |pool| async move {
+            let rows = pool
+                .get()
+                .await?
+                .query(
+                    &format!("SELECT {KEPT_COLUMNS} FROM kept_results WHERE NOT removed AND kept_at < $1"),
+                    &[&cutoff],
+                )
+                .await?;
+            Ok(rows.iter().map(read_kept).collect())
+        })
+        .await
+    }
+
+    async fn mark_kept_expired(&self, cutoff: i64) -> Result<(), ServerError> {
+        self.run(move |pool| async move {
+            pool.get()
+                .await?
+                .execute("UPDATE kept_results SET removed = TRUE WHERE NOT removed AND kept_at < $1", &[&cutoff])
+                .await?;
+            Ok(())
+        })
+        .await
+    }
+}
+
+/// Takes the transaction-long advisory lock named `what:key`.
+async fn lock(tx: &tokio_postgres::Transaction<'_>, what: &str, key: &str) -> Result<(), ServerError> {
+    tx.execute("SELECT pg_advisory_xact_lock(hashtext($1)::BIGINT)", &[&format!("{what}:{key}")]).await?;
+    Ok(())
+}
+
+async fn read_board(client: &impl GenericClient, subject: &str) -> Result<Board, ServerError> {
+    let rows = client
+        .query("SELECT render_id, label FROM board_renders WHERE subject = $1 ORDER BY position", &[&subject])
+        .await?;
+    Ok(Board { renders: rows.iter().map(|row| BoardRender { render_id: row.get(0), label: row.get(1) }).collect() })
+}
+
+fn read_event(row: &Row) -> StoredEvent {
+    StoredEvent { id: row.get(0), subject: row.get(1), event_type: row.get(2), data: row.get(3) }
+}
+
+/// The columns of `kept_results` in `KeptFile`'s order, as `read_kept` reads them.
+const KEPT_COLUMNS: &str = "render_id, variation_id, file, image_index, role, subject, bytes, kept_at, removed";
+
+fn read_kept(row: &Row) -> KeptFile {
+    KeptFile {
+        render_id: row.get(0),
+        variation_id: row.get(1),
+        file: row.get(2),
+        image_index: row.get::<_, i64>(3).clamp(0, i64::from(u32::MAX)) as u32,
+        role: row.get(4),
+        subject: row.get(5),
+        bytes: row.get::<_, i64>(6).max(0) as u64,
+        kept_at: row.get(7),
+        removed: row.get(8),
+    }
+}
+
+/// Listens on `CHANNEL` on a connection of its own and sends each announced event (read by its id) to `sender`,
+/// for as long as anyone receives; a lost connection is made again after a second, and said in the log (streams
+/// open meanwhile get what they missed when they resume).
+async fn feed_events(config: tokio_postgres::Config, pool: Pool, sender: tokio::sync::mpsc::Sender<StoredEvent>) {
+    while !sender.is_closed() {
+        let (client, mut connection) = match config.connect(NoTls).await {
+            Ok(connected) => connected,
+            Err(error) => {
+                tracing::warn!(%error, "cannot listen for live events in PostgreSQL; trying again");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                continue;
+            }
+        };
+        let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+        // The connection is driven by polling its messages; LISTEN is sent while they are polled.
+        let listen = format!("LISTEN {CHANNEL}");
+        let listening = client.batch_execute(&listen);
+        tokio::pin!(listening);
+        let mut listened = false;
+        loop {
+            tokio::select! {
+                done = &mut listening, if !listened => {
+                    if let Err(error) = done {
+                        tracing::warn!(%error, "cannot listen for live events in PostgreSQL");
+                        break;
+                    }
+                    listened = true;
+                }
+                message = messages.next() => match message {
+                    Some(Ok(AsyncMessage::Notification(notification))) => {
+                        let Ok(id) = notification.payload().parse::<i64>() else { continue };
+                        match event_by_id(&pool, id).await {
+                            Ok(Some(event)) => {
+                                if sender.send(event).await.is_err() {
+                                    return;
+                                }
+                            }
+                            Ok(None) => {}
+                            Err(error) => tracing::warn!(%error, id, "an announced event could not be read"),
+                        }
+                    }
+                    Some(Ok(_)) => {}
+                    Some(Err(error)) => {
+                        tracing::warn!(%error, "the live events connection to PostgreSQL failed; listening again");
+                        break;
+                    }
+                    None => break,
+                },
+            }
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+async fn event_by_id(pool: &Pool, id: i64) -> Result<Option<StoredEvent>, ServerError> {
+    let row =
+        pool.get().await?.query_opt("SELECT id, subject, event_type, data FROM events WHERE id = $1", &[&id]).await?;
+    Ok(row.as_ref().map(read_event))
+}

@@ -1,0 +1,207 @@
+//! The one interface to what the server keeps in its database: ownership, webhook deliveries seen, the event log,
+//! uploads' sizes, listing boards and kept results; SQLite (`sqlite.rs`) and PostgreSQL (`postgres.rs`) behind it.
+//!
+//! Each method is one unit of work (one transaction where it writes more than one row), so the callers hold no SQL
+//! and both databases pass the same tests (`contract_tests.rs`).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use futures_util::stream::BoxStream;
+use vstage_api::board::{Board, BoardRender};
+
+use crate::error::ServerError;
+
+/// The kinds of thing a subject owns; each has its own id space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Render,
+    Analysis,
+    V1Render,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Render => "render",
+            Kind::Analysis => "analysis",
+            Kind::V1Render => "v1_render",
+        }
+    }
+}
+
+/// One page of a subject's render ids, in the order asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnedPage {
+    pub ids: Vec<String>,
+    pub next_cursor: Option<String>,
+    pub total: u64,
+}
+
+impl OwnedPage {
+    /// A page from the ids read, up to `limit + 1` of them (one more says that another page follows), and the
+    /// total.
+    pub(super) fn from_rows(mut ids: Vec<String>, limit: u32, total: i64) -> Self {
+        let next_cursor = if ids.len() > limit as usize {
+            ids.truncate(limit as usize);
+            ids.last().cloned()
+        } else {
+            None
+        };
+        OwnedPage { ids, next_cursor, total: total.max(0) as u64 }
+    }
+}
+
+/// A cursor that is not one of the subject's ids.
+pub(super) fn not_a_cursor(cursor: &str) -> ServerError {
+    ServerError::BadRequest(format!("cursor: `{cursor}` is not one of your renders; start again from the first page."))
+}
+
+/// A board that would hold more than `max` renders.
+pub(super) fn board_full(max: usize) -> ServerError {
+    ServerError::Conflict(format!("A board holds at most {max} renders; take some off or start a new board."))
+}
+
+/// One event of the log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredEvent {
+    pub id: i64,
+    /// `""` while the render or analysis it is about has no known owner.
+    pub subject: String,
+    pub event_type: String,
+    /// The webhook's JSON, as the service sent it.
+    pub data: String,
+}
+
+/// The newest event id ever given, where a client without `Last-Event-ID` starts, and the newest one dropped from
+/// the log (every id up to it is gone): a client that saw less than that has missed events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LogBounds {
+    pub newest: i64,
+    pub dropped_through: i64,
+}
+
+/// A verified webhook delivery, to be stored as an event unless the same body was seen before.
+#[derive(Debug, Clone)]
+pub struct Delivery {
+    /// What it is about: the owner of `(kind, id)` gets the event.
+    pub kind: Kind,
+    pub id: String,
+    /// The key under which an event without an owner waits to be claimed.
+    pub resource: String,
+    pub event_type: String,
+    pub data: String,
+    /// The body's SHA-256: a delivery seen within `seen_since` is a duplicate.
+    pub digest: Vec<u8>,
+    /// Who gets an event whose owner is not recorded: `""` (kept for a later claim) or the open-access subject.
+    pub unowned_subject: String,
+    /// When it arrived (ms since the epoch).
+    pub now: i64,
+    /// Deliveries seen before this are forgotten (ms since the epoch).
+    pub seen_since: i64,
+    /// Events received before this leave the log (ms since the epoch).
+    pub events_since: i64,
+}
+
+/// An upload's record: its file name, whose it is and its size.
+#[derive(Debug, Clone)]
+pub struct UploadRecord {
+    pub name: String,
+    pub subject: String,
+    pub bytes: u64,
+    pub stored_at: i64,
+}
+
+/// One kept file of a finished variation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptFile {
+    pub render_id: String,
+    pub variation_id: String,
+    pub file: String,
+    pub image_index: u32,
+    /// `url`, `optimized_url` or `thumbnail_url`.
+    pub role: String,
+    pub subject: String,
+    pub bytes: u64,
+    pub kept_at: i64,
+    /// Removed by its owner or the retention period: never copied again.
+    pub removed: bool,
+}
+
+#[async_trait]
+pub trait Store: Send + Sync + std::fmt::Debug {
+    /// Whether other servers share this database: events are then announced through it (`event_feed`), not by
+    /// the server that stored them.
+    fn is_shared(&self) -> bool;
+
+    /// Records `ids` as created by `subject` (a retried record changes nothing).
+    async fn record_owners(&self, kind: Kind, ids: &[String], subject: &str) -> Result<(), ServerError>;
+    /// Whether `subject` created every one of `ids`.
+    async fn owns_all(&self, kind: Kind, ids: &[String], subject: &str) -> Result<bool, ServerError>;
+    /// `limit` of `subject`'s ids after `cursor` (one of them), newest first unless `ascending`; a cursor that is
+    /// not one of the subject's is a `BadRequest`.
+    async fn owned_page(
+        &self,
+        kind: Kind,
+        subject: &str,
+        limit: u32,
+        cursor: Option<&str>,
+        ascending: bool,
+    ) -> Result<OwnedPage, ServerError>;
+
+    /// `subject`'s board, in order.
+    async fn board(&self, subject: &str) -> Result<Board, ServerError>;
+    /// Adds `renders` at the end of the board in their order (one already there keeps its place and label);
+    /// refused whole with a `Conflict` when the board would hold more than `max`.
+    async fn board_add(&self, subject: &str, renders: &[BoardRender], max: usize) -> Result<Board, ServerError>;
+    /// Takes `render_id` off the board (nothing happens when it is not there).
+    async fn board_remove(&self, subject: &str, render_id: &str) -> Result<Board, ServerError>;
+    async fn board_clear(&self, subject: &str) -> Result<(), ServerError>;
+
+    /// Stores a delivery as an event in one transaction with its owner's lookup and the duplicate check: `None`
+    /// when the same body was seen already. Old deliveries and events are dropped on the way.
+    async fn receive_delivery(&self, delivery: Delivery) -> Result<Option<StoredEvent>, ServerError>;
+    /// Gives `subject` the events that arrived about `resources` before their owner was recorded, in id order.
+    async fn claim_events(&self, resources: &[String], subject: &str) -> Result<Vec<StoredEvent>, ServerError>;
+    /// At most `limit` of `subject`'s events after `after`, in id order.
+    async fn events_since(&self, subject: &str, after: i64, limit: i64) -> Result<Vec<StoredEvent>, ServerError>;
+    async fn event_log_bounds(&self) -> Result<LogBounds, ServerError>;
+    /// Every event stored or claimed by any server sharing the database, as it commits; `None` when the
+    /// database is this server's alone.
+    async fn event_feed(&self) -> Result<Option<BoxStream<'static, StoredEvent>>, ServerError>;
+
+    /// Records an upload if its subject's uploads stay within `quota` with it (checked and recorded in one
+    /// transaction); otherwise `Err(bytes used)` and nothing is recorded.
+    async fn reserve_upload(&self, upload: &UploadRecord, quota: Option<u64>) -> Result<Result<(), u64>, ServerError>;
+    async fn forget_uploads(&self, names: &[String]) -> Result<(), ServerError>;
+
+    /// Every kept file of `renders`, removed ones included.
+    async fn kept_files(&self, renders: &[String]) -> Result<Vec<KeptFile>, ServerError>;
+    /// Whether a variation has ever been kept (removed ones count).
+    async fn ever_kept(&self, render_id: &str, variation_id: &str) -> Result<bool, ServerError>;
+    /// Records a variation's files, all or none (one kept already stays as it is).
+    async fn record_kept(&self, files: &[KeptFile]) -> Result<(), ServerError>;
+    /// The bytes `subject` keeps now.
+    async fn kept_bytes(&self, subject: &str) -> Result<u64, ServerError>;
+    /// Marks a variation's files removed.
+    async fn mark_kept_removed(&self, render_id: &str, variation_id: &str) -> Result<(), ServerError>;
+    /// The files kept before `cutoff` (ms) and not removed yet.
+    async fn expired_kept(&self, cutoff: i64) -> Result<Vec<KeptFile>, ServerError>;
+    /// Marks the files kept before `cutoff` removed.
+    async fn mark_kept_expired(&self, cutoff: i64) -> Result<(), ServerError>;
+}
+
+/// The database `--database` names: `postgres://...` (or `postgresql://...`), else SQLite in `data_dir`.
+pub async fn open(database: Option<&str>, data_dir: &Path) -> anyhow::Result<Arc<dyn Store>> {
+    match database {
+        None => Ok(Arc::new(super::sqlite::Sqlite::open(data_dir)?)),
+        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+            Ok(Arc::new(super::postgres::Postgres::connect(url).await?))
+        }
+        Some(_) => anyhow::bail!(
+            "--database takes a PostgreSQL URL (postgres://user:password@host:5432/name); leave it out for the \
+             SQLite database in the data dir"
+        ),
+    }
+}
