@@ -7,7 +7,7 @@ use std::sync::{Arc, RwLock};
 use anyhow::Context;
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::http::HeaderMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -108,9 +108,17 @@ pub struct Receiver {
     pub kept: Arc<KeptResults>,
 }
 
+/// Our receiver's address as the proxy gives it to the service with each creation.
+#[derive(Debug, Deserialize)]
+pub struct ReceiverQuery {
+    /// The creation the delivery is about (see `Delivery::creation`).
+    creation: Option<String>,
+}
+
 /// `POST /api/webhooks/service`.
 pub async fn receive(
     State(receiver): State<Arc<Receiver>>,
+    Query(address): Query<ReceiverQuery>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<Value>, ServerError> {
@@ -152,16 +160,21 @@ pub async fn receive(
     let delivery = Delivery {
         kind,
         id,
-        resource,
+        resource: resource.clone(),
         event_type,
         data,
         digest,
+        creation: address.creation.clone(),
         unowned_subject,
         now,
         seen_since: now - SEEN_FOR_MS,
         events_since: now.saturating_sub(window),
     };
     let stored = receiver.store.receive_delivery(delivery).await?;
+    // Owned through its creation just now: the events that waited for an owner are its creator's too.
+    if let Some(stored) = stored.as_ref().filter(|stored| address.creation.is_some() && !stored.subject.is_empty()) {
+        receiver.events.claim(vec![resource], &stored.subject).await?;
+    }
     match stored {
         Some(stored) => {
             // A finished variation's images are copied as soon as its owner is known.

@@ -377,7 +377,10 @@ impl Proxy {
                 return Box::pin(listing::page(&self.ownership, Kind::Render, subject, query.encoded(), get)).await;
             }
             Rule::ListRenders => {}
-            Rule::CreateRenders | Rule::Analyze => body = self.with_webhook_url(body, tokens),
+            Rule::CreateRenders | Rule::Analyze => {
+                let kind = if rule == Rule::Analyze { Kind::Analysis } else { Kind::Render };
+                body = Box::pin(self.with_webhook_url(body, kind, subject)).await?;
+            }
             Rule::OnRender if tokens => {
                 let render_id = params.iter().find(|(name, _)| *name == "render_id").map(|(_, id)| id.clone());
                 let render_id = render_id.unwrap_or_default();
@@ -471,17 +474,24 @@ impl Proxy {
 
     /// The body with our receiver as `webhook_url`, unless the operator's caller named one (or the body is not an
     /// object). A widget token's holder never chooses where deliveries signed with the account's secret go: its
-    /// `webhook_url` is replaced by ours, or removed when the service cannot reach us.
-    fn with_webhook_url(&self, body: Bytes, tokens: bool) -> Bytes {
-        let Ok(Value::Object(mut object)) = serde_json::from_slice::<Value>(&body) else { return body };
+    /// `webhook_url` is replaced by ours, or removed when the service cannot reach us. Our address names the
+    /// creation, remembered with its subject before it is sent: the service's deliveries then tell any server whose
+    /// it is, even when this one stops before recording the answer.
+    async fn with_webhook_url(&self, body: Bytes, kind: Kind, subject: &Subject) -> Result<Bytes, ServerError> {
+        let Ok(Value::Object(mut object)) = serde_json::from_slice::<Value>(&body) else { return Ok(body) };
         let named = object.get("webhook_url").is_some_and(|value| !value.is_null());
         match &self.webhook_url {
-            _ if named && !tokens => return body,
-            Some(ours) => object.insert("webhook_url".into(), Value::String(ours.clone())),
+            _ if named && !subject.by_token() => return Ok(body),
+            Some(ours) => {
+                let creation = crate::secret::random("crt_")
+                    .map_err(|e| ServerError::Internal(format!("no randomness for a creation: {e}")))?;
+                self.ownership.started(&creation, kind, subject.as_str()).await?;
+                object.insert("webhook_url".into(), Value::String(format!("{ours}?creation={creation}")))
+            }
             None if named => object.remove("webhook_url"),
-            None => return body,
+            None => return Ok(body),
         };
-        serde_json::to_vec(&object).map(Bytes::from).unwrap_or(body)
+        Ok(serde_json::to_vec(&object).map(Bytes::from).unwrap_or(body))
     }
 
     /// A widget token's holder may not have the service fetch from this machine or a private network (nor send

@@ -56,6 +56,7 @@ fn delivery(id: &str, body: &str, now: i64) -> Delivery {
         event_type: "done".into(),
         data: body.into(),
         digest: body.as_bytes().to_vec(),
+        creation: None,
         unowned_subject: String::new(),
         now,
         seen_since: now - SEEN_FOR_MS,
@@ -166,6 +167,31 @@ async fn events_wait_for_their_owner_and_replay_in_order() {
         assert_eq!(store.events_since("alice", 0, 1).await.unwrap().len(), 1, "the limit holds");
         assert!(store.events_since("bob", 0, 10).await.unwrap().is_empty());
         assert_eq!(store.event_log_bounds().await.unwrap().newest, early.id + 1);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_delivery_names_the_creator_of_a_render_whose_owner_was_never_recorded() {
+    on_both(|store| async move {
+        store.record_creation("crt_1", Kind::Render, "alice", 1_000).await.unwrap();
+        store.record_creation("crt_2", Kind::Analysis, "bob", 1_000).await.unwrap();
+        let named = |id: &str, body: &str, creation: &str| Delivery {
+            creation: Some(creation.into()),
+            ..delivery(id, body, 2_000)
+        };
+        // Another kind's creation, or an unknown one, names nobody.
+        assert_eq!(store.receive_delivery(named("rnd_x", "{x}", "crt_2")).await.unwrap().unwrap().subject, "");
+        assert_eq!(store.receive_delivery(named("rnd_y", "{y}", "crt_9")).await.unwrap().unwrap().subject, "");
+        let adopted = store.receive_delivery(named("rnd_a", "{a}", "crt_1")).await.unwrap().unwrap();
+        assert_eq!(adopted.subject, "alice");
+        assert!(store.owns_all(Kind::Render, &["rnd_a".into()], "alice").await.unwrap(), "recorded as alice's");
+        // A recorded owner is never replaced by a creation's.
+        store.record_owners(Kind::Render, &["rnd_b".into()], "carol").await.unwrap();
+        assert_eq!(store.receive_delivery(named("rnd_b", "{b}", "crt_1")).await.unwrap().unwrap().subject, "carol");
+        // Creations are forgotten with the deliveries seen.
+        let week_later = Delivery { creation: Some("crt_1".into()), ..delivery("rnd_c", "{c}", 2_000 + SEEN_FOR_MS) };
+        assert_eq!(store.receive_delivery(week_later).await.unwrap().unwrap().subject, "");
     })
     .await;
 }

@@ -22,6 +22,11 @@ impl Ownership {
         self.store.record_owners(kind, &ids, subject).await
     }
 
+    /// Remembers that `subject` is sending a creation of `kind` named `creation` (see `Delivery::creation`).
+    pub async fn started(&self, creation: &str, kind: Kind, subject: &str) -> Result<(), ServerError> {
+        self.store.record_creation(creation, kind, subject, vstage_api::time::now_millis()).await
+    }
+
     /// Whether `subject` created every one of `ids`.
     pub async fn owns_all(&self, kind: Kind, ids: Vec<String>, subject: &str) -> Result<bool, ServerError> {
         self.store.owns_all(kind, &ids, subject).await

@@ -27,7 +27,10 @@ const CHANNEL: &str = "vstage_events";
 const POOL_SIZE: usize = 16;
 
 /// Applied in order, once each, numbered from 1 in `vstage_schema`; never edited once released.
-const MIGRATIONS: &[&str] = &[include_str!("../../migrations/postgres/0001_initial.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../migrations/postgres/0001_initial.sql"),
+    include_str!("../../migrations/postgres/0002_creations.sql"),
+];
 
 pub struct Postgres {
     pool: Pool,
@@ -251,6 +254,22 @@ impl Store for Postgres {
         .await
     }
 
+    async fn record_creation(&self, creation: &str, kind: Kind, subject: &str, now: i64) -> Result<(), ServerError> {
+        let (creation, subject) = (creation.to_string(), subject.to_string());
+        self.run(move |pool| async move {
+            pool.get()
+                .await?
+                .execute(
+                    "INSERT INTO creations (token, kind, subject, started_at) VALUES ($1, $2, $3, $4)
+                     ON CONFLICT DO NOTHING",
+                    &[&creation, &kind.as_str(), &subject, &now],
+                )
+                .await?;
+            Ok(())
+        })
+        .await
+    }
+
     async fn receive_delivery(&self, delivery: Delivery) -> Result<Option<StoredEvent>, ServerError> {
         self.run(move |pool| async move {
             let mut client = pool.get().await?;
@@ -265,7 +284,25 @@ impl Store for Postgres {
                 )
                 .await?
                 .map(|row| row.get(0));
-            let subject = owner.unwrap_or(delivery.unowned_subject);
+            tx.execute("DELETE FROM creations WHERE started_at < $1", &[&delivery.seen_since]).await?;
+            let creator: Option<String> = match (&owner, &delivery.creation) {
+                (None, Some(creation)) => tx
+                    .query_opt(
+                        "SELECT subject FROM creations WHERE token = $1 AND kind = $2",
+                        &[creation, &delivery.kind.as_str()],
+                    )
+                    .await?
+                    .map(|row| row.get(0)),
+                _ => None,
+            };
+            if let Some(creator) = &creator {
+                tx.execute(
+                    "INSERT INTO owners (kind, id, subject) VALUES ($1, $2, $3) ON CONFLICT (kind, id) DO NOTHING",
+                    &[&delivery.kind.as_str(), &delivery.id, creator],
+                )
+                .await?;
+            }
+            let subject = owner.or(creator).unwrap_or(delivery.unowned_subject);
             tx.execute("DELETE FROM deliveries_seen WHERE received_at < $1", &[&delivery.seen_since]).await?;
             let fresh = tx
                 .execute(

@@ -96,6 +96,15 @@ CREATE TABLE kept_results (
 CREATE INDEX kept_results_by_subject ON kept_results (subject, removed);
 CREATE INDEX kept_results_by_time ON kept_results (removed, kept_at);
 ",
+    "
+CREATE TABLE creations (
+    token      TEXT PRIMARY KEY,
+    kind       TEXT NOT NULL,
+    subject    TEXT NOT NULL,
+    started_at INTEGER NOT NULL
+);
+CREATE INDEX creations_by_time ON creations (started_at);
+",
 ];
 
 impl Sqlite {
@@ -265,12 +274,37 @@ impl Store for Sqlite {
         .await
     }
 
+    async fn record_creation(&self, creation: &str, kind: Kind, subject: &str, now: i64) -> Result<(), ServerError> {
+        let (creation, subject) = (creation.to_string(), subject.to_string());
+        self.run(move |db| {
+            db.execute(
+                "INSERT OR IGNORE INTO creations (token, kind, subject, started_at) VALUES (?1, ?2, ?3, ?4)",
+                params![creation, kind.as_str(), subject, now],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
     async fn receive_delivery(&self, delivery: Delivery) -> Result<Option<StoredEvent>, ServerError> {
         self.run(move |db| {
             let tx = db.transaction()?;
             // The owner is read in the transaction that stores the event: read before it, a creation recorded and
             // claimed in between would leave this event unowned for good.
-            let subject = owner_of(&tx, delivery.kind, &delivery.id)?.unwrap_or(delivery.unowned_subject);
+            tx.execute("DELETE FROM creations WHERE started_at < ?1", [delivery.seen_since])?;
+            let subject = match owner_of(&tx, delivery.kind, &delivery.id)? {
+                Some(owner) => owner,
+                None => match creator(&tx, delivery.kind, delivery.creation.as_deref())? {
+                    Some(creator) => {
+                        tx.execute(
+                            "INSERT OR IGNORE INTO owners (kind, id, subject) VALUES (?1, ?2, ?3)",
+                            params![delivery.kind.as_str(), delivery.id, creator],
+                        )?;
+                        creator
+                    }
+                    None => delivery.unowned_subject,
+                },
+            };
             tx.execute("DELETE FROM deliveries_seen WHERE received_at < ?1", [delivery.seen_since])?;
             let fresh = tx.execute(
                 "INSERT OR IGNORE INTO deliveries_seen (digest, received_at) VALUES (?1, ?2)",
@@ -480,6 +514,18 @@ fn owner_of(db: &Connection, kind: Kind, id: &str) -> Result<Option<String>, Ser
         .query_row("SELECT subject FROM owners WHERE kind = ?1 AND id = ?2", params![kind.as_str(), id], |row| {
             row.get(0)
         })
+        .optional()?)
+}
+
+/// The subject that started `creation`, if it is one of `kind`'s.
+fn creator(db: &Connection, kind: Kind, creation: Option<&str>) -> Result<Option<String>, ServerError> {
+    let Some(creation) = creation else { return Ok(None) };
+    Ok(db
+        .query_row(
+            "SELECT subject FROM creations WHERE token = ?1 AND kind = ?2",
+            params![creation, kind.as_str()],
+            |row| row.get(0),
+        )
         .optional()?)
 }
 

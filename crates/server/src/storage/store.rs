@@ -94,6 +94,10 @@ pub struct Delivery {
     pub data: String,
     /// The body's SHA-256: a delivery seen within `seen_since` is a duplicate.
     pub digest: Vec<u8>,
+    /// The creation this delivery names (the `creation` of our receiver's address): when the render or analysis
+    /// has no recorded owner, the subject that started that creation becomes its owner. So a creation the
+    /// service accepted is not lost when the server that sent it stopped before recording its answer.
+    pub creation: Option<String>,
     /// Who gets an event whose owner is not recorded: `""` (kept for a later claim) or the open-access subject.
     pub unowned_subject: String,
     /// When it arrived (ms since the epoch).
@@ -159,8 +163,11 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn board_remove(&self, subject: &str, render_id: &str) -> Result<Board, ServerError>;
     async fn board_clear(&self, subject: &str) -> Result<(), ServerError>;
 
-    /// Stores a delivery as an event in one transaction with its owner's lookup and the duplicate check: `None`
-    /// when the same body was seen already. Old deliveries and events are dropped on the way.
+    /// Remembers that `subject` started a creation of `kind` named `creation`, before it is sent to the service.
+    async fn record_creation(&self, creation: &str, kind: Kind, subject: &str, now: i64) -> Result<(), ServerError>;
+    /// Stores a delivery as an event in one transaction with its owner's lookup (or its creation's) and the
+    /// duplicate check: `None` when the same body was seen already. Old deliveries, creations and events are
+    /// dropped on the way.
     async fn receive_delivery(&self, delivery: Delivery) -> Result<Option<StoredEvent>, ServerError>;
     /// Gives `subject` the events that arrived about `resources` before their owner was recorded, in id order.
     async fn claim_events(&self, resources: &[String], subject: &str) -> Result<Vec<StoredEvent>, ServerError>;

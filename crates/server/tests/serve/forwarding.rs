@@ -337,11 +337,13 @@ async fn token_holders_choose_no_webhook_and_no_private_address() {
                            "webhook_url": "https://attacker.example/hook"})
     };
 
-    // the browser's webhook_url is replaced by the server's receiver
+    // the browser's webhook_url is replaced by the server's receiver, naming the creation
     let answer = create(render("https://photos.example/a.jpg")).send().await.unwrap();
     assert_eq!(answer.status().as_u16(), 200);
     let sent: serde_json::Value = serde_json::from_slice(&creations()[0].body).unwrap();
-    assert_eq!(sent["webhook_url"], "https://studio.example/api/webhooks/service");
+    let receiver = sent["webhook_url"].as_str().unwrap_or_default();
+    let creation = receiver.strip_prefix("https://studio.example/api/webhooks/service?creation=crt_");
+    assert!(creation.is_some_and(|token| token.len() == 64), "{receiver}");
     // the server's own uploads are fine
     let own = create(render("https://studio.example/api/uploads/abc.jpg")).send().await.unwrap();
     assert_eq!(own.status().as_u16(), 200);
