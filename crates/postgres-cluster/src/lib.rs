@@ -43,6 +43,15 @@ pub struct Cluster {
 }
 
 impl Cluster {
+    /// A new empty database for a test, on the cluster of the test run: the one in `$VSTAGE_POSTGRES_DIR`
+    /// (`cargo xtask test` sets it, and stops that cluster at the end), else in this workspace's `target/postgres`.
+    pub fn fresh_test_database(prefix: &str) -> anyhow::Result<String> {
+        let dir = std::env::var_os("VSTAGE_POSTGRES_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/postgres"));
+        Cluster::shared(&dir)?.fresh_database(prefix)
+    }
+
     /// The cluster in `dir`, started if it is not running (made with initdb on first use). Many processes may call
     /// this at once (nextest runs each test in its own process): a file lock (`std::fs::File::lock`, stable Rust)
     /// on `<dir>.lock` makes one of them create/start it and the others reuse it. A cluster left running by an

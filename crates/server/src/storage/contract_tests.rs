@@ -1,7 +1,6 @@
 //! The `Store` contract, each test run against SQLite and against PostgreSQL (a fresh database on the private
 //! cluster under `target/postgres`, started on first use; `cargo xtask test` stops it at the end).
 
-use std::path::Path;
 use std::sync::Arc;
 
 use futures_util::StreamExt;
@@ -30,18 +29,12 @@ async fn postgres() -> Arc<dyn Store> {
     Arc::new(Postgres::connect(&fresh_database().await).await.expect("connects and migrates"))
 }
 
-/// The URL of a new database on the private cluster: `VSTAGE_POSTGRES_DIR` (which `cargo xtask test` sets and
-/// stops at the end), else `target/postgres`.
+/// The URL of a new database on the private cluster.
 async fn fresh_database() -> String {
-    let dir = std::env::var_os("VSTAGE_POSTGRES_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/postgres"));
-    tokio::task::spawn_blocking(move || {
-        let cluster = vstage_postgres_cluster::Cluster::shared(&dir).expect("the private PostgreSQL cluster starts");
-        cluster.fresh_database("store").expect("a fresh database")
-    })
-    .await
-    .unwrap()
+    tokio::task::spawn_blocking(|| vstage_postgres_cluster::Cluster::fresh_test_database("store"))
+        .await
+        .unwrap()
+        .expect("a fresh database on the private PostgreSQL cluster")
 }
 
 fn render(id: &str, label: &str) -> BoardRender {

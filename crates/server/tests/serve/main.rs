@@ -8,6 +8,7 @@ mod access;
 mod board;
 mod events;
 mod forwarding;
+mod instances;
 mod kept;
 mod open_access;
 mod recording;

@@ -29,19 +29,31 @@ impl Server {
 
     /// The same with more arguments and environment variables.
     pub async fn start_with(dist: &Path, args: &[&str], envs: &[(&str, &str)]) -> Server {
-        Server::start_in(tempfile::tempdir().expect("a temporary data dir"), dist, args, envs).await
+        Server::start_listening("127.0.0.1:0", dist, args, envs).await
+    }
+
+    /// The same on the address `listen`.
+    pub async fn start_listening(listen: &str, dist: &Path, args: &[&str], envs: &[(&str, &str)]) -> Server {
+        let data = tempfile::tempdir().expect("a temporary data dir");
+        Server::start_in(data, listen, dist, args, envs).await
     }
 
     /// Stops this server (SIGTERM) and starts another on the same data dir.
     pub async fn restart_with(self, dist: &Path, args: &[&str], envs: &[(&str, &str)]) -> Server {
         let Server { mut process, data, .. } = self;
         terminate(&mut process).await;
-        Server::start_in(data, dist, args, envs).await
+        Server::start_in(data, "127.0.0.1:0", dist, args, envs).await
     }
 
-    async fn start_in(data: tempfile::TempDir, dist: &Path, args: &[&str], envs: &[(&str, &str)]) -> Server {
+    async fn start_in(
+        data: tempfile::TempDir,
+        listen: &str,
+        dist: &Path,
+        args: &[&str],
+        envs: &[(&str, &str)],
+    ) -> Server {
         let mut process = Command::new(env!("CARGO_BIN_EXE_vstage"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--dist"])
+            .args(["serve", "--listen", listen, "--dist"])
             .arg(dist)
             .arg("--data-dir")
             .arg(data.path())
@@ -82,6 +94,11 @@ impl Server {
         let answer = reqwest::Client::new().post(self.api(path)).json(&body).send().await.unwrap();
         assert!(answer.status().is_success(), "{path}: {}", answer.status());
         answer.json().await.unwrap()
+    }
+
+    /// Kills the server with SIGKILL: no code of its own runs.
+    pub async fn kill(mut self) {
+        self.process.kill().await.expect("the server is killed");
     }
 
     /// Stops the server with SIGTERM and waits for it to exit; returns whether it exited on its own in time.
