@@ -43,6 +43,7 @@ pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
     if purpose == Purpose::Test {
         chromium()?;
         postgres()?;
+        nginx()?;
         python_tool(project, &PythonTool::SCHEMATHESIS)?;
         python_tool(project, &PythonTool::MOTO)?;
         axe_core(project)?;
@@ -234,7 +235,7 @@ fn nginx() -> anyhow::Result<()> {
         println!("    nginx: present");
         return Ok(());
     }
-    apt_install(&["nginx"], "nginx (the reference proxy of the benchmarks)")
+    apt_install(&["nginx"], "nginx (the two-server tests' load balancer, the benchmarks' reference proxy)")
 }
 
 /// Valgrind, whose callgrind counts the proxies' instructions per call.

@@ -9,6 +9,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
 use crate::sse::EventStream;
+use crate::support::balancer::Balancer;
 use crate::support::s3::S3Server;
 use crate::support::{Server, widget_dir};
 use crate::webhooks::{deliver, signature};
@@ -22,6 +23,9 @@ const BUCKET: &str = "vstage";
 struct Deployment {
     first: Server,
     second: Server,
+    /// The address the studio is reached at.
+    public_url: String,
+    _balancer: Option<Balancer>,
     s3: S3Server,
     /// `vstage sandbox`'s address, for calls with the account's key.
     service: String,
@@ -29,12 +33,13 @@ struct Deployment {
     _dist: tempfile::TempDir,
 }
 
-/// Which server the public address (the service's webhooks, the uploads' addresses) leads to: with a load
-/// balancer, any; here one of the two, as if the other were out of the balancer's rotation.
+/// Where the public address (the service's webhooks, the uploads' addresses) leads: nginx balancing over both
+/// as the README configures it, or one of the two, as if the other were out of the balancer's rotation.
 #[derive(Clone, Copy)]
 enum Public {
     First,
     Second,
+    Balancer,
 }
 
 impl Deployment {
@@ -56,7 +61,15 @@ impl Deployment {
             .unwrap()
             .expect("a fresh database on the private PostgreSQL cluster");
         let ports = [free_port(), free_port()];
-        let public_url = format!("http://127.0.0.1:{}", ports[public as usize]);
+        let balancer_port = free_port();
+        let public_url = format!(
+            "http://127.0.0.1:{}",
+            match public {
+                Public::First => ports[0],
+                Public::Second => ports[1],
+                Public::Balancer => balancer_port,
+            }
+        );
         let storage = format!("s3://{BUCKET}/studio");
         let args = [
             "--upstream",
@@ -84,7 +97,25 @@ impl Deployment {
         let listen = |port: u16| format!("127.0.0.1:{port}");
         let first = Server::start_listening(&listen(ports[0]), dist.path(), &args, &env).await;
         let second = Server::start_listening(&listen(ports[1]), dist.path(), &args, &env).await;
-        Deployment { first, second, s3, service, _service: service_process, _dist: dist }
+        let balancer = match public {
+            Public::Balancer => Some(Balancer::start(balancer_port, ports).await),
+            Public::First | Public::Second => None,
+        };
+        Deployment {
+            first,
+            second,
+            public_url,
+            _balancer: balancer,
+            s3,
+            service,
+            _service: service_process,
+            _dist: dist,
+        }
+    }
+
+    /// `/api{path}` at the public address.
+    fn api(&self, path: &str) -> String {
+        format!("{}/api{path}", self.public_url)
     }
 
     /// The service's own view of its renders, with the account's key.
@@ -259,4 +290,36 @@ async fn a_server_killed_in_the_middle_of_a_creation_loses_nothing_the_service_a
     let (_, listed) =
         json_of(http.get(deployment.second.api("/v2/renders")).bearer_auth(&alice).send().await.unwrap()).await;
     assert_eq!(listed["items"][0]["id"], render_id.as_str());
+}
+
+#[tokio::test]
+async fn behind_the_readme_s_nginx_two_servers_are_one_studio() {
+    let deployment = Deployment::start(Public::Balancer, 300).await;
+    let (alice, bob) = alice_and_bob().await;
+    let http = reqwest::Client::new();
+    // Every call goes through the balancer, which takes turns: the stream, the upload, the creation and the
+    // reads land on either server.
+    let mut alices = EventStream::open(http.get(deployment.api("/events")).bearer_auth(&alice)).await;
+    let upload = http.post(deployment.api("/uploads")).bearer_auth(&alice).header("Content-Type", "image/jpeg");
+    let (status, uploaded) = json_of(upload.body(photo()).send().await.unwrap()).await;
+    assert_eq!(status, 200, "{uploaded}");
+    let address = uploaded["url"].as_str().unwrap().to_string();
+    assert!(address.starts_with(&deployment.api("/uploads/")), "{address}");
+    for _ in 0..4 {
+        assert_eq!(http.get(&address).send().await.unwrap().status().as_u16(), 200);
+    }
+    let body = json!({"image_url": address, "variation_count": 1, "config": {"type": "enhancement"}});
+    let create = http.post(deployment.api("/v2/renders")).bearer_auth(&alice).json(&body);
+    let (status, render) = json_of(create.send().await.unwrap()).await;
+    assert_eq!(status, 200, "{render}");
+    let render_id = render["id"].as_str().unwrap();
+    for _ in 0..4 {
+        let read = http.get(deployment.api(&format!("/v2/renders/{render_id}")));
+        assert_eq!(read.try_clone().unwrap().bearer_auth(&alice).send().await.unwrap().status().as_u16(), 200);
+        assert_eq!(read.bearer_auth(&bob).send().await.unwrap().status().as_u16(), 404);
+    }
+    // The service's webhook comes through the balancer too, and the stream is not held back by it.
+    let done = alices.next(Duration::from_secs(30)).await.expect("the done event through nginx");
+    assert_eq!(done.event.as_deref(), Some("done"));
+    assert!(done.data.contains(render_id), "{}", done.data);
 }

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)] // each test binary uses its own part of this
 
+pub mod balancer;
 pub mod s3;
 
 use std::path::Path;
