@@ -557,3 +557,31 @@ fn read_kept(row: &rusqlite::Row<'_>) -> rusqlite::Result<KeptFile> {
         removed: row.get(8)?,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each delivery forgets old deliveries, creations and events: a range of a time index, never a scan.
+    #[tokio::test]
+    async fn forgetting_what_is_old_reads_the_time_indexes() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Sqlite::open(dir.path()).unwrap();
+        let plans = db
+            .run(|db| {
+                let plan = |sql: &str| -> rusqlite::Result<String> {
+                    db.query_row(&format!("EXPLAIN QUERY PLAN {sql}"), [], |row| row.get(3))
+                };
+                Ok([
+                    plan("DELETE FROM deliveries_seen WHERE received_at < 5")?,
+                    plan("DELETE FROM creations WHERE started_at < 5")?,
+                    plan("DELETE FROM events WHERE received_at < 5")?,
+                ])
+            })
+            .await
+            .unwrap();
+        for (plan, index) in plans.iter().zip(["deliveries_seen_by_time", "creations_by_time", "events_by_time"]) {
+            assert!(plan.contains(index), "reads {index}: {plan}");
+        }
+    }
+}
