@@ -4,7 +4,9 @@
 //! Only the cluster's own binaries are used (`initdb`, `pg_ctl`, `createdb`, `pg_isready`): no client library and
 //! no async. Beside the folder live `<dir>.lock`, which one process holds while it makes or starts the cluster, and
 //! `<dir>.port`, the port of the running server. PostgreSQL refuses to run as root, so under root the server (and
-//! `initdb`, `pg_ctl`) run as `nobody` through util-linux's `setpriv`, and the folder belongs to nobody.
+//! `initdb`, `pg_ctl`) run as `nobody` through util-linux's `setpriv`, and the folder belongs to nobody; where
+//! nobody cannot reach the folder (a clone under `/root`, say), they run as nobody in a user namespace of their
+//! own (util-linux's `unshare`), whose nobody is the caller outside it.
 
 use std::ffi::OsStr;
 use std::fs::File;
@@ -24,6 +26,19 @@ const USER: &str = "vstage";
 const DEBIAN_VERSIONS: &str = "/usr/lib/postgresql";
 /// Under root, the server runs as this user and group, through `setpriv`.
 const SETPRIV: [&str; 4] = ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--"];
+/// Or, where nobody cannot reach the folder, as nobody in a user namespace that maps it onto the caller.
+const UNSHARE: [&str; 4] = ["--user", "--map-user=65534", "--map-group=65534", "--"];
+
+/// Who runs `initdb`, `pg_ctl` and the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ServerUser {
+    /// The caller, who is not root.
+    Caller,
+    /// Under root: `nobody`, who owns the folder.
+    Nobody,
+    /// Under root, when nobody cannot reach the folder: nobody inside a user namespace, the caller outside it.
+    NobodyInNamespace,
+}
 /// How long `pg_ctl` waits for the server to start or stop.
 const PG_CTL_WAIT_SECONDS: &str = "60";
 /// How many lines of `server.log` an error of `pg_ctl` quotes.
@@ -38,8 +53,8 @@ pub struct Cluster {
     port: u16,
     /// The folder of `initdb`, `pg_ctl`, `createdb` and `pg_isready`.
     bin: PathBuf,
-    /// Whether `initdb`, `pg_ctl` and the server run as nobody (the caller is root).
-    as_nobody: bool,
+    /// Who runs `initdb`, `pg_ctl` and the server.
+    user: ServerUser,
 }
 
 impl Cluster {
@@ -60,7 +75,7 @@ impl Cluster {
     pub fn shared(dir: &Path) -> anyhow::Result<Cluster> {
         let dir = resolve(dir)?;
         let _lock = lock(&dir)?;
-        let mut cluster = Cluster { dir, port: 0, bin: Self::binaries()?, as_nobody: is_root() };
+        let mut cluster = Cluster::at(dir)?;
         if let Some(port) = cluster.running_port() {
             cluster.port = port;
             return Ok(cluster);
@@ -102,7 +117,7 @@ impl Cluster {
         if !dir.join("postmaster.pid").exists() {
             return Ok(());
         }
-        Cluster { dir, port: 0, bin: Self::binaries()?, as_nobody: is_root() }.pg_ctl_stop()
+        Cluster::at(dir)?.pg_ctl_stop()
     }
 
     /// Where Debian's PostgreSQL binaries are: `$VSTAGE_POSTGRES_BIN` if set, else the highest version under
@@ -153,14 +168,29 @@ impl Cluster {
         ready.stdin(Stdio::null()).status().is_ok_and(|status| status.success()).then_some(port)
     }
 
+    /// The cluster at `dir` (absolute), not started, and who runs its server.
+    fn at(dir: PathBuf) -> anyhow::Result<Cluster> {
+        let mut cluster = Cluster { dir, port: 0, bin: Self::binaries()?, user: ServerUser::Caller };
+        if is_root() {
+            cluster.user = ServerUser::Nobody;
+            if let Some(blocked) = cluster.blocked_for_nobody()? {
+                eprintln!(
+                    "PostgreSQL refuses to run as root, and nobody cannot enter {}: the cluster {} runs as nobody in \
+                     a user namespace instead",
+                    blocked.display(),
+                    cluster.dir.display()
+                );
+                cluster.user = ServerUser::NobodyInNamespace;
+            }
+        }
+        Ok(cluster)
+    }
+
     /// Makes the cluster if its folder is missing or broken, stops a server that runs there without answering,
     /// and starts it on a free port, which it writes to `<dir>.port`.
     fn start(&mut self) -> anyhow::Result<()> {
         let port_file = beside(&self.dir, "port");
         let _ = std::fs::remove_file(&port_file);
-        if self.as_nobody {
-            self.check_nobody_reaches()?;
-        }
         if !self.dir.join("PG_VERSION").is_file() {
             self.init()?;
         } else if self.dir.join("postmaster.pid").exists() {
@@ -204,7 +234,7 @@ impl Cluster {
         }
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
-        if self.as_nobody {
+        if self.user == ServerUser::Nobody {
             let mut chown = Command::new("chown");
             chown.args(["-R", "nobody:nogroup"]).arg(dir);
             self.run(&mut chown, "chown -R nobody:nogroup")?;
@@ -212,8 +242,8 @@ impl Cluster {
         Ok(())
     }
 
-    /// Fails, naming the folder in the way, when nobody cannot reach the cluster's parent folder.
-    fn check_nobody_reaches(&self) -> anyhow::Result<()> {
+    /// The first folder from the root down to the cluster's parent that nobody cannot enter, if any.
+    fn blocked_for_nobody(&self) -> anyhow::Result<Option<PathBuf>> {
         let parent = self.dir.parent().context("the cluster's folder has a parent")?;
         let reaches = |folder: &Path| -> anyhow::Result<bool> {
             let mut test = self.as_server_user("test");
@@ -222,23 +252,14 @@ impl Cluster {
             Ok(status.success())
         };
         if reaches(parent)? {
-            return Ok(());
+            return Ok(None);
         }
-        // The first folder from the root down that nobody cannot enter.
-        let mut blocked = parent;
         for folder in parent.ancestors().collect::<Vec<_>>().into_iter().rev() {
             if !reaches(folder)? {
-                blocked = folder;
-                break;
+                return Ok(Some(folder.to_path_buf()));
             }
         }
-        bail!(
-            "PostgreSQL refuses to run as root, so its cluster {} runs as nobody, who cannot enter {}; make it \
-             traversable (chmod o+x {}) or put cargo's target folder elsewhere (CARGO_TARGET_DIR=/tmp/vstage-target)",
-            self.dir.display(),
-            blocked.display(),
-            blocked.display()
-        )
+        Ok(Some(parent.to_path_buf()))
     }
 
     /// `pg_ctl stop -m fast`; a `postmaster.pid` left by a server that died is not an error.
@@ -264,15 +285,21 @@ impl Cluster {
         pg_ctl
     }
 
-    /// A program that touches the cluster's folder (`initdb`, `pg_ctl`, hence the server): as nobody under root,
-    /// as the caller otherwise; started from `/`, which nobody can enter whatever the caller's folder.
+    /// A program that touches the cluster's folder (`initdb`, `pg_ctl`, hence the server), as `self.user`;
+    /// started from `/`, which nobody can enter whatever the caller's folder.
     fn as_server_user(&self, program: impl AsRef<OsStr>) -> Command {
-        let mut command = if self.as_nobody {
-            let mut setpriv = Command::new("setpriv");
-            setpriv.args(SETPRIV).arg(program);
-            setpriv
-        } else {
-            Command::new(program)
+        let mut command = match self.user {
+            ServerUser::Caller => Command::new(program),
+            ServerUser::Nobody => {
+                let mut setpriv = Command::new("setpriv");
+                setpriv.args(SETPRIV).arg(program);
+                setpriv
+            }
+            ServerUser::NobodyInNamespace => {
+                let mut unshare = Command::new("unshare");
+                unshare.args(UNSHARE).arg(program);
+                unshare
+            }
         };
         command.current_dir("/").stdin(Stdio::null());
         command
