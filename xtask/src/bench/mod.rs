@@ -1,6 +1,7 @@
 //! `cargo xtask bench`: measures the project's figures and writes `target/bench/report.md`.
 //! Each figure lives in its own module and adds rows to one report: figure, value, reference, ratio.
 
+mod fan_out;
 mod imaging;
 mod instructions;
 mod mask_editor;
@@ -23,6 +24,8 @@ pub enum Group {
     Widget,
     Sandbox,
     Proxy,
+    // Two `vstage serve` sharing one PostgreSQL database: the live-event fan-out delay across them.
+    Instances,
     Studio,
     Imaging,
     Mask,
@@ -35,10 +38,11 @@ type Measurement = fn(&Project, &mut Report) -> anyhow::Result<()>;
 pub fn run(project: &Project, only: &[Group]) -> anyhow::Result<()> {
     setup::ensure(project, Purpose::Bench)?;
     let mut report = Report::default();
-    let measures: [(Group, Measurement); 7] = [
+    let measures: [(Group, Measurement); 8] = [
         (Group::Widget, widget_size::measure),
         (Group::Sandbox, sandbox_http::measure),
         (Group::Proxy, proxy_http::measure),
+        (Group::Instances, fan_out::measure),
         (Group::Studio, studio::measure),
         (Group::Imaging, imaging::measure),
         (Group::Mask, mask_editor::measure),

@@ -186,7 +186,12 @@ fn cpu_nanos(pids: &[u32]) -> anyhow::Result<u64> {
     Ok(total)
 }
 
-fn start_serve(project: &Project, args: &[&str], envs: &[(&str, &str)], data: &str) -> anyhow::Result<VstageProcess> {
+pub(super) fn start_serve(
+    project: &Project,
+    args: &[&str],
+    envs: &[(&str, &str)],
+    data: &str,
+) -> anyhow::Result<VstageProcess> {
     let data = project.target().join("bench").join(data);
     let _ = std::fs::remove_dir_all(&data);
     let dist = project.target().join("bench").join("no-widget");
@@ -236,7 +241,7 @@ fn live_streams(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn open_stream(addr: &str) -> anyhow::Result<TcpStream> {
+pub(super) fn open_stream(addr: &str) -> anyhow::Result<TcpStream> {
     let mut stream = TcpStream::connect(addr)?;
     stream.set_read_timeout(Some(Duration::from_secs(60)))?;
     write!(stream, "GET /api/events HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n")?;
