@@ -38,7 +38,8 @@ enum Command {
     Test,
     /// Measure the figures and write target/bench/report.md.
     Bench {
-        /// Only these groups of figures (widget, sandbox, proxy, instances, studio, imaging, mask, results); all when none is named.
+        /// Only these groups of figures (widget, sandbox, proxy, instances, studio, imaging, mask, results); all
+        /// when none is named.
         only: Vec<bench::Group>,
     },
 }

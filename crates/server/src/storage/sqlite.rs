@@ -443,8 +443,11 @@ impl Store for Sqlite {
         self.run(move |db| {
             let tx = db.transaction()?;
             for file in &files {
+                let insert = format!(
+                    "INSERT OR IGNORE INTO kept_results ({KEPT_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+                );
                 tx.execute(
-                    &format!("INSERT OR IGNORE INTO kept_results ({KEPT_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"),
+                    &insert,
                     params![
                         file.render_id,
                         file.variation_id,

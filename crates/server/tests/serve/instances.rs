@@ -257,7 +257,10 @@ async fn a_server_killed_in_the_middle_of_a_creation_loses_nothing_the_service_a
     let mut alices = EventStream::open(http.get(deployment.second.api("/events")).bearer_auth(&alice)).await;
 
     // A creation that waits for its variations holds the first until the service is done.
-    let photo = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC";
+    let photo = concat!(
+        "data:image/png;base64,",
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC"
+    );
     let body = json!({"image_url": photo, "variation_count": 2, "config": {"type": "enhancement"},
                       "wait_for_completion": true});
     let creation = http.post(deployment.first.api("/v2/renders")).bearer_auth(&alice).json(&body).send();

@@ -13,7 +13,7 @@ pub struct Balancer {
 }
 
 impl Balancer {
-    /// nginx on `127.0.0.1:port`, balancing over the servers on `backends` (loopback ports), as the README configures it.
+    /// nginx on `127.0.0.1:port`, balancing over the servers on `backends` (loopback ports) as the README says.
     pub async fn start(port: u16, backends: [u16; 2]) -> Balancer {
         let block = readme_block()
             .replacen("server 10.0.0.11:8080;", &format!("server 127.0.0.1:{};", backends[0]), 1)
