@@ -288,3 +288,35 @@ async fn a_shared_store_announces_every_event_to_every_server() {
         "an unowned event is announced when claimed"
     );
 }
+
+/// PostgreSQL only: a feed whose connection was cut listens again and sends what was stored meanwhile.
+#[tokio::test]
+async fn a_feed_cut_off_listens_again_and_misses_nothing() {
+    let url = fresh_database().await;
+    let store: Arc<dyn Store> = Arc::new(Postgres::connect(&url).await.unwrap());
+    let mut feed = store.event_feed().await.unwrap().expect("a feed");
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    store.record_owners(Kind::Render, &["rnd_a".into()], "alice").await.unwrap();
+    let mut next = async || {
+        tokio::time::timeout(std::time::Duration::from_secs(10), feed.next()).await.expect("announced").unwrap()
+    };
+    let before = store.receive_delivery(delivery("rnd_a", "{before}", 1)).await.unwrap().unwrap();
+    assert_eq!(next().await, before);
+
+    // The listening connection is cut (a restart of PostgreSQL, a network blip); an event is stored meanwhile.
+    let (admin, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(connection);
+    let cut = admin
+        .execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+             WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(cut, 1, "the feed's connection was found and cut");
+    let meanwhile = store.receive_delivery(delivery("rnd_a", "{meanwhile}", 2)).await.unwrap().unwrap();
+    assert_eq!(next().await, meanwhile, "read from the log once listening again");
+    let after = store.receive_delivery(delivery("rnd_a", "{after}", 3)).await.unwrap().unwrap();
+    assert_eq!(next().await, after);
+}

@@ -590,9 +590,14 @@ fn read_kept(row: &Row) -> KeptFile {
 }
 
 /// Listens on `CHANNEL` on a connection of its own and sends each announced event (read by its id) to `sender`,
-/// for as long as anyone receives; a lost connection is made again after a second, and said in the log (streams
-/// open meanwhile get what they missed when they resume).
+/// for as long as anyone receives. A lost connection is made again after a second and said in the log; what was
+/// stored meanwhile (after the newest event sent) is read from the log and sent then, so the streams miss nothing.
 async fn feed_events(config: tokio_postgres::Config, pool: Pool, sender: tokio::sync::mpsc::Sender<StoredEvent>) {
+    let mut newest_sent: Option<i64> = None;
+    let send = async |event: StoredEvent, newest_sent: &mut Option<i64>| {
+        *newest_sent = Some(newest_sent.map_or(event.id, |newest| newest.max(event.id)));
+        sender.send(event).await.is_ok()
+    };
     while !sender.is_closed() {
         let (client, mut connection) = match config.connect(NoTls).await {
             Ok(connected) => connected,
@@ -616,13 +621,26 @@ async fn feed_events(config: tokio_postgres::Config, pool: Pool, sender: tokio::
                         break;
                     }
                     listened = true;
+                    // Listening again: what was stored while nobody listened.
+                    if let Some(after) = newest_sent {
+                        match events_after(&pool, after).await {
+                            Ok(missed) => {
+                                for event in missed {
+                                    if !send(event, &mut newest_sent).await {
+                                        return;
+                                    }
+                                }
+                            }
+                            Err(error) => tracing::warn!(%error, "the events stored meanwhile could not be read"),
+                        }
+                    }
                 }
                 message = messages.next() => match message {
                     Some(Ok(AsyncMessage::Notification(notification))) => {
                         let Ok(id) = notification.payload().parse::<i64>() else { continue };
                         match event_by_id(&pool, id).await {
                             Ok(Some(event)) => {
-                                if sender.send(event).await.is_err() {
+                                if !send(event, &mut newest_sent).await {
                                     return;
                                 }
                             }
@@ -635,12 +653,28 @@ async fn feed_events(config: tokio_postgres::Config, pool: Pool, sender: tokio::
                         tracing::warn!(%error, "the live events connection to PostgreSQL failed; listening again");
                         break;
                     }
-                    None => break,
+                    None => {
+                        tracing::warn!("the live events connection to PostgreSQL closed; listening again");
+                        break;
+                    }
                 },
             }
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
+}
+
+/// The owned events after `after`, in order (as many as a stream would replay).
+async fn events_after(pool: &Pool, after: i64) -> Result<Vec<StoredEvent>, ServerError> {
+    let rows = pool
+        .get()
+        .await?
+        .query(
+            "SELECT id, subject, event_type, data FROM events WHERE id > $1 AND subject <> '' ORDER BY id LIMIT 1000",
+            &[&after],
+        )
+        .await?;
+    Ok(rows.iter().map(read_event).collect())
 }
 
 async fn event_by_id(pool: &Pool, id: i64) -> Result<Option<StoredEvent>, ServerError> {
