@@ -1,30 +1,14 @@
 //! `vstage sandbox` as a process: a hard kill (SIGKILL in the middle of work) loses no accepted render, and after a
 //! restart on the same data dir its queued and interrupted variations finish; accounts may come from the environment.
 
-use std::process::Stdio;
+#[path = "support/mod.rs"]
+mod support;
+
 use std::time::Duration;
 
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
+use tokio::process::Child;
 
-/// A 1x1 PNG as a data URL, so the photo survives the restart.
-const PHOTO: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC";
-
-/// `vstage sandbox` with `args` (and `env`), and the address it listens on.
-async fn sandbox(args: &[&str], env: &[(&str, &str)]) -> (Child, String) {
-    let mut process = Command::new(env!("CARGO_BIN_EXE_vstage"))
-        .args(["sandbox", "--listen", "127.0.0.1:0"])
-        .args(args)
-        .envs(env.iter().copied())
-        .stdout(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(process.stdout.take().unwrap()).lines();
-    let line = lines.next_line().await.unwrap().unwrap();
-    let url = line.strip_prefix("vstage listening on ").unwrap().split_whitespace().next().unwrap().to_string();
-    (process, url)
-}
+use support::{ONE_PIXEL_PNG as PHOTO, sandbox};
 
 async fn start(data: &std::path::Path) -> (Child, String) {
     let data = data.to_str().unwrap();

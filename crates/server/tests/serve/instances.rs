@@ -5,13 +5,12 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
+use tokio::process::Child;
 
 use crate::sse::EventStream;
 use crate::support::balancer::Balancer;
 use crate::support::s3::S3Server;
-use crate::support::{Server, widget_dir};
+use crate::support::{ONE_PIXEL_PNG, Server, sandbox, widget_dir};
 use crate::webhooks::{deliver, signature};
 use crate::{WIDGET_SECRET, alice_and_bob};
 
@@ -30,6 +29,7 @@ struct Deployment {
     /// `vstage sandbox`'s address, for calls with the account's key.
     service: String,
     _service: Child,
+    _service_data: tempfile::TempDir,
     _dist: tempfile::TempDir,
 }
 
@@ -44,7 +44,8 @@ enum Public {
 
 impl Deployment {
     async fn start(public: Public, processing_ms: u64) -> Deployment {
-        let (service_process, service) = sandbox(processing_ms).await;
+        let service_data = tempfile::tempdir().unwrap();
+        let (service_process, service) = service(&service_data, processing_ms).await;
         let secret = json!({"webhook_secret": WEBHOOK_SECRET});
         let answer = reqwest::Client::new()
             .post(format!("{service}/v2/user/webhook-secret"))
@@ -109,6 +110,7 @@ impl Deployment {
             s3,
             service,
             _service: service_process,
+            _service_data: service_data,
             _dist: dist,
         }
     }
@@ -133,21 +135,13 @@ impl Deployment {
     }
 }
 
-/// `vstage sandbox` on a free port with one account, and its address.
-async fn sandbox(processing_ms: u64) -> (Child, String) {
-    let data = tempfile::tempdir().unwrap().keep();
-    let mut process = Command::new(env!("CARGO_BIN_EXE_vstage"))
-        .args(["sandbox", "--listen", "127.0.0.1:0", "--api-key", API_KEY, "--webhook-retry-ms", "200"])
-        .args(["--processing-ms", &processing_ms.to_string(), "--data-dir"])
-        .arg(&data)
-        .stdout(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(process.stdout.take().unwrap()).lines();
-    let line = lines.next_line().await.unwrap().unwrap();
-    let url = line.strip_prefix("vstage listening on ").unwrap().split_whitespace().next().unwrap().to_string();
-    (process, url)
+/// `vstage sandbox` with one account in `data`, and its address.
+async fn service(data: &tempfile::TempDir, processing_ms: u64) -> (Child, String) {
+    let data = data.path().to_str().unwrap();
+    let processing_ms = processing_ms.to_string();
+    let args =
+        ["--api-key", API_KEY, "--webhook-retry-ms", "200", "--processing-ms", &processing_ms, "--data-dir", data];
+    sandbox(&args, &[]).await
 }
 
 fn free_port() -> u16 {
@@ -257,11 +251,7 @@ async fn a_server_killed_in_the_middle_of_a_creation_loses_nothing_the_service_a
     let mut alices = EventStream::open(http.get(deployment.second.api("/events")).bearer_auth(&alice)).await;
 
     // A creation that waits for its variations holds the first until the service is done.
-    let photo = concat!(
-        "data:image/png;base64,",
-        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC"
-    );
-    let body = json!({"image_url": photo, "variation_count": 2, "config": {"type": "enhancement"},
+    let body = json!({"image_url": ONE_PIXEL_PNG, "variation_count": 2, "config": {"type": "enhancement"},
                       "wait_for_completion": true});
     let creation = http.post(deployment.first.api("/v2/renders")).bearer_auth(&alice).json(&body).send();
     let creation = tokio::spawn(creation);

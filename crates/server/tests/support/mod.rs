@@ -135,6 +135,29 @@ fn collect(
     });
 }
 
+/// A 1x1 PNG as a data URL: a photo the service reads without fetching anything.
+pub const ONE_PIXEL_PNG: &str = concat!(
+    "data:image/png;base64,",
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC"
+);
+
+/// `vstage sandbox --listen 127.0.0.1:0` with `args` (and `env`), killed when the handle drops, and the address it
+/// listens on.
+pub async fn sandbox(args: &[&str], env: &[(&str, &str)]) -> (Child, String) {
+    let mut process = Command::new(env!("CARGO_BIN_EXE_vstage"))
+        .args(["sandbox", "--listen", "127.0.0.1:0"])
+        .args(args)
+        .envs(env.iter().copied())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the vstage binary starts");
+    let mut lines = BufReader::new(process.stdout.take().expect("stdout is piped")).lines();
+    let line = lines.next_line().await.unwrap().expect("vstage sandbox says where it listens");
+    let url = line.strip_prefix("vstage listening on ").unwrap().split_whitespace().next().unwrap().to_string();
+    (process, url)
+}
+
 /// A folder standing in for the built widget.
 pub fn widget_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
