@@ -77,7 +77,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         Some(url) => checked_base("--public-url", url)?,
         None => local_url.clone(),
     };
-    let store = storage::store::open(args.database.as_deref(), &args.data_dir).await?;
+    let store = storage::open(args.database.as_deref(), &args.data_dir).await?;
     let (upstream, embedded_sandbox) = match &args.upstream {
         Some(url) => (Upstream::remote(url, std::env::var("VSTAGE_API_KEY").ok())?, None),
         None => {

@@ -1,5 +1,6 @@
 //! Fetching a result image the service made: from the embedded sandbox directly when the address is this server's
-//! `/sandbox/files/...`, otherwise from the service's public address (never this machine or a private network).
+//! `/sandbox/files/...`, otherwise from the service's public address (never this machine or a private network);
+//! and the extension its address gives it.
 
 use std::time::Duration;
 
@@ -71,4 +72,26 @@ impl ResultFetcher {
 
 fn unreadable(url: &str) -> ServerError {
     ServerError::BadGateway(format!("The service gave a result address this server will not read: {url}"))
+}
+
+/// The image's extension from its address, `jpg` when it has none worth keeping.
+pub fn extension(url: &str) -> String {
+    let path = url.split(['?', '#']).next().unwrap_or_default();
+    let name = path.rsplit('/').next().unwrap_or_default();
+    match name.rsplit_once('.').map(|(_, extension)| extension.to_ascii_lowercase()) {
+        Some(extension) if ["jpg", "jpeg", "png", "webp", "avif"].contains(&extension.as_str()) => extension,
+        _ => "jpg".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::extension;
+
+    #[test]
+    fn an_image_s_extension_comes_from_its_address() {
+        assert_eq!(extension("https://cdn.example/r/a.PNG?sig=1"), "png");
+        assert_eq!(extension("https://cdn.example/r/a"), "jpg");
+        assert_eq!(extension("https://cdn.example/r/a.exe"), "jpg");
+    }
 }

@@ -21,8 +21,7 @@ use serde_json::{Value, json};
 use vstage_api::VariationResult;
 use vstage_api::time::now_millis;
 
-use super::fetch::ResultFetcher;
-use super::zip::extension;
+use super::fetch::{ResultFetcher, extension};
 use crate::access::Subject;
 use crate::error::ServerError;
 use crate::storage::store::{KeptFile, Store};

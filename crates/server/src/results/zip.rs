@@ -19,7 +19,7 @@ use vstage_api::{Config, Render, Variation, VariationStatus};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
-use super::fetch::ResultFetcher;
+use super::fetch::{ResultFetcher, extension};
 use crate::access::Subject;
 use crate::error::ServerError;
 use crate::proxy::Proxy;
@@ -200,16 +200,6 @@ fn photo_name(label: Option<&str>, image_url: Option<&str>, render_id: &str) -> 
         .unwrap_or_else(|| file_safe(render_id))
 }
 
-/// The image's extension from its address, `jpg` when it has none worth keeping.
-pub(crate) fn extension(url: &str) -> String {
-    let path = url.split(['?', '#']).next().unwrap_or_default();
-    let name = path.rsplit('/').next().unwrap_or_default();
-    match name.rsplit_once('.').map(|(_, extension)| extension.to_ascii_lowercase()) {
-        Some(extension) if ["jpg", "jpeg", "png", "webp", "avif"].contains(&extension.as_str()) => extension,
-        _ => "jpg".into(),
-    }
-}
-
 /// Letters, digits, `-` and `_` only (at most 60), so a name is the same on every system and never a path.
 fn file_safe(text: &str) -> String {
     let safe: String = text
@@ -286,9 +276,6 @@ mod tests {
         // the agent's name for the photo comes first, when it has letters or digits
         assert_eq!(photo_name(Some("Master Bedroom.jpeg"), Some("https://u.example/a1b2.jpg"), "r"), "master-bedroom");
         assert_eq!(photo_name(Some("../.."), Some("https://u.example/a1b2.jpg"), "r"), "a1b2");
-        assert_eq!(extension("https://cdn.example/r/a.PNG?sig=1"), "png");
-        assert_eq!(extension("https://cdn.example/r/a"), "jpg");
-        assert_eq!(extension("https://cdn.example/r/a.exe"), "jpg");
         assert_eq!(file_safe("Scandinavian / modern"), "scandinavian---modern");
     }
 }

@@ -14,6 +14,8 @@ pub mod sqlite;
 pub mod store;
 pub mod uploads;
 
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::error::ServerError;
@@ -32,5 +34,19 @@ where
         if let Err(error) = sweep().await {
             tracing::warn!(%error, "could not remove expired {what}");
         }
+    }
+}
+
+/// The database `--database` names: `postgres://...` (or `postgresql://...`), else SQLite in `data_dir`.
+pub async fn open(database: Option<&str>, data_dir: &Path) -> anyhow::Result<Arc<dyn store::Store>> {
+    match database {
+        None => Ok(Arc::new(sqlite::Sqlite::open(data_dir)?)),
+        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+            Ok(Arc::new(postgres::Postgres::connect(url).await?))
+        }
+        Some(_) => anyhow::bail!(
+            "--database takes a PostgreSQL URL (postgres://user:password@host:5432/name); leave it out for the \
+             SQLite database in the data dir"
+        ),
     }
 }

@@ -4,9 +4,6 @@
 //! Each method is one unit of work (one transaction where it writes more than one row), so the callers hold no SQL
 //! and both databases pass the same tests (`contract_tests.rs`).
 
-use std::path::Path;
-use std::sync::Arc;
-
 use async_trait::async_trait;
 use futures_util::stream::BoxStream;
 use vstage_api::board::{Board, BoardRender};
@@ -197,18 +194,4 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn expired_kept(&self, cutoff: i64) -> Result<Vec<KeptFile>, ServerError>;
     /// Marks the files kept before `cutoff` removed.
     async fn mark_kept_expired(&self, cutoff: i64) -> Result<(), ServerError>;
-}
-
-/// The database `--database` names: `postgres://...` (or `postgresql://...`), else SQLite in `data_dir`.
-pub async fn open(database: Option<&str>, data_dir: &Path) -> anyhow::Result<Arc<dyn Store>> {
-    match database {
-        None => Ok(Arc::new(super::sqlite::Sqlite::open(data_dir)?)),
-        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
-            Ok(Arc::new(super::postgres::Postgres::connect(url).await?))
-        }
-        Some(_) => anyhow::bail!(
-            "--database takes a PostgreSQL URL (postgres://user:password@host:5432/name); leave it out for the \
-             SQLite database in the data dir"
-        ),
-    }
 }
