@@ -2,6 +2,7 @@
 //! forwards the element's life to Rust; each element gets its own shadow root, styles, studio, token and timers.
 
 pub mod attributes;
+pub mod custom_element;
 pub mod styles;
 
 use leptos::prelude::*;
@@ -12,59 +13,11 @@ use web_sys::{HtmlElement, ShadowRoot};
 pub use attributes::{ATTRIBUTES, Attributes};
 
 use crate::app::{App, StudioOptions};
+use crate::embed::custom_element::{default_api_base, define_element};
 use crate::host::Host;
 
 /// The element's name.
 pub const ELEMENT: &str = "vstage-widget";
-
-// wasm-bindgen cannot declare a class that extends HTMLElement (wasm-bindgen#210): the class is this JS, defined
-// once per page; `mount` is Rust's, given the element and where to render (its open shadow root, or the element
-// itself when `shadow` is false). `import.meta.url` is this snippet's address on the vstage server.
-#[wasm_bindgen(inline_js = r#"
-export function defineVstageElement(name, attributes, shadow, mount) {
-  if (customElements.get(name)) return;
-  const property = (attribute) => attribute.replace(/-([a-z])/g, (_, letter) => letter.toUpperCase());
-  class VstageWidget extends HTMLElement {
-    static get observedAttributes() { return attributes; }
-    connectedCallback() {
-      // Properties set before the element was defined shadow the accessors: hand them over.
-      for (const attribute of attributes) {
-        const key = property(attribute);
-        if (Object.prototype.hasOwnProperty.call(this, key)) {
-          const value = this[key];
-          delete this[key];
-          this[key] = value;
-        }
-      }
-      if (!this.vstageMounted) {
-        this.vstageMounted = mount(this, shadow ? this.shadowRoot ?? this.attachShadow({ mode: "open" }) : this);
-      }
-    }
-    disconnectedCallback() {
-      this.vstageMounted?.free();
-      this.vstageMounted = undefined;
-    }
-    attributeChangedCallback(attribute, old, value) {
-      if (old !== value) this.vstageMounted?.set(attribute, value);
-    }
-  }
-  for (const attribute of attributes) {
-    Object.defineProperty(VstageWidget.prototype, property(attribute), {
-      get() { return this.getAttribute(attribute); },
-      set(value) { value == null ? this.removeAttribute(attribute) : this.setAttribute(attribute, String(value)); },
-    });
-  }
-  customElements.define(name, VstageWidget);
-}
-export function defaultApiBase() { return new URL("/api", import.meta.url).href; }
-"#)]
-extern "C" {
-    #[wasm_bindgen(js_name = defineVstageElement)]
-    fn define_vstage_element(name: &str, attributes: js_sys::Array, shadow: bool, mount: &JsValue);
-    /// The `/api` of the server this code was loaded from.
-    #[wasm_bindgen(js_name = defaultApiBase)]
-    fn default_api_base() -> String;
-}
 
 /// Defines `<vstage-widget>` (once per page, however often the module starts).
 pub fn define() {
@@ -72,22 +25,6 @@ pub fn define() {
         Ok(root) => JsValue::from(MountedWidget::mount(element, root)),
         Err(_) => JsValue::UNDEFINED,
     });
-}
-
-/// Defines the custom element `name` whose `attributes` are observed (and are properties too): `mount` gets the
-/// element and its shadow root (or the element itself without `shadow`) when it joins the page, and returns the
-/// wasm-bindgen object whose `set(name, value)` takes attribute changes and whose `free()` unmounts it.
-pub fn define_element(
-    name: &str,
-    attributes: &[&str],
-    shadow: bool,
-    mount: impl Fn(HtmlElement, JsValue) -> JsValue + 'static,
-) {
-    let mount = Closure::<dyn Fn(HtmlElement, JsValue) -> JsValue>::new(mount);
-    let names = attributes.iter().copied().map(JsValue::from_str).collect::<js_sys::Array>();
-    define_vstage_element(name, names, shadow, mount.as_ref().unchecked_ref());
-    // The element's class calls it for as long as the page lives.
-    mount.forget();
 }
 
 /// One element's studio. Dropping it (the element left the page) unmounts the studio and runs every cleanup:

@@ -9,7 +9,28 @@ use std::time::Duration;
 use leptos::prelude::*;
 
 use crate::describe::now_ms;
-use crate::live::{document_hidden, next_poll_delay};
+
+/// Never more than one request a second per render.
+pub const MIN_POLL_MS: u32 = 1000;
+/// The longest wait between two checks of a late variation.
+pub const MAX_POLL_MS: u32 = 30_000;
+
+/// When to look again at a render whose unfinished variations expect to finish at `pending_etas` (epoch ms; `None`
+/// when the service gave none), after `late_checks` checks that found them still unfinished past their eta.
+/// `None` when nothing is pending: polling stops.
+///
+/// The first check is at the earliest eta; after it, the wait doubles (1 s, 2 s, 4 s, …) up to 30 s.
+pub fn next_poll_delay(now_ms: i64, pending_etas: &[Option<i64>], late_checks: u32) -> Option<u32> {
+    if pending_etas.is_empty() {
+        return None;
+    }
+    let earliest = pending_etas.iter().flatten().min().copied();
+    let delay = match earliest {
+        Some(eta) if eta > now_ms => (eta - now_ms).min(i64::from(MAX_POLL_MS)) as u32,
+        _ => MIN_POLL_MS.saturating_mul(1u32 << late_checks.min(5)),
+    };
+    Some(delay.clamp(MIN_POLL_MS, MAX_POLL_MS))
+}
 
 /// One scheduled check at a time; its timer and its tab listener go with the owner that made it.
 #[derive(Clone, Copy)]
@@ -98,4 +119,9 @@ pub fn use_polling(
         }
         progress
     });
+}
+
+/// Whether the page is in a hidden tab (polling waits until it shows).
+pub fn document_hidden() -> bool {
+    web_sys::window().and_then(|window| window.document()).is_some_and(|document| document.hidden())
 }

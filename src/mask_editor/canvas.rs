@@ -6,7 +6,7 @@ use vstage_mask::{Mask, Rect};
 use wasm_bindgen::{Clamped, JsCast};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlImageElement, ImageData};
 
-use super::core::Problem;
+use super::problem::Problem;
 use super::viewport::Viewport;
 
 /// Rows painted at once on a full repaint, so a 12-megapixel mask never needs a 48 MB buffer.

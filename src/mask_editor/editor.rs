@@ -9,10 +9,11 @@ use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 
 use super::canvas::MaskLayer;
-use super::core::{Editor, EditorCore, Photo, Problem};
+use super::core::{Editor, EditorCore, Photo};
 use super::element::Studio;
 use super::footer::{MaskFooter, THRESHOLD};
 use super::load;
+use super::problem::Problem;
 use super::settings::BrushSettings;
 use super::shortcuts::{STEP, Shortcut, shortcut};
 use super::stage::MaskStage;

@@ -15,8 +15,8 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, HtmlElement};
 
 use super::MaskEditor;
-use super::core::Problem;
-use crate::embed::define_element;
+use super::problem::Problem;
+use crate::embed::custom_element::define_element;
 use crate::locale::provide_locale;
 
 pub const ELEMENT: &str = "vstage-mask-editor";

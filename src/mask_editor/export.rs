@@ -4,7 +4,7 @@
 use vstage_mask::Mask;
 use web_sys::{Blob, BlobPropertyBag};
 
-use super::core::Problem;
+use super::problem::Problem;
 
 /// The mask as a PNG blob.
 pub fn png_blob(mask: &Mask) -> Result<Blob, Problem> {

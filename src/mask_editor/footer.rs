@@ -6,10 +6,11 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_i18n::td_string;
 
-use super::core::{Editor, Problem};
+use super::core::Editor;
 use super::element::Studio;
 use super::export::png_blob;
 use super::load;
+use super::problem::Problem;
 use crate::locale::{Locale, use_locale};
 
 /// Pixels of the analysis mask at or above this grey level are furniture.

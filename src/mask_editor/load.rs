@@ -5,7 +5,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::HtmlImageElement;
 
 use super::canvas::offscreen;
-use super::core::Problem;
+use super::problem::Problem;
 
 /// Loads and decodes an image. `readable` asks for CORS, which reading its pixels back needs.
 pub async fn image(url: &str, readable: bool) -> Result<HtmlImageElement, Problem> {

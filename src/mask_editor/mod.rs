@@ -9,6 +9,7 @@ pub mod element;
 pub mod export;
 mod footer;
 mod load;
+pub mod problem;
 mod settings;
 pub mod shortcuts;
 mod stage;
