@@ -165,20 +165,3 @@ pub fn with_access_token(address: String, token: Option<&str>) -> String {
         None => address,
     }
 }
-
-/// The address an `<img>` or a download link uses for `url`. A result `vstage serve` keeps (`/api/results/...`) is
-/// its owner's alone and an image cannot send a header, so the token rides in the query; any other address is
-/// used as it is.
-pub fn shown_address(url: &str, token: Option<&str>) -> String {
-    if url.contains("/api/results/") && !url.contains('?') {
-        with_access_token(url.to_string(), token)
-    } else {
-        url.to_string()
-    }
-}
-
-/// `shown_address` with the studio's token at the time (a new token gives new addresses).
-pub fn use_shown_address() -> impl Fn(&str) -> String + Clone + Send + Sync + 'static {
-    let token = use_token();
-    move |url| shown_address(url, token.as_ref().and_then(Token::get).as_deref())
-}

@@ -6,7 +6,6 @@ use leptos::html;
 use leptos::prelude::*;
 use leptos_i18n::td_string;
 
-use crate::api::use_shown_address;
 use crate::locale::use_locale;
 
 /// The new position after `key` at `position` (0 to 100), or `None` when the key does nothing here.
@@ -34,12 +33,6 @@ pub fn BeforeAfter(
     #[prop(into)] after_label: Signal<String>,
 ) -> impl IntoView {
     let locale = use_locale();
-    let shown = use_shown_address();
-    let before = Signal::derive({
-        let shown = shown.clone();
-        move || shown(&before.get())
-    });
-    let after = Signal::derive(move || shown(&after.get()));
     let position = RwSignal::new(50.0_f64);
     let frame = NodeRef::<html::Div>::new();
     let dragging = RwSignal::new(false);

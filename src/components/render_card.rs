@@ -5,7 +5,6 @@ use leptos::prelude::*;
 use leptos_i18n::td_string;
 use vstage_api::Render;
 
-use crate::api::use_shown_address;
 use crate::components::link::Link;
 use crate::describe;
 use crate::locale::use_locale;
@@ -48,10 +47,7 @@ pub fn RenderCard(
             </label>
             <Link to class="vstage-card__link">
                 {match thumbnail {
-                    Some(src) => {
-                        let shown = use_shown_address();
-                        view! { <img class="vstage-card__thumb" src=move || shown(&src) alt="" loading="lazy" /> }.into_any()
-                    }
+                    Some(src) => view! { <img class="vstage-card__thumb" src=src alt="" loading="lazy" /> }.into_any(),
                     None => view! { <div class="vstage-card__thumb vstage-card__thumb--empty" aria-hidden="true"></div> }.into_any(),
                 }}
                 <span class="vstage-card__title">

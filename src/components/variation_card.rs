@@ -5,7 +5,6 @@ use leptos::prelude::*;
 use leptos_i18n::td_string;
 use vstage_api::{Variation, VariationStatus, VariationType};
 
-use crate::api::use_shown_address;
 use crate::components::eta_bar::EtaBar;
 use crate::describe;
 use crate::locale::use_locale;
@@ -37,8 +36,6 @@ pub fn VariationCard(
     let status = variation.status.clone();
     let status_class = format!("vstage-badge vstage-badge--{}", status.as_str());
     let image = variation.result.as_ref().and_then(|result| result.primary().cloned());
-    let shown = use_shown_address();
-    let download_shown = shown.clone();
     let config = variation.config.clone();
     let working = !status.is_final();
     let eta = variation.eta.as_ref().map(|eta| eta.millis()).filter(|_| working);
@@ -73,10 +70,9 @@ pub fn VariationCard(
                 (Some(image), _) => {
                     let full = image.url.clone();
                     let thumbnail = image.thumbnail().to_string();
-                    let open_shown = shown.clone();
                     view! {
-                        <button class="vstage-variation__thumb" on:click=move |_| on_open.run((open_shown(&full), label.get_untracked()))>
-                            <img src=move || shown(&thumbnail) alt=move || td_string!(locale.get(), studio.variation_open_full, title = &title) loading="lazy" />
+                        <button class="vstage-variation__thumb" on:click=move |_| on_open.run((full.clone(), label.get_untracked()))>
+                            <img src=thumbnail alt=move || td_string!(locale.get(), studio.variation_open_full, title = &title) loading="lazy" />
                         </button>
                     }
                         .into_any()
@@ -99,7 +95,7 @@ pub fn VariationCard(
                             {move || td_string!(locale.get(), studio.variation_use)}
                         </button>
                     })}
-                        <a class="vstage-button vstage-button--small vstage-button--secondary" href=move || download_shown(&image.url) download="" target="_blank" rel="noopener">
+                        <a class="vstage-button vstage-button--small vstage-button--secondary" href=image.url.clone() download="" target="_blank" rel="noopener">
                             {move || td_string!(locale.get(), studio.download)}
                         </a>
                         <button class="vstage-button vstage-button--small vstage-button--secondary" on:click=move |_| on_compare.run(compare_id.clone())>

@@ -49,6 +49,7 @@ use crate::live::{events, webhooks};
 use crate::proxy::Proxy;
 use crate::results::fetch::ResultFetcher;
 use crate::results::kept::{KeptLimits, KeptResults};
+use crate::results::links::LinkKey;
 use crate::serving::shutdown;
 use crate::site::{demo, embed, static_files};
 use crate::storage::boards::Boards;
@@ -133,6 +134,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         store.clone(),
         ResultFetcher { http: http.clone(), sandbox: upstream.sandbox().cloned(), public_url: public_url.clone() },
         &public_url,
+        result_links(&access, &args.data_dir)?,
         KeptLimits {
             quota: Some(args.results_quota_mb.saturating_mul(1024 * 1024)).filter(|quota| *quota > 0),
             retention: Some(args.results_retention).filter(|retention| !retention.is_zero()),
@@ -308,6 +310,7 @@ impl Shared {
                 "/uploads/{name}",
                 get(uploads::serve).with_state(self.uploads.clone()).layer(static_files::for_any_origin()),
             )
+            .merge(results::kept::link_routes(self.kept.clone()).layer(static_files::for_any_origin()))
             .fallback(|| async { ServerError::NotFound("No such API endpoint on this vstage server.".into()) });
         if let Some(limit) = self.body_timeout {
             // Between two parts of a body (the proxy also limits a whole body): uploads and webhooks.
@@ -372,6 +375,15 @@ fn access_from(args: &ServeArgs) -> anyhow::Result<Access> {
             Ok(Access::Token(checked(secret)?))
         }
     }
+}
+
+/// The key kept results' links are signed with: from the widget secret, so that every server of a deployment
+/// signs alike, else from one made once and kept in the data dir.
+fn result_links(access: &Access, data_dir: &std::path::Path) -> anyhow::Result<LinkKey> {
+    Ok(match access.widget_secret() {
+        Some(secret) => LinkKey::derived_from(secret.as_key()),
+        None => LinkKey::derived_from(secret::load_or_generate(&data_dir.join("result-link-key"), "rlk_")?.as_bytes()),
+    })
 }
 
 /// The secret the service signs webhooks with: `VSTAGE_WEBHOOK_SECRET` or the one last set through this server

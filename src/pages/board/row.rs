@@ -8,7 +8,7 @@ use vstage_api::board::BoardRender;
 use vstage_api::{AddVariations, ApiError, GetRender, MAX_VARIATIONS_PER_RENDER, Variation, VariationStatus};
 
 use super::model::{done_by_kind, what_it_is};
-use crate::api::{use_api, use_shown_address};
+use crate::api::use_api;
 use crate::clock::use_now;
 use crate::components::eta_bar::EtaBar;
 use crate::components::link::Link;
@@ -107,10 +107,9 @@ pub fn BoardRow(
         }
     };
     let shown_label = if entry.label.is_empty() { entry.render_id.clone() } else { entry.label.clone() };
-    let shown = use_shown_address();
     let thumbnail = move || {
         let source = state.render.with(|r| r.as_ref().and_then(|r| r.image_url.clone()));
-        state.variations.with(|list| describe::newest_thumbnail(list)).or(source).map(|url| shown(&url))
+        state.variations.with(|list| describe::newest_thumbnail(list)).or(source)
     };
     let has_failed = move || state.variations.with(|list| list.iter().any(|v| v.status == VariationStatus::Error));
     let id_for_remove = entry.render_id.clone();

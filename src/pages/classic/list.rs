@@ -6,7 +6,7 @@ use leptos::task::spawn_local;
 use leptos_i18n::td_string;
 use vstage_api::{ApiError, ListRenders, SortOrder, v1};
 
-use crate::api::{use_api, use_shown_address};
+use crate::api::use_api;
 use crate::components::link::Link;
 use crate::components::pager::Pager;
 use crate::components::screen_heading::ScreenHeading;
@@ -56,7 +56,6 @@ pub fn ClassicRenders() -> impl IntoView {
     };
     load(false);
     let retry = load.clone();
-    let shown = use_shown_address();
     view! {
         <section class="vstage-page" aria-labelledby="vstage-classic-title">
             <div class="vstage-page__head">
@@ -89,14 +88,13 @@ pub fn ClassicRenders() -> impl IntoView {
                 <For each=move || renders.get() key=|render| render.render_id.clone() let:render>
                     {
                         let newest = render.outputs.last().cloned().or_else(|| render.image_url.clone());
-                        let shown = shown.clone();
                         let count = render.outputs.len();
                         let status = render.status.clone();
                         view! {
                             <li class="vstage-card" part="card">
                                 <Link to=Route::ClassicRender { id: render.render_id.clone() } class="vstage-card__link">
                                     {match newest {
-                                        Some(src) => view! { <img class="vstage-card__thumb" src=shown(&src) alt="" loading="lazy" /> }.into_any(),
+                                        Some(src) => view! { <img class="vstage-card__thumb" src=src alt="" loading="lazy" /> }.into_any(),
                                         None => view! { <div class="vstage-card__thumb vstage-card__thumb--empty" aria-hidden="true"></div> }.into_any(),
                                     }}
                                     <span class="vstage-card__title">

@@ -11,7 +11,7 @@ use vstage_api::{ApiError, RoomType, Style, v1};
 
 use super::model::{not_done_yet, outputs, refusal, status_words};
 use super::{ClassicOptions, RoomAndStyle};
-use crate::api::{use_api, use_shown_address};
+use crate::api::use_api;
 use crate::components::before_after::BeforeAfter;
 use crate::components::link::Link;
 use crate::components::screen_heading::ScreenHeading;
@@ -66,7 +66,6 @@ pub fn ClassicRender(#[prop(into)] render_id: Signal<String>) -> impl IntoView {
     use_polling(working, reads.into(), progress_key, read.clone());
 
     let compare = RwSignal::new(None::<usize>);
-    let shown = use_shown_address();
     let host = use_host().filter(|_| use_navigator().history() == History::Memory);
     // Whether an image was sent to the listing (said in the live region).
     let announced = RwSignal::new(false);
@@ -98,7 +97,7 @@ pub fn ClassicRender(#[prop(into)] render_id: Signal<String>) -> impl IntoView {
                     let original = loaded.image_url.clone();
                     outputs(locale.get(), &loaded).into_iter().enumerate().map(|(index, output)| {
                         let staged = !output.empty;
-                        let src = shown(&output.url);
+                        let src = output.url.clone();
                         let download = src.clone();
                         let (render_id, url, original) = (loaded.render_id.clone(), output.url.clone(), original.clone());
                         let has_original = original.is_some();

@@ -1,14 +1,15 @@
 //! Kept results: each finished variation's images (`url`, `optimized_url`, `thumbnail_url`) copied into this
 //! server's storage when its `done` event arrives, or when it is first read, then served under `/api/results/...`
-//! (immutable, to the render's owner) and put in place of the service's addresses in what the server relays, so
-//! a listing does not depend on the service keeping its files. A quota per subject and a retention period bound it.
+//! (immutable, at links that carry their own permission: `links.rs`) and put in place of the service's addresses in
+//! what the server relays, so a listing does not depend on the service keeping its files. A quota per subject and
+//! a retention period bound it.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::HeaderValue;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse, Json, Response};
@@ -17,11 +18,13 @@ use axum::{Extension, Router};
 use futures_util::TryStreamExt;
 use object_store::path::Path as Location;
 use object_store::{ObjectStore, ObjectStoreExt};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use vstage_api::VariationResult;
 use vstage_api::time::now_millis;
 
 use super::fetch::{ResultFetcher, extension};
+use super::links::LinkKey;
 use crate::access::Subject;
 use crate::error::ServerError;
 use crate::storage::store::{KeptFile, Store};
@@ -45,6 +48,8 @@ pub struct KeptResults {
     fetcher: ResultFetcher,
     /// `{public_url}/api/results`, which kept addresses start with.
     base: String,
+    /// Signs the kept addresses handed out.
+    links: LinkKey,
     limits: KeptLimits,
     /// Variations being copied now (`render/variation`), so two reads do not copy one twice.
     copying: Mutex<HashSet<String>>,
@@ -87,6 +92,7 @@ impl KeptResults {
         store: Arc<dyn Store>,
         fetcher: ResultFetcher,
         public_url: &str,
+        links: LinkKey,
         limits: KeptLimits,
     ) -> Self {
         let base = format!("{}/api/results", public_url.trim_end_matches('/'));
@@ -95,6 +101,7 @@ impl KeptResults {
             store,
             fetcher,
             base,
+            links,
             limits,
             copying: Mutex::default(),
             one_at_a_time: Default::default(),
@@ -228,7 +235,7 @@ impl KeptResults {
             }
         };
         let mut unkept = Vec::new();
-        replace_addresses(&mut answer, &kept, &self.base, &mut unkept);
+        replace_addresses(&mut answer, &kept, &|file| self.address(file), &mut unkept);
         for (render_id, variation_id, result) in unkept {
             self.keep_later(subject, &render_id, &variation_id, &result);
         }
@@ -249,33 +256,35 @@ impl KeptResults {
         Ok(kept)
     }
 
+    /// The signed address of a kept `file` (`render/variation/name`).
+    fn address(&self, file: &str) -> String {
+        format!("{}/{file}?sig={}", self.base, self.links.sign(file))
+    }
+
     /// The bytes of a kept copy at `address` (one of this server's `/api/results/...`); `None` for any other
     /// address, or a copy no longer kept.
     pub async fn read(&self, address: &str) -> Option<Bytes> {
         let stored = address.strip_prefix(&self.base)?.strip_prefix('/')?;
-        let location = Location::parse(stored).ok()?;
+        let location = Location::parse(stored.split('?').next()?).ok()?;
         self.files.get(&location).await.ok()?.bytes().await.ok()
     }
 
-    /// `GET /api/results/{render_id}/{variation_id}/{file}` for `subject`.
+    /// `GET /api/results/{render_id}/{variation_id}/{file}?sig=...`: to whoever holds the link this server signed.
     async fn serve(
         &self,
-        subject: &Subject,
         render_id: String,
         variation_id: String,
         file: String,
+        signature: Option<String>,
     ) -> Result<Response, ServerError> {
+        // A link not signed here looks exactly like a result that does not exist.
         let missing = || ServerError::NotFound("No such kept result; it may have been removed.".into());
-        let owner = self
-            .store
-            .kept_files(std::slice::from_ref(&render_id))
-            .await?
-            .into_iter()
-            .find(|kept| kept.variation_id == variation_id && kept.file == file && !kept.removed)
-            .map(|kept| kept.subject);
-        let owner = owner.ok_or_else(missing)?;
-        // With tokens, someone else's result looks exactly like one that does not exist.
-        if subject.by_token() && owner != subject.as_str() {
+        let path = format!("{render_id}/{variation_id}/{file}");
+        if !signature.is_some_and(|signature| self.links.verifies(&path, &signature)) {
+            return Err(missing());
+        }
+        let kept = self.store.kept_files(std::slice::from_ref(&render_id)).await?;
+        if !kept.iter().any(|kept| kept.variation_id == variation_id && kept.file == file && !kept.removed) {
             return Err(missing());
         }
         let location = Location::from(format!("{render_id}/{variation_id}/{file}"));
@@ -287,7 +296,7 @@ impl KeptResults {
         let mut response = body.into_response();
         let headers = response.headers_mut();
         headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type(&file)));
-        // Never changes; only its owner may read it, so shared caches keep no copy.
+        // Never changes; it may be removed, so shared caches keep no copy.
         headers.insert(CACHE_CONTROL, HeaderValue::from_static("private, max-age=31536000, immutable"));
         Ok(response)
     }
@@ -344,19 +353,9 @@ impl KeptResults {
 /// Kept files by variation `(render, variation)`, each by `(image index, role)`, as `render/variation/file`.
 type Kept = HashMap<(String, String), HashMap<(usize, String), String>>;
 
-/// The routes, for the subject the access middleware found.
+/// `DELETE /api/results/...`, for the subject the access middleware found.
 pub fn routes(kept: Arc<KeptResults>) -> Router {
     Router::new()
-        .route(
-            "/results/{render_id}/{variation_id}/{file}",
-            get(
-                |State(kept): State<Arc<KeptResults>>,
-                 Extension(subject): Extension<Subject>,
-                 Path((render, variation, file)): Path<(String, String, String)>| async move {
-                    kept.serve(&subject, render, variation, file).await
-                },
-            ),
-        )
         .route(
             "/results/{render_id}/{variation_id}",
             axum::routing::delete(
@@ -364,6 +363,28 @@ pub fn routes(kept: Arc<KeptResults>) -> Router {
                  Extension(subject): Extension<Subject>,
                  Path((render, variation)): Path<(String, String)>| async move {
                     kept.remove(&subject, render, variation).await
+                },
+            ),
+        )
+        .with_state(kept)
+}
+
+/// A kept result's link: its signature.
+#[derive(Debug, Deserialize)]
+struct Link {
+    sig: Option<String>,
+}
+
+/// `GET /api/results/...`, to whoever holds a signed link (no token: a listing page shows it).
+pub fn link_routes(kept: Arc<KeptResults>) -> Router {
+    Router::new()
+        .route(
+            "/results/{render_id}/{variation_id}/{file}",
+            get(
+                |State(kept): State<Arc<KeptResults>>,
+                 Path((render, variation, file)): Path<(String, String, String)>,
+                 Query(link): Query<Link>| async move {
+                    kept.serve(render, variation, file, link.sig).await
                 },
             ),
         )
@@ -393,14 +414,19 @@ fn finished(object: &serde_json::Map<String, Value>) -> Option<(&str, &str)> {
 
 /// Puts the kept addresses in place in every finished variation of `value`; those with nothing kept (and not
 /// removed) are listed in `unkept` with their result, to be copied.
-fn replace_addresses(value: &mut Value, kept: &Kept, base: &str, unkept: &mut Vec<(String, String, VariationResult)>) {
+fn replace_addresses(
+    value: &mut Value,
+    kept: &Kept,
+    address: &dyn Fn(&str) -> String,
+    unkept: &mut Vec<(String, String, VariationResult)>,
+) {
     match value {
         Value::Object(object) => {
             if let Some((render, variation)) = finished(object).map(|(r, v)| (r.to_string(), v.to_string())) {
                 match kept.get(&(render.clone(), variation.clone())) {
                     Some(files) => {
                         if let Some(result) = object.get_mut("result") {
-                            replace_in_result(result, files, base);
+                            replace_in_result(result, files, address);
                         }
                     }
                     None => {
@@ -411,15 +437,15 @@ fn replace_addresses(value: &mut Value, kept: &Kept, base: &str, unkept: &mut Ve
                     }
                 }
             }
-            object.values_mut().for_each(|inner| replace_addresses(inner, kept, base, unkept));
+            object.values_mut().for_each(|inner| replace_addresses(inner, kept, address, unkept));
         }
-        Value::Array(items) => items.iter_mut().for_each(|inner| replace_addresses(inner, kept, base, unkept)),
+        Value::Array(items) => items.iter_mut().for_each(|inner| replace_addresses(inner, kept, address, unkept)),
         _ => {}
     }
 }
 
 /// A result (one image object, or a list of them) with its kept addresses.
-fn replace_in_result(result: &mut Value, files: &HashMap<(usize, String), String>, base: &str) {
+fn replace_in_result(result: &mut Value, files: &HashMap<(usize, String), String>, address: &dyn Fn(&str) -> String) {
     let images: Vec<&mut Value> = match result {
         Value::Array(images) => images.iter_mut().collect(),
         image => vec![image],
@@ -430,7 +456,7 @@ fn replace_in_result(result: &mut Value, files: &HashMap<(usize, String), String
             if let Some(file) = files.get(&(index, role.to_string()))
                 && image.contains_key(role)
             {
-                image.insert(role.to_string(), Value::String(format!("{base}/{file}")));
+                image.insert(role.to_string(), Value::String(address(file)));
             }
         }
     }
@@ -467,9 +493,10 @@ mod tests {
             HashMap::from([((0, "url".to_string()), "r1/v1/0-url.jpg".to_string())]),
         );
         let mut unkept = Vec::new();
-        replace_addresses(&mut answer, &kept, "https://me.example/api/results", &mut unkept);
+        let address = |file: &str| format!("https://me.example/api/results/{file}?sig=s");
+        replace_addresses(&mut answer, &kept, &address, &mut unkept);
         let v1 = &answer["items"][0]["variations"]["items"][0]["result"];
-        assert_eq!(v1["url"], "https://me.example/api/results/r1/v1/0-url.jpg");
+        assert_eq!(v1["url"], "https://me.example/api/results/r1/v1/0-url.jpg?sig=s");
         assert_eq!(v1["thumbnail_url"], "https://cdn.example/a_t.png", "what was not kept stays");
         assert_eq!(unkept.len(), 1, "v2 is to be copied");
         assert_eq!(sources(&unkept[0].2)[0].file(), "0-url.jpg");

@@ -1,5 +1,5 @@
 //! Kept results: a finished variation's images copied into the server's storage (a directory, or an S3-compatible
-//! server started here) and served from there, for the render's owner, after the service's own files are gone.
+//! server started here) and served from there at links this server signed, after the service's own files are gone.
 
 use std::time::Duration;
 
@@ -40,10 +40,10 @@ async fn image(address: &str, token: Option<&str>) -> reqwest::Response {
     request.send().await.unwrap()
 }
 
-/// Keeps a staged result, removes the sandbox's files, and checks the kept copy is served to alice alone; returns
-/// the kept result.
+/// Keeps a staged result, removes the sandbox's files, and checks the kept copy is served at its signed link, with
+/// no token (a listing shows it), and at no other; returns the kept result.
 async fn kept_after_the_service_lost_it(server: &Server) -> Value {
-    let (alice, bob) = alice_and_bob().await;
+    let (alice, _) = alice_and_bob().await;
     let photo = sample_url(server, "living-empty.jpg").await;
     let render = staged(server, &alice, &photo, 1).await;
     let render_id = render["id"].as_str().unwrap();
@@ -58,16 +58,21 @@ async fn kept_after_the_service_lost_it(server: &Server) -> Value {
     assert_eq!(reqwest::get(&service_url).await.unwrap().status(), 404, "the service's copy is gone");
 
     let kept = result["url"].as_str().unwrap();
-    let answer = image(kept, Some(&alice)).await;
+    let answer = image(kept, None).await;
     assert_eq!(answer.status(), 200);
     assert_eq!(answer.headers()["cache-control"], "private, max-age=31536000, immutable");
     assert_eq!(answer.headers()["content-type"], "image/jpeg");
+    assert_eq!(answer.headers()["access-control-allow-origin"], "*", "a listing on another site may draw it");
     assert!(image::load_from_memory(&answer.bytes().await.unwrap()).is_ok(), "a picture");
-    // An image cannot send a header: the token may ride in the address.
-    let linked = image(&format!("{kept}?access_token={alice}"), None).await;
-    assert_eq!(linked.status(), 200);
-    assert_eq!(image(kept, Some(&bob)).await.status(), 404, "bob cannot tell it from nothing");
-    assert_eq!(image(kept, None).await.status(), 401);
+    // The link opens its own file only; without its signature, or with a forged one, even the owner gets nothing.
+    let (unsigned, signature) = kept.split_once("?sig=").unwrap();
+    assert_eq!(image(unsigned, Some(&alice)).await.status(), 404);
+    assert_eq!(image(&format!("{unsigned}?sig=AAAA{}", &signature[4..]), Some(&alice)).await.status(), 404);
+    assert_eq!(image(&format!("{unsigned}?access_token={alice}"), None).await.status(), 404, "tokens open nothing");
+    if let Some(thumbnail) = result["thumbnail_url"].as_str() {
+        let (other, _) = thumbnail.split_once("?sig=").unwrap();
+        assert_eq!(image(&format!("{other}?sig={signature}"), None).await.status(), 404, "another file's link");
+    }
     // The render's ZIP is made from the kept copies.
     let zip = image(&server.api(&format!("/renders/{render_id}/results.zip")), Some(&alice)).await;
     assert_eq!(zip.status(), 200);
@@ -82,7 +87,7 @@ async fn a_kept_result_is_served_from_a_directory_after_the_service_lost_its_fil
         Server::start_with(dist.path(), &["--access", "token"], &[("VSTAGE_WIDGET_SECRET", WIDGET_SECRET)]).await;
     let result = kept_after_the_service_lost_it(&server).await;
     let kept = result["url"].as_str().unwrap();
-    let stored = kept.strip_prefix(&server.api("/results/")).unwrap();
+    let stored = kept.strip_prefix(&server.api("/results/")).unwrap().split('?').next().unwrap();
     assert!(server.data_dir().join("results").join(stored).is_file(), "kept under DATA_DIR/results by default");
 
     // Removed by its owner, for good: not copied again, and the answer gives the service's address.
@@ -94,7 +99,7 @@ async fn a_kept_result_is_served_from_a_directory_after_the_service_lost_its_fil
     };
     assert_eq!(remove(bob).await, 404);
     assert_eq!(remove(alice.clone()).await, 200);
-    assert_eq!(image(kept, Some(&alice)).await.status(), 404);
+    assert_eq!(image(kept, None).await.status(), 404, "its link opens nothing any more");
     assert!(!server.data_dir().join("results").join(stored).exists());
     let render_id = variation.split('/').next().unwrap();
     let address = server.api(&format!("/v2/renders/{render_id}?include_variations=true"));
@@ -116,7 +121,8 @@ async fn a_kept_result_is_served_from_an_s3_compatible_store() {
     let server =
         Server::start_with(dist.path(), &["--access", "token", "--storage", "s3://vstage-kept/results"], &env).await;
     let result = kept_after_the_service_lost_it(&server).await;
-    let stored = result["url"].as_str().unwrap().strip_prefix(&server.api("/results/")).unwrap().to_string();
+    let kept = result["url"].as_str().unwrap().strip_prefix(&server.api("/results/")).unwrap();
+    let stored = kept.split('?').next().unwrap().to_string();
     let keys = s3.keys("vstage-kept").await;
     assert!(keys.contains(&format!("results/{stored}")), "{stored} in the bucket: {keys:?}");
     assert!(!server.data_dir().join("results").exists(), "nothing kept on the local disk");
@@ -178,10 +184,10 @@ async fn kept_results_go_after_the_retention_period() {
     let (alice, _) = alice_and_bob().await;
     let render_id = enhanced(&server, &alice, 1).await;
     let kept = kept_result(&server, &alice, &render_id).await["url"].as_str().unwrap().to_string();
-    assert_eq!(image(&kept, Some(&alice)).await.status(), 200);
+    assert_eq!(image(&kept, None).await.status(), 200);
     tokio::time::sleep(Duration::from_millis(4500)).await;
     assert!(walk(&server.data_dir().join("results")).is_empty(), "removed from the storage");
-    assert_eq!(image(&kept, Some(&alice)).await.status(), 404);
+    assert_eq!(image(&kept, None).await.status(), 404);
     let urls = result_urls(&server, &alice, &render_id).await;
     assert!(urls.iter().all(|url| !url.starts_with(&server.api("/results/"))), "not copied again: {urls:?}");
 }
