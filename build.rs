@@ -1,7 +1,7 @@
 //! The widget's translations: `locales/{locale}/{namespace}.json` checked and turned into the `i18n` module, so
 //! that every key and argument is checked at compile time. English is the reference: a locale that lacks one of
 //! its keys, has one more, or names other arguments in a sentence fails the build (leptos_i18n would only warn
-//! and show English).
+//! and show English). French punctuation is checked too: `:`, `;`, `!`, `?`, `%` and `»` take a no-break space.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::error::Error;
@@ -25,7 +25,12 @@ fn main() -> Result<(), Box<dyn Error>> {
         let reference = arguments(LOCALES[0], namespace)?;
         for locale in &LOCALES[1..] {
             let translated = arguments(locale, namespace)?;
-            let problems = differences(&reference, &translated);
+            let mut problems = differences(&reference, &translated);
+            if *locale == "fr" {
+                problems.extend(sentences(locale, namespace)?.iter().filter_map(|(key, sentence)| {
+                    french_spacing(sentence).map(|mark| format!("`{key}` has an ordinary space by `{mark}`"))
+                }));
+            }
             if !problems.is_empty() {
                 return Err(format!("locales/{locale}/{namespace}.json: {}", problems.join("; ")).into());
             }
@@ -43,13 +48,16 @@ fn main() -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// Each key of a locale's namespace, with the arguments (`{{ name }}`) its sentence uses.
-fn arguments(locale: &str, namespace: &str) -> Result<BTreeMap<String, BTreeSet<String>>, Box<dyn Error>> {
+/// Each key of a locale's namespace, with its sentence.
+fn sentences(locale: &str, namespace: &str) -> Result<BTreeMap<String, String>, Box<dyn Error>> {
     let path = format!("locales/{locale}/{namespace}.json");
     let text = std::fs::read_to_string(&path).map_err(|error| format!("{path}: {error}"))?;
-    let keys: BTreeMap<String, String> =
-        serde_json::from_str(&text).map_err(|error| format!("{path}: {error} (keys and sentences are strings)"))?;
-    Ok(keys
+    Ok(serde_json::from_str(&text).map_err(|error| format!("{path}: {error} (keys and sentences are strings)"))?)
+}
+
+/// Each key of a locale's namespace, with the arguments (`{{ name }}`) its sentence uses.
+fn arguments(locale: &str, namespace: &str) -> Result<BTreeMap<String, BTreeSet<String>>, Box<dyn Error>> {
+    Ok(sentences(locale, namespace)?
         .into_iter()
         .map(|(key, sentence)| {
             let names = sentence
@@ -60,6 +68,18 @@ fn arguments(locale: &str, namespace: &str) -> Result<BTreeMap<String, BTreeSet<
             (key, names)
         })
         .collect())
+}
+
+/// The mark that an ordinary space sets off, where French wants a no-break one (U+00A0 before `:`, `%` and `»` and
+/// after `«`, U+202F before `;`, `!` and `?`), so that a line never starts with the mark.
+fn french_spacing(sentence: &str) -> Option<char> {
+    let chars: Vec<char> = sentence.chars().collect();
+    chars.windows(2).find_map(|pair| match pair {
+        [' ', mark @ (':' | ';' | '!' | '?' | '%' | '»')] | ['«', mark @ ' '] => {
+            Some(if *mark == ' ' { '«' } else { *mark })
+        }
+        _ => None,
+    })
 }
 
 /// What a translation lacks, adds or changes against the reference, as sentences.

@@ -271,7 +271,7 @@ mod tests {
         let unknown: Config = serde_json::from_value(json!({"type": "sky_swap", "sky": "pink"})).unwrap();
         assert_eq!(config(Locale::en, &unknown), "Other configuration (sky_swap)");
         let enhancement: Config = serde_json::from_value(json!({"type": "enhancement"})).unwrap();
-        assert_eq!(config(Locale::fr, &enhancement), "Amélioration : couleur, contraste et netteté");
+        assert_eq!(config(Locale::fr, &enhancement), "Amélioration\u{a0}: couleur, contraste et netteté");
     }
 
     #[test]
