@@ -10,13 +10,14 @@ use leptos::prelude::*;
 use vstage::components::before_after::BeforeAfter;
 use vstage::components::config_list::ConfigList;
 use vstage::components::eta_bar::{EtaBar, eta_words};
+use vstage::components::image_viewer::ImageViewer;
 use vstage::components::pager::Pager;
 use vstage::config_draft::{ConfigDraft, Kind, count_limit};
 use vstage::hooks::use_animation_frame::use_animation_frame;
 use vstage::hooks::use_polling::{MAX_POLL_MS, MIN_POLL_MS, next_poll_delay};
 use vstage::hooks::use_resize_observer::use_resize_observer;
 use vstage::live::{Channel, Live, follow_render};
-use vstage::locale::Locale;
+use vstage::locale::{Locale, provide_locale};
 use vstage_api::validate::Problem;
 use vstage_api::{Rule, ValidationError};
 use wasm_bindgen::JsCast;
@@ -160,6 +161,31 @@ async fn the_form_keeps_the_total_at_twenty_as_the_person_types() {
     assert!(!fieldsets[0].text_content().unwrap().contains("between 1 and 20"));
     assert!(fieldsets[1].text_content().unwrap().contains("between 1 and 20"));
     assert_eq!(second.get_attribute("aria-invalid").as_deref(), Some("true"));
+}
+
+// ---- the image viewer ----
+
+#[wasm_bindgen_test]
+async fn the_image_viewer_follows_the_studio_s_language_while_open() {
+    let root = container();
+    let lang = RwSignal::new(Some("en".to_string()));
+    let open = RwSignal::new(None);
+    let _mounted = leptos::mount::mount_to(root.clone(), move || {
+        let locale = provide_locale(lang.into());
+        let title =
+            Signal::derive(move || if locale.get() == Locale::fr { "Photo d’origine" } else { "Original" }.into());
+        open.set(Some(("data:image/png;base64,".to_string(), title)));
+        view! { <ImageViewer open /> }
+    });
+    settle().await;
+    let text = || root.text_content().unwrap();
+    assert!(text().contains("Original") && text().contains("100%"), "{}", text());
+    lang.set(Some("fr".into()));
+    settle().await;
+    assert!(text().contains("Photo d’origine"), "the open viewer's title follows: {}", text());
+    assert!(text().contains("100\u{a0}%") || text().contains("100\u{202f}%"), "French percent: {}", text());
+    let dialog: web_sys::HtmlElement = find(&root, "[role=dialog]");
+    assert_eq!(dialog.get_attribute("aria-label").as_deref(), Some("Photo d’origine"));
 }
 
 // ---- the before/after slider ----

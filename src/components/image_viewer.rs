@@ -6,7 +6,7 @@ use leptos::html;
 use leptos::prelude::*;
 use leptos_i18n::td_string;
 
-use crate::locale::use_locale;
+use crate::locale::{format, use_locale};
 
 const ZOOMS: [f64; 7] = [1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0];
 
@@ -21,8 +21,8 @@ pub fn zoom_step(zoom: f64, zoom_in: bool) -> f64 {
 
 #[component]
 pub fn ImageViewer(
-    /// The image shown; `None` closes the viewer.
-    open: RwSignal<Option<(String, String)>>,
+    /// The image shown and its title (in the studio's language, as it changes); `None` closes the viewer.
+    open: RwSignal<Option<(String, Signal<String>)>>,
 ) -> impl IntoView {
     let locale = use_locale();
     let zoom = RwSignal::new(1.0_f64);
@@ -49,13 +49,11 @@ pub fn ImageViewer(
     let max_width = move || if zoom.get() > 1.0 { "none" } else { "100%" };
     move || {
         open.get().map(|(src, label)| {
-            let title = label.clone();
-            let dialog_label = label.clone();
             view! {
-                <div class="vstage-viewer" role="dialog" aria-modal="true" aria-label=dialog_label on:keydown=on_key>
+                <div class="vstage-viewer" role="dialog" aria-modal="true" aria-label=label on:keydown=on_key>
                     <div class="vstage-viewer__bar">
-                        <span class="vstage-viewer__title">{title}</span>
-                        <span aria-live="polite">{move || format!("{:.0} %", zoom.get() * 100.0)}</span>
+                        <span class="vstage-viewer__title">{label}</span>
+                        <span aria-live="polite">{move || format::percent(locale.get(), zoom.get())}</span>
                         <button class="vstage-button vstage-button--small" on:click=move |_| zoom.update(|z| *z = zoom_step(*z, false))>
                             {move || td_string!(locale.get(), studio.viewer_zoom_out)}
                         </button>

@@ -21,7 +21,7 @@ pub fn VariationCard(
     #[prop(into)] now: Signal<i64>,
     /// Opens the full image.
     #[prop(into)]
-    on_open: Callback<(String, String)>,
+    on_open: Callback<(String, Signal<String>)>,
     /// Compares this result with its before.
     #[prop(into)]
     on_compare: Callback<String>,
@@ -71,7 +71,7 @@ pub fn VariationCard(
                     let full = image.url.clone();
                     let thumbnail = image.thumbnail().to_string();
                     view! {
-                        <button class="vstage-variation__thumb" on:click=move |_| on_open.run((full.clone(), label.get_untracked()))>
+                        <button class="vstage-variation__thumb" on:click=move |_| on_open.run((full.clone(), label))>
                             <img src=thumbnail alt=move || td_string!(locale.get(), studio.variation_open_full, title = &title) loading="lazy" />
                         </button>
                     }

@@ -30,6 +30,12 @@ pub fn number(locale: Locale, value: f64) -> String {
     call_format(format.format(), &value.into())
 }
 
+/// `fraction` as a whole percentage (`1.5` is "150 %" in French, "150%" in English).
+pub fn percent(locale: Locale, fraction: f64) -> String {
+    let options = options(&[("style", "percent".into()), ("maximumFractionDigits", 0.into())]);
+    call_format(Intl::NumberFormat::new(&locales(locale), &options).format(), &fraction.into())
+}
+
 /// `value` `unit`s from now, in words: `-3, "minute"` is "3 minutes ago", `0, "second"` is "now".
 pub fn relative(locale: Locale, value: i64, unit: &str) -> String {
     let format = Intl::RelativeTimeFormat::new(&locales(locale), &options(&[("numeric", "auto".into())]));

@@ -44,7 +44,7 @@ pub fn RenderDetail(
     let locale = use_locale();
     let state = RenderState::new();
     let RenderState { render, variations, more_cursor, failure, .. } = state;
-    let viewer = RwSignal::new(None::<(String, String)>);
+    let viewer = RwSignal::new(None::<(String, Signal<String>)>);
     let compare = RwSignal::new(None::<String>);
     let compare_with_base = RwSignal::new(false);
     let add_form = AddForm::new();
@@ -196,7 +196,7 @@ pub fn RenderDetail(
                             let full = source.clone();
                             view! {
                                 <figure class="vstage-source">
-                                    <button class="vstage-source__image" on:click=move |_| viewer.set(Some((full.clone(), td_string!(locale.get_untracked(), studio.detail_original_photo).into())))>
+                                    <button class="vstage-source__image" on:click=move |_| viewer.set(Some((full.clone(), Signal::derive(move || td_string!(locale.get(), studio.detail_original_photo).to_string()))))>
                                         <img src=source alt=move || td_string!(locale.get(), studio.detail_original_photo) />
                                     </button>
                                     <figcaption>{move || td_string!(locale.get(), studio.detail_original_photo)}</figcaption>
