@@ -38,7 +38,7 @@ pub use config::{
 };
 pub use error::ApiError;
 pub use multipart::PhotoFile;
-pub use render::{Render, RenderPage, ResultImage, Variation, VariationPage, VariationResult};
+pub use render::{Page, Render, RenderPage, ResultImage, Variation, VariationPage, VariationResult};
 pub use requests::{
     AddVariations, AddedVariations, Analyze, BulkAddVariations, BulkAddedVariations, BulkCreateRenders,
     BulkCreatedRenders, BulkRender, BulkVariations, ConfigEntry, CreateRender, GetRender, ListRenders, Message,

@@ -25,25 +25,22 @@ pub struct Render {
     pub image_url: Option<String>,
 }
 
-/// `GET /renders`.
+/// One page of a list: its items, the cursor of the next page (none on the last), and the total when the service
+/// gives it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RenderPage {
+pub struct Page<T> {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<u64>,
     #[serde(default)]
     pub next_cursor: Option<String>,
-    pub items: Vec<Render>,
+    pub items: Vec<T>,
 }
 
+/// `GET /renders`.
+pub type RenderPage = Page<Render>;
+
 /// A page of a render's variations.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct VariationPage {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub total_count: Option<u64>,
-    #[serde(default)]
-    pub next_cursor: Option<String>,
-    pub items: Vec<Variation>,
-}
+pub type VariationPage = Page<Variation>;
 
 /// One generated result within a render.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

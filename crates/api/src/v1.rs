@@ -80,14 +80,7 @@ pub struct Render {
 
 /// `GET {base}/v1/renders` of `vstage serve` (v1 itself cannot list): a page of the subject's v1 renders, newest
 /// first unless asked otherwise, each as `GET /v1/render` answers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RenderPage {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub total_count: Option<u64>,
-    #[serde(default)]
-    pub next_cursor: Option<String>,
-    pub items: Vec<Render>,
-}
+pub type RenderPage = crate::render::Page<Render>;
 
 /// `POST /v1/render/create` (JSON form; the multipart form sends the same fields as query parameters).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
