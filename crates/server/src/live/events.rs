@@ -1,6 +1,7 @@
 //! Live events: verified webhook deliveries, stored with an id and fanned out to the subject's `GET /api/events`
 //! streams (Server-Sent Events) with `Last-Event-ID` resume, keep-alive comments and a cap on streams per subject.
-//! A stream ends when its token expires (`token_expired`); a resume the kept log cannot serve says `reset`.
+//! A stream ends when its token expires (`token_expired`); a resume the kept log cannot serve says `reset`. With a
+//! database other servers share, every stored event reaches this server's streams through the database's feed.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
