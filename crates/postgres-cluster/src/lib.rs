@@ -174,12 +174,16 @@ impl Cluster {
         if is_root() {
             cluster.user = ServerUser::Nobody;
             if let Some(blocked) = cluster.blocked_for_nobody()? {
-                eprintln!(
-                    "PostgreSQL refuses to run as root, and nobody cannot enter {}: the cluster {} runs as nobody in \
-                     a user namespace instead",
-                    blocked.display(),
-                    cluster.dir.display()
-                );
+                // Said once a process: the tests ask for a database each.
+                static SAID: std::sync::Once = std::sync::Once::new();
+                SAID.call_once(|| {
+                    eprintln!(
+                        "PostgreSQL refuses to run as root, and nobody cannot enter {}: the cluster {} runs as \
+                         nobody in a user namespace instead",
+                        blocked.display(),
+                        cluster.dir.display()
+                    )
+                });
                 cluster.user = ServerUser::NobodyInNamespace;
             }
         }
