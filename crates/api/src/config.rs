@@ -172,6 +172,76 @@ impl Config {
     }
 }
 
+/// A config as a request carries it, read field by field into a known shape with no untyped tree on the way:
+/// what a proxy or the sandbox reads from a caller. A field no shape of the contract has is dropped; a `type` this
+/// crate does not know, or a shape that lacks what its type needs, is refused.
+pub(crate) fn requested<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Config, D::Error> {
+    RequestedFields::deserialize(deserializer)?.into_config().map_err(D::Error::custom)
+}
+
+/// Every field of every config shape a request may send (and a multi-config entry's `variation_count`).
+#[derive(Deserialize)]
+pub(crate) struct RequestedFields {
+    #[serde(rename = "type", default)]
+    kind: Option<String>,
+    #[serde(default)]
+    output_resolution: Option<OutputResolution>,
+    #[serde(default, deserialize_with = "lenient::bool")]
+    add_virtually_staged_watermark: Option<bool>,
+    #[serde(default)]
+    add_furniture: Option<AddFurniture>,
+    #[serde(default)]
+    remove_furniture: Option<RemoveFurniture>,
+    #[serde(default)]
+    sky_style: Option<SkyStyle>,
+    #[serde(default)]
+    room_type: Option<RoomType>,
+    #[serde(default)]
+    style: Option<Style>,
+    /// Only in an entry of `configs`.
+    #[serde(default)]
+    pub(crate) variation_count: Option<u64>,
+}
+
+impl RequestedFields {
+    pub(crate) fn into_config(self) -> Result<Config, String> {
+        let RequestedFields { kind, output_resolution, add_virtually_staged_watermark, .. } = self;
+        let config = match kind.as_deref() {
+            Some("staging") => match (self.add_furniture, self.remove_furniture) {
+                (Some(add_furniture), remove_furniture) => Config::Staging(StagingConfig {
+                    output_resolution,
+                    add_virtually_staged_watermark,
+                    add_furniture,
+                    remove_furniture,
+                }),
+                (None, Some(remove_furniture)) => Config::RemovalOnly(RemovalOnlyConfig {
+                    output_resolution,
+                    add_virtually_staged_watermark,
+                    remove_furniture,
+                }),
+                (None, None) => return Err("a staging config needs add_furniture, remove_furniture or both".into()),
+            },
+            Some("day_to_dusk") => {
+                let sky_style = self.sky_style.ok_or("a day_to_dusk config needs its sky_style")?;
+                Config::DayToDusk(DayToDuskConfig { sky_style, output_resolution })
+            }
+            Some("enhancement") => Config::Enhancement(EnhancementConfig { output_resolution }),
+            Some("legacy_staging") => match (self.room_type, self.style) {
+                (Some(room_type), Some(style)) => Config::LegacyStaging(LegacyStagingConfig { room_type, style }),
+                _ => return Err("a legacy_staging config needs room_type and style".into()),
+            },
+            Some(other) => {
+                let shown: String = other.chars().take(40).collect();
+                return Err(format!(
+                    "the config type \"{shown}\" is not one of the contract's; use staging, day_to_dusk or enhancement"
+                ));
+            }
+            None => return Err("a config needs its type: staging, day_to_dusk or enhancement".into()),
+        };
+        Ok(config)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

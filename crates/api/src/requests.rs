@@ -1,14 +1,17 @@
 //! The v2 request bodies and queries of API.md part 4, and the small answers that have no other home.
-//! Each request checks itself (`validate`) before it is sent; the sandbox runs the same checks.
+//! Each request checks itself (`validate`) before it is sent; the sandbox runs the same checks. A request is read
+//! field by field into these types, never through an untyped tree, and a config into one of the contract's shapes
+//! (`config::requested`): what reads a request holds no more than its own bytes, and forwards only what it read.
 
-use serde::{Deserialize, Serialize};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::config::Config;
+use crate::config::{Config, RequestedFields};
 use crate::render::{Render, Variation};
 use crate::vocabulary::SortOrder;
 
 /// `POST /renders`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CreateRender {
     pub image_url: String,
     #[serde(flatten)]
@@ -21,7 +24,7 @@ pub struct CreateRender {
 
 /// The single-config form (`config` + `variation_count`) or the multi-config form (`configs`, each with its own
 /// `variation_count`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum RenderConfigs {
     Single { config: Config, variation_count: u64 },
@@ -29,7 +32,7 @@ pub enum RenderConfigs {
 }
 
 /// One entry of the multi-config form: a config object that carries its own `variation_count`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ConfigEntry {
     #[serde(flatten)]
     pub config: Config,
@@ -48,9 +51,66 @@ impl RenderConfigs {
     }
 }
 
+/// `POST /renders` as sent: either form's fields, each optional until the form is known.
+#[derive(Deserialize)]
+struct CreateRenderFields {
+    image_url: String,
+    #[serde(default)]
+    config: Option<RequestedFields>,
+    #[serde(default)]
+    variation_count: Option<u64>,
+    #[serde(default)]
+    configs: Option<Vec<RequestedFields>>,
+    #[serde(default)]
+    webhook_url: Option<String>,
+    #[serde(default)]
+    wait_for_completion: Option<bool>,
+}
+
+impl<'de> Deserialize<'de> for CreateRender {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let fields = CreateRenderFields::deserialize(deserializer)?;
+        let configs = match (fields.config, fields.variation_count, fields.configs) {
+            (Some(config), Some(variation_count), None) => {
+                RenderConfigs::Single { config: config.into_config().map_err(D::Error::custom)?, variation_count }
+            }
+            (Some(_), None, None) => return Err(D::Error::custom("config needs a variation_count beside it")),
+            (None, _, Some(configs)) => RenderConfigs::Multi {
+                configs: configs
+                    .into_iter()
+                    .map(ConfigEntry::from_fields)
+                    .collect::<Result<_, _>>()
+                    .map_err(D::Error::custom)?,
+            },
+            (Some(_), _, Some(_)) => return Err(D::Error::custom("give config or configs, not both")),
+            (None, _, None) => return Err(D::Error::custom("a render needs config (with variation_count) or configs")),
+        };
+        Ok(CreateRender {
+            image_url: fields.image_url,
+            configs,
+            webhook_url: fields.webhook_url,
+            wait_for_completion: fields.wait_for_completion,
+        })
+    }
+}
+
+impl ConfigEntry {
+    fn from_fields(fields: RequestedFields) -> Result<ConfigEntry, String> {
+        let variation_count = fields.variation_count.ok_or("each of configs needs its own variation_count")?;
+        Ok(ConfigEntry { config: fields.into_config()?, variation_count })
+    }
+}
+
+impl<'de> Deserialize<'de> for ConfigEntry {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        ConfigEntry::from_fields(RequestedFields::deserialize(deserializer)?).map_err(D::Error::custom)
+    }
+}
+
 /// `POST /renders/{render_id}/variations`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AddVariations {
+    #[serde(deserialize_with = "crate::config::requested")]
     pub config: Config,
     pub variation_count: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -75,6 +135,7 @@ pub struct BulkCreateRenders {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BulkRender {
+    #[serde(deserialize_with = "crate::config::requested")]
     pub config: Config,
     pub image_url: String,
     pub variation_count: u64,
@@ -97,6 +158,7 @@ pub struct BulkAddVariations {
 pub struct BulkVariations {
     pub render_id: String,
     pub variation_count: u64,
+    #[serde(deserialize_with = "crate::config::requested")]
     pub config: Config,
 }
 
@@ -173,5 +235,66 @@ impl GetRender {
             ("variations_cursor", self.variations_cursor.clone()),
             ("variations_order", self.variations_order.map(|o| o.as_str().to_string())),
         ])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn staging() -> serde_json::Value {
+        json!({"type": "staging", "add_furniture": {"style": "modern", "room_type": "living"}})
+    }
+
+    #[test]
+    fn a_request_is_read_into_known_shapes_and_written_with_nothing_else() {
+        let sent = json!({
+            "image_url": "https://a.example/room.jpg", "variation_count": 1, "surprise": {"deep": [1, 2]},
+            "config": {"type": "staging", "sky_style": "dusk", "add_furniture": {"style": "modern",
+                       "room_type": "living", "extra": true}, "remove_furniture": {"mode": "auto", "x": 1}},
+        });
+        let read: CreateRender = serde_json::from_value(sent).unwrap();
+        let written = serde_json::to_value(&read).unwrap();
+        assert_eq!(
+            written,
+            json!({"image_url": "https://a.example/room.jpg", "variation_count": 1, "config": {"type": "staging",
+                   "add_furniture": {"style": "modern", "room_type": "living"}, "remove_furniture": {"mode": "auto"}}})
+        );
+        let multi: CreateRender = serde_json::from_value(json!({"image_url": "https://a.example/r.jpg",
+            "configs": [{"type": "enhancement", "variation_count": 2}, {"type": "day_to_dusk", "sky_style": "golden",
+            "variation_count": 1}]}))
+        .unwrap();
+        assert_eq!(multi.configs.entries().iter().map(|(_, count)| *count).collect::<Vec<_>>(), [2, 1]);
+    }
+
+    #[test]
+    fn what_is_not_one_of_the_contracts_requests_is_refused() {
+        let refused = [
+            json!({"image_url": "u", "variation_count": 1, "config": {"type": "virtual_renovation"}}),
+            json!({"image_url": "u", "variation_count": 1, "config": {"add_furniture": {}}}),
+            json!({"image_url": "u", "variation_count": 1, "config": {"type": "staging"}}),
+            json!({"image_url": "u", "variation_count": 1, "config": {"type": "day_to_dusk"}}),
+            json!({"image_url": "u", "config": staging()}),
+            json!({"image_url": "u", "configs": [staging()]}),
+            json!({"image_url": "u", "variation_count": 1, "config": staging(), "configs": []}),
+            json!({"image_url": "u", "variation_count": 1.5, "config": staging()}),
+            json!({"image_url": {"a": 1}, "variation_count": 1, "config": staging()}),
+        ];
+        for body in refused {
+            assert!(serde_json::from_value::<CreateRender>(body.clone()).is_err(), "{body}");
+        }
+        let text = r#"{"image_url": "u", "variation_count": 1, "config": {"type": "enhancement"}"#;
+        for odd in [
+            format!(r#"{text}, "image_url": "v"}}"#),
+            text.replace("\"u\"", r#""\ud800""#) + "}",
+            text.replace("1,", "1e400,") + "}",
+            format!(r#"{text}, "webhook_url": {}"x"{}}}"#, "[".repeat(201), "]".repeat(201)),
+        ] {
+            assert!(serde_json::from_str::<CreateRender>(&odd).is_err(), "{odd}");
+        }
+        let bulk = json!({"renders": [{"render_id": {"id": "r"}, "variation_count": 1, "config": staging()}]});
+        assert!(serde_json::from_value::<BulkAddVariations>(bulk).is_err());
     }
 }

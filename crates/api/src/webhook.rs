@@ -92,6 +92,18 @@ impl WebhookEvent {
         }
     }
 
+    /// When the service sent it, in epoch milliseconds (`None` for an unknown event without a numeric one).
+    pub fn sent_at(&self) -> Option<i64> {
+        match self {
+            WebhookEvent::Done(event) => Some(event.timestamp.millis()),
+            WebhookEvent::Error(event) => Some(event.timestamp.millis()),
+            WebhookEvent::Update(event) => Some(event.timestamp.millis()),
+            WebhookEvent::AnalysisCompletion(event) => Some(event.timestamp.millis()),
+            WebhookEvent::AnalysisError(event) => Some(event.timestamp.millis()),
+            WebhookEvent::Unknown(value) => value.get("timestamp").and_then(Value::as_f64).map(|millis| millis as i64),
+        }
+    }
+
     /// The render the event is about, for variation events.
     pub fn render_id(&self) -> Option<&str> {
         match self {
