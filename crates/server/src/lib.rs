@@ -148,9 +148,11 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         events: events.clone(),
         kept: kept.clone(),
     });
-    let demo_offered = embedded_sandbox.is_some() && access.widget_secret().is_some();
+    // The demo page mints tokens for anyone who asks: only where nothing real is at stake.
+    let demo_offered = embedded_sandbox.is_some() && !access.is_token() && access.widget_secret().is_some();
     let gate = Arc::new(Gate {
         access: access.clone(),
+        demo_subjects: demo_offered,
         rate_limit: RateLimit::per_minute(args.rate_limit),
         in_flight: (args.max_in_flight > 0).then(|| Cap::new(args.max_in_flight, 1)),
     });
@@ -269,7 +271,9 @@ impl Shared {
         let needs_peer = self.gate.needs_peer();
         let guard = self.guard.clone();
         Ok(Arc::new(move |mut request, peer| {
-            if let Some(Err(refused)) = guard.as_ref().map(|guard| guard.check(request.method(), request.headers())) {
+            if let Some(Err(refused)) =
+                guard.as_ref().map(|guard| guard.check(request.method(), request.uri(), request.headers()))
+            {
                 return Box::pin(std::future::ready(not_sniffed(axum::response::IntoResponse::into_response(refused))));
             }
             if needs_peer {
@@ -329,7 +333,7 @@ impl Shared {
             let (images, samples_index) = sandbox_files::routes(sandbox.clone(), http);
             api = api.merge(samples_index);
             app = app.merge(images.layer(static_files::for_any_origin()));
-            if let Some(secret) = self.gate.access.widget_secret() {
+            if let Some(secret) = self.gate.access.widget_secret().filter(|_| self.gate.demo_subjects) {
                 app = app.merge(demo::routes(secret.clone()));
             }
         }

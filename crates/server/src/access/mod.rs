@@ -24,6 +24,8 @@ use crate::serving::Peer;
 
 /// The subject of every call in `open` access.
 pub const OPEN_SUBJECT: &str = "local";
+/// The demo page's agents, who live apart from any real subject.
+pub const DEMO_SUBJECT_PREFIX: &str = "demo:";
 
 #[derive(Debug)]
 pub enum Access {
@@ -83,6 +85,9 @@ impl Subject {
 #[derive(Debug)]
 pub struct Gate {
     pub access: Arc<Access>,
+    /// Whether tokens for the demo page's subjects (`demo:...`) are taken: only where the demo page is offered,
+    /// never by a server that spends a real account's photos.
+    pub demo_subjects: bool,
     pub rate_limit: Option<RateLimit>,
     /// Calls under way per subject (`--max-in-flight`; `None` for no cap).
     pub in_flight: Option<Arc<Cap>>,
@@ -106,6 +111,12 @@ impl Gate {
     /// answer to send.
     pub fn admit(&self, parts: &Parts) -> Result<Admitted, ServerError> {
         let subject = subject_of(&self.access, parts)?;
+        if subject.by_token() && !self.demo_subjects && subject.as_str().starts_with(DEMO_SUBJECT_PREFIX) {
+            return Err(ServerError::TokenRefused(
+                "This token is for the sandbox's demo page; this server takes tokens from the listing site only."
+                    .into(),
+            ));
+        }
         if self.rate_limit.is_none() && self.in_flight.is_none() {
             return Ok(Admitted { subject, slot: None });
         }

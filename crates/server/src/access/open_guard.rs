@@ -1,12 +1,15 @@
 //! Open access's guard, since open access spends the account's photos for whoever reaches it: only this server's
-//! own names get through (a page on another name that resolves here, DNS rebinding, is refused with 421), and a
-//! state-changing request from another site's page (a plain form post needs no preflight) is refused with 403.
-//! Same-origin pages, `--allow-origin` pages and clients that send no `Origin` (curl, backends) keep working.
+//! own names get through (a page on another name that resolves here, DNS rebinding, is refused with 421), a
+//! state-changing request from another site's page (a plain form post needs no preflight) is refused with 403, and
+//! so is any call to `/api` from another site's page (an image tag reads too, and counts against the rate limit),
+//! but for the links that are their own permission: signed kept results and uploads, shown by listings anywhere.
+//! The guard runs before a call is admitted, so what it refuses counts against no limit. Same-origin pages,
+//! `--allow-origin` pages and clients that send no `Origin` (curl, backends, the service) keep working.
 
 use std::net::SocketAddr;
 
 use axum::http::header::{HOST, ORIGIN};
-use axum::http::{HeaderMap, Method};
+use axum::http::{HeaderMap, Method, Uri};
 
 use crate::error::ServerError;
 
@@ -43,8 +46,8 @@ impl OpenGuard {
         OpenGuard { hosts: lowercase(hosts), origins: lowercase(origins) }
     }
 
-    /// Whether a request may go on.
-    pub fn check(&self, method: &Method, headers: &HeaderMap) -> Result<(), ServerError> {
+    /// Whether a request for `uri` may go on.
+    pub fn check(&self, method: &Method, uri: &Uri, headers: &HeaderMap) -> Result<(), ServerError> {
         let host = headers.get(HOST).and_then(|value| value.to_str().ok()).unwrap_or_default();
         if !self.hosts.iter().any(|own| own.eq_ignore_ascii_case(host)) {
             return Err(ServerError::Misdirected(format!(
@@ -53,23 +56,37 @@ impl OpenGuard {
                 self.hosts.join(", ")
             )));
         }
-        if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
+        let reads = matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS);
+        let calls_the_api = uri.path().starts_with("/api/") && !is_own_permission(uri);
+        if reads && !calls_the_api {
             return Ok(());
         }
-        // An allowed `Origin` passes whatever `Sec-Fetch-Site` says; `null` (sandboxed frames, files) is nobody's.
-        let refused = match headers.get(ORIGIN) {
-            Some(origin) => !self.origins.iter().any(|own| own.as_bytes().eq_ignore_ascii_case(origin.as_bytes())),
-            None => headers.get("sec-fetch-site").is_some_and(|site| site.as_bytes() == b"cross-site"),
-        };
-        if refused {
+        if self.is_another_sites(headers) {
             return Err(ServerError::Forbidden(
-                "Another site's page may not act on this vstage server. Open the studio from the server's own \
+                "Another site's page may not use this vstage server. Open the studio from the server's own \
                  address, or start the server with --allow-origin for that site."
                     .into(),
             ));
         }
         Ok(())
     }
+
+    /// An `Origin` that is neither ours nor allowed (`null`, from sandboxed frames and files, is nobody's), or
+    /// no `Origin` and the browser's word that the page is another site's. An allowed `Origin` passes whatever
+    /// `Sec-Fetch-Site` says.
+    fn is_another_sites(&self, headers: &HeaderMap) -> bool {
+        match headers.get(ORIGIN) {
+            Some(origin) => !self.origins.iter().any(|own| own.as_bytes().eq_ignore_ascii_case(origin.as_bytes())),
+            None => headers.get("sec-fetch-site").is_some_and(|site| site.as_bytes() == b"cross-site"),
+        }
+    }
+}
+
+/// A GET of a link that is its own permission: a kept result signed by this server, or an upload's random name.
+fn is_own_permission(uri: &Uri) -> bool {
+    let path = uri.path();
+    let signed = uri.query().is_some_and(|query| query.split('&').any(|pair| pair.starts_with("sig=")));
+    (path.starts_with("/api/results/") && signed) || path.starts_with("/api/uploads/")
 }
 
 #[cfg(test)]
@@ -82,6 +99,14 @@ mod tests {
         OpenGuard::new("127.0.0.1:8080".parse().unwrap(), None, &["https://listings.example".to_string()])
     }
 
+    fn page() -> Uri {
+        Uri::from_static("/renders/new")
+    }
+
+    fn api() -> Uri {
+        Uri::from_static("/api/v2/renders")
+    }
+
     fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
         pairs.iter().map(|(name, value)| (name.parse().unwrap(), HeaderValue::from_static(value))).collect()
     }
@@ -90,14 +115,14 @@ mod tests {
     fn only_the_servers_own_names_get_through() {
         let guard = guard();
         for host in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST:8080"] {
-            assert!(guard.check(&Method::GET, &headers(&[("host", host)])).is_ok(), "{host}");
+            assert!(guard.check(&Method::GET, &page(), &headers(&[("host", host)])).is_ok(), "{host}");
         }
         for host in ["attacker.example", "attacker.example:8080", "127.0.0.1:9090", ""] {
-            let refused = guard.check(&Method::GET, &headers(&[("host", host)]));
+            let refused = guard.check(&Method::GET, &page(), &headers(&[("host", host)]));
             assert!(matches!(refused, Err(ServerError::Misdirected(_))), "{host}");
         }
         let public = OpenGuard::new("127.0.0.1:8080".parse().unwrap(), Some("https://studio.example"), &[]);
-        assert!(public.check(&Method::GET, &headers(&[("host", "studio.example")])).is_ok());
+        assert!(public.check(&Method::GET, &page(), &headers(&[("host", "studio.example")])).is_ok());
     }
 
     #[test]
@@ -110,7 +135,7 @@ mod tests {
             headers(&[host, ("origin", "https://listings.example"), ("sec-fetch-site", "cross-site")]),
         ];
         for (index, request) in allowed.iter().enumerate() {
-            assert!(guard.check(&Method::POST, request).is_ok(), "case {index}");
+            assert!(guard.check(&Method::POST, &api(), request).is_ok(), "case {index}");
         }
         let refused = [
             headers(&[host, ("origin", "http://attacker.example")]),
@@ -119,8 +144,33 @@ mod tests {
             headers(&[host, ("origin", "http://127.0.0.1:3000"), ("sec-fetch-site", "same-site")]),
         ];
         for (index, request) in refused.iter().enumerate() {
-            assert!(matches!(guard.check(&Method::POST, request), Err(ServerError::Forbidden(_))), "case {index}");
-            assert!(guard.check(&Method::GET, request).is_ok(), "reading stays open, case {index}");
+            assert!(
+                matches!(guard.check(&Method::POST, &api(), request), Err(ServerError::Forbidden(_))),
+                "case {index}"
+            );
+            assert!(guard.check(&Method::GET, &page(), request).is_ok(), "reading a page stays open, case {index}");
+        }
+    }
+
+    #[test]
+    fn another_site_reads_no_api_but_the_links_that_are_their_own_permission() {
+        let guard = guard();
+        let host = ("host", "127.0.0.1:8080");
+        let image_tag = headers(&[host, ("sec-fetch-site", "cross-site"), ("sec-fetch-dest", "image")]);
+        let foreign = headers(&[host, ("origin", "http://attacker.example")]);
+        for request in [&image_tag, &foreign] {
+            for path in ["/api/v2/renders", "/api/v2/user", "/api/events", "/api/results/r/v/0-url.jpg"] {
+                let refused = guard.check(&Method::GET, &Uri::from_static(path), request);
+                assert!(matches!(refused, Err(ServerError::Forbidden(_))), "{path}");
+            }
+            for path in ["/api/results/r/v/0-url.jpg?sig=abc", "/api/uploads/0123abcd.jpg", "/embed.js", "/"] {
+                assert!(guard.check(&Method::GET, &Uri::from_static(path), request).is_ok(), "{path}");
+            }
+        }
+        let own = headers(&[host, ("sec-fetch-site", "same-origin")]);
+        let allowed = headers(&[host, ("origin", "https://listings.example"), ("sec-fetch-site", "cross-site")]);
+        for request in [&own, &allowed, &headers(&[host])] {
+            assert!(guard.check(&Method::GET, &api(), request).is_ok());
         }
     }
 }

@@ -145,6 +145,15 @@ pub async fn receive(
             return Ok(acknowledged());
         }
     };
+    let now = now_millis();
+    // A delivery older than the duplicate window could be one captured and sent again once forgotten.
+    if event.sent_at().is_none_or(|sent_at| sent_at < now - SEEN_FOR_MS) {
+        tracing::warn!("refused a webhook delivery older than the duplicate window, or with no timestamp");
+        return Err(ServerError::BadRequest(format!(
+            "The webhook delivery is older than {} days, or has no timestamp; it is not taken.",
+            SEEN_FOR_MS / (24 * 60 * 60 * 1000)
+        )));
+    }
     let event_type = event_name(event.event_type());
     let resource = resource_key(kind, &id);
     let digest = Sha256::digest(&body).to_vec();
@@ -155,7 +164,6 @@ pub async fn receive(
         Access::Open { .. } => OPEN_SUBJECT.to_string(),
         Access::Token(_) => String::new(),
     };
-    let now = now_millis();
     let window = i64::try_from(receiver.events.window().as_millis()).unwrap_or(i64::MAX);
     let delivery = Delivery {
         kind,

@@ -12,6 +12,7 @@ use axum::{Extension, Router};
 
 use crate::access::Subject;
 use crate::error::ServerError;
+use crate::proxy::call::read_query;
 use crate::storage::ownership::{Kind, Ownership};
 use crate::upstream::http_client::Answer;
 
@@ -26,7 +27,10 @@ where
 {
     let list = move |Extension(subject): Extension<Subject>, RawQuery(query): RawQuery| {
         let (ownership, get) = (ownership.clone(), get.clone());
-        async move { page(&ownership, Kind::V1Render, &subject, query.as_deref().unwrap_or_default(), get).await }
+        async move {
+            let query: ListRenders = read_query(query.as_deref().unwrap_or_default())?;
+            page(&ownership, Kind::V1Render, &subject, &query, get).await
+        }
     };
     Router::new().route("/v1/renders", axum::routing::get(list))
 }
@@ -37,18 +41,17 @@ pub async fn page<Get, Reading>(
     ownership: &Ownership,
     kind: Kind,
     subject: &Subject,
-    query: &str,
+    query: &ListRenders,
     get: Get,
 ) -> Result<Response, ServerError>
 where
     Get: Fn(String, String) -> Reading,
     Reading: Future<Output = Result<Answer, ServerError>>,
 {
-    let query: ListRenders = parse_query(query)?;
     query.validate().map_err(|e| ServerError::BadRequest(e.to_string()))?;
     let ascending = query.order.unwrap_or_default() == SortOrder::Asc;
     let limit = query.limit.unwrap_or(20);
-    let owned = ownership.renders_page(kind, subject.as_str(), limit, query.cursor, ascending).await?;
+    let owned = ownership.renders_page(kind, subject.as_str(), limit, query.cursor.clone(), ascending).await?;
     let renders: Vec<Option<Value>> = futures_util::stream::iter(owned.ids)
         .map(|id| read_render(&get, kind, id))
         .buffered(CONCURRENT_READS)
@@ -86,12 +89,4 @@ pub fn render_answer<T: serde::de::DeserializeOwned>(answer: &Answer, id: &str) 
     serde_json::from_slice(&answer.body)
         .map(Some)
         .map_err(|_| ServerError::BadGateway("The staging service sent a render this server cannot read.".into()))
-}
-
-fn parse_query(query: &str) -> Result<ListRenders, ServerError> {
-    let uri: axum::http::Uri =
-        format!("/?{query}").parse().map_err(|_| ServerError::BadRequest("The query string is malformed.".into()))?;
-    axum::extract::Query::<ListRenders>::try_from_uri(&uri)
-        .map(|axum::extract::Query(query)| query)
-        .map_err(|e| ServerError::BadRequest(format!("The query is not valid: {}", e.body_text())))
 }

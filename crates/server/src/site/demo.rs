@@ -1,5 +1,6 @@
 //! The demo listing page of sandbox mode: `/demo/listing.html`, a listing site with two agents' widgets, and
-//! `POST /demo/token`, which mints their widget tokens as a host site's backend would. Never offered with `--upstream`.
+//! `POST /demo/token`, which mints their widget tokens as a host site's backend would. Offered only in open access
+//! with the embedded sandbox, never with `--upstream` or to a server that takes real tokens.
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -11,12 +12,11 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
+use crate::access::DEMO_SUBJECT_PREFIX;
 use crate::access::token::WidgetSecret;
 use crate::error::ServerError;
 
 const PAGE: &str = include_str!("../../assets/demo/listing.html");
-/// Demo subjects live apart from any real one.
-pub const SUBJECT_PREFIX: &str = "demo:";
 const DEFAULT_TTL_S: u64 = 3600;
 const MAX_TTL_S: u64 = 24 * 3600;
 
@@ -59,7 +59,7 @@ async fn mint(
     if !(1..=MAX_TTL_S).contains(&ttl_s) {
         return Err(ServerError::BadRequest(format!("ttl_s must be between 1 and {MAX_TTL_S} seconds")));
     }
-    let subject = format!("{SUBJECT_PREFIX}{agent}");
+    let subject = format!("{DEMO_SUBJECT_PREFIX}{agent}");
     let ttl = Duration::from_secs(ttl_s);
     let token = secret.mint(&subject, ttl, None);
     let expires_at = (SystemTime::now() + ttl).duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());

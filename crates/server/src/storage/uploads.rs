@@ -165,17 +165,24 @@ fn quota_reached(used: u64, quota: u64, retention: Option<Duration>) -> ServerEr
 
 /// Format, size and a full decode (so a truncated or corrupt file is caught here, not by the service).
 fn inspect(bytes: Bytes) -> Result<(Bytes, ImageFormat, u32, u32), ServerError> {
+    let (cleaned, format, _, _) = cleaned_photo(bytes.clone())?;
+    let mut limits = Limits::default();
+    limits.max_alloc = Some(DECODE_MEMORY);
+    let mut reader = ImageReader::with_format(Cursor::new(&bytes[..]), format);
+    reader.limits(limits);
+    let image = reader.decode().map_err(unreadable)?;
+    Ok((cleaned, format, image.width(), image.height()))
+}
+
+/// A photo passing through (an upload, v1's form): a JPEG, PNG or WebP within the service's size from its header,
+/// returned without its metadata, with its format and size. Nothing is decoded, so it costs about its bytes.
+pub(crate) fn cleaned_photo(bytes: Bytes) -> Result<(Bytes, ImageFormat, u32, u32), ServerError> {
     let format = image::guess_format(&bytes).map_err(|_| not_an_image())?;
     if !matches!(format, ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::WebP) {
         return Err(ServerError::Unsupported(format!(
             "{format:?} images are not accepted; upload a JPEG, PNG or WebP image."
         )));
     }
-    let unreadable = |error: image::ImageError| {
-        ServerError::BadRequest(format!(
-            "The file is not a readable image ({error}); export it again as JPEG or PNG and upload that."
-        ))
-    };
     // The size first, from the header: a photo the service would refuse is not decoded at all.
     let (width, height) =
         ImageReader::with_format(Cursor::new(&bytes[..]), format).into_dimensions().map_err(unreadable)?;
@@ -186,13 +193,14 @@ fn inspect(bytes: Bytes) -> Result<(Bytes, ImageFormat, u32, u32), ServerError> 
             MAX_PHOTO_PIXELS / 1_000_000
         )));
     }
-    let mut limits = Limits::default();
-    limits.max_alloc = Some(DECODE_MEMORY);
-    let mut reader = ImageReader::with_format(Cursor::new(&bytes[..]), format);
-    reader.limits(limits);
-    let image = reader.decode().map_err(unreadable)?;
     let cleaned = metadata::strip(bytes, format).map_err(ServerError::BadRequest)?;
-    Ok((cleaned, format, image.width(), image.height()))
+    Ok((cleaned, format, width, height))
+}
+
+fn unreadable(error: image::ImageError) -> ServerError {
+    ServerError::BadRequest(format!(
+        "The file is not a readable image ({error}); export it again as JPEG or PNG and upload that."
+    ))
 }
 
 fn random_name() -> Result<String, ServerError> {
@@ -269,5 +277,6 @@ pub async fn serve(State(uploads): State<Arc<Uploads>>, Path(name): Path<String>
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static(format.to_mime_type()));
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("public, max-age=31536000, immutable"));
+    crate::proxy::answer::as_inert(headers);
     Ok(response)
 }

@@ -277,12 +277,12 @@ async fn a_creation_is_recorded_for_its_subject_even_when_the_browser_leaves_mid
     .await;
     let alice = mint(WIDGET_SECRET, "alice", "1h", None).await;
     let address = server.url.trim_start_matches("http://");
-    let body = json!({"image_url": "https://img.example/a.jpg", "variation_count": 1,
+    // the service takes a second to answer (the stand-in reads `slow-1000`); the browser is gone long before
+    let body = json!({"image_url": "https://img.example/slow-1000.jpg", "variation_count": 1,
                       "config": {"type": "enhancement"}})
     .to_string();
-    // the service takes a second to answer; the browser is gone long before
     let request = format!(
-        "POST /api/v2/renders?delay_ms=1000 HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {alice}\r\n\
+        "POST /api/v2/renders HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {alice}\r\n\
          Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
@@ -312,7 +312,7 @@ async fn calls_under_way_are_capped_per_caller() {
     )
     .await;
     let http = reqwest::Client::new();
-    let slow = tokio::spawn(http.get(server.api("/v2/status?delay_ms=1000")).send());
+    let slow = tokio::spawn(http.get(server.api("/v2/renders/slow-1000")).send());
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     let (status, body) = status_of(http.get(server.api("/v2/status"))).await;
     assert_eq!(status, 429, "a second call while the first is under way: {body}");

@@ -11,6 +11,7 @@ mod forwarding;
 mod instances;
 mod kept;
 mod open_access;
+mod read_first;
 mod recording;
 mod results;
 mod secrets;

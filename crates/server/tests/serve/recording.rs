@@ -40,8 +40,8 @@ pub struct TestAuthority {
 }
 
 impl RecordingUpstream {
-    /// Answers every call with `{"id": "rnd_recorded", ...}` (but a path ending in `/html-page` with an HTML page),
-    /// after `delay_ms` milliseconds when the query has that parameter, and remembers it.
+    /// Remembers every call and answers it as `answer` says: mostly as the service would, and as a misbehaving
+    /// service might for the paths that ask for it.
     pub async fn start() -> RecordingUpstream {
         let seen = Arc::new(Mutex::new(Vec::new()));
         let app = Router::new().fallback(record).with_state(seen.clone());
@@ -119,20 +119,53 @@ async fn record(State(seen): State<Arc<Mutex<Vec<Seen>>>>, request: Request) -> 
     seen.lock().unwrap().push(Seen {
         method: parts.method.to_string(),
         path_and_query: parts.uri.path_and_query().map(|p| p.to_string()).unwrap_or_default(),
-        headers: parts.headers,
-        body,
+        headers: parts.headers.clone(),
+        body: body.clone(),
     });
-    let delay_ms = parts.uri.query().unwrap_or_default().split('&').find_map(|pair| pair.strip_prefix("delay_ms="));
-    if let Some(delay_ms) = delay_ms.and_then(|ms| ms.parse().ok()) {
-        tokio::time::sleep(std::time::Duration::from_millis(delay_ms)).await;
-    }
-    if parts.uri.path().ends_with("/html-page") {
-        // what a proxy in front of the service might send instead of its answer
-        return ([("content-type", "text/html")], "<script>document.title = 'gotcha'</script>").into_response();
-    }
-    (
-        [("content-type", "application/json"), ("set-cookie", "upstream=secret"), ("x-upstream-internal", "1")],
-        r#"{"id":"rnd_recorded","created_at":1,"eta":null,"variations":{"total_count":0,"next_cursor":null,"items":[]}}"#,
-    )
-        .into_response()
+    answer(&parts, &body).await
 }
+
+/// A render answer about whatever render the path names, a variation of the render the path names, and for the
+/// last segments that say so: an HTML page, an SVG image with a script, a refusal that echoes the request's
+/// `Authorization`, another render's variation; and after `MS` milliseconds when the path or the body holds
+/// `slow-MS`.
+async fn answer(parts: &axum::http::request::Parts, body: &[u8]) -> axum::response::Response {
+    let segments: Vec<&str> = parts.uri.path().split('/').collect();
+    let last = segments.last().copied().unwrap_or_default();
+    let text = format!("{}{}", parts.uri.path(), String::from_utf8_lossy(body));
+    let delay = text.split("slow-").nth(1).and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next());
+    if let Some(ms) = delay.and_then(|ms| ms.parse().ok()) {
+        tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+    }
+    let json = |body: String| ([("content-type", "application/json"), ("set-cookie", "upstream=secret")], body);
+    match (segments.as_slice(), last) {
+        // what a proxy in front of the service might send instead of its answer
+        (_, "html-page") => {
+            ([("content-type", "text/html")], "<script>document.title = 'gotcha'</script>").into_response()
+        }
+        (_, "svg-image") => (
+            [("content-type", "image/svg+xml")],
+            r#"<svg xmlns="http://www.w3.org/2000/svg"><script>document.title = 'gotcha'</script></svg>"#,
+        )
+            .into_response(),
+        (_, "echo-401") => {
+            let sent = parts.headers.get("authorization").and_then(|v| v.to_str().ok()).unwrap_or_default();
+            let message = serde_json::json!({ "message": format!("Invalid credentials: {sent}") });
+            (axum::http::StatusCode::UNAUTHORIZED, json(message.to_string())).into_response()
+        }
+        (["", "v2", "renders", render, "variations", variation], _) => {
+            let render = if variation.starts_with("foreign") { "rnd_someone_elses" } else { render };
+            let body = serde_json::json!({"id": variation, "render_id": render, "created_at": 1, "status": "done",
+                "type": "staging", "result": {"url": "https://img.example/a.jpg"}});
+            json(body.to_string()).into_response()
+        }
+        (["", "v2", "renders", render], _) if !matches!(*render, "bulk" | "") => {
+            json(format!(r#"{{"id":"{render}","created_at":1,"eta":null,"variations":{RENDER_VARIATIONS}}}"#))
+                .into_response()
+        }
+        _ => json(format!(r#"{{"id":"rnd_recorded","created_at":1,"eta":null,"variations":{RENDER_VARIATIONS}}}"#))
+            .into_response(),
+    }
+}
+
+const RENDER_VARIATIONS: &str = r#"{"total_count":0,"next_cursor":null,"items":[]}"#;

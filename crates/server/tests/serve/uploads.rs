@@ -34,7 +34,7 @@ fn photo() -> RgbImage {
     RgbImage::from_fn(64, 48, |x, y| image::Rgb([(x * 4) as u8, (y * 5) as u8, 128]))
 }
 
-fn jpeg_with_location() -> Vec<u8> {
+pub fn jpeg_with_location() -> Vec<u8> {
     let mut plain = Vec::new();
     photo().write_to(&mut Cursor::new(&mut plain), ImageFormat::Jpeg).unwrap();
     let mut jpeg = Jpeg::from_bytes(plain.into()).unwrap();
@@ -45,7 +45,7 @@ fn jpeg_with_location() -> Vec<u8> {
     jpeg.encoder().bytes().to_vec()
 }
 
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+pub fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|window| window == needle)
 }
 

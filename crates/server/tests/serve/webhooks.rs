@@ -42,11 +42,16 @@ pub async fn deliver_done(server: &Server, variation: &str) -> u16 {
 }
 
 pub fn done_event(variation: &str) -> Vec<u8> {
+    done_event_sent_at(variation, vstage_api::time::now_millis())
+}
+
+/// A `done` event about `variation` that the service sent at `timestamp` (epoch milliseconds).
+pub fn done_event_sent_at(variation: &str, timestamp: i64) -> Vec<u8> {
     serde_json::to_vec(&json!({
         "event_type": "done",
         "render_id": "rnd_from_elsewhere",
         "variation_id": variation,
-        "timestamp": 1_790_000_000_000u64,
+        "timestamp": timestamp,
         "result": {"url": "https://img.example/a.jpg", "optimized_url": null, "thumbnail_url": null}
     }))
     .unwrap()

@@ -1,0 +1,436 @@
+//! A caller's call read into the contract's types before anything is sent: the path's parameters, the query and
+//! the body (JSON, or v1's form with its photo), each endpoint's own, under a cap that fits it. What the types do
+//! not hold is dropped, what cannot be read into them is refused with 400, and the service is sent this server's
+//! own serialisation of what was read: never the caller's bytes.
+
+use axum::body::Bytes;
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderMap, HeaderValue, Method};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use vstage_api::{
+    AddVariations, Analyze, BulkAddVariations, BulkCreateRenders, Config, CreateRender, GetRender, ListRenders,
+    PhotoFile, RenderConfigs, SetWebhookSecret, v1,
+};
+
+use crate::error::ServerError;
+
+/// A JSON body of a few fields.
+const SMALL_JSON: usize = 16 * 1024;
+/// One render's request: its configs and addresses (a photo goes by address, uploaded first, never inline).
+const RENDER_JSON: usize = 64 * 1024;
+/// A bulk request: up to 25 renders' worth.
+const BULK_JSON: usize = 512 * 1024;
+/// v1's form with the photo as its `file`.
+pub const PHOTO_FORM: usize = 26 * 1024 * 1024;
+
+/// Every endpoint of API.md, by what it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operation {
+    Status,
+    User,
+    SetWebhookSecret,
+    DeleteWebhookSecret,
+    ListRenders,
+    CreateRender,
+    CreateRenders,
+    AddVariationsInBulk,
+    GetRender,
+    AddVariations,
+    GetVariation,
+    Analyze,
+    V1Ping,
+    V1Options,
+    V1Create,
+    V1Render,
+    V1CreateVariation,
+}
+
+impl Operation {
+    /// The largest body the endpoint takes with these headers: JSON fits its request; only v1's create takes a
+    /// form with a photo.
+    pub fn body_limit(self, headers: &HeaderMap) -> usize {
+        match self {
+            Operation::V1Create if is_form(headers) => PHOTO_FORM,
+            Operation::CreateRender | Operation::AddVariations | Operation::V1Create => RENDER_JSON,
+            Operation::CreateRenders | Operation::AddVariationsInBulk => BULK_JSON,
+            Operation::SetWebhookSecret | Operation::Analyze | Operation::V1CreateVariation => SMALL_JSON,
+            _ => 0,
+        }
+    }
+
+    /// Whether a call runs to its end, record included, even when its browser goes away: a creation the service
+    /// has charged for, or a secret the service now signs with.
+    pub fn runs_to_its_end(self) -> bool {
+        matches!(
+            self,
+            Operation::CreateRender
+                | Operation::CreateRenders
+                | Operation::Analyze
+                | Operation::V1Create
+                | Operation::SetWebhookSecret
+                | Operation::DeleteWebhookSecret
+        )
+    }
+}
+
+/// One call of the contract as the proxy read it.
+#[derive(Debug)]
+pub enum Call {
+    Status,
+    User,
+    SetWebhookSecret(SetWebhookSecret),
+    DeleteWebhookSecret,
+    ListRenders(ListRenders),
+    CreateRender(CreateRender),
+    CreateRenders(BulkCreateRenders),
+    AddVariationsInBulk(BulkAddVariations),
+    GetRender {
+        render_id: String,
+        query: GetRender,
+    },
+    AddVariations {
+        render_id: String,
+        body: AddVariations,
+    },
+    GetVariation {
+        render_id: String,
+        variation_id: String,
+    },
+    Analyze(Analyze),
+    V1Ping,
+    V1Options,
+    /// The arguments, and the photo when it came as the form's `file` (its metadata already taken out).
+    V1Create {
+        arguments: v1::CreateRender,
+        file: Option<PhotoFile>,
+    },
+    V1Render {
+        render_id: String,
+    },
+    V1CreateVariation {
+        render_id: String,
+        body: v1::CreateVariation,
+    },
+}
+
+/// What the browser sent, as it came: the path's parameters (decoded), the raw query, the headers and the body.
+pub struct Incoming<'a> {
+    pub params: &'a [(&'static str, String)],
+    pub query: &'a str,
+    pub headers: &'a HeaderMap,
+    pub body: Bytes,
+}
+
+/// `render_id` in the query of v1's render and create-variation.
+#[derive(Debug, serde::Deserialize)]
+struct V1RenderQuery {
+    render_id: String,
+}
+
+/// One call as it goes to the service: the path's encoded parameters are the endpoint's; this is the rest.
+#[derive(Debug)]
+pub struct Outbound {
+    pub query: String,
+    pub body: Bytes,
+    pub content_type: Option<HeaderValue>,
+}
+
+impl Call {
+    /// Reads `incoming` as a call of `operation`, checked against the contract's rules (`vstage-api`'s `validate`).
+    pub async fn read(operation: Operation, incoming: Incoming<'_>) -> Result<Call, ServerError> {
+        let Incoming { params, query, headers, body } = incoming;
+        let param = |name: &str| {
+            params.iter().find(|(given, _)| *given == name).map(|(_, value)| value.clone()).unwrap_or_default()
+        };
+        let invalid = |error: vstage_api::ValidationError| ServerError::BadRequest(error.to_string());
+        let call = match operation {
+            Operation::Status => Call::Status,
+            Operation::User => Call::User,
+            Operation::DeleteWebhookSecret => Call::DeleteWebhookSecret,
+            Operation::V1Ping => Call::V1Ping,
+            Operation::V1Options => Call::V1Options,
+            Operation::SetWebhookSecret => {
+                let body: SetWebhookSecret = read_json(&body, "the new webhook secret")?;
+                body.validate().map_err(invalid)?;
+                Call::SetWebhookSecret(body)
+            }
+            Operation::ListRenders => {
+                let query: ListRenders = read_query(query)?;
+                query.validate().map_err(invalid)?;
+                Call::ListRenders(query)
+            }
+            Operation::CreateRender => {
+                let body: CreateRender = read_json(&body, "a render to create")?;
+                body.validate().map_err(invalid)?;
+                Call::CreateRender(body)
+            }
+            Operation::CreateRenders => {
+                let body: BulkCreateRenders = read_json(&body, "renders to create")?;
+                body.validate().map_err(invalid)?;
+                Call::CreateRenders(body)
+            }
+            Operation::AddVariationsInBulk => {
+                let body: BulkAddVariations = read_json(&body, "variations to add")?;
+                body.validate().map_err(invalid)?;
+                Call::AddVariationsInBulk(body)
+            }
+            Operation::GetRender => {
+                let query: GetRender = read_query(query)?;
+                query.validate().map_err(invalid)?;
+                Call::GetRender { render_id: param("render_id"), query }
+            }
+            Operation::AddVariations => {
+                let body: AddVariations = read_json(&body, "variations to add")?;
+                body.validate(None).map_err(invalid)?;
+                Call::AddVariations { render_id: param("render_id"), body }
+            }
+            Operation::GetVariation => {
+                Call::GetVariation { render_id: param("render_id"), variation_id: param("variation_id") }
+            }
+            Operation::Analyze => {
+                let body: Analyze = read_json(&body, "a photo to analyse")?;
+                body.validate().map_err(invalid)?;
+                Call::Analyze(body)
+            }
+            Operation::V1Create => {
+                let (arguments, file) = match form_boundary(headers)? {
+                    Some(boundary) => {
+                        (read_query::<v1::CreateRender>(query)?, Some(photo_of_form(body, boundary).await?))
+                    }
+                    None => (read_json(&body, "a v1 render to create")?, None),
+                };
+                arguments.validate(file.is_some()).map_err(invalid)?;
+                Call::V1Create { arguments, file }
+            }
+            Operation::V1Render => Call::V1Render { render_id: v1_render_id(query)? },
+            Operation::V1CreateVariation => {
+                let body: v1::CreateVariation = read_json(&body, "a v1 variation")?;
+                body.validate().map_err(invalid)?;
+                Call::V1CreateVariation { render_id: v1_render_id(query)?, body }
+            }
+        };
+        Ok(call)
+    }
+
+    /// What goes to the service besides the endpoint's path: this server's query and body.
+    pub fn outbound(&self) -> Result<Outbound, ServerError> {
+        fn json(value: &impl Serialize) -> Result<(Bytes, Option<HeaderValue>), ServerError> {
+            to_json(value).map(|body| (body, Some(HeaderValue::from_static("application/json"))))
+        }
+        let (query, (body, content_type)) = match self {
+            Call::Status | Call::User | Call::DeleteWebhookSecret | Call::V1Ping | Call::V1Options => {
+                (String::new(), (Bytes::new(), None))
+            }
+            Call::GetVariation { .. } => (String::new(), (Bytes::new(), None)),
+            Call::SetWebhookSecret(body) => (String::new(), json(body)?),
+            Call::ListRenders(query) => (without_mark(query.to_query()), (Bytes::new(), None)),
+            Call::CreateRender(body) => (String::new(), json(body)?),
+            Call::CreateRenders(body) => (String::new(), json(body)?),
+            Call::AddVariationsInBulk(body) => (String::new(), json(body)?),
+            Call::GetRender { query, .. } => (without_mark(query.to_query()), (Bytes::new(), None)),
+            Call::AddVariations { body, .. } => (String::new(), json(body)?),
+            Call::Analyze(body) => (String::new(), json(body)?),
+            Call::V1Create { arguments, file: None } => (String::new(), json(arguments)?),
+            Call::V1Create { arguments, file: Some(file) } => {
+                let (form, content_type) = vstage_api::multipart::form("file", file, random_fraction);
+                let content_type = HeaderValue::from_str(&content_type)
+                    .map_err(|e| ServerError::Internal(format!("a form's content type: {e}")))?;
+                (without_mark(arguments.query()), (Bytes::from(form), Some(content_type)))
+            }
+            Call::V1Render { render_id } => (v1_query(render_id), (Bytes::new(), None)),
+            Call::V1CreateVariation { render_id, body } => (v1_query(render_id), json(body)?),
+        };
+        Ok(Outbound { query, body, content_type })
+    }
+
+    /// Every address the call would have the service fetch or call, with its field's name.
+    pub fn addresses(&self) -> Vec<(String, &str)> {
+        let mut found: Vec<(String, &str)> = Vec::new();
+        fn mask<'a>(found: &mut Vec<(String, &'a str)>, prefix: &str, config: &'a Config) {
+            let mask = match config {
+                Config::Staging(staging) => staging.remove_furniture.as_ref().and_then(|r| r.mask_url.as_deref()),
+                Config::RemovalOnly(removal) => removal.remove_furniture.mask_url.as_deref(),
+                _ => None,
+            };
+            found.extend(mask.map(|url| (format!("{prefix}remove_furniture.mask_url"), url)));
+        }
+        match self {
+            Call::CreateRender(body) => {
+                match &body.configs {
+                    RenderConfigs::Single { config, .. } => mask(&mut found, "config.", config),
+                    RenderConfigs::Multi { configs } => {
+                        for (index, entry) in configs.iter().enumerate() {
+                            mask(&mut found, &format!("configs[{index}]."), &entry.config);
+                        }
+                    }
+                }
+                found.push(("image_url".into(), &body.image_url));
+                found.extend(body.webhook_url.as_deref().map(|url| ("webhook_url".to_string(), url)));
+            }
+            Call::CreateRenders(body) => {
+                for (index, render) in body.renders.iter().enumerate() {
+                    mask(&mut found, &format!("renders[{index}].config."), &render.config);
+                    found.push((format!("renders[{index}].image_url"), &render.image_url));
+                }
+                found.extend(body.webhook_url.as_deref().map(|url| ("webhook_url".to_string(), url)));
+            }
+            Call::AddVariationsInBulk(body) => {
+                for (index, render) in body.renders.iter().enumerate() {
+                    mask(&mut found, &format!("renders[{index}].config."), &render.config);
+                }
+            }
+            Call::AddVariations { body, .. } => mask(&mut found, "config.", &body.config),
+            Call::Analyze(body) => {
+                found.push(("image_url".into(), &body.image_url));
+                found.extend(body.webhook_url.as_deref().map(|url| ("webhook_url".to_string(), url)));
+            }
+            Call::V1Create { arguments, .. } => {
+                found.extend(arguments.image_url.as_deref().map(|url| ("image_url".to_string(), url)));
+                found
+                    .extend(arguments.declutter_mask_url.as_deref().map(|url| ("declutter_mask_url".to_string(), url)));
+            }
+            _ => {}
+        }
+        found
+    }
+
+    /// Whether the caller asked to wait for the outcome (v2's `wait_for_completion`).
+    pub fn waits(&self) -> bool {
+        let flag = match self {
+            Call::CreateRender(body) => body.wait_for_completion,
+            Call::CreateRenders(body) => body.wait_for_completion,
+            Call::AddVariationsInBulk(body) => body.wait_for_completion,
+            Call::AddVariations { body, .. } => body.wait_for_completion,
+            _ => None,
+        };
+        flag == Some(true)
+    }
+}
+
+fn to_json(value: &impl Serialize) -> Result<Bytes, ServerError> {
+    serde_json::to_vec(value)
+        .map(Bytes::from)
+        .map_err(|e| ServerError::Internal(format!("a request could not be written as JSON: {e}")))
+}
+
+/// `vstage-api`'s query strings start with `?` (or are empty).
+fn without_mark(query: String) -> String {
+    query.strip_prefix('?').map(str::to_string).unwrap_or(query)
+}
+
+fn v1_query(render_id: &str) -> String {
+    url::form_urlencoded::Serializer::new(String::new()).append_pair("render_id", render_id).finish()
+}
+
+fn v1_render_id(query: &str) -> Result<String, ServerError> {
+    let V1RenderQuery { render_id } = read_query(query)?;
+    vstage_api::validate::id("render_id", &render_id).map_err(|e| ServerError::BadRequest(e.to_string()))?;
+    Ok(render_id)
+}
+
+/// A body of the endpoint's JSON type (within the endpoint's cap, which the body was collected under).
+fn read_json<T: DeserializeOwned>(body: &[u8], what: &str) -> Result<T, ServerError> {
+    serde_json::from_slice(body).map_err(|error| not_read(what, &error.to_string()))
+}
+
+/// The query as `T`; names `T` does not have are dropped, a name given twice is refused.
+pub fn read_query<T: DeserializeOwned>(query: &str) -> Result<T, ServerError> {
+    serde_urlencoded::from_str(query).map_err(|error| {
+        let reason = error.to_string();
+        let twice = reason.strip_prefix("duplicate field `").and_then(|rest| rest.strip_suffix('`'));
+        ServerError::BadRequest(match twice {
+            Some(name) => format!("The query gives {name} twice; give it once."),
+            None => format!("The query could not be read ({}); fix it and send it again.", shown(&reason)),
+        })
+    })
+}
+
+fn not_read(what: &str, reason: &str) -> ServerError {
+    ServerError::BadRequest(format!(
+        "The body is not {what} this server can read ({}); send JSON in UTF-8 with the contract's fields.",
+        shown(reason)
+    ))
+}
+
+/// A parser's message, at most 200 characters (it may quote the caller's own text).
+fn shown(reason: &str) -> String {
+    let mut shown: String = reason.chars().take(200).collect();
+    if shown.len() < reason.len() {
+        shown.push('…');
+    }
+    shown
+}
+
+fn is_form(headers: &HeaderMap) -> bool {
+    let content_type = headers.get(CONTENT_TYPE).map(HeaderValue::as_bytes).unwrap_or_default();
+    content_type.len() >= 10 && content_type[..10].eq_ignore_ascii_case(b"multipart/")
+}
+
+/// The boundary of a `multipart/form-data` body; `None` for any other content type (read as JSON).
+fn form_boundary(headers: &HeaderMap) -> Result<Option<String>, ServerError> {
+    if !is_form(headers) {
+        return Ok(None);
+    }
+    let content_type = headers.get(CONTENT_TYPE).and_then(|value| value.to_str().ok()).unwrap_or_default();
+    multer::parse_boundary(content_type).map(Some).map_err(|_| {
+        ServerError::BadRequest("The form's Content-Type has no boundary; send it as a browser does.".into())
+    })
+}
+
+/// The form's one `file`, its metadata taken out; the form's other fields are dropped (v1 takes its arguments
+/// in the query).
+async fn photo_of_form(body: Bytes, boundary: String) -> Result<PhotoFile, ServerError> {
+    let constraints = multer::Constraints::new().size_limit(multer::SizeLimit::new().whole_stream(PHOTO_FORM as u64));
+    let whole = futures_util::stream::once(async move { Ok::<Bytes, std::convert::Infallible>(body) });
+    let mut form = multer::Multipart::with_constraints(whole, boundary, constraints);
+    let mut photo: Option<(String, Bytes)> = None;
+    while let Some(field) = form.next_field().await.map_err(form_error)? {
+        if field.name() != Some("file") {
+            continue;
+        }
+        if photo.is_some() {
+            return Err(ServerError::BadRequest("The form has two files; send the photo once, as `file`.".into()));
+        }
+        let name = field.file_name().unwrap_or("photo").chars().take(200).collect();
+        photo = Some((name, field.bytes().await.map_err(form_error)?));
+    }
+    drop(form);
+    let Some((name, bytes)) = photo else {
+        return Err(ServerError::BadRequest("The form has no `file`; send the photo as the form's file.".into()));
+    };
+    let (cleaned, format, _, _) = tokio::task::spawn_blocking(move || crate::storage::uploads::cleaned_photo(bytes))
+        .await
+        .map_err(|e| ServerError::Internal(format!("reading a photo stopped: {e}")))??;
+    Ok(PhotoFile { name, content_type: format.to_mime_type().to_string(), bytes: cleaned.to_vec() })
+}
+
+fn form_error(error: multer::Error) -> ServerError {
+    ServerError::BadRequest(format!(
+        "The form could not be read ({}); send it again as a browser does.",
+        shown(&error.to_string())
+    ))
+}
+
+/// A number from 0 to 1 for a form's boundary.
+fn random_fraction() -> f64 {
+    getrandom::u64().map_or(0.5, |bits| (bits >> 11) as f64 / (1u64 << 53) as f64)
+}
+
+impl Call {
+    /// The method the call goes with.
+    pub fn method(&self) -> Method {
+        match self {
+            Call::Status
+            | Call::User
+            | Call::ListRenders(_)
+            | Call::GetRender { .. }
+            | Call::GetVariation { .. }
+            | Call::V1Ping
+            | Call::V1Options
+            | Call::V1Render { .. } => Method::GET,
+            Call::DeleteWebhookSecret => Method::DELETE,
+            _ => Method::POST,
+        }
+    }
+}
