@@ -15,6 +15,7 @@ use crate::body::JsonBody;
 use crate::error::SandboxError;
 use crate::ids::new_id;
 use crate::imaging;
+use crate::source::Kind;
 use crate::webhooks;
 
 pub async fn analyze(
@@ -65,7 +66,7 @@ fn result_url(state: &SandboxState, id: &str) -> String {
 
 /// The mask PNG and the percentage of the photo it covers, or why the photo could not be analysed.
 async fn mask(state: &SandboxState, image_url: &str) -> Result<(Vec<u8>, f64), String> {
-    let bytes = state.fetcher.fetch(image_url).await?;
+    let bytes = state.fetcher.fetch(Kind::Image, image_url).await?;
     tokio::task::spawn_blocking(move || {
         let (mask, percentage) = imaging::furniture_analysis(&imaging::decode(&bytes)?);
         Ok((imaging::png(&mask)?, (percentage * 100.0).round() / 100.0))

@@ -31,6 +31,13 @@ impl Files {
         &self.dir
     }
 
+    /// Whether `name` could be one of these files: a plain name, never a path or a hidden file.
+    pub fn is_file_name(name: &str) -> bool {
+        !name.is_empty()
+            && !name.starts_with('.')
+            && name.bytes().all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'-' | b'_'))
+    }
+
     /// Writes `name` atomically (a temporary file renamed into place), so a crash never leaves half an image.
     pub fn write(&self, name: &str, bytes: &[u8]) -> Result<(), SandboxError> {
         let path = self.dir.join(name);

@@ -6,6 +6,7 @@ use std::collections::HashSet;
 
 use crate::SandboxState;
 use crate::imaging;
+use crate::source::Kind;
 
 /// Below this share of masked pixels a room counts as empty.
 pub const MIN_PERCENT: f64 = 2.0;
@@ -14,7 +15,7 @@ pub const MIN_PERCENT: f64 = 2.0;
 pub async fn unfurnished(state: &SandboxState, urls: impl IntoIterator<Item = String>) -> HashSet<String> {
     let mut empty = HashSet::new();
     for url in urls.into_iter().collect::<HashSet<_>>() {
-        let Ok(bytes) = state.fetcher.fetch(&url).await else { continue };
+        let Ok(bytes) = state.fetcher.fetch(Kind::Image, &url).await else { continue };
         let percent = tokio::task::spawn_blocking(move || {
             imaging::decode(&bytes).ok().map(|photo| imaging::furniture_analysis(&photo).1)
         })

@@ -50,6 +50,10 @@ pub struct SandboxConfig {
     pub webhook_retry_ms: u64,
     /// The longest a `wait_for_completion` request waits.
     pub sync_timeout: std::time::Duration,
+    /// Addresses on this machine or a private network that photos and masks may be fetched from, as URL prefixes
+    /// (e.g. `http://127.0.0.1:8080/api/uploads/`, the uploads of the `vstage serve` that embeds the sandbox).
+    /// Every other address must be public; the sandbox's own samples and images are read without HTTP.
+    pub local_photo_sources: Vec<String>,
 }
 
 impl SandboxConfig {
@@ -67,6 +71,7 @@ impl SandboxConfig {
             processing_ms: Self::DEFAULT_PROCESSING_MS,
             webhook_retry_ms: Self::DEFAULT_WEBHOOK_RETRY_MS,
             sync_timeout: std::time::Duration::from_secs(Self::DEFAULT_SYNC_TIMEOUT_S),
+            local_photo_sources: Vec::new(),
         }
     }
 }
@@ -102,13 +107,15 @@ pub fn build(config: &SandboxConfig, base_url: &str) -> Result<Sandbox, SandboxE
     let store = store::Store::open(config.data_dir.as_deref())?;
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     let base_url = base_url.trim_end_matches('/').to_string();
+    let files = files::Files::open(config.data_dir.as_deref())?;
+    let samples = samples::generate(&base_url)?;
     let state = Arc::new(SandboxState {
         accounts: Accounts::load(&config.api_keys, config.photo_limit, &store)?,
         faults: faults::Faults::default(),
-        files: files::Files::open(config.data_dir.as_deref())?,
-        fetcher: source::Fetcher::new()?,
+        fetcher: source::Fetcher::new(&base_url, &samples, files.dir().to_path_buf(), &config.local_photo_sources)?,
+        files,
         openapi: openapi::document(&base_url)?,
-        samples: samples::generate(&base_url)?,
+        samples,
         store,
         pace: renders::Pace { processing_ms: config.processing_ms, workers: workers as u64 },
         base_url,

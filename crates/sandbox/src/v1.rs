@@ -21,6 +21,7 @@ use crate::accounts;
 use crate::auth::Authenticated;
 use crate::body::{JsonBody, QueryParams};
 use crate::error::SandboxError;
+use crate::furniture;
 use crate::ids::new_id;
 use crate::imaging;
 use crate::renders::Planned;
@@ -93,7 +94,8 @@ async fn create(
     let waits = settings.wait_for_completion.unwrap_or(true);
     let pace = state.pace;
     let id = render_id.clone();
-    let planned = plan(&settings)?;
+    let unfurnished = unfurnished(&state, &settings).await;
+    let planned = plan(&settings, unfurnished)?;
     state.store.run(move |db| v1_renders::create(db, &account, &id, &settings, &planned, pace)).await?;
     state.work_added.notify_waiters();
     answer(&state, render_id, waits).await
@@ -109,13 +111,21 @@ async fn uploaded_file(mut multipart: Multipart) -> Result<Bytes, SandboxError> 
     Err(SandboxError::BadRequest("file: the multipart form has no `file` field; add the photo as `file`.".into()))
 }
 
-/// The variations of a v1 create (API.md's three modes of use).
-fn plan(settings: &v1::CreateRender) -> Result<Vec<Planned>, SandboxError> {
+/// Whether `declutter_mode` is `auto` and the photo has no furniture, so that nothing is decluttered.
+async fn unfurnished(state: &SandboxState, settings: &v1::CreateRender) -> bool {
+    let Some(photo) = settings.image_url.clone().filter(|_| settings.declutter_mode == Some(RemovalMode::Auto)) else {
+        return false;
+    };
+    furniture::unfurnished(state, [photo]).await.len() == 1
+}
+
+/// The variations of a v1 create (API.md's three modes of use); `auto` declutters only a furnished photo.
+fn plan(settings: &v1::CreateRender, unfurnished: bool) -> Result<Vec<Planned>, SandboxError> {
     let declutter = settings.declutter_mode.clone().unwrap_or(RemovalMode::Off);
     let resolution = resolution(settings);
     let mut planned = Vec::new();
     let mut base = None;
-    if declutter != RemovalMode::Off {
+    if declutter == RemovalMode::On || (declutter == RemovalMode::Auto && !unfurnished) {
         let id = new_id("var")?;
         let config = Config::RemovalOnly(RemovalOnlyConfig {
             output_resolution: resolution,

@@ -15,6 +15,7 @@ use vstage_api::{Config, ResultImage, Timestamp, VariationResult, VariationType,
 use crate::SandboxState;
 use crate::error::SandboxError;
 use crate::imaging::{self, Operation};
+use crate::source::{self, Kind};
 use crate::webhooks;
 
 /// A variation taken for processing.
@@ -181,15 +182,9 @@ async fn produce(state: &Arc<SandboxState>, job: &Job) -> Result<VariationResult
         return Err("The sandbox failed this photo on purpose: its address contains `sandbox-fail`.".into());
     }
     let config = job.config.clone().ok_or("The variation's configuration is not one the sandbox knows.")?;
-    let source = state.fetcher.fetch(source_url).await?;
+    let source = state.fetcher.fetch(Kind::Image, source_url).await?;
     let mask = match mask_url(&config) {
-        Some(url) => {
-            let bytes = state.fetcher.fetch(&url).await?;
-            // kept as given, so what a removal used can be checked afterwards (docs/api-notes.md)
-            let kept = format!("{}-mask.{}", job.variation_id, mask_extension(&bytes));
-            state.files.write(&kept, &bytes).map_err(|e| e.to_string())?;
-            Some(bytes)
-        }
+        Some(url) => Some(Given { bytes: state.fetcher.fetch(Kind::Mask, &url).await?, url }),
         None => None,
     };
     let v1_resolution = job.v1_resolution.clone();
@@ -197,26 +192,15 @@ async fn produce(state: &Arc<SandboxState>, job: &Job) -> Result<VariationResult
         .variation_id
         .bytes()
         .fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3));
-    let outputs = tokio::task::spawn_blocking(move || -> Result<imaging::Outputs, String> {
-        let photo = imaging::decode(&source)?;
-        let mask: Option<GrayImage> = match mask {
-            Some(bytes) => Some(
-                image::load_from_memory(&bytes)
-                    .map_err(|e| format!("The mask could not be read ({e}); send a black-and-white PNG."))?
-                    .to_luma8(),
-            ),
-            None => None,
-        };
-        let (operation, resolution) = operation(&config, mask, seed, v1_resolution)?;
-        let disclaimer = match &config {
-            Config::Staging(staging) => staging.add_virtually_staged_watermark == Some(true),
-            Config::RemovalOnly(removal) => removal.add_virtually_staged_watermark == Some(true),
-            _ => false,
-        };
-        imaging::encode(&imaging::apply(&photo, &operation, disclaimer), resolution.as_ref())
-    })
-    .await
-    .map_err(|e| format!("Processing stopped unexpectedly ({e})."))??;
+    let (outputs, mask) = tokio::task::spawn_blocking(move || process(&source, mask, &config, seed, v1_resolution))
+        .await
+        .map_err(|e| format!("Processing stopped unexpectedly ({e})."))??;
+    // kept as given, so what a removal used can be checked afterwards (docs/api-notes.md); only a mask that was
+    // read as an image gets here, so nothing else is ever served under `/files`
+    if let Some(mask) = mask {
+        let kept = format!("{}-mask.{}", job.variation_id, mask_extension(&mask));
+        state.files.write(&kept, &mask).map_err(|e| e.to_string())?;
+    }
     let name = |suffix: &str| format!("{}{suffix}.jpg", job.variation_id);
     for (suffix, bytes) in [("", &outputs.full), ("-optimized", &outputs.optimized), ("-thumbnail", &outputs.thumbnail)]
     {
@@ -228,6 +212,39 @@ async fn produce(state: &Arc<SandboxState>, job: &Job) -> Result<VariationResult
         optimized_url: Some(url("-optimized")),
         thumbnail_url: Some(url("-thumbnail")),
     }))
+}
+
+/// A mask as fetched, and where from.
+struct Given {
+    bytes: Vec<u8>,
+    url: String,
+}
+
+/// The result images of `source` under `config`, and the mask's bytes once it was read as an image.
+fn process(
+    source: &[u8],
+    mask: Option<Given>,
+    config: &Config,
+    seed: u64,
+    v1_resolution: Option<vstage_api::OutputResolution>,
+) -> Result<(imaging::Outputs, Option<Vec<u8>>), String> {
+    let photo = imaging::decode(source)?;
+    let (mask, kept) = match mask {
+        Some(Given { bytes, url }) => {
+            // decoded with the same limits as a photo, then taken as grey levels
+            let image = imaging::decode(&bytes)
+                .map_err(|e| format!("{} cannot be used as a mask. {e}", source::named(Kind::Mask, &url)))?;
+            (Some(image::DynamicImage::ImageRgb8(image).into_luma8()), Some(bytes))
+        }
+        None => (None, None),
+    };
+    let (operation, resolution) = operation(config, mask, seed, v1_resolution)?;
+    let disclaimer = match config {
+        Config::Staging(staging) => staging.add_virtually_staged_watermark == Some(true),
+        Config::RemovalOnly(removal) => removal.add_virtually_staged_watermark == Some(true),
+        _ => false,
+    };
+    Ok((imaging::encode(&imaging::apply(&photo, &operation, disclaimer), resolution.as_ref())?, kept))
 }
 
 /// The file extension for a mask's bytes, from their format (`bin` when it is not an image format we know).

@@ -160,4 +160,8 @@ pub struct SandboxArgs {
     /// The longest a `wait_for_completion` request waits, in seconds.
     #[arg(long, default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_SYNC_TIMEOUT_S)]
     pub sync_timeout_s: u64,
+    /// An address prefix on this machine or a private network that photos and masks may be fetched from (e.g.
+    /// http://127.0.0.1:8080/api/uploads/); repeat for more. Every other address must be public.
+    #[arg(long = "local-photos", value_name = "PREFIX")]
+    pub local_photos: Vec<String>,
 }

@@ -82,8 +82,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let (upstream, embedded_sandbox) = match &args.upstream {
         Some(url) => (Upstream::remote(url, std::env::var("VSTAGE_API_KEY").ok())?, None),
         None => {
+            let uploads = format!("{public_url}/api/uploads/");
             let (upstream, running) =
-                Upstream::embedded_sandbox(&args.data_dir, &format!("{public_url}/sandbox")).await?;
+                Upstream::embedded_sandbox(&args.data_dir, &format!("{public_url}/sandbox"), &uploads).await?;
             (upstream, Some(running))
         }
     };
@@ -469,6 +470,7 @@ async fn sandbox(args: SandboxArgs) -> anyhow::Result<()> {
         processing_ms: args.processing_ms,
         webhook_retry_ms: args.webhook_retry_ms,
         sync_timeout: Duration::from_secs(args.sync_timeout_s),
+        local_photo_sources: args.local_photos,
     };
     let sandbox = vstage_sandbox::build(&config, &format!("http://{}", listener.local_addr()?))?;
     announce(&listener, "standalone sandbox")?;

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::support::{client, sandbox_with};
+use crate::support::{client, sandbox_allowing, sandbox_with};
 use vstage_api::transport::NativeTransport;
 use vstage_api::*;
 use vstage_sandbox::{RunningSandbox, SandboxConfig};
@@ -99,7 +99,8 @@ async fn variations_of_one_render_differ_and_staging_waits_for_its_removal() {
 
 #[tokio::test]
 async fn failures_carry_a_message_and_a_failed_base_fails_its_staging() {
-    let sandbox = fast_sandbox().await;
+    // port 9 (discard) answers nothing; allowed, so that the fetch is tried
+    let sandbox = sandbox_allowing(&["http://127.0.0.1:9/".to_string()]).await;
     let client = client(&sandbox, "k");
     let failing = format!("{}/samples/sandbox-fail/living-empty.jpg", sandbox.base_url());
     let render = client.create_render(&render_of(failing, staging(Some(RemovalMode::On)), 1)).await.unwrap();
@@ -253,23 +254,14 @@ async fn photo_host(photo: Vec<u8>) -> String {
             }),
         )
         .route("/big", axum::routing::get(|| async { vec![0u8; 26 * 1024 * 1024] }));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    url
+    crate::support::host(app).await
 }
 
 #[tokio::test]
 async fn photos_are_fetched_with_at_most_three_redirects_and_25_megabytes() {
-    let sandbox = fast_sandbox().await;
+    let host = photo_host(crate::support::sample_jpeg("living-furnished.jpg")).await;
+    let sandbox = sandbox_allowing(&[format!("{host}/")]).await;
     let client = client(&sandbox, "k");
-    let jpeg = reqwest::get(format!("{}/samples/living-furnished.jpg", sandbox.base_url()))
-        .await
-        .unwrap()
-        .bytes()
-        .await
-        .unwrap();
-    let host = photo_host(jpeg.to_vec()).await;
     let analyze = |url: String| Analyze { image_url: url, webhook_url: None };
 
     client.analyze(&analyze(format!("{host}/hops/3"))).await.unwrap();

@@ -9,9 +9,31 @@ pub async fn sandbox(keys: &[&str]) -> RunningSandbox {
     sandbox_with(SandboxConfig::new(keys.iter().map(|k| k.to_string()).collect())).await
 }
 
+/// A fast sandbox with the account `k` that may fetch photos from `local_photo_sources` on this machine.
+pub async fn sandbox_allowing(local_photo_sources: &[String]) -> RunningSandbox {
+    let local_photo_sources = local_photo_sources.to_vec();
+    sandbox_with(SandboxConfig { processing_ms: 20, local_photo_sources, ..SandboxConfig::new(vec!["k".into()]) }).await
+}
+
 pub async fn sandbox_with(config: SandboxConfig) -> RunningSandbox {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     vstage_sandbox::spawn(listener, &config, None).unwrap()
+}
+
+/// Serves `app` on a free loopback port (a photo host for a test); its origin, e.g. `http://127.0.0.1:40123`.
+pub async fn host(app: axum::Router) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let origin = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    origin
+}
+
+/// A sample photo as JPEG bytes, for photo hosts started before the sandbox.
+pub fn sample_jpeg(name: &str) -> Vec<u8> {
+    let mut jpeg = Vec::new();
+    let photo = vstage_sandbox::sample_photo(name).unwrap();
+    photo.write_to(&mut std::io::Cursor::new(&mut jpeg), image::ImageFormat::Jpeg).unwrap();
+    jpeg
 }
 
 pub fn client(sandbox: &RunningSandbox, key: &str) -> Client<NativeTransport> {

@@ -1,6 +1,6 @@
-//! The legacy v1 API over real HTTP: ping and options, the three modes of create (JSON and multipart), the render
-//! object in each status, create-variation only when done (409 otherwise), the 50-in-progress limit (429), and
-//! v1 renders seen through v2 with `legacy_staging` configs.
+//! The legacy v1 API over real HTTP: ping and options, the three modes of create (JSON and multipart), `auto`
+//! decluttering only a furnished room, the render object in each status, create-variation only when done (409
+//! otherwise), the 50-in-progress limit (429), and v1 renders seen through v2 with `legacy_staging` configs.
 
 use std::time::Duration;
 
@@ -83,6 +83,29 @@ async fn staging_waits_by_default_and_declutter_gives_two_images() {
     let created = client.v1_create_render(&declutter_only).await.unwrap();
     assert_eq!(created.result_image_url, created.removal_output);
     assert_eq!(client.v1_ping().await.unwrap().photos_used_this_period, 4.0);
+}
+
+#[tokio::test]
+async fn auto_declutters_only_a_furnished_room() {
+    let sandbox = fast_sandbox(20).await;
+    let client = client(&sandbox, "k");
+    let auto = |sample: &str| v1::CreateRender {
+        image_url: Some(format!("{}/samples/{sample}", sandbox.base_url())),
+        room_type: Some(RoomType::Living),
+        style: Some(Style::Modern),
+        declutter_mode: Some(RemovalMode::Auto),
+        add_furniture: Some(true),
+        ..Default::default()
+    };
+    let empty = client.v1_create_render(&auto("living-empty.jpg")).await.unwrap();
+    assert!(empty.result_image_url.is_some(), "{empty:?}");
+    assert_eq!(empty.removal_output, None, "nothing to declutter in an empty room");
+    assert_eq!(v1_render(&sandbox, &empty.render_id).await.outputs.len(), 1);
+
+    let furnished = client.v1_create_render(&auto("living-furnished.jpg")).await.unwrap();
+    assert!(furnished.removal_output.is_some() && furnished.result_image_url.is_some(), "{furnished:?}");
+    assert_ne!(furnished.removal_output, furnished.result_image_url);
+    assert_eq!(v1_render(&sandbox, &furnished.render_id).await.outputs.len(), 2);
 }
 
 #[tokio::test]

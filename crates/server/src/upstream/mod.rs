@@ -42,12 +42,18 @@ impl Upstream {
     }
 
     /// Starts the sandbox on a free loopback port with its own key (made once and kept in `data_dir`, so the
-    /// account and its renders survive restarts), and points at it. Its image URLs start with `public_url`.
-    pub async fn embedded_sandbox(data_dir: &Path, public_url: &str) -> anyhow::Result<(Self, RunningSandbox)> {
+    /// account and its renders survive restarts), and points at it. Its image URLs start with `public_url`; it
+    /// fetches its own samples without HTTP, and may fetch this server's `uploads` (a URL prefix) on loopback.
+    pub async fn embedded_sandbox(
+        data_dir: &Path,
+        public_url: &str,
+        uploads: &str,
+    ) -> anyhow::Result<(Self, RunningSandbox)> {
         let key = ApiKey::load_or_generate(&data_dir.join("sandbox-api-key"))?;
         let listener = TcpListener::bind("127.0.0.1:0").await.context("cannot open a loopback port for the sandbox")?;
         let config = SandboxConfig {
             data_dir: Some(data_dir.join("sandbox")),
+            local_photo_sources: vec![uploads.to_string()],
             ..SandboxConfig::new(vec![key.expose().to_string()])
         };
         let running = vstage_sandbox::spawn(listener, &config, Some(public_url))?;

@@ -44,8 +44,20 @@ enum Public {
 
 impl Deployment {
     async fn start(public: Public, processing_ms: u64) -> Deployment {
+        let ports = [free_port(), free_port()];
+        let balancer_port = free_port();
+        let public_url = format!(
+            "http://127.0.0.1:{}",
+            match public {
+                Public::First => ports[0],
+                Public::Second => ports[1],
+                Public::Balancer => balancer_port,
+            }
+        );
         let service_data = tempfile::tempdir().unwrap();
-        let (service_process, service) = service(&service_data, processing_ms).await;
+        // the service fetches the uploads from the public address, which is on loopback here
+        let uploads = format!("{public_url}/api/uploads/");
+        let (service_process, service) = service(&service_data, processing_ms, &uploads).await;
         let secret = json!({"webhook_secret": WEBHOOK_SECRET});
         let answer = reqwest::Client::new()
             .post(format!("{service}/v2/user/webhook-secret"))
@@ -61,16 +73,6 @@ impl Deployment {
             .await
             .unwrap()
             .expect("a fresh database on the private PostgreSQL cluster");
-        let ports = [free_port(), free_port()];
-        let balancer_port = free_port();
-        let public_url = format!(
-            "http://127.0.0.1:{}",
-            match public {
-                Public::First => ports[0],
-                Public::Second => ports[1],
-                Public::Balancer => balancer_port,
-            }
-        );
         let storage = format!("s3://{BUCKET}/studio");
         let args = [
             "--upstream",
@@ -135,12 +137,22 @@ impl Deployment {
     }
 }
 
-/// `vstage sandbox` with one account in `data`, and its address.
-async fn service(data: &tempfile::TempDir, processing_ms: u64) -> (Child, String) {
+/// `vstage sandbox` with one account in `data`, which may fetch photos from `uploads` on loopback, and its address.
+async fn service(data: &tempfile::TempDir, processing_ms: u64, uploads: &str) -> (Child, String) {
     let data = data.path().to_str().unwrap();
     let processing_ms = processing_ms.to_string();
-    let args =
-        ["--api-key", API_KEY, "--webhook-retry-ms", "200", "--processing-ms", &processing_ms, "--data-dir", data];
+    let args = [
+        "--api-key",
+        API_KEY,
+        "--webhook-retry-ms",
+        "200",
+        "--processing-ms",
+        &processing_ms,
+        "--data-dir",
+        data,
+        "--local-photos",
+        uploads,
+    ];
     sandbox(&args, &[]).await
 }
 
