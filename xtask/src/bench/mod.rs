@@ -1,6 +1,7 @@
 //! `cargo xtask bench`: measures the project's figures and writes `target/bench/report.md`.
 //! Each figure lives in its own module and adds rows to one report: figure, value, reference, ratio.
 
+mod body_memory;
 mod fan_out;
 mod imaging;
 mod instructions;
@@ -24,6 +25,8 @@ pub enum Group {
     Widget,
     Sandbox,
     Proxy,
+    /// The server's peak memory for the largest body of each kind.
+    Bodies,
     // Two `vstage serve` sharing one PostgreSQL database: the live-event fan-out delay across them.
     Instances,
     Studio,
@@ -38,10 +41,11 @@ type Measurement = fn(&Project, &mut Report) -> anyhow::Result<()>;
 pub fn run(project: &Project, only: &[Group]) -> anyhow::Result<()> {
     setup::ensure(project, Purpose::Bench)?;
     let mut report = Report::default();
-    let measures: [(Group, Measurement); 8] = [
+    let measures: [(Group, Measurement); 9] = [
         (Group::Widget, widget_size::measure),
         (Group::Sandbox, sandbox_http::measure),
         (Group::Proxy, proxy_http::measure),
+        (Group::Bodies, body_memory::measure),
         (Group::Instances, fan_out::measure),
         (Group::Studio, studio::measure),
         (Group::Imaging, imaging::measure),
