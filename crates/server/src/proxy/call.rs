@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use vstage_api::{
     AddVariations, Analyze, BulkAddVariations, BulkCreateRenders, Config, CreateRender, GetRender, ListRenders,
-    PhotoFile, RenderConfigs, SetWebhookSecret, v1,
+    PhotoFile, RenderConfigs, SetWebhookSecret, ValidationError, v1,
 };
 
 use crate::error::ServerError;
@@ -143,7 +143,6 @@ impl Call {
         let param = |name: &str| {
             params.iter().find(|(given, _)| *given == name).map(|(_, value)| value.clone()).unwrap_or_default()
         };
-        let invalid = |error: vstage_api::ValidationError| ServerError::BadRequest(error.to_string());
         let call = match operation {
             Operation::Status => Call::Status,
             Operation::User => Call::User,
@@ -151,48 +150,30 @@ impl Call {
             Operation::V1Ping => Call::V1Ping,
             Operation::V1Options => Call::V1Options,
             Operation::SetWebhookSecret => {
-                let body: SetWebhookSecret = read_json(&body, "the new webhook secret")?;
-                body.validate().map_err(invalid)?;
-                Call::SetWebhookSecret(body)
+                Call::SetWebhookSecret(valid(read_json(&body, "the new webhook secret")?, SetWebhookSecret::validate)?)
             }
-            Operation::ListRenders => {
-                let query: ListRenders = read_query(query)?;
-                query.validate().map_err(invalid)?;
-                Call::ListRenders(query)
-            }
+            Operation::ListRenders => Call::ListRenders(valid(read_query(query)?, ListRenders::validate)?),
             Operation::CreateRender => {
-                let body: CreateRender = read_json(&body, "a render to create")?;
-                body.validate().map_err(invalid)?;
-                Call::CreateRender(body)
+                Call::CreateRender(valid(read_json(&body, "a render to create")?, CreateRender::validate)?)
             }
             Operation::CreateRenders => {
-                let body: BulkCreateRenders = read_json(&body, "renders to create")?;
-                body.validate().map_err(invalid)?;
-                Call::CreateRenders(body)
+                Call::CreateRenders(valid(read_json(&body, "renders to create")?, BulkCreateRenders::validate)?)
             }
             Operation::AddVariationsInBulk => {
-                let body: BulkAddVariations = read_json(&body, "variations to add")?;
-                body.validate().map_err(invalid)?;
-                Call::AddVariationsInBulk(body)
+                Call::AddVariationsInBulk(valid(read_json(&body, "variations to add")?, BulkAddVariations::validate)?)
             }
-            Operation::GetRender => {
-                let query: GetRender = read_query(query)?;
-                query.validate().map_err(invalid)?;
-                Call::GetRender { render_id: param("render_id"), query }
-            }
+            Operation::GetRender => Call::GetRender {
+                render_id: param("render_id"),
+                query: valid(read_query(query)?, GetRender::validate)?,
+            },
             Operation::AddVariations => {
-                let body: AddVariations = read_json(&body, "variations to add")?;
-                body.validate(None).map_err(invalid)?;
+                let body = valid(read_json(&body, "variations to add")?, |body: &AddVariations| body.validate(None))?;
                 Call::AddVariations { render_id: param("render_id"), body }
             }
             Operation::GetVariation => {
                 Call::GetVariation { render_id: param("render_id"), variation_id: param("variation_id") }
             }
-            Operation::Analyze => {
-                let body: Analyze = read_json(&body, "a photo to analyse")?;
-                body.validate().map_err(invalid)?;
-                Call::Analyze(body)
-            }
+            Operation::Analyze => Call::Analyze(valid(read_json(&body, "a photo to analyse")?, Analyze::validate)?),
             Operation::V1Create => {
                 let (arguments, file) = match form_boundary(headers)? {
                     Some(boundary) => {
@@ -200,13 +181,12 @@ impl Call {
                     }
                     None => (read_json(&body, "a v1 render to create")?, None),
                 };
-                arguments.validate(file.is_some()).map_err(invalid)?;
-                Call::V1Create { arguments, file }
+                let has_file = file.is_some();
+                Call::V1Create { arguments: valid(arguments, |arguments| arguments.validate(has_file))?, file }
             }
             Operation::V1Render => Call::V1Render { render_id: v1_render_id(query)? },
             Operation::V1CreateVariation => {
-                let body: v1::CreateVariation = read_json(&body, "a v1 variation")?;
-                body.validate().map_err(invalid)?;
+                let body = valid(read_json(&body, "a v1 variation")?, v1::CreateVariation::validate)?;
                 Call::V1CreateVariation { render_id: v1_render_id(query)?, body }
             }
         };
@@ -327,6 +307,12 @@ fn v1_render_id(query: &str) -> Result<String, ServerError> {
     let V1RenderQuery { render_id } = read_query(query)?;
     vstage_api::validate::id("render_id", &render_id).map_err(|e| ServerError::BadRequest(e.to_string()))?;
     Ok(render_id)
+}
+
+/// `value` once `validate` passes it: the contract's rules, each failure naming its field.
+fn valid<T>(value: T, validate: impl Fn(&T) -> Result<(), ValidationError>) -> Result<T, ServerError> {
+    validate(&value).map_err(|error| ServerError::BadRequest(error.to_string()))?;
+    Ok(value)
 }
 
 /// A body of the endpoint's JSON type (within the endpoint's cap, which the body was collected under).
