@@ -246,7 +246,7 @@ async fn what_is_made_through_one_server_is_the_same_through_the_other() {
 
     // A webhook delivered to the first reaches a stream on the second, as it commits.
     let body = json!({"event_type": "done", "render_id": render_id, "variation_id": "var_extra",
-                      "result": {"url": "https://cdn.example/extra.jpg"}})
+                      "timestamp": vstage_api::time::now_millis(), "result": {"url": "https://cdn.example/extra.jpg"}})
     .to_string();
     let signature = hex::encode(signature(WEBHOOK_SECRET, body.as_bytes()));
     assert_eq!(deliver(first, body.as_bytes(), Some(&signature)).await, 200);
