@@ -9,12 +9,27 @@ use std::path::PathBuf;
 
 use leptos_i18n_build::{Config, ParseOptions, TranslationsInfos};
 
+/// The widget's release build for the browser (`trunk build --release`, the `wasm-release` profile) is split into
+/// chunks after cargo (`cargo xtask split-widget`, Trunk's hook): its `chunk!`s become split points
+/// (`vstage_split`), and the linker keeps the relocations wasm-split reads. Tests, `cargo check` and the dev build
+/// (`trunk serve`) are ordinary modules. Cargo's `PROFILE` is `release` for every profile that inherits from it.
+fn split_when_released() {
+    println!("cargo::rustc-check-cfg=cfg(vstage_split)");
+    let target = std::env::var("TARGET").unwrap_or_default();
+    let profile = std::env::var("PROFILE").unwrap_or_default();
+    if target == "wasm32-unknown-unknown" && profile == "release" {
+        println!("cargo::rustc-cfg=vstage_split");
+        println!("cargo::rustc-link-arg-bin=vstage-widget=--emit-relocs");
+    }
+}
+
 /// The first is the default: a key missing elsewhere is a build error.
 const LOCALES: [&str; 4] = ["en", "de", "es", "fr"];
 
 fn main() -> Result<(), Box<dyn Error>> {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=locales");
+    split_when_released();
     let out = PathBuf::from(std::env::var_os("OUT_DIR").ok_or("no OUT_DIR")?);
     // One namespace per file of the reference locale: each area of the studio keeps its own words.
     let mut namespaces: Vec<String> = std::fs::read_dir(format!("locales/{}", LOCALES[0]))?

@@ -1,10 +1,13 @@
 //! `cargo xtask`: the only commands a newcomer needs (see the README's quick start).
-//! setup installs the tools, run builds and serves the studio, test runs every suite, bench prints the figures.
+//! setup installs the tools, run builds and serves the studio, dev is the widget's edit-and-reload loop, test runs
+//! every suite, bench prints the figures.
 
 mod bench;
+mod dev;
 mod precompress;
 mod project;
 mod run;
+mod server;
 mod setup;
 mod tally;
 mod test;
@@ -26,7 +29,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Install what building and testing need (wasm32 target, wasm-bindgen, wasm-opt, Chromium).
+    /// Install what building and testing need (wasm32 target, wasm-bindgen, wasm-opt, trunk, Chromium).
     Setup,
     /// Build the widget and serve the studio with the embedded sandbox.
     Run {
@@ -34,11 +37,23 @@ enum Command {
         #[arg(long, default_value = "127.0.0.1:8080")]
         listen: SocketAddr,
     },
+    /// The widget's dev loop: `vstage serve` (embedded sandbox) for /api, `trunk serve` rebuilding on each change.
+    Dev {
+        /// trunk serve's port, where the studio opens (127.0.0.1).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Where the dev server keeps its renders and uploads (default: target/vstage-dev-data).
+        #[arg(long)]
+        data_dir: Option<std::path::PathBuf>,
+    },
+    /// Trunk's post_build hook (Trunk.toml): splits the release build into chunks, names and compresses its files.
+    #[command(hide = true)]
+    SplitWidget,
     /// Lints and every test suite; ends with one line `N passed, N failed`.
     Test,
     /// Measure the figures and write target/bench/report.md.
     Bench {
-        /// Only these groups of figures (widget, sandbox, proxy, instances, studio, imaging, mask, results); all
+        /// Only these groups of figures (widget, sandbox, proxy, bodies, instances, studio, imaging, mask, results, dev); all
         /// when none is named.
         only: Vec<bench::Group>,
     },
@@ -49,6 +64,8 @@ fn main() -> ExitCode {
     let result = project::Project::locate().and_then(|project| match cli.command {
         Command::Setup => setup::ensure(&project, setup::Purpose::Test),
         Command::Run { listen } => run::run(&project, listen),
+        Command::Dev { port, data_dir } => dev::run(&project, port, data_dir),
+        Command::SplitWidget => widget::hook(&project),
         Command::Test => test::run(&project),
         Command::Bench { only } => bench::run(&project, &only),
     });

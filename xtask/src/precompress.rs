@@ -15,8 +15,13 @@ const COMPRESSIBLE: [&str; 6] = ["wasm", "js", "css", "html", "svg", "json"];
 pub fn precompress(dist: &Path) -> anyhow::Result<()> {
     let mut files = Vec::new();
     collect(dist, &mut files)?;
+    precompress_files(&files)
+}
+
+/// Writes `.br` and `.gz` beside each of these files.
+pub fn precompress_files(files: &[PathBuf]) -> anyhow::Result<()> {
     let (mut raw, mut brotli_total) = (0, 0);
-    for file in &files {
+    for file in files {
         let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
         let br = brotli_best(&bytes)?;
         let gz = gzip_best(&bytes)?;

@@ -64,6 +64,13 @@ impl Project {
         command
     }
 
+    /// trunk as `cargo xtask setup` installed it, never asking the network whether a newer one exists.
+    pub fn trunk(&self) -> Command {
+        let mut trunk = self.command("trunk");
+        trunk.env("TRUNK_SKIP_VERSION_CHECK", "true");
+        trunk
+    }
+
     pub fn cargo(&self) -> Command {
         self.command(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
     }

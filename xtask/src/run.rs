@@ -1,20 +1,18 @@
-//! `cargo xtask run`: set-up, the widget's release build, then `vstage serve` in sandbox mode.
+//! `cargo xtask run`: set-up, the widget's release build (Trunk), the server, then `vstage serve` in sandbox mode.
 //! Ctrl-C reaches the server too (same process group); it stops cleanly and so does this command.
 
 use std::net::SocketAddr;
 
 use crate::project::{self, Project};
 use crate::setup::{self, Purpose};
-use crate::widget;
+use crate::{server, widget};
 
 pub fn run(project: &Project, listen: SocketAddr) -> anyhow::Result<()> {
+    let started = std::time::Instant::now();
     setup::ensure(project, Purpose::Build)?;
     widget::build(project)?;
-    project::run(
-        "building the server (release)",
-        project.cargo().args(["build", "--release", "--locked", "-p", "vstage-server"]),
-    )?;
-    let server = project.target().join("release").join("vstage");
+    let server = server::build(project)?;
+    println!("    studio ready to start after {:.1} s", started.elapsed().as_secs_f64());
     // Ctrl-C goes to the whole foreground group: the server stops gracefully, and this command waits for it
     // instead of dying first.
     ctrlc::set_handler(|| {}).ok();

@@ -14,6 +14,8 @@ pub const SCHEMATHESIS_VERSION: &str = "4.32.5";
 /// moto's S3-compatible server, which the kept-results tests store into.
 pub const MOTO_VERSION: &str = "5.2.5";
 pub const BINARYEN_VERSION: &str = "132";
+/// Trunk.toml's `trunk-version`.
+pub const TRUNK_VERSION: &str = "0.21.14";
 /// axe-core, the accessibility checker the browser tests run on every screen.
 pub const AXE_CORE_VERSION: &str = "4.14.1";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
@@ -40,6 +42,7 @@ pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
     let wasm_bindgen = wasm_bindgen_version(project)?;
     wasm_bindgen_cli(project, &wasm_bindgen)?;
     wasm_opt(project)?;
+    trunk(project)?;
     if purpose == Purpose::Test {
         chromium()?;
         postgres()?;
@@ -83,7 +86,17 @@ fn wasm_bindgen_cli(project: &Project, version: &str) -> anyhow::Result<()> {
     cargo_tool(project, "wasm-bindgen", version, &install, "the version in Cargo.lock; about 2 minutes")
 }
 
+/// Trunk, which builds and serves the widget (Trunk.toml). 0.22 needs a newer rustc. Without its default
+/// `update_check` feature it never asks crates.io for a newer release.
+fn trunk(project: &Project) -> anyhow::Result<()> {
+    let install =
+        ["install", "--locked", "trunk", "--version", TRUNK_VERSION, "--no-default-features", "--features", "rustls"];
+    cargo_tool(project, "trunk", TRUNK_VERSION, &install, "about 2 minutes")
+}
+
 /// A tool installed with `cargo install`, present when `<binary> --version` prints `<binary> <version>`.
+/// Developer tools need not be as fast as they can be: they are built without LTO, in parallel code units and at
+/// the first optimisation level, which takes less than half of their own release profile's time.
 fn cargo_tool(project: &Project, binary: &str, version: &str, install: &[&str], note: &str) -> anyhow::Result<()> {
     let wanted = format!("{binary} {version}");
     if output_line(project.command(binary).arg("--version")).as_deref() == Some(wanted.as_str()) {
@@ -91,8 +104,16 @@ fn cargo_tool(project: &Project, binary: &str, version: &str, install: &[&str], 
         return Ok(());
     }
     let by_hand = format!("install it by hand: cargo {}", install.join(" "));
-    project::run(&format!("installing {wanted} (cargo install; {note})"), project.cargo().args(install))
-        .context(by_hand)
+    project::run(
+        &format!("installing {wanted} (cargo install; {note})"),
+        project
+            .cargo()
+            .args(install)
+            .env("CARGO_PROFILE_RELEASE_LTO", "false")
+            .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")
+            .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "1"),
+    )
+    .context(by_hand)
 }
 
 fn wasm_opt(project: &Project) -> anyhow::Result<()> {

@@ -11,7 +11,7 @@ use crate::project::{self, Project};
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM, Purpose, PythonTool};
 use crate::tally::{self, Counts};
 use crate::vstage_process::VstageProcess;
-use crate::widget;
+use crate::{server, widget};
 
 /// How one step ended and how long it took. Lints and builds are not tests: they add to `failed` only when they
 /// fail.
@@ -82,10 +82,10 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
         timed(|| wasm_tests(project)),
     ]);
     let widget = timed(|| match widget::build(project) {
-        Ok(()) => Step::new("widget build (release, split)", true, Counts::default()),
+        Ok(()) => Step::new("widget build (trunk, release)", true, Counts::default()),
         Err(error) => {
             eprintln!("{error:#}");
-            Step::new("widget build (release, split)", false, Counts::default())
+            Step::new("widget build (trunk, release)", false, Counts::default())
         }
     });
     let widget_built = widget.ok;
@@ -249,10 +249,10 @@ fn contract_tests(project: &Project) -> Step {
 /// The debug `vstage sandbox` (the native tests' build, so usually nothing to compile) with these options and
 /// accounts.
 fn test_sandbox(project: &Project, options: &[&str], accounts: &[&str]) -> anyhow::Result<VstageProcess> {
-    project::run("building the sandbox", project.cargo().args(["build", "--locked", "--workspace", "--tests"]))?;
+    let binary = server::build(project)?;
     let mut args: Vec<String> = options.iter().map(|o| o.to_string()).collect();
     for account in accounts {
         args.extend(["--api-key".to_string(), account.to_string()]);
     }
-    VstageProcess::start(project, &project.target().join("debug").join("vstage"), "sandbox", &args, &[])
+    VstageProcess::start(project, &binary, "sandbox", &args, &[])
 }

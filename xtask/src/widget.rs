@@ -1,46 +1,106 @@
-//! The widget's release build into `dist/`: cargo, then wasm-split into chunks at the `chunk!` functions (so the
-//! first load carries the shell and the renders list only, and the mask editor comes when it opens), wasm-bindgen,
-//! wasm-opt, content-hashed names and precompression.
+//! The widget's build through Trunk, and Trunk's post_build hook (`cargo xtask split-widget`, see `Trunk.toml`).
 //!
-//! This is what cargo-leptos does for split builds; Trunk cannot do it, as it has no step between cargo and
-//! wasm-bindgen, and wasm-split must read the linker's relocations before wasm-bindgen rewrites the module.
+//! `trunk build --release` runs cargo with the `wasm-release` profile (where `build.rs` turns the `chunk!`s into
+//! split points and keeps the linker's relocations), then wasm-bindgen on the whole module, then this hook. Trunk has
+//! no step between cargo and wasm-bindgen, and wasm-split must read the relocations before wasm-bindgen rewrites the
+//! module, so the hook starts again from cargo's output: wasm-split cuts it into chunks, then wasm-bindgen,
+//! wasm-opt, content-hashed names and precompression, in Trunk's staging folder in place of Trunk's unsplit files.
+//! The result is kept under the module's hash, so building an unchanged widget again costs seconds.
+//!
+//! For a debug build (`trunk serve`) the hook only writes `embed.js`, which `vstage serve` answers in production.
 
 use std::path::{Path, PathBuf};
+use std::process::Stdio;
 
 use anyhow::{Context, bail};
 use sha2::{Digest, Sha256};
 
-use crate::precompress::precompress;
+use crate::precompress::{precompress, precompress_files};
 use crate::project::{self, Project};
 
-/// The widget's module; its glue is `vstage-widget-<hash>.js`, which `/embed.js` finds.
+/// The widget's binary; its glue is `vstage-widget-<hash>.js`, which `/embed.js` finds.
 const WIDGET: &str = "vstage-widget";
-/// `erase_components` as in `.cargo/config.toml` (RUSTFLAGS replaces it), `vstage_split` makes `chunk!`s split,
-/// wasm-split needs the relocations, and warnings fail the build: clippy never sees the code `vstage_split` turns on.
-const RUSTFLAGS: &str = "--cfg erase_components --cfg vstage_split -Clink-args=--emit-relocs -Dwarnings";
 
-/// Builds the widget into `dist/`, replacing what was there once everything is built.
+/// `trunk build --release` into `dist/`.
 pub fn build(project: &Project) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
-    project::run(
-        "building the widget (cargo build --profile wasm-release)",
-        project
-            .cargo()
-            .args(["build", "--locked", "--profile", "wasm-release", "--target", "wasm32-unknown-unknown"])
-            .args(["-p", "vstage", "--bin", WIDGET])
-            .env("RUSTFLAGS", RUSTFLAGS),
-    )?;
-    let built = project.target().join("wasm32-unknown-unknown").join("wasm-release");
-    let work = fresh_dir(&project.target().join("widget"))?;
-    let stage = fresh_dir(&work.join("dist"))?;
+    project::run("building the widget (trunk build --release)", project.trunk().args(["build", "--release"]))?;
+    println!("    widget: built in {:.1} s into {}", started.elapsed().as_secs_f64(), project.dist().display());
+    Ok(())
+}
 
-    let widget = std::fs::read(built.join(format!("{WIDGET}.wasm"))).context("reading the built widget")?;
-    let hash = short_hash(&widget);
+/// Trunk's post_build hook: what Trunk's environment says it built, finished in its staging folder.
+pub fn hook(project: &Project) -> anyhow::Result<()> {
+    let staging = std::env::var_os("TRUNK_STAGING_DIR").map(PathBuf::from).context(
+        "split-widget is Trunk's post_build hook (Trunk.toml); build the widget with `trunk build --release` or \
+         `cargo xtask run`",
+    )?;
+    let trunk_files = trunk_output(&staging)?;
+    if std::env::var("TRUNK_PROFILE").as_deref() != Ok("release") {
+        let glue = trunk_files.iter().find(|name| name.ends_with(".js")).context("Trunk's glue in the staging")?;
+        return std::fs::write(staging.join("embed.js"), dev_embed_script(glue)).context("writing embed.js");
+    }
+    let built = project.target().join("wasm32-unknown-unknown").join("wasm-release").join(format!("{WIDGET}.wasm"));
+    let widget =
+        std::fs::read(&built).with_context(|| format!("reading cargo's build of the widget, {}", built.display()))?;
+    let files = split_build(project, &widget)?;
+    for name in &trunk_files {
+        let path = staging.join(name);
+        if path.is_dir() { std::fs::remove_dir_all(&path) } else { std::fs::remove_file(&path) }
+            .with_context(|| format!("removing Trunk's unsplit {name}"))?;
+    }
+    copy_tree(&files, &staging).context("copying the split widget into Trunk's staging folder")?;
+    precompress_files(&[staging.join("index.html")])
+}
+
+/// Trunk's own files for the widget in a staging folder: its unsplit glue and wasm, and wasm-bindgen's snippets.
+fn trunk_output(staging: &Path) -> anyhow::Result<Vec<String>> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(staging).with_context(|| format!("reading {}", staging.display()))? {
+        let name = entry?.file_name().to_string_lossy().into_owned();
+        if name == "snippets"
+            || (name.starts_with(&format!("{WIDGET}-")) && (name.ends_with(".js") || name.ends_with("_bg.wasm")))
+        {
+            names.push(name);
+        }
+    }
+    if !names.iter().any(|name| name.ends_with(".js")) {
+        bail!(
+            "Trunk's staging folder {} holds no {WIDGET}-*.js; is Trunk.toml's page still www/index.html?",
+            staging.display()
+        );
+    }
+    Ok(names)
+}
+
+/// For `trunk serve`: what `vstage serve`'s `/embed.js` does, for Trunk's unsplit glue.
+fn dev_embed_script(glue: &str) -> String {
+    let wasm = format!("{}_bg.wasm", glue.trim_end_matches(".js"));
+    format!(
+        "// vstage (debug build, trunk serve): defines <vstage-widget>.\n\
+         const glue = await import(new URL(\"./{glue}\", import.meta.url).href);\n\
+         await glue.default({{ module_or_path: new URL(\"./{wasm}\", import.meta.url) }});\n"
+    )
+}
+
+/// The split widget's files for this module, built once per module: `target/widget/files`.
+fn split_build(project: &Project, widget: &[u8]) -> anyhow::Result<PathBuf> {
+    let work = project.target().join("widget");
+    let hash = short_hash(widget);
+    let files = work.join("files");
+    let built_for = work.join("built-for");
+    if std::fs::read_to_string(&built_for).is_ok_and(|kept| kept == hash) && files.is_dir() {
+        println!("    widget: module {hash} already split, kept in {}", files.display());
+        return Ok(files);
+    }
+    let started = std::time::Instant::now();
+    let _ = std::fs::remove_file(&built_for);
+    let files = fresh_dir(&files)?;
     let glue = format!("{WIDGET}-{hash}");
     let link = format!("vstage-split-{hash}.js");
     let main = split_main(project);
-    let split_dir = main.parent().context("the split folder")?.to_path_buf();
-    let mut options = wasm_split_cli_support::Options::new(&widget);
+    let split_dir = fresh_dir(main.parent().context("the split folder")?)?;
+    let mut options = wasm_split_cli_support::Options::new(widget);
     let main_module = format!("./{glue}.js");
     let link_name = format!("./{link}");
     options.output_dir = &split_dir;
@@ -49,10 +109,11 @@ pub fn build(project: &Project) -> anyhow::Result<()> {
     options.link_name = &link_name;
     let split = wasm_split_cli_support::transform(options)
         .map_err(|error| anyhow::anyhow!("{error:#}"))
-        .context("splitting the widget's wasm into chunks (wasm-split)")?;
+        .context("splitting the widget's wasm into chunks (wasm-split); was it built by `trunk build --release`?")?;
 
     // The chunks get the build's hash in their names, so they are cached for good like the rest.
     let mut loader = std::fs::read_to_string(split_dir.join(&link)).context("reading wasm-split's loader")?;
+    let mut optimisations = Vec::new();
     for chunk in &split.split_modules {
         let name = file_name(chunk)?;
         let hashed = format!("{}-{hash}.wasm", name.trim_end_matches(".wasm"));
@@ -61,26 +122,22 @@ pub fn build(project: &Project) -> anyhow::Result<()> {
             bail!("wasm-split's loader does not name {name}; the widget build needs updating for this wasm-split");
         }
         loader = loader.replace(&reference, &format!("\"./{hashed}\""));
-        wasm_opt(project, chunk, &stage.join(hashed))?;
+        optimisations.push((chunk.clone(), files.join(hashed)));
     }
-    std::fs::write(stage.join(&link), loader)?;
+    std::fs::write(files.join(&link), loader)?;
 
-    wasm_bindgen(project, &main, &stage, &glue)?;
-    let main_module = stage.join(format!("{glue}_bg.wasm"));
-    wasm_opt(project, &main_module, &main_module)?;
-    std::fs::copy(project.root.join("www").join("index.html"), stage.join("index.html"))
-        .context("copying www/index.html")?;
-    precompress(&stage)?;
-
-    let dist = fresh_dir(&project.dist())?;
-    copy_tree(&stage, &dist).with_context(|| format!("copying the build into {}", dist.display()))?;
+    wasm_bindgen(project, &main, &files, &glue)?;
+    let main_module = files.join(format!("{glue}_bg.wasm"));
+    optimisations.push((main_module.clone(), main_module));
+    wasm_opt_all(project, &optimisations)?;
+    precompress(&files)?;
+    std::fs::write(&built_for, &hash)?;
     println!(
-        "    widget: {} split chunks, built in {:.1} s into {}",
+        "    widget: {} split chunks, split, bound and optimised in {:.1} s",
         split.split_modules.len(),
-        started.elapsed().as_secs_f64(),
-        dist.display()
+        started.elapsed().as_secs_f64()
     );
-    Ok(())
+    Ok(files)
 }
 
 /// wasm-split's main module: the first load's wasm before wasm-bindgen and wasm-opt, with its names.
@@ -101,12 +158,40 @@ fn wasm_bindgen(project: &Project, wasm: &Path, out_dir: &Path, name: &str) -> a
     )
 }
 
-/// wasm-opt for size, from the binaryen that `cargo xtask setup` installed.
-fn wasm_opt(project: &Project, input: &Path, output: &Path) -> anyhow::Result<()> {
-    project::run(
-        &format!("wasm-opt -Oz ({})", file_name(output)?),
-        project.command("wasm-opt").args(["-Oz", "--enable-reference-types"]).arg(input).arg("--output").arg(output),
-    )
+/// wasm-opt -Oz on each `(input, output)`, with the binaryen that `cargo xtask setup` installed, through its JS API
+/// (`wasm_opt.mjs`): one process for many modules instead of one each, which takes a tenth of the time. As many
+/// processes as the machine has cores, each with every n-th module.
+fn wasm_opt_all(project: &Project, modules: &[(PathBuf, PathBuf)]) -> anyhow::Result<()> {
+    let started = std::time::Instant::now();
+    let binaryen = project.tools_dir().join("binaryen").join("node_modules").join("binaryen").join("index.js");
+    let workers = std::thread::available_parallelism().map_or(2, |cores| cores.get()).min(modules.len());
+    let mut processes = Vec::new();
+    for worker in 0..workers {
+        let share: Vec<&(PathBuf, PathBuf)> = modules.iter().skip(worker).step_by(workers).collect();
+        let process = project
+            .command("node")
+            .args(["--input-type=module", "--eval", include_str!("wasm_opt.mjs")])
+            .arg(&binaryen)
+            .arg(serde_json::to_string(&share)?)
+            .stderr(Stdio::piped())
+            .spawn()
+            .context("could not start node for wasm-opt; `cargo xtask setup` installs it")?;
+        processes.push(process);
+    }
+    for process in processes {
+        let output = process.wait_with_output()?;
+        // binaryen does not know the name subsection for data segments that LLVM writes, and says so per module
+        String::from_utf8_lossy(&output.stderr)
+            .lines()
+            .filter(|line| !line.contains("unknown name subsection"))
+            .for_each(|line| eprintln!("{line}"));
+        let status = output.status;
+        if !status.success() {
+            bail!("wasm-opt -Oz (binaryen's JS API) failed ({status})");
+        }
+    }
+    println!("    wasm-opt -Oz: {} modules in {:.1} s", modules.len(), started.elapsed().as_secs_f64());
+    Ok(())
 }
 
 /// The first 16 hex digits of the SHA-256 of the built wasm: one build, one name for all its files.

@@ -33,15 +33,22 @@ pub enum Group {
     Imaging,
     Mask,
     Results,
+    /// The widget's dev loop (`cargo xtask dev`): a text saved to shown on screen.
+    Dev,
 }
 
 /// One group's measurement, adding its rows to the report.
 type Measurement = fn(&Project, &mut Report) -> anyhow::Result<()>;
 
+/// The dev loop's figure, a browser test that starts `cargo xtask dev` and edits a locale file.
+fn dev_loop(project: &Project, report: &mut Report) -> anyhow::Result<()> {
+    studio::browser_figures(project, report, "binary(browser) & test(/^dev_loop::figure_/)")
+}
+
 pub fn run(project: &Project, only: &[Group]) -> anyhow::Result<()> {
     setup::ensure(project, Purpose::Bench)?;
     let mut report = Report::default();
-    let measures: [(Group, Measurement); 9] = [
+    let measures: [(Group, Measurement); 10] = [
         (Group::Widget, widget_size::measure),
         (Group::Sandbox, sandbox_http::measure),
         (Group::Proxy, proxy_http::measure),
@@ -51,6 +58,7 @@ pub fn run(project: &Project, only: &[Group]) -> anyhow::Result<()> {
         (Group::Imaging, imaging::measure),
         (Group::Mask, mask_editor::measure),
         (Group::Results, results_zip::measure),
+        (Group::Dev, dev_loop),
     ];
     for (group, measure) in measures {
         if only.is_empty() || only.contains(&group) {

@@ -20,7 +20,7 @@ use crate::support::Server;
 const PHOTO: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC";
 const VARIATIONS: u64 = 4;
 
-fn record(figure: &str, unit: &str, value: f64) {
+pub fn record(figure: &str, unit: &str, value: f64) {
     println!("figure: {figure} = {value:.2} {unit}");
     let Ok(path) = std::env::var("VSTAGE_FIGURES") else { return };
     let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).expect("the figures file opens");
