@@ -13,12 +13,15 @@ struct Row {
     reference: Option<Measure>,
 }
 
-/// A figure measured in a browser and printed as JSON `{"figure", "unit", "value"}` (unit `ms`, `bytes` or `count`).
+/// A figure measured in a browser and printed as JSON `{"figure", "unit", "value"}` (unit `ms`, `bytes` or `count`),
+/// with the aim in the same unit as `"reference"` where it names one.
 #[derive(Debug, serde::Deserialize)]
 pub struct BrowserFigure {
     pub figure: String,
     unit: String,
     pub value: f64,
+    #[serde(default)]
+    reference: Option<f64>,
 }
 
 impl BrowserFigure {
@@ -28,10 +31,18 @@ impl BrowserFigure {
     }
 
     pub fn measure(&self) -> anyhow::Result<Measure> {
+        self.in_unit(self.value)
+    }
+
+    pub fn reference(&self) -> anyhow::Result<Option<Measure>> {
+        self.reference.map(|reference| self.in_unit(reference)).transpose()
+    }
+
+    fn in_unit(&self, amount: f64) -> anyhow::Result<Measure> {
         Ok(match self.unit.as_str() {
-            "ms" => Measure::millis(self.value),
-            "bytes" => Measure::bytes(self.value as u64),
-            "count" => Measure::count(self.value),
+            "ms" => Measure::millis(amount),
+            "bytes" => Measure::bytes(amount as u64),
+            "count" => Measure::count(amount),
             other => anyhow::bail!("a figure in an unknown unit {other}"),
         })
     }

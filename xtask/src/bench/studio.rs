@@ -30,8 +30,8 @@ pub fn browser_figures(project: &Project, report: &mut Report, filter: &str) -> 
     let text = std::fs::read_to_string(&file).context("the figures tests wrote no figures")?;
     for line in text.lines().filter(|line| !line.trim().is_empty()) {
         let figure = BrowserFigure::parse(line)?;
-        let value = figure.measure()?;
-        report.add(figure.figure, value, None);
+        let (value, reference) = (figure.measure()?, figure.reference()?);
+        report.add(figure.figure, value, reference);
     }
     Ok(())
 }

@@ -21,10 +21,16 @@ const PHOTO: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAA
 const VARIATIONS: u64 = 4;
 
 pub fn record(figure: &str, unit: &str, value: f64) {
+    record_against(figure, unit, value, None);
+}
+
+/// A figure with the issue's aim beside it, in the same unit.
+pub fn record_against(figure: &str, unit: &str, value: f64, reference: Option<f64>) {
     println!("figure: {figure} = {value:.2} {unit}");
     let Ok(path) = std::env::var("VSTAGE_FIGURES") else { return };
     let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).expect("the figures file opens");
-    writeln!(file, "{}", json!({"figure": figure, "unit": unit, "value": value})).expect("a figure is written");
+    let line = json!({"figure": figure, "unit": unit, "value": value, "reference": reference});
+    writeln!(file, "{line}").expect("a figure is written");
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
