@@ -40,9 +40,21 @@ pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     wasm_target(project)?;
     let wasm_bindgen = wasm_bindgen_version(project)?;
-    wasm_bindgen_cli(project, &wasm_bindgen)?;
+    // The two tools built from source keep the cores busy for minutes; the downloads (npm, Debian, PyPI) mostly
+    // wait on the network, so they go on meanwhile.
+    std::thread::scope(|scope| {
+        let built = scope.spawn(|| wasm_bindgen_cli(project, &wasm_bindgen).and_then(|()| trunk(project)));
+        let downloaded = downloads(project, purpose);
+        let built = built.join().unwrap_or_else(|_| Err(anyhow::anyhow!("installing the Rust tools panicked")));
+        downloaded.and(built)
+    })?;
+    println!("    setup: ready in {:.1} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// The tools that come ready-made: wasm-opt, and for tests or benchmarks the browser, databases and checkers.
+fn downloads(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
     wasm_opt(project)?;
-    trunk(project)?;
     if purpose == Purpose::Test {
         chromium()?;
         postgres()?;
@@ -59,7 +71,6 @@ pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
         valgrind()?;
         imagemagick()?;
     }
-    println!("    setup: ready in {:.1} s", started.elapsed().as_secs_f64());
     Ok(())
 }
 
