@@ -1,6 +1,7 @@
-//! The `vstage` binary `cargo xtask run` and `dev` start: the debug build the native tests use too, so a `run`
-//! after `test` builds nothing (dependencies that do the heavy work, the image codecs and the sandbox, are
-//! optimised even there: the root `Cargo.toml`'s `[profile.dev.package]`).
+//! The `vstage` binary that `cargo xtask run` and `dev` start: the debug build, which compiles in a fraction of
+//! the release build's time (no fat LTO) and still processes photos quickly, since the image codecs and the
+//! sandbox are optimised even there (the root `Cargo.toml`'s `[profile.dev.package]`). Its dependencies are the
+//! ones the native tests built, so a `run` after `test` compiles only our three crates (35 s on 2 cores).
 
 use std::path::PathBuf;
 
@@ -8,8 +9,8 @@ use crate::project::{self, Project};
 
 pub fn build(project: &Project) -> anyhow::Result<PathBuf> {
     project::run(
-        "building the server (cargo build, the tests' profile)",
-        project.cargo().args(["build", "--locked", "--workspace", "--tests"]),
+        "building the server (debug)",
+        project.cargo().args(["build", "--locked", "-p", "vstage-server", "--bin", "vstage"]),
     )?;
     Ok(project.target().join("debug").join("vstage"))
 }

@@ -11,7 +11,7 @@ use crate::project::{self, Project};
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM, Purpose, PythonTool};
 use crate::tally::{self, Counts};
 use crate::vstage_process::VstageProcess;
-use crate::{server, widget};
+use crate::widget;
 
 /// How one step ended and how long it took. Lints and builds are not tests: they add to `failed` only when they
 /// fail.
@@ -249,7 +249,9 @@ fn contract_tests(project: &Project) -> Step {
 /// The debug `vstage sandbox` (the native tests' build, so usually nothing to compile) with these options and
 /// accounts.
 fn test_sandbox(project: &Project, options: &[&str], accounts: &[&str]) -> anyhow::Result<VstageProcess> {
-    let binary = server::build(project)?;
+    // the native tests' build, so usually nothing to compile
+    project::run("building the sandbox", project.cargo().args(["build", "--locked", "--workspace", "--tests"]))?;
+    let binary = project.target().join("debug").join("vstage");
     let mut args: Vec<String> = options.iter().map(|o| o.to_string()).collect();
     for account in accounts {
         args.extend(["--api-key".to_string(), account.to_string()]);
