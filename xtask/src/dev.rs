@@ -16,14 +16,14 @@ use crate::setup::{self, Purpose};
 pub const API_ADDRESS: &str = "127.0.0.1:8787";
 
 pub fn run(project: &Project, port: u16, data_dir: Option<PathBuf>) -> anyhow::Result<()> {
-    setup::ensure(project, Purpose::Build)?;
-    let server = server::build(project)?;
     if TcpListener::bind(API_ADDRESS).is_err() {
         bail!(
             "{API_ADDRESS} is taken, and Trunk.toml's [[proxy]] sends /api there: stop what listens on it (an earlier \
              `cargo xtask dev`?)"
         );
     }
+    setup::ensure(project, Purpose::Build)?;
+    let server = server::build(project)?;
     let studio = format!("http://127.0.0.1:{port}");
     let dist = dev_dist(project);
     std::fs::create_dir_all(&dist)?;

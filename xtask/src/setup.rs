@@ -355,3 +355,30 @@ fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<T> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     toml::from_str(&text).with_context(|| format!("cannot parse {}", path.display()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Trunk finds its tools on PATH by version, and offline a mismatch is an error: Trunk.toml must name what
+    /// setup installs.
+    #[test]
+    fn trunk_toml_names_the_tools_setup_installs() {
+        #[derive(Deserialize)]
+        struct TrunkToml {
+            #[serde(rename = "trunk-version")]
+            trunk_version: String,
+            tools: Tools,
+        }
+        #[derive(Deserialize)]
+        struct Tools {
+            wasm_bindgen: String,
+            wasm_opt: String,
+        }
+        let project = Project::locate().unwrap();
+        let trunk: TrunkToml = read_toml(&project.root.join("Trunk.toml")).unwrap();
+        assert_eq!(trunk.trunk_version, format!("={TRUNK_VERSION}"));
+        assert_eq!(trunk.tools.wasm_bindgen, wasm_bindgen_version(&project).unwrap());
+        assert_eq!(trunk.tools.wasm_opt, format!("version_{BINARYEN_VERSION}"));
+    }
+}
