@@ -107,14 +107,26 @@ async fn the_dev_loop_serves_the_studio_and_proxies_a_render_to_the_server() {
         submit(&root, "Create render").await?;
         root.query(By::Css(".vstage-variation")).first().await?;
         wait_for_all_done(&root, 1).await?;
-        // The result's image came through Trunk's proxy too.
+        // The result's image comes through Trunk's proxy too (the debug build on a busy machine may still be
+        // loading it when the card turns done).
         let image = root.find(By::Css(".vstage-variation img")).await?;
-        let loaded: bool = driver
-            .execute("return arguments[0].complete && arguments[0].naturalWidth > 0", vec![image.to_json()?])
-            .await?
-            .convert()?;
-        assert!(loaded, "the variation's image did not load through trunk serve");
         let source = image.attr("src").await?.unwrap_or_default();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let loaded: bool = driver
+                .execute("return arguments[0].complete && arguments[0].naturalWidth > 0", vec![image.to_json()?])
+                .await?
+                .convert()?;
+            if loaded {
+                break;
+            }
+            if Instant::now() > deadline {
+                let absolute = if source.starts_with('/') { format!("{url}{source}") } else { source.clone() };
+                let answer = reqwest::get(absolute).await.map(|answer| answer.status());
+                panic!("the variation's image {source} did not load through trunk serve (fetched again: {answer:?})");
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
         assert!(source.starts_with(&url) || source.starts_with('/'), "{source}");
         Ok(())
     })
