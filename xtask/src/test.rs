@@ -1,9 +1,13 @@
-//! `cargo xtask test`: set-up, then fmt, clippy (native and wasm32), native tests (nextest), the sandbox's contract
-//! tests (schemathesis), the widget's wasm-bindgen tests in headless Chromium and the browser end-to-end tests;
-//! one closing `N passed, N failed`.
+//! `cargo xtask test`: set-up, then fmt, the builds the tests need with clippy linting our crates as they compile
+//! (native and wasm32), the native tests (nextest), the sandbox's contract tests (schemathesis) and the widget's
+//! wasm-bindgen tests in headless Chromium, while the release widget builds beside them; then the browser
+//! end-to-end tests on that widget. One closing `N passed, N failed`.
 
 use std::path::PathBuf;
+use std::process::Command;
 use std::time::Instant;
+
+use anyhow::{Context, bail};
 
 use vstage_postgres_cluster::Cluster;
 
@@ -48,56 +52,90 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
     if !steps[0].ok {
         return summarise(&steps, started);
     }
-    steps.extend([
-        timed(|| lint("cargo fmt --check", project.cargo().args(["fmt", "--all", "--check"]))),
-        timed(|| {
-            lint(
-                "clippy (native)",
-                project.cargo().args(["clippy", "--locked", "--workspace", "--all-targets", "--", "-D", "warnings"]),
-            )
-        }),
-        timed(|| {
-            lint(
-                "clippy (wasm32)",
-                project.cargo().args([
-                    "clippy",
-                    "--locked",
-                    "--target",
-                    "wasm32-unknown-unknown",
-                    "-p",
-                    "vstage",
-                    "-p",
-                    "vstage-api",
-                    "-p",
-                    "vstage-mask",
-                    "--all-targets",
-                    "--",
-                    "-D",
-                    "warnings",
-                ]),
-            )
-        }),
-        timed(|| nextest(project, "native tests", "native")),
-        timed(|| contract_tests(project)),
-        timed(|| wasm_tests(project)),
-    ]);
-    let widget = timed(|| match widget::build(project) {
-        Ok(()) => Step::new("widget build (trunk, release)", true, Counts::default()),
+    let cargo = match LintingCargo::locate(project) {
+        Ok(cargo) => cargo,
         Err(error) => {
             eprintln!("{error:#}");
-            Step::new("widget build (trunk, release)", false, Counts::default())
+            steps.push(Step::new("clippy", false, Counts::default()));
+            return summarise(&steps, started);
+        }
+    };
+    // The release widget is built beside the steps below: they leave a core idle while tests wait on servers
+    // and browsers, and only the end-to-end tests need it. Its cargo build has a target folder of its own
+    // (`wasm-release`), so neither waits for the other's lock.
+    std::thread::scope(|scope| {
+        let widget = scope.spawn(|| timed(|| build_widget_aside(project)));
+        steps.push(timed(|| lint("cargo fmt --check", project.cargo().args(["fmt", "--all", "--check"]))));
+        steps.push(timed(|| {
+            lint("clippy and build (native)", cargo.command().args(["test", "--locked", "--workspace"]).args(BUILD_ALL))
+        }));
+        steps.push(timed(|| lint("clippy and build (wasm32)", cargo.command().args(WASM_PACKAGES).args(BUILD_ALL))));
+        steps.push(timed(|| nextest(&cargo, "native tests", "native")));
+        steps.push(timed(|| contract_tests(&cargo)));
+        steps.push(timed(|| wasm_tests(&cargo)));
+        let widget = widget.join().unwrap_or_else(|_| Step::new(WIDGET_STEP, false, Counts::default()));
+        let widget_built = widget.ok;
+        steps.push(widget);
+        if widget_built {
+            steps.push(timed(|| nextest(&cargo, "browser end-to-end tests", "e2e")));
         }
     });
-    let widget_built = widget.ok;
-    steps.push(widget);
-    if widget_built {
-        steps.push(timed(|| nextest(project, "browser end-to-end tests", "e2e")));
-    }
     // The tests' cluster outlives them (pg_ctl daemonizes the server): nothing is left running after the run.
     if let Err(error) = Cluster::stop(&postgres_dir(project)) {
         eprintln!("    could not stop the tests' PostgreSQL cluster: {error:#}");
     }
     summarise(&steps, started)
+}
+
+/// Every target (tests, benches, binaries) compiled for the test profile and not run.
+const BUILD_ALL: [&str; 2] = ["--all-targets", "--no-run"];
+/// The crates whose tests run in the browser; clippy checks them (and `vstage-api`, which they build on) as
+/// wasm32. The same selection as the widget tests', so that those find everything built.
+const WASM_PACKAGES: [&str; 8] =
+    ["test", "--locked", "--target", "wasm32-unknown-unknown", "-p", "vstage", "-p", "vstage-mask"];
+const WIDGET_STEP: &str = "widget build (trunk, release)";
+
+/// Cargo with clippy's driver compiling our own crates, warnings denied: what `cargo clippy` does, in the builds
+/// the tests need instead of a check-only build of its own. The dependencies are then compiled once rather than
+/// checked and then compiled (about 4 minutes on a bare 2-core machine). Changing `CLIPPY_ARGS` or the driver
+/// recompiles only our crates.
+struct LintingCargo<'a> {
+    project: &'a Project,
+    driver: PathBuf,
+}
+
+impl<'a> LintingCargo<'a> {
+    fn locate(project: &'a Project) -> anyhow::Result<Self> {
+        let sysroot = project::output_line(project.command("rustc").args(["--print", "sysroot"]))
+            .context("`rustc --print sysroot` failed; is Rust installed with rustup (https://rustup.rs)?")?;
+        let driver = PathBuf::from(sysroot).join("bin").join("clippy-driver");
+        if !driver.is_file() {
+            bail!("{} is missing; add clippy with `rustup component add clippy`", driver.display());
+        }
+        Ok(LintingCargo { project, driver })
+    }
+
+    fn command(&self) -> Command {
+        let mut cargo = self.project.cargo();
+        // cargo-clippy's own way of handing clippy its arguments, separator included
+        cargo
+            .env("RUSTC_WORKSPACE_WRAPPER", &self.driver)
+            .env("CLIPPY_ARGS", "-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__");
+        cargo
+    }
+}
+
+/// `trunk build --release` with its output in a file (it runs beside other steps), shown when it fails.
+fn build_widget_aside(project: &Project) -> Step {
+    let log = project.target().join("widget-build.log");
+    println!("==> {WIDGET_STEP}: beside the steps below; its output goes to {}", log.display());
+    match widget::build_into_log(project, &log) {
+        Ok(()) => Step::new(WIDGET_STEP, true, Counts::default()),
+        Err(error) => {
+            eprintln!("{error:#}");
+            Step::new(WIDGET_STEP, false, Counts::default())
+        }
+    }
 }
 
 /// The private PostgreSQL cluster the native and browser tests share (`Cluster::shared`), started by the first
@@ -147,10 +185,11 @@ fn lint(name: &'static str, command: &mut std::process::Command) -> Step {
 }
 
 /// A nextest profile of `.config/nextest.toml`; its JUnit report gives the counts.
-fn nextest(project: &Project, name: &'static str, profile: &str) -> Step {
+fn nextest(cargo: &LintingCargo, name: &'static str, profile: &str) -> Step {
+    let project = cargo.project;
     let junit = project.target().join("nextest").join(profile).join("junit.xml");
     let _ = std::fs::remove_file(&junit);
-    let mut nextest = project.cargo();
+    let mut nextest = cargo.command();
     nextest
         .args(["nextest", "run", "--locked", "--workspace", "--no-fail-fast", "--profile", profile])
         .env("CHROMIUM", CHROMIUM)
@@ -170,13 +209,13 @@ fn nextest(project: &Project, name: &'static str, profile: &str) -> Step {
     Step::new(name, ok, counts)
 }
 
-/// The widget's and the mask model's `#[wasm_bindgen_test]`s, run by wasm-bindgen-test-runner in headless Chromium (webdriver.json),
-/// with a sandbox running for the client's tests (`tests/api_client.rs`).
-fn wasm_tests(project: &Project) -> Step {
+/// The widget's and the mask model's `#[wasm_bindgen_test]`s, run by wasm-bindgen-test-runner in headless
+/// Chromium (webdriver.json), with a sandbox running for the client's tests (`tests/api_client.rs`).
+fn wasm_tests(cargo: &LintingCargo) -> Step {
     let name = "widget tests (headless Chromium)";
     let accounts: Vec<String> = (1..=8).map(|n| format!("wasm-client-{n}")).collect();
     let accounts: Vec<&str> = accounts.iter().map(String::as_str).collect();
-    let sandbox = match test_sandbox(project, &["--processing-ms", "50"], &accounts) {
+    let sandbox = match test_sandbox(cargo, &["--processing-ms", "50"], &accounts) {
         Ok(sandbox) => sandbox,
         Err(error) => {
             eprintln!("{error:#}");
@@ -185,9 +224,9 @@ fn wasm_tests(project: &Project) -> Step {
     };
     let result = project::status_and_output(
         name,
-        project
-            .cargo()
-            .args(["test", "--locked", "-p", "vstage", "-p", "vstage-mask", "--target", "wasm32-unknown-unknown"])
+        cargo
+            .command()
+            .args(WASM_PACKAGES)
             .arg("--no-fail-fast")
             .env("CHROMEDRIVER", CHROMEDRIVER)
             .env("VSTAGE_TEST_SANDBOX", &sandbox.url),
@@ -205,11 +244,12 @@ fn wasm_tests(project: &Project) -> Step {
 /// schemathesis, with all its checks, against the sandbox's `/openapi.json`. Each API operation tested counts as
 /// one test; each unique failure as one failed. The stateful phase is left out: it follows inferred links with
 /// values of its own making and reports them as lost resources, so its verdicts change from run to run.
-fn contract_tests(project: &Project) -> Step {
+fn contract_tests(cargo: &LintingCargo) -> Step {
+    let project = cargo.project;
     let name = "contract tests (schemathesis)";
     let run = || -> anyhow::Result<Step> {
         let sandbox =
-            test_sandbox(project, &["--sync-timeout-s", "5", "--photo-limit", "1000000000"], &["schemathesis"])?;
+            test_sandbox(cargo, &["--sync-timeout-s", "5", "--photo-limit", "1000000000"], &["schemathesis"])?;
         let config = project.root.join("crates/sandbox/openapi/schemathesis.toml");
         let (status, output) = project::status_and_output(
             name,
@@ -248,9 +288,9 @@ fn contract_tests(project: &Project) -> Step {
 
 /// The debug `vstage sandbox` (the native tests' build, so usually nothing to compile) with these options and
 /// accounts.
-fn test_sandbox(project: &Project, options: &[&str], accounts: &[&str]) -> anyhow::Result<VstageProcess> {
-    // the native tests' build, so usually nothing to compile
-    project::run("building the sandbox", project.cargo().args(["build", "--locked", "--workspace", "--tests"]))?;
+fn test_sandbox(cargo: &LintingCargo, options: &[&str], accounts: &[&str]) -> anyhow::Result<VstageProcess> {
+    let project = cargo.project;
+    project::run("building the sandbox", cargo.command().args(["build", "--locked", "--workspace", "--tests"]))?;
     let binary = project.target().join("debug").join("vstage");
     let mut args: Vec<String> = options.iter().map(|o| o.to_string()).collect();
     for account in accounts {

@@ -25,8 +25,34 @@ const WIDGET: &str = "vstage-widget";
 pub fn build(project: &Project) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     project::run("building the widget (trunk build --release)", project.trunk().args(["build", "--release"]))?;
-    println!("    widget: built in {:.1} s into {}", started.elapsed().as_secs_f64(), project.dist().display());
+    built(project, started);
     Ok(())
+}
+
+/// [`build`] with Trunk's output in `log`, for a build that goes on beside other work; a failure quotes the log's
+/// end.
+pub fn build_into_log(project: &Project, log: &Path) -> anyhow::Result<()> {
+    let started = std::time::Instant::now();
+    let file = std::fs::File::create(log).with_context(|| format!("creating {}", log.display()))?;
+    let status = project
+        .trunk()
+        .args(["build", "--release"])
+        .stdout(file.try_clone()?)
+        .stderr(file)
+        .status()
+        .context("could not start trunk; `cargo xtask setup` installs it")?;
+    if !status.success() {
+        let output = std::fs::read_to_string(log).unwrap_or_default();
+        let lines: Vec<&str> = output.lines().collect();
+        let end = lines[lines.len().saturating_sub(40)..].join("\n");
+        bail!("the widget's build failed ({status}); the end of {}:\n{end}", log.display());
+    }
+    built(project, started);
+    Ok(())
+}
+
+fn built(project: &Project, started: std::time::Instant) {
+    println!("    widget: built in {:.1} s into {}", started.elapsed().as_secs_f64(), project.dist().display());
 }
 
 /// Trunk's post_build hook: what Trunk's environment says it built, finished in its staging folder.

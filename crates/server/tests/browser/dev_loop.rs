@@ -32,6 +32,9 @@ impl DevLoop {
             .current_dir(workspace())
             .args(["xtask", "dev", "--port", &port.to_string(), "--data-dir"])
             .arg(data.path())
+            // as a developer runs it: `cargo xtask test` lints while it builds, which a developer's cargo does not
+            .env_remove("RUSTC_WORKSPACE_WRAPPER")
+            .env_remove("CLIPPY_ARGS")
             .stdin(Stdio::null())
             // its own process group, so that stopping it stops trunk, cargo and vstage serve too
             .process_group(0)
