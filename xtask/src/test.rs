@@ -60,16 +60,16 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
             return summarise(&steps, started);
         }
     };
-    // The release widget is built beside the steps below: they leave a core idle while tests wait on servers
-    // and browsers, and only the end-to-end tests need it. Its cargo build has a target folder of its own
-    // (`wasm-release`), so neither waits for the other's lock.
+    steps.push(timed(|| lint("cargo fmt --check", project.cargo().args(["fmt", "--all", "--check"]))));
+    steps.push(timed(|| {
+        lint("clippy and build (native)", cargo.command().args(["test", "--locked", "--workspace"]).args(BUILD_ALL))
+    }));
+    steps.push(timed(|| lint("clippy and build (wasm32)", cargo.command().args(WASM_PACKAGES).args(BUILD_ALL))));
+    // The release widget is built while the tests below run: they wait on servers and browsers much of the time,
+    // leaving a core idle that the builds above did not, and only the end-to-end tests need it. Its cargo build
+    // has a target folder of its own (`wasm-release`), so neither waits for the other's lock.
     std::thread::scope(|scope| {
         let widget = scope.spawn(|| timed(|| build_widget_aside(project)));
-        steps.push(timed(|| lint("cargo fmt --check", project.cargo().args(["fmt", "--all", "--check"]))));
-        steps.push(timed(|| {
-            lint("clippy and build (native)", cargo.command().args(["test", "--locked", "--workspace"]).args(BUILD_ALL))
-        }));
-        steps.push(timed(|| lint("clippy and build (wasm32)", cargo.command().args(WASM_PACKAGES).args(BUILD_ALL))));
         steps.push(timed(|| nextest(&cargo, "native tests", "native")));
         steps.push(timed(|| contract_tests(&cargo)));
         steps.push(timed(|| wasm_tests(&cargo)));

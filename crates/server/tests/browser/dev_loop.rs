@@ -28,13 +28,12 @@ impl DevLoop {
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let data = tempfile::tempdir().unwrap();
+        // Under `cargo xtask test` it inherits the clippy driver the tests were built with, so the server and the
+        // widget's crates it builds are the tests' own, not compiled again.
         let process = Command::new(cargo)
             .current_dir(workspace())
             .args(["xtask", "dev", "--port", &port.to_string(), "--data-dir"])
             .arg(data.path())
-            // as a developer runs it: `cargo xtask test` lints while it builds, which a developer's cargo does not
-            .env_remove("RUSTC_WORKSPACE_WRAPPER")
-            .env_remove("CLIPPY_ARGS")
             .stdin(Stdio::null())
             // its own process group, so that stopping it stops trunk, cargo and vstage serve too
             .process_group(0)
