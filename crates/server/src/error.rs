@@ -115,12 +115,28 @@ impl From<rusqlite::Error> for ServerError {
 
 impl From<tokio_postgres::Error> for ServerError {
     fn from(error: tokio_postgres::Error) -> Self {
-        ServerError::Internal(format!("database: {error}"))
+        ServerError::Internal(format!("database: {}", with_causes(&error)))
     }
 }
 
 impl From<deadpool_postgres::PoolError> for ServerError {
     fn from(error: deadpool_postgres::PoolError) -> Self {
-        ServerError::Internal(format!("database: {error}"))
+        ServerError::Internal(format!("database: {}", with_causes(&error)))
     }
+}
+
+/// An error's sentence followed by its causes' (`tokio_postgres` says only "db error" itself, and keeps
+/// PostgreSQL's own words in the cause), each said once.
+pub fn with_causes(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(inner) = cause {
+        let said = inner.to_string();
+        if !text.contains(&said) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
+        cause = inner.source();
+    }
+    text
 }

@@ -320,3 +320,51 @@ async fn a_feed_cut_off_listens_again_and_misses_nothing() {
     let after = store.receive_delivery(delivery("rnd_a", "{after}", 3)).await.unwrap().unwrap();
     assert_eq!(next().await, after);
 }
+
+/// PostgreSQL only: servers started together on an empty database all prepare it, and each migration is applied
+/// once. They meet at a barrier, then connect at the same instant.
+#[tokio::test]
+async fn servers_starting_together_on_an_empty_database_all_come_up() {
+    const SERVERS: usize = 16;
+    let url = fresh_database().await;
+    let barrier = Arc::new(tokio::sync::Barrier::new(SERVERS));
+    let starts = (0..SERVERS).map(|_| {
+        let (url, barrier) = (url.clone(), barrier.clone());
+        tokio::spawn(async move {
+            barrier.wait().await;
+            Postgres::connect(&url).await.map(|_| ()).map_err(|error| format!("{error:#}"))
+        })
+    });
+    for started in futures_util::future::join_all(starts).await {
+        started.unwrap().expect("every server prepares the database");
+    }
+    let (admin, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(connection);
+    let versions: Vec<i32> = admin
+        .query("SELECT version FROM vstage_schema ORDER BY version", &[])
+        .await
+        .unwrap()
+        .iter()
+        .map(|row| row.get(0))
+        .collect();
+    assert_eq!(versions, (1..=super::postgres::MIGRATIONS.len() as i32).collect::<Vec<_>>());
+}
+
+/// A database that cannot be reached is named, with PostgreSQL's or the network's own words, never a bare
+/// "db error".
+#[tokio::test]
+async fn a_database_that_cannot_be_reached_is_named_with_the_reason() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let url = format!("postgres://studio:secret-password@127.0.0.1:{closed}/listings");
+    let error = format!("{:#}", Postgres::connect(&url).await.expect_err("nothing listens there"));
+    assert!(error.contains("\"listings\" on 127.0.0.1:") && error.contains("as \"studio\""), "{error}");
+    assert!(error.to_lowercase().contains("connection refused"), "{error}");
+    assert!(!error.contains("secret-password"), "{error}");
+
+    let url = fresh_database().await;
+    let (admin, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(connection);
+    admin.batch_execute("CREATE TABLE vstage_schema (version TEXT)").await.unwrap();
+    let error = format!("{:#}", Postgres::connect(&url).await.expect_err("a schema table of another shape"));
+    assert!(error.contains("ERROR: COALESCE types text and integer"), "PostgreSQL's own words: {error}");
+}

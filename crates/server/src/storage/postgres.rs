@@ -27,7 +27,7 @@ const CHANNEL: &str = "vstage_events";
 const POOL_SIZE: usize = 16;
 
 /// Applied in order, once each, numbered from 1 in `vstage_schema`; never edited once released.
-const MIGRATIONS: &[&str] = &[
+pub(super) const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0001_initial.sql"),
     include_str!("../../migrations/postgres/0002_creations.sql"),
 ];
@@ -62,25 +62,28 @@ impl Postgres {
             .create_timeout(Some(Duration::from_secs(10)))
             .build()
             .context("cannot make the PostgreSQL connection pool")?;
+        let described = describe(&config);
         let postgres = Postgres { pool, config, runtime: Handle::current() };
-        postgres.migrate().await.context("cannot prepare the PostgreSQL database")?;
+        postgres.migrate().await.with_context(|| {
+            format!("cannot prepare the PostgreSQL database {described}; check --database (VSTAGE_DATABASE_URL)")
+        })?;
         Ok(postgres)
     }
 
     /// Applies the migrations not applied yet, in one transaction under a lock, so servers starting together
-    /// apply each once.
+    /// apply each once. The lock comes first, before even the schema table is made: two servers creating it at
+    /// once would collide in PostgreSQL's catalogue (`pg_type_typname_nsp_index`) however `IF NOT EXISTS` reads.
     async fn migrate(&self) -> Result<(), ServerError> {
         let mut client = self.pool.get().await?;
-        client
-            .batch_execute(
-                "CREATE TABLE IF NOT EXISTS vstage_schema (
-                     version    INTEGER PRIMARY KEY,
-                     applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
-                 )",
-            )
-            .await?;
         let tx = client.transaction().await?;
         tx.execute("SELECT pg_advisory_xact_lock(hashtext('vstage_schema')::BIGINT)", &[]).await?;
+        tx.batch_execute(
+            "CREATE TABLE IF NOT EXISTS vstage_schema (
+                 version    INTEGER PRIMARY KEY,
+                 applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+             )",
+        )
+        .await?;
         let applied: i32 = tx.query_one("SELECT COALESCE(MAX(version), 0) FROM vstage_schema", &[]).await?.get(0);
         if applied as usize > MIGRATIONS.len() {
             return Err(ServerError::Internal(format!(
@@ -553,6 +556,28 @@ impl Store for Postgres {
         })
         .await
     }
+}
+
+/// Where a configuration leads, password left out: `"vstage" on 10.0.0.5:5432 as "studio"`.
+fn describe(config: &tokio_postgres::Config) -> String {
+    let hosts: Vec<String> = config
+        .get_hosts()
+        .iter()
+        .enumerate()
+        .map(|(index, host)| {
+            let port = config.get_ports().get(index).or(config.get_ports().first()).copied().unwrap_or(5432);
+            match host {
+                tokio_postgres::config::Host::Tcp(name) => format!("{name}:{port}"),
+                tokio_postgres::config::Host::Unix(folder) => format!("{}/.s.PGSQL.{port}", folder.display()),
+            }
+        })
+        .collect();
+    format!(
+        "\"{}\" on {} as \"{}\"",
+        config.get_dbname().unwrap_or("(the user's own)"),
+        if hosts.is_empty() { "localhost".to_string() } else { hosts.join(", ") },
+        config.get_user().unwrap_or("(no user given)")
+    )
 }
 
 /// Takes the transaction-long advisory lock named `what:key`.
