@@ -1,4 +1,5 @@
-//! The header's components mounted in headless Chromium: usage meters and the service status badge.
+//! The header's components mounted in headless Chromium: usage meters, the service status badge and the polling
+//! note.
 //! Run by `cargo xtask test` (wasm-bindgen-test-runner with webdriver.json).
 #![cfg(target_arch = "wasm32")]
 
@@ -7,8 +8,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use leptos::prelude::*;
 use vstage::account::ServiceState;
+use vstage::components::polling_note::PollingNote;
 use vstage::components::status_badge::StatusBadge;
 use vstage::components::usage_meter::{UsageLevel, UsageMeter};
+use vstage::live::Channel;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -114,4 +117,22 @@ async fn mode_badge_names_the_sandbox_and_shows_nothing_when_unknown() {
     mode.set(Some("upstream".into()));
     leptos::task::tick().await;
     assert_eq!(root.text_content().unwrap(), "Live");
+}
+
+#[wasm_bindgen_test]
+async fn the_polling_note_shows_only_while_changes_come_by_polling() {
+    let root = container();
+    let channel = RwSignal::new(Channel::Starting);
+    let _mounted = leptos::mount::mount_to(root.clone(), move || view! { <PollingNote channel=channel /> });
+    assert_eq!(root.text_content().unwrap(), "", "nothing while the server is asked");
+
+    channel.set(Channel::Polling);
+    leptos::task::tick().await;
+    let note = root.query_selector(".vstage-polling").unwrap().expect("the note");
+    assert_eq!(note.text_content().unwrap(), "Updates every few seconds");
+    assert!(note.get_attribute("title").unwrap().contains("Live updates are not available"));
+
+    channel.set(Channel::Events);
+    leptos::task::tick().await;
+    assert!(root.query_selector(".vstage-polling").unwrap().is_none(), "gone once events stream");
 }

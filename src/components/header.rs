@@ -1,4 +1,5 @@
-//! The studio's header: the brand, the mode (sandbox or live), the service's status and this period's usage.
+//! The studio's header: the brand, the mode (sandbox or live) and whether changes come by polling, the service's
+//! status and this period's usage.
 //! It reads the shared account state; a failed load shows the reason and a way to retry.
 
 use leptos::prelude::*;
@@ -6,9 +7,11 @@ use leptos::prelude::*;
 use crate::account::use_account;
 use crate::components::link::Link;
 use crate::components::mode_badge::ModeBadge;
+use crate::components::polling_note::PollingNote;
 use crate::components::status_badge::StatusBadge;
 use crate::components::usage_meter::UsageMeter;
 use crate::i18n::*;
+use crate::live::use_live;
 use crate::locale::errors::api_error;
 use crate::locale::use_locale;
 use crate::route::Route;
@@ -16,6 +19,7 @@ use crate::route::Route;
 #[component]
 pub fn Header() -> impl IntoView {
     let account = use_account();
+    let live = use_live();
     let locale = use_locale();
     let usage = move || {
         match account.user.get() {
@@ -52,6 +56,7 @@ pub fn Header() -> impl IntoView {
                 <Link to=Route::Account>{move || td_string!(locale.get(), common.nav_account)}</Link>
             </nav>
             <ModeBadge mode=Signal::derive(move || account.mode()) />
+            <PollingNote channel=live.channel />
             <StatusBadge state=Signal::derive(move || account.service_state()) on_retry=move |()| account.refresh() />
             {usage}
         </header>

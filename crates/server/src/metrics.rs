@@ -1,0 +1,251 @@
+//! The server's metrics, in Prometheus' text format (OpenMetrics) on an address of their own (`--metrics-listen`,
+//! off by default), so that they are never public: requests by route and status, calls to the service by endpoint
+//! with their latency, webhooks, live streams and events, kept copies, quota refusals and the database pool.
+//!
+//! Label values are route and endpoint templates (`/api/v2/renders/{render_id}`) and fixed words only: never a
+//! subject, a token or an id. One registry per process, as the log is one: every part counts into it without
+//! being handed it.
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{MatchedPath, Request};
+use axum::http::{HeaderValue, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+
+/// A route template, or a fixed word for what has none (`static`, `unmatched`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct RequestLabels {
+    pub route: String,
+    pub method: String,
+    pub status: u16,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct RouteLabels {
+    pub route: String,
+}
+
+/// An endpoint of the contract (its template) and how the call ended: `2xx`, `4xx`, `5xx`, `unreachable` or
+/// `timed_out`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct UpstreamLabels {
+    pub endpoint: &'static str,
+    pub outcome: &'static str,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct EndpointLabels {
+    pub endpoint: &'static str,
+}
+
+/// One fixed word.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct Outcome {
+    pub outcome: &'static str,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct QuotaLabels {
+    pub quota: &'static str,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct PoolLabels {
+    pub state: &'static str,
+}
+
+/// What is counted.
+pub struct Metrics {
+    registry: Registry,
+    pub requests: Family<RequestLabels, Counter>,
+    pub request_seconds: Family<RouteLabels, Histogram>,
+    pub upstream_calls: Family<UpstreamLabels, Counter>,
+    pub upstream_seconds: Family<EndpointLabels, Histogram>,
+    /// `received`, `refused` (signature or age) or `duplicate`.
+    pub webhooks: Family<Outcome, Counter>,
+    pub event_streams_open: Gauge,
+    /// Events sent to browsers' streams, one per stream.
+    pub events_sent: Counter,
+    /// `made` or `failed`.
+    pub kept_copies: Family<Outcome, Counter>,
+    /// `uploads` or `kept_results`.
+    pub quota_refusals: Family<QuotaLabels, Counter>,
+    /// PostgreSQL connections by `state`: `open`, `idle` and `max`; read as the metrics are.
+    pub database_connections: Family<PoolLabels, Gauge>,
+}
+
+fn latency() -> Histogram {
+    // 5 ms to about 40 s
+    Histogram::new(exponential_buckets(0.005, 2.0, 14))
+}
+
+impl Metrics {
+    fn new() -> Metrics {
+        let mut metrics = Metrics {
+            requests: Family::default(),
+            request_seconds: Family::new_with_constructor(latency),
+            upstream_calls: Family::default(),
+            upstream_seconds: Family::new_with_constructor(latency),
+            webhooks: Family::default(),
+            event_streams_open: Gauge::default(),
+            events_sent: Counter::default(),
+            kept_copies: Family::default(),
+            quota_refusals: Family::default(),
+            database_connections: Family::default(),
+            registry: Registry::with_prefix("vstage"),
+        };
+        let registry = &mut metrics.registry;
+        registry.register("http_requests", "Requests answered, by route, method and status", metrics.requests.clone());
+        registry.register(
+            "http_request_duration_seconds",
+            "Time to answer a request (to its headers), by route",
+            metrics.request_seconds.clone(),
+        );
+        registry.register(
+            "upstream_calls",
+            "Calls to the service, by endpoint and outcome",
+            metrics.upstream_calls.clone(),
+        );
+        registry.register(
+            "upstream_call_duration_seconds",
+            "Time the service took to answer, by endpoint",
+            metrics.upstream_seconds.clone(),
+        );
+        registry.register("webhooks", "Webhook deliveries, by outcome", metrics.webhooks.clone());
+        registry.register("event_streams_open", "Live event streams open now", metrics.event_streams_open.clone());
+        registry.register("events_sent", "Events sent to live streams", metrics.events_sent.clone());
+        registry.register("kept_copies", "Result copies kept, by outcome", metrics.kept_copies.clone());
+        registry.register("quota_refusals", "Requests refused by a quota", metrics.quota_refusals.clone());
+        registry.register(
+            "database_connections",
+            "The database pool's connections (PostgreSQL)",
+            metrics.database_connections.clone(),
+        );
+        metrics
+    }
+
+    /// A request answered.
+    pub fn request(&self, route: &str, method: &str, status: u16, took: Duration) {
+        let route = route.to_string();
+        self.requests.get_or_create(&RequestLabels { route: route.clone(), method: method.to_string(), status }).inc();
+        self.request_seconds.get_or_create(&RouteLabels { route }).observe(took.as_secs_f64());
+    }
+
+    /// A call to the service's `endpoint` (a template) that ended with `status`, or with no answer.
+    pub fn upstream_call(&self, endpoint: &'static str, status: Result<u16, &'static str>, took: Duration) {
+        let outcome = match status {
+            Ok(200..=299) => "2xx",
+            Ok(300..=499) => "4xx",
+            Ok(_) => "5xx",
+            Err(failure) => failure,
+        };
+        self.upstream_calls.get_or_create(&UpstreamLabels { endpoint, outcome }).inc();
+        if status.is_ok() {
+            self.upstream_seconds.get_or_create(&EndpointLabels { endpoint }).observe(took.as_secs_f64());
+        }
+    }
+
+    pub fn webhook(&self, outcome: &'static str) {
+        self.webhooks.get_or_create(&Outcome { outcome }).inc();
+    }
+
+    pub fn kept_copy(&self, made: bool) {
+        self.kept_copies.get_or_create(&Outcome { outcome: if made { "made" } else { "failed" } }).inc();
+    }
+
+    pub fn quota_refused(&self, quota: &'static str) {
+        self.quota_refusals.get_or_create(&QuotaLabels { quota }).inc();
+    }
+
+    /// The text Prometheus scrapes.
+    pub fn render(&self) -> String {
+        let mut text = String::new();
+        // Writing into a String cannot fail.
+        let _ = prometheus_client::encoding::text::encode(&mut text, &self.registry);
+        text
+    }
+}
+
+/// The process's metrics.
+pub fn metrics() -> &'static Metrics {
+    static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
+    &METRICS
+}
+
+/// The route template a response was answered by, put in its extensions by whoever routed it; the request's
+/// metrics are recorded under it.
+#[derive(Debug, Clone)]
+pub struct AnsweredBy(pub Cow<'static, str>);
+
+/// Middleware for the router: names the response by the route that matched it.
+pub async fn name_the_route(matched: Option<MatchedPath>, request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    if let Some(matched) = matched {
+        response.extensions_mut().insert(AnsweredBy(Cow::Owned(matched.as_str().to_string())));
+    }
+    response
+}
+
+/// `GET /metrics`, for the metrics address only; `pool` reads the database pool's state as it is asked.
+pub fn routes(pool: impl Fn() -> Option<PoolState> + Clone + Send + Sync + 'static) -> Router {
+    Router::new().route(
+        "/metrics",
+        get(move || {
+            let pool = pool.clone();
+            async move {
+                if let Some(state) = pool() {
+                    let gauge = |state| metrics().database_connections.get_or_create(&PoolLabels { state }).clone();
+                    gauge("open").set(state.open as i64);
+                    gauge("idle").set(state.idle as i64);
+                    gauge("max").set(state.max as i64);
+                }
+                let content_type = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+                ([(header::CONTENT_TYPE, HeaderValue::from_static(content_type))], metrics().render()).into_response()
+            }
+        }),
+    )
+}
+
+/// A connection pool's state.
+#[derive(Debug, Clone, Copy)]
+pub struct PoolState {
+    pub open: usize,
+    pub idle: usize,
+    pub max: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_and_words_are_the_only_label_values() {
+        let metrics = Metrics::new();
+        metrics.request("/api/v2/renders/{render_id}", "GET", 200, Duration::from_millis(12));
+        metrics.upstream_call("/v2/renders/{render_id}", Ok(200), Duration::from_millis(8));
+        metrics.upstream_call("/v2/renders", Err("unreachable"), Duration::from_millis(1));
+        metrics.webhook("refused");
+        let text = metrics.render();
+        assert!(
+            text.contains(
+                r#"vstage_http_requests_total{route="/api/v2/renders/{render_id}",method="GET",status="200"} 1"#
+            ),
+            "{text}"
+        );
+        assert!(text.contains(r#"vstage_upstream_calls_total{endpoint="/v2/renders",outcome="unreachable"} 1"#));
+        assert!(text.contains(r#"vstage_webhooks_total{outcome="refused"} 1"#));
+        assert!(text.contains("vstage_upstream_call_duration_seconds_bucket"));
+        assert!(text.trim_end().ends_with("# EOF"));
+    }
+}

@@ -1,0 +1,105 @@
+//! What is kept of each request: an id (`X-Request-Id` on the answer; a balancer's own plain id is kept), one log
+//! line at info with the route, status and duration, and the request metrics. The line names the route's template,
+//! never the path or the query: kept results' links carry their signature there.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use axum::http::{HeaderName, HeaderValue, Method, Request};
+use axum::response::Response;
+
+use crate::metrics::{AnsweredBy, metrics};
+
+pub static REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+/// The longest id taken from a balancer.
+const LONGEST_ID: usize = 64;
+
+/// Hands out request ids: a random prefix per process (servers of a deployment differ) and a counter.
+#[derive(Debug)]
+pub struct RequestIds {
+    prefix: String,
+    next: AtomicU64,
+}
+
+/// A request under way: what its line and metrics need once it is answered.
+pub struct Begun {
+    id: HeaderValue,
+    method: Method,
+    api: bool,
+    started: Instant,
+}
+
+impl RequestIds {
+    pub fn new() -> anyhow::Result<Self> {
+        let mut bytes = [0u8; 4];
+        getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("no randomness for request ids: {e}"))?;
+        Ok(RequestIds { prefix: hex::encode(bytes), next: AtomicU64::new(1) })
+    }
+
+    pub fn begin<B>(&self, request: &Request<B>) -> Begun {
+        let given = request.headers().get(&REQUEST_ID).filter(|id| is_plain(id.as_bytes())).cloned();
+        let id = given.unwrap_or_else(|| {
+            let number = self.next.fetch_add(1, Ordering::Relaxed);
+            HeaderValue::from_str(&format!("{}-{number:x}", self.prefix)).unwrap_or(HeaderValue::from_static("-"))
+        });
+        Begun {
+            id,
+            method: request.method().clone(),
+            api: request.uri().path().starts_with("/api/"),
+            started: Instant::now(),
+        }
+    }
+}
+
+impl Begun {
+    /// Logs and counts the answer, and gives it the request's id.
+    pub fn end(self, mut response: Response) -> Response {
+        let took = self.started.elapsed();
+        let route = match response.extensions().get::<AnsweredBy>() {
+            Some(AnsweredBy(route)) => route.as_ref(),
+            None if self.api => "unmatched",
+            None => "static",
+        };
+        let status = response.status().as_u16();
+        metrics().request(route, self.method.as_str(), status, took);
+        tracing::info!(
+            request_id = self.id.to_str().unwrap_or_default(),
+            method = self.method.as_str(),
+            route,
+            status,
+            ms = took.as_secs_f64() * 1000.0,
+            "answered"
+        );
+        response.headers_mut().insert(REQUEST_ID.clone(), self.id);
+        response
+    }
+}
+
+/// A balancer's id worth keeping: short, and letters, digits, `-`, `_` and `.` only.
+fn is_plain(id: &[u8]) -> bool {
+    !id.is_empty()
+        && id.len() <= LONGEST_ID
+        && id.iter().all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_differ_and_a_balancers_plain_id_is_kept() {
+        let ids = RequestIds::new().unwrap();
+        let request = |id: Option<&str>| {
+            let mut request = Request::builder().uri("/api/v2/user");
+            if let Some(id) = id {
+                request = request.header("x-request-id", id);
+            }
+            request.body(()).unwrap()
+        };
+        let (first, second) = (ids.begin(&request(None)).id, ids.begin(&request(None)).id);
+        assert_ne!(first, second);
+        assert_eq!(ids.begin(&request(Some("nginx-7f3a.1"))).id, "nginx-7f3a.1");
+        assert_ne!(ids.begin(&request(Some("<script>"))).id, "<script>", "not taken");
+        assert_ne!(ids.begin(&request(Some(&"a".repeat(65)))).id, "a".repeat(65), "not taken");
+    }
+}

@@ -1,0 +1,141 @@
+//! What `vstage serve` and `vstage check` make of the options before anything listens: the access rules and
+//! CORS, the database, the object store, the service (or the embedded sandbox) and the widget's loader, each
+//! checked as it is made (`checks`), so that a wrong setting stops the start with a sentence that names it.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::bail;
+use axum::http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, RETRY_AFTER, WWW_AUTHENTICATE};
+use axum::http::{HeaderName, HeaderValue, Method};
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use vstage_sandbox::RunningSandbox;
+
+use crate::access::Access;
+use crate::access::token::WidgetSecret;
+use crate::checks;
+use crate::cli::{AccessMode, ServeArgs, SkippableCheck};
+use crate::request_log::REQUEST_ID;
+use crate::secret;
+use crate::site::embed::EmbedScript;
+use crate::storage::objects::{self, Stores};
+use crate::storage::{self, store::Store};
+use crate::upstream::http_client::HttpClient;
+use crate::upstream::{Upstream, checked_base};
+
+/// The parts the server is assembled from, each known to work.
+pub struct Foundation {
+    pub access: Arc<Access>,
+    pub cors: Option<CorsLayer>,
+    /// The address browsers and the service reach this server at.
+    pub public_url: String,
+    pub store: Arc<dyn Store>,
+    pub files: Stores,
+    pub upstream: Upstream,
+    /// With no `--upstream`: the sandbox started in this process, stopped when dropped.
+    pub embedded_sandbox: Option<RunningSandbox>,
+    pub http: HttpClient,
+    pub embed: EmbedScript,
+}
+
+impl Foundation {
+    /// Everything `args` names, made and checked in order; `local_url` is where this server listens.
+    pub async fn lay(args: &ServeArgs, local_url: &str) -> anyhow::Result<Foundation> {
+        let access = Arc::new(access_from(args)?);
+        let cors = cors_layer(&args.allow_origins)?;
+        let public_url = match &args.public_url {
+            Some(url) => checked_base("--public-url", url)?,
+            None => local_url.to_string(),
+        };
+        let store = storage::open(args.database.as_deref(), &args.data_dir).await?;
+        let files = objects::open(args.storage.as_deref(), &args.data_dir)?;
+        let location = match &args.storage {
+            Some(location) => location.clone(),
+            None => format!("the folder results/ of --data-dir {}", args.data_dir.display()),
+        };
+        checks::store_works(files.results.as_ref(), &location).await?;
+        let (upstream, embedded_sandbox) = match &args.upstream {
+            Some(url) => (Upstream::remote(url, std::env::var("VSTAGE_API_KEY").ok())?, None),
+            None => {
+                let uploads = format!("{public_url}/api/uploads/");
+                let (upstream, running) =
+                    Upstream::embedded_sandbox(&args.data_dir, &format!("{public_url}/sandbox"), &uploads).await?;
+                (upstream, Some(running))
+            }
+        };
+        let upstream = upstream.with_direct_sync_url(args.direct_sync_url.as_deref())?;
+        let http = HttpClient::new()?;
+        if args.skip_checks.contains(&SkippableCheck::Upstream) {
+            checks::skipped("the service and its key");
+        } else {
+            checks::upstream_accepts_the_key(&upstream, &http).await?;
+        }
+        let embed = EmbedScript::from_dist(&args.dist);
+        if args.skip_checks.contains(&SkippableCheck::Widget) {
+            checks::skipped("the widget's files");
+        } else {
+            checks::widget_is_built(&args.dist, &embed)?;
+        }
+        Ok(Foundation { access, cors, public_url, store, files, upstream, embedded_sandbox, http, embed })
+    }
+}
+
+/// Open access (no widget token) is safe only where nobody else can connect; tokens need the secret. In open
+/// access tokens are taken too when there is a secret: `VSTAGE_WIDGET_SECRET`, or with the embedded sandbox one
+/// made once and kept in the data dir (the demo listing page mints its agents' tokens with it).
+fn access_from(args: &ServeArgs) -> anyhow::Result<Access> {
+    let from_env = std::env::var("VSTAGE_WIDGET_SECRET").ok().filter(|secret| !secret.is_empty());
+    let checked = |secret: String| WidgetSecret::new(&secret).map_err(anyhow::Error::msg);
+    match args.access {
+        AccessMode::Open if !args.listen.ip().is_loopback() => bail!(
+            "refusing to listen on {} with open access: anyone who reaches this address could spend the \
+             account's photos. Listen on 127.0.0.1 behind your own reverse proxy, or use --access token.",
+            args.listen
+        ),
+        AccessMode::Open => {
+            let secret = match (from_env, &args.upstream) {
+                (Some(secret), _) => Some(secret),
+                (None, None) => Some(secret::load_or_generate(&args.data_dir.join("widget-secret"), "wgs_")?),
+                (None, Some(_)) => None,
+            };
+            Ok(Access::Open { tokens: secret.map(checked).transpose()? })
+        }
+        AccessMode::Token => {
+            let secret = from_env.ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--access token needs VSTAGE_WIDGET_SECRET, the secret your site signs widget tokens with"
+                )
+            })?;
+            Ok(Access::Token(checked(secret)?))
+        }
+    }
+}
+
+/// CORS for the listed page origins only; none listed, no cross-site calls.
+fn cors_layer(origins: &[String]) -> anyhow::Result<Option<CorsLayer>> {
+    if origins.is_empty() {
+        return Ok(None);
+    }
+    let origins = origins
+        .iter()
+        .map(|origin| {
+            let url = url::Url::parse(origin)
+                .ok()
+                .filter(|url| matches!(url.scheme(), "http" | "https") && url.path() == "/" && url.query().is_none());
+            let Some(url) = url else {
+                bail!(
+                    "--allow-origin {origin} is not an origin; give scheme, host and port only, e.g. https://a.example"
+                );
+            };
+            Ok(HeaderValue::from_str(&url.origin().ascii_serialization())?)
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    Ok(Some(
+        CorsLayer::new()
+            .allow_origin(AllowOrigin::list(origins))
+            .allow_methods([Method::GET, Method::POST, Method::DELETE])
+            .allow_headers([AUTHORIZATION, CONTENT_TYPE, ACCEPT, HeaderName::from_static("last-event-id")])
+            .expose_headers([RETRY_AFTER, WWW_AUTHENTICATE, REQUEST_ID.clone()])
+            .max_age(Duration::from_secs(600)),
+    ))
+}
