@@ -39,6 +39,8 @@ pub fn run(project: &Project, port: u16, data_dir: Option<PathBuf>) -> anyhow::R
         .arg(data_dir.unwrap_or_else(|| project.target().join("vstage-dev-data")))
         .arg("--dist")
         .arg(&dist)
+        // Trunk builds and serves the widget; this server answers /api and /sandbox only
+        .args(["--skip-check", "widget"])
         .spawn()
         .with_context(|| format!("cannot start {}", server.display()))?;
     let _api = StopOnDrop(api);

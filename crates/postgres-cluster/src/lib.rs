@@ -84,6 +84,19 @@ impl Cluster {
         Ok(cluster)
     }
 
+    /// Stops this cluster's server for a while, as an outage would, for tests of what depends on it; `resume`
+    /// starts it again on the same port.
+    pub fn pause(&self) -> anyhow::Result<()> {
+        let _lock = lock(&self.dir)?;
+        self.pg_ctl_stop()
+    }
+
+    /// Starts the server `pause` stopped, on the port it had.
+    pub fn resume(&self) -> anyhow::Result<()> {
+        let _lock = lock(&self.dir)?;
+        self.start_server()
+    }
+
     /// `postgres://vstage@127.0.0.1:PORT/postgres`
     pub fn admin_url(&self) -> String {
         self.url("postgres")
@@ -202,6 +215,12 @@ impl Cluster {
         }
         // A port the kernel just handed out and took back: free, barring a race with another bind.
         self.port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?.local_addr()?.port();
+        self.start_server()
+    }
+
+    /// `pg_ctl start` on `self.port`, which it writes to `<dir>.port`.
+    fn start_server(&self) -> anyhow::Result<()> {
+        let port_file = beside(&self.dir, "port");
         let options = format!(
             "-c listen_addresses=127.0.0.1 -p {} -c unix_socket_directories='' -c fsync=off \
              -c synchronous_commit=off -c full_page_writes=off -c max_connections=400",

@@ -1,4 +1,4 @@
-//! The command line of the `vstage` binary: `vstage serve`, `vstage sandbox` and `vstage token`.
+//! The command line of the `vstage` binary: `vstage serve`, `vstage check`, `vstage sandbox` and `vstage token`.
 //! Every option has a default that works on a developer's machine; secrets come only from the environment.
 
 use std::net::SocketAddr;
@@ -14,17 +14,40 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// How log lines are written to standard error: `text` for people, `json` (one object a line) for log
+    /// shippers. RUST_LOG chooses what is logged (default: info).
+    #[arg(long, global = true, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Serve the widget and the /api proxy (with the embedded sandbox unless --upstream is given).
     Serve(Box<ServeArgs>),
+    /// Make serve's start-up checks (database, store, service and key, widget) with the same options, and exit:
+    /// non-zero with a sentence on the first failure. For deploy pipelines. Like serve, it brings the database's
+    /// schema up to date.
+    Check(Box<ServeArgs>),
     /// Run the sandbox alone, for direct use with an `Api-Key` header.
     Sandbox(SandboxArgs),
     /// Print a widget token signed with VSTAGE_WIDGET_SECRET (for tests and examples; a host site's backend mints
     /// its own, see docs/server.md).
     Token(TokenArgs),
+}
+
+/// The start-up checks `--skip-check` can leave out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SkippableCheck {
+    /// `GET /v2/user` with the key: for a service that is down while this server starts.
+    Upstream,
+    /// The widget's files in --dist: for `cargo xtask dev`, whose widget Trunk builds and serves.
+    Widget,
 }
 
 /// Who may call `/api`.
@@ -44,6 +67,19 @@ pub struct ServeArgs {
     /// The built widget (`cargo xtask run` builds it into `dist/`).
     #[arg(long, default_value = "dist")]
     pub dist: PathBuf,
+    /// Serve the metrics (Prometheus' text format) at http://ADDRESS/metrics: an address of their own, for the
+    /// scraper only. Off without it.
+    #[arg(long, value_name = "ADDRESS")]
+    pub metrics_listen: Option<SocketAddr>,
+    /// At start, set the service's webhook secret (`POST /v2/user/webhook-secret`) to VSTAGE_WEBHOOK_SECRET, so
+    /// that the deliveries it signs verify here. Every server of a deployment may do it: they set the same secret.
+    /// (With the embedded sandbox this always happens.)
+    #[arg(long)]
+    pub set_webhook_secret: bool,
+    /// A start-up check not to make (repeatable): `upstream` (the service answers and takes the key) or
+    /// `widget` (the widget is built in --dist). The database and the store are always checked.
+    #[arg(long = "skip-check", value_name = "CHECK")]
+    pub skip_checks: Vec<SkippableCheck>,
     /// Where this server and its embedded sandbox keep their data.
     #[arg(long, default_value = "vstage-data")]
     pub data_dir: PathBuf,

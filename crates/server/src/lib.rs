@@ -6,14 +6,19 @@ mod access;
 pub mod allocator;
 mod board;
 mod capabilities;
+mod checks;
 pub mod cli;
 mod error;
+mod health;
 mod live;
+mod metrics;
 mod proxy;
+mod request_log;
 mod results;
 mod secret;
 mod serving;
 mod site;
+mod startup;
 mod storage;
 mod upstream;
 
@@ -27,13 +32,13 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use axum::Router;
 use axum::extract::{ConnectInfo, DefaultBodyLimit};
-use axum::http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, RETRY_AFTER, WWW_AUTHENTICATE};
+use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderName, HeaderValue, Method};
 use axum::routing::{get, post};
 use futures_util::FutureExt;
 use tokio::net::TcpListener;
 use tower::ServiceExt;
-use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::cors::CorsLayer;
 use vstage_api::Capabilities;
 
 use crate::access::cap::Cap;
@@ -41,28 +46,33 @@ use crate::access::open_guard::OpenGuard;
 use crate::access::rate_limit::RateLimit;
 use crate::access::token::WidgetSecret;
 use crate::access::{Access, Gate};
-use crate::cli::{AccessMode, Cli, Command, SandboxArgs, ServeArgs, TokenArgs};
+use crate::cli::{Cli, Command, SandboxArgs, ServeArgs, TokenArgs};
 use crate::error::ServerError;
+use crate::health::Readiness;
 use crate::live::events::Events;
+use crate::live::verification::Verification;
 use crate::live::webhooks::{Receiver, WebhookSecret};
 use crate::live::{events, webhooks};
 use crate::proxy::Proxy;
+use crate::request_log::RequestIds;
 use crate::results::fetch::ResultFetcher;
 use crate::results::kept::{KeptLimits, KeptResults};
 use crate::results::links::LinkKey;
 use crate::serving::shutdown;
 use crate::site::{demo, embed, static_files};
+use crate::startup::Foundation;
 use crate::storage::boards::Boards;
 use crate::storage::ownership::Ownership;
+use crate::storage::uploads;
 use crate::storage::uploads::{UploadLimits, Uploads};
-use crate::storage::{objects, uploads};
-use crate::upstream::http_client::{HttpClient, Outgoing};
+use crate::upstream::Upstream;
+use crate::upstream::http_client::HttpClient;
 use crate::upstream::sandbox_files;
-use crate::upstream::{Upstream, checked_base};
 
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve(args) => serve(*args).await,
+        Command::Check(args) => check(*args).await,
         Command::Sandbox(args) => sandbox(args).await,
         Command::Token(args) => token(args),
     }
@@ -70,26 +80,10 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
 
 /// `vstage serve`.
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    let access = Arc::new(access_from(&args)?);
-    let cors = cors_layer(&args.allow_origins)?;
     let listener = bind(args.listen).await?;
     let local_url = format!("http://{}", listener.local_addr()?);
-    let public_url = match &args.public_url {
-        Some(url) => checked_base("--public-url", url)?,
-        None => local_url.clone(),
-    };
-    let store = storage::open(args.database.as_deref(), &args.data_dir).await?;
-    let (upstream, embedded_sandbox) = match &args.upstream {
-        Some(url) => (Upstream::remote(url, std::env::var("VSTAGE_API_KEY").ok())?, None),
-        None => {
-            let uploads = format!("{public_url}/api/uploads/");
-            let (upstream, running) =
-                Upstream::embedded_sandbox(&args.data_dir, &format!("{public_url}/sandbox"), &uploads).await?;
-            (upstream, Some(running))
-        }
-    };
-    let upstream = upstream.with_direct_sync_url(args.direct_sync_url.as_deref())?;
-    let http = HttpClient::new()?;
+    let Foundation { access, cors, public_url, store, files, upstream, embedded_sandbox, http, embed } =
+        Foundation::lay(&args, &local_url).await?;
     let webhook_secret = Arc::new(webhook_secret(&args, &upstream, &http, embedded_sandbox.is_some()).await?);
     // The embedded sandbox reaches us on loopback; the real service only at the public address.
     let webhook_url = match (&embedded_sandbox, &args.public_url) {
@@ -102,10 +96,6 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         tracing::warn!(
             "without --public-url the service can neither fetch uploads nor send webhooks here; live events are off"
         );
-    }
-    let embed = embed::EmbedScript::from_dist(&args.dist);
-    if !args.dist.join("index.html").is_file() || !embed.is_ready() {
-        tracing::warn!(dist = %args.dist.display(), "no widget in this folder; build it with `cargo xtask run`");
     }
 
     let capabilities = Capabilities {
@@ -127,7 +117,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         quota: Some(args.upload_quota_mb.saturating_mul(1024 * 1024)).filter(|quota| *quota > 0),
         retention: Some(args.upload_retention).filter(|retention| !retention.is_zero()),
     };
-    let files = objects::open(args.storage.as_deref(), &args.data_dir)?;
+    let upstream = Arc::new(upstream);
+    let readiness = Arc::new(Readiness::new(store.clone(), files.results.clone(), upstream.clone(), http.clone()));
     let uploads = Arc::new(Uploads::new(files.uploads, &public_url, store.clone(), limits));
     tokio::spawn(uploads.clone().remove_expired_forever());
     let kept = Arc::new(KeptResults::new(
@@ -142,12 +133,20 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         },
     ));
     tokio::spawn(kept.clone().remove_expired_forever());
+    if let Some(address) = args.metrics_listen {
+        let listener = bind(address).await?;
+        say(&format!("vstage metrics on http://{}/metrics", listener.local_addr()?));
+        let store = store.clone();
+        let app = metrics::routes(move || store.pool_state());
+        tokio::spawn(async move { axum::serve(listener, app).await });
+    }
     let receiver = Arc::new(Receiver {
         secret: webhook_secret.clone(),
         access: access.clone(),
         store,
         events: events.clone(),
         kept: kept.clone(),
+        verification: Arc::new(Verification::default()),
     });
     // The demo page mints tokens for anyone who asks: only where nothing real is at stake.
     let demo_offered = embedded_sandbox.is_some() && !access.is_token() && access.widget_secret().is_some();
@@ -166,7 +165,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         Access::Token(_) => None,
     };
     let shared = Arc::new(Shared {
-        upstream: Arc::new(upstream),
+        upstream,
+        readiness,
         guard,
         gate,
         ownership,
@@ -205,9 +205,18 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `vstage check`: what `serve` checks before it listens, then nothing more.
+async fn check(args: ServeArgs) -> anyhow::Result<()> {
+    let foundation = Foundation::lay(&args, &format!("http://{}", args.listen)).await?;
+    drop(foundation);
+    say("vstage check: the database, the store, the service with its key and the widget are ready");
+    Ok(())
+}
+
 /// What every worker's app shares: configuration, the database's users, live events, secrets.
 struct Shared {
     upstream: Arc<Upstream>,
+    readiness: Arc<Readiness>,
     /// Open access only: this server's own names, no cross-site changes.
     guard: Option<OpenGuard>,
     gate: Arc<Gate>,
@@ -271,16 +280,19 @@ impl Shared {
         // The caller's address is read only to limit open access per client.
         let needs_peer = self.gate.needs_peer();
         let guard = self.guard.clone();
+        let ids = RequestIds::new()?;
         Ok(Arc::new(move |mut request, peer| {
+            let begun = ids.begin(&request);
             if let Some(Err(refused)) =
                 guard.as_ref().map(|guard| guard.check(request.method(), request.uri(), request.headers()))
             {
-                return Box::pin(std::future::ready(not_sniffed(axum::response::IntoResponse::into_response(refused))));
+                let refused = not_sniffed(axum::response::IntoResponse::into_response(refused));
+                return Box::pin(std::future::ready(begun.end(refused)));
             }
             if needs_peer {
                 request.extensions_mut().insert(ConnectInfo(peer));
             }
-            Box::pin(answer(request).map(not_sniffed))
+            Box::pin(answer(request).map(move |response| begun.end(not_sniffed(response))))
         }))
     }
 
@@ -304,7 +316,7 @@ impl Shared {
             }))
             .layer(axum::middleware::from_fn_with_state(self.gate.clone(), access::authenticate));
         let mut api = for_a_subject
-            .route("/capabilities", capabilities::route(self.capabilities.clone()))
+            .route("/capabilities", capabilities::route(self.capabilities.clone(), self.receiver.verification.clone()))
             .route(
                 "/webhooks/service",
                 post(webhooks::receive)
@@ -338,7 +350,10 @@ impl Shared {
                 app = app.merge(demo::routes(secret.clone()));
             }
         }
-        app.nest("/api", api).merge(static_files::router(&self.dist))
+        app.nest("/api", api)
+            .merge(health::routes(self.readiness.clone()))
+            .merge(static_files::router(&self.dist))
+            .layer(axum::middleware::from_fn(metrics::name_the_route))
     }
 }
 
@@ -351,37 +366,6 @@ fn not_sniffed(mut response: axum::response::Response) -> axum::response::Respon
     response
 }
 
-/// Open access (no widget token) is safe only where nobody else can connect; tokens need the secret. In open
-/// access tokens are taken too when there is a secret: `VSTAGE_WIDGET_SECRET`, or with the embedded sandbox one
-/// made once and kept in the data dir (the demo listing page mints its agents' tokens with it).
-fn access_from(args: &ServeArgs) -> anyhow::Result<Access> {
-    let from_env = std::env::var("VSTAGE_WIDGET_SECRET").ok().filter(|secret| !secret.is_empty());
-    let checked = |secret: String| WidgetSecret::new(&secret).map_err(anyhow::Error::msg);
-    match args.access {
-        AccessMode::Open if !args.listen.ip().is_loopback() => bail!(
-            "refusing to listen on {} with open access: anyone who reaches this address could spend the \
-             account's photos. Listen on 127.0.0.1 behind your own reverse proxy, or use --access token.",
-            args.listen
-        ),
-        AccessMode::Open => {
-            let secret = match (from_env, &args.upstream) {
-                (Some(secret), _) => Some(secret),
-                (None, None) => Some(secret::load_or_generate(&args.data_dir.join("widget-secret"), "wgs_")?),
-                (None, Some(_)) => None,
-            };
-            Ok(Access::Open { tokens: secret.map(checked).transpose()? })
-        }
-        AccessMode::Token => {
-            let secret = from_env.ok_or_else(|| {
-                anyhow::anyhow!(
-                    "--access token needs VSTAGE_WIDGET_SECRET, the secret your site signs widget tokens with"
-                )
-            })?;
-            Ok(Access::Token(checked(secret)?))
-        }
-    }
-}
-
 /// The key kept results' links are signed with: from the widget secret, so that every server of a deployment
 /// signs alike, else from one made once and kept in the data dir.
 fn result_links(access: &Access, data_dir: &std::path::Path) -> anyhow::Result<LinkKey> {
@@ -392,8 +376,9 @@ fn result_links(access: &Access, data_dir: &std::path::Path) -> anyhow::Result<L
 }
 
 /// The secret the service signs webhooks with: `VSTAGE_WEBHOOK_SECRET` or the one last set through this server
-/// (see `WebhookSecret`), kept in the data dir; for the embedded sandbox one is made when there is none, and set
-/// on the sandbox over its API at every start, exactly as an operator would.
+/// (see `WebhookSecret`), kept in the data dir. With `--set-webhook-secret` it is set on the service at start; for
+/// the embedded sandbox one is made when there is none, and set on the sandbox at every start, exactly as an
+/// operator would.
 async fn webhook_secret(
     args: &ServeArgs,
     upstream: &Upstream,
@@ -402,62 +387,40 @@ async fn webhook_secret(
 ) -> anyhow::Result<WebhookSecret> {
     let from_env = std::env::var("VSTAGE_WEBHOOK_SECRET").ok().filter(|secret| !secret.is_empty());
     let kept = WebhookSecret::load(from_env, Some(args.data_dir.join("webhook-secret.json")))?;
-    if !embedded {
-        if !kept.is_set() {
-            tracing::warn!("VSTAGE_WEBHOOK_SECRET is not set: webhooks cannot be verified, so live events are off");
-        }
-        return Ok(kept);
-    }
     let secret = match kept.current() {
         Some(secret) => secret,
-        None => {
+        None if embedded => {
             let secret = secret::random("whs_")?;
             kept.replace(Some(secret.clone()))?;
             secret
         }
+        None if args.set_webhook_secret => {
+            bail!("--set-webhook-secret sets VSTAGE_WEBHOOK_SECRET on the service; set that variable too")
+        }
+        None => {
+            tracing::warn!("VSTAGE_WEBHOOK_SECRET is not set: webhooks cannot be verified, so live events are off");
+            return Ok(kept);
+        }
     };
-    let base = upstream.base();
-    let mut request = Outgoing::new(Method::POST, base.target("/v2/user/webhook-secret", None)?);
-    request.headers.insert(AUTHORIZATION, upstream.key().authorization());
+    if !embedded && !args.set_webhook_secret {
+        return Ok(kept);
+    }
+    let mut request = upstream.own_request(Method::POST, "/v2/user/webhook-secret")?;
     request.headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     request.body = serde_json::json!({ "webhook_secret": secret }).to_string().into();
+    let base = upstream.base();
     let answer = http
         .call(base.origin(), request, &[], Duration::from_secs(10))
         .await
-        .context("cannot reach the embedded sandbox to set its webhook secret")?;
+        .with_context(|| format!("cannot reach the service at {base} to set its webhook secret"))?;
     if !answer.status.is_success() {
-        bail!("the embedded sandbox refused the webhook secret (HTTP {})", answer.status.as_u16());
+        bail!(
+            "the service at {base} refused the webhook secret (HTTP {}); check VSTAGE_WEBHOOK_SECRET",
+            answer.status.as_u16()
+        );
     }
+    tracing::info!("the service's webhook secret is set to VSTAGE_WEBHOOK_SECRET");
     Ok(kept)
-}
-
-/// CORS for the listed page origins only; none listed, no cross-site calls.
-fn cors_layer(origins: &[String]) -> anyhow::Result<Option<CorsLayer>> {
-    if origins.is_empty() {
-        return Ok(None);
-    }
-    let origins = origins
-        .iter()
-        .map(|origin| {
-            let url = url::Url::parse(origin)
-                .ok()
-                .filter(|url| matches!(url.scheme(), "http" | "https") && url.path() == "/" && url.query().is_none());
-            let Some(url) = url else {
-                bail!(
-                    "--allow-origin {origin} is not an origin; give scheme, host and port only, e.g. https://a.example"
-                );
-            };
-            Ok(HeaderValue::from_str(&url.origin().ascii_serialization())?)
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    Ok(Some(
-        CorsLayer::new()
-            .allow_origin(AllowOrigin::list(origins))
-            .allow_methods([Method::GET, Method::POST, Method::DELETE])
-            .allow_headers([AUTHORIZATION, CONTENT_TYPE, ACCEPT, HeaderName::from_static("last-event-id")])
-            .expose_headers([RETRY_AFTER, WWW_AUTHENTICATE])
-            .max_age(Duration::from_secs(600)),
-    ))
 }
 
 /// `vstage sandbox`: the sandbox alone, for direct use with an `Api-Key`.

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use vstage_server::cli::Cli;
+use vstage_server::cli::{Cli, LogFormat};
 
 /// A faster allocator for the many small buffers of proxying (see the proxy figures in `cargo xtask bench`).
 #[global_allocator]
@@ -12,16 +12,25 @@ static ALLOCATOR: vstage_server::allocator::MiMalloc = vstage_server::allocator:
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    tracing_subscriber::fmt()
+    let cli = Cli::parse();
+    let log_format = cli.log_format;
+    let log = tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,tower_http=warn".into()),
         )
-        .with_writer(std::io::stderr)
-        .init();
-    match vstage_server::run(Cli::parse()).await {
+        .with_writer(std::io::stderr);
+    match log_format {
+        LogFormat::Text => log.init(),
+        LogFormat::Json => log.json().flatten_event(true).init(),
+    }
+    match vstage_server::run(cli).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("vstage: {error:#}");
+            // the sentence with its causes, as a line of the chosen format
+            match log_format {
+                LogFormat::Text => eprintln!("vstage: {error:#}"),
+                LogFormat::Json => tracing::error!(error = format!("{error:#}"), "vstage stopped"),
+            }
             ExitCode::FAILURE
         }
     }

@@ -102,6 +102,7 @@ fn count_instructions(project: &Project, bench: &Path, sandbox: &str, path: &str
             .iter()
             .map(OsString::from)
             .chain(["--data-dir".into(), data.into(), "--dist".into(), dist.into()])
+            .chain(["--skip-check".into(), "widget".into()])
             .collect();
     let binary = sandbox_http::release_binary(project)?;
     let vstage = Counted::start(
@@ -197,7 +198,10 @@ pub(super) fn start_serve(
     let dist = project.target().join("bench").join("no-widget");
     std::fs::create_dir_all(&dist)?;
     let mut all: Vec<String> =
-        ["--rate-limit", "0", "--max-event-streams", "100000", "--data-dir"].iter().map(|a| a.to_string()).collect();
+        ["--skip-check", "widget", "--rate-limit", "0", "--max-event-streams", "100000", "--data-dir"]
+            .iter()
+            .map(|a| a.to_string())
+            .collect();
     all.push(data.display().to_string());
     all.push("--dist".into());
     all.push(dist.display().to_string());

@@ -24,7 +24,7 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     let _ = std::fs::remove_dir_all(&data);
     std::fs::create_dir_all(&bench)?;
     let photo = twelve_megapixels()?;
-    let args = ["--data-dir".to_string(), data.display().to_string()];
+    let args = ["--data-dir", &data.display().to_string(), "--skip-check", "widget"].map(String::from);
     let server = VstageProcess::start(project, &release_binary(project)?, "serve", &args, &[])?;
 
     let uploaded = ureq::post(format!("{}/api/uploads", server.url))

@@ -20,6 +20,7 @@ use tokio::sync::broadcast;
 use crate::access::Subject;
 use crate::access::cap::{Cap, Slot};
 use crate::error::ServerError;
+use crate::metrics::metrics;
 pub use crate::storage::store::StoredEvent;
 use crate::storage::store::{LogBounds, Store};
 
@@ -163,7 +164,18 @@ pub async fn stream(
     let closing = events.closing.subscribe();
     let subject = subject.as_str().to_string();
     let keep_alive = KeepAlive::new().interval(events.keep_alive).text("keep-alive");
-    let state = StreamState { events, subject, _slot: slot, live, closing, expires, backlog, last_sent, ended: false };
+    let state = StreamState {
+        events,
+        subject,
+        _slot: slot,
+        _counted: Counted::open(),
+        live,
+        closing,
+        expires,
+        backlog,
+        last_sent,
+        ended: false,
+    };
     let stream = futures_util::stream::unfold(state, next_event);
     Ok(Sse::new(stream).keep_alive(keep_alive))
 }
@@ -184,6 +196,7 @@ struct StreamState {
     subject: String,
     /// The stream's place under its subject's cap, given back when the stream ends.
     _slot: Slot,
+    _counted: Counted,
     live: broadcast::Receiver<Arc<StoredEvent>>,
     closing: tokio::sync::watch::Receiver<bool>,
     /// When the stream's token expires.
@@ -258,6 +271,24 @@ async fn next_event(mut state: StreamState) -> Option<(Result<Event, Infallible>
     }
 }
 
+/// One of the server's open streams, counted in the metrics while it lives.
+struct Counted;
+
+impl Counted {
+    fn open() -> Counted {
+        metrics().event_streams_open.inc();
+        Counted
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        metrics().event_streams_open.dec();
+    }
+}
+
+/// An event as a stream sends it (and counted as sent).
 fn to_sse(event: &StoredEvent) -> Event {
+    metrics().events_sent.inc();
     Event::default().id(event.id.to_string()).event(&event.event_type).data(&event.data)
 }

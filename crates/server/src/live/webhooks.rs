@@ -18,6 +18,8 @@ use vstage_api::time::now_millis;
 use crate::access::{Access, OPEN_SUBJECT};
 use crate::error::ServerError;
 use crate::live::events::Events;
+use crate::live::verification::Verification;
+use crate::metrics::metrics;
 use crate::results::kept::KeptResults;
 use crate::storage::ownership::Kind;
 use crate::storage::store::{Delivery, Store};
@@ -106,6 +108,8 @@ pub struct Receiver {
     pub events: Arc<Events>,
     /// Where a finished variation's images are copied.
     pub kept: Arc<KeptResults>,
+    /// Whether deliveries verify, which decides whether live events are offered.
+    pub verification: Arc<Verification>,
 }
 
 /// Our receiver's address as the proxy gives it to the service with each creation.
@@ -132,8 +136,11 @@ pub async fn receive(
         headers.get(vstage_api::signature::HEADER).and_then(|value| value.to_str().ok()).unwrap_or_default();
     if !receiver.secret.verifies(&body, signature) {
         tracing::warn!("refused a webhook delivery whose signature does not verify");
+        receiver.verification.refused();
+        metrics().webhook("refused");
         return Err(ServerError::Unauthorized("The webhook signature does not verify.".into()));
     }
+    receiver.verification.verified();
     let event: WebhookEvent = serde_json::from_slice(&body)
         .map_err(|e| ServerError::BadRequest(format!("The webhook body is not a delivery this server reads: {e}")))?;
     let (kind, id) = match (&event, event.render_id()) {
@@ -149,6 +156,7 @@ pub async fn receive(
     // A delivery older than the duplicate window could be one captured and sent again once forgotten.
     if event.sent_at().is_none_or(|sent_at| sent_at < now - SEEN_FOR_MS) {
         tracing::warn!("refused a webhook delivery older than the duplicate window, or with no timestamp");
+        metrics().webhook("refused");
         return Err(ServerError::BadRequest(format!(
             "The webhook delivery is older than {} days, or has no timestamp; it is not taken.",
             SEEN_FOR_MS / (24 * 60 * 60 * 1000)
@@ -183,6 +191,7 @@ pub async fn receive(
     if let Some(stored) = stored.as_ref().filter(|stored| address.creation.is_some() && !stored.subject.is_empty()) {
         receiver.events.claim(vec![resource], &stored.subject).await?;
     }
+    metrics().webhook(if stored.is_some() { "received" } else { "duplicate" });
     match stored {
         Some(stored) => {
             // A finished variation's images are copied as soon as its owner is known.

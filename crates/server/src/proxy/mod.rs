@@ -23,6 +23,7 @@ use crate::access::{Gate, Subject};
 use crate::error::ServerError;
 use crate::live::events::Events;
 use crate::live::webhooks::{WebhookSecret, resource_key};
+use crate::metrics::metrics;
 use crate::proxy::call::{Call, Incoming, Operation, Outbound};
 use crate::results::kept::KeptResults;
 use crate::storage::ownership::{Kind, Ownership};
@@ -139,17 +140,22 @@ impl Proxy {
         let target = base
             .target(path, query)
             .map_err(|e| ServerError::Internal(format!("an upstream address could not be made: {e}")))?;
+        let endpoint = routes::template_of(&method, path);
         let mut request = Outgoing { body: outbound.body, ..Outgoing::new(method, target) };
         let authorization = self.upstream.key().authorization();
         request.headers.insert(AUTHORIZATION, authorization.clone());
         if let Some(content_type) = outbound.content_type.clone() {
             request.headers.insert(CONTENT_TYPE, content_type);
         }
-        let answer = self
-            .http
-            .call(base.origin(), request, &answer::READ_HEADERS, timeout)
-            .await
-            .map_err(|failure| upstream_failure(path, failure))?;
+        let started = std::time::Instant::now();
+        let answer = self.http.call(base.origin(), request, &answer::READ_HEADERS, timeout).await;
+        let status = match &answer {
+            Ok(answer) => Ok(answer.status.as_u16()),
+            Err(CallFailure::TimedOut) => Err("timed_out"),
+            Err(CallFailure::Unreachable(_)) => Err("unreachable"),
+        };
+        metrics().upstream_call(endpoint, status, started.elapsed());
+        let answer = answer.map_err(|failure| upstream_failure(path, failure))?;
         let content_type = outbound.content_type.as_ref().map(HeaderValue::as_bytes).unwrap_or_default();
         let sent = [self.upstream.key().expose().as_bytes(), authorization.as_bytes(), content_type];
         answer::examined(answer, path, &sent)

@@ -2,6 +2,7 @@
 //! router sees the request (the hot path), then the caller admitted and the body collected under the endpoint's cap
 //! before the proxy reads the call.
 
+use std::borrow::Cow;
 use std::sync::{Arc, LazyLock};
 
 use axum::body::Bytes;
@@ -12,6 +13,7 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC};
 
 use crate::access::Admitted;
 use crate::error::ServerError;
+use crate::metrics::AnsweredBy;
 use crate::proxy::Proxy;
 use crate::proxy::call::{Incoming, Operation};
 
@@ -105,9 +107,22 @@ impl Routes {
                 let message = format!("{path} does not take {method}, only {allow}; check the method.");
                 return ServerError::MethodNotAllowed { message, allow }.into_response();
             };
-            forward(proxy, endpoint, params, request).await.unwrap_or_else(IntoResponse::into_response)
+            let mut response =
+                forward(proxy, endpoint, params, request).await.unwrap_or_else(IntoResponse::into_response);
+            response.extensions_mut().insert(AnsweredBy(Cow::Borrowed(endpoint.route.as_str())));
+            response
         })
     }
+}
+
+/// The template of the contract's endpoint `path` is an address of (`/v2/renders/{render_id}` for
+/// `/v2/renders/rnd_1`), or `other`.
+pub fn template_of(method: &Method, path: &str) -> &'static str {
+    let Some((segments, count)) = split_path(path) else { return "other" };
+    ENDPOINTS
+        .iter()
+        .find(|endpoint| endpoint.method == method && endpoint.params(&segments[..count]).is_some())
+        .map_or("other", |endpoint| endpoint.template)
 }
 
 /// Admits the caller, collects the body under the endpoint's cap and hands the call to the proxy.
@@ -178,6 +193,10 @@ where
 #[derive(Debug)]
 struct Endpoint {
     method: Method,
+    /// `/v2/renders/{render_id}`: what metrics name the calls by.
+    template: &'static str,
+    /// The template under `/api`: what metrics name the requests by.
+    route: String,
     segments: Vec<Segment>,
     operation: Operation,
 }
@@ -199,7 +218,7 @@ impl Endpoint {
                 None => Segment::Literal(segment),
             })
             .collect();
-        Endpoint { method: method.clone(), segments, operation }
+        Endpoint { method: method.clone(), template, route: format!("/api{template}"), segments, operation }
     }
 
     /// The parameters of a path with these segments (see `split_path`), percent-decoded, if it has this

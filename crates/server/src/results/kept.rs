@@ -27,6 +27,7 @@ use super::fetch::{ResultFetcher, extension};
 use super::links::LinkKey;
 use crate::access::Subject;
 use crate::error::ServerError;
+use crate::metrics::metrics;
 use crate::storage::store::{KeptFile, Store};
 
 /// How much kept results may take, and for how long.
@@ -119,25 +120,31 @@ impl KeptResults {
             (self.clone(), subject.to_string(), render_id.to_string(), variation_id.to_string());
         let sources = sources(result);
         tokio::spawn(async move {
-            if let Err(error) = kept.keep(&subject, &render_id, &variation_id, sources).await {
-                tracing::warn!(%error, render_id, variation_id, "a result could not be kept");
+            match kept.keep(&subject, &render_id, &variation_id, sources).await {
+                Ok(true) => metrics().kept_copy(true),
+                Ok(false) => {}
+                Err(error) => {
+                    metrics().kept_copy(false);
+                    tracing::warn!(%error, render_id, variation_id, "a result could not be kept");
+                }
             }
             kept.copying.lock().unwrap_or_else(|p| p.into_inner()).remove(&key);
         });
     }
 
+    /// Copies a variation's images and records them; whether a copy was made (none is for one kept before).
     async fn keep(
         &self,
         subject: &str,
         render_id: &str,
         variation_id: &str,
         sources: Vec<Source>,
-    ) -> Result<(), ServerError> {
+    ) -> Result<bool, ServerError> {
         let _turn = self.one_at_a_time.lock().await;
         let known = self.store.ever_kept(render_id, variation_id).await?;
         // Kept already, or removed by its owner or the retention period: not copied again.
         if known || sources.is_empty() {
-            return Ok(());
+            return Ok(false);
         }
         let mut stored: Vec<(Source, Location, u64)> = Vec::new();
         if let Err(error) = self.copy(subject, render_id, variation_id, sources, &mut stored).await {
@@ -160,7 +167,8 @@ impl KeptResults {
                 removed: false,
             })
             .collect();
-        self.store.record_kept(&files).await
+        self.store.record_kept(&files).await?;
+        Ok(true)
     }
 
     /// Fetches each image and puts it in the store, adding it to `stored`, within the subject's quota.
@@ -184,8 +192,9 @@ impl KeptResults {
             if let Some(quota) = self.limits.quota
                 && used + adding > quota
             {
+                metrics().quota_refused("kept_results");
                 return Err(ServerError::InsufficientStorage(format!(
-                    "{subject} keeps {used} bytes of results, the quota is {quota}: this result stays at the \
+                    "the subject keeps {used} bytes of results, the quota is {quota}: this result stays at the \
                      service's address"
                 )));
             }

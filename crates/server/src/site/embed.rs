@@ -27,9 +27,9 @@ impl EmbedScript {
         EmbedScript { body, etag }
     }
 
-    /// Whether the widget was found (else the script says so in the host's console).
-    pub fn is_ready(&self) -> bool {
-        self.body.is_ok()
+    /// Whether the widget was found: else what is missing, which the script also says in the host's console.
+    pub fn built(&self) -> Result<(), &str> {
+        self.body.as_ref().map(|_| ()).map_err(String::as_str)
     }
 
     pub fn respond(&self, request_headers: &HeaderMap) -> Response {
@@ -132,7 +132,7 @@ mod tests {
     #[test]
     fn a_missing_build_says_how_to_make_one() {
         let script = EmbedScript::from_dist(tempfile::tempdir().unwrap().path());
-        assert!(!script.is_ready());
+        assert!(script.built().is_err());
         assert!(script.body.unwrap_err().contains("cargo xtask run"));
     }
 }

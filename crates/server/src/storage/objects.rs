@@ -6,8 +6,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::Context;
+use object_store::ClientConfigKey;
 use object_store::ObjectStore;
-use object_store::aws::AmazonS3Builder;
+use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
 use object_store::local::LocalFileSystem;
 use object_store::prefix::PrefixStore;
 
@@ -35,8 +36,9 @@ fn root(location: &str) -> anyhow::Result<Arc<dyn ObjectStore>> {
     if let Some(rest) = location.strip_prefix("s3://") {
         let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
         anyhow::ensure!(!bucket.is_empty(), "--storage {location}: name the bucket, as s3://bucket/prefix");
-        let store = AmazonS3Builder::from_env()
-            .with_bucket_name(bucket)
+        let builder = AmazonS3Builder::from_env().with_bucket_name(bucket);
+        plain_http_is_allowed(&builder, location)?;
+        let store = builder
             .build()
             .with_context(|| format!("--storage {location}: the S3 settings (AWS_* variables) are incomplete"))?;
         let prefix = prefix.trim_matches('/');
@@ -44,6 +46,23 @@ fn root(location: &str) -> anyhow::Result<Arc<dyn ObjectStore>> {
     }
     anyhow::ensure!(!location.contains("://"), "--storage {location}: give a directory or s3://bucket/prefix");
     local(Path::new(location))
+}
+
+/// An `http://` endpoint (a local S3-compatible server) is refused by the S3 client on every call, with words that
+/// name nothing ("builder error"), unless `AWS_ALLOW_HTTP=true`: said here, at start, instead.
+fn plain_http_is_allowed(builder: &AmazonS3Builder, location: &str) -> anyhow::Result<()> {
+    let Some(endpoint) = builder.get_config_value(&AmazonS3ConfigKey::Endpoint) else {
+        return Ok(());
+    };
+    let allowed = builder
+        .get_config_value(&AmazonS3ConfigKey::Client(ClientConfigKey::AllowHttp))
+        .is_some_and(|allowed| allowed.eq_ignore_ascii_case("true"));
+    anyhow::ensure!(
+        allowed || !endpoint.to_ascii_lowercase().starts_with("http://"),
+        "--storage {location}: the endpoint {endpoint} (AWS_ENDPOINT_URL) is plain http, which the S3 client \
+         refuses unless AWS_ALLOW_HTTP=true; set that, or give an https endpoint"
+    );
+    Ok(())
 }
 
 fn local(dir: &Path) -> anyhow::Result<Arc<dyn ObjectStore>> {

@@ -20,6 +20,7 @@ use super::store::{
     Delivery, KeptFile, Kind, LogBounds, OwnedPage, Store, StoredEvent, UploadRecord, board_full, not_a_cursor,
 };
 use crate::error::ServerError;
+use crate::metrics::PoolState;
 
 /// The channel events are announced on, with the event's id as the payload.
 const CHANNEL: &str = "vstage_events";
@@ -117,6 +118,19 @@ impl Postgres {
 impl Store for Postgres {
     fn is_shared(&self) -> bool {
         true
+    }
+
+    fn pool_state(&self) -> Option<PoolState> {
+        let status = self.pool.status();
+        Some(PoolState { open: status.size, idle: status.available, max: status.max_size })
+    }
+
+    async fn ping(&self) -> Result<(), ServerError> {
+        self.run(|pool| async move {
+            pool.get().await?.query_one("SELECT 1", &[]).await?;
+            Ok(())
+        })
+        .await
     }
 
     async fn record_owners(&self, kind: Kind, ids: &[String], subject: &str) -> Result<(), ServerError> {

@@ -153,6 +153,10 @@ impl Store for Sqlite {
         false
     }
 
+    async fn ping(&self) -> Result<(), ServerError> {
+        self.run(|db| Ok(db.query_row("SELECT 1", [], |_| Ok(()))?)).await
+    }
+
     async fn record_owners(&self, kind: Kind, ids: &[String], subject: &str) -> Result<(), ServerError> {
         let (ids, subject) = (ids.to_vec(), subject.to_string());
         self.run(move |db| {

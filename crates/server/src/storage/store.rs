@@ -9,6 +9,7 @@ use futures_util::stream::BoxStream;
 use vstage_api::board::{Board, BoardRender};
 
 use crate::error::ServerError;
+use crate::metrics::PoolState;
 
 /// The kinds of thing a subject owns; each has its own id space.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,6 +136,14 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// Whether other servers share this database: events are then announced through it (`event_feed`), not by
     /// the server that stored them.
     fn is_shared(&self) -> bool;
+
+    /// A statement that touches nothing, to tell whether the database answers (readiness).
+    async fn ping(&self) -> Result<(), ServerError>;
+
+    /// The connection pool's state, for the metrics; `None` without a pool.
+    fn pool_state(&self) -> Option<PoolState> {
+        None
+    }
 
     /// Records `ids` as created by `subject` (a retried record changes nothing).
     async fn record_owners(&self, kind: Kind, ids: &[String], subject: &str) -> Result<(), ServerError>;

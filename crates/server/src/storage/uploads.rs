@@ -24,6 +24,7 @@ use vstage_api::validate::MAX_PHOTO_PIXELS;
 
 use crate::access::Subject;
 use crate::error::ServerError;
+use crate::metrics::metrics;
 use crate::storage::metadata;
 use crate::storage::store::{Store, UploadRecord};
 
@@ -109,7 +110,10 @@ impl Uploads {
         let record = UploadRecord { name: name.into(), subject: subject.into(), bytes, stored_at: now_millis() };
         match self.store.reserve_upload(&record, self.limits.quota).await? {
             Ok(()) => Ok(()),
-            Err(used) => Err(quota_reached(used, self.limits.quota.unwrap_or_default(), self.limits.retention)),
+            Err(used) => {
+                metrics().quota_refused("uploads");
+                Err(quota_reached(used, self.limits.quota.unwrap_or_default(), self.limits.retention))
+            }
         }
     }
 

@@ -95,6 +95,13 @@ pub struct Origin {
     host: HeaderValue,
 }
 
+/// `https://api.example:8443`
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}://{}", self.scheme, self.authority)
+    }
+}
+
 impl Origin {
     /// The origin of an absolute http(s) URL (its path is the caller's business).
     pub fn of(url: &str) -> Result<Origin, String> {

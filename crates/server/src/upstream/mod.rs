@@ -7,11 +7,13 @@ pub mod sandbox_files;
 use std::path::Path;
 
 use anyhow::{Context, bail};
+use axum::http::Method;
+use axum::http::header::AUTHORIZATION;
 use tokio::net::TcpListener;
 use vstage_sandbox::{RunningSandbox, SandboxConfig};
 
 use crate::secret::ApiKey;
-use crate::upstream::http_client::{InvalidTarget, Origin, Target};
+use crate::upstream::http_client::{InvalidTarget, Origin, Outgoing, Target};
 
 #[derive(Debug)]
 pub struct Upstream {
@@ -90,6 +92,20 @@ impl Upstream {
 
     pub fn mode(&self) -> &'static str {
         if self.embedded { "sandbox" } else { "upstream" }
+    }
+
+    /// A call of this server's own (not one it relays) to a contract path, with the key.
+    pub fn own_request(&self, method: Method, path: &str) -> anyhow::Result<Outgoing> {
+        let mut request = Outgoing::new(method, self.base.target(path, None)?);
+        request.headers.insert(AUTHORIZATION, self.key.authorization());
+        Ok(request)
+    }
+}
+
+/// `https://api.example/prefix`, as configured.
+impl std::fmt::Display for Base {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{}", self.origin, self.prefix)
     }
 }
 

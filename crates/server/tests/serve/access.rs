@@ -275,6 +275,7 @@ async fn a_creation_is_recorded_for_its_subject_even_when_the_browser_leaves_mid
         &[("VSTAGE_WIDGET_SECRET", WIDGET_SECRET), ("VSTAGE_API_KEY", "k_test")],
     )
     .await;
+    upstream.forget();
     let alice = mint(WIDGET_SECRET, "alice", "1h", None).await;
     let address = server.url.trim_start_matches("http://");
     // the service takes a second to answer (the stand-in reads `slow-1000`); the browser is gone long before
@@ -311,6 +312,7 @@ async fn calls_under_way_are_capped_per_caller() {
         &[("VSTAGE_API_KEY", "k_test")],
     )
     .await;
+    upstream.forget();
     let http = reqwest::Client::new();
     let slow = tokio::spawn(http.get(server.api("/v2/renders/slow-1000")).send());
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;

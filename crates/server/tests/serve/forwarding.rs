@@ -42,6 +42,7 @@ async fn calls_reach_an_https_service_on_one_kept_alive_verified_connection() {
         &[("VSTAGE_API_KEY", KEY), ("SSL_CERT_FILE", authority_file)],
     )
     .await;
+    upstream.forget();
     let http = reqwest::Client::new();
     for _ in 0..3 {
         let answer = http.get(server.api("/v2/renders/rnd_1")).send().await.unwrap();
@@ -69,7 +70,9 @@ async fn calls_reach_an_https_service_on_one_kept_alive_verified_connection() {
 async fn an_https_service_whose_certificate_is_not_trusted_is_a_502() {
     let (upstream, _authority) = RecordingUpstream::start_tls().await;
     let dist = widget_dir();
-    let server = Server::start_with(dist.path(), &["--upstream", &upstream.url], &[("VSTAGE_API_KEY", KEY)]).await;
+    // started anyway, as a server whose service went wrong after it started
+    let args = ["--upstream", &upstream.url, "--skip-check", "upstream"];
+    let server = Server::start_with(dist.path(), &args, &[("VSTAGE_API_KEY", KEY)]).await;
     let answer = reqwest::get(server.api("/v2/status")).await.unwrap();
     assert_eq!(answer.status().as_u16(), 502);
     assert!(answer.text().await.unwrap().contains("message"));
@@ -283,6 +286,7 @@ async fn answers_are_not_sniffed_and_an_upstream_page_is_not_relayed() {
     let dist = widget_dir();
     let server =
         Server::start_with(dist.path(), &["--upstream", &upstream.url], &[("VSTAGE_API_KEY", "k_test_0123")]).await;
+    upstream.forget();
     let http = reqwest::Client::new();
 
     let relayed = http.get(server.api("/v2/renders/rnd_1")).send().await.unwrap();
@@ -307,6 +311,7 @@ async fn the_query_sent_upstream_is_the_servers_own_encoding() {
     let dist = widget_dir();
     let server =
         Server::start_with(dist.path(), &["--upstream", &upstream.url], &[("VSTAGE_API_KEY", "k_test_0123")]).await;
+    upstream.forget();
     let http = reqwest::Client::new();
 
     let answer = http.get(server.api("/v1/render?render%5Fid=rnd_1&note=a+b%26c&&=x&RENDER_ID=rnd_2")).send();
@@ -330,6 +335,7 @@ async fn token_holders_choose_no_webhook_and_no_private_address() {
         &[("VSTAGE_API_KEY", "k_test_0123"), ("VSTAGE_WIDGET_SECRET", secret), ("VSTAGE_WEBHOOK_SECRET", "whs_0123")],
     )
     .await;
+    upstream.forget();
     let token = crate::mint(secret, "alice", "1h", None).await;
     let creations = || upstream.seen().into_iter().filter(|seen| seen.method == "POST").collect::<Vec<_>>();
     let http = reqwest::Client::new();

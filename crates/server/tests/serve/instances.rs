@@ -58,15 +58,6 @@ impl Deployment {
         // the service fetches the uploads from the public address, which is on loopback here
         let uploads = format!("{public_url}/api/uploads/");
         let (service_process, service) = service(&service_data, processing_ms, &uploads).await;
-        let secret = json!({"webhook_secret": WEBHOOK_SECRET});
-        let answer = reqwest::Client::new()
-            .post(format!("{service}/v2/user/webhook-secret"))
-            .header("Authorization", format!("Api-Key {API_KEY}"))
-            .json(&secret)
-            .send()
-            .await
-            .unwrap();
-        assert!(answer.status().is_success(), "the service takes the webhook secret");
         let s3 = S3Server::start().await;
         s3.create_bucket(BUCKET).await;
         let database = tokio::task::spawn_blocking(|| vstage_postgres_cluster::Cluster::fresh_test_database("two"))
@@ -74,7 +65,9 @@ impl Deployment {
             .unwrap()
             .expect("a fresh database on the private PostgreSQL cluster");
         let storage = format!("s3://{BUCKET}/studio");
+        // Both servers set the service's webhook secret as they start, as a deployment's would.
         let args = [
+            "--set-webhook-secret",
             "--upstream",
             service.as_str(),
             "--access",

@@ -8,14 +8,17 @@ mod access;
 mod board;
 mod events;
 mod forwarding;
+mod health;
 mod instances;
 mod kept;
+mod metrics;
 mod open_access;
 mod read_first;
 mod recording;
 mod results;
 mod secrets;
 mod sse;
+mod start_checks;
 mod uploads;
 mod webhooks;
 

@@ -21,6 +21,7 @@ async fn behind_tokens(upstream: &RecordingUpstream) -> (tempfile::TempDir, Serv
         &[("VSTAGE_API_KEY", KEY), ("VSTAGE_WIDGET_SECRET", WIDGET_SECRET), ("VSTAGE_WEBHOOK_SECRET", "whs_0123")],
     )
     .await;
+    upstream.forget();
     let alice = mint(WIDGET_SECRET, "alice", "1h", None).await;
     (dist, server, alice)
 }

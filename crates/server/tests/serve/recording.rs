@@ -79,6 +79,13 @@ impl RecordingUpstream {
         (RecordingUpstream { url, seen, connections }, authority)
     }
 
+    /// Forgets what reached it so far: a server's start-up check (`GET /v2/user` with the key, on a connection of
+    /// its own), before a test's calls.
+    pub fn forget(&self) {
+        self.seen.lock().unwrap().clear();
+        self.connections.store(0, Ordering::SeqCst);
+    }
+
     pub fn seen(&self) -> Vec<Seen> {
         self.seen.lock().unwrap().clone()
     }

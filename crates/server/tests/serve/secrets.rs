@@ -19,6 +19,7 @@ async fn the_browsers_credentials_never_reach_the_service_and_the_key_never_come
         &[("VSTAGE_API_KEY", KEY), ("RUST_LOG", "trace")],
     )
     .await;
+    upstream.forget();
     let http = reqwest::Client::new();
     let response = http
         .post(server.api("/v2/renders?note=1"))
@@ -61,7 +62,8 @@ async fn the_browsers_credentials_never_reach_the_service_and_the_key_never_come
 
     // an unreachable service is a 502 that names nothing of it
     drop(server);
-    let dead = Server::start_with(dist.path(), &["--upstream", "http://127.0.0.1:9"], &[("VSTAGE_API_KEY", KEY)]).await;
+    let args = ["--upstream", "http://127.0.0.1:9", "--skip-check", "upstream"];
+    let dead = Server::start_with(dist.path(), &args, &[("VSTAGE_API_KEY", KEY)]).await;
     let failed = http.get(dead.api("/v2/user")).send().await.unwrap();
     assert_eq!(failed.status().as_u16(), 502);
     let message = failed.text().await.unwrap();

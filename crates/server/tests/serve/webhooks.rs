@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use base64::Engine;
 use hmac::{KeyInit, Mac};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::recording::RecordingUpstream;
 use crate::sse::EventStream;
@@ -91,6 +91,30 @@ async fn forged_tampered_and_wrong_secret_deliveries_are_refused() {
     // a signed body that is not a delivery is a 400, after verification
     let junk = b"not json";
     assert_eq!(deliver(&server, junk, Some(&hex::encode(signature(&secret, junk)))).await, 400);
+}
+
+#[tokio::test]
+async fn deliveries_that_keep_failing_verification_turn_events_off_and_say_why() {
+    let dist = widget_dir();
+    let server = Server::start(dist.path()).await;
+    let events_offered = async || -> bool {
+        let capabilities: Value = reqwest::get(server.api("/capabilities")).await.unwrap().json().await.unwrap();
+        capabilities["events"].as_bool().expect("events is said")
+    };
+    assert!(events_offered().await);
+    // the service signs with a secret of its own
+    for variation in ["var_a", "var_b", "var_c"] {
+        let body = done_event(variation);
+        assert_eq!(deliver(&server, &body, Some(&hex::encode(signature("the-services-own", &body)))).await, 401);
+    }
+    assert!(!events_offered().await, "widgets are told to poll");
+    let output = server.output();
+    assert!(output.contains("keep failing verification") && output.contains("--set-webhook-secret"), "{output}");
+    assert_eq!(output.matches("keep failing verification").count(), 1, "said once, loudly: {output}");
+
+    // once the secrets agree, one verified delivery turns events back on
+    assert_eq!(deliver_done(&server, "var_d").await, 200);
+    assert!(events_offered().await);
 }
 
 #[tokio::test]

@@ -158,10 +158,13 @@ pub async fn sandbox(args: &[&str], env: &[(&str, &str)]) -> (Child, String) {
     (process, url)
 }
 
-/// A folder standing in for the built widget.
+/// A folder standing in for the built widget: its page, and glue and module under hashed names as a build
+/// leaves them (which the start-up check looks for).
 pub fn widget_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("index.html"), "<!doctype html><title>widget</title>").unwrap();
     std::fs::write(dir.path().join("app.js"), "console.log('widget')").unwrap();
+    std::fs::write(dir.path().join("vstage-widget-0123abcd.js"), "export default function init() {}").unwrap();
+    std::fs::write(dir.path().join("vstage-widget-0123abcd_bg.wasm"), b"\0asm\x01\0\0\0").unwrap();
     dir
 }
