@@ -1,12 +1,13 @@
 //! Checks of the tree itself, run with the native tests as rust-analyzer's tidy is: every Rust source file opens
-//! with a `//!` comment saying what it owns, and every path that ARCHITECTURE.md names exists.
+//! with a `//!` comment saying what it owns, every path that ARCHITECTURE.md names exists, and nothing sends the
+//! reader outside the repository.
 
 #[cfg(test)]
 mod tests {
     use std::path::{Path, PathBuf};
 
     /// The top-level folders and files a codemap path may start with; other code spans (`/api/...`, `text/plain`,
-    /// `../shared/...`, which a clean clone lacks) are not paths of this repository.
+    /// `../...`) are not paths of this repository.
     const ROOTS: &[&str] = &[
         "src/",
         "crates/",
@@ -31,16 +32,17 @@ mod tests {
         Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask is one folder below the root").to_path_buf()
     }
 
-    fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
+    /// The files under `dir` whose names end with `suffix`, our folders only.
+    fn files(dir: &Path, suffix: &str, found: &mut Vec<PathBuf>) {
         let Ok(entries) = std::fs::read_dir(dir) else { return };
         for entry in entries.flatten() {
             let path = entry.path();
             let name = entry.file_name().to_string_lossy().into_owned();
             if path.is_dir() {
                 if !name.starts_with('.') && !SKIPPED.contains(&name.as_str()) {
-                    rust_files(&path, found);
+                    files(&path, suffix, found);
                 }
-            } else if name.ends_with(".rs") {
+            } else if name.ends_with(suffix) {
                 found.push(path);
             }
         }
@@ -61,7 +63,7 @@ mod tests {
         let root = root();
         let mut files = Vec::new();
         for dir in ["src", "tests", "crates", "xtask"] {
-            rust_files(&root.join(dir), &mut files);
+            self::files(&root.join(dir), ".rs", &mut files);
         }
         assert!(files.len() > 100, "the walk found only {} files", files.len());
         let silent: Vec<String> = files
@@ -70,6 +72,23 @@ mod tests {
             .map(|file| file.strip_prefix(&root).unwrap_or(file).display().to_string())
             .collect();
         assert!(silent.is_empty(), "these files do not open with a `//!` comment saying what they own: {silent:?}");
+    }
+
+    /// A clone has only this repository: nothing may send its reader to the material beside it.
+    #[test]
+    fn the_repository_stands_alone() {
+        let root = root();
+        let mut found = Vec::new();
+        for suffix in [".rs", ".md", ".toml"] {
+            self::files(&root, suffix, &mut found);
+        }
+        let outside = ["..", "shared"].join("/");
+        let leaning: Vec<String> = found
+            .iter()
+            .filter(|file| std::fs::read_to_string(file).is_ok_and(|text| text.contains(&outside)))
+            .map(|file| file.strip_prefix(&root).unwrap_or(file).display().to_string())
+            .collect();
+        assert!(leaning.is_empty(), "these files name material outside the repository: {leaning:?}");
     }
 
     #[test]
@@ -85,7 +104,7 @@ mod tests {
     #[test]
     fn only_code_spans_that_name_paths_here_are_checked() {
         let text = "`src/app.rs` and `crates/server/src/proxy/`, not `/api/events`, `text/plain`, `a b/c` \
-                    or `../shared/API.md`; `Cargo.toml` too";
+                    or `../outside/API.md`; `Cargo.toml` too";
         assert_eq!(named_paths(text), ["src/app.rs", "crates/server/src/proxy/", "Cargo.toml"]);
     }
 }
