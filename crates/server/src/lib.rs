@@ -256,7 +256,7 @@ impl Shared {
         });
         let router = self.router(proxy.clone(), http);
         let routes = proxy::Routes::new(proxy);
-        let forward_or_route = move |request: hyper::Request<hyper::body::Incoming>| -> serving::Answer {
+        let forward_or_route = move |request: hyper::Request<hyper::body::Incoming>| -> serving::ResponseFuture {
             match routes.route(request) {
                 Ok(forwarded) => Box::pin(forwarded),
                 Err(request) => Box::pin(
@@ -264,7 +264,7 @@ impl Shared {
                 ),
             }
         };
-        let answer: Arc<dyn Fn(hyper::Request<hyper::body::Incoming>) -> serving::Answer + Send + Sync> =
+        let answer: Arc<dyn Fn(hyper::Request<hyper::body::Incoming>) -> serving::ResponseFuture + Send + Sync> =
             match self.cors.clone() {
                 None => Arc::new(forward_or_route),
                 Some(cors) => {

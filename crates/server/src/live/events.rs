@@ -149,10 +149,10 @@ pub async fn stream(
             // What was missed is no longer all here (dropped, too much, or from a log since replaced): the client
             // starts again from what it reads now.
             if after < bounds.dropped_through || after > bounds.newest || missed.len() as i64 >= REPLAY_LIMIT {
-                backlog.push_back(Outgoing::Reset { newest: bounds.newest });
+                backlog.push_back(ToSend::Reset { newest: bounds.newest });
                 bounds.newest
             } else {
-                backlog.extend(missed.into_iter().map(Outgoing::Event));
+                backlog.extend(missed.into_iter().map(ToSend::Event));
                 after
             }
         }
@@ -181,7 +181,7 @@ pub async fn stream(
 }
 
 /// What a stream sends besides keep-alive comments.
-enum Outgoing {
+enum ToSend {
     Event(StoredEvent),
     /// Events this client missed are no longer kept: it reloads what it shows, then goes on from `newest`.
     Reset {
@@ -201,7 +201,7 @@ struct StreamState {
     closing: tokio::sync::watch::Receiver<bool>,
     /// When the stream's token expires.
     expires: Option<tokio::time::Instant>,
-    backlog: VecDeque<Outgoing>,
+    backlog: VecDeque<ToSend>,
     last_sent: i64,
     /// `token_expired` was sent: the stream ends.
     ended: bool,
@@ -214,15 +214,15 @@ async fn next_event(mut state: StreamState) -> Option<(Result<Event, Infallible>
         }
         if let Some(outgoing) = state.backlog.pop_front() {
             let event = match outgoing {
-                Outgoing::Event(event) => {
+                ToSend::Event(event) => {
                     state.last_sent = event.id;
                     to_sse(&event)
                 }
-                Outgoing::Reset { newest } => Event::default()
+                ToSend::Reset { newest } => Event::default()
                     .id(newest.to_string())
                     .event("reset")
                     .data(r#"{"message":"Some live events were missed and are no longer kept; reload."}"#),
-                Outgoing::TokenExpired => {
+                ToSend::TokenExpired => {
                     state.ended = true;
                     Event::default()
                         .event("token_expired")
@@ -244,7 +244,7 @@ async fn next_event(mut state: StreamState) -> Option<(Result<Event, Infallible>
             received = state.live.recv() => received,
             _ = state.closing.changed() => return None,
             () = expiry => {
-                state.backlog.push_back(Outgoing::TokenExpired);
+                state.backlog.push_back(ToSend::TokenExpired);
                 continue;
             }
         };
@@ -261,9 +261,9 @@ async fn next_event(mut state: StreamState) -> Option<(Result<Event, Infallible>
                 state.backlog = if missed.len() as i64 >= REPLAY_LIMIT {
                     let newest = events.log_bounds().await.ok()?.newest;
                     state.last_sent = newest;
-                    VecDeque::from([Outgoing::Reset { newest }])
+                    VecDeque::from([ToSend::Reset { newest }])
                 } else {
-                    missed.into_iter().map(Outgoing::Event).collect()
+                    missed.into_iter().map(ToSend::Event).collect()
                 };
             }
             Err(broadcast::error::RecvError::Closed) => return None,

@@ -25,9 +25,9 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
 
 /// One worker's app: answers a request that came from `Peer`.
-pub type App = Arc<dyn Fn(hyper::Request<Incoming>, Peer) -> Answer + Send + Sync>;
+pub type App = Arc<dyn Fn(hyper::Request<Incoming>, Peer) -> ResponseFuture + Send + Sync>;
 /// The answer to one request, to come.
-pub type Answer = Pin<Box<dyn Future<Output = Response> + Send>>;
+pub type ResponseFuture = Pin<Box<dyn Future<Output = Response> + Send>>;
 /// Builds one worker's app; called once on each worker's thread.
 pub type AppFactory = Arc<dyn Fn() -> anyhow::Result<App> + Send + Sync>;
 
