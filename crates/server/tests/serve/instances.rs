@@ -321,3 +321,31 @@ async fn behind_the_readme_s_nginx_two_servers_are_one_studio() {
     assert_eq!(done.event.as_deref(), Some("done"));
     assert!(done.data.contains(render_id), "{}", done.data);
 }
+
+/// A deployment starts its replicas together: servers started at one instant on an empty database all come up,
+/// and each migration is applied once.
+#[tokio::test]
+async fn servers_started_together_on_an_empty_database_all_come_up() {
+    const SERVERS: usize = 4;
+    let database = tokio::task::spawn_blocking(|| vstage_postgres_cluster::Cluster::fresh_test_database("together"))
+        .await
+        .unwrap()
+        .expect("a fresh database on the private PostgreSQL cluster");
+    let dist = widget_dir();
+    let barrier = std::sync::Arc::new(tokio::sync::Barrier::new(SERVERS));
+    let starts = (0..SERVERS).map(|_| {
+        let (barrier, database, dist) = (barrier.clone(), database.clone(), dist.path().to_path_buf());
+        async move {
+            barrier.wait().await;
+            Server::start_with(&dist, &["--database", &database], &[]).await
+        }
+    });
+    let servers = futures_util::future::join_all(starts).await;
+    for server in &servers {
+        assert_eq!(reqwest::get(format!("{}/readyz", server.url)).await.unwrap().status(), 200);
+    }
+    let (admin, connection) = tokio_postgres::connect(&database, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(connection);
+    let rows = admin.query("SELECT version, count(*) FROM vstage_schema GROUP BY version", &[]).await.unwrap();
+    assert!(!rows.is_empty() && rows.iter().all(|row| row.get::<_, i64>(1) == 1), "each migration once");
+}

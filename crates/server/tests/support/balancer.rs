@@ -16,8 +16,8 @@ impl Balancer {
     /// nginx on `127.0.0.1:port`, balancing over the servers on `backends` (loopback ports) as the README says.
     pub async fn start(port: u16, backends: [u16; 2]) -> Balancer {
         let block = readme_block()
-            .replacen("server 10.0.0.11:8080;", &format!("server 127.0.0.1:{};", backends[0]), 1)
-            .replacen("server 10.0.0.12:8080;", &format!("server 127.0.0.1:{};", backends[1]), 1)
+            .replacen("server 10.0.0.11:8080 ", &format!("server 127.0.0.1:{} ", backends[0]), 1)
+            .replacen("server 10.0.0.12:8080 ", &format!("server 127.0.0.1:{} ", backends[1]), 1)
             .replacen("listen 80;", &format!("listen 127.0.0.1:{port};"), 1);
         assert!(!block.contains("10.0.0.") && !block.contains("listen 80;"), "the README's block changed:\n{block}");
         let dir = tempfile::tempdir().unwrap();
