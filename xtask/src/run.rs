@@ -10,16 +10,8 @@ use crate::{server, widget};
 pub fn run(project: &Project, listen: SocketAddr) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     setup::ensure(project, Purpose::Build)?;
-    // The widget's release build ends in one long single-threaded optimisation: the server compiles meanwhile.
-    let log = project.target().join("widget-build.log");
-    println!("==> building the widget (trunk build --release) beside the server; its output goes to {}", log.display());
-    let (widget, server) = std::thread::scope(|scope| {
-        let widget = scope.spawn(|| widget::build_into_log(project, &log));
-        let server = server::build(project);
-        (widget.join().unwrap_or_else(|_| Err(anyhow::anyhow!("the widget's build panicked"))), server)
-    });
-    widget?;
-    let server = server?;
+    widget::build(project)?;
+    let server = server::build(project)?;
     println!("    studio ready to start after {:.1} s", started.elapsed().as_secs_f64());
     // Ctrl-C goes to the whole foreground group: the server stops gracefully, and this command waits for it
     // instead of dying first.
