@@ -6,12 +6,12 @@ use vstage_api::host_events::{Ready, TokenExpired};
 
 use crate::account::{provide_account, use_account};
 use crate::api::{Token, provide_api};
+use crate::attributes::Attributes;
 use crate::chunks::{chunk, screen};
 use crate::clock::provide_clock;
 use crate::components::header::Header;
 use crate::components::locale_chooser::LocaleChooser;
 use crate::components::screen_heading::ScreenFocus;
-use crate::embed::attributes::Attributes;
 use crate::host::{Host, READY, TOKEN_EXPIRED, provide_host};
 use crate::live::provide_live;
 use crate::locale::provide_locale;

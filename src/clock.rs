@@ -5,7 +5,10 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
-use crate::describe::now_ms;
+/// Milliseconds since the epoch, from the browser's clock.
+pub fn now_ms() -> i64 {
+    js_sys::Date::now() as i64
+}
 
 #[derive(Clone, Copy)]
 pub struct Clock(pub RwSignal<i64>);

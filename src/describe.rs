@@ -217,11 +217,6 @@ pub fn newest_thumbnail(variations: &[Variation]) -> Option<String> {
         .map(|(_, url)| url)
 }
 
-/// Milliseconds since the epoch, from the browser's clock.
-pub fn now_ms() -> i64 {
-    js_sys::Date::now() as i64
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -4,11 +4,13 @@
 pub mod account;
 pub mod api;
 mod app;
+pub mod attributes;
 mod chunks;
 pub mod clock;
 pub mod components;
 pub mod config_draft;
 pub mod crash;
+pub mod custom_element;
 pub mod describe;
 pub mod embed;
 pub mod hooks;

@@ -8,7 +8,7 @@ use wasm_bindgen::closure::Closure;
 
 use crate::account::use_account;
 use crate::api::{Token, use_api, use_token, with_access_token};
-use crate::describe::now_ms;
+use crate::clock::now_ms;
 use crate::hooks::use_polling::{MAX_POLL_MS, PollTimer, next_poll_delay};
 
 /// How the widget hears about changes right now.

@@ -1,8 +1,6 @@
 //! `<vstage-widget>`: the custom element a host page (or the standalone page) puts the studio in. A small JS class
 //! forwards the element's life to Rust; each element gets its own shadow root, styles, studio, token and timers.
 
-pub mod attributes;
-pub mod custom_element;
 pub mod styles;
 
 use leptos::prelude::*;
@@ -10,10 +8,10 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{HtmlElement, ShadowRoot};
 
-pub use attributes::{ATTRIBUTES, Attributes};
+pub use crate::attributes::{ATTRIBUTES, Attributes};
 
 use crate::app::{App, StudioOptions};
-use crate::embed::custom_element::{default_api_base, define_element};
+use crate::custom_element::{default_api_base, define_element};
 use crate::host::Host;
 
 /// The element's name.

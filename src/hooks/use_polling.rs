@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
-use crate::describe::now_ms;
+use crate::clock::now_ms;
 
 /// Never more than one request a second per render.
 pub const MIN_POLL_MS: u32 = 1000;

@@ -16,7 +16,7 @@ use web_sys::{Blob, HtmlElement};
 
 use super::MaskEditor;
 use super::problem::Problem;
-use crate::embed::custom_element::define_element;
+use crate::custom_element::define_element;
 use crate::locale::provide_locale;
 
 pub const ELEMENT: &str = "vstage-mask-editor";

@@ -6,9 +6,9 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_i18n::td_string;
 
-use super::core::Editor;
 use super::element::Studio;
 use super::export::png_blob;
+use super::handle::Editor;
 use super::load;
 use super::problem::Problem;
 use crate::locale::{Locale, use_locale};

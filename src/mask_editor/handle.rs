@@ -1,5 +1,6 @@
-//! The editor's browser side: the state (`state.rs`) with the photo and the coloured mask layer it is drawn with
-//! (the layer updated only where the state says pixels changed), and the handle the editor's components share.
+//! The editor's browser side: the editing state (`editing.rs`) with the photo and the coloured mask layer it is
+//! drawn with (the layer updated only where the state says pixels changed), and the handle the editor's components
+//! share.
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -9,9 +10,9 @@ use web_sys::{HtmlCanvasElement, HtmlImageElement};
 use crate::hooks::use_animation_frame::use_animation_frame;
 
 use super::canvas::{self, Frame, MaskLayer};
+use super::editing::{Brush, EditorState};
 use super::problem::Problem;
 use super::settings::BrushSettings;
-use super::state::{Brush, EditorState};
 
 pub struct EditorCore {
     pub state: EditorState,

@@ -3,18 +3,18 @@
 //! It is a chunk of the widget's wasm of its own (defining `<vstage-mask-editor>`), loaded on demand.
 
 pub mod canvas;
-pub mod core;
-mod editor;
+pub mod editing;
 pub mod element;
 pub mod export;
 mod footer;
+pub mod handle;
 mod load;
 pub mod problem;
 mod settings;
 pub mod shortcuts;
 mod stage;
-pub mod state;
 mod toolbar;
+mod view;
 pub mod viewport;
 
-pub use editor::MaskEditor;
+pub use view::MaskEditor;

@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 use vstage_mask::Tool;
 
+use super::editing::Brush;
 use super::shortcuts::{Shortcut, larger, smaller};
-use super::state::Brush;
 
 /// The overlay's colour when a colour cannot be read.
 const DEFAULT_COLOUR: [u8; 3] = [255, 45, 85];

@@ -6,8 +6,8 @@ use leptos_i18n::td_string;
 use wasm_bindgen::JsCast;
 use web_sys::{PointerEvent, WheelEvent};
 
-use super::core::{Editor, Photo};
-use super::state::{PointerInput, PointerKind};
+use super::editing::{PointerInput, PointerKind};
+use super::handle::{Editor, Photo};
 use crate::locale::use_locale;
 
 /// The canvas's top-left corner in the viewport: read once per event (it forces layout), not once per sample.

@@ -9,15 +9,15 @@ use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 
 use super::canvas::MaskLayer;
-use super::core::{Editor, EditorCore, Photo};
+use super::editing::EditorState;
 use super::element::Studio;
 use super::footer::{MaskFooter, THRESHOLD};
+use super::handle::{Editor, EditorCore, Photo};
 use super::load;
 use super::problem::Problem;
 use super::settings::BrushSettings;
 use super::shortcuts::{STEP, Shortcut, shortcut};
 use super::stage::MaskStage;
-use super::state::EditorState;
 use super::toolbar::{Action, MaskToolbar};
 use crate::hooks::use_resize_observer::use_resize_observer;
 

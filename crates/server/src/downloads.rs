@@ -19,11 +19,11 @@ use vstage_api::{Config, Render, Variation, VariationStatus};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
-use super::fetch::{ResultFetcher, extension};
 use crate::access::Subject;
 use crate::error::ServerError;
 use crate::proxy::Proxy;
 use crate::proxy::listing::render_answer;
+use crate::results::fetch::{ResultFetcher, extension};
 use crate::storage::boards::Boards;
 use crate::storage::ownership::Kind;
 

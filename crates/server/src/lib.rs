@@ -8,6 +8,7 @@ mod board;
 mod capabilities;
 mod checks;
 pub mod cli;
+mod downloads;
 mod error;
 mod health;
 mod live;
@@ -307,7 +308,7 @@ impl Shared {
                     .layer(DefaultBodyLimit::max(uploads::BODY_LIMIT)),
             )
             .route("/events", get(events::stream).with_state(self.events.clone()))
-            .merge(results::zip::routes(proxy.clone(), self.boards.clone()))
+            .merge(downloads::routes(proxy.clone(), self.boards.clone()))
             .merge(board::routes(self.boards.clone(), self.ownership.clone()))
             .merge(results::kept::routes(self.kept.clone()))
             .merge(proxy::listing::v1_route(self.ownership.clone(), move |path: String, query: String| {
