@@ -1,0 +1,38 @@
+//! "Use in listing": a finished result handed to the host page as `vstage-result-chosen`, offered only where a
+//! listing embeds the studio (the standalone page has none). The variation is read again first, so that the
+//! addresses given are the kept copies' when the server keeps them.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos_i18n::td_string;
+use vstage_api::host_events::ResultChosen;
+
+use super::state::RenderState;
+use crate::api::use_api;
+use crate::host::{RESULT_CHOSEN, use_host};
+use crate::locale::use_locale;
+use crate::route::{History, use_navigator};
+
+/// The callback "Use in listing" runs with a variation's id, where there is a listing; `announcement` says it was
+/// sent.
+pub fn use_in_listing(
+    render_id: Signal<String>,
+    state: RenderState,
+    announcement: RwSignal<String>,
+) -> Option<Callback<String>> {
+    let (api, locale) = (use_api(), use_locale());
+    let host = use_host().filter(|_| use_navigator().history() == History::Memory)?;
+    Some(Callback::new(move |variation_id: String| {
+        let original = state.render.with_untracked(|r| r.as_ref().and_then(|r| r.image_url.clone()));
+        let known = state.variations.with_untracked(|list| list.iter().find(|v| v.id == variation_id).cloned());
+        let (api, host) = (api.clone(), host.clone());
+        spawn_local(async move {
+            let fresh = api.get_variation(&render_id.get_untracked(), &variation_id).await.ok();
+            if let Some(chosen) = fresh.or(known).and_then(|v| ResultChosen::of(&v, original.as_deref())) {
+                host.emit(RESULT_CHOSEN, &chosen);
+                let sent = td_string!(locale.get_untracked(), studio.detail_sent_to_listing);
+                let _ = announcement.try_set(sent.into());
+            }
+        });
+    }))
+}
