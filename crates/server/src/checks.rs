@@ -6,7 +6,6 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, ensure};
-use axum::http::Method;
 use bytes::Bytes;
 use object_store::path::Path as ObjectPath;
 use object_store::{ObjectStore, ObjectStoreExt};
@@ -49,16 +48,14 @@ fn store_failure(doing: &str, location: &str, error: &object_store::Error) -> an
 /// `GET /v2/user` with the key: the service answers, and takes the key.
 pub async fn upstream_accepts_the_key(upstream: &Upstream, http: &HttpClient) -> anyhow::Result<()> {
     let base = upstream.base();
-    let request = upstream.own_request(Method::GET, "/v2/user")?;
-    let answer = http.call(base.origin(), request, &[], UPSTREAM_TIME_LIMIT).await.map_err(|failure| {
+    let status = upstream.probe(http, UPSTREAM_TIME_LIMIT).await?.map_err(|failure| {
         anyhow!("cannot reach the service at {base} (--upstream): {failure}; check the address and the network")
     })?;
-    match answer.status.as_u16() {
+    match status.as_u16() {
         200..=299 => Ok(()),
-        401 | 403 => bail!(
-            "the service at {base} refused the API key (HTTP {}): set VSTAGE_API_KEY to the account's key",
-            answer.status.as_u16()
-        ),
+        status @ (401 | 403) => {
+            bail!("the service at {base} refused the API key (HTTP {status}): set VSTAGE_API_KEY to the account's key")
+        }
         status => bail!("the service at {base} answered GET /v2/user with HTTP {status}; check --upstream"),
     }
 }

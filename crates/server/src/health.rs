@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use axum::Json;
 use axum::Router;
 use axum::extract::State;
-use axum::http::{Method, StatusCode, header};
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use object_store::path::Path as ObjectPath;
@@ -92,9 +92,8 @@ impl Readiness {
 
     /// `GET /v2/user` with the key, answered with success.
     async fn upstream_answers(&self) -> anyhow::Result<()> {
-        let request = self.upstream.own_request(Method::GET, "/v2/user")?;
-        let answer = self.http.call(self.upstream.base().origin(), request, &[], TIME_LIMIT).await?;
-        anyhow::ensure!(answer.status.is_success(), "the service answered HTTP {}", answer.status.as_u16());
+        let status = self.upstream.probe(&self.http, TIME_LIMIT).await??;
+        anyhow::ensure!(status.is_success(), "the service answered HTTP {}", status.as_u16());
         Ok(())
     }
 }

@@ -2,6 +2,7 @@
 //! line at info with the route, status and duration, and the request metrics. The line names the route's template,
 //! never the path or the query: kept results' links carry their signature there.
 
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -56,20 +57,20 @@ impl Begun {
     pub fn end(self, mut response: Response) -> Response {
         let took = self.started.elapsed();
         let route = match response.extensions().get::<AnsweredBy>() {
-            Some(AnsweredBy(route)) => route.as_ref(),
-            None if self.api => "unmatched",
-            None => "static",
+            Some(AnsweredBy(route)) => route.clone(),
+            None if self.api => Cow::Borrowed("unmatched"),
+            None => Cow::Borrowed("static"),
         };
         let status = response.status().as_u16();
-        metrics().request(route, self.method.as_str(), status, took);
         tracing::info!(
             request_id = self.id.to_str().unwrap_or_default(),
             method = self.method.as_str(),
-            route,
+            route = route.as_ref(),
             status,
             ms = took.as_secs_f64() * 1000.0,
             "answered"
         );
+        metrics().request(route, &self.method, status, took);
         response.headers_mut().insert(REQUEST_ID.clone(), self.id);
         response
     }

@@ -5,15 +5,16 @@ pub mod http_client;
 pub mod sandbox_files;
 
 use std::path::Path;
+use std::time::Duration;
 
 use anyhow::{Context, bail};
-use axum::http::Method;
 use axum::http::header::AUTHORIZATION;
+use axum::http::{Method, StatusCode};
 use tokio::net::TcpListener;
 use vstage_sandbox::{RunningSandbox, SandboxConfig};
 
 use crate::secret::ApiKey;
-use crate::upstream::http_client::{InvalidTarget, Origin, Outgoing, Target};
+use crate::upstream::http_client::{CallFailure, HttpClient, InvalidTarget, Origin, Outgoing, Target};
 
 #[derive(Debug)]
 pub struct Upstream {
@@ -92,6 +93,13 @@ impl Upstream {
 
     pub fn mode(&self) -> &'static str {
         if self.embedded { "sandbox" } else { "upstream" }
+    }
+
+    /// `GET /v2/user` with the key: this server's own probe of the service (start-up check, readiness). The
+    /// answer's status, or why none came.
+    pub async fn probe(&self, http: &HttpClient, limit: Duration) -> anyhow::Result<Result<StatusCode, CallFailure>> {
+        let request = self.own_request(Method::GET, "/v2/user")?;
+        Ok(http.call(self.base.origin(), request, &[], limit).await.map(|answer| answer.status))
     }
 
     /// A call of this server's own (not one it relays) to a contract path, with the key.
