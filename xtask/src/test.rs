@@ -61,23 +61,26 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
         }
     };
     steps.push(timed(|| lint("cargo fmt --check", project.cargo().args(["fmt", "--all", "--check"]))));
-    steps.push(timed(|| {
-        lint("clippy and build (native)", cargo.command().args(["test", "--locked", "--workspace"]).args(BUILD_ALL))
-    }));
+    for (name, packages) in
+        [("clippy and build (server crates)", SERVER_CRATES), ("clippy and build (widget, xtask)", OTHER_NATIVE)]
+    {
+        steps.push(timed(|| lint(name, cargo.command().args(["test", "--locked"]).args(packages).args(BUILD_ALL))));
+    }
     steps.push(timed(|| lint("clippy and build (wasm32)", cargo.command().args(WASM_PACKAGES).args(BUILD_ALL))));
     // The release widget is built while the tests below run: they wait on servers and browsers much of the time,
     // leaving a core idle that the builds above did not, and only the end-to-end tests need it. Its cargo build
     // has a target folder of its own (`wasm-release`), so neither waits for the other's lock.
     std::thread::scope(|scope| {
         let widget = scope.spawn(|| timed(|| build_widget_aside(project)));
-        steps.push(timed(|| nextest(&cargo, "native tests", "native")));
+        steps.push(timed(|| nextest(&cargo, "native tests (server crates)", "native", SERVER_CRATES)));
+        steps.push(timed(|| nextest(&cargo, "native tests (widget, xtask)", "native", OTHER_NATIVE)));
         steps.push(timed(|| contract_tests(&cargo)));
         steps.push(timed(|| wasm_tests(&cargo)));
         let widget = widget.join().unwrap_or_else(|_| Step::new(WIDGET_STEP, false, Counts::default()));
         let widget_built = widget.ok;
         steps.push(widget);
         if widget_built {
-            steps.push(timed(|| nextest(&cargo, "browser end-to-end tests", "e2e")));
+            steps.push(timed(|| nextest(&cargo, "browser end-to-end tests", "e2e", SERVER_CRATES)));
         }
     });
     // The tests' cluster outlives them (pg_ctl daemonizes the server): nothing is left running after the run.
@@ -87,6 +90,14 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
     summarise(&steps, started)
 }
 
+/// The server's crates, built and tested natively apart from the rest: with the server's features turned on as
+/// its tests turn them on (crates/server/Cargo.toml), this selection resolves each dependency's features as the
+/// server built alone does (`cargo xtask run` and `dev`), so that build finds them compiled. Built together with
+/// the widget, they would take the features the widget's native build adds (leptos') and be compiled again.
+const SERVER_CRATES: &[&str] =
+    &["-p", "vstage-api", "-p", "vstage-sandbox", "-p", "vstage-server", "-p", "vstage-postgres-cluster"];
+/// The rest of the workspace natively: the widget's models and the mask's, and xtask's tidy checks.
+const OTHER_NATIVE: &[&str] = &["-p", "vstage", "-p", "vstage-mask", "-p", "xtask"];
 /// Every target (tests, benches, binaries) compiled for the test profile and not run.
 const BUILD_ALL: [&str; 2] = ["--all-targets", "--no-run"];
 /// The crates whose tests run in the browser; clippy checks them (and `vstage-api`, which they build on) as
@@ -184,14 +195,15 @@ fn lint(name: &'static str, command: &mut std::process::Command) -> Step {
     Step::new(name, ok, Counts::default())
 }
 
-/// A nextest profile of `.config/nextest.toml`; its JUnit report gives the counts.
-fn nextest(cargo: &LintingCargo, name: &'static str, profile: &str) -> Step {
+/// A nextest profile of `.config/nextest.toml` over these packages; its JUnit report gives the counts.
+fn nextest(cargo: &LintingCargo, name: &'static str, profile: &str, packages: &[&str]) -> Step {
     let project = cargo.project;
     let junit = project.target().join("nextest").join(profile).join("junit.xml");
     let _ = std::fs::remove_file(&junit);
     let mut nextest = cargo.command();
     nextest
-        .args(["nextest", "run", "--locked", "--workspace", "--no-fail-fast", "--profile", profile])
+        .args(["nextest", "run", "--locked", "--no-fail-fast", "--profile", profile])
+        .args(packages)
         .env("CHROMIUM", CHROMIUM)
         .env("CHROMEDRIVER", CHROMEDRIVER)
         .env("VSTAGE_MOTO_SERVER", PythonTool::MOTO.binary_in(project))
@@ -290,7 +302,7 @@ fn contract_tests(cargo: &LintingCargo) -> Step {
 /// accounts.
 fn test_sandbox(cargo: &LintingCargo, options: &[&str], accounts: &[&str]) -> anyhow::Result<VstageProcess> {
     let project = cargo.project;
-    project::run("building the sandbox", cargo.command().args(["build", "--locked", "--workspace", "--tests"]))?;
+    project::run("building the sandbox", cargo.command().args(["build", "--locked", "--tests"]).args(SERVER_CRATES))?;
     let binary = project.target().join("debug").join("vstage");
     let mut args: Vec<String> = options.iter().map(|o| o.to_string()).collect();
     for account in accounts {
