@@ -41,8 +41,8 @@ struct Zips {
 pub fn routes(proxy: Arc<Proxy>, boards: Boards) -> Router {
     let fetcher = ResultFetcher {
         http: proxy.http.clone(),
-        sandbox: proxy.upstream.sandbox().cloned(),
-        public_url: proxy.public_url.clone(),
+        sandbox: proxy.state.upstream.sandbox().cloned(),
+        public_url: proxy.state.public_url.clone(),
     };
     Router::new()
         .route("/renders/{render_id}/results.zip", get(download_render))
@@ -141,7 +141,7 @@ async fn read_render(
         }
         let mut answer = proxy.get(&path, &query).await?;
         if answer.status.is_success() {
-            answer.body = proxy.kept.in_answer(answer.body, subject.as_str()).await;
+            answer.body = proxy.state.kept.in_answer(answer.body, subject.as_str()).await;
         }
         let Some(mut render) = render_answer::<Render>(&answer, render_id)? else { return Ok(None) };
         let page = render.variations.take();
@@ -238,7 +238,7 @@ async fn write_zip(zips: Arc<Zips>, entries: Vec<Entry>, parts: mpsc::Sender<Res
     let mut zip = ZipWriter::new_stream(buffer.clone());
     let options = SimpleFileOptions::default().compression_method(CompressionMethod::Stored);
     for entry in entries {
-        let image = match zips.proxy.kept.read(&entry.url).await {
+        let image = match zips.proxy.state.kept.read(&entry.url).await {
             Some(kept) => Ok(kept),
             None => zips.fetcher.fetch(&entry.url).await,
         };

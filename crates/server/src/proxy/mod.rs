@@ -39,11 +39,10 @@ const POST_TIMEOUT: Duration = Duration::from_secs(90);
 /// Waiting calls sent to `--direct-sync-url`, which has no 60 s limit.
 const DIRECT_SYNC_TIMEOUT: Duration = Duration::from_secs(600);
 
+/// What every worker's proxy shares, built once by `vstage serve`.
 #[derive(Debug)]
-pub struct Proxy {
+pub struct ProxyState {
     pub upstream: Arc<Upstream>,
-    /// This worker's connections to the service.
-    pub http: HttpClient,
     /// Who may call (open or tokens), and how often.
     pub gate: Arc<Gate>,
     pub ownership: Ownership,
@@ -57,6 +56,13 @@ pub struct Proxy {
     pub body_timeout: Option<Duration>,
     /// Finished results copied into this server's storage; their addresses replace the service's in answers.
     pub kept: Arc<KeptResults>,
+}
+
+/// One worker's proxy: the shared state, and this worker's connections to the service.
+#[derive(Debug)]
+pub struct Proxy {
+    pub state: Arc<ProxyState>,
+    pub http: HttpClient,
 }
 
 /// The id the service gave what a call created (a render, an analysis; `render_id` in v1).
@@ -91,11 +97,11 @@ impl Proxy {
                 let get = |path: String, query: String| async move {
                     let mut answer = self.get(&path, &query).await?;
                     if answer.status.is_success() {
-                        answer.body = self.kept.in_answer(answer.body, subject.as_str()).await;
+                        answer.body = self.state.kept.in_answer(answer.body, subject.as_str()).await;
                     }
                     Ok(answer)
                 };
-                return Box::pin(listing::page(&self.ownership, Kind::Render, subject, &*query, get)).await;
+                return Box::pin(listing::page(&self.state.ownership, Kind::Render, subject, &*query, get)).await;
             }
             Call::CreateRender(body) => {
                 body.webhook_url = self.webhook_url_for(body.webhook_url.take(), Kind::Render, subject).await?;
@@ -123,7 +129,7 @@ impl Proxy {
         }
         // What was read about renders shows their kept copies (and has the finished ones copied).
         if matches!(call, Call::ListRenders(_) | Call::GetRender { .. } | Call::GetVariation { .. }) {
-            answer.body = self.kept.in_answer(answer.body, subject.as_str()).await;
+            answer.body = self.state.kept.in_answer(answer.body, subject.as_str()).await;
         }
         Ok(answer::relay(answer))
     }
@@ -131,9 +137,9 @@ impl Proxy {
     /// Sends one call to the service's `path` (or to `--direct-sync-url` when it waits for completion), and
     /// examines the answer.
     async fn send(&self, method: Method, path: &str, outbound: Outbound, waits: bool) -> Result<Answer, ServerError> {
-        let (base, timeout) = match self.upstream.direct_sync().filter(|_| waits) {
+        let (base, timeout) = match self.state.upstream.direct_sync().filter(|_| waits) {
             Some(base) => (base, DIRECT_SYNC_TIMEOUT),
-            None => (self.upstream.base(), if method == Method::GET { GET_TIMEOUT } else { POST_TIMEOUT }),
+            None => (self.state.upstream.base(), if method == Method::GET { GET_TIMEOUT } else { POST_TIMEOUT }),
         };
         let query = Some(outbound.query.as_str()).filter(|query| !query.is_empty());
         // The path is the allow-list's and the query this server's encoding: both are always sendable.
@@ -142,7 +148,7 @@ impl Proxy {
             .map_err(|e| ServerError::Internal(format!("an upstream address could not be made: {e}")))?;
         let endpoint = routes::template_of(&method, path);
         let mut request = Outgoing { body: outbound.body, ..Outgoing::new(method, target) };
-        let authorization = self.upstream.key().authorization();
+        let authorization = self.state.upstream.key().authorization();
         request.headers.insert(AUTHORIZATION, authorization.clone());
         if let Some(content_type) = outbound.content_type.clone() {
             request.headers.insert(CONTENT_TYPE, content_type);
@@ -157,7 +163,7 @@ impl Proxy {
         metrics().upstream_call(endpoint, status, started.elapsed());
         let answer = answer.map_err(|failure| upstream_failure(path, failure))?;
         let content_type = outbound.content_type.as_ref().map(HeaderValue::as_bytes).unwrap_or_default();
-        let sent = [self.upstream.key().expose().as_bytes(), authorization.as_bytes(), content_type];
+        let sent = [self.state.upstream.key().expose().as_bytes(), authorization.as_bytes(), content_type];
         answer::examined(answer, path, &sent)
     }
 
@@ -178,12 +184,12 @@ impl Proxy {
         kind: Kind,
         subject: &Subject,
     ) -> Result<Option<String>, ServerError> {
-        match &self.webhook_url {
+        match &self.state.webhook_url {
             _ if named.is_some() && !subject.by_token() => Ok(named),
             Some(ours) => {
                 let creation = crate::secret::random("crt_")
                     .map_err(|e| ServerError::Internal(format!("no randomness for a creation: {e}")))?;
-                self.ownership.started(&creation, kind, subject.as_str()).await?;
+                self.state.ownership.started(&creation, kind, subject.as_str()).await?;
                 Ok(Some(format!("{ours}?creation={creation}")))
             }
             None => Ok(None),
@@ -193,7 +199,7 @@ impl Proxy {
     /// A widget token's holder may not have the service fetch from this machine or a private network (nor send
     /// webhooks there): every address in the call must be a public one, or this server's own.
     fn refuse_private_addresses(&self, call: &Call) -> Result<(), ServerError> {
-        match call.addresses().into_iter().find(|(_, url)| addresses::is_private(url, &self.public_url)) {
+        match call.addresses().into_iter().find(|(_, url)| addresses::is_private(url, &self.state.public_url)) {
             Some((name, url)) => Err(ServerError::BadRequest(format!(
                 "{name} {url} is on this machine or a private network, which the service may not be sent to; give \
                  a public address (or upload the photo)."
@@ -239,7 +245,7 @@ impl Proxy {
         ids: Vec<String>,
         subject: &Subject,
     ) -> Result<(), ServerError> {
-        if !ids.is_empty() && self.ownership.owns_all(kind, ids.clone(), subject.as_str()).await? {
+        if !ids.is_empty() && self.state.ownership.owns_all(kind, ids.clone(), subject.as_str()).await? {
             return Ok(());
         }
         // Someone else's render looks exactly like a render that does not exist.
@@ -279,15 +285,15 @@ impl Proxy {
             tracing::warn!(?kind, "a successful creation named no id; it cannot be tied to its subject");
             return Ok(());
         };
-        self.ownership.record(kind, ids.clone(), subject.as_str()).await?;
+        self.state.ownership.record(kind, ids.clone(), subject.as_str()).await?;
         let resources = ids.iter().map(|id| resource_key(kind, id)).collect();
-        self.events.claim(resources, subject.as_str()).await
+        self.state.events.claim(resources, subject.as_str()).await
     }
 
     /// The service has the new secret (or none) whatever happens here: a failure to keep it is the operator's to
     /// see in the log, not the caller's.
     async fn adopt_secret(&self, adopted: Option<String>) -> Result<(), ServerError> {
-        let secret = self.webhook_secret.clone();
+        let secret = self.state.webhook_secret.clone();
         match tokio::task::spawn_blocking(move || secret.replace(adopted)).await {
             Ok(Ok(())) => {}
             Ok(Err(error)) => tracing::error!("could not keep the new webhook secret in the data dir: {error:#}"),

@@ -138,8 +138,8 @@ where
 {
     let (parts, body) = request.into_parts();
     // Who is calling is settled before a byte of the body is read.
-    let Admitted { subject, slot } = proxy.gate.admit(&parts)?;
-    let body = collect(body, endpoint.operation.body_limit(&parts.headers), proxy.body_timeout).await?;
+    let Admitted { subject, slot } = proxy.state.gate.admit(&parts)?;
+    let body = collect(body, endpoint.operation.body_limit(&parts.headers), proxy.state.body_timeout).await?;
     let params = params?;
     let operation = endpoint.operation;
     let handled = async move {

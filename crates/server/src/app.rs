@@ -1,0 +1,139 @@
+//! One worker's app, made from the shared state around the worker's own connections to the service: the proxy's
+//! endpoints first (the hot path, matched against the allow-list in `proxy::routes`), then axum's router for
+//! everything else; CORS around both when origins are allowed, the open-access guard and the request log around all.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{ConnectInfo, DefaultBodyLimit};
+use axum::http::{HeaderName, HeaderValue};
+use axum::routing::{get, post};
+use futures_util::FutureExt;
+use tower::ServiceExt;
+
+use crate::error::ServerError;
+use crate::live::{events, webhooks};
+use crate::proxy::{self, Proxy};
+use crate::request_log::RequestIds;
+use crate::site::{demo, static_files};
+use crate::state::AppState;
+use crate::storage::uploads;
+use crate::upstream::http_client::HttpClient;
+use crate::upstream::sandbox_files;
+use crate::{access, board, capabilities, downloads, health, metrics, results, serving};
+
+/// The app of the worker whose thread calls it.
+pub fn for_this_worker(state: &AppState) -> anyhow::Result<serving::App> {
+    let http = HttpClient::new()?;
+    let proxy = Arc::new(Proxy { state: state.proxy.clone(), http: http.clone() });
+    let router = router(state, proxy.clone(), http);
+    let routes = proxy::Routes::new(proxy);
+    let forward_or_route = move |request: hyper::Request<hyper::body::Incoming>| -> serving::ResponseFuture {
+        match routes.route(request) {
+            Ok(forwarded) => Box::pin(forwarded),
+            Err(request) => {
+                Box::pin(router.clone().oneshot(request).map(|answer| answer.unwrap_or_else(|never| match never {})))
+            }
+        }
+    };
+    let answer: Arc<dyn Fn(hyper::Request<hyper::body::Incoming>) -> serving::ResponseFuture + Send + Sync> =
+        match state.cors.clone() {
+            None => Arc::new(forward_or_route),
+            Some(cors) => {
+                let service = tower::ServiceBuilder::new()
+                    .layer(cors)
+                    .service_fn(move |request| forward_or_route(request).map(Ok::<_, Infallible>));
+                Arc::new(move |request| {
+                    let answer = service.clone().oneshot(request);
+                    Box::pin(answer.map(|answer| answer.unwrap_or_else(|never| match never {})))
+                })
+            }
+        };
+    // The caller's address is read only to limit open access per client.
+    let needs_peer = state.proxy.gate.needs_peer();
+    let guard = state.guard.clone();
+    let ids = RequestIds::new()?;
+    Ok(Arc::new(move |mut request, peer| {
+        let begun = ids.begin(&request);
+        if let Some(Err(refused)) =
+            guard.as_ref().map(|guard| guard.check(request.method(), request.uri(), request.headers()))
+        {
+            let refused = not_sniffed(axum::response::IntoResponse::into_response(refused));
+            return Box::pin(std::future::ready(begun.end(refused)));
+        }
+        if needs_peer {
+            request.extensions_mut().insert(ConnectInfo(peer));
+        }
+        Box::pin(answer(request).map(move |response| begun.end(not_sniffed(response))))
+    }))
+}
+
+/// The routes besides the proxy's: uploads, live events, the board, kept results and ZIPs, capabilities, the
+/// webhook receiver, the sandbox's images and demo page, health, the widget's files and `/embed.js`. Each part of
+/// the state goes to the routes that use it (`with_state`).
+fn router(state: &AppState, proxy: Arc<Proxy>, http: HttpClient) -> Router {
+    let shared = &state.proxy;
+    let for_a_subject = Router::new()
+        .route(
+            "/uploads",
+            post(uploads::upload).with_state(state.uploads.clone()).layer(DefaultBodyLimit::max(uploads::BODY_LIMIT)),
+        )
+        .route("/events", get(events::stream).with_state(shared.events.clone()))
+        .merge(downloads::routes(proxy.clone(), state.boards.clone()))
+        .merge(board::routes(state.boards.clone(), shared.ownership.clone()))
+        .merge(results::kept::routes(shared.kept.clone()))
+        .merge(proxy::listing::v1_route(shared.ownership.clone(), move |path: String, query: String| {
+            let proxy = proxy.clone();
+            async move { proxy.get(&path, &query).await }
+        }))
+        .layer(axum::middleware::from_fn_with_state(shared.gate.clone(), access::authenticate));
+    let mut api = for_a_subject
+        .route("/capabilities", capabilities::route(state.capabilities.clone(), state.receiver.verification.clone()))
+        .route(
+            "/webhooks/service",
+            post(webhooks::receive)
+                .with_state(state.receiver.clone())
+                .layer(DefaultBodyLimit::max(webhooks::BODY_LIMIT)),
+        )
+        .route(
+            "/uploads/{name}",
+            get(uploads::serve).with_state(state.uploads.clone()).layer(static_files::for_any_origin()),
+        )
+        .merge(results::kept::link_routes(shared.kept.clone()).layer(static_files::for_any_origin()))
+        .fallback(|| async { ServerError::NotFound("No such API endpoint on this vstage server.".into()) });
+    if let Some(limit) = shared.body_timeout {
+        // Between two parts of a body (the proxy also limits a whole body): uploads and webhooks.
+        api = api.layer(tower_http::timeout::RequestBodyTimeoutLayer::new(limit));
+    }
+    let embed = state.embed.clone();
+    let mut app = Router::new().route(
+        "/embed.js",
+        get(move |headers: axum::http::HeaderMap| {
+            let embed = embed.clone();
+            async move { embed.respond(&headers) }
+        })
+        .layer(static_files::for_any_origin()),
+    );
+    if let Some(sandbox) = shared.upstream.sandbox() {
+        let (images, samples_index) = sandbox_files::routes(sandbox.clone(), http);
+        api = api.merge(samples_index);
+        app = app.merge(images.layer(static_files::for_any_origin()));
+        if let Some(secret) = shared.gate.access.widget_secret().filter(|_| state.offers_the_demo()) {
+            app = app.merge(demo::routes(secret.clone()));
+        }
+    }
+    app.nest("/api", api)
+        .merge(health::routes(state.readiness.clone()))
+        .merge(static_files::router(&state.dist))
+        .layer(axum::middleware::from_fn(metrics::name_the_route))
+}
+
+/// Every answer is read as the type it says (`X-Content-Type-Options: nosniff`): a relayed body is never run as
+/// a script or page of this origin because a browser guessed.
+fn not_sniffed(mut response: axum::response::Response) -> axum::response::Response {
+    response
+        .headers_mut()
+        .insert(HeaderName::from_static("x-content-type-options"), HeaderValue::from_static("nosniff"));
+    response
+}

@@ -1,0 +1,12 @@
+//! `vstage check`: what `serve` checks before it listens (`startup`), then nothing more; for deploy pipelines.
+
+use crate::cli::ServeArgs;
+use crate::commands::say;
+use crate::startup::Foundation;
+
+pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
+    let foundation = Foundation::lay(&args, &format!("http://{}", args.listen)).await?;
+    drop(foundation);
+    say("vstage check: the database, the store, the service with its key and the widget are ready");
+    Ok(())
+}

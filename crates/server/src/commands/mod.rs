@@ -1,0 +1,30 @@
+//! The `vstage` commands, one module each, and what they share: binding an address and the lines they print.
+
+pub mod check;
+pub mod sandbox;
+pub mod serve;
+pub mod token;
+
+use std::net::SocketAddr;
+
+use anyhow::Context;
+use tokio::net::TcpListener;
+
+async fn bind(addr: SocketAddr) -> anyhow::Result<TcpListener> {
+    TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}; is another program using it?"))
+}
+
+/// The line tools and tests wait for: the address actually bound (the port may have been 0).
+fn announce(listener: &TcpListener, mode: &str) -> anyhow::Result<()> {
+    let addr = listener.local_addr()?;
+    say(&format!("vstage listening on http://{addr} ({mode}); press Ctrl-C to stop"));
+    Ok(())
+}
+
+/// A line for whoever watches the server. Its output may have been closed (a supervisor that read the address):
+/// then the line is lost, and the server carries on, where `println!` would panic.
+fn say(line: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+}

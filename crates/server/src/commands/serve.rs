@@ -1,0 +1,50 @@
+//! `vstage serve`: lays and checks the parts (`startup`), assembles the state once (`state`), and serves every
+//! worker's app (`app`) until a stop signal, then closes the live streams and finishes the requests under way.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::cli::ServeArgs;
+use crate::commands::{announce, bind, say};
+use crate::serving::{self, shutdown};
+use crate::startup::Foundation;
+use crate::state::AppState;
+use crate::{app, metrics};
+
+pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
+    let listener = bind(args.listen).await?;
+    let listening = listener.local_addr()?;
+    let mut parts = Foundation::lay(&args, &format!("http://{listening}")).await?;
+    // Stopped when dropped, after the server.
+    let embedded_sandbox = parts.embedded_sandbox.take();
+    let store = parts.store.clone();
+    let state = Arc::new(AppState::assemble(&args, parts, embedded_sandbox.is_some(), listening).await?);
+    tokio::spawn(state.uploads.clone().remove_expired_forever());
+    tokio::spawn(state.proxy.kept.clone().remove_expired_forever());
+    if let Some(address) = args.metrics_listen {
+        let listener = bind(address).await?;
+        say(&format!("vstage metrics on http://{}/metrics", listener.local_addr()?));
+        let app = metrics::routes(move || store.pool_state());
+        tokio::spawn(async move { axum::serve(listener, app).await });
+    }
+
+    announce(&listener, state.proxy.upstream.mode())?;
+    if state.offers_the_demo() {
+        say(&format!("demo listing page with two embedded studios: http://{listening}/demo/listing.html"));
+    }
+    let live_events = state.proxy.events.clone();
+    let stopping = async move {
+        shutdown::signal().await;
+        live_events.close();
+    };
+    let options = serving::Options {
+        workers: args.workers.unwrap_or_else(serving::default_workers),
+        header_timeout: Some(Duration::from_secs(args.header_timeout_s)).filter(|timeout| !timeout.is_zero()),
+        max_connections: args.max_connections.max(1),
+    };
+    let for_each_worker: serving::AppFactory = Arc::new(move || app::for_this_worker(&state));
+    serving::serve(listener, options, for_each_worker, stopping).await?;
+    drop(embedded_sandbox);
+    say("vstage stopped");
+    Ok(())
+}

@@ -1,0 +1,17 @@
+//! `vstage token`: prints a widget token signed with `VSTAGE_WIDGET_SECRET`, as a host site's backend mints them.
+
+use anyhow::bail;
+
+use crate::access::token::WidgetSecret;
+use crate::cli::TokenArgs;
+
+pub fn run(args: TokenArgs) -> anyhow::Result<()> {
+    let secret = std::env::var("VSTAGE_WIDGET_SECRET")
+        .map_err(|_| anyhow::anyhow!("set VSTAGE_WIDGET_SECRET to the secret `vstage serve --access token` uses"))?;
+    let secret = WidgetSecret::new(&secret).map_err(anyhow::Error::msg)?;
+    if args.sub.is_empty() {
+        bail!("--sub must name someone");
+    }
+    println!("{}", secret.mint(&args.sub, args.ttl, args.origin.as_deref()));
+    Ok(())
+}

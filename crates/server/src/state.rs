@@ -1,0 +1,221 @@
+//! The application's state: everything a request may need, made once by `vstage serve` from the checked parts
+//! (`startup`) and shared by every worker, each of which adds its own connections to the service (`app`).
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderValue, Method};
+use tower_http::cors::CorsLayer;
+use vstage_api::Capabilities;
+
+use crate::access::cap::Cap;
+use crate::access::open_guard::OpenGuard;
+use crate::access::rate_limit::RateLimit;
+use crate::access::{Access, Gate};
+use crate::cli::ServeArgs;
+use crate::health::Readiness;
+use crate::live::events::Events;
+use crate::live::verification::Verification;
+use crate::live::webhooks::{Receiver, WebhookSecret};
+use crate::proxy::ProxyState;
+use crate::results::fetch::ResultFetcher;
+use crate::results::kept::{KeptLimits, KeptResults};
+use crate::results::links::LinkKey;
+use crate::secret;
+use crate::site::embed::EmbedScript;
+use crate::startup::Foundation;
+use crate::storage::boards::Boards;
+use crate::storage::ownership::Ownership;
+use crate::storage::uploads::{UploadLimits, Uploads};
+use crate::upstream::Upstream;
+use crate::upstream::http_client::HttpClient;
+
+/// What every worker's app shares. The proxy's part is its own (`ProxyState`), held here, not copied.
+pub struct AppState {
+    pub proxy: Arc<ProxyState>,
+    pub readiness: Arc<Readiness>,
+    /// Open access only: this server's own names, no cross-site changes.
+    pub guard: Option<OpenGuard>,
+    pub boards: Boards,
+    pub uploads: Arc<Uploads>,
+    pub receiver: Arc<Receiver>,
+    pub capabilities: Capabilities,
+    /// The widget's release build, served as the studio's files.
+    pub dist: std::path::PathBuf,
+    pub embed: EmbedScript,
+    pub cors: Option<CorsLayer>,
+}
+
+impl AppState {
+    /// The state `args` describe, from the checked `parts`, for a server listening at `listening`. With the
+    /// embedded sandbox (`embedded`) or `--set-webhook-secret`, the service's webhook secret is set here.
+    pub async fn assemble(
+        args: &ServeArgs,
+        parts: Foundation,
+        embedded: bool,
+        listening: SocketAddr,
+    ) -> anyhow::Result<AppState> {
+        let Foundation { access, cors, public_url, store, files, upstream, http, embed, .. } = parts;
+        let webhook_secret = Arc::new(webhook_secret(args, &upstream, &http, embedded).await?);
+        // The embedded sandbox reaches us on loopback; the real service only at the public address.
+        let webhook_url = match (embedded, &args.public_url) {
+            (true, _) => Some(format!("http://{listening}/api/webhooks/service")),
+            (false, Some(_)) => Some(format!("{public_url}/api/webhooks/service")),
+            (false, None) => None,
+        }
+        .filter(|_| webhook_secret.is_set());
+        if !embedded && args.public_url.is_none() {
+            tracing::warn!(
+                "without --public-url the service can neither fetch uploads nor send webhooks here; live events are off"
+            );
+        }
+        let capabilities = Capabilities {
+            mode: upstream.mode().into(),
+            events: webhook_url.is_some(),
+            uploads: true,
+            board: true,
+            access: access.name().into(),
+        };
+        let events = Events::new(
+            store.clone(),
+            args.max_event_streams,
+            Duration::from_secs(args.event_keep_alive_s.max(1)),
+            Duration::from_secs(args.event_window_s),
+        );
+        let upstream = Arc::new(upstream);
+        let readiness = Arc::new(Readiness::new(store.clone(), files.results.clone(), upstream.clone(), http.clone()));
+        let uploads = Arc::new(Uploads::new(
+            files.uploads,
+            &public_url,
+            store.clone(),
+            UploadLimits {
+                quota: megabytes(args.upload_quota_mb),
+                retention: Some(args.upload_retention).filter(|retention| !retention.is_zero()),
+            },
+        ));
+        let kept = Arc::new(KeptResults::new(
+            files.results,
+            store.clone(),
+            ResultFetcher { http, sandbox: upstream.sandbox().cloned(), public_url: public_url.clone() },
+            &public_url,
+            result_links(&access, &args.data_dir)?,
+            KeptLimits {
+                quota: megabytes(args.results_quota_mb),
+                retention: Some(args.results_retention).filter(|retention| !retention.is_zero()),
+            },
+        ));
+        let receiver = Arc::new(Receiver {
+            secret: webhook_secret.clone(),
+            access: access.clone(),
+            store: store.clone(),
+            events: events.clone(),
+            kept: kept.clone(),
+            verification: Arc::new(Verification::default()),
+        });
+        let guard = match *access {
+            Access::Open { .. } => Some(OpenGuard::new(listening, args.public_url.as_deref(), &args.allow_origins)),
+            Access::Token(_) => None,
+        };
+        let gate = Arc::new(Gate {
+            // The demo page mints tokens for anyone who asks: only where nothing real is at stake.
+            demo_subjects: embedded && !access.is_token() && access.widget_secret().is_some(),
+            access,
+            rate_limit: RateLimit::per_minute(args.rate_limit),
+            in_flight: (args.max_in_flight > 0).then(|| Cap::new(args.max_in_flight, 1)),
+        });
+        let proxy = Arc::new(ProxyState {
+            upstream,
+            gate,
+            ownership: Ownership::new(store.clone()),
+            events,
+            webhook_secret,
+            webhook_url,
+            public_url,
+            body_timeout: Some(Duration::from_secs(args.body_timeout_s)).filter(|limit| !limit.is_zero()),
+            kept,
+        });
+        Ok(AppState {
+            proxy,
+            readiness,
+            guard,
+            boards: Boards::new(store),
+            uploads,
+            receiver,
+            capabilities,
+            dist: args.dist.clone(),
+            embed,
+            cors,
+        })
+    }
+
+    /// Whether the demo listing page is served, with tokens minted for its agents.
+    pub fn offers_the_demo(&self) -> bool {
+        self.proxy.gate.demo_subjects
+    }
+}
+
+/// `--…-quota-mb` in bytes; 0 is no quota.
+fn megabytes(quota: u64) -> Option<u64> {
+    Some(quota.saturating_mul(1024 * 1024)).filter(|quota| *quota > 0)
+}
+
+/// The key kept results' links are signed with: from the widget secret, so that every server of a deployment
+/// signs alike, else from one made once and kept in the data dir.
+fn result_links(access: &Access, data_dir: &Path) -> anyhow::Result<LinkKey> {
+    Ok(match access.widget_secret() {
+        Some(secret) => LinkKey::derived_from(secret.as_key()),
+        None => LinkKey::derived_from(secret::load_or_generate(&data_dir.join("result-link-key"), "rlk_")?.as_bytes()),
+    })
+}
+
+/// The secret the service signs webhooks with: `VSTAGE_WEBHOOK_SECRET` or the one last set through this server
+/// (see `WebhookSecret`), kept in the data dir. With `--set-webhook-secret` it is set on the service at start; for
+/// the embedded sandbox one is made when there is none, and set on the sandbox at every start, exactly as an
+/// operator would.
+async fn webhook_secret(
+    args: &ServeArgs,
+    upstream: &Upstream,
+    http: &HttpClient,
+    embedded: bool,
+) -> anyhow::Result<WebhookSecret> {
+    let from_env = std::env::var("VSTAGE_WEBHOOK_SECRET").ok().filter(|secret| !secret.is_empty());
+    let kept = WebhookSecret::load(from_env, Some(args.data_dir.join("webhook-secret.json")))?;
+    let secret = match kept.current() {
+        Some(secret) => secret,
+        None if embedded => {
+            let secret = secret::random("whs_")?;
+            kept.replace(Some(secret.clone()))?;
+            secret
+        }
+        None if args.set_webhook_secret => {
+            bail!("--set-webhook-secret sets VSTAGE_WEBHOOK_SECRET on the service; set that variable too")
+        }
+        None => {
+            tracing::warn!("VSTAGE_WEBHOOK_SECRET is not set: webhooks cannot be verified, so live events are off");
+            return Ok(kept);
+        }
+    };
+    if !embedded && !args.set_webhook_secret {
+        return Ok(kept);
+    }
+    let mut request = upstream.own_request(Method::POST, "/v2/user/webhook-secret")?;
+    request.headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    request.body = serde_json::json!({ "webhook_secret": secret }).to_string().into();
+    let base = upstream.base();
+    let answer = http
+        .call(base.origin(), request, &[], Duration::from_secs(10))
+        .await
+        .with_context(|| format!("cannot reach the service at {base} to set its webhook secret"))?;
+    if !answer.status.is_success() {
+        bail!(
+            "the service at {base} refused the webhook secret (HTTP {}); check VSTAGE_WEBHOOK_SECRET",
+            answer.status.as_u16()
+        );
+    }
+    tracing::info!("the service's webhook secret is set to VSTAGE_WEBHOOK_SECRET");
+    Ok(kept)
+}
