@@ -57,10 +57,16 @@ impl Project {
         std::env::join_paths(paths).unwrap_or_default()
     }
 
-    /// A command started from the workspace root with the project's PATH.
+    /// A command started from the workspace root with the project's PATH, without the variables `cargo run` set
+    /// for xtask's own package.
     pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
         let mut command = Command::new(program);
         command.current_dir(&self.root).env("PATH", self.path_env());
+        for (name, _) in std::env::vars_os() {
+            if name.to_str().is_some_and(is_package_variable) {
+                command.env_remove(name);
+            }
+        }
         command
     }
 
@@ -74,6 +80,16 @@ impl Project {
     pub fn cargo(&self) -> Command {
         self.command(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
     }
+}
+
+/// Whether `name` is one of the variables cargo sets for a package it runs (`CARGO_PKG_NAME`,
+/// `CARGO_MANIFEST_DIR`, ...). Passed on, they would be the environment of the builds started here, and build scripts
+/// that ask to be rerun when one changes (ring's, through cc) would have a build started here and one started from
+/// a shell (or by `trunk serve`) compile the same dependencies again, each after the other.
+fn is_package_variable(name: &str) -> bool {
+    ["CARGO_PKG_", "CARGO_MANIFEST_", "CARGO_CRATE_", "CARGO_BIN_", "CARGO_PRIMARY_PACKAGE", "OUT_DIR"]
+        .iter()
+        .any(|prefix| name.starts_with(prefix))
 }
 
 /// Asks cargo where it puts what it builds, which honours `CARGO_TARGET_DIR` and `build.target-dir`.

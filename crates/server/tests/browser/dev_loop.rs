@@ -30,7 +30,20 @@ impl DevLoop {
         let data = tempfile::tempdir().unwrap();
         // Under `cargo xtask test` it inherits the clippy driver the tests were built with, so the server and the
         // widget's crates it builds are the tests' own, not compiled again.
-        let process = Command::new(cargo)
+        let mut command = Command::new(cargo);
+        // Not the variables cargo set for this test's package: with them, some build scripts (ring's) would have
+        // the builds below compile again what the other builds of `cargo xtask test` compiled (xtask drops them
+        // too, in `Project::command`).
+        for (name, _) in std::env::vars() {
+            let package_variable =
+                ["CARGO_PKG_", "CARGO_MANIFEST_", "CARGO_CRATE_", "CARGO_BIN_", "CARGO_PRIMARY_PACKAGE", "OUT_DIR"]
+                    .iter()
+                    .any(|prefix| name.starts_with(prefix));
+            if package_variable {
+                command.env_remove(name);
+            }
+        }
+        let process = command
             .current_dir(workspace())
             .args(["xtask", "dev", "--port", &port.to_string(), "--data-dir"])
             .arg(data.path())
