@@ -91,6 +91,54 @@ mod tests {
         assert!(leaning.is_empty(), "these files name material outside the repository: {leaning:?}");
     }
 
+    /// The targets of the Markdown links and images in `text` that point into the repository: not web
+    /// addresses, not anchors of the same page; without their own `#anchor` or title.
+    fn relative_links(text: &str) -> Vec<&str> {
+        text.split("](")
+            .skip(1)
+            .filter_map(|rest| rest.split(')').next())
+            .map(|target| target.split(['#', ' ']).next().unwrap_or_default())
+            .filter(|target| !target.is_empty() && !target.contains("://") && !target.starts_with("mailto:"))
+            .collect()
+    }
+
+    /// Every relative link and picture of the docs leads to a file of this repository: none climbs out of it
+    /// (`../`), none is broken.
+    #[test]
+    fn every_link_of_the_docs_leads_to_a_file_here() {
+        let root = root();
+        let mut documents = Vec::new();
+        self::files(&root, ".md", &mut documents);
+        let mut broken = Vec::new();
+        for document in &documents {
+            let text = std::fs::read_to_string(document).unwrap_or_default();
+            let folder = document.parent().unwrap_or(&root);
+            for target in relative_links(&text) {
+                // lexically, so that a link out of the repository fails even where such a file exists
+                let mut resolved = folder.to_path_buf();
+                for part in Path::new(target).components() {
+                    match part {
+                        std::path::Component::ParentDir => drop(resolved.pop()),
+                        std::path::Component::Normal(name) => resolved.push(name),
+                        _ => {}
+                    }
+                }
+                if !resolved.starts_with(&root) || !resolved.exists() {
+                    let named_in = document.strip_prefix(&root).unwrap_or(document).display();
+                    broken.push(format!("{named_in}: {target}"));
+                }
+            }
+        }
+        assert!(documents.len() > 5, "only {} documents found", documents.len());
+        assert!(broken.is_empty(), "links that lead out of the repository or nowhere: {broken:?}");
+    }
+
+    #[test]
+    fn links_are_read_as_markdown_writes_them() {
+        let text = "[a](docs/a.md), ![b](images/b.png \"t\"), [c](#c), [d](https://x.example/d), [e](../e.md#part)";
+        assert_eq!(relative_links(text), ["docs/a.md", "images/b.png", "../e.md"]);
+    }
+
     #[test]
     fn every_path_the_codemap_names_exists() {
         let root = root();

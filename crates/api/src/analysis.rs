@@ -1,5 +1,5 @@
 //! The furniture analysis of an image (`POST /analyze`): a mask and the share of the image it covers.
-//! Only `done` is shown by API.md; other statuses are kept.
+//! Only `done` is shown by service-api.md; other statuses are kept.
 
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-//! The client of the service: one method per endpoint of API.md (v2 and v1), over any `Transport`.
+//! The client of the service: one method per endpoint of service-api.md (v2 and v1), over any `Transport`.
 //! GETs are retried on network errors, 429 and 502-504 (backoff with full jitter, `Retry-After` honoured); POSTs never.
 
 use std::fmt;
@@ -322,7 +322,7 @@ impl<T: Transport> Client<T> {
     }
 
     /// `POST /v1/render/create` with the photo as the multipart `file` and the other arguments in the query, as
-    /// API.md says for a file. `wait_for_completion` defaults to true on the service.
+    /// service-api.md says for a file. `wait_for_completion` defaults to true on the service.
     pub async fn v1_create_render_with_file(
         &self,
         request: &v1::CreateRender,

@@ -40,7 +40,7 @@ pub struct StagingConfig {
 pub struct AddFurniture {
     pub style: Style,
     pub room_type: RoomType,
-    /// Only when adding variations to an existing render (API.md, base variation rule 6).
+    /// Only when adding variations to an existing render (service-api.md, base variation rule 6).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_variation_id: Option<String>,
 }

@@ -1,4 +1,4 @@
-//! The wire between the widget, the server and the Virtual Staging Image Service (`docs/API.md`).
+//! The wire between the widget, the server and the Virtual Staging Image Service (`docs/service-api.md`).
 //! Owns every request and response type, the checks of the contract's bounds, and the HTTP client.
 //!
 //! Read liberally, write strictly: unknown fields are ignored, unknown enum values are kept, and every bound the

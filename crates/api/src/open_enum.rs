@@ -1,5 +1,5 @@
 //! `open_enum!`: string enums that keep values they do not know (read liberally, write strictly).
-//! Known values serialise exactly as API.md spells them; any other string is kept in `Other` and written back as is.
+//! Known values serialise exactly as service-api.md spells them; any other string is kept in `Other` and written back as is.
 
 /// Declares `pub enum Name { Known = "wire", ..., }` plus an `Other(String)` variant, with serde, `as_str`,
 /// `Display`, `From<&str>` and `KNOWN` (the known values in order).

@@ -1,4 +1,4 @@
-//! Renders and their variations as the v2 API returns them (API.md part 2), with their list pages.
+//! Renders and their variations as the v2 API returns them (service-api.md part 2), with their list pages.
 //! `eta` and optional fields may be null or missing; `result` may be one object or an array of them.
 
 use serde::{Deserialize, Serialize};
@@ -20,7 +20,7 @@ pub struct Render {
     /// When the first variation is expected to complete.
     #[serde(default)]
     pub eta: Option<Timestamp>,
-    /// The source image. Not in API.md's table; the sandbox sends it and vstage shows it when present.
+    /// The source image. Not in service-api.md's table; the sandbox sends it and vstage shows it when present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image_url: Option<String>,
 }
@@ -67,7 +67,7 @@ pub struct Variation {
     pub error_message: Option<String>,
 }
 
-/// `result`: one image, or several for multi-view staging (API.md appendix).
+/// `result`: one image, or several for multi-view staging (service-api.md appendix).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum VariationResult {

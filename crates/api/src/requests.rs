@@ -1,4 +1,4 @@
-//! The v2 request bodies and queries of API.md part 4, and the small answers that have no other home.
+//! The v2 request bodies and queries of service-api.md part 4, and the small answers that have no other home.
 //! Each request checks itself (`validate`) before it is sent; the sandbox runs the same checks. A request is read
 //! field by field into these types, never through an untyped tree, and a config into one of the contract's shapes
 //! (`config::requested`): what reads a request holds no more than its own bytes, and forwards only what it read.

@@ -1,4 +1,4 @@
-//! Webhook signatures (API.md part 6): the HMAC-SHA256 of a delivery's exact bytes under the account's webhook
+//! Webhook signatures (service-api.md part 6): the HMAC-SHA256 of a delivery's exact bytes under the account's webhook
 //! secret, made by the sandbox and checked by the server in any usual encoding (hex in either case, with or without
 //! `sha256=`, or base64). Behind the `signature` feature, so the widget does not carry it.
 

@@ -1,4 +1,4 @@
-//! The legacy v1 API (API.md parts 2-4 and the appendix): ping, options, create, render, create-variation.
+//! The legacy v1 API (service-api.md parts 2-4 and the appendix): ping, options, create, render, create-variation.
 //! v1 spells some fields in camelCase (`roomType`, `userObj`); they are kept exactly.
 
 use serde::{Deserialize, Serialize};
@@ -39,7 +39,7 @@ pub struct Options {
 }
 
 open_enum! {
-    /// A v1 render's status (API.md part 3 and the appendix).
+    /// A v1 render's status (service-api.md part 3 and the appendix).
     pub enum Status {
         Queued = "queued",
         Rendering = "rendering",
@@ -73,7 +73,7 @@ pub struct Render {
     pub outputs_room_types: Vec<String>,
     #[serde(default)]
     pub outputs_styles: Vec<String>,
-    /// The render's photo (vstage's sandbox sends it; API.md does not show it).
+    /// The render's photo (vstage's sandbox sends it; service-api.md does not show it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image_url: Option<String>,
 }
@@ -150,7 +150,7 @@ pub struct CreateVariation {
     pub switch_to_queued_immediately: Option<bool>,
 }
 
-/// The room types v1 accepts: API.md's list and `bathroom` from the public docs.
+/// The room types v1 accepts: service-api.md's list and `bathroom` from the public docs.
 pub const ROOM_TYPES: &[&str] =
     &["living", "bed", "kitchen", "dining", "home_office", "outdoor", "kids_room", "bathroom"];
 

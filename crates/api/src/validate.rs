@@ -10,17 +10,17 @@ use crate::requests::{
 };
 use crate::v1;
 
-/// At most this many variations exist per render (API.md part 1, rule 2).
+/// At most this many variations exist per render (service-api.md part 1, rule 2).
 pub const MAX_VARIATIONS_PER_RENDER: u64 = 20;
-/// The most entries one bulk request carries (API.md leaves the service's maximum unshown; see the API notes).
+/// The most entries one bulk request carries (service-api.md leaves the service's maximum unshown; see the API notes).
 /// More go in several requests: `Client::bulk_create_renders_in_chunks`.
 pub const MAX_BULK_ENTRIES: usize = 25;
 /// `limit` and `variations_limit`.
 pub const PAGE_LIMIT: RangeInclusive<u32> = 1..=100;
-/// The largest photo file vstage uploads and the sandbox fetches (API.md leaves the service's limit unshown; see
+/// The largest photo file vstage uploads and the sandbox fetches (service-api.md leaves the service's limit unshown; see
 /// the API notes).
 pub const MAX_PHOTO_BYTES: usize = 25 * 1024 * 1024;
-/// The largest photo, in pixels, that vstage uploads and the sandbox processes (likewise unshown by API.md).
+/// The largest photo, in pixels, that vstage uploads and the sandbox processes (likewise unshown by service-api.md).
 pub const MAX_PHOTO_PIXELS: u64 = 50_000_000;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -505,7 +505,7 @@ fn is_http_url(value: &str) -> bool {
     rest.is_some_and(|rest| !rest.is_empty() && !rest.chars().any(is_js_whitespace))
 }
 
-/// The webhook secret: at least one character of `a-z A-Z 0-9 _ -` (API.md part 4).
+/// The webhook secret: at least one character of `a-z A-Z 0-9 _ -` (service-api.md part 4).
 pub fn webhook_secret(secret: &str) -> Result<(), ValidationError> {
     if secret.is_empty() {
         return fail("webhook_secret", Rule::Required, Problem::SecretMissing);

@@ -1,12 +1,12 @@
 //! The contract's named values: statuses, types, room types, styles, modes, sky styles, resolutions.
-//! All are open (unknown values kept) because API.md never shows their full lists; see docs/api-notes.md.
+//! All are open (unknown values kept) because service-api.md never shows their full lists; see docs/api-notes.md.
 
 use serde::{Deserialize, Serialize};
 
 use crate::open_enum;
 
 open_enum! {
-    /// A v2 variation's status. API.md shows `queued` and `done`; `processing` and `error` are vstage's
+    /// A v2 variation's status. service-api.md shows `queued` and `done`; `processing` and `error` are vstage's
     /// reading of the states in between and of a failure (docs/api-notes.md).
     pub enum VariationStatus {
         Queued = "queued",
@@ -24,7 +24,7 @@ impl VariationStatus {
 }
 
 open_enum! {
-    /// What a variation is. API.md names `staging` and `removal`; vstage adds `day_to_dusk` and `enhancement`.
+    /// What a variation is. service-api.md names `staging` and `removal`; vstage adds `day_to_dusk` and `enhancement`.
     pub enum VariationType {
         Staging = "staging",
         Removal = "removal",
@@ -34,7 +34,7 @@ open_enum! {
 }
 
 open_enum! {
-    /// Room types, exactly as v1 spells them (API.md part 2), with `bathroom` from the public docs.
+    /// Room types, exactly as v1 spells them (service-api.md part 2), with `bathroom` from the public docs.
     pub enum RoomType {
         Living = "living",
         Bed = "bed",
@@ -48,7 +48,7 @@ open_enum! {
 }
 
 open_enum! {
-    /// Furniture styles: the union of v1's create list and create-variation list (API.md part 2).
+    /// Furniture styles: the union of v1's create list and create-variation list (service-api.md part 2).
     pub enum Style {
         Standard = "standard",
         Modern = "modern",
@@ -67,7 +67,7 @@ open_enum! {
 }
 
 open_enum! {
-    /// `remove_furniture.mode`. API.md names `on` and `auto`; `off` (no removal) comes from v1's declutter modes.
+    /// `remove_furniture.mode`. service-api.md names `on` and `auto`; `off` (no removal) comes from v1's declutter modes.
     pub enum RemovalMode {
         Off = "off",
         On = "on",
@@ -76,7 +76,7 @@ open_enum! {
 }
 
 open_enum! {
-    /// Day-to-dusk sky styles (API.md part 1), written in lower case.
+    /// Day-to-dusk sky styles (service-api.md part 1), written in lower case.
     pub enum SkyStyle {
         /// Deep twilight.
         Dusk = "dusk",
@@ -88,7 +88,7 @@ open_enum! {
 }
 
 open_enum! {
-    /// `output_resolution`. API.md shows `default`; vstage also writes v1's `4k` and `full-hd`.
+    /// `output_resolution`. service-api.md shows `default`; vstage also writes v1's `4k` and `full-hd`.
     pub enum OutputResolution {
         Default = "default",
         FourK = "4k",
@@ -97,7 +97,7 @@ open_enum! {
 }
 
 open_enum! {
-    /// An analysis's status. API.md shows `done`; `processing` and `error` are vstage's reading.
+    /// An analysis's status. service-api.md shows `done`; `processing` and `error` are vstage's reading.
     pub enum AnalysisStatus {
         Processing = "processing",
         Done = "done",

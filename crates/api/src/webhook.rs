@@ -1,5 +1,5 @@
-//! The service's webhook deliveries (API.md part 6): one per variation that completes or fails, one per analysis.
-//! `done` and `error` follow API.md and its appendix; `update` and the analysis payloads are vstage's choice.
+//! The service's webhook deliveries (service-api.md part 6): one per variation that completes or fails, one per analysis.
+//! `done` and `error` follow service-api.md and its appendix; `update` and the analysis payloads are vstage's choice.
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};

@@ -1,5 +1,5 @@
-//! Every response shape of API.md (and its appendix), read from fixtures written from the document, and every
-//! request shape written exactly as API.md spells it.
+//! Every response shape of service-api.md (and its appendix), read from fixtures written from the document, and every
+//! request shape written exactly as service-api.md spells it.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;

@@ -1,4 +1,4 @@
-//! The key check of API.md part 5: `Authorization: Api-Key <KEY>`, exactly, case-sensitive.
+//! The key check of service-api.md part 5: `Authorization: Api-Key <KEY>`, exactly, case-sensitive.
 //! Handlers that take an `Authenticated` run only for a known key; anything else is a 401 `{"message"}`.
 
 use std::sync::Arc;

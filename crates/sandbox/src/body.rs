@@ -17,7 +17,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         match axum::Json::<T>::from_request(request, state).await {
             Ok(axum::Json(value)) => Ok(JsonBody(value)),
             Err(rejection) => Err(SandboxError::BadRequest(format!(
-                "The request body is not what this endpoint takes: {}. Send JSON as API.md describes, with Content-Type: application/json.",
+                "The request body is not what this endpoint takes: {}. Send JSON as the contract describes (docs/service-api.md), with Content-Type: application/json.",
                 rejection.body_text()
             ))),
         }

@@ -1,4 +1,4 @@
-//! Whether a photo has furniture, for `auto` removal (API.md base variation rule 3): the analysis's mask
+//! Whether a photo has furniture, for `auto` removal (service-api.md base variation rule 3): the analysis's mask
 //! covering at least `MIN_PERCENT` of the photo. A photo that cannot be read counts as furnished; its variations
 //! then fail with the reason.
 

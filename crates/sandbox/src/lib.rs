@@ -1,4 +1,4 @@
-//! The sandbox: a local implementation of the service's contract (`docs/API.md`), served over real HTTP.
+//! The sandbox: a local implementation of the service's contract (`docs/service-api.md`), served over real HTTP.
 //! It is to the real service what a payment provider's test mode is to live mode: same contract, same key check.
 
 mod accounts;

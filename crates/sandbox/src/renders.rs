@@ -46,7 +46,7 @@ pub struct Planned {
     pub base_variation_id: Option<String>,
 }
 
-/// The variations `count` of `config` make, in creation order (API.md, base variation rules 2, 4 and 9):
+/// The variations `count` of `config` make, in creation order (service-api.md, base variation rules 2, 4 and 9):
 /// staging that removes furniture first, with no base given, gets its own removal variation just before it, unless
 /// removal is `auto` and the photo has no furniture (rule 3).
 fn plan(config: &Config, count: u64, unfurnished: bool) -> Result<Vec<Planned>, SandboxError> {

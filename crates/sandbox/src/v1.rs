@@ -1,4 +1,4 @@
-//! The legacy v1 API (API.md parts 2-4 and the appendix), mounted under `/v1`: ping, options, create (JSON, or a
+//! The legacy v1 API (service-api.md parts 2-4 and the appendix), mounted under `/v1`: ping, options, create (JSON, or a
 //! multipart `file` with the other arguments in the query), render, and create-variation. v1 renders live in the
 //! same store as v2's; their staging variations carry `legacy_staging` configs.
 
@@ -119,7 +119,7 @@ async fn unfurnished(state: &SandboxState, settings: &v1::CreateRender) -> bool 
     furniture::unfurnished(state, [photo]).await.len() == 1
 }
 
-/// The variations of a v1 create (API.md's three modes of use); `auto` declutters only a furnished photo.
+/// The variations of a v1 create (service-api.md's three modes of use); `auto` declutters only a furnished photo.
 fn plan(settings: &v1::CreateRender, unfurnished: bool) -> Result<Vec<Planned>, SandboxError> {
     let declutter = settings.declutter_mode.clone().unwrap_or(RemovalMode::Off);
     let resolution = resolution(settings);

@@ -8,7 +8,7 @@ use crate::accounts::Account;
 use crate::error::SandboxError;
 use crate::renders::{self, NewRender, Pace, Planned};
 
-/// Renders of one account in progress at once (API.md part 8).
+/// Renders of one account in progress at once (service-api.md part 8).
 pub const MAX_RENDERS_IN_PROGRESS: i64 = 50;
 
 /// Records render `id` made by `POST /v1/render/create` with `settings` and its `planned` variations, unless the

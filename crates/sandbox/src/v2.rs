@@ -1,4 +1,4 @@
-//! The v2 endpoints of API.md part 4, mounted under `/v2`: thin handlers over `renders`, `accounts`, `analysis`.
+//! The v2 endpoints of service-api.md part 4, mounted under `/v2`: thin handlers over `renders`, `accounts`, `analysis`.
 //! Each reads its input into `vstage-api` types, runs one store call and answers JSON.
 
 use std::sync::Arc;

@@ -1,4 +1,4 @@
-//! Webhook deliveries (API.md part 6): one per variation that completes or fails, one per analysis, signed with
+//! Webhook deliveries (service-api.md part 6): one per variation that completes or fails, one per analysis, signed with
 //! the account's secret (`X-SERVICE-Signature`: lowercase hex HMAC-SHA256 of the exact body). A delivery not
 //! answered 200 is retried up to 3 times with growing delays; pending deliveries live in the store, so they
 //! survive a restart.

@@ -22,7 +22,7 @@ impl ApiKey {
         load_or_generate(path, "sbx_")?.parse().map_err(anyhow::Error::msg)
     }
 
-    /// `Api-Key <key>`, as API.md part 5 spells it.
+    /// `Api-Key <key>`, as service-api.md part 5 spells it.
     pub fn authorization(&self) -> HeaderValue {
         self.header.clone()
     }

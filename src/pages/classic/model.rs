@@ -24,7 +24,7 @@ pub fn label(locale: Locale, value: &str) -> String {
     letters.next().map(|first| first.to_uppercase().chain(letters).collect()).unwrap_or_default()
 }
 
-/// The three ways v1 is used (API.md's modes of use).
+/// The three ways v1 is used (service-api.md's modes of use).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
     StagingOnly,

@@ -1,4 +1,4 @@
-//! The key check of API.md part 5 and the account endpoints, over real HTTP.
+//! The key check of service-api.md part 5 and the account endpoints, over real HTTP.
 
 use crate::support::{client, sandbox};
 use vstage_api::ApiError;

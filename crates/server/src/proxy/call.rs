@@ -24,7 +24,7 @@ const BULK_JSON: usize = 512 * 1024;
 /// v1's form with the photo as its `file`.
 pub const PHOTO_FORM: usize = 26 * 1024 * 1024;
 
-/// Every endpoint of API.md, by what it does.
+/// Every endpoint of service-api.md, by what it does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Operation {
     Status,

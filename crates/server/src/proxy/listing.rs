@@ -1,5 +1,5 @@
 //! A subject's own renders, paged from the server's record of who created what (newest first by default, `limit`,
-//! `cursor`, `order` as API.md), each read from the service through the `get` the proxy hands in:
+//! `cursor`, `order` as service-api.md), each read from the service through the `get` the proxy hands in:
 //! `GET /api/v2/renders` with widget tokens, and `GET /api/v1/renders`, which v1 lacks, for v1 renders.
 
 use axum::response::{IntoResponse, Json, Response};

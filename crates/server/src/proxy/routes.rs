@@ -17,7 +17,7 @@ use crate::metrics::AnsweredBy;
 use crate::proxy::Proxy;
 use crate::proxy::call::{Incoming, Operation};
 
-/// Every endpoint of API.md: method, path (with `{param}`s) and what it does; split into segments on first use.
+/// Every endpoint of service-api.md: method, path (with `{param}`s) and what it does; split into segments on first use.
 static ENDPOINTS: LazyLock<Vec<Endpoint>> = LazyLock::new(|| {
     [
         (Method::GET, "/v2/status", Operation::Status),
