@@ -29,8 +29,7 @@ pub fn run(project: &Project, port: u16, data_dir: Option<PathBuf>) -> anyhow::R
     std::fs::create_dir_all(&dist)?;
     // Ctrl-C goes to the whole foreground group: both children stop, and this command waits for them.
     ctrlc::set_handler(|| {}).ok();
-    let api = project
-        .command(&server)
+    let api = stopped_with_xtask(&mut project.command(&server))
         .arg("serve")
         .args(["--listen", API_ADDRESS, "--public-url", &studio])
         // the page's origin when it is opened as localhost rather than 127.0.0.1
@@ -48,8 +47,20 @@ pub fn run(project: &Project, port: u16, data_dir: Option<PathBuf>) -> anyhow::R
     // The debug build goes to its own folder: `dist/` keeps the release build the other commands serve.
     project::run(
         "trunk serve (Ctrl-C stops it and vstage serve)",
-        project.trunk().args(["serve", "--port", &port.to_string()]).arg("--dist").arg(&dist),
+        stopped_with_xtask(project.trunk().args(["serve", "--port", &port.to_string()]).arg("--dist").arg(&dist)),
     )
+}
+
+/// `command`, set to receive SIGTERM when this process ends, however it ends: killed or stopped by a test's time
+/// limit, it leaves no server behind on 127.0.0.1:8787 for the next `cargo xtask dev` to find taken.
+fn stopped_with_xtask(command: &mut std::process::Command) -> &mut std::process::Command {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: between fork and exec the closure only makes one system call, which allocates nothing.
+    unsafe {
+        command.pre_exec(|| {
+            nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGTERM).map_err(std::io::Error::from)
+        })
+    }
 }
 
 /// `trunk serve`'s output, apart from the release build in `dist/`.

@@ -43,6 +43,15 @@ impl DevLoop {
                 command.env_remove(name);
             }
         }
+        // `cargo run` becomes xtask (exec), which then gets SIGTERM when this test ends, however it ends, and stops
+        // its servers in turn.
+        // SAFETY: between fork and exec the closure only makes one system call, which allocates nothing.
+        unsafe {
+            command.pre_exec(|| match libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) {
+                -1 => Err(std::io::Error::last_os_error()),
+                _ => Ok(()),
+            });
+        }
         let process = command
             .current_dir(workspace())
             .args(["xtask", "dev", "--port", &port.to_string(), "--data-dir"])
