@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use thirtyfour::prelude::*;
 
-use crate::browser::{dist, screenshot, studio, with_browser, with_text};
+use crate::browser::{dist, picture_for_the_docs, screenshot, studio, with_browser, with_text};
 use crate::studio::submit;
 use crate::support::Server;
 
@@ -108,6 +108,7 @@ async fn a_listing_fills_the_board_live_and_a_failed_photo_says_why() {
         assert!(text.contains("failed this photo on purpose"), "the failed row says why: {text}");
         failed.find(By::Css(".vstage-board__failure button")).await?;
         screenshot(&driver, "board-done").await?;
+        picture_for_the_docs(&driver, "board", None).await?;
 
         // Three selected; the full one is named and left out, the two others get one more variation each.
         for row in rows(&root).await?.iter().take(3) {

@@ -117,6 +117,42 @@ pub async fn screenshot(driver: &WebDriver, name: &str) -> WebDriverResult<()> {
     Ok(())
 }
 
+/// The page as a picture of the docs (`docs/images/{name}.png`, 800 pixels wide from a 1280 × 1100 window), from
+/// its top or from the element `top` selects: written there with `VSTAGE_DOCS_PICTURES=1`, else beside the
+/// screenshots, so that a test run leaves the sources alone.
+pub async fn picture_for_the_docs(driver: &WebDriver, name: &str, top: Option<&str>) -> WebDriverResult<()> {
+    driver.set_window_rect(0, 0, 1280, 1100).await?;
+    match top {
+        Some(selector) => {
+            let element = driver.find(By::Css(selector)).await?;
+            driver.execute("arguments[0].scrollIntoView({ block: 'start' })", vec![element.to_json()?]).await?;
+        }
+        None => {
+            driver.execute("window.scrollTo(0, 0)", vec![]).await?;
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let shot = image::load_from_memory(&driver.screenshot_as_png().await?).expect("Chromium's screenshot is a PNG");
+    assert!(shot.width() >= 1200, "the page was not drawn at the desktop width: {}", shot.width());
+    let height = shot.height() * 800 / shot.width();
+    let small = image::imageops::resize(&shot.to_rgb8(), 800, height, image::imageops::FilterType::Triangle);
+    let mut png = Vec::new();
+    let encoder = image::codecs::png::PngEncoder::new_with_quality(
+        &mut png,
+        image::codecs::png::CompressionType::Best,
+        image::codecs::png::FilterType::Adaptive,
+    );
+    small.write_with_encoder(encoder).expect("a PNG is written");
+    let folder = if std::env::var_os("VSTAGE_DOCS_PICTURES").is_some_and(|value| value == "1") {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/images")
+    } else {
+        Path::new(env!("CARGO_TARGET_TMPDIR")).parent().unwrap_or(Path::new("target")).join("e2e/docs")
+    };
+    std::fs::create_dir_all(&folder).ok();
+    std::fs::write(folder.join(format!("{name}.png")), png).expect("the picture is saved");
+    Ok(())
+}
+
 async fn start() -> (WebDriver, Child) {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let chromedriver = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());

@@ -9,6 +9,7 @@ mod board;
 mod browser;
 mod chunks;
 mod classic;
+mod demo;
 mod dev_loop;
 mod embed;
 mod figures;

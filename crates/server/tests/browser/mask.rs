@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use thirtyfour::prelude::*;
 
-use crate::browser::{dist, screenshot, studio, with_browser};
+use crate::browser::{dist, picture_for_the_docs, screenshot, studio, with_browser};
 use crate::studio::{choose_sample, submit, wait_for_all_done};
 use crate::support::Server;
 
@@ -75,6 +75,7 @@ async fn a_corrected_mask_is_the_one_the_removal_uses() {
         // and one along the bottom, kept
         stroke(&driver, &canvas, (-half_width, second_row), (half_width, second_row)).await?;
         screenshot(&driver, "mask-editor").await?;
+        picture_for_the_docs(&driver, "mask-editor", None).await?;
 
         submit(&root, "Use this mask").await?;
         let mask_link = root.query(By::LinkText("See the mask")).first().await?;

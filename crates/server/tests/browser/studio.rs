@@ -6,7 +6,9 @@ use std::time::Duration;
 use thirtyfour::prelude::*;
 use thirtyfour::stringmatch::StringMatch;
 
-use crate::browser::{again_if_stale, click_text, dist, screenshot, studio, with_browser, with_text};
+use crate::browser::{
+    again_if_stale, click_text, dist, picture_for_the_docs, screenshot, studio, with_browser, with_text,
+};
 use crate::support::Server;
 
 /// Long enough for the sandbox to process a few variations on a busy machine.
@@ -67,6 +69,7 @@ async fn a_staging_render_from_a_sample_finishes_on_screen_without_a_reload() {
         assert!(card.contains("Virtual staging 1") && card.contains("Living room · Modern"), "{card}");
         root.query(By::Css(".vstage-compare__handle")).first().await?;
         screenshot(&driver, "render-done").await?;
+        picture_for_the_docs(&driver, "studio", None).await?;
         // "Download all" links to the server's ZIP of the render's results.
         let link = root.find(By::LinkText("Download all (ZIP)")).await?.attr("href").await?.unwrap_or_default();
         let zip = reqwest::get(&link).await.unwrap().bytes().await.unwrap();

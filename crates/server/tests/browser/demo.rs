@@ -1,0 +1,39 @@
+//! The sandbox's demo listing page (`/demo/listing.html`) in Chromium: a listing site whose two agents' studios each
+//! start with a token the page minted from the server, as a host site's backend would.
+
+use thirtyfour::prelude::*;
+
+use crate::browser::{dist, picture_for_the_docs, shadow_root, with_browser, with_text};
+use crate::support::Server;
+
+#[tokio::test]
+async fn the_demo_listing_page_starts_each_agents_studio_with_its_own_token() {
+    let server = Server::start(&dist()).await;
+    let page = format!("{}/demo/listing.html", server.url);
+    with_browser(|driver| async move {
+        driver.goto(&page).await?;
+        for agent in ["ana", "ben"] {
+            let widget = driver.query(By::Css(format!("#agent-{agent} vstage-widget"))).first().await?;
+            let studio = shadow_root(&widget).await?;
+            with_text(&studio, ".vstage-status__label", "Online").first().await?;
+            // the studio answers with what the minted token allows: this agent's own (empty) list of renders
+            let token: Option<String> =
+                driver.execute("return arguments[0].token", vec![widget.to_json()?]).await?.convert()?;
+            assert!(token.is_some_and(|token| !token.is_empty()), "{agent}'s widget has no token");
+        }
+        // The listing's first photo starts Ana's new render.
+        let ana = shadow_root(&driver.find(By::Css("#agent-ana vstage-widget")).await?).await?;
+        let preview = ana.query(By::Css(".vstage-preview img")).first().await?;
+        assert!(preview.attr("src").await?.is_some_and(|src| src.contains("/sandbox/")), "no sample photo");
+        let gallery = driver.find_all(By::Css("#photos figure")).await?;
+        assert!(!gallery.is_empty(), "the listing shows its photos");
+        // the page heard each studio start
+        let events = driver.find(By::Id("events")).await?.text().await?;
+        for agent in ["ana", "ben"] {
+            assert!(events.contains(&format!("{agent}: vstage-ready")), "{events}");
+        }
+        picture_for_the_docs(&driver, "listing", Some("#agents")).await?;
+        Ok(())
+    })
+    .await;
+}
