@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use web_sys::HtmlElement;
 
-/// Every attribute the element observes, as the README documents them.
+/// Every attribute the element observes, as `docs/embedding.md` documents them.
 pub const ATTRIBUTES: [&str; 7] = ["api-base", "token", "view", "render-id", "photo-url", "lang", "routing"];
 
 #[derive(Debug, Clone, Copy)]

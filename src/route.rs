@@ -28,7 +28,7 @@ pub enum Route {
     },
 }
 
-/// The `view` attribute's values, in the order the README lists them.
+/// The `view` attribute's values, in the order `docs/embedding.md` lists them.
 pub const VIEWS: [&str; 9] = [
     "renders",
     "new-render",

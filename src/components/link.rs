@@ -10,7 +10,7 @@ use crate::route::{History, Route, use_navigator};
 pub fn Link(
     to: Route,
     #[prop(optional, into)] class: Option<String>,
-    /// The `::part()` name a host styles it by, for the parts the README documents.
+    /// The `::part()` name a host styles it by, for the parts `docs/embedding.md` documents.
     #[prop(optional)]
     part: Option<&'static str>,
     children: Children,

@@ -34,7 +34,7 @@ struct Deployment {
 }
 
 /// Where the public address (the service's webhooks, the uploads' addresses) leads: nginx balancing over both
-/// as the README configures it, or one of the two, as if the other were out of the balancer's rotation.
+/// as `docs/server.md` configures it, or one of the two, as if the other were out of the balancer's rotation.
 #[derive(Clone, Copy)]
 enum Public {
     First,

@@ -1,5 +1,5 @@
-//! nginx as the load balancer in front of several `vstage serve`, configured with the README's own block (its
-//! "Several servers" section), so the configuration people copy is the one the tests run.
+//! nginx as the load balancer in front of several `vstage serve`, configured with the block of
+//! `docs/server.md` (its "Several servers behind a load balancer" section), so the configuration people copy is the one the tests run.
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -13,13 +13,16 @@ pub struct Balancer {
 }
 
 impl Balancer {
-    /// nginx on `127.0.0.1:port`, balancing over the servers on `backends` (loopback ports) as the README says.
+    /// nginx on `127.0.0.1:port`, balancing over the servers on `backends` (loopback ports) as `docs/server.md` says.
     pub async fn start(port: u16, backends: [u16; 2]) -> Balancer {
-        let block = readme_block()
+        let block = guide_block()
             .replacen("server 10.0.0.11:8080 ", &format!("server 127.0.0.1:{} ", backends[0]), 1)
             .replacen("server 10.0.0.12:8080 ", &format!("server 127.0.0.1:{} ", backends[1]), 1)
             .replacen("listen 80;", &format!("listen 127.0.0.1:{port};"), 1);
-        assert!(!block.contains("10.0.0.") && !block.contains("listen 80;"), "the README's block changed:\n{block}");
+        assert!(
+            !block.contains("10.0.0.") && !block.contains("listen 80;"),
+            "docs/server.md's block changed:\n{block}"
+        );
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path().display();
         let config = format!(
@@ -62,10 +65,10 @@ impl Drop for Balancer {
     }
 }
 
-/// The README's nginx block, the one after "Several servers".
-fn readme_block() -> String {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
-    let section = readme.split("## Several servers").nth(1).expect("the README has a \"Several servers\" section");
+/// The nginx block of `docs/server.md`, the one after "Several servers".
+fn guide_block() -> String {
+    let guide = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/server.md")).unwrap();
+    let section = guide.split("## Several servers").nth(1).expect("docs/server.md has a \"Several servers\" section");
     let block = section.split("```nginx\n").nth(1).expect("with an nginx block");
     block.split("```").next().unwrap().to_string()
 }
