@@ -8,6 +8,7 @@ use leptos_i18n::td_string;
 use crate::account::use_account;
 use crate::api::use_api;
 use crate::components::drop_zone::DropZone;
+use crate::components::photo_address::PhotoAddress;
 use crate::locale::{Locale, use_locale};
 use crate::upload::use_uploader;
 
@@ -146,17 +147,14 @@ pub fn ImagePicker(
                 </Show>
             </div>
             <Show when=move || source.get() == Source::Address>
-                <div class="vstage-field">
-                    <label for="vstage-image-url">{move || td_string!(locale.get(), forms.picker_address)}</label>
-                    <input
-                        id="vstage-image-url"
-                        type="url"
-                        placeholder="https://…/living-room.jpg"
-                        prop:value=move || image_url.get()
-                        on:input=move |ev| image_url.set(event_target_value(&ev).trim().to_string())
-                        aria-invalid=move || error.get().is_some().to_string()
-                    />
-                </div>
+                <PhotoAddress
+                    id="vstage-image-url"
+                    label=move || td_string!(locale.get(), forms.picker_address)
+                    placeholder="https://…/living-room.jpg"
+                    value=image_url
+                    on_input=move |typed: String| image_url.set(typed.trim().to_string())
+                    invalid=Signal::derive(move || error.get().is_some())
+                />
             </Show>
             <Show when=move || source.get() == Source::Device>
                 <DropZone id="vstage-image-file" label=move || td_string!(locale.get(), forms.picker_drop) on_files>

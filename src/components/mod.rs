@@ -16,6 +16,7 @@ pub mod link;
 pub mod locale_chooser;
 pub mod mode_badge;
 pub mod pager;
+pub mod photo_address;
 pub mod polling_note;
 pub mod render_card;
 pub mod screen_heading;

@@ -11,6 +11,7 @@ use super::photos::{BoardPhotos, PhotoState};
 use crate::account::use_account;
 use crate::api::use_api;
 use crate::components::drop_zone::DropZone;
+use crate::components::photo_address::PhotoAddress;
 use crate::locale::errors::api_error;
 use crate::locale::{Locale, use_locale};
 use crate::upload::{Uploader, use_uploader};
@@ -68,16 +69,15 @@ pub fn AddPhotos(photos: BoardPhotos) -> impl IntoView {
                     on_files
                 />
             </Show>
-            <div class="vstage-field">
-                <label for="vstage-board-addresses">{move || td_string!(locale.get(), board.add_addresses)}</label>
-                <textarea
-                    id="vstage-board-addresses"
-                    rows="3"
-                    placeholder="https://…/kitchen.jpg"
-                    prop:value=move || pasted.get()
-                    on:input=move |ev| pasted.set(event_target_value(&ev))
-                ></textarea>
-                {move || paste_errors.get().into_iter().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> }).collect_view()}
+            <PhotoAddress
+                id="vstage-board-addresses"
+                label=move || td_string!(locale.get(), board.add_addresses)
+                placeholder="https://…/kitchen.jpg"
+                several=true
+                value=pasted
+                on_input=move |typed| pasted.set(typed)
+                errors=paste_errors
+            >
                 <div class="vstage-form__actions">
                     <button type="button" class="vstage-button vstage-button--secondary" on:click=add_pasted>
                         {move || td_string!(locale.get(), board.add_these)}
@@ -89,7 +89,7 @@ pub fn AddPhotos(photos: BoardPhotos) -> impl IntoView {
                     </Show>
                 </div>
                 {move || samples_failure.get().map(|error| view! { <p class="vstage-error" role="alert">{move || api_error(locale.get(), &error)}</p> })}
-            </div>
+            </PhotoAddress>
         </fieldset>
     }
 }

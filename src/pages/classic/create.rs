@@ -13,6 +13,7 @@ use crate::account::use_account;
 use crate::api::use_api;
 use crate::components::drop_zone::DropZone;
 use crate::components::lazy_mask_editor::LazyMaskEditor;
+use crate::components::photo_address::PhotoAddress;
 use crate::components::screen_heading::ScreenHeading;
 use crate::locale::use_locale;
 use crate::route::{Route, use_navigator};
@@ -113,19 +114,16 @@ pub fn ClassicNew() -> impl IntoView {
             <form class="vstage-form" on:submit=submit novalidate>
                 <fieldset class="vstage-picker">
                     <legend>{move || td_string!(locale.get(), classic.new_photo)}</legend>
-                    <div class="vstage-field">
-                        <label for="vstage-classic-address">{move || td_string!(locale.get(), classic.new_address)}</label>
-                        <input
-                            id="vstage-classic-address"
-                            type="url"
-                            placeholder="https://…/living-room.jpg"
-                            prop:value=move || address.get()
-                            on:input=move |ev| {
-                                address.set(event_target_value(&ev));
-                                file.set(None);
-                            }
-                        />
-                    </div>
+                    <PhotoAddress
+                        id="vstage-classic-address"
+                        label=move || td_string!(locale.get(), classic.new_address)
+                        placeholder="https://…/living-room.jpg"
+                        value=address
+                        on_input=move |typed| {
+                            address.set(typed);
+                            file.set(None);
+                        }
+                    />
                     <Show when=move || account.offers_uploads()>
                         <DropZone id="vstage-classic-file" label=move || td_string!(locale.get(), classic.new_drop) on_files>
                             {move || file.get().map(|file| view! {
