@@ -23,6 +23,11 @@ use crate::locale::{Locale, use_locale};
 /// The largest photo the server takes.
 pub const MAX_BYTES: f64 = vstage_api::validate::MAX_PHOTO_BYTES as f64;
 
+/// An upload's progress (0.0 to 1.0) as the whole percentage its sentence shows: 0.426 → "43".
+pub fn percent(done: f64) -> String {
+    format!("{:.0}", done * 100.0)
+}
+
 /// Where uploads go, and with which token: the studio's. Its failures are sentences in the studio's language at
 /// the moment they happen.
 #[derive(Clone)]
@@ -174,6 +179,11 @@ mod tests {
 
     fn answer(status: u16, body: &str) -> HttpResponse {
         HttpResponse { status, retry_after: None, www_authenticate: None, body: body.as_bytes().to_vec() }
+    }
+
+    #[test]
+    fn progress_is_a_whole_percentage() {
+        assert_eq!([percent(0.0), percent(0.426), percent(1.0)], ["0", "43", "100"]);
     }
 
     #[test]

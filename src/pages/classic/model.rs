@@ -1,12 +1,14 @@
 //! The classic (v1) studio's wording and requests, as plain functions tested natively: the options' strings as
-//! words, the three modes of use as a create request, a render's outputs, and the service's refusals as sentences.
+//! words, the three modes of use as a create request, the create form's words and answer, a render's outputs, and
+//! the service's refusals as sentences.
 
 use leptos_i18n::td_string;
-use vstage_api::{ApiError, RemovalMode, RoomType, Style, v1};
+use vstage_api::{ApiError, Message, RemovalMode, RoomType, Style, v1};
 
 use crate::describe;
 use crate::locale::Locale;
 use crate::locale::errors::form_error;
+use crate::upload;
 
 /// A string of `GET /v1/options` in words (`home_office` → "Home office", "Arbeitszimmer"); sent back exactly as it
 /// came. A value the contract does not know is shown as it came, only spaced and capitalised.
@@ -198,6 +200,45 @@ impl CreateFailure {
     }
 }
 
+/// The photo a mask is drawn over: the chosen file as this browser shows it (`file_shown_at`) when a file is
+/// chosen, else the typed address once there is one.
+pub fn photo_for_mask(file_chosen: bool, file_shown_at: Option<String>, address: &str) -> Option<String> {
+    if file_chosen { file_shown_at } else { Some(address.trim().to_string()).filter(|address| !address.is_empty()) }
+}
+
+/// The mask button's words: draw a mask, or change the one drawn.
+pub fn mask_action(locale: Locale, drawn: bool) -> &'static str {
+    if drawn { td_string!(locale, classic.new_mask_change) } else { td_string!(locale, classic.new_mask_draw) }
+}
+
+/// What becomes of the furniture without a mask drawn, or with one.
+pub fn mask_hint(locale: Locale, drawn: bool) -> &'static str {
+    if drawn { td_string!(locale, classic.new_mask_custom) } else { td_string!(locale, classic.new_mask_auto) }
+}
+
+/// The photo's upload with the form (0.0 to 1.0) in words.
+pub fn uploading(locale: Locale, done: f64) -> String {
+    td_string!(locale, classic.new_uploading, percent = upload::percent(done))
+}
+
+/// The create button's words: what it does, else what is under way (rendering when the form waits for it).
+pub fn submit_words(locale: Locale, sending: bool, wait: bool) -> &'static str {
+    match (sending, wait) {
+        (true, true) => td_string!(locale, classic.new_rendering),
+        (true, false) => td_string!(locale, classic.sending),
+        (false, _) => td_string!(locale, classic.new_submit),
+    }
+}
+
+/// The answer to a multipart create: the render, or why not (the service's refusal, put in words when shown).
+pub fn created_from(status: u16, body: &[u8]) -> Result<v1::Created, CreateFailure> {
+    if (200..300).contains(&status) {
+        return serde_json::from_slice(body).map_err(|_| CreateFailure::Unreadable);
+    }
+    let message = serde_json::from_slice::<Message>(body).ok().map(|body| body.message);
+    Err(CreateFailure::Refused(ApiError::Http { status, message }))
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -293,5 +334,44 @@ mod tests {
         let empty: Vec<bool> = outputs(Locale::fr, &render).into_iter().map(|o| o.empty).collect();
         assert_eq!(empty, [false, true, false]);
         assert_eq!(outputs(Locale::fr, &render)[1].caption, "Pièce vide");
+    }
+
+    #[test]
+    fn the_mask_is_drawn_over_the_file_chosen_else_the_address() {
+        assert_eq!(photo_for_mask(true, Some("blob:a".into()), "https://p.example/a.jpg").as_deref(), Some("blob:a"));
+        assert_eq!(photo_for_mask(true, None, "https://p.example/a.jpg"), None, "the file, though not shown");
+        assert_eq!(
+            photo_for_mask(false, None, " https://p.example/a.jpg ").as_deref(),
+            Some("https://p.example/a.jpg")
+        );
+        assert_eq!(photo_for_mask(false, None, "  "), None);
+    }
+
+    #[test]
+    fn the_form_says_what_it_does_and_what_is_under_way() {
+        assert_eq!(mask_action(Locale::en, false), "Draw the declutter mask…");
+        assert_eq!(mask_action(Locale::en, true), "Change the declutter mask…");
+        assert_eq!(mask_hint(Locale::en, false), "Without one, the service finds the furniture itself.");
+        assert_eq!(mask_hint(Locale::en, true), "Your mask replaces the automatic one.");
+        assert_eq!(uploading(Locale::en, 0.426), "Uploading… 43 %");
+        assert_eq!(submit_words(Locale::en, false, true), "Create classic render");
+        assert_eq!(submit_words(Locale::en, true, true), "Rendering…");
+        assert_eq!(submit_words(Locale::en, true, false), "Sending…");
+        assert_ne!(submit_words(Locale::de, false, false), submit_words(Locale::en, false, false));
+    }
+
+    #[test]
+    fn a_multipart_create_is_the_render_or_why_not() {
+        let created = created_from(200, br#"{"render_id": "r1"}"#).unwrap();
+        assert_eq!(created.render_id, "r1");
+        assert_eq!(created_from(200, b"<html>").unwrap_err(), CreateFailure::Unreadable);
+        assert_eq!(
+            created_from(429, br#"{"message": "Too many."}"#).unwrap_err(),
+            CreateFailure::Refused(ApiError::Http { status: 429, message: Some("Too many.".into()) })
+        );
+        assert_eq!(
+            created_from(502, b"").unwrap_err(),
+            CreateFailure::Refused(ApiError::Http { status: 502, message: None })
+        );
     }
 }
