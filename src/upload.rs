@@ -23,6 +23,11 @@ use crate::locale::{Locale, use_locale};
 /// The largest photo the server takes.
 pub const MAX_BYTES: f64 = vstage_api::validate::MAX_PHOTO_BYTES as f64;
 
+/// Whether a file of this media type is a photo the studio sends (any `image/`).
+pub fn is_image(media_type: &str) -> bool {
+    media_type.starts_with("image/")
+}
+
 /// An upload's progress (0.0 to 1.0) as the whole percentage its sentence shows: 0.426 → "43".
 pub fn percent(done: f64) -> String {
     format!("{:.0}", done * 100.0)
@@ -182,8 +187,10 @@ mod tests {
     }
 
     #[test]
-    fn progress_is_a_whole_percentage() {
+    fn progress_is_a_whole_percentage_and_only_images_are_sent() {
         assert_eq!([percent(0.0), percent(0.426), percent(1.0)], ["0", "43", "100"]);
+        assert!(is_image("image/jpeg") && is_image("image/webp"));
+        assert!(!is_image("application/pdf") && !is_image(""));
     }
 
     #[test]
