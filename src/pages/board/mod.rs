@@ -1,9 +1,11 @@
-//! The listing board: a whole listing staged at once. Photos are added many at a time (`add_photos`), wait with
-//! their settings (`waiting`, `photos`), become renders in bulk, and each render is a row kept live (`row`) under
-//! one overall bar. The server remembers the board's renders for the subject; selected rows get more variations.
+//! The listing board: a whole listing staged at once. Photos are added many at a time (`add_photos`,
+//! `pasted_addresses`), wait with their settings (`waiting`, `photos`), become renders in bulk, and each render is
+//! a row kept live (`row`) under one overall bar. The server remembers the board's renders for the subject;
+//! selected rows get more variations.
 
 mod add_photos;
 pub mod model;
+mod pasted_addresses;
 pub mod photos;
 mod row;
 mod waiting;

@@ -2,9 +2,14 @@
 //! board's settings or its own. Kept by the studio, so leaving the board loses no upload or choice.
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos_i18n::td_string;
 use vstage_api::ApiError;
 
+use super::model::label_of;
 use crate::config_draft::ConfigDraft;
+use crate::locale::Locale;
+use crate::upload::{self, Uploader};
 
 /// Where a waiting photo is.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,6 +75,33 @@ impl BoardPhotos {
         key
     }
 
+    /// Adds photos ready at these addresses, each named by its address's last part.
+    pub fn add_addresses(&self, addresses: Vec<String>) {
+        for address in addresses {
+            self.add(label_of(&address), PhotoState::Ready(address));
+        }
+    }
+
+    /// Uploads one file as a waiting photo, its progress shown on its own row; a refusal is worded in `locale`.
+    pub fn upload(&self, locale: Locale, uploader: Uploader, file: web_sys::File) {
+        let name = file.name();
+        if !upload::is_image(&file.type_()) {
+            let message = td_string!(locale, board.add_not_image, name = &name);
+            self.add(name, PhotoState::Refused(message));
+            return;
+        }
+        let key = self.add(name, PhotoState::Uploading(0.0));
+        let photos = *self;
+        spawn_local(async move {
+            let progress = move |done: f64| photos.change(key, |photo| photo.state = PhotoState::Uploading(done));
+            let state = match uploader.send(&file, progress).await {
+                Ok(uploaded) => PhotoState::Ready(uploaded.url),
+                Err(message) => PhotoState::Refused(message),
+            };
+            photos.change(key, |photo| photo.state = state);
+        });
+    }
+
     /// Changes one photo (nothing when it was removed meanwhile).
     pub fn change(&self, key: u32, change: impl FnOnce(&mut Photo)) {
         let _ = self.photos.try_update(|photos| {
@@ -98,4 +130,29 @@ impl Default for BoardPhotos {
 /// The studio's waiting photos (provided by the studio, so they outlive the board screen).
 pub fn use_board_photos() -> BoardPhotos {
     use_context::<BoardPhotos>().expect("the studio provides the board's photos")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn photos_are_added_named_changed_and_removed_by_key() {
+        let owner = Owner::new();
+        owner.with(|| {
+            let photos = BoardPhotos::new();
+            photos.add_addresses(vec!["https://p.example/Living%20Room.jpg".into(), "https://p.example/b.jpg".into()]);
+            let key = photos.add("Kitchen.jpg".into(), PhotoState::Uploading(0.0));
+            photos.change(key, |photo| photo.state = PhotoState::Uploading(0.5));
+            photos.remove(0);
+            let waiting: Vec<(String, Option<String>)> = photos.photos.with_untracked(|list| {
+                list.iter().map(|photo| (photo.label.clone(), photo.state.address().map(str::to_string))).collect()
+            });
+            assert_eq!(
+                waiting,
+                [("b.jpg".to_string(), Some("https://p.example/b.jpg".to_string())), ("Kitchen.jpg".to_string(), None)]
+            );
+            assert_eq!(photos.photos.with_untracked(|list| list[1].state.clone()), PhotoState::Uploading(0.5));
+        });
+    }
 }

@@ -17,6 +17,7 @@ use crate::describe;
 use crate::locale::errors::form_error;
 use crate::locale::use_locale;
 use crate::plural;
+use crate::upload;
 
 #[component]
 pub fn WaitingPhotos(
@@ -164,7 +165,7 @@ fn WaitingPhoto(photos: BoardPhotos, key: u32, send: Callback<Option<Vec<u32>>>)
                 Some(PhotoState::Uploading(done)) => view! {
                     <div class="vstage-upload" role="status">
                         <span>{move || {
-                            td_string!(locale.get(), board.waiting_uploading, percent = format!("{:.0}", done * 100.0))
+                            td_string!(locale.get(), board.waiting_uploading, percent = upload::percent(done))
                         }}</span>
                         <progress max="1" value=done.to_string()></progress>
                     </div>
