@@ -1,6 +1,7 @@
 //! The studio's components that hold logic, mounted in headless Chromium: the configuration form (validation,
-//! the multi-config total kept at 20), the before/after slider with the keyboard, the ETA bar, the pager, and
-//! the live module's polling schedule and its answers to a reconnect and a reset, and the hooks over browser APIs.
+//! the multi-config total kept at 20), the photo address field, the before/after slider with the keyboard, the
+//! ETA bar, the pager, and the live module's polling schedule and its answers to a reconnect and a reset, and the
+//! hooks over browser APIs.
 #![cfg(target_arch = "wasm32")]
 
 use std::sync::Arc;
@@ -12,6 +13,7 @@ use vstage::components::config_list::ConfigList;
 use vstage::components::eta_bar::{EtaBar, eta_words};
 use vstage::components::image_viewer::ImageViewer;
 use vstage::components::pager::Pager;
+use vstage::components::photo_address::PhotoAddress;
 use vstage::config_draft::{ConfigDraft, Kind, count_limit};
 use vstage::hooks::use_animation_frame::use_animation_frame;
 use vstage::hooks::use_polling::{MAX_POLL_MS, MIN_POLL_MS, next_poll_delay};
@@ -161,6 +163,52 @@ async fn the_form_keeps_the_total_at_twenty_as_the_person_types() {
     assert!(!fieldsets[0].text_content().unwrap().contains("between 1 and 20"));
     assert!(fieldsets[1].text_content().unwrap().contains("between 1 and 20"));
     assert_eq!(second.get_attribute("aria-invalid").as_deref(), Some("true"));
+}
+
+// ---- the photo address field ----
+
+#[wasm_bindgen_test]
+async fn a_photo_address_field_takes_one_address_or_several_with_what_is_wrong_under_it() {
+    let root = container();
+    let one = RwSignal::new(String::new());
+    let refused_one = RwSignal::new(false);
+    let several = RwSignal::new(String::new());
+    let not_addresses = RwSignal::new(Vec::<String>::new());
+    let _mounted = leptos::mount::mount_to(root.clone(), move || {
+        view! {
+            <PhotoAddress id="one" label="Photo address" placeholder="https://…/a.jpg" value=one
+                on_input=move |typed: String| one.set(typed.trim().to_string()) invalid=refused_one />
+            <PhotoAddress id="several" label="Photo addresses" placeholder="https://…/b.jpg" several=true
+                value=several on_input=move |typed| several.set(typed) errors=not_addresses>
+                <button type="button">"Add these"</button>
+            </PhotoAddress>
+        }
+    });
+    settle().await;
+    let input: web_sys::HtmlInputElement = find(&root, "input#one[type=url]");
+    assert_eq!(input.placeholder(), "https://…/a.jpg");
+    assert_eq!(find::<web_sys::HtmlElement>(&root, "label[for=one]").text_content().as_deref(), Some("Photo address"));
+    assert_eq!(input.get_attribute("aria-invalid").as_deref(), Some("false"));
+    type_into(&input, " https://p.example/a.jpg ");
+    assert_eq!(one.get_untracked(), "https://p.example/a.jpg", "what was typed, as the form takes it");
+    refused_one.set(true);
+    settle().await;
+    assert_eq!(input.get_attribute("aria-invalid").as_deref(), Some("true"));
+
+    let area: web_sys::HtmlTextAreaElement = find(&root, "textarea#several");
+    assert_eq!(area.get_attribute("aria-invalid"), None, "not said when the form does not say");
+    area.set_value("https://p.example/b.jpg\nkitchen.jpg");
+    area.dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &bubbling()).unwrap()).unwrap();
+    assert_eq!(several.get_untracked(), "https://p.example/b.jpg\nkitchen.jpg");
+    not_addresses.set(vec!["\"kitchen.jpg\" is not a web address.".into()]);
+    settle().await;
+    let field = area.parent_element().unwrap();
+    let children = field.children();
+    let tags: Vec<String> = (0..children.length()).filter_map(|i| children.item(i)).map(|c| c.tag_name()).collect();
+    assert_eq!(tags, ["LABEL", "TEXTAREA", "P", "BUTTON"], "the errors, then the form's actions");
+    assert_eq!(field.class_name(), "vstage-field");
+    let error: web_sys::HtmlElement = find(&root, "#several ~ p.vstage-error[role=alert]");
+    assert!(error.text_content().unwrap().contains("kitchen.jpg"));
 }
 
 // ---- the image viewer ----
