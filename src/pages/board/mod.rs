@@ -8,18 +8,19 @@ pub mod model;
 mod pasted_addresses;
 pub mod photos;
 mod row;
+mod state;
 mod waiting;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_i18n::td_string;
-use vstage_api::ApiError;
-use vstage_api::board::{Board as SavedBoard, BoardRender};
+use vstage_api::board::BoardRender;
 
 use self::add_photos::AddPhotos;
-use self::model::Progress;
+use self::model::BoardChange;
 use self::photos::use_board_photos;
-use self::row::{BoardRow, Row};
+use self::row::BoardRow;
+use self::state::{BoardState, Loading};
 use self::waiting::WaitingPhotos;
 use crate::account::use_account;
 use crate::api::{Token, use_api, use_token, with_access_token};
@@ -28,122 +29,30 @@ use crate::components::screen_heading::ScreenHeading;
 use crate::locale::errors::api_error;
 use crate::locale::use_locale;
 
-#[derive(Debug, Clone, PartialEq)]
-enum Loading {
-    Reading,
-    Ready,
-    Failed(ApiError),
-}
-
 #[component]
 pub fn Board() -> impl IntoView {
     let api = use_api();
     let account = use_account();
     let locale = use_locale();
     let photos = use_board_photos();
-    let owner = StoredValue::new(Owner::current().expect("a component runs under an owner"));
-    let entries = RwSignal::new(Vec::<BoardRender>::new());
-    // Each render's state, kept for the board's life (rows come and go; their state stays readable).
-    let rows = StoredValue::new(std::collections::HashMap::<String, Row>::new());
-    let row_of = move |id: &str| -> Row {
-        if let Some(row) = rows.with_value(|rows| rows.get(id).copied()) {
-            return row;
-        }
-        let row = owner.with_value(|owner| owner.with(Row::new));
-        rows.update_value(|rows| {
-            rows.insert(id.to_string(), row);
-        });
-        row
-    };
-    let loading = RwSignal::new(Loading::Reading);
-    let failure = RwSignal::new(None::<ApiError>);
+    let state = BoardState::new();
+    let BoardState { entries, loading, failure, .. } = state;
     let bulk_open = RwSignal::new(None::<Vec<(String, String)>>);
     let remembered = move || account.offers_board();
-
-    let take = move |board: SavedBoard| entries.set(board.renders);
-    let load = {
-        let api = api.clone();
-        move || {
-            let api = api.clone();
-            loading.set(Loading::Reading);
-            spawn_local(async move {
-                match api.board().await {
-                    Ok(board) => {
-                        take(board);
-                        let _ = loading.try_set(Loading::Ready);
-                    }
-                    Err(error) if error.status() == Some(404) => {
-                        let _ = loading.try_set(Loading::Ready);
-                    }
-                    Err(error) => {
-                        let _ = loading.try_set(Loading::Failed(error));
-                    }
-                }
-            });
-        }
-    };
-    load();
-    // A change to the board, kept by the server when it offers boards, else on this screen only.
-    let change = {
-        let api = api.clone();
-        move |change: BoardChange| {
-            let api = api.clone();
-            if !remembered() {
-                entries.update(|list| change.apply_locally(list));
-                return;
-            }
-            spawn_local(async move {
-                let answer = match change {
-                    BoardChange::Add(renders) => api.add_to_board(renders).await,
-                    BoardChange::Remove(id) => api.remove_from_board(&id).await,
-                    BoardChange::Clear => api.clear_board().await,
-                };
-                match answer {
-                    Ok(board) => {
-                        take(board);
-                        let _ = failure.try_set(None);
-                    }
-                    Err(error) => {
-                        let _ = failure.try_set(Some(error));
-                    }
-                }
-            });
-        }
-    };
-    let on_created = {
-        let change = change.clone();
-        Callback::new(move |created: Vec<BoardRender>| {
-            account.refresh();
-            change(BoardChange::Add(created));
-        })
-    };
-    let on_remove = {
-        let change = change.clone();
-        Callback::new(move |id: String| change(BoardChange::Remove(id)))
-    };
-    let clear = move |_| change(BoardChange::Clear);
-
-    let progress = Memo::new(move |_| {
-        entries.with(|list| {
-            list.iter().fold(Progress::default(), |sum, entry| {
-                sum + row_of(&entry.render_id).state.variations.with(|variations| Progress::of(variations))
-            })
-        })
+    let load = loader(state);
+    let change = changer(state);
+    let on_created = Callback::new(move |created: Vec<BoardRender>| {
+        account.refresh();
+        change.run(BoardChange::Add(created));
     });
-    let selected = Memo::new(move |_| -> Vec<(String, String)> {
-        entries.with(|list| {
-            list.iter()
-                .filter(|entry| row_of(&entry.render_id).selected.get())
-                .map(|entry| (entry.render_id.clone(), entry.label.clone()))
-                .collect()
-        })
-    });
+    let on_remove = Callback::new(move |id: String| change.run(BoardChange::Remove(id)));
+    let clear = move |_| change.run(BoardChange::Clear);
+
+    let progress = Memo::new(move |_| state.progress());
+    let selected = Memo::new(move |_| state.selected());
     let on_added = Callback::new(move |ids: Vec<String>| {
         account.refresh();
-        // The rows read again: their new variations show, and polling or events take them from there.
-        for id in ids {
-            row_of(&id).refresh.update(|n| *n += 1);
-        }
+        state.refresh(ids);
     });
     let download = {
         let base = api.base_url().to_string();
@@ -152,7 +61,6 @@ pub fn Board() -> impl IntoView {
             with_access_token(format!("{base}/board/results.zip"), token.as_ref().and_then(Token::get).as_deref())
         })
     };
-    let retry = load.clone();
 
     view! {
         <section class="vstage-page vstage-board" aria-labelledby="vstage-board-title">
@@ -167,16 +75,13 @@ pub fn Board() -> impl IntoView {
                 Loading::Reading => view! {
                     <p class="vstage-muted vstage-skeleton" aria-busy="true">{move || td_string!(locale.get(), board.loading)}</p>
                 }.into_any(),
-                Loading::Failed(error) => {
-                    let retry = retry.clone();
-                    view! {
-                        <div class="vstage-panel vstage-panel--error" role="alert">
-                            <h2>{move || td_string!(locale.get(), board.load_failed)}</h2>
-                            <p>{move || api_error(locale.get(), &error)}</p>
-                            <button class="vstage-button" on:click=move |_| retry()>{move || td_string!(locale.get(), common.try_again)}</button>
-                        </div>
-                    }.into_any()
-                }
+                Loading::Failed(error) => view! {
+                    <div class="vstage-panel vstage-panel--error" role="alert">
+                        <h2>{move || td_string!(locale.get(), board.load_failed)}</h2>
+                        <p>{move || api_error(locale.get(), &error)}</p>
+                        <button class="vstage-button" on:click=move |_| load.run(())>{move || td_string!(locale.get(), common.try_again)}</button>
+                    </div>
+                }.into_any(),
                 Loading::Ready => ().into_any(),
             }}
             <Show when=move || !remembered() && loading.get() == Loading::Ready>
@@ -197,7 +102,7 @@ pub fn Board() -> impl IntoView {
                                     {move || td_string!(locale.get(), board.download_all)}
                                 </a>
                             </Show>
-                            <button type="button" class="vstage-button vstage-button--secondary" on:click=clear.clone()>
+                            <button type="button" class="vstage-button vstage-button--secondary" on:click=clear>
                                 {move || td_string!(locale.get(), board.start_new)}
                             </button>
                         </div>
@@ -212,7 +117,7 @@ pub fn Board() -> impl IntoView {
                     </div>
                     <ul class="vstage-board__rows">
                         <For each=move || entries.get() key=|entry| entry.render_id.clone() let:entry>
-                            <BoardRow row=row_of(&entry.render_id) entry on_remove />
+                            <BoardRow row=state.row(&entry.render_id) entry on_remove />
                         </For>
                     </ul>
                 </section>
@@ -224,26 +129,34 @@ pub fn Board() -> impl IntoView {
     }
 }
 
-/// What the person did to the board's list.
-enum BoardChange {
-    Add(Vec<BoardRender>),
-    Remove(String),
-    Clear,
+/// Reads the board, now and whenever the callback is run.
+fn loader(state: BoardState) -> Callback<()> {
+    let api = use_api();
+    let load = Callback::new(move |()| {
+        let api = api.clone();
+        state.loading.set(Loading::Reading);
+        spawn_local(async move { state.loaded(api.board().await) });
+    });
+    load.run(());
+    load
 }
 
-impl BoardChange {
-    /// The same change on a list no server keeps.
-    fn apply_locally(self, list: &mut Vec<BoardRender>) {
-        match self {
-            BoardChange::Add(renders) => {
-                for render in renders {
-                    if list.iter().all(|entry| entry.render_id != render.render_id) {
-                        list.push(render);
-                    }
-                }
-            }
-            BoardChange::Remove(id) => list.retain(|entry| entry.render_id != id),
-            BoardChange::Clear => list.clear(),
+/// Makes a change to the board, kept by the server when it offers boards, else on this screen only.
+fn changer(state: BoardState) -> Callback<BoardChange> {
+    let (api, account) = (use_api(), use_account());
+    Callback::new(move |change: BoardChange| {
+        if !account.offers_board() {
+            state.change_locally(change);
+            return;
         }
-    }
+        let api = api.clone();
+        spawn_local(async move {
+            let answer = match change {
+                BoardChange::Add(renders) => api.add_to_board(renders).await,
+                BoardChange::Remove(id) => api.remove_from_board(&id).await,
+                BoardChange::Clear => api.clear_board().await,
+            };
+            state.changed(answer);
+        });
+    })
 }

@@ -1,13 +1,38 @@
 //! What the listing board works out, as plain functions tested natively: photos' names and pasted addresses, the
-//! bulk request for the photos waiting, and the board's progress.
+//! bulk request for the photos waiting, changes to the board's list, and the board's progress.
 
 use leptos_i18n::td_string;
+use vstage_api::board::BoardRender;
 use vstage_api::{BulkRender, Variation, VariationStatus};
 
 use crate::config_draft::ConfigDraft;
 use crate::describe;
 use crate::locale::Locale;
 use crate::plural;
+
+/// What the person did to the board's list.
+pub enum BoardChange {
+    Add(Vec<BoardRender>),
+    Remove(String),
+    Clear,
+}
+
+impl BoardChange {
+    /// The same change on a list no server keeps.
+    pub fn apply_locally(self, list: &mut Vec<BoardRender>) {
+        match self {
+            BoardChange::Add(renders) => {
+                for render in renders {
+                    if list.iter().all(|entry| entry.render_id != render.render_id) {
+                        list.push(render);
+                    }
+                }
+            }
+            BoardChange::Remove(id) => list.retain(|entry| entry.render_id != id),
+            BoardChange::Clear => list.clear(),
+        }
+    }
+}
 
 /// How far the board's variations are: finished, failed and all of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -129,6 +154,21 @@ mod tests {
     fn variation(id: &str, kind: &str, status: &str) -> Variation {
         serde_json::from_value(json!({"id": id, "render_id": "r", "type": kind, "created_at": 1, "status": status}))
             .unwrap()
+    }
+
+    fn entry(id: &str) -> BoardRender {
+        BoardRender { render_id: id.to_string(), label: format!("{id}.jpg") }
+    }
+
+    #[test]
+    fn changes_apply_locally_as_the_server_would() {
+        let mut list = vec![entry("a")];
+        BoardChange::Add(vec![entry("b"), entry("a"), entry("c")]).apply_locally(&mut list);
+        assert_eq!(list, [entry("a"), entry("b"), entry("c")], "a render already there keeps its place");
+        BoardChange::Remove("b".to_string()).apply_locally(&mut list);
+        assert_eq!(list, [entry("a"), entry("c")]);
+        BoardChange::Clear.apply_locally(&mut list);
+        assert!(list.is_empty());
     }
 
     #[test]

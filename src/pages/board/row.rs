@@ -8,6 +8,7 @@ use vstage_api::board::BoardRender;
 use vstage_api::{AddVariations, ApiError, GetRender, MAX_VARIATIONS_PER_RENDER, Variation, VariationStatus};
 
 use super::model::{done_by_kind, what_it_is};
+use super::state::Row;
 use crate::api::use_api;
 use crate::clock::use_now;
 use crate::components::eta_bar::EtaBar;
@@ -16,30 +17,8 @@ use crate::describe;
 use crate::live::follow_render;
 use crate::locale::errors::api_error;
 use crate::locale::{Locale, use_locale};
-use crate::pages::render_detail::state::RenderState;
 use crate::plural;
 use crate::route::Route;
-
-/// A board row's render and what is known of it, kept by the board so that its progress and selection can read it.
-#[derive(Debug, Clone, Copy)]
-pub struct Row {
-    pub state: RenderState,
-    pub selected: RwSignal<bool>,
-    /// Bumped to read the render again (variations were added to it).
-    pub refresh: RwSignal<u64>,
-}
-
-impl Default for Row {
-    fn default() -> Self {
-        Row::new()
-    }
-}
-
-impl Row {
-    pub fn new() -> Row {
-        Row { state: RenderState::new(), selected: RwSignal::new(false), refresh: RwSignal::new(0) }
-    }
-}
 
 #[component]
 pub fn BoardRow(
