@@ -14,6 +14,9 @@ mod renders;
 mod row;
 mod state;
 mod tools;
+mod try_again;
+mod variation_line;
+mod variations;
 mod waiting;
 
 use leptos::prelude::*;

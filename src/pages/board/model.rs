@@ -1,9 +1,10 @@
 //! What the listing board works out, as plain functions tested natively: photos' names and pasted addresses, the
-//! bulk request for the photos waiting, changes to the board's list, and the board's progress.
+//! bulk request for the photos waiting, changes to the board's list, each row's name, picture and variations, and
+//! the board's progress.
 
 use leptos_i18n::td_string;
 use vstage_api::board::BoardRender;
-use vstage_api::{BulkRender, Variation, VariationStatus};
+use vstage_api::{BulkRender, Config, Variation, VariationStatus};
 
 use crate::config_draft::ConfigDraft;
 use crate::describe;
@@ -98,6 +99,34 @@ pub fn done_by_kind(locale: Locale, variations: &[Variation]) -> Vec<(String, us
         }
     }
     groups
+}
+
+/// The unfinished and failed variations, each shown on a line of its own.
+pub fn not_done(variations: &[Variation]) -> Vec<Variation> {
+    variations.iter().filter(|variation| variation.status != VariationStatus::Done).cloned().collect()
+}
+
+pub fn has_failed(variations: &[Variation]) -> bool {
+    variations.iter().any(|variation| variation.status == VariationStatus::Error)
+}
+
+/// The failed variations' configurations, one for each failure, to add them again.
+pub fn failed_configs(variations: &[Variation]) -> Vec<Config> {
+    variations
+        .iter()
+        .filter(|variation| variation.status == VariationStatus::Error)
+        .filter_map(|variation| variation.config.clone())
+        .collect()
+}
+
+/// A row's name: the photo's, else the render's id.
+pub fn row_label(entry: &BoardRender) -> String {
+    if entry.label.is_empty() { entry.render_id.clone() } else { entry.label.clone() }
+}
+
+/// A row's picture: the newest finished variation, else the photo (`source`).
+pub fn row_thumbnail(variations: &[Variation], source: Option<String>) -> Option<String> {
+    describe::newest_thumbnail(variations).or(source)
 }
 
 /// What a variation is, in words: its configuration, else its type.
@@ -201,6 +230,31 @@ mod tests {
             [("Virtual staging".to_string(), 2), ("Furniture removal".to_string(), 1)]
         );
         assert_eq!(done_by_kind(Locale::es, &list)[1], ("Retirada de muebles".to_string(), 1));
+    }
+
+    #[test]
+    fn a_row_shows_its_unfinished_variations_one_by_one_and_tries_its_failed_ones_again() {
+        let mut failed = variation("c", "enhancement", "error");
+        failed.config = Some(serde_json::from_value(json!({"type": "enhancement"})).unwrap());
+        let list = [variation("a", "staging", "done"), variation("b", "staging", "queued"), failed.clone()];
+        let shown: Vec<String> = not_done(&list).into_iter().map(|variation| variation.id).collect();
+        assert_eq!(shown, ["b", "c"]);
+        assert!(has_failed(&list));
+        assert!(!has_failed(&list[..2]));
+        assert_eq!(failed_configs(&list), [failed.config.unwrap()]);
+        let unknown = variation("d", "staging", "error");
+        assert!(failed_configs(&[unknown]).is_empty(), "a failure with no known settings cannot be sent again");
+    }
+
+    #[test]
+    fn a_row_is_named_and_pictured_by_what_it_has() {
+        assert_eq!(row_label(&entry("a")), "a.jpg");
+        assert_eq!(row_label(&BoardRender { render_id: "rnd_1".to_string(), label: String::new() }), "rnd_1");
+        let photo = Some("https://img.example/photo.jpg".to_string());
+        let mut done = variation("a", "staging", "done");
+        assert_eq!(row_thumbnail(&[done.clone()], photo.clone()), photo, "nothing finished shows yet");
+        done.result = Some(serde_json::from_value(json!({"url": "https://img.example/a.jpg"})).unwrap());
+        assert_eq!(row_thumbnail(&[done], photo).as_deref(), Some("https://img.example/a.jpg"));
     }
 
     #[test]
