@@ -5,10 +5,13 @@
 //! the sections are components of their own.
 
 mod add_photos;
+mod create;
 mod loading;
 pub mod model;
 mod overall;
+mod own_settings;
 mod pasted_addresses;
+mod photo_status;
 pub mod photos;
 mod renders;
 mod row;
@@ -18,6 +21,7 @@ mod try_again;
 mod variation_line;
 mod variations;
 mod waiting;
+mod waiting_photo;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;

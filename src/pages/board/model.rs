@@ -1,11 +1,12 @@
 //! What the listing board works out, as plain functions tested natively: photos' names and pasted addresses, the
-//! bulk request for the photos waiting, changes to the board's list, each row's name, picture and variations, and
+//! photos waiting (how many are ready, what they are sent with, the bulk request), changes to the board's list, each row's name, picture and variations, and
 //! the board's progress.
 
 use leptos_i18n::td_string;
 use vstage_api::board::BoardRender;
 use vstage_api::{BulkRender, Config, Variation, VariationStatus};
 
+use super::photos::{Photo, PhotoState};
 use crate::config_draft::ConfigDraft;
 use crate::describe;
 use crate::locale::Locale;
@@ -162,6 +163,51 @@ pub fn pasted_addresses(locale: Locale, text: &str) -> (Vec<String>, Vec<String>
     (addresses, refused)
 }
 
+/// How many waiting photos have an address to render.
+pub fn ready_count(photos: &[Photo]) -> usize {
+    photos.iter().filter(|photo| photo.state.address().is_some()).count()
+}
+
+/// How many waiting photos are still uploading.
+pub fn uploading_count(photos: &[Photo]) -> usize {
+    photos.iter().filter(|photo| matches!(photo.state, PhotoState::Uploading(_))).count()
+}
+
+/// The settings a waiting photo is rendered with, in words: its own, else the board's.
+pub fn settings_words(locale: Locale, own: Option<&ConfigDraft>) -> String {
+    match own {
+        Some(own) => describe::config(locale, &own.to_config()),
+        None => td_string!(locale, board.waiting_board_settings).to_string(),
+    }
+}
+
+/// A waiting photo sent to become a render.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PhotoToSend {
+    pub key: u32,
+    pub label: String,
+    pub address: String,
+    /// The settings it is rendered with.
+    pub draft: ConfigDraft,
+}
+
+/// The photos to send: every one with an address, or only those of `keys`; each with its own settings, else the
+/// board's (`shared`).
+pub fn photos_to_send(photos: &[Photo], keys: Option<&[u32]>, shared: &ConfigDraft) -> Vec<PhotoToSend> {
+    photos
+        .iter()
+        .filter(|photo| keys.is_none_or(|keys| keys.contains(&photo.key)))
+        .filter_map(|photo| {
+            Some(PhotoToSend {
+                key: photo.key,
+                label: photo.label.clone(),
+                address: photo.state.address()?.to_string(),
+                draft: photo.own.clone().unwrap_or_else(|| shared.clone()),
+            })
+        })
+        .collect()
+}
+
 /// The bulk entries for photos (their addresses) each with the configuration it is rendered with.
 pub fn bulk_entries<'a>(photos: impl IntoIterator<Item = (&'a str, &'a ConfigDraft)>) -> Vec<BulkRender> {
     photos
@@ -177,6 +223,7 @@ pub fn bulk_entries<'a>(photos: impl IntoIterator<Item = (&'a str, &'a ConfigDra
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+    use vstage_api::ApiError;
 
     use super::*;
 
@@ -267,6 +314,44 @@ mod tests {
         assert_eq!(addresses, ["https://a.example/1.jpg", "http://b.example/2.jpg"]);
         assert_eq!(refused.len(), 1);
         assert!(refused[0].contains("\"kitchen.jpg\" is not a web address"));
+    }
+
+    fn photo(key: u32, state: PhotoState, own: Option<ConfigDraft>) -> Photo {
+        Photo { key, label: format!("{key}.jpg"), state, own }
+    }
+
+    #[test]
+    fn waiting_photos_are_counted_and_sent_with_their_settings() {
+        let kitchen = ConfigDraft { room_type: vstage_api::RoomType::Kitchen, ..ConfigDraft::default() };
+        let refused = ApiError::Http { status: 400, message: None };
+        let photos = [
+            photo(0, PhotoState::Uploading(0.5), None),
+            photo(1, PhotoState::Ready("https://a.example/1.jpg".to_string()), None),
+            photo(2, PhotoState::Refused("Not an image.".to_string()), None),
+            photo(3, PhotoState::NotCreated { address: "https://a.example/3.jpg".to_string(), error: refused }, None),
+            photo(4, PhotoState::Ready("https://a.example/4.jpg".to_string()), Some(kitchen.clone())),
+        ];
+        assert_eq!(ready_count(&photos), 3);
+        assert_eq!(uploading_count(&photos), 1);
+
+        let shared = ConfigDraft::default();
+        let every = photos_to_send(&photos, None, &shared);
+        let keys: Vec<u32> = every.iter().map(|photo| photo.key).collect();
+        assert_eq!(keys, [1, 3, 4], "only photos with an address are sent");
+        assert_eq!((every[1].address.as_str(), every[1].label.as_str()), ("https://a.example/3.jpg", "3.jpg"));
+        assert_eq!(every[0].draft, shared);
+        assert_eq!(every[2].draft, kitchen, "a photo's own settings win");
+        let again = photos_to_send(&photos, Some(&[3, 0]), &shared);
+        assert_eq!(again.len(), 1, "only the keys asked for, and only with an address");
+        assert_eq!(again[0].key, 3);
+    }
+
+    #[test]
+    fn a_waiting_photo_says_which_settings_it_has() {
+        assert_eq!(settings_words(Locale::en, None), "The board's settings");
+        let kitchen = ConfigDraft { room_type: vstage_api::RoomType::Kitchen, ..ConfigDraft::default() };
+        let own = settings_words(Locale::en, Some(&kitchen));
+        assert!(own.starts_with("Kitchen · "), "its own settings, described: {own}");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use leptos::task::spawn_local;
 use leptos_i18n::td_string;
 use vstage_api::ApiError;
 
-use super::model::label_of;
+use super::model::{label_of, ready_count, uploading_count};
 use crate::config_draft::ConfigDraft;
 use crate::locale::Locale;
 use crate::upload::{self, Uploader};
@@ -113,6 +113,16 @@ impl BoardPhotos {
 
     pub fn remove(&self, key: u32) {
         self.photos.update(|photos| photos.retain(|photo| photo.key != key));
+    }
+
+    /// How many photos have an address to render.
+    pub fn ready(&self) -> usize {
+        self.photos.with(|list| ready_count(list))
+    }
+
+    /// How many photos are still uploading.
+    pub fn uploading(&self) -> usize {
+        self.photos.with(|list| uploading_count(list))
     }
 
     /// The board's settings.

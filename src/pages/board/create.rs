@@ -1,0 +1,53 @@
+//! "Create renders" under the waiting photos: how many are ready, or that they are being sent, and how many are
+//! still uploading.
+
+use leptos::prelude::*;
+use leptos_i18n::td_string;
+
+use super::photos::BoardPhotos;
+use crate::locale::use_locale;
+use crate::plural;
+
+#[component]
+pub fn CreateRenders(
+    photos: BoardPhotos,
+    /// Whether the photos are being sent.
+    #[prop(into)]
+    sending: Signal<bool>,
+    /// Called to send every photo that is ready.
+    #[prop(into)]
+    on_create: Callback<()>,
+) -> impl IntoView {
+    let locale = use_locale();
+    view! {
+        <div class="vstage-form__actions">
+            <button
+                type="button"
+                class="vstage-button"
+                part="primary-button"
+                disabled=move || sending.get() || photos.ready() == 0
+                aria-busy=move || sending.get().to_string()
+                on:click=move |_| on_create.run(())
+            >
+                {move || match (sending.get(), photos.ready()) {
+                    (true, _) => td_string!(locale.get(), board.waiting_creating).to_string(),
+                    (false, n) => {
+                        plural!(locale.get(), n, board.waiting_create_singular, board.waiting_create_plural, count = n)
+                    }
+                }}
+            </button>
+            {move || (photos.uploading() > 0).then(|| view! {
+                <span class="vstage-hint">{move || {
+                    let count = photos.uploading();
+                    plural!(
+                        locale.get(),
+                        count,
+                        board.waiting_still_uploading_singular,
+                        board.waiting_still_uploading_plural,
+                        count = count
+                    )
+                }}</span>
+            })}
+        </div>
+    }
+}

@@ -1,0 +1,37 @@
+//! One waiting photo: its name, the settings it is rendered with, taking it away, where it is (`photo_status`) and
+//! its own settings (`own_settings`).
+
+use leptos::prelude::*;
+use leptos_i18n::td_string;
+
+use super::model::settings_words;
+use super::own_settings::OwnSettings;
+use super::photo_status::PhotoStatus;
+use super::photos::BoardPhotos;
+use crate::locale::use_locale;
+
+#[component]
+pub fn WaitingPhoto(photos: BoardPhotos, key: u32, send: Callback<Option<Vec<u32>>>) -> impl IntoView {
+    let locale = use_locale();
+    let photo = Memo::new(move |_| photos.photos.with(|list| list.iter().find(|p| p.key == key).cloned()));
+    let label = move || photo.with(|p| p.as_ref().map(|p| p.label.clone()).unwrap_or_default());
+    let settings = move || photo.with(|p| settings_words(locale.get(), p.as_ref().and_then(|p| p.own.as_ref())));
+    view! {
+        <li class="vstage-board__photo">
+            <div class="vstage-board__photo-head">
+                <strong class="vstage-board__label">{label}</strong>
+                <span class="vstage-hint">{settings}</span>
+                <button type="button" class="vstage-button vstage-button--small vstage-button--secondary"
+                    aria-label=move || td_string!(locale.get(), board.waiting_remove_named, label = label())
+                    on:click=move |_| photos.remove(key)>
+                    {move || td_string!(locale.get(), board.waiting_remove)}
+                </button>
+            </div>
+            <PhotoStatus
+                state=Signal::derive(move || photo.get().map(|p| p.state))
+                on_retry=move |()| send.run(Some(vec![key]))
+            />
+            <OwnSettings photos key />
+        </li>
+    }
+}
