@@ -93,8 +93,9 @@ fn sender(
                 }
             }
             let _ = sending.try_set(false);
+            // The renders are on the server's board whether or not the board is still shown to be told.
             if !created.is_empty() {
-                on_created.run(created);
+                let _ = on_created.try_run(created);
             }
         });
     })

@@ -190,7 +190,10 @@ fn ClassicVary(render_id: Signal<String>, render: RwSignal<Option<v1::Render>>, 
         let api = api.clone();
         spawn_local(async move {
             match api.v1_create_variation(&render_id.get_untracked(), &request).await {
-                Ok(_) => reload.run(()),
+                // the page may have been left meanwhile: then there is nothing to reload
+                Ok(_) => {
+                    let _ = reload.try_run(());
+                }
                 Err(error) => {
                     let _ = failure.try_set(Some(error));
                 }
