@@ -16,7 +16,7 @@ use crate::config_draft::{ConfigDraft, Kind};
 use crate::describe;
 use crate::locale::errors::{form_error, invalid};
 use crate::locale::{Locale, use_locale};
-use crate::pages::new_render::build_request;
+use crate::pages::new_render::model::build_request;
 use crate::pages::use_render_created;
 
 /// Where the page is.

@@ -1,0 +1,82 @@
+//! A new render: the photo, one or more configurations with their counts (20 variations at most in all), and the
+//! advanced options. Everything is checked with `vstage-api`'s rules before sending; errors sit by their field.
+//! `state` holds the form, `model` works out its request and words, and the sections are components of their own.
+
+mod advanced;
+mod mask_dialog;
+pub mod model;
+mod state;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos_i18n::td_string;
+
+use self::advanced::AdvancedOptions;
+use self::mask_dialog::MaskDialog;
+use self::state::NewRenderForm;
+use crate::ListingPhoto;
+use crate::api::use_api;
+use crate::components::config_fields::MaskRequest;
+use crate::components::config_list::ConfigList;
+use crate::components::image_picker::ImagePicker;
+use crate::components::screen_heading::ScreenHeading;
+use crate::locale::errors::{form_error, invalid};
+use crate::locale::use_locale;
+use crate::pages::use_render_created;
+
+#[component]
+pub fn NewRender() -> impl IntoView {
+    let locale = use_locale();
+    let form = NewRenderForm::new();
+    follow_listing_photo(form.image_url);
+    provide_context(MaskRequest(Callback::new(move |id: u32| form.open_mask(id, locale.get_untracked()))));
+    let submit = sender(form);
+    let photo_error = Signal::derive(move || form.error_on("image_url").map(|error| invalid(locale.get(), &error)));
+
+    view! {
+        <section class="vstage-page" aria-labelledby="vstage-new-title">
+            <ScreenHeading id="vstage-new-title">{move || td_string!(locale.get(), studio.new_render)}</ScreenHeading>
+            <form class="vstage-form" on:submit=submit novalidate>
+                <ImagePicker image_url=form.image_url error=photo_error />
+                <ConfigList drafts=form.drafts existing=Signal::stored(0) error=form.error multiple=true />
+                <AdvancedOptions form />
+                {move || form.failure.get().map(|error| view! { <p class="vstage-error" role="alert">{form_error(locale.get(), &error)}</p> })}
+                <div class="vstage-form__actions">
+                    <button type="submit" class="vstage-button" part="primary-button" disabled=move || form.sending.get() aria-busy=move || form.sending.get().to_string()>
+                        {move || model::submit_words(locale.get(), form.sending.get(), form.wait.get())}
+                    </button>
+                </div>
+            </form>
+            <MaskDialog form />
+        </section>
+    }
+}
+
+/// Starts the photo at the listing's, when the host gives one, and takes each other one it gives later.
+fn follow_listing_photo(image_url: RwSignal<String>) {
+    let Some(ListingPhoto(photo)) = use_context::<ListingPhoto>() else { return };
+    if let Some(first) = photo.get_untracked() {
+        image_url.set(first);
+    }
+    Effect::new(move |first: Option<()>| {
+        let photo = photo.get();
+        if let (Some(()), Some(photo)) = (first, photo) {
+            image_url.set(photo);
+        }
+    });
+}
+
+/// Sends the form; on success, what follows a new render (its page).
+fn sender(form: NewRenderForm) -> impl Fn(leptos::ev::SubmitEvent) + Clone + 'static {
+    let (api, created) = (use_api(), use_render_created());
+    move |ev| {
+        ev.prevent_default();
+        let Some(request) = form.start() else { return };
+        let (api, created) = (api.clone(), created.clone());
+        spawn_local(async move {
+            if let Some(render) = form.finish(api.create_render(&request).await) {
+                created(render.id);
+            }
+        });
+    }
+}

@@ -1,0 +1,98 @@
+//! What the new render form works out as plain functions: the request for its choices, a custom mask taken into its
+//! configuration, the sentence when the mask comes before the photo, and the submit button's words. Tested natively.
+
+use leptos_i18n::td_string;
+use vstage_api::validate::Problem;
+use vstage_api::{ConfigEntry, CreateRender, RemovalMode, RenderConfigs, Rule, ValidationError};
+
+use crate::config_draft::{ConfigDraft, Kind};
+use crate::locale::Locale;
+
+/// The request for these choices (single form for one configuration, multi form for several).
+pub fn build_request(
+    image_url: &str,
+    drafts: &[ConfigDraft],
+    webhook_url: &str,
+    wait_for_completion: bool,
+) -> CreateRender {
+    let configs = match drafts {
+        [only] => RenderConfigs::Single { config: only.to_config(), variation_count: only.count },
+        many => RenderConfigs::Multi {
+            configs: many
+                .iter()
+                .map(|draft| ConfigEntry { config: draft.to_config(), variation_count: draft.count })
+                .collect(),
+        },
+    };
+    CreateRender {
+        image_url: image_url.trim().to_string(),
+        configs,
+        webhook_url: Some(webhook_url.trim().to_string()).filter(|url| !url.is_empty()),
+        wait_for_completion: wait_for_completion.then_some(true),
+    }
+}
+
+/// Gives draft `id` the custom mask uploaded to `mask_url`; a staging draft then always removes the furniture,
+/// since that is when a custom mask is used.
+pub fn use_mask(drafts: &mut [(u32, ConfigDraft)], id: u32, mask_url: &str) {
+    if let Some((_, draft)) = drafts.iter_mut().find(|(i, _)| *i == id) {
+        draft.mask_url = Some(mask_url.to_string());
+        if draft.kind == Kind::Staging {
+            draft.removal = RemovalMode::On;
+        }
+    }
+}
+
+/// The photo's error when a mask is asked for before there is a photo to draw it over.
+pub fn photo_first(locale: Locale) -> ValidationError {
+    let sentence = td_string!(locale, studio.new_photo_first).to_string();
+    ValidationError::new("image_url", Rule::Required, Problem::Other(sentence))
+}
+
+/// The submit button's words: "Create render", or what is under way (waiting for the result or only sending).
+pub fn submit_words(locale: Locale, sending: bool, wait: bool) -> &'static str {
+    match (sending, wait) {
+        (true, true) => td_string!(locale, studio.new_rendering),
+        (true, false) => td_string!(locale, studio.new_sending),
+        (false, _) => td_string!(locale, studio.new_create),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_configuration_is_the_single_form_and_more_the_multi_form() {
+        let one = build_request("  https://img.example/room.jpg ", &[ConfigDraft::default()], " ", false);
+        assert_eq!(one.image_url, "https://img.example/room.jpg");
+        assert!(matches!(one.configs, RenderConfigs::Single { variation_count: 1, .. }), "{:?}", one.configs);
+        assert_eq!((one.webhook_url, one.wait_for_completion), (None, None));
+
+        let drafts = [ConfigDraft::default(), ConfigDraft { count: 3, ..ConfigDraft::default() }];
+        let many = build_request("https://img.example/room.jpg", &drafts, " https://hooks.example/in ", true);
+        let RenderConfigs::Multi { configs } = &many.configs else { panic!("{:?}", many.configs) };
+        assert_eq!(configs.iter().map(|entry| entry.variation_count).collect::<Vec<_>>(), [1, 3]);
+        assert_eq!(many.webhook_url.as_deref(), Some("https://hooks.example/in"));
+        assert_eq!(many.wait_for_completion, Some(true));
+    }
+
+    #[test]
+    fn a_custom_mask_makes_staging_remove_the_furniture() {
+        let mut drafts = vec![(0, ConfigDraft::default()), (1, ConfigDraft::default())];
+        use_mask(&mut drafts, 1, "https://img.example/mask.png");
+        assert_eq!(drafts[1].1.mask_url.as_deref(), Some("https://img.example/mask.png"));
+        assert_eq!(drafts[1].1.removal, RemovalMode::On);
+        assert_eq!(drafts[0].1, ConfigDraft::default(), "only the draft that asked");
+    }
+
+    #[test]
+    fn the_photo_comes_before_its_mask_and_the_button_says_what_is_under_way() {
+        let error = photo_first(Locale::en);
+        assert_eq!(error.field, "image_url");
+        assert_eq!(error.problem, Problem::Other("Choose the photo first: the mask is drawn over it.".into()));
+        assert_eq!(submit_words(Locale::en, false, true), "Create render");
+        assert_eq!(submit_words(Locale::en, true, false), "Sending…");
+        assert_eq!(submit_words(Locale::en, true, true), "Rendering…");
+    }
+}
