@@ -88,8 +88,9 @@ fn sender(dialog: BulkDialog, on_added: Callback<Vec<String>>) -> Callback<()> {
                 }
             }
             dialog.sent(outcome);
+            // the dialog's page may have been left while the variations were added
             if !added_to.is_empty() {
-                on_added.run(added_to);
+                let _ = on_added.try_run(added_to);
             }
         });
     })
