@@ -1,0 +1,37 @@
+//! The room type and style of a room staged once its furniture is removed, drawn again in the new words when the
+//! language changes (the choices live in signals).
+
+use leptos::prelude::*;
+use leptos_i18n::td_string;
+use vstage_api::{RoomType, Style};
+
+use super::state::FurnitureMaskState;
+use crate::components::choice_field::ChoiceField;
+use crate::components::config_fields::{ROOM_TYPES, STYLES};
+use crate::describe;
+use crate::locale::use_locale;
+
+#[component]
+pub fn StagingChoices(page: FurnitureMaskState) -> impl IntoView {
+    let locale = use_locale();
+    let FurnitureMaskState { room_type, style, .. } = page;
+    move || {
+        let locale = locale.get();
+        view! {
+            <ChoiceField
+                id="vstage-mask-room".to_string()
+                label=td_string!(locale, studio.mask_room_type)
+                options=ROOM_TYPES.iter().map(|room| (room.as_str().to_string(), describe::room_type(locale, room))).collect()
+                current=Signal::derive(move || room_type.get().as_str().to_string())
+                on_pick=move |value: String| room_type.set(RoomType::from(value.as_str()))
+            />
+            <ChoiceField
+                id="vstage-mask-style".to_string()
+                label=td_string!(locale, studio.mask_style)
+                options=STYLES.iter().map(|s| (s.as_str().to_string(), describe::style(locale, s))).collect()
+                current=Signal::derive(move || style.get().as_str().to_string())
+                on_pick=move |value: String| style.set(Style::from(value.as_str()))
+            />
+        }
+    }
+}
