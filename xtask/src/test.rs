@@ -4,14 +4,11 @@
 //! end-to-end tests on that widget. One closing `N passed, N failed`.
 
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::Instant;
-
-use anyhow::{Context, bail};
 
 use vstage_postgres_cluster::Cluster;
 
-use crate::project::{self, Project};
+use crate::project::{self, LintingCargo, Project};
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM, Purpose, PythonTool};
 use crate::tally::{self, Counts};
 use crate::vstage_process::VstageProcess;
@@ -105,36 +102,6 @@ const BUILD_ALL: [&str; 2] = ["--all-targets", "--no-run"];
 const WASM_PACKAGES: [&str; 8] =
     ["test", "--locked", "--target", "wasm32-unknown-unknown", "-p", "vstage", "-p", "vstage-mask"];
 const WIDGET_STEP: &str = "widget build (trunk, release)";
-
-/// Cargo with clippy's driver compiling our own crates, warnings denied: what `cargo clippy` does, in the builds
-/// the tests need instead of a check-only build of its own. The dependencies are then compiled once rather than
-/// checked and then compiled (about 4 minutes on a bare 2-core machine). Changing `CLIPPY_ARGS` or the driver
-/// recompiles only our crates.
-struct LintingCargo<'a> {
-    project: &'a Project,
-    driver: PathBuf,
-}
-
-impl<'a> LintingCargo<'a> {
-    fn locate(project: &'a Project) -> anyhow::Result<Self> {
-        let sysroot = project::output_line(project.command("rustc").args(["--print", "sysroot"]))
-            .context("`rustc --print sysroot` failed; is Rust installed with rustup (https://rustup.rs)?")?;
-        let driver = PathBuf::from(sysroot).join("bin").join("clippy-driver");
-        if !driver.is_file() {
-            bail!("{} is missing; add clippy with `rustup component add clippy`", driver.display());
-        }
-        Ok(LintingCargo { project, driver })
-    }
-
-    fn command(&self) -> Command {
-        let mut cargo = self.project.cargo();
-        // cargo-clippy's own way of handing clippy its arguments, separator included
-        cargo
-            .env("RUSTC_WORKSPACE_WRAPPER", &self.driver)
-            .env("CLIPPY_ARGS", "-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__");
-        cargo
-    }
-}
 
 /// `trunk build --release` with its output in a file (it runs beside other steps), shown when it fails.
 fn build_widget_aside(project: &Project) -> Step {
