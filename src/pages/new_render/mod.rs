@@ -3,7 +3,6 @@
 //! `state` holds the form, `model` works out its request and words, and the sections are components of their own.
 
 mod advanced;
-mod mask_dialog;
 pub mod model;
 mod state;
 
@@ -12,14 +11,15 @@ use leptos::task::spawn_local;
 use leptos_i18n::td_string;
 
 use self::advanced::AdvancedOptions;
-use self::mask_dialog::MaskDialog;
 use self::state::NewRenderForm;
 use crate::ListingPhoto;
 use crate::api::use_api;
 use crate::components::config_fields::MaskRequest;
 use crate::components::config_list::ConfigList;
 use crate::components::image_picker::ImagePicker;
+use crate::components::mask_dialog::MaskDialog;
 use crate::components::screen_heading::ScreenHeading;
+use crate::components::submit_button::SubmitButton;
 use crate::locale::errors::{form_error, invalid};
 use crate::locale::use_locale;
 use crate::pages::use_render_created;
@@ -41,13 +41,20 @@ pub fn NewRender() -> impl IntoView {
                 <ConfigList drafts=form.drafts existing=Signal::stored(0) error=form.error multiple=true />
                 <AdvancedOptions form />
                 {move || form.failure.get().map(|error| view! { <p class="vstage-error" role="alert">{form_error(locale.get(), &error)}</p> })}
-                <div class="vstage-form__actions">
-                    <button type="submit" class="vstage-button" part="primary-button" disabled=move || form.sending.get() aria-busy=move || form.sending.get().to_string()>
-                        {move || model::submit_words(locale.get(), form.sending.get(), form.wait.get())}
-                    </button>
-                </div>
+                <SubmitButton
+                    busy=form.sending
+                    words=Signal::derive(move || model::submit_words(locale.get(), form.sending.get(), form.wait.get()))
+                />
             </form>
-            <MaskDialog form />
+            {move || form.masking.get().map(|id| view! {
+                <MaskDialog
+                    title=Signal::derive(move || td_string!(locale.get(), studio.new_custom_mask).to_string())
+                    hint=Signal::derive(move || td_string!(locale.get(), studio.new_mask_hint).to_string())
+                    image_url=form.image_url.get_untracked()
+                    on_done=move |url: String| form.use_mask(id, url)
+                    on_cancel=move |()| form.masking.set(None)
+                />
+            })}
         </section>
     }
 }

@@ -4,7 +4,6 @@
 //! `state` holds the form, `super::model` works out its words and request, and each section is a component.
 
 mod mask_choice;
-mod mask_dialog;
 mod mode_choice;
 mod output_choices;
 mod photo;
@@ -15,14 +14,15 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_i18n::td_string;
 
-use self::mask_dialog::MaskDialog;
 use self::photo::PhotoSection;
 use self::settings::SettingsSection;
 use self::state::NewClassicForm;
 use super::model::{self, CreateFailure};
 use crate::account::use_account;
 use crate::api::use_api;
+use crate::components::mask_dialog::MaskDialog;
 use crate::components::screen_heading::ScreenHeading;
+use crate::components::submit_button::SubmitButton;
 use crate::locale::use_locale;
 use crate::route::{Route, use_navigator};
 use crate::upload::use_uploader;
@@ -39,13 +39,20 @@ pub fn ClassicNew() -> impl IntoView {
                 <PhotoSection form />
                 <SettingsSection form />
                 {move || form.failure.get().map(|why| view! { <p class="vstage-error" role="alert">{move || why.words(locale.get())}</p> })}
-                <div class="vstage-form__actions">
-                    <button type="submit" class="vstage-button" part="primary-button" disabled=move || form.sending.get() aria-busy=move || form.sending.get().to_string()>
-                        {move || model::submit_words(locale.get(), form.sending.get(), form.wait.get())}
-                    </button>
-                </div>
+                <SubmitButton
+                    busy=form.sending
+                    words=Signal::derive(move || model::submit_words(locale.get(), form.sending.get(), form.wait.get()))
+                />
             </form>
-            <MaskDialog form />
+            {move || form.masking.get().then(|| form.photo_for_mask()).flatten().map(|photo| view! {
+                <MaskDialog
+                    title=Signal::derive(move || td_string!(locale.get(), classic.mask_title).to_string())
+                    hint=Signal::derive(move || td_string!(locale.get(), classic.mask_hint).to_string())
+                    image_url=photo
+                    on_done=move |url: String| form.use_mask(url)
+                    on_cancel=move |()| form.masking.set(false)
+                />
+            })}
         </section>
     }
 }
