@@ -1,27 +1,18 @@
 //! A before/after slider: the result over the original, split where the handle is. Drag with a pointer (mouse,
 //! pen, touch) or use the keyboard (arrows by 5 %, Shift+arrows by 1 %, Home and End); screen readers get a slider.
+//! `model` works out the position and how it is shown; the handle is a component of its own.
 
-use leptos::ev::{KeyboardEvent, PointerEvent};
+mod model;
+mod slider_handle;
+
+use leptos::ev::PointerEvent;
 use leptos::html;
 use leptos::prelude::*;
 use leptos_i18n::td_string;
 
+use self::model::{before_clip, position_at};
+use self::slider_handle::SliderHandle;
 use crate::locale::use_locale;
-
-/// The new position after `key` at `position` (0 to 100), or `None` when the key does nothing here.
-pub fn key_step(position: f64, key: &str, fine: bool) -> Option<f64> {
-    let step = if fine { 1.0 } else { 5.0 };
-    let next = match key {
-        "ArrowLeft" | "ArrowDown" => position - step,
-        "ArrowRight" | "ArrowUp" => position + step,
-        "PageDown" => position - 25.0,
-        "PageUp" => position + 25.0,
-        "Home" => 0.0,
-        "End" => 100.0,
-        _ => return None,
-    };
-    Some(next.clamp(0.0, 100.0))
-}
 
 #[component]
 pub fn BeforeAfter(
@@ -37,11 +28,10 @@ pub fn BeforeAfter(
     let frame = NodeRef::<html::Div>::new();
     let dragging = RwSignal::new(false);
     let move_to = move |client_x: i32| {
-        if let Some(frame) = frame.get_untracked() {
-            let rect = frame.get_bounding_client_rect();
-            if rect.width() > 0.0 {
-                position.set(((f64::from(client_x) - rect.left()) / rect.width() * 100.0).clamp(0.0, 100.0));
-            }
+        let Some(frame) = frame.get_untracked() else { return };
+        let rect = frame.get_bounding_client_rect();
+        if let Some(at) = position_at(f64::from(client_x), rect.left(), rect.width()) {
+            position.set(at);
         }
     };
     let on_down = move |event: PointerEvent| {
@@ -57,12 +47,6 @@ pub fn BeforeAfter(
         }
     };
     let on_up = move |_: PointerEvent| dragging.set(false);
-    let on_key = move |event: KeyboardEvent| {
-        if let Some(next) = key_step(position.get_untracked(), &event.key(), event.shift_key()) {
-            event.prevent_default();
-            position.set(next);
-        }
-    };
     view! {
         <figure class="vstage-compare">
             <div
@@ -79,23 +63,9 @@ pub fn BeforeAfter(
                     src=before
                     alt=before_label
                     draggable="false"
-                    style:clip-path=move || format!("inset(0 {:.2}% 0 0)", 100.0 - position.get())
+                    style:clip-path=move || before_clip(position.get())
                 />
-                <div
-                    class="vstage-compare__handle"
-                    style:left=move || format!("{:.2}%", position.get())
-                    role="slider"
-                    tabindex="0"
-                    aria-label=move || td_string!(locale.get(), studio.compare_slider, before = before_label.get(), after = after_label.get())
-                    aria-valuemin="0"
-                    aria-valuemax="100"
-                    aria-valuenow=move || format!("{:.0}", position.get())
-                    aria-valuetext=move || {
-                        let percent = format!("{:.0}", position.get());
-                        td_string!(locale.get(), studio.compare_shown, percent = percent, before = before_label.get())
-                    }
-                    on:keydown=on_key
-                ></div>
+                <SliderHandle position before_label after_label />
             </div>
             <figcaption class="vstage-compare__caption">
                 <span>{move || td_string!(locale.get(), studio.compare_before, label = before_label.get())}</span>
