@@ -1,10 +1,11 @@
 //! What input does to the mask and the view, apart from any browser type: strokes from mouse, pen (pressure sets
 //! the width), touch and the keyboard (arrows move a brush, space paints), panning (space-drag, middle button),
-//! pinch-zoom with two fingers, wheel and key zoom, and the pixels each edit changed, collected for the next frame.
-//! Tested natively.
+//! pinch-zoom with two fingers, wheel and key zoom, whole-mask edits and the history asked for by a button or a key,
+//! and the pixels each edit changed, collected for the next frame. Tested natively.
 
 use vstage_mask::{Mask, Point, Rect, Tool};
 
+use super::shortcuts::STEP;
 use super::viewport::Viewport;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +58,26 @@ impl Brush {
             PointerKind::Pen => radius * (0.2 + 0.8 * input.pressure.clamp(0.0, 1.0)),
             _ => radius,
         }
+    }
+}
+
+/// What a toolbar button or a shortcut asks of the mask or the view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Undo,
+    Redo,
+    Clear,
+    Invert,
+    Fill,
+    ZoomIn,
+    ZoomOut,
+    Fit,
+}
+
+impl Action {
+    /// Whether it changes the mask's history (what follows it, as undo and redo, updates), not only the view.
+    pub fn edits_history(self) -> bool {
+        matches!(self, Action::Undo | Action::Redo | Action::Clear | Action::Invert | Action::Fill)
     }
 }
 
@@ -122,6 +143,21 @@ impl EditorState {
     /// Notes an edit's changed pixels, for the layer to copy on the next frame.
     pub fn changed(&mut self, rect: Rect) {
         self.pending = self.pending.union(rect);
+    }
+
+    /// Carries out a button's or a shortcut's action; `view` is the canvas's CSS size, which `Fit` fits the photo to.
+    pub fn act(&mut self, action: Action, view: (f64, f64)) {
+        let rect = match action {
+            Action::Undo => self.mask.undo(),
+            Action::Redo => self.mask.redo(),
+            Action::Clear => self.mask.clear(),
+            Action::Invert => self.mask.invert(),
+            Action::Fill => self.mask.fill(),
+            Action::ZoomIn => return self.zoom(STEP, None),
+            Action::ZoomOut => return self.zoom(1.0 / STEP, None),
+            Action::Fit => return self.fit(view),
+        };
+        self.changed(rect);
     }
 
     /// A press. Returns true when it started a stroke.
@@ -462,5 +498,26 @@ mod tests {
         assert_eq!(state.hover(), Some((40.0, 50.0)));
         state.pointer_left();
         assert_eq!(state.hover(), None);
+    }
+
+    #[test]
+    fn whole_mask_edits_and_the_history_change_the_mask_and_zooming_the_view() {
+        let mut state = editor();
+        state.act(Action::Fill, (824.0, 624.0));
+        assert_eq!(state.mask.percentage(), 100.0);
+        assert!(!state.take_changes().is_empty(), "the filled pixels are drawn on the next frame");
+        state.act(Action::Invert, (824.0, 624.0));
+        state.act(Action::Undo, (824.0, 624.0));
+        assert_eq!(state.mask.percentage(), 100.0);
+        state.act(Action::Redo, (824.0, 624.0));
+        assert_eq!(state.mask.percentage(), 0.0);
+        state.act(Action::ZoomIn, (824.0, 624.0));
+        assert_eq!(state.scale(), 2.0 * STEP);
+        state.act(Action::ZoomOut, (824.0, 624.0));
+        assert_eq!(state.scale(), 2.0);
+        state.act(Action::Fit, (424.0, 324.0));
+        assert_eq!(state.scale(), 1.0, "fitted to the view given");
+        assert!(Action::Clear.edits_history() && Action::Undo.edits_history());
+        assert!(!Action::ZoomIn.edits_history() && !Action::Fit.edits_history());
     }
 }

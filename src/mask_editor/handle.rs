@@ -10,7 +10,7 @@ use web_sys::{HtmlCanvasElement, HtmlImageElement};
 use crate::hooks::use_animation_frame::use_animation_frame;
 
 use super::canvas::{self, Frame, MaskLayer};
-use super::editing::{Brush, EditorState};
+use super::editing::{Action, Brush, EditorState};
 use super::problem::Problem;
 use super::settings::BrushSettings;
 
@@ -124,6 +124,14 @@ impl Editor {
     pub fn edited(&self) {
         self.revision.try_update(|n| *n += 1);
         self.redraw();
+    }
+
+    /// Carries out a toolbar button or a shortcut and draws again; an edit also updates what follows the history.
+    pub fn act(&self, action: Action) {
+        let canvas = self.canvas.get_untracked();
+        let fitted = canvas.map(|c| (f64::from(c.client_width()), f64::from(c.client_height())));
+        let acted = self.with(|core| core.state.act(action, fitted.unwrap_or((800.0, 600.0))));
+        if acted.is_some() && action.edits_history() { self.edited() } else { self.redraw() }
     }
 
     /// Reads the mask and follows its history.

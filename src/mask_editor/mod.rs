@@ -8,6 +8,7 @@ pub mod element;
 pub mod export;
 mod footer;
 pub mod handle;
+mod keyboard;
 mod load;
 pub mod problem;
 mod settings;

@@ -1,5 +1,7 @@
-//! The mask editor's keyboard shortcuts as a pure function of the key and its modifiers, and the brush sizes they
-//! step through; the editor only carries out what this says. Tested natively.
+//! The mask editor's keyboard shortcuts as pure functions of the key, its modifiers and where it was pressed, and
+//! the brush sizes they step through; the editor only carries out what this says. Tested natively.
+
+use super::editing::Action;
 
 /// How much one zoom or brush-size step changes by.
 pub const STEP: f64 = 1.25;
@@ -54,6 +56,64 @@ pub fn shortcut(key: &str, command: bool, shift: bool) -> Option<Shortcut> {
     })
 }
 
+/// Where a key was pressed, as far as the shortcuts care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Focus {
+    /// A field to type in: no key is a shortcut there.
+    TextField,
+    /// The canvas: arrows move the keyboard brush, and space paints with it.
+    Canvas,
+    /// A button or a link: space presses it, as everywhere else.
+    Control,
+    /// Anywhere else in the editor (a slider or a list keeps its own arrows).
+    Elsewhere,
+}
+
+impl Focus {
+    /// An `<input>` of this `type`: a field to type in, unless it is a slider, a colour, a box or a radio button.
+    pub fn of_input(kind: &str) -> Focus {
+        match kind {
+            "range" | "color" | "checkbox" | "radio" => Focus::Elsewhere,
+            _ => Focus::TextField,
+        }
+    }
+}
+
+/// What a key press does in the editor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyPress {
+    /// Nothing: the key is the focused element's or the page's.
+    Ignored,
+    /// The keyboard brush moves this many steps across and down.
+    MoveBrush(i8, i8),
+    /// A keyboard stroke starts under the keyboard brush (space, unless it is held and repeating).
+    Paint,
+    /// A whole-mask edit, undo or redo, or zoom.
+    Act(Action),
+    /// The brush changes (size, tool, panning): `BrushSettings::apply` carries it out.
+    Brush(Shortcut),
+}
+
+/// What `key` with Ctrl or Cmd (`command`) and Shift does, pressed on `focus` with the keyboard brush shown or not.
+pub fn key_press(key: &str, command: bool, shift: bool, focus: Focus, keyboard_brush: bool) -> KeyPress {
+    if focus == Focus::TextField {
+        return KeyPress::Ignored;
+    }
+    let Some(shortcut) = shortcut(key, command, shift) else { return KeyPress::Ignored };
+    match shortcut {
+        Shortcut::MoveBrush(across, down) if focus == Focus::Canvas => KeyPress::MoveBrush(across, down),
+        Shortcut::MoveBrush(..) => KeyPress::Ignored,
+        Shortcut::Pan if focus == Focus::Control => KeyPress::Ignored,
+        Shortcut::Pan if focus == Focus::Canvas && keyboard_brush => KeyPress::Paint,
+        Shortcut::Undo => KeyPress::Act(Action::Undo),
+        Shortcut::Redo => KeyPress::Act(Action::Redo),
+        Shortcut::ZoomIn => KeyPress::Act(Action::ZoomIn),
+        Shortcut::ZoomOut => KeyPress::Act(Action::ZoomOut),
+        Shortcut::Fit => KeyPress::Act(Action::Fit),
+        brush => KeyPress::Brush(brush),
+    }
+}
+
 /// The brush one step smaller, never under `MIN_BRUSH`.
 pub fn smaller(size: f64) -> f64 {
     (size / STEP).max(MIN_BRUSH).round()
@@ -104,5 +164,22 @@ mod tests {
         assert_eq!(smaller(2.0), MIN_BRUSH);
         assert_eq!(larger(40.0, 400.0), 50.0);
         assert_eq!(larger(390.0, 400.0), 400.0);
+    }
+
+    #[test]
+    fn where_a_key_is_pressed_decides_what_it_does() {
+        let on = |key, focus, keyboard_brush| key_press(key, false, false, focus, keyboard_brush);
+        assert_eq!(on("b", Focus::of_input("text"), false), KeyPress::Ignored, "typing in a field");
+        assert_eq!(on("b", Focus::of_input("range"), false), KeyPress::Brush(Shortcut::Brush), "a slider is no field");
+        assert_eq!(on("ArrowLeft", Focus::Canvas, false), KeyPress::MoveBrush(-1, 0));
+        assert_eq!(on("ArrowLeft", Focus::Elsewhere, false), KeyPress::Ignored, "a slider keeps its arrows");
+        assert_eq!(on(" ", Focus::Control, true), KeyPress::Ignored, "space presses the button");
+        assert_eq!(on(" ", Focus::Canvas, true), KeyPress::Paint);
+        assert_eq!(on(" ", Focus::Canvas, false), KeyPress::Brush(Shortcut::Pan), "no keyboard brush: space pans");
+        assert_eq!(on(" ", Focus::Elsewhere, true), KeyPress::Brush(Shortcut::Pan));
+        assert_eq!(key_press("z", true, false, Focus::Control, false), KeyPress::Act(Action::Undo));
+        assert_eq!(on("0", Focus::Canvas, false), KeyPress::Act(Action::Fit));
+        assert_eq!(on("]", Focus::Elsewhere, false), KeyPress::Brush(Shortcut::LargerBrush));
+        assert_eq!(on("Tab", Focus::Canvas, false), KeyPress::Ignored);
     }
 }

@@ -5,21 +5,9 @@ use leptos::prelude::*;
 use leptos_i18n::td_string;
 use vstage_mask::Tool;
 
+use super::editing::Action;
 use super::settings::BrushSettings;
 use crate::locale::{Locale, use_locale};
-
-/// What a toolbar button asks the editor to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
-    Undo,
-    Redo,
-    Clear,
-    Invert,
-    Fill,
-    ZoomIn,
-    ZoomOut,
-    Fit,
-}
 
 #[component]
 pub fn MaskToolbar(
