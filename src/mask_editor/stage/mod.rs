@@ -1,0 +1,36 @@
+//! The editor's stage: the canvas that takes pointer, pen, touch and wheel input (read and handed to the editing
+//! state by `pointer`), and the loading or failure of the photo shown over it.
+
+mod photo_status;
+mod pointer;
+
+use leptos::prelude::*;
+use leptos_i18n::td_string;
+
+use self::photo_status::PhotoStatus;
+use super::handle::Editor;
+use crate::locale::use_locale;
+
+#[component]
+pub fn MaskStage(editor: Editor) -> impl IntoView {
+    let locale = use_locale();
+    let panning = editor.settings.panning;
+    view! {
+        <div class="vstage-mask-stage" class:vstage-mask-stage--panning=move || panning.get()>
+            <canvas
+                node_ref=editor.canvas
+                class="vstage-mask-canvas"
+                tabindex="0"
+                aria-label=move || td_string!(locale.get(), mask.stage_label)
+                on:pointerdown=move |ev| pointer::pressed(editor, ev)
+                on:pointermove=move |ev| pointer::moved(editor, ev)
+                on:pointerup=move |ev| pointer::released(editor, ev)
+                on:pointercancel=move |ev| pointer::released(editor, ev)
+                on:pointerleave=move |_| pointer::left_canvas(editor)
+                on:wheel=move |ev| pointer::wheeled(editor, ev)
+                on:contextmenu=move |ev| ev.prevent_default()
+            ></canvas>
+            <PhotoStatus photo=editor.photo />
+        </div>
+    }
+}
