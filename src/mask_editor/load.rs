@@ -7,6 +7,9 @@ use web_sys::HtmlImageElement;
 use super::canvas::offscreen;
 use super::problem::Problem;
 
+/// Pixels of the analysis mask at or above this grey level are furniture.
+pub const THRESHOLD: u8 = 128;
+
 /// Loads and decodes an image. `readable` asks for CORS, which reading its pixels back needs.
 pub async fn image(url: &str, readable: bool) -> Result<HtmlImageElement, Problem> {
     let image = HtmlImageElement::new().map_err(|_| Problem::NoImage)?;
