@@ -57,11 +57,6 @@ impl Progress {
         })
     }
 
-    /// Whether every variation has ended, one way or the other.
-    pub fn finished(&self) -> bool {
-        self.done + self.failed == self.total
-    }
-
     /// "12 of 30 variations done", with the failed ones when there are.
     pub fn words(&self, locale: Locale) -> String {
         let Progress { done, failed, total } = *self;
@@ -255,13 +250,11 @@ mod tests {
         assert_eq!(progress, Progress { done: 1, failed: 1, total: 3 });
         assert_eq!(progress.words(Locale::en), "1 of 3 variations done, 1 failed");
         assert_eq!(progress.words(Locale::de), "1 von 3 Varianten fertig, 1 fehlgeschlagen");
-        assert!(!progress.finished());
         assert_eq!(Progress::of(&one[..1]).words(Locale::en), "1 of 1 variation done");
         // French counts 0 as singular
         let nothing = Progress { done: 0, failed: 0, total: 0 };
         assert_eq!(nothing.words(Locale::fr), "0 sur 0 variante terminée");
         assert_eq!(nothing.words(Locale::en), "0 of 0 variations done");
-        assert!(Progress::of(&one[..1]).finished());
     }
 
     #[test]
