@@ -74,7 +74,7 @@ fn downloads(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn wasm_target(project: &Project) -> anyhow::Result<()> {
+pub fn wasm_target(project: &Project) -> anyhow::Result<()> {
     let installed = project
         .command("rustup")
         .args(["target", "list", "--installed"])
@@ -94,14 +94,15 @@ fn wasm_target(project: &Project) -> anyhow::Result<()> {
 /// wasm-bindgen and its test runner, at Cargo.lock's version. A debug build without debug info, except the crates
 /// that read, rewrite and write the modules: on 2 cores it installs in 1 min 18 s instead of 1 min 57 s for a
 /// release build, and takes 3.3 s instead of 2.6 s on a 26 MB test module (a plain debug build installs in 50 s but
-/// takes 10.3 s there, which the widget tests would pay for every test binary).
+/// takes 10.3 s there, which the widget tests would pay for every test binary). Without its default TLS: the test
+/// runner only talks plain HTTP to chromedriver on loopback.
 fn wasm_bindgen_cli(project: &Project, version: &str) -> anyhow::Result<()> {
     // Without --locked: the CLI's own lock file asks for crate releases the registry here lacks.
     let optimised: Vec<String> = ["walrus", "wasmparser", "wasm-encoder", "wasm-bindgen-cli-support"]
         .iter()
         .map(|package| format!("profile.dev.package.{package}.opt-level=2"))
         .collect();
-    let mut install = vec!["install", "--debug", "wasm-bindgen-cli", "--version", version];
+    let mut install = vec!["install", "--debug", "wasm-bindgen-cli", "--version", version, "--no-default-features"];
     for config in &optimised {
         install.extend(["--config", config]);
     }
@@ -109,22 +110,13 @@ fn wasm_bindgen_cli(project: &Project, version: &str) -> anyhow::Result<()> {
     cargo_tool(project, "wasm-bindgen", version, &install, &envs, "the version in Cargo.lock; about 1.5 minutes")
 }
 
-/// Trunk, which builds and serves the widget (Trunk.toml); 0.22 needs a newer rustc. Without its default
-/// `update_check` feature it never asks crates.io for a newer release. A debug build without debug info: it
+/// Trunk, which builds and serves the widget (Trunk.toml); 0.22 needs a newer rustc. Without its default features:
+/// no `update_check`, so it never asks crates.io for a newer release, and no TLS, since it downloads nothing
+/// (`offline`) and its dev server and proxy speak plain HTTP on loopback. A debug build without debug info: it
 /// installs in 3 min 8 s on 2 cores instead of about 8 min (5 min 27 s even without LTO at opt-level 1), and
 /// what it does itself (copying, hashing, serving) is not what a build waits on.
 fn trunk(project: &Project) -> anyhow::Result<()> {
-    let install = [
-        "install",
-        "--locked",
-        "--debug",
-        "trunk",
-        "--version",
-        TRUNK_VERSION,
-        "--no-default-features",
-        "--features",
-        "rustls",
-    ];
+    let install = ["install", "--locked", "--debug", "trunk", "--version", TRUNK_VERSION, "--no-default-features"];
     cargo_tool(project, "trunk", TRUNK_VERSION, &install, &[("CARGO_PROFILE_DEV_DEBUG", "false")], "about 3 minutes")
 }
 
