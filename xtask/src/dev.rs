@@ -22,8 +22,7 @@ pub fn run(project: &Project, port: u16, data_dir: Option<PathBuf>) -> anyhow::R
              `cargo xtask dev`?)"
         );
     }
-    setup::ensure(project, Purpose::Build)?;
-    let server = server::build(project)?;
+    let (server, ()) = server::build_while(project, || setup::ensure(project, Purpose::Build))?;
     let studio = format!("http://127.0.0.1:{port}");
     let dist = dev_dist(project);
     std::fs::create_dir_all(&dist)?;

@@ -104,11 +104,24 @@ impl<'a> LintingCargo<'a> {
 
     pub fn command(&self) -> Command {
         let mut cargo = self.project.cargo();
-        // cargo-clippy's own way of handing clippy its arguments, separator included
+        self.lint(&mut cargo);
         cargo
+    }
+
+    /// [`Self::command`] at a lower priority (`nice`), for a build that should only take what a more urgent one
+    /// beside it leaves of the cores.
+    pub fn yielding_command(&self) -> Command {
+        let mut nice = self.project.command("nice");
+        nice.args(["-n", "10"]).arg(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+        self.lint(&mut nice);
+        nice
+    }
+
+    fn lint(&self, command: &mut Command) {
+        // cargo-clippy's own way of handing clippy its arguments, separator included
+        command
             .env("RUSTC_WORKSPACE_WRAPPER", &self.driver)
             .env("CLIPPY_ARGS", "-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__");
-        cargo
     }
 }
 
@@ -149,6 +162,27 @@ pub fn run(what: &str, command: &mut Command) -> anyhow::Result<()> {
     if !status.success() {
         bail!("{what} failed ({status})");
     }
+    Ok(())
+}
+
+/// [`run`] for a command that goes on beside other work: its output goes to `log`, and a failure quotes the log's
+/// end.
+pub fn run_into_log(what: &str, command: &mut Command, log: &Path) -> anyhow::Result<()> {
+    println!("==> {what}: beside the other steps; its output goes to {}", log.display());
+    let started = Instant::now();
+    let file = std::fs::File::create(log).with_context(|| format!("creating {}", log.display()))?;
+    let status = command
+        .stdout(file.try_clone()?)
+        .stderr(file)
+        .status()
+        .with_context(|| format!("could not start {what} ({})", describe(command)))?;
+    if !status.success() {
+        let output = std::fs::read_to_string(log).unwrap_or_default();
+        let lines: Vec<&str> = output.lines().collect();
+        let end = lines[lines.len().saturating_sub(40)..].join("\n");
+        bail!("{what} failed ({status}); the end of {}:\n{end}", log.display());
+    }
+    println!("    {what}: ok in {:.1} s", started.elapsed().as_secs_f64());
     Ok(())
 }
 

@@ -106,7 +106,6 @@ const WIDGET_STEP: &str = "widget build (trunk, release)";
 /// `trunk build --release` with its output in a file (it runs beside other steps), shown when it fails.
 fn build_widget_aside(project: &Project) -> Step {
     let log = project.target().join("widget-build.log");
-    println!("==> {WIDGET_STEP}: beside the steps below; its output goes to {}", log.display());
     match widget::build_into_log(project, &log) {
         Ok(()) => Step::new(WIDGET_STEP, true, Counts::default()),
         Err(error) => {

@@ -29,24 +29,25 @@ pub fn build(project: &Project) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// [`build`] with Trunk's output in `log`, for a build that goes on beside other work; a failure quotes the log's
-/// end.
+/// The cargo build that `trunk build --release` starts (`www/index.html` names the binary and its profile), started
+/// ahead of Trunk with the same arguments and environment, so that Trunk's own run of it finds everything compiled.
+/// It needs none of the tools, so `cargo xtask run` starts it while they install; its output goes to `log`.
+pub fn compile_ahead(project: &Project, log: &Path) -> anyhow::Result<()> {
+    let manifest = project.root.join("Cargo.toml");
+    let mut cargo = project.cargo();
+    cargo.args(["build", "--target=wasm32-unknown-unknown", "--manifest-path"]).arg(manifest);
+    cargo.args(["--profile", "wasm-release", "--locked", "--bin", WIDGET]);
+    project::run_into_log("compiling the widget (cargo, wasm-release)", &mut cargo, log)
+}
+
+/// [`build`] with Trunk's output in `log`, for a build that goes on beside other work.
 pub fn build_into_log(project: &Project, log: &Path) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
-    let file = std::fs::File::create(log).with_context(|| format!("creating {}", log.display()))?;
-    let status = project
-        .trunk()
-        .args(["build", "--release"])
-        .stdout(file.try_clone()?)
-        .stderr(file)
-        .status()
-        .context("could not start trunk; `cargo xtask setup` installs it")?;
-    if !status.success() {
-        let output = std::fs::read_to_string(log).unwrap_or_default();
-        let lines: Vec<&str> = output.lines().collect();
-        let end = lines[lines.len().saturating_sub(40)..].join("\n");
-        bail!("the widget's build failed ({status}); the end of {}:\n{end}", log.display());
-    }
+    project::run_into_log(
+        "building the widget (trunk build --release)",
+        project.trunk().args(["build", "--release"]),
+        log,
+    )?;
     built(project, started);
     Ok(())
 }
