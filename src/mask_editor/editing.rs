@@ -5,8 +5,10 @@
 
 use vstage_mask::{Mask, Point, Rect, Tool};
 
-use super::shortcuts::STEP;
 use super::viewport::Viewport;
+
+/// How much one zoom or brush-size step changes by.
+pub const STEP: f64 = 1.25;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PointerKind {

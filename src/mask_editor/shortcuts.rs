@@ -1,10 +1,8 @@
 //! The mask editor's keyboard shortcuts as pure functions of the key, its modifiers and where it was pressed, and
 //! the brush sizes they step through; the editor only carries out what this says. Tested natively.
 
-use super::editing::Action;
+use super::editing::{Action, STEP};
 
-/// How much one zoom or brush-size step changes by.
-pub const STEP: f64 = 1.25;
 /// The smallest brush, in photo pixels.
 pub const MIN_BRUSH: f64 = 2.0;
 

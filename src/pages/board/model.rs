@@ -4,13 +4,46 @@
 
 use leptos_i18n::td_string;
 use vstage_api::board::BoardRender;
-use vstage_api::{BulkRender, Config, Variation, VariationStatus};
+use vstage_api::{ApiError, BulkRender, Config, Variation, VariationStatus};
 
-use super::photos::{Photo, PhotoState};
 use crate::config_draft::ConfigDraft;
 use crate::describe;
 use crate::locale::Locale;
 use crate::plural;
+
+/// Where a waiting photo is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PhotoState {
+    /// Going to the server (0.0 to 1.0).
+    Uploading(f64),
+    /// At this address, ready to render.
+    Ready(String),
+    /// Not usable as it is; the sentence (in the studio's language when it was refused) says why and what to do.
+    Refused(String),
+    /// The service refused to render it (shown in the studio's language); it can be sent again from `address`.
+    NotCreated { address: String, error: ApiError },
+}
+
+impl PhotoState {
+    /// The address to render, once there is one.
+    pub fn address(&self) -> Option<&str> {
+        match self {
+            PhotoState::Ready(address) | PhotoState::NotCreated { address, .. } => Some(address),
+            PhotoState::Uploading(_) | PhotoState::Refused(_) => None,
+        }
+    }
+}
+
+/// One photo waiting.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Photo {
+    pub key: u32,
+    /// The file's name, or the address's last part.
+    pub label: String,
+    pub state: PhotoState,
+    /// Its own settings, when they differ from the board's.
+    pub own: Option<ConfigDraft>,
+}
 
 /// What the person did to the board's list.
 pub enum BoardChange {
@@ -218,7 +251,6 @@ pub fn bulk_entries<'a>(photos: impl IntoIterator<Item = (&'a str, &'a ConfigDra
 #[cfg(test)]
 mod tests {
     use serde_json::json;
-    use vstage_api::ApiError;
 
     use super::*;
 

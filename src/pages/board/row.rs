@@ -5,18 +5,15 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_i18n::td_string;
 use vstage_api::board::BoardRender;
-use vstage_api::{GetRender, MAX_VARIATIONS_PER_RENDER};
 
 use super::model::{row_label, row_thumbnail};
-use super::state::Row;
+use super::state::{Row, read_render};
 use super::try_again::TryAgain;
 use super::variations::RowVariations;
-use crate::api::{ApiClient, use_api};
+use crate::api::use_api;
 use crate::components::link::Link;
 use crate::live::follow_render;
-use crate::locale::errors::api_error;
-use crate::locale::{Locale, use_locale};
-use crate::pages::render_detail::state::RenderState;
+use crate::locale::use_locale;
 use crate::route::Route;
 
 #[component]
@@ -82,17 +79,4 @@ fn keep_live(render_id: Signal<String>, row: Row) {
         read();
     });
     follow_render(render_id, Signal::derive(move || state.pending_etas()), reload, move |event| state.apply(event));
-}
-
-/// Reads render `id`, with all its variations, into `state`; a failure is worded in the studio's language.
-pub async fn read_render(api: &ApiClient, id: &str, state: RenderState, locale: Signal<Locale>) {
-    let query = GetRender {
-        include_variations: Some(true),
-        variations_limit: Some(MAX_VARIATIONS_PER_RENDER as u32),
-        ..GetRender::default()
-    };
-    match api.get_render(id, &query).await {
-        Ok(fresh) => state.read(fresh),
-        Err(error) => state.failed(api_error(locale.get_untracked(), &error)),
-    }
 }

@@ -6,8 +6,12 @@ use std::collections::HashMap;
 use leptos::prelude::*;
 use vstage_api::ApiError;
 use vstage_api::board::{Board as SavedBoard, BoardRender};
+use vstage_api::{GetRender, MAX_VARIATIONS_PER_RENDER};
 
 use super::model::{BoardChange, Progress};
+use crate::api::ApiClient;
+use crate::locale::Locale;
+use crate::locale::errors::api_error;
 use crate::pages::render_detail::state::RenderState;
 
 /// Whether the board's list has been read.
@@ -132,6 +136,19 @@ impl BoardState {
         for id in ids {
             self.row(&id).refresh.update(|n| *n += 1);
         }
+    }
+}
+
+/// Reads render `id`, with all its variations, into `state`; a failure is worded in the studio's language.
+pub async fn read_render(api: &ApiClient, id: &str, state: RenderState, locale: Signal<Locale>) {
+    let query = GetRender {
+        include_variations: Some(true),
+        variations_limit: Some(MAX_VARIATIONS_PER_RENDER as u32),
+        ..GetRender::default()
+    };
+    match api.get_render(id, &query).await {
+        Ok(fresh) => state.read(fresh),
+        Err(error) => state.failed(api_error(locale.get_untracked(), &error)),
     }
 }
 

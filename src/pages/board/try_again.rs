@@ -7,7 +7,7 @@ use leptos_i18n::td_string;
 use vstage_api::{AddVariations, ApiError};
 
 use super::model::{failed_configs, has_failed};
-use super::row::read_render;
+use super::state::read_render;
 use crate::api::use_api;
 use crate::locale::errors::api_error;
 use crate::locale::{Locale, use_locale};
