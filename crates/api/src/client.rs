@@ -10,6 +10,7 @@ use serde::de::DeserializeOwned;
 use crate::analysis::Analysis;
 use crate::board::{AddToBoard, Board, BoardRender};
 use crate::capabilities::{Capabilities, Sample};
+use crate::disclosure::{DiscloseRequest, Disclosure, DisclosureList};
 use crate::error::ApiError;
 use crate::multipart::{self, PhotoFile};
 use crate::query::percent_encode;
@@ -169,6 +170,17 @@ impl<T: Transport> Client<T> {
     pub async fn remove_from_board(&self, render_id: &str) -> Result<Board, ApiError> {
         let path = format!("/board/renders/{}", percent_encode(render_id));
         self.json(Call { method: Method::Delete, ..Call::get(path) }).await
+    }
+
+    /// `POST {base}/disclosures`: a finished result chosen for a listing, recorded; the answer is what the listing
+    /// shows with it.
+    pub async fn disclose(&self, request: &DiscloseRequest) -> Result<Disclosure, ApiError> {
+        self.json(Call::post("/disclosures".into(), request, None)?).await
+    }
+
+    /// `GET {base}/disclosures`: the caller's records, newest first.
+    pub async fn disclosures(&self) -> Result<DisclosureList, ApiError> {
+        self.json(Call::get("/disclosures".into())).await
     }
 
     /// `DELETE {base}/board`: an empty board for the next listing (the renders stay).

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::disclosure::{Disclosure, DisclosureProfile, Placement};
 use crate::render::{Variation, VariationResult};
 use crate::vocabulary::VariationType;
 
@@ -40,7 +41,7 @@ impl VariationDone {
 }
 
 /// `vstage-result-chosen`: the agent pressed "Use in listing" on a finished variation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ResultChosen {
     pub render_id: String,
     pub variation_id: String,
@@ -54,6 +55,33 @@ pub struct ResultChosen {
     pub virtually_staged: bool,
     /// A caption for the photo: what was altered and where the original is (MLS rules, California's AB 723).
     pub disclosure: String,
+    /// What the listing's disclosure profile asks for, from the record `vstage serve` made of the choice
+    /// (`POST /api/disclosures`): `None` (or false) where the profile asks for nothing, or the record could not be
+    /// made.
+    #[serde(default)]
+    pub disclosure_id: Option<String>,
+    #[serde(default)]
+    pub profile: Option<DisclosureProfile>,
+    #[serde(default)]
+    pub statement: Option<String>,
+    #[serde(default)]
+    pub description_text: Option<String>,
+    #[serde(default)]
+    pub remarks_sentence: Option<String>,
+    #[serde(default)]
+    pub disclosure_url: Option<String>,
+    #[serde(default)]
+    pub qr_svg_url: Option<String>,
+    #[serde(default)]
+    pub qr_png_url: Option<String>,
+    #[serde(default)]
+    pub placement: Option<Placement>,
+    /// Whether `url`'s photo carries a visible label saying it was altered.
+    #[serde(default)]
+    pub watermarked: bool,
+    /// Whether the law lets this result go without a statement (enhancement alone, under AB 723).
+    #[serde(default)]
+    pub exempt: bool,
 }
 
 impl ResultChosen {
@@ -71,7 +99,31 @@ impl ResultChosen {
             original_url: original_url.map(str::to_string),
             virtually_staged: matches!(kind, Some(VariationType::Staging)),
             disclosure: disclosure(kind, original_url),
+            ..ResultChosen::default()
         })
+    }
+
+    /// The choice with what its record says the listing shows: the photo to use (labelled where the profile asks
+    /// for a watermark), the kept original, the statement and the links.
+    pub fn disclosed(self, record: Disclosure) -> Self {
+        let caption = record.statement.clone().or_else(|| record.description_text.clone()).unwrap_or(self.disclosure);
+        ResultChosen {
+            url: record.url,
+            original_url: Some(record.original_url),
+            disclosure: caption,
+            disclosure_id: Some(record.id),
+            profile: Some(record.profile),
+            statement: record.statement,
+            description_text: record.description_text,
+            remarks_sentence: record.remarks_sentence,
+            disclosure_url: record.disclosure_url,
+            qr_svg_url: record.qr_svg_url,
+            qr_png_url: record.qr_png_url,
+            placement: Some(record.placement),
+            watermarked: record.watermarked,
+            exempt: record.exempt,
+            ..self
+        }
     }
 }
 
@@ -90,6 +142,7 @@ impl ResultChosen {
             thumbnail_url: None,
             original_url: original_url.map(str::to_string),
             virtually_staged: staged,
+            ..ResultChosen::default()
         }
     }
 }
@@ -172,5 +225,47 @@ mod tests {
         let dusk = disclosure(Some(&VariationType::DayToDusk), Some("u"));
         assert!(dusk.contains("dusk") && dusk.ends_with("original photo: u"));
         assert!(ResultChosen::of(&variation(VariationType::Staging, None), None).is_none());
+    }
+
+    #[test]
+    fn a_recorded_choice_carries_what_its_profile_asks_for() {
+        let chosen =
+            ResultChosen::of(&variation(VariationType::Staging, Some(image())), Some("https://a.example/p.jpg"))
+                .unwrap();
+        let record = Disclosure {
+            id: "dsc_1".into(),
+            created_at: 1,
+            subject: "agent-7".into(),
+            render_id: "rnd_1".into(),
+            variation_id: "var_1".into(),
+            image_index: 0,
+            variation_type: Some(VariationType::Staging),
+            processing: "Furniture added".into(),
+            profile: DisclosureProfile::SmartMls,
+            lang: "en".into(),
+            exempt: false,
+            url: "https://v.example/api/results/rnd_1/var_1/0-labelled-en.jpg?sig=a".into(),
+            original_url: "https://v.example/api/results/rnd_1/var_1/original.jpg?sig=b".into(),
+            statement: Some("Virtually staged".into()),
+            description_text: None,
+            remarks_sentence: None,
+            disclosure_url: None,
+            qr_svg_url: None,
+            qr_png_url: None,
+            placement: Placement::OnPhoto,
+            watermarked: true,
+        };
+        let disclosed = chosen.disclosed(record);
+        assert_eq!(disclosed.url, "https://v.example/api/results/rnd_1/var_1/0-labelled-en.jpg?sig=a");
+        assert_eq!(
+            disclosed.original_url.as_deref(),
+            Some("https://v.example/api/results/rnd_1/var_1/original.jpg?sig=b")
+        );
+        assert_eq!((disclosed.disclosure.as_str(), disclosed.watermarked), ("Virtually staged", true));
+        let json = serde_json::to_value(&disclosed).unwrap();
+        assert_eq!(
+            (&json["profile"], &json["placement"]),
+            (&serde_json::json!("smart-mls"), &serde_json::json!("on-photo"))
+        );
     }
 }

@@ -9,6 +9,7 @@ pub mod board;
 pub mod capabilities;
 pub mod client;
 pub mod config;
+pub mod disclosure;
 pub mod error;
 pub mod host_events;
 mod lenient;

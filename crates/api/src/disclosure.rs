@@ -1,0 +1,149 @@
+//! Disclosure of altered listing photos: the profile a listing follows (California's AB 723, an MLS's rules), the
+//! request that records a chosen result (`POST /api/disclosures`) and the record the server answers with, which
+//! carries everything the listing shows beside the photo.
+
+use serde::{Deserialize, Serialize};
+
+use crate::vocabulary::VariationType;
+
+/// The rules a listing's disclosure follows: the `<vstage-widget disclosure>` attribute, else the server's
+/// default. What each asks for is the server's table (`crates/server/src/disclosure/profiles.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DisclosureProfile {
+    /// California's AB 723: a statement on or next to the photo and a link or QR code to the original.
+    Ab723,
+    /// California Regional MLS: AB 723, the original right before the altered photo, the words in its description.
+    Crmls,
+    /// Smart MLS: a watermark on the altered photo.
+    SmartMls,
+    /// MLS Now: nothing on the photo; the statement goes into the description.
+    MlsNow,
+    /// Stellar MLS: the public remarks begin with a sentence saying photos were virtually staged.
+    Stellar,
+    /// No disclosure beyond the record (the host takes care of it).
+    None,
+}
+
+impl DisclosureProfile {
+    pub const ALL: [DisclosureProfile; 6] = [
+        DisclosureProfile::Ab723,
+        DisclosureProfile::Crmls,
+        DisclosureProfile::SmartMls,
+        DisclosureProfile::MlsNow,
+        DisclosureProfile::Stellar,
+        DisclosureProfile::None,
+    ];
+
+    /// The attribute's spelling (`smart-mls`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DisclosureProfile::Ab723 => "ab723",
+            DisclosureProfile::Crmls => "crmls",
+            DisclosureProfile::SmartMls => "smart-mls",
+            DisclosureProfile::MlsNow => "mls-now",
+            DisclosureProfile::Stellar => "stellar",
+            DisclosureProfile::None => "none",
+        }
+    }
+
+    /// The profile an attribute or option names (case and spaces aside); `None` for a name that is not one.
+    pub fn parse(name: &str) -> Option<Self> {
+        let name = name.trim().to_ascii_lowercase();
+        Self::ALL.into_iter().find(|profile| profile.as_str() == name)
+    }
+}
+
+/// Where the listing shows the disclosure, as the profile asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Placement {
+    /// The statement (and link or QR code) on or right next to the altered photo.
+    NextToAlteredPhoto,
+    /// The original photo immediately before the altered one, the statement next to it.
+    OriginalFirst,
+    /// The statement is a label drawn into the photo (`url` is that labelled copy).
+    OnPhoto,
+    /// Nothing on or over the photo: the statement goes into the photo's description.
+    InDescription,
+    /// Nothing is asked for.
+    None,
+}
+
+/// `POST /api/disclosures`: image `image_index` of a finished variation, chosen for a listing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiscloseRequest {
+    pub render_id: String,
+    pub variation_id: String,
+    #[serde(default)]
+    pub image_index: u32,
+    /// The listing's profile; the server's default when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<DisclosureProfile>,
+    /// The listing's language (`en`, `de`, `es`, `fr`; a region is ignored, anything else is English).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
+    /// The photo as taken, for a service that does not say which photo a render was made from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original_url: Option<String>,
+}
+
+/// A chosen result's disclosure: the record `vstage serve` keeps, and what the listing shows. Every address is
+/// this server's, signed, and lives as long as the kept result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Disclosure {
+    pub id: String,
+    /// When the result was chosen (ms since the epoch).
+    pub created_at: i64,
+    /// Who chose it (the token's subject).
+    pub subject: String,
+    pub render_id: String,
+    pub variation_id: String,
+    pub image_index: u32,
+    pub variation_type: Option<VariationType>,
+    /// What was done, in the listing's language ("Furniture added in the modern style").
+    pub processing: String,
+    pub profile: DisclosureProfile,
+    pub lang: String,
+    /// Whether the law lets this result go without a statement (enhancement alone, under AB 723).
+    pub exempt: bool,
+    /// The photo to show: the kept copy, with the label drawn in when `watermarked`.
+    pub url: String,
+    /// The photo as taken, kept by this server.
+    pub original_url: String,
+    /// The words to show on or next to the photo; `None` where the profile asks for none.
+    pub statement: Option<String>,
+    /// The words for the photo's description field.
+    pub description_text: Option<String>,
+    /// The sentence the listing's public remarks begin with.
+    pub remarks_sentence: Option<String>,
+    /// The public page with the original photo, what was changed and when.
+    pub disclosure_url: Option<String>,
+    pub qr_svg_url: Option<String>,
+    pub qr_png_url: Option<String>,
+    pub placement: Placement,
+    /// Whether `url`'s photo carries a visible label saying it was altered.
+    pub watermarked: bool,
+}
+
+/// `GET /api/disclosures`: the subject's records, newest first (every subject's for the operator).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DisclosureList {
+    pub items: Vec<Disclosure>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profiles_are_named_as_the_attribute_spells_them() {
+        for profile in DisclosureProfile::ALL {
+            assert_eq!(DisclosureProfile::parse(profile.as_str()), Some(profile));
+            assert_eq!(serde_json::to_value(profile).unwrap(), profile.as_str());
+        }
+        assert_eq!(DisclosureProfile::parse(" Smart-MLS "), Some(DisclosureProfile::SmartMls));
+        assert_eq!(DisclosureProfile::parse("nar"), None);
+        assert_eq!(serde_json::to_value(Placement::OriginalFirst).unwrap(), "original-first");
+    }
+}
