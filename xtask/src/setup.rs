@@ -62,6 +62,7 @@ fn downloads(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
         python_tool(project, &PythonTool::SCHEMATHESIS)?;
         python_tool(project, &PythonTool::MOTO)?;
         axe_core(project)?;
+        exiftool()?;
     }
     if purpose == Purpose::Bench {
         chromium()?;
@@ -283,6 +284,15 @@ fn nginx() -> anyhow::Result<()> {
         return Ok(());
     }
     apt_install(&["nginx"], "nginx (the two-server tests' load balancer, the benchmarks' reference proxy)")
+}
+
+/// exiftool, the independent reader the tests check kept copies' provenance metadata with.
+fn exiftool() -> anyhow::Result<()> {
+    if let Some(version) = output_line(Command::new("exiftool").arg("-ver")) {
+        println!("    exiftool {version}: present");
+        return Ok(());
+    }
+    apt_install(&["libimage-exiftool-perl"], "exiftool (reads back the provenance metadata in the tests)")
 }
 
 /// Valgrind, whose callgrind counts the proxies' instructions per call.

@@ -21,7 +21,7 @@ use crate::state::AppState;
 use crate::storage::uploads;
 use crate::upstream::http_client::HttpClient;
 use crate::upstream::sandbox_files;
-use crate::{access, board, capabilities, downloads, health, metrics, results, serving};
+use crate::{access, board, capabilities, disclosure, downloads, health, metrics, results, serving};
 
 /// The app of the worker whose thread calls it.
 pub fn for_this_worker(state: &AppState) -> anyhow::Result<serving::App> {
@@ -80,7 +80,8 @@ fn router(state: &AppState, proxy: Arc<Proxy>, http: HttpClient) -> Router {
             post(uploads::upload).with_state(state.uploads.clone()).layer(DefaultBodyLimit::max(uploads::BODY_LIMIT)),
         )
         .route("/events", get(events::stream).with_state(shared.events.clone()))
-        .merge(downloads::routes(proxy.clone(), state.boards.clone()))
+        .merge(downloads::routes(proxy.clone(), state.boards.clone(), state.disclosures.clone()))
+        .merge(disclosure::routes(state.disclosures.clone(), proxy.clone(), state.uploads.clone()))
         .merge(board::routes(state.boards.clone(), shared.ownership.clone()))
         .merge(results::kept::routes(shared.kept.clone()))
         .merge(proxy::listing::v1_route(shared.ownership.clone(), move |path: String, query: String| {
@@ -123,6 +124,7 @@ fn router(state: &AppState, proxy: Arc<Proxy>, http: HttpClient) -> Router {
             app = app.merge(demo::routes(secret.clone()));
         }
     }
+    app = app.merge(disclosure::page_routes(state.disclosures.clone()).layer(static_files::for_any_origin()));
     app.nest("/api", api)
         .merge(health::routes(state.readiness.clone()))
         .merge(static_files::router(&state.dist))

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use vstage_api::disclosure::DisclosureProfile;
 
 #[derive(Debug, Parser)]
 #[command(name = "vstage", version, about = "The vstage virtual-staging studio: server, proxy and sandbox")]
@@ -126,6 +127,10 @@ pub struct ServeArgs {
     /// log, boards, kept results); by default SQLite in DATA_DIR, for this server alone.
     #[arg(long, env = "VSTAGE_DATABASE_URL", hide_env_values = true)]
     pub database: Option<String>,
+    /// How a chosen result is disclosed when the widget's `disclosure` attribute names no profile: ab723, crmls,
+    /// smart-mls, mls-now, stellar or none (docs/embedding.md).
+    #[arg(long, default_value = "ab723", value_parser = disclosure_profile)]
+    pub disclosure_profile: DisclosureProfile,
     /// Megabytes of kept results a subject may have (in open access, all callers together); 0 for no limit.
     #[arg(long, default_value_t = 4096)]
     pub results_quota_mb: u64,
@@ -200,4 +205,12 @@ pub struct SandboxArgs {
     /// http://127.0.0.1:8080/api/uploads/); repeat for more. Every other address must be public.
     #[arg(long = "local-photos", value_name = "PREFIX")]
     pub local_photos: Vec<String>,
+}
+
+/// `--disclosure-profile`'s value.
+fn disclosure_profile(name: &str) -> Result<DisclosureProfile, String> {
+    DisclosureProfile::parse(name).ok_or_else(|| {
+        let names: Vec<&str> = DisclosureProfile::ALL.iter().map(|profile| profile.as_str()).collect();
+        format!("not a disclosure profile; use one of {}", names.join(", "))
+    })
 }

@@ -13,16 +13,16 @@ use axum::http::HeaderValue;
 use axum::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Router, routing::get};
-use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 use tokio::sync::mpsc;
-use vstage_api::{Config, Render, Variation, VariationStatus};
+use vstage_api::{Config, Variation, VariationStatus};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
 use crate::access::Subject;
+use crate::disclosure::{Disclosures, LIST_LIMIT, report};
 use crate::error::ServerError;
 use crate::proxy::Proxy;
-use crate::proxy::listing::render_answer;
+use crate::proxy::listing::render_with_variations;
 use crate::results::fetch::{ResultFetcher, extension};
 use crate::storage::boards::Boards;
 use crate::storage::ownership::Kind;
@@ -35,10 +35,11 @@ struct Zips {
     proxy: Arc<Proxy>,
     fetcher: ResultFetcher,
     boards: Boards,
+    disclosures: Arc<Disclosures>,
 }
 
 /// The routes, for the subject the access middleware found.
-pub fn routes(proxy: Arc<Proxy>, boards: Boards) -> Router {
+pub fn routes(proxy: Arc<Proxy>, boards: Boards, disclosures: Arc<Disclosures>) -> Router {
     let fetcher = ResultFetcher {
         http: proxy.http.clone(),
         sandbox: proxy.state.upstream.sandbox().cloned(),
@@ -47,7 +48,7 @@ pub fn routes(proxy: Arc<Proxy>, boards: Boards) -> Router {
     Router::new()
         .route("/renders/{render_id}/results.zip", get(download_render))
         .route("/board/results.zip", get(download_board))
-        .with_state(Arc::new(Zips { proxy, fetcher, boards }))
+        .with_state(Arc::new(Zips { proxy, fetcher, boards, disclosures }))
 }
 
 /// One image in the ZIP.
@@ -66,7 +67,7 @@ async fn download_render(
     if subject.by_token() {
         zips.proxy.require_owner(Kind::Render, vec![render_id.clone()], &subject).await?;
     }
-    let (render, variations) = read_render(&zips.proxy, &subject, &render_id)
+    let (render, variations) = render_with_variations(&zips.proxy, &subject, &render_id)
         .await?
         .ok_or_else(|| ServerError::NotFound(format!("No render {render_id}; check the address.")))?;
     let photo = photo_name(None, render.image_url.as_deref(), &render_id);
@@ -76,7 +77,7 @@ async fn download_render(
             "This render has no finished result yet; download it once a variation is done.".into(),
         ));
     }
-    Ok(stream_zip(zips, entries, &format!("{photo}-results.zip")))
+    Ok(stream_zip(zips, entries, None, &format!("{photo}-results.zip")))
 }
 
 /// Every render on the subject's board, each photo under the name the agent gave it (made unique); renders the
@@ -87,9 +88,11 @@ async fn download_board(
 ) -> Result<Response, ServerError> {
     let board = zips.boards.board(subject.as_str()).await?;
     let mut taken = HashSet::new();
+    let taken_renders: HashSet<String> = board.renders.iter().map(|on_board| on_board.render_id.clone()).collect();
     let mut entries_of_board = Vec::new();
     for on_board in board.renders {
-        let Some((render, variations)) = read_render(&zips.proxy, &subject, &on_board.render_id).await? else {
+        let Some((render, variations)) = render_with_variations(&zips.proxy, &subject, &on_board.render_id).await?
+        else {
             continue;
         };
         let photo = photo_name(Some(&on_board.label), render.image_url.as_deref(), &on_board.render_id);
@@ -104,13 +107,33 @@ async fn download_board(
             "Nothing on the board is finished yet; download it once a variation is done.".into(),
         ));
     }
-    Ok(stream_zip(zips, entries_of_board, "board-results.zip"))
+    let report = board_disclosures(&zips, &subject, &taken_renders).await?;
+    Ok(stream_zip(zips, entries_of_board, Some(report), "board-results.zip"))
 }
 
-/// The ZIP of `entries` as the response's body, written while it is sent, saved as `file_name`.
-fn stream_zip(zips: Arc<Zips>, entries: Vec<Entry>, file_name: &str) -> Response {
+/// `disclosures.csv`: the subject's chosen results among the board's renders.
+async fn board_disclosures(zips: &Zips, subject: &Subject, renders: &HashSet<String>) -> Result<Document, ServerError> {
+    let disclosures = &zips.disclosures;
+    let records = disclosures.store.disclosures(Some(subject.as_str()), LIST_LIMIT).await?;
+    let shown: Vec<_> = records
+        .iter()
+        .filter(|record| renders.contains(&record.render_id))
+        .map(|record| disclosures.shown(record))
+        .collect();
+    Ok(Document { name: "disclosures.csv".into(), bytes: report::csv(&shown)? })
+}
+
+/// A file the server writes itself into a ZIP, after the images.
+struct Document {
+    name: String,
+    bytes: Vec<u8>,
+}
+
+/// The ZIP of `entries` (and `document` after them) as the response's body, written while it is sent, saved as
+/// `file_name`.
+fn stream_zip(zips: Arc<Zips>, entries: Vec<Entry>, document: Option<Document>, file_name: &str) -> Response {
     let (parts, queue) = mpsc::channel::<Result<Bytes, std::io::Error>>(QUEUED_PARTS);
-    tokio::spawn(write_zip(zips, entries, parts));
+    tokio::spawn(write_zip(zips, entries, document, parts));
     let stream =
         futures_util::stream::unfold(queue, |mut queue| async move { queue.recv().await.map(|part| (part, queue)) });
     let mut response = Body::from_stream(stream).into_response();
@@ -121,37 +144,6 @@ fn stream_zip(zips: Arc<Zips>, entries: Vec<Entry>, file_name: &str) -> Response
         headers.insert(CONTENT_DISPOSITION, value);
     }
     response
-}
-
-/// The render and all its variations, walking their pages, with their kept copies' addresses where there are;
-/// `None` when the service has no such render.
-async fn read_render(
-    proxy: &Proxy,
-    subject: &Subject,
-    render_id: &str,
-) -> Result<Option<(Render, Vec<Variation>)>, ServerError> {
-    let path = format!("/v2/renders/{}", utf8_percent_encode(render_id, NON_ALPHANUMERIC));
-    let mut cursor: Option<String> = None;
-    let mut variations = Vec::new();
-    loop {
-        let mut query = "include_variations=true&variations_limit=100".to_string();
-        if let Some(cursor) = &cursor {
-            query.push_str("&variations_cursor=");
-            query.extend(utf8_percent_encode(cursor, NON_ALPHANUMERIC));
-        }
-        let mut answer = proxy.get(&path, &query).await?;
-        if answer.status.is_success() {
-            answer.body = proxy.state.kept.in_answer(answer.body, subject.as_str()).await;
-        }
-        let Some(mut render) = render_answer::<Render>(&answer, render_id)? else { return Ok(None) };
-        let page = render.variations.take();
-        let next = page.as_ref().and_then(|page| page.next_cursor.clone());
-        variations.extend(page.map(|page| page.items).unwrap_or_default());
-        match next {
-            Some(next) if cursor.as_deref() != Some(next.as_str()) => cursor = Some(next),
-            _ => return Ok(Some((render, variations))),
-        }
-    }
 }
 
 /// Each finished image, named `<photo>_<what was done>_<n>.<ext>`, numbered in the order the service made them.
@@ -233,7 +225,12 @@ impl Write for Parts {
 
 /// Reads each image (its kept copy, else from the service) and writes it as a stored entry (photos are compressed already), sending the ZIP as it
 /// grows. A failure ends the body with an error, so the download fails visibly instead of ending short.
-async fn write_zip(zips: Arc<Zips>, entries: Vec<Entry>, parts: mpsc::Sender<Result<Bytes, std::io::Error>>) {
+async fn write_zip(
+    zips: Arc<Zips>,
+    entries: Vec<Entry>,
+    document: Option<Document>,
+    parts: mpsc::Sender<Result<Bytes, std::io::Error>>,
+) {
     let buffer = Parts::default();
     let mut zip = ZipWriter::new_stream(buffer.clone());
     let options = SimpleFileOptions::default().compression_method(CompressionMethod::Stored);
@@ -256,6 +253,16 @@ async fn write_zip(zips: Arc<Zips>, entries: Vec<Entry>, parts: mpsc::Sender<Res
         }
         if parts.send(Ok(buffer.take())).await.is_err() {
             return; // the client went away
+        }
+    }
+    if let Some(document) = document {
+        let written = zip
+            .start_file(document.name.as_str(), options)
+            .map_err(std::io::Error::other)
+            .and_then(|()| zip.write_all(&document.bytes));
+        if let Err(error) = written {
+            let _ = parts.send(Err(error)).await;
+            return;
         }
     }
     let finished = zip.finish().map(|_| buffer.take()).map_err(std::io::Error::other);

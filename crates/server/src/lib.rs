@@ -11,6 +11,7 @@ mod capabilities;
 mod checks;
 pub mod cli;
 mod commands;
+mod disclosure;
 mod downloads;
 mod error;
 mod health;

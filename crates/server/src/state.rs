@@ -17,6 +17,7 @@ use crate::access::open_guard::OpenGuard;
 use crate::access::rate_limit::RateLimit;
 use crate::access::{Access, Gate};
 use crate::cli::ServeArgs;
+use crate::disclosure::Disclosures;
 use crate::health::Readiness;
 use crate::live::events::Events;
 use crate::live::verification::Verification;
@@ -42,6 +43,8 @@ pub struct AppState {
     pub guard: Option<OpenGuard>,
     pub boards: Boards,
     pub uploads: Arc<Uploads>,
+    /// Chosen results' records, pages and QR codes.
+    pub disclosures: Arc<Disclosures>,
     pub receiver: Arc<Receiver>,
     pub capabilities: Capabilities,
     /// The widget's release build, served as the studio's files.
@@ -97,17 +100,25 @@ impl AppState {
                 retention: Some(args.upload_retention).filter(|retention| !retention.is_zero()),
             },
         ));
+        let links = result_links(&access, &args.data_dir)?;
         let kept = Arc::new(KeptResults::new(
             files.results,
             store.clone(),
             ResultFetcher { http, sandbox: upstream.sandbox().cloned(), public_url: public_url.clone() },
             &public_url,
-            result_links(&access, &args.data_dir)?,
+            links.clone(),
             KeptLimits {
                 quota: megabytes(args.results_quota_mb),
                 retention: Some(args.results_retention).filter(|retention| !retention.is_zero()),
             },
         ));
+        let disclosures = Arc::new(Disclosures {
+            store: store.clone(),
+            kept: kept.clone(),
+            links,
+            public_url: public_url.clone(),
+            default_profile: args.disclosure_profile,
+        });
         let receiver = Arc::new(Receiver {
             secret: webhook_secret.clone(),
             access: access.clone(),
@@ -144,6 +155,7 @@ impl AppState {
             guard,
             boards: Boards::new(store),
             uploads,
+            disclosures,
             receiver,
             capabilities,
             dist: args.dist.clone(),

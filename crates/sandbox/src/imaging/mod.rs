@@ -7,7 +7,7 @@ mod analysis;
 mod mark;
 mod removal;
 mod staging;
-mod watermark;
+pub mod watermark;
 
 use std::io::Cursor;
 

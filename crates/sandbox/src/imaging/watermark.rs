@@ -10,11 +10,17 @@ pub const TEXT: &str = "Virtually Staged";
 /// Draws the disclaimer; returns the plate's box (left, top, width, height), or `None` when the photo is too
 /// small to hold it legibly.
 pub fn disclose(image: &mut RgbImage) -> Option<(u32, u32, u32, u32)> {
+    label(image, TEXT)
+}
+
+/// Draws `text` as the disclaimer is drawn (the server labels its kept copies so, in the listing's language);
+/// returns the plate's box, or `None` when the photo is too small to hold it legibly.
+pub fn label(image: &mut RgbImage, text: &str) -> Option<(u32, u32, u32, u32)> {
     let font = FontRef::try_from_slice(FONT).ok()?;
     let (width, height) = image.dimensions();
     let size = (height as f32 * 0.035).max(14.0);
     let scaled = font.as_scaled(PxScale::from(size));
-    let text_width: f32 = TEXT.chars().map(|c| scaled.h_advance(font.glyph_id(c))).sum::<f32>();
+    let text_width: f32 = text.chars().map(|c| scaled.h_advance(font.glyph_id(c))).sum::<f32>();
     let padding = (size * 0.45).round() as u32;
     let margin = (size * 0.6).round() as u32;
     let plate_width = text_width.ceil() as u32 + 2 * padding;
@@ -31,7 +37,7 @@ pub fn disclose(image: &mut RgbImage) -> Option<(u32, u32, u32, u32)> {
     }
     let mut caret = left as f32 + padding as f32;
     let baseline = top as f32 + padding as f32 + scaled.ascent();
-    for c in TEXT.chars() {
+    for c in text.chars() {
         let glyph = font.glyph_id(c).with_scale_and_position(PxScale::from(size), point(caret, baseline));
         caret += scaled.h_advance(font.glyph_id(c));
         let Some(outlined) = font.outline_glyph(glyph) else { continue };

@@ -196,7 +196,8 @@ pub async fn receive(
         Some(stored) => {
             // A finished variation's images are copied as soon as its owner is known.
             if let WebhookEvent::Done(done) = &event {
-                receiver.kept.keep_later(&stored.subject, &done.render_id, &done.variation_id, &done.result);
+                let kind = done.variation_type.clone();
+                receiver.kept.keep_later(&stored.subject, &done.render_id, &done.variation_id, kind, &done.result);
             }
             receiver.events.announce(stored)
         }

@@ -1,17 +1,20 @@
 //! A subject's own renders, paged from the server's record of who created what (newest first by default, `limit`,
 //! `cursor`, `order` as service-api.md), each read from the service through the `get` the proxy hands in:
-//! `GET /api/v2/renders` with widget tokens, and `GET /api/v1/renders`, which v1 lacks, for v1 renders.
+//! `GET /api/v2/renders` with widget tokens, and `GET /api/v1/renders`, which v1 lacks, for v1 renders; and one
+//! render read whole, every page of its variations, for the ZIPs and disclosures.
 
 use axum::response::{IntoResponse, Json, Response};
 use futures_util::{StreamExt, TryStreamExt};
+use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Value, json};
-use vstage_api::{ListRenders, SortOrder};
+use vstage_api::{ListRenders, Render, SortOrder, Variation};
 
 use axum::extract::RawQuery;
 use axum::{Extension, Router};
 
 use crate::access::Subject;
 use crate::error::ServerError;
+use crate::proxy::Proxy;
 use crate::proxy::call::read_query;
 use crate::storage::ownership::{Kind, Ownership};
 use crate::upstream::http_client::Answer;
@@ -89,4 +92,35 @@ pub fn render_answer<T: serde::de::DeserializeOwned>(answer: &Answer, id: &str) 
     serde_json::from_slice(&answer.body)
         .map(Some)
         .map_err(|_| ServerError::BadGateway("The staging service sent a render this server cannot read.".into()))
+}
+
+/// The render and all its variations, walking their pages, with their kept copies' addresses where there are;
+/// `None` when the service has no such render.
+pub async fn render_with_variations(
+    proxy: &Proxy,
+    subject: &Subject,
+    render_id: &str,
+) -> Result<Option<(Render, Vec<Variation>)>, ServerError> {
+    let path = format!("/v2/renders/{}", utf8_percent_encode(render_id, NON_ALPHANUMERIC));
+    let mut cursor: Option<String> = None;
+    let mut variations = Vec::new();
+    loop {
+        let mut query = "include_variations=true&variations_limit=100".to_string();
+        if let Some(cursor) = &cursor {
+            query.push_str("&variations_cursor=");
+            query.extend(utf8_percent_encode(cursor, NON_ALPHANUMERIC));
+        }
+        let mut answer = proxy.get(&path, &query).await?;
+        if answer.status.is_success() {
+            answer.body = proxy.state.kept.in_answer(answer.body, subject.as_str()).await;
+        }
+        let Some(mut render) = render_answer::<Render>(&answer, render_id)? else { return Ok(None) };
+        let page = render.variations.take();
+        let next = page.as_ref().and_then(|page| page.next_cursor.clone());
+        variations.extend(page.map(|page| page.items).unwrap_or_default());
+        match next {
+            Some(next) if cursor.as_deref() != Some(next.as_str()) => cursor = Some(next),
+            _ => return Ok(Some((render, variations))),
+        }
+    }
 }

@@ -1,6 +1,6 @@
-//! Fetching a result image the service made: from the embedded sandbox directly when the address is this server's
-//! `/sandbox/files/...`, otherwise from the service's public address (never this machine or a private network);
-//! and the extension its address gives it.
+//! Fetching a result image the service made (or a sample photo of the embedded sandbox's): from the sandbox
+//! directly when the address is this server's `/sandbox/files/...` or `/sandbox/samples/...`, otherwise from the
+//! service's public address (never this machine or a private network); and the extension its address gives it.
 
 use std::time::Duration;
 
@@ -27,9 +27,12 @@ pub struct ResultFetcher {
 
 impl ResultFetcher {
     pub async fn fetch(&self, url: &str) -> Result<Bytes, ServerError> {
+        // the embedded sandbox's results and sample photos, at this server's `/sandbox/...`
         let sandbox_file = url.strip_prefix(self.public_url.trim_end_matches('/')).and_then(|path| {
-            let file = path.strip_prefix("/sandbox/files/")?;
-            Some((self.sandbox.as_ref()?, format!("/files/{file}")))
+            let inside = path
+                .strip_prefix("/sandbox/")
+                .filter(|inside| inside.starts_with("files/") || inside.starts_with("samples/"))?;
+            Some((self.sandbox.as_ref()?, format!("/{inside}")))
         });
         let (origin, target) = match sandbox_file {
             Some((sandbox, path)) => {

@@ -22,9 +22,11 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use vstage_api::VariationResult;
 use vstage_api::time::now_millis;
+use vstage_api::vocabulary::VariationType;
 
 use super::fetch::{ResultFetcher, extension};
 use super::links::LinkKey;
+use super::provenance;
 use crate::access::Subject;
 use crate::error::ServerError;
 use crate::metrics::metrics;
@@ -110,8 +112,16 @@ impl KeptResults {
     }
 
     /// Copies a finished variation's images in the background, once; `subject` is the render's owner, whose
-    /// quota they count against (nothing is kept for a render whose owner is not known yet).
-    pub fn keep_later(self: &Arc<Self>, subject: &str, render_id: &str, variation_id: &str, result: &VariationResult) {
+    /// quota they count against (nothing is kept for a render whose owner is not known yet). `kind` says what the
+    /// copies' provenance metadata records.
+    pub fn keep_later(
+        self: &Arc<Self>,
+        subject: &str,
+        render_id: &str,
+        variation_id: &str,
+        kind: Option<VariationType>,
+        result: &VariationResult,
+    ) {
         let key = format!("{render_id}/{variation_id}");
         if subject.is_empty() || !self.copying.lock().unwrap_or_else(|p| p.into_inner()).insert(key.clone()) {
             return;
@@ -120,7 +130,7 @@ impl KeptResults {
             (self.clone(), subject.to_string(), render_id.to_string(), variation_id.to_string());
         let sources = sources(result);
         tokio::spawn(async move {
-            match kept.keep(&subject, &render_id, &variation_id, sources).await {
+            match kept.keep(&subject, &render_id, &variation_id, kind.as_ref(), sources).await {
                 Ok(true) => metrics().kept_copy(true),
                 Ok(false) => {}
                 Err(error) => {
@@ -132,12 +142,29 @@ impl KeptResults {
         });
     }
 
+    /// Copies a variation's images now, unless they were kept before (or are being kept: this waits for that).
+    pub async fn keep_now(
+        &self,
+        subject: &str,
+        render_id: &str,
+        variation_id: &str,
+        kind: Option<&VariationType>,
+        result: &VariationResult,
+    ) -> Result<(), ServerError> {
+        let kept = self.keep(subject, render_id, variation_id, kind, sources(result)).await?;
+        if kept {
+            metrics().kept_copy(true);
+        }
+        Ok(())
+    }
+
     /// Copies a variation's images and records them; whether a copy was made (none is for one kept before).
     async fn keep(
         &self,
         subject: &str,
         render_id: &str,
         variation_id: &str,
+        kind: Option<&VariationType>,
         sources: Vec<Source>,
     ) -> Result<bool, ServerError> {
         let _turn = self.one_at_a_time.lock().await;
@@ -147,7 +174,7 @@ impl KeptResults {
             return Ok(false);
         }
         let mut stored: Vec<(Source, Location, u64)> = Vec::new();
-        if let Err(error) = self.copy(subject, render_id, variation_id, sources, &mut stored).await {
+        if let Err(error) = self.copy(subject, render_id, variation_id, kind, sources, &mut stored).await {
             // All of a variation or none of it: what was stored goes.
             self.forget(stored.iter().map(|(_, location, _)| location.clone()).collect()).await;
             return Err(error);
@@ -171,12 +198,14 @@ impl KeptResults {
         Ok(true)
     }
 
-    /// Fetches each image and puts it in the store, adding it to `stored`, within the subject's quota.
+    /// Fetches each image and puts it in the store, adding it to `stored`, within the subject's quota. Each copy
+    /// says in its metadata how it was made (`disclosure::provenance`), and carries none of the photo's own.
     async fn copy(
         &self,
         subject: &str,
         render_id: &str,
         variation_id: &str,
+        kind: Option<&VariationType>,
         sources: Vec<Source>,
         stored: &mut Vec<(Source, Location, u64)>,
     ) -> Result<(), ServerError> {
@@ -187,7 +216,8 @@ impl KeptResults {
         };
         let mut adding = 0u64;
         for source in sources {
-            let bytes = self.fetcher.fetch(&source.url).await?;
+            let fetched = self.fetcher.fetch(&source.url).await?;
+            let bytes = provenance::mark(fetched, kind).map_err(ServerError::BadGateway)?;
             adding += bytes.len() as u64;
             if let Some(quota) = self.limits.quota
                 && used + adding > quota
@@ -207,6 +237,62 @@ impl KeptResults {
             stored.push((source, location, size));
         }
         Ok(())
+    }
+
+    /// Keeps one more file with a kept variation (its original photo, a labelled copy), within `subject`'s quota;
+    /// it is served, counted, removed and expired with the variation's own files.
+    pub async fn add_file(&self, subject: &str, file: KeptFile, bytes: Bytes) -> Result<(), ServerError> {
+        let _turn = self.one_at_a_time.lock().await;
+        if let Some(quota) = self.limits.quota {
+            let used = self.used_by(subject).await?;
+            if used + bytes.len() as u64 > quota {
+                metrics().quota_refused("kept_results");
+                return Err(ServerError::InsufficientStorage(format!(
+                    "the subject keeps {used} bytes of results, the quota is {quota}: remove kept results first"
+                )));
+            }
+        }
+        let location = Location::from(format!("{}/{}/{}", file.render_id, file.variation_id, file.file));
+        self.files
+            .put(&location, bytes.into())
+            .await
+            .map_err(|error| ServerError::Internal(format!("the storage refused {location}: {error}")))?;
+        self.store.record_kept(std::slice::from_ref(&file)).await
+    }
+
+    /// The kept file of a variation in `role` for image `index` (`render/variation/file`), while it is kept.
+    pub async fn kept_file(
+        &self,
+        render_id: &str,
+        variation_id: &str,
+        index: u32,
+        role: &str,
+    ) -> Result<Option<String>, ServerError> {
+        Ok(self.store.kept_files(&[render_id.to_string()]).await?.into_iter().find_map(|kept| {
+            (kept.variation_id == variation_id && kept.image_index == index && kept.role == role && !kept.removed)
+                .then(|| format!("{}/{}/{}", kept.render_id, kept.variation_id, kept.file))
+        }))
+    }
+
+    /// Whether every one of `files` (`render/variation/file`) is still kept.
+    pub async fn all_kept(&self, render_id: &str, files: &[&str]) -> Result<bool, ServerError> {
+        let kept = self.store.kept_files(&[render_id.to_string()]).await?;
+        Ok(files.iter().all(|file| {
+            kept.iter().any(|k| !k.removed && format!("{}/{}/{}", k.render_id, k.variation_id, k.file) == *file)
+        }))
+    }
+
+    /// The bytes of a kept `file` (`render/variation/file`).
+    pub async fn read_file(&self, file: &str) -> Result<Bytes, ServerError> {
+        let location = Location::parse(file).map_err(|_| ServerError::NotFound("No such kept file.".into()))?;
+        let stored = self.files.get(&location).await.map_err(|error| match error {
+            object_store::Error::NotFound { .. } => ServerError::NotFound("No such kept file.".into()),
+            other => ServerError::Internal(format!("the storage could not read {location}: {other}")),
+        })?;
+        stored
+            .bytes()
+            .await
+            .map_err(|error| ServerError::Internal(format!("the storage could not read {location}: {error}")))
     }
 
     async fn used_by(&self, subject: &str) -> Result<u64, ServerError> {
@@ -245,8 +331,8 @@ impl KeptResults {
         };
         let mut unkept = Vec::new();
         replace_addresses(&mut answer, &kept, &|file| self.address(file), &mut unkept);
-        for (render_id, variation_id, result) in unkept {
-            self.keep_later(subject, &render_id, &variation_id, &result);
+        for Unkept { render_id, variation_id, kind, result } in unkept {
+            self.keep_later(subject, &render_id, &variation_id, kind, &result);
         }
         serde_json::to_vec(&answer).map(Bytes::from).unwrap_or(body)
     }
@@ -266,8 +352,13 @@ impl KeptResults {
     }
 
     /// The signed address of a kept `file` (`render/variation/name`).
-    fn address(&self, file: &str) -> String {
+    pub fn address(&self, file: &str) -> String {
         format!("{}/{file}?sig={}", self.base, self.links.sign(file))
+    }
+
+    /// [`Self::address`] as a path on this server, for pages it serves itself.
+    pub fn path(&self, file: &str) -> String {
+        format!("/api/results/{file}?sig={}", self.links.sign(file))
     }
 
     /// The bytes of a kept copy at `address` (one of this server's `/api/results/...`); `None` for any other
@@ -422,14 +513,17 @@ fn finished(object: &serde_json::Map<String, Value>) -> Option<(&str, &str)> {
     Some((object.get("render_id")?.as_str()?, object.get("id")?.as_str()?))
 }
 
+/// A finished variation with nothing kept yet, to be copied.
+struct Unkept {
+    render_id: String,
+    variation_id: String,
+    kind: Option<VariationType>,
+    result: VariationResult,
+}
+
 /// Puts the kept addresses in place in every finished variation of `value`; those with nothing kept (and not
 /// removed) are listed in `unkept` with their result, to be copied.
-fn replace_addresses(
-    value: &mut Value,
-    kept: &Kept,
-    address: &dyn Fn(&str) -> String,
-    unkept: &mut Vec<(String, String, VariationResult)>,
-) {
+fn replace_addresses(value: &mut Value, kept: &Kept, address: &dyn Fn(&str) -> String, unkept: &mut Vec<Unkept>) {
     match value {
         Value::Object(object) => {
             if let Some((render, variation)) = finished(object).map(|(r, v)| (r.to_string(), v.to_string())) {
@@ -442,7 +536,8 @@ fn replace_addresses(
                     None => {
                         if let Some(result) = object.get("result").and_then(|r| serde_json::from_value(r.clone()).ok())
                         {
-                            unkept.push((render, variation, result));
+                            let kind = object.get("type").and_then(|t| serde_json::from_value(t.clone()).ok());
+                            unkept.push(Unkept { render_id: render, variation_id: variation, kind, result });
                         }
                     }
                 }
@@ -509,6 +604,6 @@ mod tests {
         assert_eq!(v1["url"], "https://me.example/api/results/r1/v1/0-url.jpg?sig=s");
         assert_eq!(v1["thumbnail_url"], "https://cdn.example/a_t.png", "what was not kept stays");
         assert_eq!(unkept.len(), 1, "v2 is to be copied");
-        assert_eq!(sources(&unkept[0].2)[0].file(), "0-url.jpg");
+        assert_eq!(sources(&unkept[0].result)[0].file(), "0-url.jpg");
     }
 }

@@ -5,3 +5,4 @@
 pub mod fetch;
 pub mod kept;
 pub mod links;
+pub mod provenance;

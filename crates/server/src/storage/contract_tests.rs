@@ -9,7 +9,7 @@ use vstage_api::board::{BoardRender, MAX_BOARD_RENDERS};
 use super::boards::Boards;
 use super::postgres::Postgres;
 use super::sqlite::Sqlite;
-use super::store::{Delivery, KeptFile, Kind, Store, StoredEvent, UploadRecord};
+use super::store::{Delivery, DisclosureRecord, KeptFile, Kind, Store, StoredEvent, UploadRecord};
 use crate::live::webhooks::SEEN_FOR_MS;
 
 /// Runs `test` on a new SQLite database, then on a new PostgreSQL one; a failure names the database.
@@ -262,6 +262,41 @@ async fn kept_results_are_counted_removed_and_expired() {
 }
 
 /// PostgreSQL only: what one server stores reaches another's feed, as it commits, claims included.
+fn disclosure(id: &str, subject: &str, created_at: i64) -> DisclosureRecord {
+    DisclosureRecord {
+        id: id.into(),
+        subject: subject.into(),
+        created_at,
+        render_id: "rnd_1".into(),
+        variation_id: "var_1".into(),
+        image_index: 2,
+        variation_type: "staging".into(),
+        style: "modern".into(),
+        furniture_removed: true,
+        profile: "smart-mls".into(),
+        lang: "de".into(),
+        photo_file: "rnd_1/var_1/2-url-labelled-de.jpg".into(),
+        original_file: "rnd_1/original.jpg".into(),
+    }
+}
+
+#[tokio::test]
+async fn disclosures_are_read_back_whole_per_subject_newest_first() {
+    on_both(|store| async move {
+        for (id, subject, at) in [("dsc_a", "alice", 10), ("dsc_b", "bob", 20), ("dsc_c", "alice", 30)] {
+            store.record_disclosure(&disclosure(id, subject, at)).await.unwrap();
+        }
+        assert_eq!(store.disclosure("dsc_b").await.unwrap(), Some(disclosure("dsc_b", "bob", 20)));
+        assert_eq!(store.disclosure("dsc_x").await.unwrap(), None);
+        let ids = |records: Vec<DisclosureRecord>| records.into_iter().map(|r| r.id).collect::<Vec<_>>();
+        assert_eq!(ids(store.disclosures(Some("alice"), 10).await.unwrap()), ["dsc_c", "dsc_a"]);
+        assert_eq!(ids(store.disclosures(None, 10).await.unwrap()), ["dsc_c", "dsc_b", "dsc_a"]);
+        assert_eq!(ids(store.disclosures(None, 1).await.unwrap()), ["dsc_c"]);
+        assert!(store.record_disclosure(&disclosure("dsc_a", "bob", 40)).await.is_err(), "an id is recorded once");
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn a_shared_store_announces_every_event_to_every_server() {
     let url = fresh_database().await;

@@ -17,7 +17,8 @@ use tokio_postgres::{AsyncMessage, NoTls, Row};
 use vstage_api::board::{Board, BoardRender};
 
 use super::store::{
-    Delivery, KeptFile, Kind, LogBounds, OwnedPage, Store, StoredEvent, UploadRecord, board_full, not_a_cursor,
+    Delivery, DisclosureRecord, KeptFile, Kind, LogBounds, OwnedPage, Store, StoredEvent, UploadRecord, board_full,
+    not_a_cursor,
 };
 use crate::error::ServerError;
 use crate::metrics::PoolState;
@@ -31,6 +32,7 @@ const POOL_SIZE: usize = 16;
 pub(super) const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0001_initial.sql"),
     include_str!("../../migrations/postgres/0002_creations.sql"),
+    include_str!("../../migrations/postgres/0003_disclosures.sql"),
 ];
 
 pub struct Postgres {
@@ -570,6 +572,72 @@ impl Store for Postgres {
         })
         .await
     }
+
+    async fn record_disclosure(&self, record: &DisclosureRecord) -> Result<(), ServerError> {
+        let record = record.clone();
+        self.run(move |pool| async move {
+            let index = i64::from(record.image_index);
+            pool.get()
+                .await?
+                .execute(
+                    &format!(
+                        "INSERT INTO disclosures ({DISCLOSURE_COLUMNS}) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+                    ),
+                    &[
+                        &record.id,
+                        &record.subject,
+                        &record.created_at,
+                        &record.render_id,
+                        &record.variation_id,
+                        &index,
+                        &record.variation_type,
+                        &record.style,
+                        &record.furniture_removed,
+                        &record.profile,
+                        &record.lang,
+                        &record.photo_file,
+                        &record.original_file,
+                    ],
+                )
+                .await?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn disclosure(&self, id: &str) -> Result<Option<DisclosureRecord>, ServerError> {
+        let id = id.to_string();
+        self.run(move |pool| async move {
+            let row = pool
+                .get()
+                .await?
+                .query_opt(&format!("SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE id = $1"), &[&id])
+                .await?;
+            Ok(row.as_ref().map(read_disclosure))
+        })
+        .await
+    }
+
+    async fn disclosures(&self, subject: Option<&str>, limit: u32) -> Result<Vec<DisclosureRecord>, ServerError> {
+        let subject = subject.map(str::to_string);
+        self.run(move |pool| async move {
+            let limit = i64::from(limit);
+            let rows = pool
+                .get()
+                .await?
+                .query(
+                    &format!(
+                        "SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE $1::TEXT IS NULL OR subject = $1 \
+                         ORDER BY created_at DESC, id LIMIT $2"
+                    ),
+                    &[&subject, &limit],
+                )
+                .await?;
+            Ok(rows.iter().map(read_disclosure).collect())
+        })
+        .await
+    }
 }
 
 /// Where a configuration leads, password left out: `"vstage" on 10.0.0.5:5432 as "studio"`.
@@ -625,6 +693,28 @@ fn read_kept(row: &Row) -> KeptFile {
         bytes: row.get::<_, i64>(6).max(0) as u64,
         kept_at: row.get(7),
         removed: row.get(8),
+    }
+}
+
+/// The columns of `disclosures` in `DisclosureRecord`'s order, as `read_disclosure` reads them.
+const DISCLOSURE_COLUMNS: &str = "id, subject, created_at, render_id, variation_id, image_index, variation_type, \
+     style, furniture_removed, profile, lang, photo_file, original_file";
+
+fn read_disclosure(row: &Row) -> DisclosureRecord {
+    DisclosureRecord {
+        id: row.get(0),
+        subject: row.get(1),
+        created_at: row.get(2),
+        render_id: row.get(3),
+        variation_id: row.get(4),
+        image_index: row.get::<_, i64>(5).clamp(0, i64::from(u32::MAX)) as u32,
+        variation_type: row.get(6),
+        style: row.get(7),
+        furniture_removed: row.get(8),
+        profile: row.get(9),
+        lang: row.get(10),
+        photo_file: row.get(11),
+        original_file: row.get(12),
     }
 }
 

@@ -12,7 +12,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use vstage_api::board::{Board, BoardRender};
 
 use super::store::{
-    Delivery, KeptFile, Kind, LogBounds, OwnedPage, Store, StoredEvent, UploadRecord, board_full, not_a_cursor,
+    Delivery, DisclosureRecord, KeptFile, Kind, LogBounds, OwnedPage, Store, StoredEvent, UploadRecord, board_full,
+    not_a_cursor,
 };
 use crate::error::ServerError;
 
@@ -104,6 +105,25 @@ CREATE TABLE creations (
     started_at INTEGER NOT NULL
 );
 CREATE INDEX creations_by_time ON creations (started_at);
+",
+    "
+CREATE TABLE disclosures (
+    id                TEXT PRIMARY KEY,
+    subject           TEXT NOT NULL,
+    created_at        INTEGER NOT NULL,
+    render_id         TEXT NOT NULL,
+    variation_id      TEXT NOT NULL,
+    image_index       INTEGER NOT NULL,
+    variation_type    TEXT NOT NULL,
+    style             TEXT NOT NULL,
+    furniture_removed INTEGER NOT NULL,
+    profile           TEXT NOT NULL,
+    lang              TEXT NOT NULL,
+    photo_file        TEXT NOT NULL,
+    original_file     TEXT NOT NULL
+);
+CREATE INDEX disclosures_by_subject ON disclosures (subject, created_at);
+CREATE INDEX disclosures_by_time ON disclosures (created_at);
 ",
 ];
 
@@ -513,6 +533,66 @@ impl Store for Sqlite {
         })
         .await
     }
+
+    async fn record_disclosure(&self, record: &DisclosureRecord) -> Result<(), ServerError> {
+        let record = record.clone();
+        self.run(move |db| {
+            db.execute(
+                &format!(
+                    "INSERT INTO disclosures ({DISCLOSURE_COLUMNS}) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+                ),
+                params![
+                    record.id,
+                    record.subject,
+                    record.created_at,
+                    record.render_id,
+                    record.variation_id,
+                    record.image_index,
+                    record.variation_type,
+                    record.style,
+                    record.furniture_removed,
+                    record.profile,
+                    record.lang,
+                    record.photo_file,
+                    record.original_file
+                ],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn disclosure(&self, id: &str) -> Result<Option<DisclosureRecord>, ServerError> {
+        let id = id.to_string();
+        self.run(move |db| {
+            Ok(db
+                .query_row(
+                    &format!("SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE id = ?1"),
+                    params![id],
+                    read_disclosure,
+                )
+                .optional()?)
+        })
+        .await
+    }
+
+    async fn disclosures(&self, subject: Option<&str>, limit: u32) -> Result<Vec<DisclosureRecord>, ServerError> {
+        let subject = subject.map(str::to_string);
+        self.run(move |db| {
+            let (filter, subject) = match subject {
+                Some(subject) => ("WHERE subject = ?1", subject),
+                None => ("WHERE ?1 = ''", String::new()),
+            };
+            Ok(db
+                .prepare_cached(&format!(
+                    "SELECT {DISCLOSURE_COLUMNS} FROM disclosures {filter} ORDER BY created_at DESC, id LIMIT ?2"
+                ))?
+                .query_map(params![subject, limit], read_disclosure)?
+                .collect::<Result<_, _>>()?)
+        })
+        .await
+    }
 }
 
 /// The subject that created `id`, if it was made through this server; read inside the caller's transaction.
@@ -562,6 +642,28 @@ fn read_kept(row: &rusqlite::Row<'_>) -> rusqlite::Result<KeptFile> {
         bytes: row.get::<_, i64>(6)?.max(0) as u64,
         kept_at: row.get(7)?,
         removed: row.get(8)?,
+    })
+}
+
+/// The columns of `disclosures` in `DisclosureRecord`'s order, as `read_disclosure` reads them.
+const DISCLOSURE_COLUMNS: &str = "id, subject, created_at, render_id, variation_id, image_index, variation_type, \
+     style, furniture_removed, profile, lang, photo_file, original_file";
+
+fn read_disclosure(row: &rusqlite::Row<'_>) -> rusqlite::Result<DisclosureRecord> {
+    Ok(DisclosureRecord {
+        id: row.get(0)?,
+        subject: row.get(1)?,
+        created_at: row.get(2)?,
+        render_id: row.get(3)?,
+        variation_id: row.get(4)?,
+        image_index: row.get::<_, i64>(5)?.clamp(0, i64::from(u32::MAX)) as u32,
+        variation_type: row.get(6)?,
+        style: row.get(7)?,
+        furniture_removed: row.get(8)?,
+        profile: row.get(9)?,
+        lang: row.get(10)?,
+        photo_file: row.get(11)?,
+        original_file: row.get(12)?,
     })
 }
 

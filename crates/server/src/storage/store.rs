@@ -131,6 +131,31 @@ pub struct KeptFile {
     pub removed: bool,
 }
 
+/// A result chosen for a listing, as recorded (`disclosure/`): the facts, from which the words are made in the
+/// language asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DisclosureRecord {
+    pub id: String,
+    pub subject: String,
+    pub created_at: i64,
+    pub render_id: String,
+    pub variation_id: String,
+    pub image_index: u32,
+    /// The variation's type as the service names it (`staging`), `""` when it gave none.
+    pub variation_type: String,
+    /// The staging style, `""` for none.
+    pub style: String,
+    /// Whether the room's furniture was taken out (removal, or staging that removed first).
+    pub furniture_removed: bool,
+    /// The profile's name (`smart-mls`) and the listing's language (`de`).
+    pub profile: String,
+    pub lang: String,
+    /// The kept file shown (`render/variation/file`), labelled when the profile asks for a watermark.
+    pub photo_file: String,
+    /// The kept original photo (`render/original.jpg`).
+    pub original_file: String,
+}
+
 #[async_trait]
 pub trait Store: Send + Sync + std::fmt::Debug {
     /// Whether other servers share this database: events are then announced through it (`event_feed`), not by
@@ -203,4 +228,10 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn expired_kept(&self, cutoff: i64) -> Result<Vec<KeptFile>, ServerError>;
     /// Marks the files kept before `cutoff` removed.
     async fn mark_kept_expired(&self, cutoff: i64) -> Result<(), ServerError>;
+
+    /// Records a chosen result's disclosure.
+    async fn record_disclosure(&self, record: &DisclosureRecord) -> Result<(), ServerError>;
+    async fn disclosure(&self, id: &str) -> Result<Option<DisclosureRecord>, ServerError>;
+    /// At most `limit` records, newest first: `subject`'s, or everyone's for `None`.
+    async fn disclosures(&self, subject: Option<&str>, limit: u32) -> Result<Vec<DisclosureRecord>, ServerError>;
 }

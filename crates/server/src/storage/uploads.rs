@@ -264,18 +264,35 @@ fn body_error(error: axum::extract::multipart::MultipartError) -> ServerError {
     }
 }
 
+impl Uploads {
+    /// The stored upload called `name` and its format; `NotFound` for a name that is not an upload's.
+    async fn get(&self, name: &str) -> Result<(object_store::GetResult, ImageFormat), ServerError> {
+        let missing = || ServerError::NotFound("No such upload; upload the photo again.".into());
+        let (stem, extension) = name.split_once('.').ok_or_else(missing)?;
+        if stem.len() != 32 || !stem.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(missing());
+        }
+        let format = ImageFormat::from_extension(extension).ok_or_else(missing)?;
+        let stored = self.files.get(&Location::from(name)).await.map_err(|error| match error {
+            object_store::Error::NotFound { .. } => missing(),
+            other => ServerError::Internal(format!("the storage could not read an upload: {other}")),
+        })?;
+        Ok((stored, format))
+    }
+
+    /// The bytes of the upload called `name`.
+    pub async fn read(&self, name: &str) -> Result<Bytes, ServerError> {
+        let (stored, _) = self.get(name).await?;
+        stored
+            .bytes()
+            .await
+            .map_err(|error| ServerError::Internal(format!("the storage could not read an upload: {error}")))
+    }
+}
+
 /// `GET /api/uploads/{name}`: a stored upload. Names are 128 random bits, so knowing one is the permission.
 pub async fn serve(State(uploads): State<Arc<Uploads>>, Path(name): Path<String>) -> Result<Response, ServerError> {
-    let missing = || ServerError::NotFound("No such upload; upload the photo again.".into());
-    let (stem, extension) = name.split_once('.').ok_or_else(missing)?;
-    if stem.len() != 32 || !stem.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(missing());
-    }
-    let format = ImageFormat::from_extension(extension).ok_or_else(missing)?;
-    let stored = uploads.files.get(&Location::from(name.as_str())).await.map_err(|error| match error {
-        object_store::Error::NotFound { .. } => missing(),
-        other => ServerError::Internal(format!("the storage could not read an upload: {other}")),
-    })?;
+    let (stored, format) = uploads.get(&name).await?;
     let mut response =
         axum::body::Body::from_stream(stored.into_stream().map_err(std::io::Error::other)).into_response();
     let headers = response.headers_mut();

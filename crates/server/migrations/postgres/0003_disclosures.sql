@@ -1,0 +1,20 @@
+-- Results chosen for a listing, with what their disclosure is made from (`disclosure/`): a broker shows these
+-- records, and the public originals page is read from them.
+
+CREATE TABLE disclosures (
+    id                TEXT PRIMARY KEY,
+    subject           TEXT NOT NULL,
+    created_at        BIGINT NOT NULL,
+    render_id         TEXT NOT NULL,
+    variation_id      TEXT NOT NULL,
+    image_index       BIGINT NOT NULL,
+    variation_type    TEXT NOT NULL,
+    style             TEXT NOT NULL,
+    furniture_removed BOOLEAN NOT NULL,
+    profile           TEXT NOT NULL,
+    lang              TEXT NOT NULL,
+    photo_file        TEXT NOT NULL,
+    original_file     TEXT NOT NULL
+);
+CREATE INDEX disclosures_by_subject ON disclosures (subject, created_at);
+CREATE INDEX disclosures_by_time ON disclosures (created_at);

@@ -1,0 +1,156 @@
+//! The public originals page of a chosen result: the altered photo with its statement, the original clearly
+//! identified beside it, what was changed and when, in the listing's language. Plain HTML from the server, no
+//! script, no cookie and nothing from another site: the style is inline (allowed by its hash) and the photos
+//! are this server's kept copies.
+
+use std::sync::LazyLock;
+
+use base64::Engine;
+use maud::{DOCTYPE, Markup, html};
+use sha2::{Digest, Sha256};
+
+use super::statement::Facts;
+use super::words::{LANGUAGES, Words};
+
+/// Small and legible on a phone first; side by side from tablet width.
+const STYLE: &str = "\
+body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1a1a1a;background:#fff}\
+main{max-width:72rem;margin:0 auto;padding:1rem}\
+h1{font-size:1.4rem;margin:.5rem 0}\
+h2{font-size:1.1rem;margin:1.5rem 0 .5rem}\
+.statement{display:inline-block;background:#1a1a1a;color:#fff;padding:.2rem .6rem;border-radius:.3rem}\
+.photos{display:grid;gap:1rem;grid-template-columns:1fr}\
+@media (min-width:48rem){.photos{grid-template-columns:1fr 1fr}}\
+figure{margin:0}\
+img{display:block;width:100%;height:auto;border-radius:.3rem;background:#eee}\
+figcaption{margin-top:.4rem}\
+a{color:#0645ad}\
+nav ul{list-style:none;padding:0;display:flex;gap:1rem;flex-wrap:wrap}";
+
+/// The page's Content-Security-Policy: nothing but this server's images and the inline style above.
+pub static POLICY: LazyLock<String> = LazyLock::new(|| {
+    let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(STYLE.as_bytes()));
+    format!("default-src 'none'; img-src 'self'; style-src 'sha256-{hash}'; base-uri 'none'; form-action 'none'")
+});
+
+/// What the page shows; every address is a path on this server.
+pub struct Page<'a> {
+    pub words: &'a Words,
+    pub facts: &'a Facts,
+    /// The altered photo, the original and this page (without its `lang`).
+    pub photo: &'a str,
+    pub original: &'a str,
+    pub page: &'a str,
+    /// When the result was chosen, `YYYY-MM-DD` (UTC).
+    pub date: &'a str,
+}
+
+impl Page<'_> {
+    pub fn render(&self) -> Markup {
+        let words = self.words;
+        let heading = match self.facts.kind {
+            Some(vstage_api::vocabulary::VariationType::Enhancement) if !self.facts.furniture_removed => {
+                words.heading_enhanced
+            }
+            _ => words.heading_altered,
+        };
+        html! {
+            (DOCTYPE)
+            html lang=(words.lang) {
+                head {
+                    meta charset="utf-8";
+                    meta name="viewport" content="width=device-width, initial-scale=1";
+                    title { (words.page_title) }
+                    style { (maud::PreEscaped(STYLE)) }
+                }
+                body {
+                    main {
+                        h1 { (heading) }
+                        p.statement { (self.facts.short_statement(words)) }
+                        div.photos {
+                            figure {
+                                img src=(self.photo) alt=(words.altered_photo);
+                                figcaption {
+                                    (words.altered_photo) " · " a href=(self.photo) { (words.open_full_size) }
+                                }
+                            }
+                            figure {
+                                img src=(self.original) alt=(words.original_photo);
+                                figcaption {
+                                    strong { (words.original_photo) } ". " (words.original_explained) " "
+                                    a href=(self.original) { (words.open_full_size) }
+                                }
+                            }
+                        }
+                        h2 { (words.what_changed) }
+                        ul { @for change in self.facts.changes(words) { li { (change) } } }
+                        p { (words.chosen_on) " " time datetime=(self.date) { (self.date) } }
+                        (self.languages())
+                    }
+                }
+            }
+        }
+    }
+
+    fn languages(&self) -> Markup {
+        let separator = if self.page.contains('?') { '&' } else { '?' };
+        html! {
+            nav aria-label=(self.words.other_languages) {
+                ul {
+                    @for other in LANGUAGES.iter().filter(|other| other.lang != self.words.lang) {
+                        li {
+                            a href={ (self.page) (separator) "lang=" (other.lang) } hreflang=(other.lang)
+                                lang=(other.lang) { (other.name) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::words::{ENGLISH, GERMAN};
+    use super::*;
+    use vstage_api::vocabulary::VariationType;
+
+    fn facts() -> Facts {
+        Facts { kind: Some(VariationType::Staging), style: Some("modern".into()), furniture_removed: true }
+    }
+
+    fn page<'a>(words: &'a Words, facts: &'a Facts) -> String {
+        Page {
+            words,
+            facts,
+            photo: "/api/results/r/v/0-url.jpg?sig=a",
+            original: "/api/results/r/v/original.jpg?sig=b",
+            page: "/disclosures/dsc_1?sig=c",
+            date: "2026-11-26",
+        }
+        .render()
+        .into_string()
+    }
+
+    #[test]
+    fn the_page_says_what_was_changed_in_the_listing_s_language_without_script() {
+        let facts = facts();
+        let english = page(&ENGLISH, &facts);
+        assert!(english.starts_with("<!DOCTYPE html><html lang=\"en\">"));
+        for text in ["Virtually staged", "Furniture removed digitally", "The original photo, as taken", "2026-11-26"] {
+            assert!(english.contains(text), "{text} in {english}");
+        }
+        assert!(english.contains("href=\"/disclosures/dsc_1?sig=c&amp;lang=de\""));
+        assert!(!english.contains("<script"));
+        let german = page(&GERMAN, &facts);
+        assert!(german.contains("Dieses Inseratsfoto wurde digital verändert"));
+        assert!(german.contains("im Stil modern"));
+    }
+
+    #[test]
+    fn the_policy_allows_exactly_the_inline_style() {
+        assert!(POLICY.contains("style-src 'sha256-"));
+        assert!(!POLICY.contains("unsafe"));
+        assert!(!POLICY.contains("script-src"));
+    }
+}

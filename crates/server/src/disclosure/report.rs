@@ -1,0 +1,59 @@
+//! The records as `disclosures.csv` (in the board's ZIP): a row per chosen result, for a broker's files.
+
+use vstage_api::disclosure::Disclosure;
+
+use crate::error::ServerError;
+
+const HEADER: [&str; 16] = [
+    "id",
+    "chosen_at",
+    "subject",
+    "render_id",
+    "variation_id",
+    "image_index",
+    "variation_type",
+    "processing",
+    "profile",
+    "lang",
+    "statement",
+    "description_text",
+    "remarks_sentence",
+    "photo_url",
+    "original_url",
+    "disclosure_url",
+];
+
+/// The CSV of `records`, a header first.
+pub fn csv(records: &[Disclosure]) -> Result<Vec<u8>, ServerError> {
+    let failed = |error: csv::Error| ServerError::Internal(format!("disclosures.csv could not be written: {error}"));
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(HEADER).map_err(failed)?;
+    for record in records {
+        let chosen_at = humantime::format_rfc3339_seconds(
+            std::time::UNIX_EPOCH + std::time::Duration::from_millis(record.created_at.max(0) as u64),
+        )
+        .to_string();
+        let optional = |text: &Option<String>| text.clone().unwrap_or_default();
+        writer
+            .write_record([
+                record.id.clone(),
+                chosen_at,
+                record.subject.clone(),
+                record.render_id.clone(),
+                record.variation_id.clone(),
+                record.image_index.to_string(),
+                record.variation_type.as_ref().map(|kind| kind.as_str().to_string()).unwrap_or_default(),
+                record.processing.clone(),
+                record.profile.as_str().to_string(),
+                record.lang.clone(),
+                optional(&record.statement),
+                optional(&record.description_text),
+                optional(&record.remarks_sentence),
+                record.url.clone(),
+                record.original_url.clone(),
+                optional(&record.disclosure_url),
+            ])
+            .map_err(failed)?;
+    }
+    writer.into_inner().map_err(|error| ServerError::Internal(format!("disclosures.csv: {error}")))
+}

@@ -1,0 +1,170 @@
+//! The disclosure's HTTP side: `POST` and `GET /api/disclosures` for the subject the access middleware found,
+//! and the public page and QR codes under `/disclosures/{id}`, to whoever holds the signed link. A link not
+//! signed here, or a record whose kept photos are gone, looks exactly like one that never existed.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, REFERRER_POLICY};
+use axum::http::{HeaderMap, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Extension, Json, Router};
+use serde::Deserialize;
+use vstage_api::disclosure::{DiscloseRequest, Disclosure, DisclosureList};
+
+use super::create::Recorder;
+use super::page::{POLICY, Page};
+use super::statement::Facts;
+use super::words::words;
+use super::{Disclosures, LIST_LIMIT, qr};
+use crate::access::Subject;
+use crate::error::ServerError;
+use crate::proxy::Proxy;
+use crate::results::fetch::ResultFetcher;
+use crate::storage::store::DisclosureRecord;
+use crate::storage::uploads::Uploads;
+
+/// A request body is a few ids and names.
+pub const BODY_LIMIT: usize = 4 * 1024;
+
+/// `POST` and `GET /api/disclosures`, with this worker's proxy.
+pub fn routes(disclosures: Arc<Disclosures>, proxy: Arc<Proxy>, uploads: Arc<Uploads>) -> Router {
+    let fetcher = ResultFetcher {
+        http: proxy.http.clone(),
+        sandbox: proxy.state.upstream.sandbox().cloned(),
+        public_url: proxy.state.public_url.clone(),
+    };
+    Router::new()
+        .route("/disclosures", get(list).post(record))
+        .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(Arc::new(Recorder { disclosures, proxy, fetcher, uploads }))
+}
+
+async fn record(
+    State(recorder): State<Arc<Recorder>>,
+    Extension(subject): Extension<Subject>,
+    body: Bytes,
+) -> Result<Json<Disclosure>, ServerError> {
+    let request: DiscloseRequest = serde_json::from_slice(&body).map_err(|error| {
+        ServerError::BadRequest(format!(
+            "The body must be {{\"render_id\": \"...\", \"variation_id\": \"...\", \"image_index\": 0, \"profile\": \
+             \"ab723\", \"lang\": \"en\"}}: {error}"
+        ))
+    })?;
+    Ok(Json(recorder.record(&subject, request).await?))
+}
+
+/// The subject's records; with open access or the operator's own key, everyone's.
+async fn list(
+    State(recorder): State<Arc<Recorder>>,
+    Extension(subject): Extension<Subject>,
+) -> Result<Json<DisclosureList>, ServerError> {
+    let disclosures = &recorder.disclosures;
+    let whose = subject.by_token().then(|| subject.as_str());
+    let records = disclosures.store.disclosures(whose, LIST_LIMIT).await?;
+    Ok(Json(DisclosureList { items: records.iter().map(|record| disclosures.shown(record)).collect() }))
+}
+
+/// The page and its QR codes, to whoever holds a signed link.
+pub fn page_routes(disclosures: Arc<Disclosures>) -> Router {
+    Router::new()
+        .route("/disclosures/{id}", get(page))
+        .route("/disclosures/{id}/qr.svg", get(qr_svg))
+        .route("/disclosures/{id}/qr.png", get(qr_png))
+        .with_state(disclosures)
+}
+
+/// A page link's query: its signature, and a language other than the listing's.
+#[derive(Debug, Deserialize)]
+struct PageLink {
+    sig: Option<String>,
+    lang: Option<String>,
+}
+
+impl Disclosures {
+    /// The record a signed link names, while its photos are kept.
+    async fn linked(&self, id: &str, signature: Option<&str>) -> Result<DisclosureRecord, ServerError> {
+        let missing = || ServerError::NotFound("No such disclosure; it may have been removed.".into());
+        if !signature.is_some_and(|signature| self.verifies(id, signature)) {
+            return Err(missing());
+        }
+        let record = self.store.disclosure(id).await?.ok_or_else(missing)?;
+        let files = [record.photo_file.as_str(), record.original_file.as_str()];
+        if !self.kept.all_kept(&record.render_id, &files).await? {
+            return Err(missing());
+        }
+        Ok(record)
+    }
+}
+
+async fn page(
+    State(disclosures): State<Arc<Disclosures>>,
+    Path(id): Path<String>,
+    Query(link): Query<PageLink>,
+) -> Result<Response, ServerError> {
+    let record = disclosures.linked(&id, link.sig.as_deref()).await?;
+    let words = words(link.lang.as_deref().unwrap_or(&record.lang));
+    let facts = Facts::of_record(&record);
+    let page_path = disclosures.page_path(&record.id);
+    let date = humantime::format_rfc3339(
+        std::time::UNIX_EPOCH + std::time::Duration::from_millis(record.created_at.max(0) as u64),
+    )
+    .to_string();
+    let html = Page {
+        words,
+        facts: &facts,
+        photo: &disclosures.kept.path(&record.photo_file),
+        original: &disclosures.kept.path(&record.original_file),
+        page: &page_path,
+        date: &date[..10],
+    }
+    .render()
+    .into_string();
+    let mut response = html.into_response();
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
+    public_page_headers(headers);
+    Ok(response)
+}
+
+async fn qr_svg(
+    State(disclosures): State<Arc<Disclosures>>,
+    Path(id): Path<String>,
+    Query(link): Query<PageLink>,
+) -> Result<Response, ServerError> {
+    let record = disclosures.linked(&id, link.sig.as_deref()).await?;
+    let svg = qr::svg(&disclosures.page_address(&record.id))?;
+    Ok(image(svg.into_bytes(), "image/svg+xml"))
+}
+
+async fn qr_png(
+    State(disclosures): State<Arc<Disclosures>>,
+    Path(id): Path<String>,
+    Query(link): Query<PageLink>,
+) -> Result<Response, ServerError> {
+    let record = disclosures.linked(&id, link.sig.as_deref()).await?;
+    let png = qr::png(&disclosures.page_address(&record.id))?;
+    Ok(image(png, "image/png"))
+}
+
+fn image(bytes: Vec<u8>, content_type: &'static str) -> Response {
+    let mut response = bytes.into_response();
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    crate::proxy::answer::as_inert(headers);
+    public_page_headers(headers);
+    response
+}
+
+/// No cookie is ever set here; nothing is sent on to other sites; a removed record is not served from a cache.
+fn public_page_headers(headers: &mut HeaderMap) {
+    if !headers.contains_key(CONTENT_SECURITY_POLICY)
+        && let Ok(policy) = HeaderValue::from_str(&POLICY)
+    {
+        headers.insert(CONTENT_SECURITY_POLICY, policy);
+    }
+    headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+}

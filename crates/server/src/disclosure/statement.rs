@@ -1,0 +1,217 @@
+//! A record made into what the listing shows: the facts of the result (what was done), the profile's rules and
+//! the listing's words give the statement, the description and remarks sentences and which links to hand out.
+//! Plain functions of the data, tested here.
+
+use vstage_api::config::Config;
+use vstage_api::disclosure::{Disclosure, DisclosureProfile};
+use vstage_api::render::Variation;
+use vstage_api::vocabulary::{RemovalMode, VariationType};
+
+use super::profiles::{Rules, rules};
+use super::words::{Words, words};
+use crate::storage::store::DisclosureRecord;
+
+/// What was done to a result, as the variation tells it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Facts {
+    pub kind: Option<VariationType>,
+    /// The staging style, as the service names it.
+    pub style: Option<String>,
+    pub furniture_removed: bool,
+}
+
+impl Facts {
+    pub fn of(variation: &Variation) -> Self {
+        let mut facts = Facts { kind: variation.kind.clone(), style: None, furniture_removed: false };
+        match &variation.config {
+            Some(Config::Staging(staging)) => {
+                facts.style = Some(staging.add_furniture.style.as_str().to_string());
+                facts.furniture_removed =
+                    staging.remove_furniture.as_ref().is_some_and(|remove| remove.mode != RemovalMode::Off);
+            }
+            Some(Config::LegacyStaging(legacy)) => facts.style = Some(legacy.style.as_str().to_string()),
+            Some(Config::RemovalOnly(_)) => facts.furniture_removed = true,
+            _ => facts.furniture_removed = facts.kind == Some(VariationType::Removal),
+        }
+        facts
+    }
+
+    pub fn of_record(record: &DisclosureRecord) -> Self {
+        let kind = (!record.variation_type.is_empty())
+            .then(|| serde_json::from_value(serde_json::Value::String(record.variation_type.clone())).ok())
+            .flatten();
+        let style = (!record.style.is_empty()).then(|| record.style.clone());
+        Facts { kind, style, furniture_removed: record.furniture_removed }
+    }
+
+    /// Whether `rules` let this result go without a statement: enhancement alone, where the law exempts it.
+    pub fn exempt(&self, rules: &Rules) -> bool {
+        rules.enhancement_exempt && self.kind == Some(VariationType::Enhancement) && !self.furniture_removed
+    }
+
+    /// The short statement, also the label drawn into a photo.
+    pub fn short_statement(&self, words: &Words) -> &'static str {
+        match self.kind {
+            Some(VariationType::Staging) => words.virtually_staged,
+            Some(VariationType::Enhancement) if !self.furniture_removed => words.digitally_enhanced,
+            _ => words.digitally_altered,
+        }
+    }
+
+    /// What was changed, a line each, in `words`' language.
+    pub fn changes(&self, words: &Words) -> Vec<String> {
+        let mut changes = Vec::new();
+        if self.furniture_removed {
+            changes.push(words.furniture_removed.to_string());
+        }
+        match self.kind {
+            Some(VariationType::Staging) => {
+                let style = self.style.as_deref().unwrap_or("standard").replace(['_', '-'], " ");
+                changes.push(words.furniture_added.replace("{style}", &style));
+            }
+            Some(VariationType::DayToDusk) => changes.push(words.sky_to_dusk.to_string()),
+            Some(VariationType::Enhancement) => changes.push(words.enhanced.to_string()),
+            Some(VariationType::Removal) if self.furniture_removed => {}
+            _ => changes.push(words.digitally_altered.to_string()),
+        }
+        changes
+    }
+}
+
+/// The addresses a record is shown with, all this server's and signed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Links {
+    pub photo: String,
+    pub original: String,
+    pub page: String,
+    pub qr_svg: String,
+    pub qr_png: String,
+}
+
+/// The record as the listing shows it.
+pub fn disclosure(record: &DisclosureRecord, links: Links) -> Disclosure {
+    let profile = DisclosureProfile::parse(&record.profile).unwrap_or(DisclosureProfile::None);
+    let (rules, words) = (rules(profile), words(&record.lang));
+    let facts = Facts::of_record(record);
+    let exempt = facts.exempt(&rules);
+    let short = facts.short_statement(words);
+    let with_link = |text: &str| format!("{text}. {} {}", words.original_at, links.page);
+    let statement = (rules.statement && !exempt).then(|| match rules.link {
+        true => with_link(short),
+        false => short.to_string(),
+    });
+    let description_text = rules.description.then(|| match (rules.link, rules.placement) {
+        (_, vstage_api::disclosure::Placement::OriginalFirst) => format!("{short}. {}", words.original_before),
+        (true, _) if !exempt => with_link(short),
+        _ => format!("{short}."),
+    });
+    let remarks_sentence = rules.remarks.then(|| match facts.kind {
+        Some(VariationType::Staging) => words.remarks_staged.to_string(),
+        _ => words.remarks_altered.to_string(),
+    });
+    let linked = rules.link && !exempt;
+    let coded = rules.qr && !exempt;
+    Disclosure {
+        id: record.id.clone(),
+        created_at: record.created_at,
+        subject: record.subject.clone(),
+        render_id: record.render_id.clone(),
+        variation_id: record.variation_id.clone(),
+        image_index: record.image_index,
+        variation_type: facts.kind.clone(),
+        processing: facts.changes(words).join("; "),
+        profile,
+        lang: words.lang.to_string(),
+        exempt,
+        url: links.photo,
+        original_url: links.original,
+        statement,
+        description_text,
+        remarks_sentence,
+        disclosure_url: linked.then(|| links.page.clone()),
+        qr_svg_url: coded.then_some(links.qr_svg),
+        qr_png_url: coded.then_some(links.qr_png),
+        placement: rules.placement,
+        watermarked: rules.watermark,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use vstage_api::disclosure::Placement;
+
+    use super::*;
+
+    fn record(profile: &str, kind: &str, lang: &str) -> DisclosureRecord {
+        DisclosureRecord {
+            id: "dsc_1".into(),
+            subject: "agent-7".into(),
+            created_at: 1_795_000_000_000,
+            render_id: "rnd_1".into(),
+            variation_id: "var_1".into(),
+            image_index: 0,
+            variation_type: kind.into(),
+            style: if kind == "staging" { "mid-century modern".into() } else { String::new() },
+            furniture_removed: kind == "removal",
+            profile: profile.into(),
+            lang: lang.into(),
+            photo_file: "rnd_1/var_1/0-url.jpg".into(),
+            original_file: "rnd_1/var_1/original.jpg".into(),
+        }
+    }
+
+    fn links() -> Links {
+        Links {
+            photo: "https://v.example/api/results/rnd_1/var_1/0-url.jpg?sig=a".into(),
+            original: "https://v.example/api/results/rnd_1/var_1/original.jpg?sig=b".into(),
+            page: "https://v.example/disclosures/dsc_1?sig=c".into(),
+            qr_svg: "https://v.example/disclosures/dsc_1/qr.svg?sig=c".into(),
+            qr_png: "https://v.example/disclosures/dsc_1/qr.png?sig=c".into(),
+        }
+    }
+
+    #[test]
+    fn ab_723_gives_a_statement_with_the_link_and_a_qr_code() {
+        let shown = disclosure(&record("ab723", "staging", "en"), links());
+        assert_eq!(
+            shown.statement.as_deref(),
+            Some("Virtually staged. Original photo: https://v.example/disclosures/dsc_1?sig=c")
+        );
+        assert_eq!(shown.processing, "Furniture and decor added digitally, in the mid century modern style");
+        assert!(shown.qr_png_url.is_some() && shown.disclosure_url.is_some());
+        assert_eq!((shown.placement, shown.watermarked, shown.exempt), (Placement::NextToAlteredPhoto, false, false));
+        assert_eq!(shown.description_text, None);
+    }
+
+    #[test]
+    fn enhancement_alone_is_exempt_where_the_law_exempts_it() {
+        let shown = disclosure(&record("ab723", "enhancement", "en"), links());
+        assert!(shown.exempt);
+        assert_eq!((shown.statement, shown.disclosure_url, shown.qr_svg_url), (None, None, None));
+        // Smart MLS has no such exemption.
+        let smart = disclosure(&record("smart-mls", "enhancement", "en"), links());
+        assert_eq!(smart.statement.as_deref(), Some("Digitally enhanced"));
+    }
+
+    #[test]
+    fn each_mls_gets_what_its_rules_ask_in_the_listing_s_language() {
+        let crmls = disclosure(&record("crmls", "removal", "de"), links());
+        assert_eq!(crmls.placement, Placement::OriginalFirst);
+        assert_eq!(
+            crmls.description_text.as_deref(),
+            Some("Digital verändert. Das Originalfoto steht direkt vor diesem.")
+        );
+        let mls_now = disclosure(&record("mls-now", "day_to_dusk", "en"), links());
+        assert_eq!((mls_now.statement, mls_now.qr_png_url, mls_now.watermarked), (None, None, false));
+        assert!(
+            mls_now.description_text.unwrap().ends_with("Original photo: https://v.example/disclosures/dsc_1?sig=c")
+        );
+        let stellar = disclosure(&record("stellar", "staging", "en"), links());
+        assert_eq!(stellar.remarks_sentence.as_deref(), Some("One or more photo(s) was virtually staged."));
+        let smart = disclosure(&record("smart-mls", "staging", "fr"), links());
+        assert_eq!((smart.statement.as_deref(), smart.watermarked), (Some("Meublée virtuellement"), true));
+        let none = disclosure(&record("none", "staging", "es"), links());
+        assert_eq!((none.statement, none.description_text, none.disclosure_url), (None, None, None));
+        assert_eq!(none.processing, "Muebles y decoración añadidos digitalmente, en estilo mid century modern");
+    }
+}

@@ -1,0 +1,169 @@
+//! The disclosure's words in the studio's four languages: the statements, what was changed, the description and
+//! remarks sentences, the photo's label and the public page's text. The language is the listing's, not the
+//! reader's browser's: a listing page says one thing in one language.
+
+/// Every sentence of a disclosure in one language.
+#[derive(Debug)]
+pub struct Words {
+    pub lang: &'static str,
+    /// The language's own name, for the page's language links.
+    pub name: &'static str,
+    /// Short statements, also the label drawn into a photo.
+    pub virtually_staged: &'static str,
+    pub digitally_altered: &'static str,
+    pub digitally_enhanced: &'static str,
+    /// What was changed, one line each; `{style}` is the staging style.
+    pub furniture_added: &'static str,
+    pub furniture_removed: &'static str,
+    pub sky_to_dusk: &'static str,
+    pub enhanced: &'static str,
+    /// The statement's second half: where the original is.
+    pub original_at: &'static str,
+    pub original_before: &'static str,
+    /// The public remarks' first sentence (Stellar MLS's own words in English).
+    pub remarks_staged: &'static str,
+    pub remarks_altered: &'static str,
+    // The public page.
+    pub page_title: &'static str,
+    pub heading_altered: &'static str,
+    pub heading_enhanced: &'static str,
+    pub altered_photo: &'static str,
+    pub original_photo: &'static str,
+    pub original_explained: &'static str,
+    pub what_changed: &'static str,
+    pub chosen_on: &'static str,
+    pub open_full_size: &'static str,
+    pub other_languages: &'static str,
+}
+
+pub const ENGLISH: Words = Words {
+    lang: "en",
+    name: "English",
+    virtually_staged: "Virtually staged",
+    digitally_altered: "Digitally altered",
+    digitally_enhanced: "Digitally enhanced",
+    furniture_added: "Furniture and decor added digitally, in the {style} style",
+    furniture_removed: "Furniture removed digitally",
+    sky_to_dusk: "Daytime sky changed to dusk",
+    enhanced: "Light, colour and exposure enhanced",
+    original_at: "Original photo:",
+    original_before: "The original photo is shown right before this one.",
+    remarks_staged: "One or more photo(s) was virtually staged.",
+    remarks_altered: "One or more photo(s) was digitally altered.",
+    page_title: "Listing photo and its original",
+    heading_altered: "This listing photo was digitally altered",
+    heading_enhanced: "This listing photo was digitally enhanced",
+    altered_photo: "The photo as shown in the listing",
+    original_photo: "The original photo, as taken",
+    original_explained: "The original is the photo before any of the changes below.",
+    what_changed: "What was changed",
+    chosen_on: "Chosen for the listing on",
+    open_full_size: "Open full size",
+    other_languages: "Other languages",
+};
+
+pub const GERMAN: Words = Words {
+    lang: "de",
+    name: "Deutsch",
+    virtually_staged: "Virtuell eingerichtet",
+    digitally_altered: "Digital verändert",
+    digitally_enhanced: "Digital optimiert",
+    furniture_added: "Möbel und Dekoration digital hinzugefügt, im Stil {style}",
+    furniture_removed: "Möbel digital entfernt",
+    sky_to_dusk: "Taghimmel in Abendstimmung geändert",
+    enhanced: "Licht, Farbe und Belichtung optimiert",
+    original_at: "Originalfoto:",
+    original_before: "Das Originalfoto steht direkt vor diesem.",
+    remarks_staged: "Ein oder mehrere Fotos wurden virtuell eingerichtet.",
+    remarks_altered: "Ein oder mehrere Fotos wurden digital verändert.",
+    page_title: "Inseratsfoto und Original",
+    heading_altered: "Dieses Inseratsfoto wurde digital verändert",
+    heading_enhanced: "Dieses Inseratsfoto wurde digital optimiert",
+    altered_photo: "Das Foto, wie es im Inserat erscheint",
+    original_photo: "Das Originalfoto, wie aufgenommen",
+    original_explained: "Das Original ist das Foto vor allen unten genannten Änderungen.",
+    what_changed: "Was geändert wurde",
+    chosen_on: "Für das Inserat gewählt am",
+    open_full_size: "In voller Größe öffnen",
+    other_languages: "Andere Sprachen",
+};
+
+pub const SPANISH: Words = Words {
+    lang: "es",
+    name: "Español",
+    virtually_staged: "Amueblada virtualmente",
+    digitally_altered: "Modificada digitalmente",
+    digitally_enhanced: "Mejorada digitalmente",
+    furniture_added: "Muebles y decoración añadidos digitalmente, en estilo {style}",
+    furniture_removed: "Muebles retirados digitalmente",
+    sky_to_dusk: "Cielo diurno cambiado a atardecer",
+    enhanced: "Luz, color y exposición mejorados",
+    original_at: "Foto original:",
+    original_before: "La foto original aparece justo antes de esta.",
+    remarks_staged: "Una o más fotos fueron amuebladas virtualmente.",
+    remarks_altered: "Una o más fotos fueron modificadas digitalmente.",
+    page_title: "Foto del anuncio y su original",
+    heading_altered: "Esta foto del anuncio fue modificada digitalmente",
+    heading_enhanced: "Esta foto del anuncio fue mejorada digitalmente",
+    altered_photo: "La foto tal como aparece en el anuncio",
+    original_photo: "La foto original, tal como se tomó",
+    original_explained: "La original es la foto antes de todos los cambios indicados abajo.",
+    what_changed: "Qué se cambió",
+    chosen_on: "Elegida para el anuncio el",
+    open_full_size: "Abrir a tamaño completo",
+    other_languages: "Otros idiomas",
+};
+
+pub const FRENCH: Words = Words {
+    lang: "fr",
+    name: "Français",
+    virtually_staged: "Meublée virtuellement",
+    digitally_altered: "Retouchée numériquement",
+    digitally_enhanced: "Améliorée numériquement",
+    furniture_added: "Meubles et décoration ajoutés numériquement, dans le style {style}",
+    furniture_removed: "Meubles retirés numériquement",
+    sky_to_dusk: "Ciel de jour changé en crépuscule",
+    enhanced: "Lumière, couleurs et exposition améliorées",
+    original_at: "Photo d’origine\u{a0}:",
+    original_before: "La photo d’origine est présentée juste avant celle-ci.",
+    remarks_staged: "Une ou plusieurs photos ont été meublées virtuellement.",
+    remarks_altered: "Une ou plusieurs photos ont été retouchées numériquement.",
+    page_title: "Photo de l’annonce et son original",
+    heading_altered: "Cette photo de l’annonce a été retouchée numériquement",
+    heading_enhanced: "Cette photo de l’annonce a été améliorée numériquement",
+    altered_photo: "La photo telle qu’elle paraît dans l’annonce",
+    original_photo: "La photo d’origine, telle que prise",
+    original_explained: "L’original est la photo avant toutes les modifications ci-dessous.",
+    what_changed: "Ce qui a été modifié",
+    chosen_on: "Choisie pour l’annonce le",
+    open_full_size: "Ouvrir en taille réelle",
+    other_languages: "Autres langues",
+};
+
+pub const LANGUAGES: [&Words; 4] = [&ENGLISH, &GERMAN, &SPANISH, &FRENCH];
+
+/// The words of `lang` (`de`, `de-AT`, `FR`); English for any other.
+pub fn words(lang: &str) -> &'static Words {
+    let primary = lang.split(['-', '_']).next().unwrap_or_default().to_ascii_lowercase();
+    LANGUAGES.into_iter().find(|words| words.lang == primary).unwrap_or(&ENGLISH)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_language_is_found_by_its_primary_tag() {
+        assert_eq!(words("de-AT").lang, "de");
+        assert_eq!(words("FR").lang, "fr");
+        assert_eq!(words("pt-BR").lang, "en");
+        assert_eq!(words("").lang, "en");
+    }
+
+    #[test]
+    fn every_language_names_the_style_once() {
+        for words in LANGUAGES {
+            assert_eq!(words.furniture_added.matches("{style}").count(), 1, "{}", words.lang);
+        }
+    }
+}
