@@ -12,7 +12,7 @@ use crate::clock::provide_clock;
 use crate::components::header::Header;
 use crate::components::locale_chooser::LocaleChooser;
 use crate::components::screen_heading::ScreenFocus;
-use crate::host::{Host, READY, TOKEN_EXPIRED, provide_host};
+use crate::host::{Host, ListingDisclosure, READY, TOKEN_EXPIRED, provide_host};
 use crate::live::provide_live;
 use crate::locale::provide_locale;
 use crate::pages::account::AccountPage;
@@ -69,6 +69,7 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
     provide_live();
     let locale = provide_locale(attributes.lang.into());
     provide_context(ListingPhoto(attributes.photo_url.into()));
+    provide_context(ListingDisclosure(attributes.disclosure.into()));
     // The board's waiting photos outlive the board screen: leaving it loses no upload.
     provide_context(BoardPhotos::new());
 

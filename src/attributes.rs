@@ -5,7 +5,8 @@ use leptos::prelude::*;
 use web_sys::HtmlElement;
 
 /// Every attribute the element observes, as `docs/embedding.md` documents them.
-pub const ATTRIBUTES: [&str; 7] = ["api-base", "token", "view", "render-id", "photo-url", "lang", "routing"];
+pub const ATTRIBUTES: [&str; 8] =
+    ["api-base", "token", "view", "render-id", "photo-url", "lang", "routing", "disclosure"];
 
 #[derive(Debug, Clone, Copy)]
 pub struct Attributes {
@@ -19,6 +20,8 @@ pub struct Attributes {
     pub lang: RwSignal<Option<String>>,
     /// `address` on the standalone page: the route follows the page's address. Read at mount only.
     pub routing: RwSignal<Option<String>>,
+    /// The disclosure profile of the listing (`ab723`, `smart-mls`, ...), for "Use in listing".
+    pub disclosure: RwSignal<Option<String>>,
 }
 
 impl Attributes {
@@ -33,6 +36,7 @@ impl Attributes {
             photo_url: read("photo-url"),
             lang: read("lang"),
             routing: read("routing"),
+            disclosure: read("disclosure"),
         }
     }
 
@@ -47,6 +51,7 @@ impl Attributes {
             "photo-url" => self.photo_url,
             "lang" => self.lang,
             "routing" => self.routing,
+            "disclosure" => self.disclosure,
             _ => return,
         };
         // After the studio was removed the signals are gone; a late change is then nothing to do.

@@ -15,6 +15,11 @@ pub const RESULT_CHOSEN: &str = "vstage-result-chosen";
 pub const TOKEN_EXPIRED: &str = "vstage-token-expired";
 pub const ERROR: &str = "vstage-error";
 
+/// The host's `disclosure` attribute: the rules a chosen result is disclosed under (the server's default when
+/// absent).
+#[derive(Clone, Copy)]
+pub struct ListingDisclosure(pub Signal<Option<String>>);
+
 /// The element the studio lives in, which its events are dispatched on.
 #[derive(Clone)]
 pub struct Host {

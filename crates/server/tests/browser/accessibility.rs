@@ -13,7 +13,7 @@ use crate::browser::{dist, studio, with_browser};
 use crate::support::Server;
 
 /// axe-core's script: `VSTAGE_AXE`, else where `cargo xtask setup` puts it.
-fn axe_script() -> String {
+pub fn axe_script() -> String {
     let path = std::env::var_os("VSTAGE_AXE").map(PathBuf::from).unwrap_or_else(|| {
         // CARGO_TARGET_TMPDIR is `<target>/tmp`.
         let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).parent().map(PathBuf::from).unwrap_or_default();
@@ -24,7 +24,7 @@ fn axe_script() -> String {
 }
 
 /// The serious and critical violations axe finds on the page as it is, each as `rule: help (where)`.
-async fn serious_violations(driver: &WebDriver, script: &str) -> WebDriverResult<Vec<String>> {
+pub async fn serious_violations(driver: &WebDriver, script: &str) -> WebDriverResult<Vec<String>> {
     driver
         .execute(
             "if (!window.axe) { const s = document.createElement('script'); s.textContent = arguments[0]; \

@@ -1,9 +1,11 @@
 //! The sandbox's demo listing page (`/demo/listing.html`) in Chromium: a listing site whose two agents' studios each
-//! start with a token the page minted from the server, as a host site's backend would.
+//! start with a token the page minted from the server, as a host site's backend would, and whose gallery shows a
+//! chosen result with its disclosure.
 
 use thirtyfour::prelude::*;
 
-use crate::browser::{dist, picture_for_the_docs, shadow_root, with_browser, with_text};
+use crate::browser::{click_text, dist, picture_for_the_docs, shadow_root, with_browser, with_text};
+use crate::studio::{submit, wait_for_all_done};
 use crate::support::Server;
 
 #[tokio::test]
@@ -33,6 +35,26 @@ async fn the_demo_listing_page_starts_each_agents_studio_with_its_own_token() {
             assert!(events.contains(&format!("{agent}: vstage-ready")), "{events}");
         }
         picture_for_the_docs(&driver, "listing", Some("#agents")).await?;
+
+        // Ana stages the listing's photo and uses it: the page shows it with its statement, QR code and link
+        // (her studio follows California's AB 723).
+        submit(&ana, "Create render").await?;
+        wait_for_all_done(&ana, 1).await?;
+        click_text(&ana, "button", "Use in listing").await?;
+        let chosen = driver.query(By::Css("#photos li.chosen")).first().await?;
+        let caption = chosen.find(By::Css("figcaption")).await?.text().await?;
+        assert!(caption.starts_with("Virtually staged. Original photo: http"), "{caption}");
+        let link = chosen.find(By::LinkText("See the original photo")).await?.attr("href").await?.unwrap_or_default();
+        assert!(link.contains("/disclosures/dsc_") && caption.contains(&link), "{caption} / {link}");
+        let images_loaded: bool = driver
+            .execute(
+                "return [...arguments[0].querySelectorAll('img')].every((i) => i.complete && i.naturalWidth > 0)",
+                vec![chosen.to_json()?],
+            )
+            .await?
+            .convert()?;
+        assert!(images_loaded, "the photo and its QR code load");
+        assert_eq!(chosen.find_all(By::Css("img")).await?.len(), 2, "the photo and its QR code");
         Ok(())
     })
     .await;

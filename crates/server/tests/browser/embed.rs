@@ -252,9 +252,13 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
         assert!(kept.starts_with(&kept_prefix), "the kept copy, not the service's: {chosen}");
         let image = reqwest::Client::new().get(kept).bearer_auth(&ana).header("Origin", &host_origin).send().await;
         assert_eq!(image.unwrap().status(), 200, "the host's backend fetches it with the agent's token");
-        assert_eq!(chosen["original_url"], photo.as_str());
+        // the listing's photo, kept with the result (the server's default profile, AB 723, links its page)
+        let original = chosen["original_url"].as_str().unwrap_or_default();
+        assert!(original.starts_with(&kept_prefix) && original.contains("/original."), "{chosen}");
         assert_eq!(chosen["virtually_staged"], true);
-        assert_eq!(chosen["disclosure"], format!("Virtually staged. See the original photo: {photo}"));
+        let page = chosen["disclosure_url"].as_str().unwrap_or_default();
+        assert!(page.starts_with(&format!("{}/disclosures/dsc_", server.url)), "{chosen}");
+        assert_eq!(chosen["disclosure"], format!("Virtually staged. Original photo: {page}"));
         // the result image loaded across origins
         let loaded: bool = driver
             .execute(

@@ -11,6 +11,7 @@ mod chunks;
 mod classic;
 mod demo;
 mod dev_loop;
+mod disclosure;
 mod embed;
 mod figures;
 mod header;

@@ -1,0 +1,221 @@
+//! Disclosure from "Use in listing" to what a host page shows, for each profile, on a listing site of its own origin
+//! under exactly the Content-Security-Policy docs/embedding.md gives; then the originals page as a phone opens it
+//! from the QR code: its photos, no script, and nothing serious for axe.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use thirtyfour::prelude::*;
+
+use crate::accessibility::{axe_script, serious_violations};
+use crate::browser::{click_text, shadow_root, with_browser};
+use crate::embed::server_for_a_host;
+
+/// The host's own script (a CSP without `'unsafe-inline'` takes no inline script): it records what the studio
+/// says and what the policy blocks, and shows each chosen result as docs/embedding.md's gallery does.
+const HOST_SCRIPT: &str = r#"
+window.heard = []; window.chosen = []; window.violations = [];
+document.addEventListener("securitypolicyviolation", (e) => window.violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+for (const type of ["vstage-ready", "vstage-error"]) {
+  document.addEventListener(type, (event) => window.heard.push({ type, detail: event.detail }));
+}
+const gallery = document.getElementById("gallery");
+function photo(url, caption, role) {
+  const figure = document.createElement("figure");
+  figure.className = role;
+  const image = document.createElement("img");
+  image.src = url;
+  image.alt = caption;
+  const text = document.createElement("figcaption");
+  text.textContent = caption;
+  figure.append(image, text);
+  return figure;
+}
+document.addEventListener("vstage-result-chosen", ({ detail: chosen }) => {
+  window.chosen.push(chosen);
+  const entry = document.createElement("li");
+  if (chosen.placement === "original-first") entry.append(photo(chosen.original_url, "Original photo", "original"));
+  const shown = photo(chosen.watermarked ? chosen.url : chosen.optimized_url || chosen.url, chosen.statement ?? "", "altered");
+  if (chosen.qr_svg_url) {
+    const code = document.createElement("img");
+    code.className = "qr";
+    code.src = chosen.qr_svg_url;
+    code.alt = "QR code of the original photo's page";
+    shown.append(code);
+  }
+  if (chosen.disclosure_url) {
+    const link = document.createElement("a");
+    link.href = chosen.disclosure_url;
+    link.textContent = "See the original photo";
+    shown.append(link);
+  }
+  entry.append(shown);
+  if (chosen.description_text) entry.dataset.description = chosen.description_text;
+  if (chosen.remarks_sentence) document.getElementById("remarks").textContent = chosen.remarks_sentence;
+  gallery.append(entry);
+});
+"#;
+
+fn host_page(vstage: &str, token: &str, render_id: &str) -> String {
+    format!(
+        r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>A listing under a CSP</title>
+<script type="module" src="{vstage}/embed.js"></script>
+</head><body>
+<h1>14 Alder Lane</h1>
+<p id="remarks"></p>
+<ul id="gallery"></ul>
+<vstage-widget token="{token}" view="render" render-id="{render_id}"></vstage-widget>
+<script src="/host.js"></script>
+</body></html>"#
+    )
+}
+
+/// The host's origin: its page with exactly the documented policy, and its script.
+async fn start_host(listener: tokio::net::TcpListener, page: String, vstage: &str) -> tokio::task::JoinHandle<()> {
+    use axum::http::header::{CONTENT_SECURITY_POLICY, CONTENT_TYPE};
+    let policy =
+        format!("script-src 'self' {vstage} 'wasm-unsafe-eval'; connect-src {vstage}; img-src 'self' {vstage} blob:");
+    let app = axum::Router::new()
+        .route(
+            "/",
+            axum::routing::get(move || async move {
+                ([(CONTENT_SECURITY_POLICY, policy), (CONTENT_TYPE, "text/html; charset=utf-8".into())], page)
+            }),
+        )
+        // at the end of the body: it needs the page's elements, and runs before the module that starts the studio
+        .route("/host.js", axum::routing::get(|| async { ([(CONTENT_TYPE, "text/javascript")], HOST_SCRIPT) }));
+    tokio::spawn(async move {
+        axum::serve(listener, app).await.ok();
+    })
+}
+
+/// Waits for `script` (returning a value or null) to return a value.
+async fn until(driver: &WebDriver, script: &str) -> WebDriverResult<Value> {
+    for _ in 0..600 {
+        let value: Value = driver.execute(script, vec![]).await?.convert()?;
+        if !value.is_null() {
+            return Ok(value);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    Err(WebDriverError::ParseError(format!("never true: {script}")))
+}
+
+/// What the host shows for its `n`th chosen result (from 1): the detail, and the gallery entry's images (with
+/// whether each loaded), caption, link and description, and the remarks.
+async fn shown(driver: &WebDriver, n: usize) -> WebDriverResult<Value> {
+    let script = format!(
+        r##"const entry = document.querySelectorAll("#gallery li")[{index}];
+           if (!entry || ![...entry.querySelectorAll("img")].every((i) => i.complete)) return null;
+           return {{ chosen: window.chosen[{index}],
+                     images: [...entry.querySelectorAll("img")].map((i) => ({{ role: i.className || i.closest("figure").className, src: i.src, loaded: i.naturalWidth > 0 }})),
+                     caption: entry.querySelector(".altered figcaption").textContent,
+                     link: entry.querySelector("a")?.href ?? null,
+                     description: entry.dataset.description ?? null,
+                     remarks: document.getElementById("remarks").textContent }};"##,
+        index = n - 1
+    );
+    until(driver, &script).await
+}
+
+fn roles(shown: &Value) -> Vec<String> {
+    shown["images"].as_array().unwrap().iter().map(|image| image["role"].as_str().unwrap().to_string()).collect()
+}
+
+#[tokio::test]
+async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_policy() {
+    let (host_listener, host_origin, server, secret) = server_for_a_host().await;
+    let agent = secret.mint("agent-ana", Duration::from_secs(3600), Some(&host_origin));
+    let samples: Vec<Value> = reqwest::get(server.api("/samples")).await.unwrap().json().await.unwrap();
+    let render: Value = reqwest::Client::new()
+        .post(server.api("/v2/renders"))
+        .bearer_auth(&agent)
+        .header("Origin", &host_origin)
+        .json(&json!({"image_url": samples[0]["url"], "variation_count": 1, "wait_for_completion": true,
+                      "config": {"type": "staging", "add_furniture": {"style": "modern", "room_type": "living"}}}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let render_id = render["id"].as_str().unwrap().to_string();
+    let _host = start_host(host_listener, host_page(&server.url, &agent, &render_id), &server.url).await;
+
+    with_browser(|driver| async move {
+        driver.goto(&host_origin).await?;
+        until(&driver, "return window.heard.find((e) => e.type === 'vstage-ready') ?? null").await?;
+        let studio = shadow_root(&driver.find(By::Css("vstage-widget")).await?).await?;
+        let mut chosen = 0;
+        let mut choose = |profile: &'static str| {
+            chosen += 1;
+            let (driver, studio, n) = (driver.clone(), studio.clone(), chosen);
+            async move {
+                driver
+                    .execute("document.querySelector('vstage-widget').setAttribute('disclosure', arguments[0])", vec![json!(profile)])
+                    .await?;
+                click_text(&studio, "button", "Use in listing").await?;
+                let shown = shown(&driver, n).await?;
+                assert_eq!(shown["chosen"]["profile"], profile, "{shown}");
+                for image in shown["images"].as_array().unwrap() {
+                    assert_eq!(image["loaded"], true, "{profile}: {image} loads under the host's policy");
+                }
+                WebDriverResult::Ok(shown)
+            }
+        };
+
+        let ab723 = choose("ab723").await?;
+        let page = ab723["chosen"]["disclosure_url"].as_str().unwrap().to_string();
+        assert!(page.starts_with(&format!("{}/disclosures/dsc_", server.url)), "{ab723}");
+        assert_eq!(ab723["caption"], format!("Virtually staged. Original photo: {page}"));
+        assert_eq!(ab723["link"], page.as_str());
+        assert_eq!(roles(&ab723), ["altered", "qr"]);
+
+        let crmls = choose("crmls").await?;
+        assert_eq!(roles(&crmls), ["original", "altered", "qr"], "the original comes first: {crmls}");
+        assert_eq!(crmls["description"], "Virtually staged. The original photo is shown right before this one.");
+
+        let smart = choose("smart-mls").await?;
+        assert_eq!(roles(&smart), ["altered"], "no QR code: {smart}");
+        let labelled = smart["images"][0]["src"].as_str().unwrap();
+        assert!(labelled.contains("-labelled-en.jpg"), "the labelled copy: {smart}");
+        assert_eq!(smart["caption"], "Virtually staged");
+
+        let mls_now = choose("mls-now").await?;
+        assert_eq!(roles(&mls_now), ["altered"], "nothing on the photo: {mls_now}");
+        assert_eq!(mls_now["caption"], "", "no statement next to it");
+        let description = mls_now["description"].as_str().unwrap();
+        assert!(description.starts_with("Virtually staged. Original photo: ") && description.contains("/disclosures/dsc_"));
+
+        let stellar = choose("stellar").await?;
+        assert_eq!(stellar["remarks"], "One or more photo(s) was virtually staged.");
+
+        let none = choose("none").await?;
+        assert_eq!((&none["caption"], &none["link"], &none["description"]), (&json!(""), &Value::Null, &Value::Null));
+        assert_eq!(roles(&none), ["altered"]);
+
+        let violations: Vec<String> = driver.execute("return window.violations", vec![]).await?.convert()?;
+        assert!(violations.is_empty(), "the documented policy lets everything in: {violations:?}");
+
+        // The originals page, as a phone opens it from the QR code.
+        driver.set_window_rect(0, 0, 390, 844).await?;
+        driver.goto(&page).await?;
+        let scripts = driver.find_all(By::Css("script")).await?;
+        assert!(scripts.is_empty(), "no script on the originals page");
+        let loaded: bool = driver
+            .execute("return [...document.images].length === 2 && [...document.images].every((i) => i.complete && i.naturalWidth > 0)", vec![])
+            .await?
+            .convert()?;
+        assert!(loaded, "the altered photo and the original load");
+        let heading = driver.find(By::Css("h1")).await?.text().await?;
+        assert_eq!(heading, "This listing photo was digitally altered");
+        // axe is evaluated by the driver: the page's own policy refuses any script element
+        let axe = axe_script();
+        driver.execute(&format!("{axe}\n;return typeof window.axe;"), vec![]).await?;
+        let serious = serious_violations(&driver, &axe).await?;
+        assert!(serious.is_empty(), "axe on the originals page: {serious:?}");
+        Ok(())
+    })
+    .await;
+}
