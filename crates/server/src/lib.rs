@@ -4,6 +4,7 @@
 //! own (`commands`); ARCHITECTURE.md maps them.
 
 mod access;
+mod addresses;
 pub mod allocator;
 mod app;
 mod board;
@@ -15,6 +16,7 @@ mod disclosure;
 mod downloads;
 mod error;
 mod health;
+mod inert;
 mod live;
 mod metrics;
 mod proxy;

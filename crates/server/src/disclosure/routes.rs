@@ -153,7 +153,7 @@ fn image(bytes: Vec<u8>, content_type: &'static str) -> Response {
     let mut response = bytes.into_response();
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
-    crate::proxy::answer::as_inert(headers);
+    crate::inert::as_inert(headers);
     public_page_headers(headers);
     response
 }

@@ -4,7 +4,7 @@
 //! that echoes nothing this server sent. Anything else is a 502.
 
 use axum::body::{Body, Bytes};
-use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, RETRY_AFTER};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, RETRY_AFTER};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::Response;
 use image::ImageFormat;
@@ -45,7 +45,7 @@ pub fn examined(mut answer: Answer, path: &str, sent: &[&[u8]]) -> Result<Answer
     answer.headers.clear();
     answer.headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
     if content_type.starts_with("image/") {
-        as_inert(&mut answer.headers);
+        crate::inert::as_inert(&mut answer.headers);
     }
     Ok(answer)
 }
@@ -57,13 +57,6 @@ pub fn relay(answer: Answer) -> Response {
     *response.headers_mut() = answer.headers;
     response.headers_mut().insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
-}
-
-/// A file (an image above all) served under this origin can never act as a page of it: opened on its own, it runs no script and
-/// reaches nothing (`sandbox`), and it is read as its declared type only (`nosniff`, also set on every answer).
-pub fn as_inert(headers: &mut HeaderMap) {
-    headers.insert(CONTENT_SECURITY_POLICY, HeaderValue::from_static("sandbox; default-src 'none'"));
-    headers.insert(axum::http::HeaderName::from_static("x-content-type-options"), HeaderValue::from_static("nosniff"));
 }
 
 /// The content type to relay a successful body under, judged by its bytes: JSON that parses when the service
@@ -183,7 +176,7 @@ mod tests {
         };
         let relayed = examined(answer(200, "image/png", &png), "/", &[]).unwrap();
         assert_eq!(relayed.headers[CONTENT_TYPE], "image/png");
-        assert!(relayed.headers[CONTENT_SECURITY_POLICY].to_str().unwrap().contains("sandbox"));
+        assert!(relayed.headers[axum::http::header::CONTENT_SECURITY_POLICY].to_str().unwrap().contains("sandbox"));
         assert!(examined(answer(200, "application/json; charset=utf-8", b"{\"a\": 1}"), "/", &[]).is_ok());
         let svg = br#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#;
         for (content_type, body) in [

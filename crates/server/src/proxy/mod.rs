@@ -3,7 +3,6 @@
 //! server's own serialisation with the key added; the service's answer examined before anything of it is relayed
 //! (`answer`). With widget tokens, each subject reaches only the renders it created.
 
-pub mod addresses;
 pub mod answer;
 pub mod call;
 pub mod listing;
@@ -20,6 +19,7 @@ use serde::Deserialize;
 use vstage_api::{Config, Render, User, Variation};
 
 use crate::access::{Gate, Subject};
+use crate::addresses;
 use crate::error::ServerError;
 use crate::live::events::Events;
 use crate::live::webhooks::{WebhookSecret, resource_key};

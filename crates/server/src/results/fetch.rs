@@ -8,8 +8,8 @@ use axum::body::Bytes;
 use axum::http::Method;
 use url::Url;
 
+use crate::addresses;
 use crate::error::ServerError;
-use crate::proxy::addresses;
 use crate::upstream::Base;
 use crate::upstream::http_client::{HttpClient, Origin, Outgoing, Target};
 

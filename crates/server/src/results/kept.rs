@@ -398,7 +398,7 @@ impl KeptResults {
         headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type(&file)));
         // Never changes; it may be removed, so shared caches keep no copy.
         headers.insert(CACHE_CONTROL, HeaderValue::from_static("private, max-age=31536000, immutable"));
-        crate::proxy::answer::as_inert(headers);
+        crate::inert::as_inert(headers);
         Ok(response)
     }
 

@@ -298,6 +298,6 @@ pub async fn serve(State(uploads): State<Arc<Uploads>>, Path(name): Path<String>
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static(format.to_mime_type()));
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("public, max-age=31536000, immutable"));
-    crate::proxy::answer::as_inert(headers);
+    crate::inert::as_inert(headers);
     Ok(response)
 }

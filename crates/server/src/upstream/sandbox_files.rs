@@ -73,7 +73,7 @@ impl SandboxFiles {
         let mut response = Response::new(Body::from(answer.body));
         *response.status_mut() = answer.status;
         *response.headers_mut() = answer.headers;
-        crate::proxy::answer::as_inert(response.headers_mut());
+        crate::inert::as_inert(response.headers_mut());
         Ok(response)
     }
 }
