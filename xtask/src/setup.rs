@@ -304,13 +304,21 @@ fn valgrind() -> anyhow::Result<()> {
     apt_install(&["valgrind"], "valgrind (counts the proxies' instructions in the benchmarks)")
 }
 
-/// ImageMagick, the reference of the imaging benchmark.
+/// ImageMagick, the reference of the imaging benchmark: Debian's `convert` (the benchmark calls it by its path), which
+/// must say it is ImageMagick; a machine may have a stand-in of that name.
 fn imagemagick() -> anyhow::Result<()> {
-    if Command::new("convert").arg("-version").output().is_ok() {
-        println!("    imagemagick: present");
+    let is_imagemagick = || {
+        output_line(Command::new("/usr/bin/convert").arg("-version")).is_some_and(|line| line.contains("ImageMagick"))
+    };
+    if is_imagemagick() {
+        println!("    ImageMagick: present");
         return Ok(());
     }
-    apt_install(&["imagemagick"], "ImageMagick (the reference of the imaging benchmarks)")
+    apt_install(&["imagemagick"], "ImageMagick (the reference of the imaging benchmarks)")?;
+    if !is_imagemagick() {
+        bail!("/usr/bin/convert is not ImageMagick after installing Debian's imagemagick; put ImageMagick's there");
+    }
+    Ok(())
 }
 
 /// Where Debian puts nginx (outside a normal user's PATH).

@@ -34,12 +34,12 @@ fn main() {
     figure(
         "enhancement (12 MP, file to file)",
         ours(Operation::Enhance),
-        &["convert", &input, "-auto-level", "-modulate", "100,125", "-unsharp", "0x1+0.6", &out("im-enhance.jpg")],
+        &[CONVERT, &input, "-auto-level", "-modulate", "100,125", "-unsharp", "0x1+0.6", &out("im-enhance.jpg")],
     );
     figure(
         "day to dusk (12 MP, file to file)",
         ours(Operation::Dusk { sky: SkyStyle::Golden }),
-        &["convert", &input, "-modulate", "55,90", "-fill", "#f0a050", "-colorize", "18%", &out("im-dusk.jpg")],
+        &[CONVERT, &input, "-modulate", "55,90", "-fill", "#f0a050", "-colorize", "18%", &out("im-dusk.jpg")],
     );
     let thumbnail_bytes = bytes.clone();
     figure(
@@ -48,7 +48,7 @@ fn main() {
             let source = imaging::decode(&thumbnail_bytes).expect("decodes");
             imaging::thumbnail(&source).expect("encodes")
         },
-        &["convert", &input, "-resize", "400x400", "-quality", "75", &out("im-thumbnail.jpg")],
+        &[CONVERT, &input, "-resize", "400x400", "-quality", "75", &out("im-thumbnail.jpg")],
     );
     let optimized_bytes = bytes.clone();
     figure(
@@ -58,7 +58,7 @@ fn main() {
             // one resize and one encoding, as ImageMagick does (a result usually fits its byte budget first time)
             imaging::optimized_copy(&source, usize::MAX).expect("encodes")
         },
-        &["convert", &input, "-resize", "1280x1280", "-quality", "70", &out("im-optimized.jpg")],
+        &[CONVERT, &input, "-resize", "1280x1280", "-quality", "70", &out("im-optimized.jpg")],
     );
     // whole variations: decode, process, the three outputs (no ImageMagick equivalent)
     for (name, operation) in [
@@ -74,6 +74,10 @@ fn main() {
         println!("{}", serde_json::json!({"figure": format!("{name}, whole (12 MP)"), "ms": ms}));
     }
 }
+
+/// ImageMagick's `convert` as Debian installs it (`cargo xtask setup`): a machine may have another program called
+/// `convert` first on its PATH.
+const CONVERT: &str = "/usr/bin/convert";
 
 /// Times `ours` and the ImageMagick `command`, RUNS times each, and prints the medians.
 fn figure(name: &str, ours: impl Fn() -> Vec<u8>, command: &[&str]) {
