@@ -34,8 +34,10 @@ pub struct Recorder {
     pub uploads: Arc<Uploads>,
 }
 
-/// The kept files' role for the original photo, and for a copy labelled in a language (`labelled-de`).
-const ORIGINAL: &str = "original";
+/// The kept files' roles for the original photo and its copy for screens (at most 1280 pixels, as a result's
+/// `optimized_url`); a copy labelled in a language is `labelled-de`.
+pub const ORIGINAL: &str = "original";
+pub const ORIGINAL_FOR_SCREENS: &str = "original_optimized";
 
 impl Recorder {
     pub async fn record(&self, subject: &Subject, request: DiscloseRequest) -> Result<Disclosure, ServerError> {
@@ -116,8 +118,19 @@ impl Recorder {
             .ok_or_else(|| ServerError::BadRequest("The original photo is not a JPEG, PNG or WebP image.".into()))?;
         let cleaned = metadata::strip(bytes, format).map_err(ServerError::BadRequest)?;
         let file = format!("{ORIGINAL}.{}", format.extensions_str().first().copied().unwrap_or("jpg"));
+        let decoding = cleaned.clone();
+        let for_screens = tokio::task::spawn_blocking(move || {
+            let photo = vstage_sandbox::imaging::decode(&decoding)?;
+            vstage_sandbox::imaging::optimized_copy(&photo, usize::MAX)
+        })
+        .await
+        .map_err(|e| ServerError::Internal(format!("making the original's copy for screens stopped: {e}")))?
+        .map_err(ServerError::BadRequest)?;
         let record = kept_file(subject, &render.id, &variation.id, 0, ORIGINAL, &file, cleaned.len());
         kept.add_file(subject.as_str(), record, cleaned).await?;
+        let screens = "original-1280.jpg";
+        let record = kept_file(subject, &render.id, &variation.id, 0, ORIGINAL_FOR_SCREENS, screens, for_screens.len());
+        kept.add_file(subject.as_str(), record, for_screens.into()).await?;
         Ok(format!("{}/{}/{file}", render.id, variation.id))
     }
 
@@ -212,8 +225,8 @@ fn kept_file(
 
 /// `photo` with `text` drawn in its lower right corner, as a JPEG with its provenance.
 fn label(photo: &[u8], text: &str, kind: Option<&vstage_api::vocabulary::VariationType>) -> Result<Bytes, ServerError> {
-    let unreadable = |e: image::ImageError| ServerError::Internal(format!("the kept photo could not be decoded: {e}"));
-    let mut image = image::load_from_memory(photo).map_err(unreadable)?.to_rgb8();
+    let mut image = vstage_sandbox::imaging::decode(photo)
+        .map_err(|e| ServerError::Internal(format!("the kept photo could not be decoded: {e}")))?;
     vstage_sandbox::imaging::watermark::label(&mut image, text);
     let mut jpeg = Vec::new();
     image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 90)

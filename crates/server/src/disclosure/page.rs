@@ -37,12 +37,19 @@ pub static POLICY: LazyLock<String> = LazyLock::new(|| {
 pub struct Page<'a> {
     pub words: &'a Words,
     pub facts: &'a Facts,
-    /// The altered photo, the original and this page (without its `lang`).
-    pub photo: &'a str,
-    pub original: &'a str,
+    /// The altered photo and the original, each as shown (a copy sized for screens where there is one) and at full
+    /// size, and this page (without its `lang`).
+    pub photo: Shown<'a>,
+    pub original: Shown<'a>,
     pub page: &'a str,
     /// When the result was chosen, `YYYY-MM-DD` (UTC).
     pub date: &'a str,
+}
+
+/// A photo on the page: the copy shown, and the full size it links to.
+pub struct Shown<'a> {
+    pub on_screen: &'a str,
+    pub full: &'a str,
 }
 
 impl Page<'_> {
@@ -69,16 +76,16 @@ impl Page<'_> {
                         p.statement { (self.facts.short_statement(words)) }
                         div.photos {
                             figure {
-                                img src=(self.photo) alt=(words.altered_photo);
+                                img src=(self.photo.on_screen) alt=(words.altered_photo);
                                 figcaption {
-                                    (words.altered_photo) " · " a href=(self.photo) { (words.open_full_size) }
+                                    (words.altered_photo) " · " a href=(self.photo.full) { (words.open_full_size) }
                                 }
                             }
                             figure {
-                                img src=(self.original) alt=(words.original_photo);
+                                img src=(self.original.on_screen) alt=(words.original_photo);
                                 figcaption {
                                     strong { (words.original_photo) } ". " (words.original_explained) " "
-                                    a href=(self.original) { (words.open_full_size) }
+                                    a href=(self.original.full) { (words.open_full_size) }
                                 }
                             }
                         }
@@ -123,8 +130,14 @@ mod tests {
         Page {
             words,
             facts,
-            photo: "/api/results/r/v/0-url.jpg?sig=a",
-            original: "/api/results/r/v/original.jpg?sig=b",
+            photo: Shown {
+                on_screen: "/api/results/r/v/0-optimized_url.jpg?sig=a",
+                full: "/api/results/r/v/0-url.jpg?sig=d",
+            },
+            original: Shown {
+                on_screen: "/api/results/r/v/original-1280.jpg?sig=e",
+                full: "/api/results/r/v/original.jpg?sig=b",
+            },
             page: "/disclosures/dsc_1?sig=c",
             date: "2026-11-26",
         }

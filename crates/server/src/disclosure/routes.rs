@@ -14,8 +14,9 @@ use axum::{Extension, Json, Router};
 use serde::Deserialize;
 use vstage_api::disclosure::{DiscloseRequest, Disclosure, DisclosureList};
 
+use super::create::ORIGINAL_FOR_SCREENS;
 use super::create::Recorder;
-use super::page::{POLICY, Page};
+use super::page::{POLICY, Page, Shown};
 use super::statement::Facts;
 use super::words::words;
 use super::{Disclosures, LIST_LIMIT, qr};
@@ -84,6 +85,22 @@ struct PageLink {
 }
 
 impl Disclosures {
+    /// The kept files the page shows: the result's and the original's copies sized for screens where there are
+    /// (a labelled photo is shown as labelled), else the full ones.
+    async fn on_screen(&self, record: &DisclosureRecord) -> Result<(String, String), ServerError> {
+        let (render, variation, index) = (&record.render_id, &record.variation_id, record.image_index);
+        let unlabelled = self.kept.kept_file(render, variation, index, "url").await?;
+        let photo = match unlabelled.as_deref() == Some(record.photo_file.as_str()) {
+            true => self.kept.kept_file(render, variation, index, "optimized_url").await?,
+            false => None,
+        };
+        let original = self.kept.kept_file(render, variation, 0, ORIGINAL_FOR_SCREENS).await?;
+        Ok((
+            photo.unwrap_or_else(|| record.photo_file.clone()),
+            original.unwrap_or_else(|| record.original_file.clone()),
+        ))
+    }
+
     /// The record a signed link names, while its photos are kept.
     async fn linked(&self, id: &str, signature: Option<&str>) -> Result<DisclosureRecord, ServerError> {
         let missing = || ServerError::NotFound("No such disclosure; it may have been removed.".into());
@@ -112,11 +129,14 @@ async fn page(
         std::time::UNIX_EPOCH + std::time::Duration::from_millis(record.created_at.max(0) as u64),
     )
     .to_string();
+    let kept = &disclosures.kept;
+    let (photo_on_screen, original_on_screen) = disclosures.on_screen(&record).await?;
+    let (photo, original) = (kept.path(&record.photo_file), kept.path(&record.original_file));
     let html = Page {
         words,
         facts: &facts,
-        photo: &disclosures.kept.path(&record.photo_file),
-        original: &disclosures.kept.path(&record.original_file),
+        photo: Shown { on_screen: &kept.path(&photo_on_screen), full: &photo },
+        original: Shown { on_screen: &kept.path(&original_on_screen), full: &original },
         page: &page_path,
         date: &date[..10],
     }

@@ -1,6 +1,6 @@
 //! Disclosure from "Use in listing" to what a host page shows, for each profile, on a listing site of its own origin
 //! under exactly the Content-Security-Policy docs/embedding.md gives; then the originals page as a phone opens it
-//! from the QR code: its photos, no script, and nothing serious for axe.
+//! from the QR code: its photos, no script, and nothing serious for axe, in English and German.
 
 use std::time::Duration;
 
@@ -215,6 +215,13 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
         driver.execute(&format!("{axe}\n;return typeof window.axe;"), vec![]).await?;
         let serious = serious_violations(&driver, &axe).await?;
         assert!(serious.is_empty(), "axe on the originals page: {serious:?}");
+        // and in German
+        driver.goto(&format!("{page}&lang=de")).await?;
+        let heading = driver.find(By::Css("h1")).await?.text().await?;
+        assert_eq!(heading, "Dieses Inseratsfoto wurde digital verändert");
+        driver.execute(&format!("{axe}\n;return typeof window.axe;"), vec![]).await?;
+        let serious = serious_violations(&driver, &axe).await?;
+        assert!(serious.is_empty(), "axe on the German originals page: {serious:?}");
         Ok(())
     })
     .await;
