@@ -55,6 +55,7 @@ async fn the_demo_listing_page_starts_each_agents_studio_with_its_own_token() {
             .convert()?;
         assert!(images_loaded, "the photo and its QR code load");
         assert_eq!(chosen.find_all(By::Css("img")).await?.len(), 2, "the photo and its QR code");
+        picture_for_the_docs(&driver, "listing-disclosure", Some("#gallery")).await?;
         Ok(())
     })
     .await;
