@@ -72,8 +72,7 @@ async fn list(
 pub fn page_routes(disclosures: Arc<Disclosures>) -> Router {
     Router::new()
         .route("/disclosures/{id}", get(page))
-        .route("/disclosures/{id}/qr.svg", get(qr_svg))
-        .route("/disclosures/{id}/qr.png", get(qr_png))
+        .route("/disclosures/{id}/{file}", get(qr_code))
         .with_state(disclosures)
 }
 
@@ -149,24 +148,22 @@ async fn page(
     Ok(response)
 }
 
-async fn qr_svg(
+/// `/disclosures/{id}/qr.svg` or `qr.png`: the page's address as a QR code.
+async fn qr_code(
     State(disclosures): State<Arc<Disclosures>>,
-    Path(id): Path<String>,
+    Path((id, file)): Path<(String, String)>,
     Query(link): Query<PageLink>,
 ) -> Result<Response, ServerError> {
+    let missing = || ServerError::NotFound("No such file; the QR codes are qr.svg and qr.png.".into());
+    if file != "qr.svg" && file != "qr.png" {
+        return Err(missing());
+    }
     let record = disclosures.linked(&id, link.sig.as_deref()).await?;
-    let svg = qr::svg(&disclosures.page_address(&record.id))?;
-    Ok(image(svg.into_bytes(), "image/svg+xml"))
-}
-
-async fn qr_png(
-    State(disclosures): State<Arc<Disclosures>>,
-    Path(id): Path<String>,
-    Query(link): Query<PageLink>,
-) -> Result<Response, ServerError> {
-    let record = disclosures.linked(&id, link.sig.as_deref()).await?;
-    let png = qr::png(&disclosures.page_address(&record.id))?;
-    Ok(image(png, "image/png"))
+    let address = disclosures.page_address(&record.id);
+    Ok(match file.as_str() {
+        "qr.svg" => image(qr::svg(&address)?.into_bytes(), "image/svg+xml"),
+        _ => image(qr::png(&address)?, "image/png"),
+    })
 }
 
 fn image(bytes: Vec<u8>, content_type: &'static str) -> Response {
