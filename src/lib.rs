@@ -15,6 +15,7 @@ pub mod describe;
 pub mod embed;
 pub mod hooks;
 pub mod host;
+pub mod listing;
 pub mod live;
 pub mod locale;
 pub mod mask_editor;

@@ -70,7 +70,19 @@ pub enum Placement {
     None,
 }
 
-/// `POST /api/disclosures`: image `image_index` of a finished variation, chosen for a listing.
+/// How a v1 render's output is named where a variation id goes (v1 results have no ids): `v1-output-{n}`, its
+/// place among the render's outputs.
+pub fn v1_output_id(output: u32) -> String {
+    format!("v1-output-{output}")
+}
+
+/// The output a `v1-output-{n}` name stands for; `None` for a variation's own id.
+pub fn v1_output_index(variation_id: &str) -> Option<u32> {
+    variation_id.strip_prefix("v1-output-")?.parse().ok()
+}
+
+/// `POST /api/disclosures`: image `image_index` of a finished variation (or a v1 render's output, named as
+/// [`v1_output_id`] names it), chosen for a listing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiscloseRequest {
     pub render_id: String,
@@ -145,5 +157,12 @@ mod tests {
         assert_eq!(DisclosureProfile::parse(" Smart-MLS "), Some(DisclosureProfile::SmartMls));
         assert_eq!(DisclosureProfile::parse("nar"), None);
         assert_eq!(serde_json::to_value(Placement::OriginalFirst).unwrap(), "original-first");
+    }
+
+    #[test]
+    fn a_v1_output_is_named_by_its_place() {
+        assert_eq!(v1_output_index(&v1_output_id(3)), Some(3));
+        assert_eq!(v1_output_index("var_1"), None);
+        assert_eq!(v1_output_index("v1-output-x"), None);
     }
 }

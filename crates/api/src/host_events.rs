@@ -134,7 +134,7 @@ impl ResultChosen {
         let kind = if staged { VariationType::Staging } else { VariationType::Removal };
         ResultChosen {
             render_id: render_id.to_string(),
-            variation_id: format!("v1-output-{index}"),
+            variation_id: crate::disclosure::v1_output_id(u32::try_from(index).unwrap_or(u32::MAX)),
             disclosure: disclosure(Some(&kind), original_url),
             variation_type: Some(kind),
             url: url.to_string(),

@@ -1,16 +1,16 @@
-//! Recording a chosen result: the variation read from the service (through the proxy, so with its kept copies),
-//! its copy kept now if it was not yet, the original photo kept beside it, a labelled copy drawn where the profile
-//! asks for a watermark, then the record.
+//! Recording a chosen result: the variation (or a v1 render's output) read from the service through the proxy, its
+//! copy kept now if it was not yet, the original photo kept beside it, a labelled copy drawn where the profile asks
+//! for a watermark, then the record.
 
 use std::sync::Arc;
 
 use axum::body::Bytes;
 use image::ImageFormat;
 use vstage_api::config::Config;
-use vstage_api::disclosure::{DiscloseRequest, Disclosure};
-use vstage_api::render::{Render, Variation};
+use vstage_api::disclosure::{DiscloseRequest, Disclosure, v1_output_id, v1_output_index};
+use vstage_api::render::Variation;
 use vstage_api::time::now_millis;
-use vstage_api::vocabulary::VariationStatus;
+use vstage_api::vocabulary::{VariationStatus, VariationType};
 
 use super::Disclosures;
 use super::profiles::rules;
@@ -19,11 +19,12 @@ use super::words::words;
 use crate::access::Subject;
 use crate::error::ServerError;
 use crate::proxy::Proxy;
-use crate::proxy::listing::render_with_variations;
-use crate::results::fetch::ResultFetcher;
+use crate::proxy::listing::{render_answer, render_with_variations};
+use crate::proxy::routes::encoded_segment;
+use crate::results::fetch::{ResultFetcher, extension};
 use crate::results::provenance;
 use crate::storage::metadata;
-use crate::storage::store::{DisclosureRecord, KeptFile};
+use crate::storage::store::{DisclosureRecord, KeptFile, Kind};
 use crate::storage::uploads::Uploads;
 
 /// What recording needs besides the shared part: this worker's proxy and fetcher, and the uploads.
@@ -39,37 +40,35 @@ pub struct Recorder {
 pub const ORIGINAL: &str = "original";
 pub const ORIGINAL_FOR_SCREENS: &str = "original_optimized";
 
+/// The result a request names, kept: where it is, what was done, and the file the listing shows.
+struct Chosen {
+    render_id: String,
+    variation_id: String,
+    index: u32,
+    facts: Facts,
+    /// The kept image (`render/variation/file`).
+    photo: String,
+    /// The render's photo, as the service names it.
+    photographed: Option<String>,
+    /// Whether the service drew its own "virtually staged" watermark into the result.
+    service_watermarked: bool,
+}
+
 impl Recorder {
     pub async fn record(&self, subject: &Subject, request: DiscloseRequest) -> Result<Disclosure, ServerError> {
         for (field, id) in [("render_id", &request.render_id), ("variation_id", &request.variation_id)] {
             vstage_api::validate::id(field, id).map_err(|e| ServerError::BadRequest(e.to_string()))?;
         }
-        let render_id = request.render_id.as_str();
-        if subject.by_token() {
-            self.proxy.require_owner(crate::storage::store::Kind::Render, vec![render_id.to_string()], subject).await?;
-        }
-        let missing = || ServerError::NotFound(format!("No render {render_id}; check the address."));
-        let (render, variations) =
-            render_with_variations(&self.proxy, subject, render_id).await?.ok_or_else(missing)?;
-        let variation = finished(&variations, &request)?;
-        let result = variation.result.as_ref().ok_or_else(not_finished)?;
-        let kept = &self.disclosures.kept;
-        kept.keep_now(subject.as_str(), render_id, &variation.id, variation.kind.as_ref(), result).await?;
-        let index = request.image_index;
-        let photo = kept.kept_file(render_id, &variation.id, index, "url").await?.ok_or_else(|| {
-            ServerError::Conflict(
-                "This result is not kept on this server (it was removed, or the quota is full), so it cannot be \
-                 disclosed with a lasting link; choose another result or free some space."
-                    .into(),
-            )
-        })?;
-        let original = self.keep_original(subject, &render, variation, request.original_url.as_deref()).await?;
+        let chosen = match v1_output_index(&request.variation_id) {
+            Some(output) => self.v1_output(subject, &request.render_id, output).await?,
+            None => self.variation(subject, &request).await?,
+        };
+        let original = self.keep_original(subject, &chosen, request.original_url.as_deref()).await?;
         let profile = request.profile.unwrap_or(self.disclosures.default_profile);
         let lang = words(request.lang.as_deref().unwrap_or("en")).lang;
-        let facts = Facts::of(variation);
-        let photo = match rules(profile).watermark && !service_watermarked(variation) {
-            true => self.keep_labelled(subject, &photo, variation, &facts, index, lang).await?,
-            false => photo,
+        let photo = match rules(profile).watermark && !chosen.service_watermarked {
+            true => self.keep_labelled(subject, &chosen, lang).await?,
+            false => chosen.photo.clone(),
         };
         let record = DisclosureRecord {
             id: crate::secret::random("dsc_")
@@ -77,12 +76,12 @@ impl Recorder {
                 .map_err(|e| ServerError::Internal(e.to_string()))?,
             subject: subject.as_str().to_string(),
             created_at: now_millis(),
-            render_id: render_id.to_string(),
-            variation_id: variation.id.clone(),
-            image_index: index,
-            variation_type: variation.kind.as_ref().map(|kind| kind.as_str().to_string()).unwrap_or_default(),
-            style: facts.style.clone().unwrap_or_default(),
-            furniture_removed: facts.furniture_removed,
+            variation_type: chosen.facts.kind.as_ref().map(|kind| kind.as_str().to_string()).unwrap_or_default(),
+            style: chosen.facts.style.clone().unwrap_or_default(),
+            furniture_removed: chosen.facts.furniture_removed,
+            render_id: chosen.render_id,
+            variation_id: chosen.variation_id,
+            image_index: chosen.index,
             profile: profile.as_str().to_string(),
             lang: lang.to_string(),
             photo_file: photo,
@@ -92,20 +91,90 @@ impl Recorder {
         Ok(self.disclosures.shown(&record))
     }
 
+    /// A finished v2 variation's image, read through the proxy and kept now if it was not yet.
+    async fn variation(&self, subject: &Subject, request: &DiscloseRequest) -> Result<Chosen, ServerError> {
+        let render_id = request.render_id.as_str();
+        if subject.by_token() {
+            self.proxy.require_owner(Kind::Render, vec![render_id.to_string()], subject).await?;
+        }
+        let missing = || ServerError::NotFound(format!("No render {render_id}; check the address."));
+        let (render, variations) =
+            render_with_variations(&self.proxy, subject, render_id).await?.ok_or_else(missing)?;
+        let variation = finished(&variations, request)?;
+        let result = variation.result.as_ref().ok_or_else(not_finished)?;
+        let kept = &self.disclosures.kept;
+        kept.keep_now(subject.as_str(), render_id, &variation.id, variation.kind.as_ref(), result).await?;
+        let index = request.image_index;
+        let photo = kept.kept_file(render_id, &variation.id, index, "url").await?.ok_or_else(not_kept)?;
+        Ok(Chosen {
+            render_id: render_id.to_string(),
+            variation_id: variation.id.clone(),
+            index,
+            facts: Facts::of(variation),
+            photo,
+            photographed: render.image_url,
+            service_watermarked: service_watermarked(variation),
+        })
+    }
+
+    /// Output `output` of a v1 render (v1 results have no ids: the event names it `v1-output-{n}`), kept now with
+    /// its provenance if it was not yet.
+    async fn v1_output(&self, subject: &Subject, render_id: &str, output: u32) -> Result<Chosen, ServerError> {
+        if subject.by_token() {
+            self.proxy.require_owner(Kind::V1Render, vec![render_id.to_string()], subject).await?;
+        }
+        let query = format!("render_id={}", encoded_segment(render_id));
+        let answer = self.proxy.get("/v1/render", &query).await?;
+        let missing = || ServerError::NotFound(format!("No v1 render {render_id}; check the address."));
+        let render: vstage_api::v1::Render = render_answer(&answer, render_id)?.ok_or_else(missing)?;
+        let at = output as usize;
+        let url = render.outputs.get(at).ok_or_else(|| {
+            ServerError::BadRequest(format!(
+                "The v1 render has {} output(s); choose one of them.",
+                render.outputs.len()
+            ))
+        })?;
+        let style = render.outputs_styles.get(at).filter(|style| !style.is_empty()).cloned();
+        let kind = if style.is_some() { VariationType::Staging } else { VariationType::Removal };
+        let facts = Facts { furniture_removed: style.is_none(), style, kind: Some(kind.clone()) };
+        let variation_id = v1_output_id(output);
+        let kept = &self.disclosures.kept;
+        let photo = match kept.kept_file(render_id, &variation_id, 0, "url").await? {
+            Some(photo) => photo,
+            None => {
+                let fetched = self.fetcher.fetch(url).await?;
+                let marked = provenance::mark(fetched, Some(&kind)).map_err(ServerError::BadGateway)?;
+                let file = format!("0-url.{}", extension(url));
+                let record = kept_file(subject, render_id, &variation_id, 0, "url", &file, marked.len());
+                kept.add_file(subject.as_str(), record, marked).await?;
+                format!("{render_id}/{variation_id}/{file}")
+            }
+        };
+        Ok(Chosen {
+            render_id: render_id.to_string(),
+            variation_id,
+            index: 0,
+            facts,
+            photo,
+            photographed: render.image_url,
+            service_watermarked: false,
+        })
+    }
+
     /// The original photo kept with the variation (once per variation), stripped of its own metadata.
     async fn keep_original(
         &self,
         subject: &Subject,
-        render: &Render,
-        variation: &Variation,
+        chosen: &Chosen,
         named: Option<&str>,
     ) -> Result<String, ServerError> {
+        let (render_id, variation_id) = (chosen.render_id.as_str(), chosen.variation_id.as_str());
         let kept = &self.disclosures.kept;
-        if let Some(file) = kept.kept_file(&render.id, &variation.id, 0, ORIGINAL).await? {
+        if let Some(file) = kept.kept_file(render_id, variation_id, 0, ORIGINAL).await? {
             return Ok(file);
         }
         // The service's word first; the widget's only for a service that does not say.
-        let address = render.image_url.as_deref().or(named).ok_or_else(|| {
+        let address = chosen.photographed.as_deref().or(named).ok_or_else(|| {
             ServerError::BadRequest(
                 "The service does not say which photo this render was made from: send its address as original_url."
                     .into(),
@@ -126,12 +195,12 @@ impl Recorder {
         .await
         .map_err(|e| ServerError::Internal(format!("making the original's copy for screens stopped: {e}")))?
         .map_err(ServerError::BadRequest)?;
-        let record = kept_file(subject, &render.id, &variation.id, 0, ORIGINAL, &file, cleaned.len());
+        let record = kept_file(subject, render_id, variation_id, 0, ORIGINAL, &file, cleaned.len());
         kept.add_file(subject.as_str(), record, cleaned).await?;
         let screens = "original-1280.jpg";
-        let record = kept_file(subject, &render.id, &variation.id, 0, ORIGINAL_FOR_SCREENS, screens, for_screens.len());
+        let record = kept_file(subject, render_id, variation_id, 0, ORIGINAL_FOR_SCREENS, screens, for_screens.len());
         kept.add_file(subject.as_str(), record, for_screens.into()).await?;
-        Ok(format!("{}/{}/{file}", render.id, variation.id))
+        Ok(format!("{render_id}/{variation_id}/{file}"))
     }
 
     /// A photo's bytes: this server's own upload from the store, anything else as results are fetched (never
@@ -150,27 +219,25 @@ impl Recorder {
     async fn keep_labelled(
         &self,
         subject: &Subject,
-        photo: &str,
-        variation: &Variation,
-        facts: &Facts,
-        index: u32,
+        chosen: &Chosen,
         lang: &'static str,
     ) -> Result<String, ServerError> {
+        let (render_id, variation_id, index) = (chosen.render_id.as_str(), chosen.variation_id.as_str(), chosen.index);
         let kept = &self.disclosures.kept;
         let role = format!("labelled-{lang}");
-        if let Some(file) = kept.kept_file(&variation.render_id, &variation.id, index, &role).await? {
+        if let Some(file) = kept.kept_file(render_id, variation_id, index, &role).await? {
             return Ok(file);
         }
-        let text = facts.short_statement(words(lang));
-        let bytes = kept.read_file(photo).await?;
-        let kind = variation.kind.clone();
+        let text = chosen.facts.short_statement(words(lang));
+        let bytes = kept.read_file(&chosen.photo).await?;
+        let kind = chosen.facts.kind.clone();
         let labelled = tokio::task::spawn_blocking(move || label(&bytes, text, kind.as_ref()))
             .await
             .map_err(|e| ServerError::Internal(format!("drawing a label stopped: {e}")))??;
         let file = format!("{index}-{role}.jpg");
-        let record = kept_file(subject, &variation.render_id, &variation.id, index, &role, &file, labelled.len());
+        let record = kept_file(subject, render_id, variation_id, index, &role, &file, labelled.len());
         kept.add_file(subject.as_str(), record, labelled).await?;
-        Ok(format!("{}/{}/{file}", variation.render_id, variation.id))
+        Ok(format!("{render_id}/{variation_id}/{file}"))
     }
 }
 
@@ -190,6 +257,14 @@ fn finished<'a>(variations: &'a [Variation], request: &DiscloseRequest) -> Resul
         )));
     }
     Ok(variation)
+}
+
+fn not_kept() -> ServerError {
+    ServerError::Conflict(
+        "This result is not kept on this server (it was removed, or the quota is full), so it cannot be disclosed \
+         with a lasting link; choose another result or free some space."
+            .into(),
+    )
 }
 
 fn not_finished() -> ServerError {

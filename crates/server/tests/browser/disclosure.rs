@@ -195,6 +195,34 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
         assert_eq!((&none["caption"], &none["link"], &none["description"]), (&json!(""), &Value::Null, &Value::Null));
         assert_eq!(roles(&none), ["altered"]);
 
+        // A classic (v1) render's output is recorded and disclosed the same way.
+        let classic: Value = reqwest::Client::new()
+            .post(server.api("/v1/render/create"))
+            .bearer_auth(&agent)
+            .header("Origin", &host_origin)
+            .json(&json!({"image_url": samples[0]["url"], "room_type": "living", "style": "modern", "wait_for_completion": true}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let widget = "document.querySelector('vstage-widget')";
+        driver
+            .execute(
+                &format!("{widget}.setAttribute('disclosure', 'ab723'); {widget}.setAttribute('render-id', arguments[0]); \
+                          {widget}.setAttribute('view', 'classic-render')"),
+                vec![classic["render_id"].clone()],
+            )
+            .await?;
+        click_text(&studio, "button", "Use in listing").await?;
+        let v1 = shown(&driver, 7).await?;
+        assert_eq!(v1["chosen"]["variation_id"], "v1-output-0", "{v1}");
+        let v1_page = v1["chosen"]["disclosure_url"].as_str().unwrap_or_default();
+        assert!(v1_page.contains("/disclosures/dsc_") && v1_page != page, "a record of its own: {v1}");
+        assert_eq!(v1["caption"], format!("Virtually staged. Original photo: {v1_page}"));
+        assert_eq!(roles(&v1), ["altered", "qr"]);
+
         let violations: Vec<String> = driver.execute("return window.violations", vec![]).await?.convert()?;
         assert!(violations.is_empty(), "the documented policy lets everything in: {violations:?}");
 

@@ -169,3 +169,43 @@ async fn a_chosen_result_is_disclosed_as_its_profile_asks_and_its_page_lives_wit
     assert_eq!(get(&page).await.status(), 404);
     assert_eq!(get(record["qr_png_url"].as_str().unwrap()).await.status(), 404);
 }
+
+#[tokio::test]
+async fn a_v1_output_is_disclosed_and_kept_like_a_variation() {
+    let dist = widget_dir();
+    let server =
+        Server::start_with(dist.path(), &["--access", "token"], &[("VSTAGE_WIDGET_SECRET", WIDGET_SECRET)]).await;
+    let (alice, bob) = alice_and_bob().await;
+    let photo = sample_url(&server, "living-empty.jpg").await;
+    let created: Value = reqwest::Client::new()
+        .post(server.api("/v1/render/create"))
+        .bearer_auth(&alice)
+        .json(&json!({"image_url": photo, "room_type": "living", "style": "modern", "wait_for_completion": true}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let render_id = created["render_id"].as_str().unwrap();
+    let chosen = json!({"render_id": render_id, "variation_id": "v1-output-0", "profile": "ab723", "lang": "es"});
+
+    assert_eq!(disclose(&server, &bob, chosen.clone()).await.0, 404, "another subject's v1 render");
+    let beyond = json!({"render_id": render_id, "variation_id": "v1-output-9"});
+    assert_eq!(disclose(&server, &alice, beyond).await.0, 400);
+    let (status, record) = disclose(&server, &alice, chosen).await;
+    assert_eq!(status, 200, "{record}");
+    assert_eq!(record["variation_type"], "staging");
+    let page = record["disclosure_url"].as_str().unwrap();
+    assert_eq!(record["statement"], format!("Amueblada virtualmente. Foto original: {page}"));
+    let kept = record["url"].as_str().unwrap();
+    assert!(kept.starts_with(&server.api(&format!("/results/{render_id}/v1-output-0/0-url."))), "{record}");
+    let metadata = exiftool(&get(kept).await.bytes().await.unwrap());
+    assert!(
+        metadata["XMP-iptcExt:DigitalSourceType"]
+            .as_str()
+            .is_some_and(|t| t.ends_with("compositeWithTrainedAlgorithmicMedia"))
+    );
+    let html = get(page).await.text().await.unwrap();
+    assert!(html.contains("Esta foto del anuncio fue modificada digitalmente") && html.contains("estilo modern"));
+}

@@ -2,11 +2,14 @@
 //! listing" (embedded with a host that keeps the address), download, and "Compare" against the photo.
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 use leptos_i18n::td_string;
 use vstage_api::host_events::ResultChosen;
 
 use super::state::ClassicRenderState;
-use crate::host::{Host, RESULT_CHOSEN, use_host};
+use crate::api::use_api;
+use crate::host::{Host, use_host};
+use crate::listing;
 use crate::locale::use_locale;
 use crate::pages::classic::model::{Output, outputs};
 use crate::route::{History, use_navigator};
@@ -40,20 +43,28 @@ fn OutputItem(
     /// The host page that takes an image for its listing.
     host: Option<Host>,
 ) -> impl IntoView {
-    let locale = use_locale();
+    let (locale, api) = (use_locale(), use_api());
     let Output { url, caption, empty } = output;
     let download = url.clone();
     let has_original = original.is_some();
+    // recorded with the listing's disclosure rules; the host hears why when it cannot be
+    let use_in_listing = move |host: Host| {
+        let chosen = ResultChosen::of_v1_output(&render_id, index, &url, !empty, original.as_deref());
+        let (api, profile) = (api.clone(), listing::listing_profile(&host));
+        spawn_local(async move {
+            if let Err(error) = listing::hand_over(&api, &host, chosen, profile, locale.get_untracked()).await {
+                host.error(format!("The result was sent without its disclosure record: {error}"));
+            }
+        });
+        page.announced.set(true);
+    };
     view! {
         <li class="vstage-classic__output">
-            <img src=url.clone() alt=caption.clone() loading="lazy" />
+            <img src=download.clone() alt=caption.clone() loading="lazy" />
             <p>{caption}</p>
             <div class="vstage-variation__actions">
                 {host.map(|host| view! {
-                    <button class="vstage-button vstage-button--small" part="primary-button" on:click=move |_| {
-                        host.emit(RESULT_CHOSEN, &ResultChosen::of_v1_output(&render_id, index, &url, !empty, original.as_deref()));
-                        page.announced.set(true);
-                    }>
+                    <button class="vstage-button vstage-button--small" part="primary-button" on:click=move |_| use_in_listing(host.clone())>
                         {td_string!(locale.get(), classic.render_use)}
                     </button>
                 })}

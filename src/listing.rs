@@ -1,0 +1,55 @@
+//! Handing a chosen result to the host's listing: the choice recorded with the listing's disclosure rules
+//! (`POST /api/disclosures`), then `vstage-result-chosen` with what those rules ask the listing to show. When the
+//! record cannot be made, the listing still gets the photo with its plain caption, and the caller says why.
+
+use leptos::prelude::*;
+use vstage_api::ApiError;
+use vstage_api::disclosure::{DiscloseRequest, DisclosureProfile};
+use vstage_api::host_events::ResultChosen;
+
+use crate::api::ApiClient;
+use crate::host::{Host, ListingDisclosure, RESULT_CHOSEN};
+use crate::locale::Locale;
+
+/// Records `chosen` under `profile` (the listing's, read with [`listing_profile`] while the click is handled) and
+/// the studio's language, then tells the host; the error, when it could not be recorded (the host got the plain
+/// choice).
+pub async fn hand_over(
+    api: &ApiClient,
+    host: &Host,
+    chosen: ResultChosen,
+    profile: Option<DisclosureProfile>,
+    locale: Locale,
+) -> Result<(), ApiError> {
+    let request = DiscloseRequest {
+        render_id: chosen.render_id.clone(),
+        variation_id: chosen.variation_id.clone(),
+        image_index: 0,
+        profile,
+        lang: Some(leptos_i18n::Locale::as_str(locale).to_string()),
+        original_url: chosen.original_url.clone(),
+    };
+    match api.disclose(&request).await {
+        Ok(record) => {
+            host.emit(RESULT_CHOSEN, &chosen.disclosed(record));
+            Ok(())
+        }
+        Err(error) => {
+            host.emit(RESULT_CHOSEN, &chosen);
+            Err(error)
+        }
+    }
+}
+
+/// The profile the host's `disclosure` attribute names; `None` (the server's default) when it names none, or one
+/// that is not a profile, which the host is told. Read under the studio's owner (in an event handler, not after an
+/// await).
+pub fn listing_profile(host: &Host) -> Option<DisclosureProfile> {
+    let named = use_context::<ListingDisclosure>()?.0.get_untracked()?;
+    let profile = DisclosureProfile::parse(&named);
+    if profile.is_none() {
+        let known: Vec<&str> = DisclosureProfile::ALL.iter().map(|profile| profile.as_str()).collect();
+        host.error(format!("disclosure: `{named}` is not a profile; use one of {}", known.join(", ")));
+    }
+    profile
+}
