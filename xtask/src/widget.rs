@@ -20,6 +20,8 @@ use crate::project::{self, Project};
 
 /// The widget's binary; its glue is `vstage-widget-<hash>.js`, which `/embed.js` finds.
 const WIDGET: &str = "vstage-widget";
+/// The cargo profile of `trunk build --release` (`www/index.html`'s `data-cargo-profile-release`).
+const PROFILE: &str = "wasm-release";
 
 /// `trunk build --release` into `dist/`.
 pub fn build(project: &Project) -> anyhow::Result<()> {
@@ -36,7 +38,7 @@ pub fn compile_ahead(project: &Project, log: &Path) -> anyhow::Result<()> {
     let manifest = project.root.join("Cargo.toml");
     let mut cargo = project.cargo();
     cargo.args(["build", "--target=wasm32-unknown-unknown", "--manifest-path"]).arg(manifest);
-    cargo.args(["--profile", "wasm-release", "--locked", "--bin", WIDGET]);
+    cargo.args(["--profile", PROFILE, "--locked", "--bin", WIDGET]);
     project::run_into_log("compiling the widget (cargo, wasm-release)", &mut cargo, log)
 }
 
@@ -67,7 +69,7 @@ pub fn hook(project: &Project) -> anyhow::Result<()> {
         let glue = trunk_files.iter().find(|name| name.ends_with(".js")).context("Trunk's glue in the staging")?;
         return std::fs::write(staging.join("embed.js"), dev_embed_script(glue)).context("writing embed.js");
     }
-    let built = project.target().join("wasm32-unknown-unknown").join("wasm-release").join(format!("{WIDGET}.wasm"));
+    let built = project.target().join("wasm32-unknown-unknown").join(PROFILE).join(format!("{WIDGET}.wasm"));
     let widget =
         std::fs::read(&built).with_context(|| format!("reading cargo's build of the widget, {}", built.display()))?;
     let files = split_build(project, &widget)?;
@@ -254,4 +256,17 @@ fn file_name(path: &Path) -> anyhow::Result<String> {
         .and_then(|name| name.to_str())
         .map(str::to_string)
         .with_context(|| format!("{} has no file name", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `compile_ahead` and the hook name the binary and profile Trunk builds: the page must say the same.
+    #[test]
+    fn the_page_names_the_binary_and_profile_built_ahead() {
+        let page = std::fs::read_to_string(Project::locate().unwrap().root.join("www/index.html")).unwrap();
+        assert!(page.contains(&format!("data-bin=\"{WIDGET}\"")), "{page}");
+        assert!(page.contains(&format!("data-cargo-profile-release=\"{PROFILE}\"")), "{page}");
+    }
 }
