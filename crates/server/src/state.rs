@@ -118,6 +118,7 @@ impl AppState {
             links,
             public_url: public_url.clone(),
             default_profile: args.disclosure_profile,
+            decoding: tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, usize::from)),
         });
         let receiver = Arc::new(Receiver {
             secret: webhook_secret.clone(),

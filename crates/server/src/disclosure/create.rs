@@ -188,6 +188,7 @@ impl Recorder {
         let cleaned = metadata::strip(bytes, format).map_err(ServerError::BadRequest)?;
         let file = format!("{ORIGINAL}.{}", format.extensions_str().first().copied().unwrap_or("jpg"));
         let decoding = cleaned.clone();
+        let _turn = self.disclosures.decoding.acquire().await.map_err(|e| ServerError::Internal(e.to_string()))?;
         let for_screens = tokio::task::spawn_blocking(move || {
             let photo = vstage_sandbox::imaging::decode(&decoding)?;
             vstage_sandbox::imaging::optimized_copy(&photo, usize::MAX)
@@ -231,6 +232,7 @@ impl Recorder {
         let text = chosen.facts.short_statement(words(lang));
         let bytes = kept.read_file(&chosen.photo).await?;
         let kind = chosen.facts.kind.clone();
+        let _turn = self.disclosures.decoding.acquire().await.map_err(|e| ServerError::Internal(e.to_string()))?;
         let labelled = tokio::task::spawn_blocking(move || label(&bytes, text, kind.as_ref()))
             .await
             .map_err(|e| ServerError::Internal(format!("drawing a label stopped: {e}")))??;

@@ -35,6 +35,9 @@ pub struct Disclosures {
     pub public_url: String,
     /// The profile of a request that names none (`--disclosure-profile`).
     pub default_profile: DisclosureProfile,
+    /// Photos decoded at once (an original's copy for screens, a labelled copy), a core each: each may take a few
+    /// hundred megabytes, whatever the number of callers.
+    pub decoding: tokio::sync::Semaphore,
 }
 
 /// The most records one `GET /api/disclosures` answers with.
