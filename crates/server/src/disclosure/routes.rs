@@ -24,6 +24,7 @@ use crate::access::Subject;
 use crate::error::ServerError;
 use crate::proxy::Proxy;
 use crate::results::fetch::ResultFetcher;
+use crate::results::kept::VariationFiles;
 use crate::storage::store::DisclosureRecord;
 use crate::storage::uploads::Uploads;
 
@@ -84,35 +85,34 @@ struct PageLink {
 }
 
 impl Disclosures {
-    /// The kept files the page shows: the result's and the original's copies sized for screens where there are
-    /// (a labelled photo is shown as labelled), else the full ones.
-    async fn on_screen(&self, record: &DisclosureRecord) -> Result<(String, String), ServerError> {
-        let (render, variation, index) = (&record.render_id, &record.variation_id, record.image_index);
-        let unlabelled = self.kept.kept_file(render, variation, index, "url").await?;
-        let photo = match unlabelled.as_deref() == Some(record.photo_file.as_str()) {
-            true => self.kept.kept_file(render, variation, index, "optimized_url").await?,
-            false => None,
-        };
-        let original = self.kept.kept_file(render, variation, 0, ORIGINAL_FOR_SCREENS).await?;
-        Ok((
-            photo.unwrap_or_else(|| record.photo_file.clone()),
-            original.unwrap_or_else(|| record.original_file.clone()),
-        ))
-    }
-
-    /// The record a signed link names, while its photos are kept.
-    async fn linked(&self, id: &str, signature: Option<&str>) -> Result<DisclosureRecord, ServerError> {
+    /// The record a signed link names, and its variation's kept files, while its photos are among them.
+    async fn linked(
+        &self,
+        id: &str,
+        signature: Option<&str>,
+    ) -> Result<(DisclosureRecord, VariationFiles), ServerError> {
         let missing = || ServerError::NotFound("No such disclosure; it may have been removed.".into());
         if !signature.is_some_and(|signature| self.verifies(id, signature)) {
             return Err(missing());
         }
         let record = self.store.disclosure(id).await?.ok_or_else(missing)?;
-        let files = [record.photo_file.as_str(), record.original_file.as_str()];
-        if !self.kept.all_kept(&record.render_id, &files).await? {
+        let files = self.kept.variation_files(&record.render_id, &record.variation_id).await?;
+        if !files.contains(&record.photo_file) || !files.contains(&record.original_file) {
             return Err(missing());
         }
-        Ok(record)
+        Ok((record, files))
     }
+}
+
+/// The kept files the page shows: the result's and the original's copies sized for screens where there are (a
+/// labelled photo is shown as labelled), else the full ones.
+fn on_screen<'a>(record: &'a DisclosureRecord, files: &'a VariationFiles) -> (&'a str, &'a str) {
+    let index = record.image_index;
+    let photo = (files.get(index, "url") == Some(record.photo_file.as_str()))
+        .then(|| files.get(index, "optimized_url"))
+        .flatten();
+    let original = files.get(0, ORIGINAL_FOR_SCREENS);
+    (photo.unwrap_or(&record.photo_file), original.unwrap_or(&record.original_file))
 }
 
 async fn page(
@@ -120,7 +120,7 @@ async fn page(
     Path(id): Path<String>,
     Query(link): Query<PageLink>,
 ) -> Result<Response, ServerError> {
-    let record = disclosures.linked(&id, link.sig.as_deref()).await?;
+    let (record, files) = disclosures.linked(&id, link.sig.as_deref()).await?;
     let words = words(link.lang.as_deref().unwrap_or(&record.lang));
     let facts = Facts::of_record(&record);
     let page_path = disclosures.page_path(&record.id);
@@ -129,13 +129,13 @@ async fn page(
     )
     .to_string();
     let kept = &disclosures.kept;
-    let (photo_on_screen, original_on_screen) = disclosures.on_screen(&record).await?;
+    let (photo_on_screen, original_on_screen) = on_screen(&record, &files);
     let (photo, original) = (kept.path(&record.photo_file), kept.path(&record.original_file));
     let html = Page {
         words,
         facts: &facts,
-        photo: Shown { on_screen: &kept.path(&photo_on_screen), full: &photo },
-        original: Shown { on_screen: &kept.path(&original_on_screen), full: &original },
+        photo: Shown { on_screen: &kept.path(photo_on_screen), full: &photo },
+        original: Shown { on_screen: &kept.path(original_on_screen), full: &original },
         page: &page_path,
         date: &date[..10],
     }
@@ -158,7 +158,7 @@ async fn qr_code(
     if file != "qr.svg" && file != "qr.png" {
         return Err(missing());
     }
-    let record = disclosures.linked(&id, link.sig.as_deref()).await?;
+    let (record, _) = disclosures.linked(&id, link.sig.as_deref()).await?;
     let address = disclosures.page_address(&record.id);
     Ok(match file.as_str() {
         "qr.svg" => image(qr::svg(&address)?.into_bytes(), "image/svg+xml"),

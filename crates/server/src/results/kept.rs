@@ -268,18 +268,21 @@ impl KeptResults {
         index: u32,
         role: &str,
     ) -> Result<Option<String>, ServerError> {
-        Ok(self.store.kept_files(&[render_id.to_string()]).await?.into_iter().find_map(|kept| {
-            (kept.variation_id == variation_id && kept.image_index == index && kept.role == role && !kept.removed)
-                .then(|| format!("{}/{}/{}", kept.render_id, kept.variation_id, kept.file))
-        }))
+        Ok(self.variation_files(render_id, variation_id).await?.get(index, role).map(str::to_string))
     }
 
-    /// Whether every one of `files` (`render/variation/file`) is still kept.
-    pub async fn all_kept(&self, render_id: &str, files: &[&str]) -> Result<bool, ServerError> {
+    /// The files a variation has kept now, read once.
+    pub async fn variation_files(&self, render_id: &str, variation_id: &str) -> Result<VariationFiles, ServerError> {
         let kept = self.store.kept_files(&[render_id.to_string()]).await?;
-        Ok(files.iter().all(|file| {
-            kept.iter().any(|k| !k.removed && format!("{}/{}/{}", k.render_id, k.variation_id, k.file) == *file)
-        }))
+        Ok(VariationFiles(
+            kept.into_iter()
+                .filter(|kept| kept.variation_id == variation_id && !kept.removed)
+                .map(|kept| {
+                    let path = format!("{}/{}/{}", kept.render_id, kept.variation_id, kept.file);
+                    ((kept.image_index, kept.role), path)
+                })
+                .collect(),
+        ))
     }
 
     /// The bytes of a kept `file` (`render/variation/file`).
@@ -448,6 +451,21 @@ impl KeptResults {
         self.store.mark_kept_expired(cutoff).await?;
         tracing::info!(count = expired.len(), "removed kept results past their retention");
         Ok(())
+    }
+}
+
+/// One variation's kept files by `(image index, role)`, as `render/variation/file`.
+#[derive(Debug, Default)]
+pub struct VariationFiles(HashMap<(u32, String), String>);
+
+impl VariationFiles {
+    pub fn get(&self, index: u32, role: &str) -> Option<&str> {
+        self.0.get(&(index, role.to_string())).map(String::as_str)
+    }
+
+    /// Whether `file` (`render/variation/file`) is one of them.
+    pub fn contains(&self, file: &str) -> bool {
+        self.0.values().any(|kept| kept == file)
     }
 }
 
