@@ -128,18 +128,28 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
     let (host_listener, host_origin, server, secret) = server_for_a_host().await;
     let agent = secret.mint("agent-ana", Duration::from_secs(3600), Some(&host_origin));
     let samples: Vec<Value> = reqwest::get(server.api("/samples")).await.unwrap().json().await.unwrap();
-    let render: Value = reqwest::Client::new()
-        .post(server.api("/v2/renders"))
-        .bearer_auth(&agent)
-        .header("Origin", &host_origin)
-        .json(&json!({"image_url": samples[0]["url"], "variation_count": 1, "wait_for_completion": true,
-                      "config": {"type": "staging", "add_furniture": {"style": "modern", "room_type": "living"}}}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    // finished renders of the agent's, made through the API as the widget would
+    let create = |path: &str, body: Value| {
+        let request = reqwest::Client::new()
+            .post(server.api(path))
+            .bearer_auth(&agent)
+            .header("Origin", &host_origin)
+            .json(&body);
+        async move { request.send().await.unwrap().json::<Value>().await.unwrap() }
+    };
+    let photo = samples[0]["url"].clone();
+    let render = create(
+        "/v2/renders",
+        json!({"image_url": photo, "variation_count": 1, "wait_for_completion": true,
+        "config": {"type": "staging", "add_furniture": {"style": "modern", "room_type": "living"}}}),
+    )
+    .await;
+    let classic = create(
+        "/v1/render/create",
+        json!({"image_url": photo, "room_type": "living", "style": "modern",
+        "wait_for_completion": true}),
+    )
+    .await;
     let render_id = render["id"].as_str().unwrap().to_string();
     let _host = start_host(host_listener, host_page(&server.url, &agent, &render_id), &server.url).await;
 
@@ -196,17 +206,6 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
         assert_eq!(roles(&none), ["altered"]);
 
         // A classic (v1) render's output is recorded and disclosed the same way.
-        let classic: Value = reqwest::Client::new()
-            .post(server.api("/v1/render/create"))
-            .bearer_auth(&agent)
-            .header("Origin", &host_origin)
-            .json(&json!({"image_url": samples[0]["url"], "room_type": "living", "style": "modern", "wait_for_completion": true}))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
         let widget = "document.querySelector('vstage-widget')";
         driver
             .execute(
