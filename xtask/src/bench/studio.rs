@@ -1,6 +1,7 @@
 //! The studio's figures in headless Chromium: the ignored `figures::` tests of the browser suite, run against the
 //! real server with the widget just built (by `widget_size`), each writing its figure to a JSON-lines file.
-//! The widget's own figure (`figures::widget_*`, its time to ready) belongs to the widget group.
+//! The widget's own figures (`figures::widget_*`, its time to ready and to its first screen) belong to the widget
+//! group.
 
 use anyhow::Context;
 

@@ -1,6 +1,7 @@
 //! The embedded widget's first load as `vstage serve` sends it (`/embed.js`, the glue, its snippets and the wasm,
 //! the styles being inside the wasm), with brotli, gzip and none; the wasm's largest contributors; the time from
-//! `embed.js` to `vstage-ready` in headless Chromium. Builds the widget first so the figures are of the current code.
+//! `embed.js` to `vstage-ready` and to the first screen in headless Chromium, on loopback and on an emulated slow
+//! connection. Builds the widget first so the figures are of the current code.
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -1,7 +1,8 @@
 //! The studio's figures for `cargo xtask bench` (ignored in ordinary runs): time to the first painted list of an
 //! account with 100 renders, requests per finished variation with polling and with events, and the delay from a
 //! variation finishing in the sandbox to it showing on screen; a 30-photo bulk from the board to every row shown
-//! and every variation done; the embedded widget's time from `embed.js` to ready.
+//! and every variation done; the embedded widget's time from `embed.js` to ready and to its first screen, also on
+//! an emulated slow connection.
 //! Each figure is appended to `$VSTAGE_FIGURES`.
 
 use std::io::Write;
@@ -9,6 +10,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use thirtyfour::cdp::domains::network::NetworkConditions;
 use thirtyfour::prelude::*;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
@@ -205,43 +207,81 @@ async fn figure_delay_from_finishing_to_showing_with_events() {
 }
 
 /// The embedded widget's start on a host page of another origin: from the request for `embed.js` to the
-/// `vstage-ready` event (wasm fetched, compiled and started, first answer from the server), on a first visit and
-/// with the browser's cache warm.
+/// `vstage-ready` event (wasm fetched, compiled and started, first answer from the server) and to the first screen
+/// painted, on a first visit and with the browser's cache warm; on this machine's loopback and on an emulated slow
+/// connection (1.6 Mbps down, 750 kbps up, 150 ms round trip: Lighthouse's "slow 4G").
 #[tokio::test]
 #[ignore = "a figure for `cargo xtask bench widget`"]
-async fn widget_time_from_embed_js_to_ready() {
+async fn widget_time_from_embed_js_to_ready_and_first_screen() {
     let host_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let host = format!("http://{}", host_listener.local_addr().unwrap());
     let server = Server::start_with(&dist(), &["--allow-origin", &host], &[]).await;
     let page = format!(
         r#"<!doctype html><html><head><script>
-        window.ready = new Promise(done => addEventListener('vstage-ready', () => done(performance.now()), {{ once: true }}));
+        const since = () => performance.getEntriesByType('resource').find(entry => entry.name.endsWith('/embed.js')).startTime;
+        window.ready = new Promise(done => addEventListener('vstage-ready', () => done(performance.now() - since()), {{ once: true }}));
+        window.painted = new Promise(done => {{
+            const look = () => document.querySelector('vstage-widget')?.shadowRoot?.querySelector('.vstage-page')
+                ? done(performance.now() - since())
+                : requestAnimationFrame(look);
+            look();
+        }});
         </script><script type="module" src="{}/embed.js"></script></head>
         <body><vstage-widget></vstage-widget></body></html>"#,
         server.url
     );
     let _host = start_host(host_listener, page).await;
     with_browser(|driver| async move {
-        driver.set_script_timeout(Duration::from_secs(60)).await?;
-        let script = r#"
-            const done = arguments[0];
-            window.ready.then(ready => {
-                const embed = performance.getEntriesByType('resource').find(entry => entry.name.endsWith('/embed.js'));
-                done(ready - embed.startTime);
-            });
-        "#;
-        driver.goto(&host).await?;
-        let first: f64 = driver.execute_async(script, vec![]).await?.convert()?;
-        let mut cached = Vec::new();
-        for _ in 0..7 {
-            driver.goto(&host).await?;
-            cached.push(driver.execute_async(script, vec![]).await?.convert()?);
+        driver.set_script_timeout(Duration::from_secs(120)).await?;
+        let cdp = driver.cdp();
+        let network = cdp.network();
+        network.enable().await?;
+        for (connection, conditions) in [("loopback", None), ("slow connection", Some(slow_connection()))] {
+            if let Some(conditions) = conditions {
+                network.emulate_network_conditions(conditions).await?;
+            }
+            let mut first = (Vec::new(), Vec::new());
+            let mut warm = (Vec::new(), Vec::new());
+            for visit in 0..8 {
+                let first_visit = visit < 3;
+                if first_visit {
+                    network.clear_browser_cache().await?;
+                }
+                driver.goto(&host).await?;
+                let (ready, painted) = start_times(&driver).await?;
+                let sample = if first_visit { &mut first } else { &mut warm };
+                sample.0.push(ready);
+                sample.1.push(painted);
+            }
+            for (visit, (ready, painted)) in [("first visit, median of 3", first), ("cache warm, median of 5", warm)] {
+                record(&format!("widget on {connection}: embed.js to vstage-ready, {visit}"), "ms", median(ready));
+                record(
+                    &format!("widget on {connection}: embed.js to first screen painted, {visit}"),
+                    "ms",
+                    median(painted),
+                );
+            }
         }
-        record("widget: embed.js to vstage-ready, first visit", "ms", first);
-        record("widget: embed.js to vstage-ready, cache warm (median of 7)", "ms", median(cached));
         Ok(())
     })
     .await;
+}
+
+/// Lighthouse's "slow 4G" in Chromium's network emulation: 150 ms round trip, 1.6 Mbps down, 750 kbps up.
+fn slow_connection() -> NetworkConditions {
+    let mut conditions = NetworkConditions::new();
+    conditions.latency = 150;
+    conditions.download_throughput = 1_600_000 / 8;
+    conditions.upload_throughput = 750_000 / 8;
+    conditions
+}
+
+/// Milliseconds from the request for `embed.js` to `vstage-ready` and to the first screen painted, on the page just
+/// opened.
+async fn start_times(driver: &WebDriver) -> WebDriverResult<(f64, f64)> {
+    let script = "const done = arguments[0]; Promise.all([window.ready, window.painted]).then(done);";
+    let [ready, painted]: [f64; 2] = driver.execute_async(script, vec![]).await?.convert()?;
+    Ok((ready, painted))
 }
 
 /// `vstage sandbox` on its own port with one key; the child is killed with the handle.
