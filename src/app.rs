@@ -109,9 +109,9 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
                     Route::NewRender => screen(|| Box::pin(new_render_screen())),
                     Route::Board => screen(|| Box::pin(board_screen())),
                     Route::Render { id } => screen(move || Box::pin(render_screen(id.clone()))),
-                    Route::RemoveFurniture => screen(|| Box::pin(furniture_screen())),
+                    Route::RemoveFurniture => screen(|| Box::pin(remove_furniture_screen())),
                     Route::Account => screen(|| Box::pin(account_screen())),
-                    Route::Classic => screen(|| Box::pin(classic_list_screen())),
+                    Route::Classic => screen(|| Box::pin(classic_screen())),
                     Route::ClassicNew => screen(|| Box::pin(classic_new_screen())),
                     Route::ClassicRender { id } => screen(move || Box::pin(classic_render_screen(id.clone()))),
                     Route::NotFound { .. } => view! { <NotFound /> }.into_any(),
@@ -121,7 +121,10 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
     }
 }
 
-// The screens other than the renders list (the first one shown) load on first use.
+// The screens other than the renders list load on first use, each a chunk named after its `view` (`-` as `_`, then
+// `_screen`): `/embed.js` preloads the one an element starts on beside the main module (`xtask/src/screen_chunks.rs`).
+// The renders list, the usual first screen, stays in the main module: as a chunk it cost more than it saved (its
+// code shared with other screens became dozens of small chunks; the figures are in docs/benchmarks.md).
 chunk! {
     fn new_render_screen() -> AnyView {
         view! { <NewRender /> }.into_any()
@@ -141,7 +144,7 @@ chunk! {
 }
 
 chunk! {
-    fn furniture_screen() -> AnyView {
+    fn remove_furniture_screen() -> AnyView {
         view! { <FurnitureMask /> }.into_any()
     }
 }
@@ -153,7 +156,7 @@ chunk! {
 }
 
 chunk! {
-    fn classic_list_screen() -> AnyView {
+    fn classic_screen() -> AnyView {
         view! { <ClassicRenders /> }.into_any()
     }
 }

@@ -1,6 +1,7 @@
-//! Code that loads on first use: the screens other than the renders list, and the mask editor. In the release build
-//! (`--cfg vstage_split`, see `xtask/src/widget.rs`) each function declared with `chunk!` becomes a wasm chunk of
-//! its own, fetched the first time it is called; elsewhere (tests, `cargo check`) it is an ordinary function.
+//! Code that loads on first use: the screens other than the renders list (the one an element starts on is preloaded
+//! by `/embed.js`) and the mask editor. In the release build (`--cfg vstage_split`, see `xtask/src/widget.rs`) each function declared with
+//! `chunk!` becomes a wasm chunk of its own, fetched the first time it is called; elsewhere (tests, `cargo check`)
+//! it is an ordinary function.
 //! Either way it is awaited, and a chunk that could not be fetched is a `ChunkError`, never a panic.
 
 use std::future::Future;

@@ -7,6 +7,7 @@ mod dev;
 mod precompress;
 mod project;
 mod run;
+mod screen_chunks;
 mod server;
 mod setup;
 mod tally;

@@ -17,6 +17,7 @@ use sha2::{Digest, Sha256};
 
 use crate::precompress::{precompress, precompress_files};
 use crate::project::{self, Project};
+use crate::screen_chunks;
 
 /// The widget's binary; its glue is `vstage-widget-<hash>.js`, which `/embed.js` finds.
 const WIDGET: &str = "vstage-widget";
@@ -153,13 +154,16 @@ fn split_build(project: &Project, widget: &[u8]) -> anyhow::Result<PathBuf> {
         loader = loader.replace(&reference, &format!("\"./{hashed}\""));
         optimisations.push((chunk.clone(), files.join(hashed)));
     }
-    std::fs::write(files.join(&link), loader)?;
+    std::fs::write(files.join(&link), &loader)?;
+    let screens = serde_json::to_string_pretty(&screen_chunks::screens(&loader)?)?;
 
     wasm_bindgen(project, &main, &files, &glue)?;
     let main_module = files.join(format!("{glue}_bg.wasm"));
     optimisations.push((main_module.clone(), main_module));
     wasm_opt_all(project, &optimisations)?;
     precompress(&files)?;
+    // Read by the server, never sent compressed: written after the precompression.
+    std::fs::write(files.join(screen_chunks::MANIFEST), screens)?;
     std::fs::write(&built_for, &hash)?;
     println!(
         "    widget: {} split chunks, split, bound and optimised in {:.1} s",

@@ -1,6 +1,9 @@
 //! `/embed.js`: the one script a listing site adds. It loads the widget's wasm once per page from this server
 //! (whatever page origin it is used from) and so defines `<vstage-widget>`; it is revalidated, what it loads is hashed.
+//! The main module and the chunk of each element's first screen (`vstage-screens.json`, written by the build) are
+//! fetched at once, side by side, before the glue that needs them has arrived.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH};
@@ -10,6 +13,8 @@ use sha2::{Digest, Sha256};
 
 /// The widget's wasm-bindgen module as `cargo xtask` names it: `vstage-widget-<hash>.js` beside `..._bg.wasm`.
 const BINARY: &str = "vstage-widget";
+/// Each screen's `view` to the files its chunk fetches, as the build writes it (`xtask/src/screen_chunks.rs`).
+const SCREENS: &str = "vstage-screens.json";
 
 /// The script, made once at start from the built widget's file names.
 #[derive(Debug, Clone)]
@@ -20,7 +25,7 @@ pub struct EmbedScript {
 
 impl EmbedScript {
     pub fn from_dist(dist: &Path) -> Self {
-        let body = glue_name(dist).map(|glue| loader(&glue));
+        let body = glue_name(dist).and_then(|glue| Ok(loader(&glue, &screens(dist)?)));
         let digest = Sha256::digest(body.as_ref().unwrap_or_else(|missing| missing).as_bytes());
         let etag = HeaderValue::from_str(&format!("\"{}\"", hex::encode(&digest[..12])))
             .unwrap_or_else(|_| HeaderValue::from_static("\"vstage\""));
@@ -53,20 +58,64 @@ impl EmbedScript {
 }
 
 /// The ES module: loads the glue and the wasm beside it once per page, however often and under whatever address
-/// the script is included; the wasm's start defines the element.
-fn loader(glue: &str) -> String {
+/// the script is included; the wasm's start defines the element. The wasm and the files of each element's first
+/// screen are asked for at once (preloads the split loader's own fetches then find), the glue beside them.
+fn loader(glue: &str, screens: &Screens) -> String {
     let wasm = format!("{}_bg.wasm", glue.trim_end_matches(".js"));
+    let screens = serde_json::to_string(screens).unwrap_or_else(|_| "{}".into());
     format!(
         r#"// vstage: defines <vstage-widget> (see the README, "Embed vstage in your site").
 const loading = Symbol.for("vstage.widget.loading");
 globalThis[loading] ??= (async () => {{
   if (customElements.get("vstage-widget")) return;
-  const glue = await import(new URL("./{glue}", import.meta.url).href);
-  await glue.default({{ module_or_path: new URL("./{wasm}", import.meta.url) }});
+  const here = (file) => new URL(`./${{file}}`, import.meta.url);
+  const wasm = fetch(here("{wasm}"));
+  const screens = {screens};
+  const views = Array.from(document.querySelectorAll("vstage-widget"), startView);
+  for (const file of new Set(views.flatMap((view) => (Object.hasOwn(screens, view) ? screens[view] : [])))) {{
+    const link = Object.assign(document.createElement("link"), {{ rel: "preload", as: "fetch", crossOrigin: "anonymous" }});
+    link.href = here(file);
+    document.head.append(link);
+  }}
+  const glue = await import(here("{glue}").href);
+  await glue.default({{ module_or_path: wasm }});
 }})();
 await globalThis[loading];
+
+// The screen an element starts on: its `view`, or for the standalone page its address (as src/route.rs reads them).
+function startView(element) {{
+  if (element.getAttribute("routing") !== "address") return element.getAttribute("view")?.trim() || "renders";
+  const path = location.pathname.replace(/\/+$/, "");
+  const fixed = {{ "": "renders", "/renders/new": "new-render", "/board": "board", "/remove-furniture": "remove-furniture",
+    "/account": "account", "/classic": "classic", "/classic/new": "classic-new" }};
+  if (Object.hasOwn(fixed, path)) return fixed[path];
+  if (/^\/classic\/renders\/[^/]+$/.test(path)) return "classic-render";
+  return /^\/renders\/[^/]+$/.test(path) ? "render" : "";
+}}
 "#
     )
+}
+
+/// Each screen's `view` to the files its chunk fetches.
+type Screens = BTreeMap<String, Vec<String>>;
+
+/// The build's list of each screen's files, every one a plain file name (a preload of one that is missing fails
+/// alone, and the screen then loads as without it); none for a build without chunks (`trunk serve`'s), a sentence
+/// saying what to do for a list that cannot be read.
+fn screens(dist: &Path) -> Result<Screens, String> {
+    let path = dist.join(SCREENS);
+    let Ok(text) = std::fs::read_to_string(&path) else { return Ok(Screens::new()) };
+    let unreadable = |why: String| {
+        format!("vstage: {} cannot be read ({why}); build the widget again with `cargo xtask run`.", path.display())
+    };
+    let screens: Screens = serde_json::from_str(&text).map_err(|error| unreadable(error.to_string()))?;
+    for file in screens.values().flatten() {
+        let plain = !file.is_empty() && !file.contains(['/', '\\']) && file != "..";
+        if !plain {
+            return Err(unreadable(format!("it names {file:?}, which is not a file name")));
+        }
+    }
+    Ok(screens)
 }
 
 /// The glue's file name in `dist`, or a sentence saying what to do.
@@ -112,21 +161,41 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_loader_names_the_hashed_glue_and_wasm() {
+    fn the_loader_names_the_hashed_glue_and_wasm_and_each_screens_files() {
         let folder = tempfile::tempdir().unwrap();
         let dist = folder.path();
-        std::fs::write(dist.join("vstage-widget-0123456789abcdef.js"), "").unwrap();
-        std::fs::write(dist.join("vstage-widget-0123456789abcdef_bg.wasm"), "").unwrap();
-        std::fs::write(dist.join("index.html"), "").unwrap();
+        for file in ["vstage-widget-0123456789abcdef.js", "vstage-widget-0123456789abcdef_bg.wasm", "index.html"] {
+            std::fs::write(dist.join(file), "").unwrap();
+        }
+        for file in ["split_board_screen-0123456789abcdef.wasm", "chunk_1-0123456789abcdef.wasm"] {
+            std::fs::write(dist.join(file), "").unwrap();
+        }
+        let screens = r#"{"board": ["split_board_screen-0123456789abcdef.wasm", "chunk_1-0123456789abcdef.wasm"]}"#;
+        std::fs::write(dist.join(SCREENS), screens).unwrap();
         let script = EmbedScript::from_dist(dist);
         let body = script.body.clone().unwrap();
-        assert!(body.contains(r#"new URL("./vstage-widget-0123456789abcdef.js", import.meta.url)"#), "{body}");
-        assert!(body.contains(r#"new URL("./vstage-widget-0123456789abcdef_bg.wasm", import.meta.url)"#), "{body}");
+        assert!(body.contains(r#"import(here("vstage-widget-0123456789abcdef.js").href)"#), "{body}");
+        assert!(body.contains(r#"fetch(here("vstage-widget-0123456789abcdef_bg.wasm"))"#), "{body}");
+        let listed = r#"{"board":["split_board_screen-0123456789abcdef.wasm","chunk_1-0123456789abcdef.wasm"]}"#;
+        assert!(body.contains(listed), "{body}");
 
         let mut headers = HeaderMap::new();
         headers.insert(IF_NONE_MATCH, script.etag.clone());
         assert_eq!(script.respond(&headers).status(), StatusCode::NOT_MODIFIED);
         assert_eq!(script.respond(&HeaderMap::new()).status(), StatusCode::OK);
+    }
+
+    #[test]
+    fn a_screens_list_naming_anything_but_file_names_is_refused() {
+        let folder = tempfile::tempdir().unwrap();
+        let dist = folder.path();
+        std::fs::write(dist.join("vstage-widget-0123456789abcdef.js"), "").unwrap();
+        std::fs::write(dist.join("vstage-widget-0123456789abcdef_bg.wasm"), "").unwrap();
+        for listed in [r#"{"board": ["../secret.wasm"]}"#, r#"{"board": ["https://elsewhere/x.wasm"]}"#, "not json"] {
+            std::fs::write(dist.join(SCREENS), listed).unwrap();
+            let refused = EmbedScript::from_dist(dist).body.unwrap_err();
+            assert!(refused.contains("build the widget again"), "{listed}: {refused}");
+        }
     }
 
     #[test]

@@ -1,12 +1,16 @@
-//! What loads on first use: a screen whose wasm chunk cannot be fetched says so, and loads on "Try again" once
-//! the chunk is there; the first load never fetches a screen's chunk.
+//! What loads on first use: every screen but the renders list is a chunk. The one an element starts on is fetched
+//! beside the main module (`/embed.js` preloads it), so no request before the first screen waits for the main module;
+//! the others load when first shown. A screen whose chunk cannot be fetched says so, and loads on "Try again" once
+//! the chunk is there.
 
 use std::path::Path;
 
+use serde_json::Value;
 use thirtyfour::prelude::*;
 use thirtyfour::stringmatch::StringMatch;
 
 use crate::browser::{click_text, dist, studio, with_browser, with_text};
+use crate::embed::start_host;
 use crate::support::Server;
 
 #[tokio::test]
@@ -30,9 +34,9 @@ async fn a_screen_whose_chunk_cannot_be_fetched_says_so_and_loads_on_try_again()
         let root = studio(&driver).await?;
         with_text(&root, "h1", "Your renders").first().await?;
         let fetched = r#"return performance.getEntriesByType("resource").map((entry) => entry.name)
-                             .filter((name) => name.includes("split_"))"#;
-        let chunks: Vec<String> = driver.execute(fetched, vec![]).await?.convert()?;
-        assert!(chunks.is_empty(), "the first screen needs no screen's chunk: {chunks:?}");
+                             .filter((name) => name.endsWith(".wasm"))"#;
+        let wasm: Vec<String> = driver.execute(fetched, vec![]).await?.convert()?;
+        assert_eq!(wasm.len(), 1, "the renders list is in the main module, which comes alone: {wasm:?}");
 
         root.find(By::LinkText("Account")).await?.click().await?;
         let failed = with_text(&root, "[role=alert]", StringMatch::new("could not be loaded").partial());
@@ -43,6 +47,105 @@ async fn a_screen_whose_chunk_cannot_be_fetched_says_so_and_loads_on_try_again()
         click_text(&root, "button", "Try again").await?;
         let account = root.query(By::Css(".vstage-facts")).first().await?.text().await?;
         assert!(account.contains("@sandbox.vstage.invalid"), "{account}");
+        Ok(())
+    })
+    .await;
+}
+
+/// A host page with one widget starting on `view`, which notes when the element's first screen is painted.
+fn host_page(server: &str, view: &str) -> String {
+    format!(
+        r#"<!doctype html><html><head><script>{WATCH_PAINT}</script>
+        <script type="module" src="{server}/embed.js"></script></head>
+        <body><vstage-widget view="{view}"></vstage-widget></body></html>"#
+    )
+}
+
+/// `window.painted`: when the first screen is on screen (checked every animation frame).
+const WATCH_PAINT: &str = r#"
+    window.painted ??= new Promise(done => {
+        const look = () => document.querySelector('vstage-widget')?.shadowRoot?.querySelector('.vstage-main h1')
+            ? done(performance.now())
+            : requestAnimationFrame(look);
+        look();
+    });
+"#;
+
+/// The requests the page made before its first screen was painted (for a page that did not watch from its start,
+/// before this script saw it): name, start and end, in milliseconds.
+async fn requests_before_paint(driver: &WebDriver) -> WebDriverResult<Vec<Value>> {
+    let script = format!(
+        r#"const done = arguments[0];
+        {WATCH_PAINT}
+        window.painted.then((painted) => done(performance.getEntriesByType("resource")
+            .filter((entry) => entry.startTime < painted)
+            .map((entry) => ({{ name: entry.name, start: entry.startTime, end: entry.responseEnd }}))));"#
+    );
+    driver.execute_async(&script, vec![]).await?.convert()
+}
+
+/// Every file of the screen (`vstage-screens.json`) was asked for before the main module had arrived, and each
+/// wasm file once (the split loader's fetches took the preloads).
+fn fetched_beside_the_main_module(requests: &[Value], view: &str) {
+    let screens: Value = serde_json::from_str(&std::fs::read_to_string(dist().join("vstage-screens.json")).unwrap())
+        .expect("the build lists each screen's files");
+    let names: Vec<&str> = requests.iter().filter_map(|request| request["name"].as_str()).collect();
+    println!("{view}: {} requests before the first screen was painted: {names:#?}", names.len());
+    let request = |file: &str| {
+        requests
+            .iter()
+            .find(|request| {
+                request["name"].as_str().is_some_and(|name| name.split('?').next().unwrap().ends_with(file))
+            })
+            .unwrap_or_else(|| panic!("{view}: {file} was not fetched before the first screen: {names:#?}"))
+    };
+    let main = names.iter().find(|name| name.contains("/vstage-widget-") && name.ends_with("_bg.wasm"));
+    let main_end = request(main.expect("the main module was fetched"))["end"].as_f64().unwrap();
+    let none = Vec::new();
+    let wanted =
+        if view == "renders" { &none } else { screens[view].as_array().expect("the build lists the view's files") };
+    for file in wanted {
+        let file = format!("/{}", file.as_str().unwrap());
+        let start = request(&file)["start"].as_f64().unwrap();
+        assert!(start < main_end, "{view}: {file} asked at {start} ms, after the main module arrived ({main_end} ms)");
+    }
+    let wasm = names.iter().filter(|name| name.ends_with(".wasm")).count();
+    assert_eq!(wasm, wanted.len() + 1, "{view}: the main module and the screen's files, once each: {names:#?}");
+}
+
+/// The embedded views tried: the renders list (in the main module) and two screens of chunks.
+const VIEWS: [&str; 3] = ["renders", "account", "board"];
+
+#[tokio::test]
+async fn the_first_screens_chunk_is_fetched_beside_the_main_module() {
+    let mut hosts = Vec::new();
+    let mut allowed = Vec::new();
+    for _ in VIEWS {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        allowed.extend(["--allow-origin".to_string(), format!("http://{}", listener.local_addr().unwrap())]);
+        hosts.push(listener);
+    }
+    let server = Server::start_with(&dist(), &allowed.iter().map(String::as_str).collect::<Vec<_>>(), &[]).await;
+    let mut pages = Vec::new();
+    for (view, listener) in VIEWS.into_iter().zip(hosts) {
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        pages.push((view, url, start_host(listener, host_page(&server.url, view)).await));
+    }
+    with_browser(|driver| async move {
+        driver.set_script_timeout(std::time::Duration::from_secs(30)).await?;
+        // Each a first visit: a file from the cache arrives at once, before anything could be asked beside it.
+        let cdp = driver.cdp();
+        let network = cdp.network();
+        // Embedded on a host page of another origin, on its `view`.
+        for (view, url, _host) in &pages {
+            network.clear_browser_cache().await?;
+            driver.goto(url).await?;
+            fetched_beside_the_main_module(&requests_before_paint(&driver).await?, view);
+        }
+        // The standalone page, on its address.
+        network.clear_browser_cache().await?;
+        driver.goto(format!("{}/renders/new", server.url)).await?;
+        fetched_beside_the_main_module(&requests_before_paint(&driver).await?, "new-render");
         Ok(())
     })
     .await;

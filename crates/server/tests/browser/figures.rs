@@ -221,7 +221,7 @@ async fn widget_time_from_embed_js_to_ready_and_first_screen() {
         const since = () => performance.getEntriesByType('resource').find(entry => entry.name.endsWith('/embed.js')).startTime;
         window.ready = new Promise(done => addEventListener('vstage-ready', () => done(performance.now() - since()), {{ once: true }}));
         window.painted = new Promise(done => {{
-            const look = () => document.querySelector('vstage-widget')?.shadowRoot?.querySelector('.vstage-page')
+            const look = () => document.querySelector('vstage-widget')?.shadowRoot?.querySelector('.vstage-main h1')
                 ? done(performance.now() - since())
                 : requestAnimationFrame(look);
             look();
