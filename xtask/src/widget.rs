@@ -113,6 +113,29 @@ fn dev_embed_script(glue: &str) -> String {
     )
 }
 
+/// The shared table of fetches `/embed.js` started early, by address (`crates/server/src/site/embed.rs`).
+const PRELOADS: &str = r#"Symbol.for("vstage.widget.preloads")"#;
+
+/// wasm-split's loader with each chunk's fetch first looking for the one `/embed.js` started for the element's first
+/// screen (taken once: a later try fetches anew).
+fn take_preloads(loader: &str, modules: usize) -> anyhow::Result<String> {
+    let fetch = "const src = fetch(new URL(";
+    if loader.matches(fetch).count() != modules {
+        bail!("wasm-split's loader does not fetch each chunk with `{fetch}`; the widget build needs updating");
+    }
+    let helper = format!(
+        "// vstage: a fetch /embed.js started early, taken once, else a new one.\n\
+         function preloadedOrFetch(url) {{\n    \
+             const preloads = globalThis[{PRELOADS}];\n    \
+             const response = preloads?.get(url.href);\n    \
+             if (response === undefined) return fetch(url);\n    \
+             preloads.delete(url.href);\n    \
+             return response;\n\
+         }}\n"
+    );
+    Ok(format!("{}\n{helper}", loader.replace(fetch, "const src = preloadedOrFetch(new URL(")))
+}
+
 /// The split widget's files for this module, built once per module: `target/widget/files`.
 fn split_build(project: &Project, widget: &[u8]) -> anyhow::Result<PathBuf> {
     let work = project.target().join("widget");
@@ -154,6 +177,7 @@ fn split_build(project: &Project, widget: &[u8]) -> anyhow::Result<PathBuf> {
         loader = loader.replace(&reference, &format!("\"./{hashed}\""));
         optimisations.push((chunk.clone(), files.join(hashed)));
     }
+    let loader = take_preloads(&loader, split.split_modules.len())?;
     std::fs::write(files.join(&link), &loader)?;
     let screens = serde_json::to_string_pretty(&screen_chunks::screens(&loader)?)?;
 

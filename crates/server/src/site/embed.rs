@@ -59,7 +59,8 @@ impl EmbedScript {
 
 /// The ES module: loads the glue and the wasm beside it once per page, however often and under whatever address
 /// the script is included; the wasm's start defines the element. The wasm and the files of each element's first
-/// screen are asked for at once (preloads the split loader's own fetches then find), the glue beside them.
+/// screen are asked for at once, the glue beside them; wasm-split's loader takes those fetches from
+/// `vstage.widget.preloads` (`xtask/src/widget.rs`) rather than asking again. Nothing is added to the host's page.
 fn loader(glue: &str, screens: &Screens) -> String {
     let wasm = format!("{}_bg.wasm", glue.trim_end_matches(".js"));
     let screens = serde_json::to_string(screens).unwrap_or_else(|_| "{}".into());
@@ -72,10 +73,11 @@ globalThis[loading] ??= (async () => {{
   const wasm = fetch(here("{wasm}"));
   const screens = {screens};
   const views = Array.from(document.querySelectorAll("vstage-widget"), startView);
+  const preloads = (globalThis[Symbol.for("vstage.widget.preloads")] = new Map());
   for (const file of new Set(views.flatMap((view) => (Object.hasOwn(screens, view) ? screens[view] : [])))) {{
-    const link = Object.assign(document.createElement("link"), {{ rel: "preload", as: "fetch", crossOrigin: "anonymous" }});
-    link.href = here(file);
-    document.head.append(link);
+    const response = fetch(here(file));
+    response.catch(() => {{}});
+    preloads.set(here(file).href, response);
   }}
   const glue = await import(here("{glue}").href);
   await glue.default({{ module_or_path: wasm }});

@@ -77,9 +77,10 @@ async fn requests_before_paint(driver: &WebDriver) -> WebDriverResult<Vec<Value>
     let script = format!(
         r#"const done = arguments[0];
         {WATCH_PAINT}
-        window.painted.then((painted) => done(performance.getEntriesByType("resource")
+        // A request's entry is written once its answer has been read: look a moment after the paint.
+        window.painted.then((painted) => setTimeout(() => done(performance.getEntriesByType("resource")
             .filter((entry) => entry.startTime < painted)
-            .map((entry) => ({{ name: entry.name, start: entry.startTime, end: entry.responseEnd }}))));"#
+            .map((entry) => ({{ name: entry.name, start: entry.startTime, end: entry.responseEnd }}))), 1000));"#
     );
     driver.execute_async(&script, vec![]).await?.convert()
 }
