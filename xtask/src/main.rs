@@ -4,6 +4,7 @@
 
 mod bench;
 mod dev;
+mod first_load;
 mod precompress;
 mod project;
 mod run;

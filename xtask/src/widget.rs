@@ -15,6 +15,7 @@ use std::process::Stdio;
 use anyhow::{Context, bail};
 use sha2::{Digest, Sha256};
 
+use crate::first_load;
 use crate::precompress::{precompress, precompress_files};
 use crate::project::{self, Project};
 use crate::screen_chunks;
@@ -79,6 +80,7 @@ pub fn hook(project: &Project) -> anyhow::Result<()> {
         if path.is_dir() { std::fs::remove_dir_all(&path) } else { std::fs::remove_file(&path) }
             .with_context(|| format!("removing Trunk's unsplit {name}"))?;
     }
+    first_load::check_budget(&files)?;
     copy_tree(&files, &staging).context("copying the split widget into Trunk's staging folder")?;
     precompress_files(&[staging.join("index.html")])
 }

@@ -12,12 +12,11 @@ use super::Report;
 use super::report::Measure;
 use super::sandbox_http::release_binary;
 use super::studio::browser_figures;
+use crate::first_load;
 use crate::project::Project;
 use crate::vstage_process::VstageProcess;
 use crate::widget;
 
-/// The budget of the embedding issue (#18) for the first load, gzip.
-const BUDGET_GZIP: u64 = 250 * 1024;
 /// How many contributors to the wasm the report lists.
 const CONTRIBUTORS: usize = 15;
 
@@ -36,7 +35,7 @@ fn first_load(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     let server = VstageProcess::start(project, &release_binary(project)?, "serve", &args, &[])?;
 
     let mut paths = vec!["/embed.js".to_string()];
-    paths.extend(first_load_files(&project.dist())?);
+    paths.extend(first_load::files(&project.dist())?);
     let mut totals: HashMap<&str, u64> = HashMap::new();
     for path in &paths {
         for encoding in ["br", "gzip", "identity"] {
@@ -50,7 +49,11 @@ fn first_load(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     }
     let gzip = totals["gzip"];
     report.add("widget first load, brotli (as served)", Measure::bytes(totals["br"]), None);
-    report.add("widget first load, gzip (as served)", Measure::bytes(gzip), Some(Measure::bytes(BUDGET_GZIP)));
+    report.add(
+        "widget first load, gzip (as served)",
+        Measure::bytes(gzip),
+        Some(Measure::bytes(first_load::BUDGET_GZIP)),
+    );
     report.add("widget first load, uncompressed", Measure::bytes(totals["identity"]), None);
 
     // The chunks fetched on first use (other screens, the mask editor), all of them, as served with gzip.
@@ -71,35 +74,6 @@ fn wasm_files(dist: &Path) -> anyhow::Result<Vec<String>> {
         }
     }
     Ok(names)
-}
-
-/// What `embed.js` brings in: the glue and wasm named by the build's hash, and the modules the glue imports (its
-/// snippets and wasm-split's loader). The chunks (other screens, the mask editor) load on demand, so they are not
-/// part of it.
-fn first_load_files(dist: &Path) -> anyhow::Result<Vec<String>> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dist).context("no dist/ after the build")? {
-        let name = entry?.file_name().to_string_lossy().into_owned();
-        if name.starts_with("vstage-widget-") && (name.ends_with(".js") || name.ends_with("_bg.wasm")) {
-            files.push(format!("/{name}"));
-        }
-    }
-    let [glue] = files.iter().filter(|name| name.ends_with(".js")).collect::<Vec<_>>()[..] else {
-        bail!("dist/ should hold one vstage-widget glue and its wasm, found {files:?}");
-    };
-    let text = std::fs::read_to_string(dist.join(glue.trim_start_matches('/')))?;
-    let mut imports: Vec<String> = text
-        .lines()
-        .filter(|line| line.starts_with("import "))
-        .filter_map(|line| line.split(" from ").nth(1))
-        .map(|module| module.trim().trim_end_matches(';').trim_matches(['\'', '"']))
-        .filter_map(|module| module.strip_prefix("./"))
-        .map(|module| format!("/{module}"))
-        .collect();
-    imports.sort();
-    imports.dedup();
-    files.extend(imports);
-    Ok(files)
 }
 
 /// The bytes of the answer's body as sent with `Accept-Encoding: encoding` (nothing decoded). `strict`: the answer
