@@ -17,11 +17,15 @@ use leptos_i18n_parser::parse_locales::parse_locales;
 /// chunks after cargo (`cargo xtask split-widget`, Trunk's hook): its `chunk!`s become split points
 /// (`vstage_split`), and the linker keeps the relocations wasm-split reads. Tests, `cargo check` and the dev build
 /// (`trunk serve`) are ordinary modules. Cargo's `PROFILE` is `release` for every profile that inherits from it.
+/// `VSTAGE_UNSPLIT` set keeps a release build whole: the mask editor's figures (`tests/mask_figures.rs`) run as
+/// wasm-bindgen tests built as the widget ships, and no wasm-split runs on a test's module.
 fn split_when_released() {
     println!("cargo::rustc-check-cfg=cfg(vstage_split)");
+    println!("cargo::rerun-if-env-changed=VSTAGE_UNSPLIT");
     let target = std::env::var("TARGET").unwrap_or_default();
     let profile = std::env::var("PROFILE").unwrap_or_default();
-    if target == "wasm32-unknown-unknown" && profile == "release" {
+    let unsplit = std::env::var_os("VSTAGE_UNSPLIT").is_some();
+    if target == "wasm32-unknown-unknown" && profile == "release" && !unsplit {
         println!("cargo::rustc-cfg=vstage_split");
         println!("cargo::rustc-link-arg-bin=vstage-widget=--emit-relocs");
     }

@@ -1,5 +1,5 @@
 //! The mask editor's figures in headless Chromium: the ignored wasm-bindgen test `tests/mask_figures.rs`, built
-//! as the widget ships (the `wasm-release` profile), printing one `vstage-figure {json}` line per figure.
+//! as the widget ships (the `wasm-release` profile, left whole), printing one `vstage-figure {json}` line per figure.
 
 use anyhow::bail;
 
@@ -15,7 +15,9 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
             .cargo()
             .args(["test", "--locked", "-p", "vstage", "--target", "wasm32-unknown-unknown"])
             .args(["--profile", "wasm-release", "--test", "mask_figures", "--", "--include-ignored", "--nocapture"])
-            .env("CHROMEDRIVER", CHROMEDRIVER),
+            .env("CHROMEDRIVER", CHROMEDRIVER)
+            // Whole: a split build's module imports wasm-split's loader, which only the widget's build makes.
+            .env("VSTAGE_UNSPLIT", "1"),
     )?;
     if !status.success() {
         bail!("the mask editor's figures failed");
