@@ -1,6 +1,8 @@
 //! Live status behind one interface: `follow_render` keeps a render fresh until every variation is final, from
 //! Server-Sent Events (`/api/events`) when the server offers them, else by polling timed by each variation's `eta`.
 
+use std::sync::{Arc, OnceLock};
+
 use leptos::prelude::*;
 use vstage_api::WebhookEvent;
 use wasm_bindgen::JsCast;
@@ -27,11 +29,30 @@ pub struct Live {
     pub channel: RwSignal<Channel>,
     /// The newest event (the service's webhook, as the server relayed it), with a counter so that two equal
     /// events are both seen.
-    pub last_event: RwSignal<Option<(u64, WebhookEvent)>>,
+    pub last_event: RwSignal<Option<(u64, Arc<RelayedEvent>)>>,
     /// Bumped whenever the stream (re)opens: whatever was missed meanwhile is fetched again.
     pub reconnected: RwSignal<u64>,
     /// Bumped when the server says events were missed for good (`reset`): what is shown is read again.
     pub reset: RwSignal<u64>,
+}
+
+/// One event as the server relayed it, read into a [`WebhookEvent`] once, by the first screen that follows a render:
+/// the shell only passes it on, so the reading is in the screens' chunks and not in the first load.
+#[derive(Debug)]
+pub struct RelayedEvent {
+    text: String,
+    read: OnceLock<Option<WebhookEvent>>,
+}
+
+impl RelayedEvent {
+    pub fn new(text: String) -> Self {
+        RelayedEvent { text, read: OnceLock::new() }
+    }
+
+    /// The event, or `None` when the widget cannot read it (the poll on reconnect or the next event catches up).
+    pub fn read(&self) -> Option<&WebhookEvent> {
+        self.read.get_or_init(|| serde_json::from_str(&self.text).ok()).as_ref()
+    }
 }
 
 /// Starts listening for live events once the server says it offers them, polling until then; a new token
@@ -130,11 +151,8 @@ impl EventStream {
         let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |message: web_sys::MessageEvent| {
             remember(&message);
             let Some(data) = message.data().as_string() else { return };
-            // An event the widget cannot read is ignored: the poll on reconnect or the next event catches up.
-            if let Ok(event) = serde_json::from_str::<WebhookEvent>(&data) {
-                counter += 1;
-                let _ = live.last_event.try_set(Some((counter, event)));
-            }
+            counter += 1;
+            let _ = live.last_event.try_set(Some((counter, Arc::new(RelayedEvent::new(data)))));
         });
         for name in EVENT_NAMES {
             source.add_event_listener_with_callback(name, on_message.as_ref().unchecked_ref())?;
@@ -203,9 +221,10 @@ pub fn follow_render(
     // events
     let on_event = refresh.clone();
     Effect::new(move |_| {
-        if let Some((_, event)) = live.last_event.get()
+        if let Some((_, relayed)) = live.last_event.get()
+            && let Some(event) = relayed.read()
             && event.render_id() == Some(render_id.get_untracked().as_str())
-            && !apply(&event)
+            && !apply(event)
         {
             on_event();
         }
