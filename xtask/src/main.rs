@@ -3,6 +3,7 @@
 //! every suite, bench prints the figures.
 
 mod bench;
+mod chunk_groups;
 mod dev;
 mod first_load;
 mod precompress;
@@ -11,6 +12,7 @@ mod run;
 mod screen_chunks;
 mod server;
 mod setup;
+mod split_loader;
 mod tally;
 mod test;
 mod tidy;

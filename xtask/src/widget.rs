@@ -18,7 +18,8 @@ use sha2::{Digest, Sha256};
 use crate::first_load;
 use crate::precompress::{precompress, precompress_files};
 use crate::project::{self, Project};
-use crate::screen_chunks;
+use crate::split_loader::Loader;
+use crate::{chunk_groups, screen_chunks};
 
 /// The widget's binary; its glue is `vstage-widget-<hash>.js`, which `/embed.js` finds.
 const WIDGET: &str = "vstage-widget";
@@ -166,22 +167,19 @@ fn split_build(project: &Project, widget: &[u8]) -> anyhow::Result<PathBuf> {
         .map_err(|error| anyhow::anyhow!("{error:#}"))
         .context("splitting the widget's wasm into chunks (wasm-split); was it built by `trunk build --release`?")?;
 
-    // The chunks get the build's hash in their names, so they are cached for good like the rest.
-    let mut loader = std::fs::read_to_string(split_dir.join(&link)).context("reading wasm-split's loader")?;
+    let text = std::fs::read_to_string(split_dir.join(&link)).context("reading wasm-split's loader")?;
+    let mut loader = Loader::parse(&text)?;
+    let chunks = split.split_modules.len();
+    chunk_groups::regroup(&mut loader, &split_dir)?;
+    // The modules get the build's hash in their names, so they are cached for good like the rest.
     let mut optimisations = Vec::new();
-    for chunk in &split.split_modules {
-        let name = file_name(chunk)?;
-        let hashed = format!("{}-{hash}.wasm", name.trim_end_matches(".wasm"));
-        let reference = format!("\"./{name}\"");
-        if !loader.contains(&reference) {
-            bail!("wasm-split's loader does not name {name}; the widget build needs updating for this wasm-split");
-        }
-        loader = loader.replace(&reference, &format!("\"./{hashed}\""));
-        optimisations.push((chunk.clone(), files.join(hashed)));
+    for module in &mut loader.modules {
+        let hashed = format!("{}-{hash}.wasm", module.file.trim_end_matches(".wasm"));
+        optimisations.push((split_dir.join(&module.file), files.join(&hashed)));
+        module.rename_file(&hashed);
     }
-    let loader = take_preloads(&loader, split.split_modules.len())?;
-    std::fs::write(files.join(&link), &loader)?;
     let screens = serde_json::to_string_pretty(&screen_chunks::screens(&loader)?)?;
+    std::fs::write(files.join(&link), take_preloads(&loader.render(), loader.modules.len())?)?;
 
     wasm_bindgen(project, &main, &files, &glue)?;
     let main_module = files.join(format!("{glue}_bg.wasm"));
@@ -192,8 +190,8 @@ fn split_build(project: &Project, widget: &[u8]) -> anyhow::Result<PathBuf> {
     std::fs::write(files.join(screen_chunks::MANIFEST), screens)?;
     std::fs::write(&built_for, &hash)?;
     println!(
-        "    widget: {} split chunks, split, bound and optimised in {:.1} s",
-        split.split_modules.len(),
+        "    widget: {chunks} chunks regrouped into {} modules, split, bound and optimised in {:.1} s",
+        loader.modules.len(),
         started.elapsed().as_secs_f64()
     );
     Ok(files)
@@ -279,13 +277,6 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
         }
     }
     Ok(())
-}
-
-fn file_name(path: &Path) -> anyhow::Result<String> {
-    path.file_name()
-        .and_then(|name| name.to_str())
-        .map(str::to_string)
-        .with_context(|| format!("{} has no file name", path.display()))
 }
 
 #[cfg(test)]

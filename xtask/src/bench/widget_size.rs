@@ -114,13 +114,13 @@ fn crate_sizes(wasm: &[u8]) -> anyhow::Result<HashMap<String, u64>> {
     for payload in Parser::new(0).parse_all(wasm) {
         match payload? {
             Payload::ImportSection(imports) => {
-                for import in imports {
+                for import in imports.into_imports() {
                     if matches!(import?.ty, wasmparser::TypeRef::Func(_)) {
                         imported += 1;
                     }
                 }
             }
-            Payload::CodeSectionEntry(body) => bodies.push(body.range().len() as u64),
+            Payload::CodeSectionEntry(body) => bodies.push(body.range().end - body.range().start),
             Payload::DataSection(section) => {
                 for segment in section {
                     data += segment?.data.len() as u64;

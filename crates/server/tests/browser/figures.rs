@@ -209,34 +209,31 @@ async fn figure_delay_from_finishing_to_showing_with_events() {
 /// The embedded widget's start on a host page of another origin: from the request for `embed.js` to the
 /// `vstage-ready` event (wasm fetched, compiled and started, first answer from the server) and to the first screen
 /// painted, on a first visit and with the browser's cache warm; on this machine's loopback and on an emulated slow
-/// connection (1.6 Mbps down, 750 kbps up, 150 ms round trip: Lighthouse's "slow 4G").
+/// connection (1.6 Mbps down, 750 kbps up, 150 ms round trip: Lighthouse's "slow 4G"), starting on the renders list
+/// and, on the slow connection, on the board (a screen of chunks).
 #[tokio::test]
 #[ignore = "a figure for `cargo xtask bench widget`"]
 async fn widget_time_from_embed_js_to_ready_and_first_screen() {
-    let host_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let host = format!("http://{}", host_listener.local_addr().unwrap());
-    let server = Server::start_with(&dist(), &["--allow-origin", &host], &[]).await;
-    let page = format!(
-        r#"<!doctype html><html><head><script>
-        const since = () => performance.getEntriesByType('resource').find(entry => entry.name.endsWith('/embed.js')).startTime;
-        window.ready = new Promise(done => addEventListener('vstage-ready', () => done(performance.now() - since()), {{ once: true }}));
-        window.painted = new Promise(done => {{
-            const look = () => document.querySelector('vstage-widget')?.shadowRoot?.querySelector('.vstage-main h1')
-                ? done(performance.now() - since())
-                : requestAnimationFrame(look);
-            look();
-        }});
-        </script><script type="module" src="{}/embed.js"></script></head>
-        <body><vstage-widget></vstage-widget></body></html>"#,
-        server.url
+    let (renders_listener, board_listener) = (
+        tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
+        tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
     );
-    let _host = start_host(host_listener, page).await;
+    let renders = format!("http://{}", renders_listener.local_addr().unwrap());
+    let board = format!("http://{}", board_listener.local_addr().unwrap());
+    let server = Server::start_with(&dist(), &["--allow-origin", &renders, "--allow-origin", &board], &[]).await;
+    let _renders_host = start_host(renders_listener, timed_host_page(&server.url, "renders")).await;
+    let _board_host = start_host(board_listener, timed_host_page(&server.url, "board")).await;
     with_browser(|driver| async move {
         driver.set_script_timeout(Duration::from_secs(120)).await?;
         let cdp = driver.cdp();
         let network = cdp.network();
         network.enable().await?;
-        for (connection, conditions) in [("loopback", None), ("slow connection", Some(slow_connection()))] {
+        let cases = [
+            ("widget on loopback", None, &renders),
+            ("widget on slow connection", Some(slow_connection()), &renders),
+            ("widget on slow connection, starting on the board", Some(slow_connection()), &board),
+        ];
+        for (case, conditions, host) in cases {
             if let Some(conditions) = conditions {
                 network.emulate_network_conditions(conditions).await?;
             }
@@ -247,24 +244,38 @@ async fn widget_time_from_embed_js_to_ready_and_first_screen() {
                 if first_visit {
                     network.clear_browser_cache().await?;
                 }
-                driver.goto(&host).await?;
+                driver.goto(host).await?;
                 let (ready, painted) = start_times(&driver).await?;
                 let sample = if first_visit { &mut first } else { &mut warm };
                 sample.0.push(ready);
                 sample.1.push(painted);
             }
             for (visit, (ready, painted)) in [("first visit, median of 3", first), ("cache warm, median of 5", warm)] {
-                record(&format!("widget on {connection}: embed.js to vstage-ready, {visit}"), "ms", median(ready));
-                record(
-                    &format!("widget on {connection}: embed.js to first screen painted, {visit}"),
-                    "ms",
-                    median(painted),
-                );
+                record(&format!("{case}: embed.js to vstage-ready, {visit}"), "ms", median(ready));
+                record(&format!("{case}: embed.js to first screen painted, {visit}"), "ms", median(painted));
             }
         }
         Ok(())
     })
     .await;
+}
+
+/// A host page with one widget starting on `view`, noting when `vstage-ready` comes and when the first screen's
+/// heading is on screen (checked every animation frame), in milliseconds from the request for `embed.js`.
+fn timed_host_page(server: &str, view: &str) -> String {
+    format!(
+        r#"<!doctype html><html><head><script>
+        const since = () => performance.getEntriesByType('resource').find(entry => entry.name.endsWith('/embed.js')).startTime;
+        window.ready = new Promise(done => addEventListener('vstage-ready', () => done(performance.now() - since()), {{ once: true }}));
+        window.painted = new Promise(done => {{
+            const look = () => document.querySelector('vstage-widget')?.shadowRoot?.querySelector('.vstage-main h1')
+                ? done(performance.now() - since())
+                : requestAnimationFrame(look);
+            look();
+        }});
+        </script><script type="module" src="{server}/embed.js"></script></head>
+        <body><vstage-widget view="{view}"></vstage-widget></body></html>"#
+    )
 }
 
 /// Lighthouse's "slow 4G" in Chromium's network emulation: 150 ms round trip, 1.6 Mbps down, 750 kbps up.
