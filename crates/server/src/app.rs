@@ -108,14 +108,17 @@ fn router(state: &AppState, proxy: Arc<Proxy>, http: HttpClient) -> Router {
         api = api.layer(tower_http::timeout::RequestBodyTimeoutLayer::new(limit));
     }
     let embed = state.embed.clone();
-    let mut app = Router::new().route(
-        "/embed.js",
-        get(move |headers: axum::http::HeaderMap| {
-            let embed = embed.clone();
-            async move { embed.respond(&headers) }
-        })
-        .layer(static_files::for_any_origin()),
-    );
+    let mut app = Router::new()
+        .route(
+            "/embed.js",
+            get(move |headers: axum::http::HeaderMap| {
+                let embed = embed.clone();
+                async move { embed.respond(&headers) }
+            }),
+        )
+        // Only on /embed.js: a Router's layer wraps the routes it has so far.
+        .layer(static_files::for_any_origin())
+        .layer(static_files::compressed());
     if let Some(sandbox) = shared.upstream.sandbox() {
         let (images, samples_index) = sandbox_files::routes(sandbox.clone(), http);
         api = api.merge(samples_index);

@@ -37,9 +37,13 @@ pub fn router(dist: &Path) -> Router {
         .fallback(serve)
         .layer(axum::middleware::from_fn(cache_control))
         .layer(for_any_origin())
-        .layer(CompressionLayer::new())
-        // The encoding follows the request's Accept-Encoding, precompressed or not: shared caches must know.
-        .layer(SetResponseHeaderLayer::if_not_present(VARY, HeaderValue::from_static("accept-encoding")))
+        .layer(compressed())
+}
+
+/// Compresses what is not precompressed, as the request's Accept-Encoding allows, and says that the encoding follows
+/// it: shared caches must know.
+pub fn compressed() -> (SetResponseHeaderLayer<HeaderValue>, CompressionLayer) {
+    (SetResponseHeaderLayer::if_not_present(VARY, HeaderValue::from_static("accept-encoding")), CompressionLayer::new())
 }
 
 /// Lets pages of any origin read a public file (the widget's script and wasm, images for the mask editor's

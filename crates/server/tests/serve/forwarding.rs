@@ -207,6 +207,26 @@ async fn hashed_assets_are_cached_for_good_and_text_is_compressed() {
 }
 
 #[tokio::test]
+async fn embed_js_is_compressed_for_clients_that_take_it() {
+    // The script carries each screen's list of files: a few kilobytes that compress to a quarter.
+    let dist = widget_dir();
+    let files: Vec<String> = (0..40).map(|n| format!("chunk_{n}-0123456789abcdef.wasm")).collect();
+    let screens = serde_json::json!({ "board": files, "account": files });
+    std::fs::write(dist.path().join("vstage-screens.json"), screens.to_string()).unwrap();
+    let server = Server::start(dist.path()).await;
+    let http = reqwest::Client::builder().no_gzip().build().unwrap();
+    let url = format!("{}/embed.js", server.url);
+    let plain = http.get(&url).header("Accept-Encoding", "identity").send().await.unwrap().bytes().await.unwrap();
+    assert!(String::from_utf8_lossy(&plain).contains("chunk_39-0123456789abcdef.wasm"));
+    let answer = http.get(&url).header("Accept-Encoding", "gzip").send().await.unwrap();
+    assert_eq!(answer.headers()["content-encoding"], "gzip");
+    assert!(answer.headers()["vary"].to_str().unwrap().to_lowercase().contains("accept-encoding"));
+    assert_eq!(answer.headers()["access-control-allow-origin"], "*");
+    let sent = answer.bytes().await.unwrap();
+    assert!(sent.len() * 3 < plain.len(), "{} bytes sent for {}", sent.len(), plain.len());
+}
+
+#[tokio::test]
 async fn a_missing_hashed_file_is_a_404_never_the_page_cached_for_good() {
     // A chunk of another build (a page loaded before a deploy) must fail plainly, so that a retry after the
     // deploy is not answered from a cache holding the page under the chunk's name.
