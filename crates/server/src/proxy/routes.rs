@@ -168,6 +168,10 @@ where
     if body.is_end_stream() {
         return Ok(Bytes::new());
     }
+    // A declared length over the limit is refused before a byte is read.
+    if body.size_hint().lower() > limit as u64 {
+        return Err(too_large(limit));
+    }
     let collecting = Limited::new(body, limit).collect();
     let collected = match timeout {
         Some(limit) => tokio::time::timeout(limit, collecting).await.map_err(|_| {
@@ -178,15 +182,18 @@ where
         })?,
         None => collecting.await,
     };
-    match collected {
-        Ok(collected) => Ok(collected.to_bytes()),
-        Err(_) if limit == 0 => Err(ServerError::TooLarge("This call takes no request body; send none.".into())),
-        Err(_) => Err(ServerError::TooLarge(format!(
-            "The request body is over {} KiB, more than this call needs; send less (a photo goes by address, \
-             uploaded first).",
-            limit / 1024
-        ))),
+    collected.map(|collected| collected.to_bytes()).map_err(|_| too_large(limit))
+}
+
+fn too_large(limit: usize) -> ServerError {
+    if limit == 0 {
+        return ServerError::TooLarge("This call takes no request body; send none.".into());
     }
+    ServerError::TooLarge(format!(
+        "The request body is over {} KiB, more than this call needs; send less (a photo goes by address, uploaded \
+         first).",
+        limit / 1024
+    ))
 }
 
 /// One endpoint of the allow-list, its path split into segments once.
