@@ -200,6 +200,33 @@ mod tests {
         }
     }
 
+    /// `startView` reads the standalone page's fixed addresses as `src/route.rs` does: each `"path" =>
+    /// Route::X` of `from_path` maps to the view that `from_view` reads as `Route::X`.
+    #[test]
+    fn the_standalone_pages_addresses_name_the_views_the_widget_shows_there() {
+        let route = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../src/route.rs")).unwrap();
+        // the last quoted word before ` => ` and the variant after `marker` on each arm
+        let arms = |marker: &str| -> Vec<(String, String)> {
+            route
+                .lines()
+                .filter_map(|line| {
+                    let (pattern, result) = line.trim().split_once(" => ")?;
+                    let variant = result.strip_prefix(marker)?.split([',', ')', ' ']).next()?;
+                    let word = pattern.rsplit('"').nth(1)?;
+                    pattern.ends_with('"').then(|| (word.to_string(), variant.to_string()))
+                })
+                .collect()
+        };
+        let paths = arms("Route::");
+        let views = arms("Ok(Route::");
+        assert!(paths.len() >= 7 && views.len() >= 7, "read {paths:?} and {views:?} from src/route.rs");
+        let script = loader("vstage-widget-0123456789abcdef.js", &Screens::new());
+        for (path, variant) in paths {
+            let (view, _) = views.iter().find(|(_, shown)| *shown == variant).expect("each screen has a view");
+            assert!(script.contains(&format!("\"{path}\": \"{view}\"")), "{path} should start on {view}: {script}");
+        }
+    }
+
     #[test]
     fn a_missing_build_says_how_to_make_one() {
         let script = EmbedScript::from_dist(tempfile::tempdir().unwrap().path());
