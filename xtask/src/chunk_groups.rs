@@ -21,6 +21,7 @@ use wasm_encoder::{
 };
 use wasmparser::{Parser, Payload, TypeRef};
 
+use crate::precompress::gzip_best;
 use crate::split_loader::{LoadedModule, Loader};
 
 /// What a request costs, in gzip bytes: a round trip (150 ms) shared by six connections at 1.6 Mbps (the slow
@@ -43,7 +44,7 @@ pub fn regroup(loader: &mut Loader, folder: &Path) -> anyhow::Result<()> {
             .collect();
         let file = folder.join(&chunk.file);
         let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
-        chunks.push(Group { members: vec![chunk.name.clone()], users, gzip: gzip_size(&bytes)? });
+        chunks.push(Group { members: vec![chunk.name.clone()], users, gzip: gzip_best(&bytes)?.len() as u64 });
     }
     let groups = plan(chunks);
 
@@ -118,13 +119,6 @@ fn plan(mut groups: Vec<Group>) -> Vec<Group> {
         into.users.extend(merged.users);
         into.gzip += merged.gzip;
     }
-}
-
-fn gzip_size(bytes: &[u8]) -> anyhow::Result<u64> {
-    use std::io::Write;
-    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    encoder.write_all(bytes)?;
-    Ok(encoder.finish()?.len() as u64)
 }
 
 /// One module doing what the chunks do, loaded in any order.

@@ -44,12 +44,10 @@ impl LoadedModule {
 
     /// A shared-code module like `template` (a chunk's block), under another name and file.
     pub fn shared_like(template: &LoadedModule, name: &str, file: &str) -> LoadedModule {
-        let body = template.body.replacen(&template.name, name, 1).replacen(
-            &format!("\"./{}\"", template.file),
-            &format!("\"./{file}\""),
-            1,
-        );
-        LoadedModule { name: name.to_string(), file: file.to_string(), dependencies: Vec::new(), body }
+        let body = template.body.replacen(&template.name, name, 1);
+        let mut module = LoadedModule { name: name.to_string(), dependencies: Vec::new(), body, ..template.clone() };
+        module.rename_file(file);
+        module
     }
 }
 

@@ -75,9 +75,10 @@ globalThis[loading] ??= (async () => {{
   const views = Array.from(document.querySelectorAll("vstage-widget"), startView);
   const preloads = (globalThis[Symbol.for("vstage.widget.preloads")] = new Map());
   for (const file of new Set(views.flatMap((view) => (Object.hasOwn(screens, view) ? screens[view] : [])))) {{
-    const response = fetch(here(file));
+    const url = here(file);
+    const response = fetch(url);
     response.catch(() => {{}});
-    preloads.set(here(file).href, response);
+    preloads.set(url.href, response);
   }}
   const glue = await import(here("{glue}").href);
   await glue.default({{ module_or_path: wasm }});

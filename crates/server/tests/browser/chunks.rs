@@ -10,7 +10,7 @@ use thirtyfour::prelude::*;
 use thirtyfour::stringmatch::StringMatch;
 
 use crate::browser::{click_text, dist, studio, with_browser, with_text};
-use crate::embed::start_host;
+use crate::embed::{WATCH_START, start_host, watched_host_page};
 use crate::support::Server;
 
 #[tokio::test]
@@ -52,31 +52,12 @@ async fn a_screen_whose_chunk_cannot_be_fetched_says_so_and_loads_on_try_again()
     .await;
 }
 
-/// A host page with one widget starting on `view`, which notes when the element's first screen is painted.
-fn host_page(server: &str, view: &str) -> String {
-    format!(
-        r#"<!doctype html><html><head><script>{WATCH_PAINT}</script>
-        <script type="module" src="{server}/embed.js"></script></head>
-        <body><vstage-widget view="{view}"></vstage-widget></body></html>"#
-    )
-}
-
-/// `window.painted`: when the first screen is on screen (checked every animation frame).
-const WATCH_PAINT: &str = r#"
-    window.painted ??= new Promise(done => {
-        const look = () => document.querySelector('vstage-widget')?.shadowRoot?.querySelector('.vstage-main h1')
-            ? done(performance.now())
-            : requestAnimationFrame(look);
-        look();
-    });
-"#;
-
 /// The requests the page made before its first screen was painted (for a page that did not watch from its start,
 /// before this script saw it): name, start and end, in milliseconds.
 async fn requests_before_paint(driver: &WebDriver) -> WebDriverResult<Vec<Value>> {
     let script = format!(
         r#"const done = arguments[0];
-        {WATCH_PAINT}
+        {WATCH_START}
         // A request's entry is written once its answer has been read: look a moment after the paint.
         window.painted.then((painted) => setTimeout(() => done(performance.getEntriesByType("resource")
             .filter((entry) => entry.startTime < painted)
@@ -130,7 +111,7 @@ async fn the_first_screens_chunk_is_fetched_beside_the_main_module() {
     let mut pages = Vec::new();
     for (view, listener) in VIEWS.into_iter().zip(hosts) {
         let url = format!("http://{}", listener.local_addr().unwrap());
-        pages.push((view, url, start_host(listener, host_page(&server.url, view)).await));
+        pages.push((view, url, start_host(listener, watched_host_page(&server.url, view)).await));
     }
     with_browser(|driver| async move {
         driver.set_script_timeout(std::time::Duration::from_secs(30)).await?;

@@ -83,6 +83,28 @@ fn host_page(vstage: &str, first_token: &str, second_token: &str) -> String {
     )
 }
 
+/// Notes, from a page's start, when `vstage-ready` comes (`window.ready`) and when the first screen's heading is on
+/// screen (`window.painted`, checked every animation frame), in the page's milliseconds. Run again, it keeps what
+/// an earlier run noted.
+pub const WATCH_START: &str = r#"
+    window.ready ??= new Promise(done => addEventListener('vstage-ready', () => done(performance.now()), { once: true }));
+    window.painted ??= new Promise(done => {
+        const look = () => document.querySelector('vstage-widget')?.shadowRoot?.querySelector('.vstage-main h1')
+            ? done(performance.now())
+            : requestAnimationFrame(look);
+        look();
+    });
+"#;
+
+/// A host page with one widget of `server` starting on `view`, watching its start ([`WATCH_START`]).
+pub fn watched_host_page(server: &str, view: &str) -> String {
+    format!(
+        r#"<!doctype html><html><head><script>{WATCH_START}</script>
+        <script type="module" src="{server}/embed.js"></script></head>
+        <body><vstage-widget view="{view}"></vstage-widget></body></html>"#
+    )
+}
+
 /// Serves `page` at `/` and a second page at `/elsewhere` from its own origin.
 pub async fn start_host(listener: tokio::net::TcpListener, page: String) -> tokio::task::JoinHandle<()> {
     use axum::response::Html;

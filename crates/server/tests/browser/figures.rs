@@ -15,7 +15,7 @@ use thirtyfour::prelude::*;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 use crate::browser::{click_text, dist, studio, with_browser, with_text};
-use crate::embed::start_host;
+use crate::embed::{start_host, watched_host_page};
 use crate::support::Server;
 
 /// A 1x1 photo: processing costs nothing, so the figures are the studio's.
@@ -221,8 +221,8 @@ async fn widget_time_from_embed_js_to_ready_and_first_screen() {
     let renders = format!("http://{}", renders_listener.local_addr().unwrap());
     let board = format!("http://{}", board_listener.local_addr().unwrap());
     let server = Server::start_with(&dist(), &["--allow-origin", &renders, "--allow-origin", &board], &[]).await;
-    let _renders_host = start_host(renders_listener, timed_host_page(&server.url, "renders")).await;
-    let _board_host = start_host(board_listener, timed_host_page(&server.url, "board")).await;
+    let _renders_host = start_host(renders_listener, watched_host_page(&server.url, "renders")).await;
+    let _board_host = start_host(board_listener, watched_host_page(&server.url, "board")).await;
     with_browser(|driver| async move {
         driver.set_script_timeout(Duration::from_secs(120)).await?;
         let cdp = driver.cdp();
@@ -260,24 +260,6 @@ async fn widget_time_from_embed_js_to_ready_and_first_screen() {
     .await;
 }
 
-/// A host page with one widget starting on `view`, noting when `vstage-ready` comes and when the first screen's
-/// heading is on screen (checked every animation frame), in milliseconds from the request for `embed.js`.
-fn timed_host_page(server: &str, view: &str) -> String {
-    format!(
-        r#"<!doctype html><html><head><script>
-        const since = () => performance.getEntriesByType('resource').find(entry => entry.name.endsWith('/embed.js')).startTime;
-        window.ready = new Promise(done => addEventListener('vstage-ready', () => done(performance.now() - since()), {{ once: true }}));
-        window.painted = new Promise(done => {{
-            const look = () => document.querySelector('vstage-widget')?.shadowRoot?.querySelector('.vstage-main h1')
-                ? done(performance.now() - since())
-                : requestAnimationFrame(look);
-            look();
-        }});
-        </script><script type="module" src="{server}/embed.js"></script></head>
-        <body><vstage-widget view="{view}"></vstage-widget></body></html>"#
-    )
-}
-
 /// Lighthouse's "slow 4G" in Chromium's network emulation: 150 ms round trip, 1.6 Mbps down, 750 kbps up.
 fn slow_connection() -> NetworkConditions {
     let mut conditions = NetworkConditions::new();
@@ -290,7 +272,9 @@ fn slow_connection() -> NetworkConditions {
 /// Milliseconds from the request for `embed.js` to `vstage-ready` and to the first screen painted, on the page just
 /// opened.
 async fn start_times(driver: &WebDriver) -> WebDriverResult<(f64, f64)> {
-    let script = "const done = arguments[0]; Promise.all([window.ready, window.painted]).then(done);";
+    let script = r#"const done = arguments[0];
+        const since = performance.getEntriesByType('resource').find(entry => entry.name.endsWith('/embed.js')).startTime;
+        Promise.all([window.ready, window.painted]).then(times => done(times.map(time => time - since)));"#;
     let [ready, painted]: [f64; 2] = driver.execute_async(script, vec![]).await?.convert()?;
     Ok((ready, painted))
 }
