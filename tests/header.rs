@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use vstage::account::ServiceState;
 use vstage::components::polling_note::PollingNote;
 use vstage::components::status_badge::StatusBadge;
-use vstage::components::usage_meter::{UsageLevel, UsageMeter};
+use vstage::components::usage_meter::{UsageLevel, UsageMeter, filled_width};
 use vstage::live::Channel;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -70,6 +70,16 @@ fn usage_levels_follow_the_thresholds() {
     assert_eq!(UsageLevel::of(80, 100), UsageLevel::Near);
     assert_eq!(UsageLevel::of(100, 100), UsageLevel::Reached);
     assert_eq!(UsageLevel::of(0, 0), UsageLevel::Reached, "a plan without photos has nothing left");
+}
+
+#[wasm_bindgen_test]
+fn the_bar_is_filled_to_a_tenth_and_never_past_its_end() {
+    assert_eq!(filled_width(0, 100), "0.0%");
+    assert_eq!(filled_width(1, 3), "33.3%", "rounded down");
+    assert_eq!(filled_width(2, 3), "66.6%");
+    assert_eq!(filled_width(120, 100), "100.0%");
+    assert_eq!(filled_width(0, 0), "100.0%", "a plan without photos is full");
+    assert_eq!(filled_width(u64::MAX, u64::MAX), "100.0%", "no overflow");
 }
 
 #[wasm_bindgen_test]
