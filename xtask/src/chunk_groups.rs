@@ -21,7 +21,7 @@ use wasm_encoder::{
 };
 use wasmparser::{Parser, Payload, TypeRef};
 
-use crate::precompress::gzip_best;
+use crate::precompress::gzip_size;
 use crate::split_loader::{LoadedModule, Loader};
 
 /// What a request costs, in gzip bytes: a round trip (150 ms) shared by six connections at 1.6 Mbps (the slow
@@ -44,7 +44,7 @@ pub fn regroup(loader: &mut Loader, folder: &Path) -> anyhow::Result<()> {
             .collect();
         let file = folder.join(&chunk.file);
         let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
-        chunks.push(Group { members: vec![chunk.name.clone()], users, gzip: gzip_best(&bytes)?.len() as u64 });
+        chunks.push(Group { members: vec![chunk.name.clone()], users, gzip: gzip_size(&bytes)? });
     }
     let groups = plan(chunks);
 
