@@ -105,7 +105,7 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
             <Header />
             <main class="vstage-main">
                 {move || match navigator.route() {
-                    Route::Renders => view! { <Renders /> }.into_any(),
+                    Route::Renders => screen(|| Box::pin(renders_screen())),
                     Route::NewRender => screen(|| Box::pin(new_render_screen())),
                     Route::Board => screen(|| Box::pin(board_screen())),
                     Route::Render { id } => screen(move || Box::pin(render_screen(id.clone()))),
@@ -121,10 +121,15 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
     }
 }
 
-// The screens other than the renders list load on first use, each a chunk named after its `view` (`-` as `_`, then
-// `_screen`): `/embed.js` preloads the one an element starts on beside the main module (`xtask/src/screen_chunks.rs`).
-// The renders list, the usual first screen, stays in the main module: as a chunk it cost more than it saved (its
-// code shared with other screens became dozens of small chunks; the figures are in docs/benchmarks.md).
+// Every screen loads on first use, each a chunk named after its `view` (`-` as `_`, then `_screen`): `/embed.js`
+// fetches the one an element starts on beside the main module (`xtask/src/screen_chunks.rs`), so the first load is
+// the shell alone (the build holds it to its budget: `xtask/src/first_load.rs`).
+chunk! {
+    fn renders_screen() -> AnyView {
+        view! { <Renders /> }.into_any()
+    }
+}
+
 chunk! {
     fn new_render_screen() -> AnyView {
         view! { <NewRender /> }.into_any()

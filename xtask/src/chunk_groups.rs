@@ -91,9 +91,16 @@ struct Group<'a> {
     gzip: u64,
 }
 
+/// The split point of the screen most elements start on (the renders list, `view`'s default): it comes with the
+/// main module on nearly every first load, so it never fetches a byte for nothing.
+const DEFAULT_SCREEN: &str = "renders_screen";
+
 /// What merging two groups gains, in bytes: a request for each split point that needs both, less the bytes each
-/// split point that needs only one would fetch for nothing.
+/// split point that needs only one would fetch for nothing. Never a merge that makes the default screen fetch more.
 fn gain(a: &Group, b: &Group) -> i64 {
+    if a.users.contains(DEFAULT_SCREEN) != b.users.contains(DEFAULT_SCREEN) {
+        return i64::MIN;
+    }
     let both = a.users.intersection(&b.users).count() as u64;
     let only_a = a.users.difference(&b.users).count() as u64;
     let only_b = b.users.difference(&a.users).count() as u64;
@@ -263,6 +270,18 @@ mod tests {
         let members: Vec<Vec<String>> = groups.iter().map(|group| group.members.clone()).collect();
         assert_eq!(members, [vec!["__chunk_1", "__chunk_2"], vec!["__chunk_3"], vec!["__chunk_4"]]);
         assert_eq!(groups[0].gzip, 500);
+    }
+
+    #[test]
+    fn the_default_screen_fetches_nothing_it_does_not_need() {
+        let groups = plan(vec![
+            group("__chunk_1", &["renders_screen", "board_screen", "render_screen"], 300),
+            // the board and the render screen would rather have this small one with the first, for one request less
+            group("__chunk_2", &["board_screen", "render_screen"], 200),
+            group("__chunk_3", &["renders_screen", "board_screen"], 100),
+        ]);
+        let members: Vec<Vec<String>> = groups.iter().map(|group| group.members.clone()).collect();
+        assert_eq!(members, [vec!["__chunk_1", "__chunk_3"], vec!["__chunk_2"]]);
     }
 
     /// A chunk as wasm-split writes them: memory, table and stack pointer imported; one function that calls itself

@@ -1,4 +1,4 @@
-//! What loads on first use: every screen but the renders list is a chunk. The one an element starts on is fetched
+//! What loads on first use: every screen is a chunk, the renders list too. The one an element starts on is fetched
 //! beside the main module (`/embed.js` preloads it), so no request before the first screen waits for the main module;
 //! the others load when first shown. A screen whose chunk cannot be fetched says so, and loads on "Try again" once
 //! the chunk is there.
@@ -13,22 +13,40 @@ use crate::browser::{click_text, dist, studio, with_browser, with_text};
 use crate::embed::{WATCH_START, start_host, watched_host_page};
 use crate::support::Server;
 
+/// A copy of the build without the chunk of the screen `split` (and its precompressed forms), which are kept aside.
+struct ChunkAway {
+    copy: tempfile::TempDir,
+    away: tempfile::TempDir,
+    files: Vec<String>,
+}
+
+impl ChunkAway {
+    fn new(split: &str) -> Self {
+        let (copy, away) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        copy_tree(&dist(), copy.path());
+        let files: Vec<_> = std::fs::read_dir(copy.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+            .filter(|name| name.starts_with(&format!("split_{split}-")))
+            .collect();
+        assert_eq!(files.len(), 3, "the chunk with its .br and .gz: {files:?}");
+        for name in &files {
+            std::fs::rename(copy.path().join(name), away.path().join(name)).unwrap();
+        }
+        ChunkAway { copy, away, files }
+    }
+
+    fn put_back(&self) {
+        for name in &self.files {
+            std::fs::rename(self.away.path().join(name), self.copy.path().join(name)).unwrap();
+        }
+    }
+}
+
 #[tokio::test]
 async fn a_screen_whose_chunk_cannot_be_fetched_says_so_and_loads_on_try_again() {
-    let copy = tempfile::tempdir().unwrap();
-    copy_tree(&dist(), copy.path());
-    // The account screen's chunk, and its precompressed forms, are away.
-    let away = tempfile::tempdir().unwrap();
-    let chunk: Vec<_> = std::fs::read_dir(copy.path())
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
-        .filter(|name| name.starts_with("split_account_screen-"))
-        .collect();
-    assert_eq!(chunk.len(), 3, "the chunk with its .br and .gz: {chunk:?}");
-    for name in &chunk {
-        std::fs::rename(copy.path().join(name), away.path().join(name)).unwrap();
-    }
-    let server = Server::start(copy.path()).await;
+    let chunk = ChunkAway::new("account_screen");
+    let server = Server::start(chunk.copy.path()).await;
     with_browser(|driver| async move {
         driver.goto(&server.url).await?;
         let root = studio(&driver).await?;
@@ -36,17 +54,35 @@ async fn a_screen_whose_chunk_cannot_be_fetched_says_so_and_loads_on_try_again()
         let fetched = r#"return performance.getEntriesByType("resource").map((entry) => entry.name)
                              .filter((name) => name.endsWith(".wasm"))"#;
         let wasm: Vec<String> = driver.execute(fetched, vec![]).await?.convert()?;
-        assert_eq!(wasm.len(), 1, "the renders list is in the main module, which comes alone: {wasm:?}");
+        assert!(wasm.iter().all(|name| !name.contains("account")), "the account's chunk waits for its screen: {wasm:?}");
 
         root.find(By::LinkText("Account")).await?.click().await?;
         let failed = with_text(&root, "[role=alert]", StringMatch::new("could not be loaded").partial());
         failed.first().await?;
-        for name in &chunk {
-            std::fs::rename(away.path().join(name), copy.path().join(name)).unwrap();
-        }
+        chunk.put_back();
         click_text(&root, "button", "Try again").await?;
         let account = root.query(By::Css(".vstage-facts")).first().await?.text().await?;
         assert!(account.contains("@sandbox.vstage.invalid"), "{account}");
+        Ok(())
+    })
+    .await;
+}
+
+/// The renders list, the first screen, is a chunk too: fetched early by `/embed.js`, and fetched again on "Try
+/// again" (the early fetch is taken once).
+#[tokio::test]
+async fn a_first_screen_whose_chunk_cannot_be_fetched_says_so_and_loads_on_try_again() {
+    let chunk = ChunkAway::new("renders_screen");
+    let server = Server::start(chunk.copy.path()).await;
+    with_browser(|driver| async move {
+        driver.goto(&server.url).await?;
+        let root = studio(&driver).await?;
+        let failed = with_text(&root, "[role=alert]", StringMatch::new("could not be loaded").partial());
+        failed.first().await?;
+        assert!(root.find(By::LinkText("Account")).await.is_ok(), "the shell is there around the failed screen");
+        chunk.put_back();
+        click_text(&root, "button", "Try again").await?;
+        with_text(&root, "h1", "Your renders").first().await?;
         Ok(())
     })
     .await;
@@ -83,9 +119,7 @@ fn fetched_beside_the_main_module(requests: &[Value], view: &str) {
     };
     let main = names.iter().find(|name| name.contains("/vstage-widget-") && name.ends_with("_bg.wasm"));
     let main_end = request(main.expect("the main module was fetched"))["end"].as_f64().unwrap();
-    let none = Vec::new();
-    let wanted =
-        if view == "renders" { &none } else { screens[view].as_array().expect("the build lists the view's files") };
+    let wanted = screens[view].as_array().expect("the build lists the view's files");
     for file in wanted {
         let file = format!("/{}", file.as_str().unwrap());
         let start = request(&file)["start"].as_f64().unwrap();
@@ -95,7 +129,7 @@ fn fetched_beside_the_main_module(requests: &[Value], view: &str) {
     assert_eq!(wasm, wanted.len() + 1, "{view}: the main module and the screen's files, once each: {names:#?}");
 }
 
-/// The embedded views tried: the renders list (in the main module) and two screens of chunks.
+/// The embedded views tried: the renders list (the default) and two others.
 const VIEWS: [&str; 3] = ["renders", "account", "board"];
 
 #[tokio::test]
