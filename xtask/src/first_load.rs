@@ -1,6 +1,6 @@
-//! The widget's first load: the files a page fetches before the studio starts (the glue, the main wasm and the
-//! modules the glue imports; `/embed.js` is the server's, a few hundred bytes), and its budget, which the build
-//! checks on every release build so that no change creeps over it unseen.
+//! The widget's first load: the files a page fetches before the studio starts (`/embed.js`, which the server
+//! writes; the glue, the main wasm and the modules the glue imports), and its budget, which the build checks on
+//! every release build so that no change creeps over it unseen.
 
 use std::path::Path;
 
@@ -8,9 +8,12 @@ use anyhow::{Context, bail};
 
 use crate::precompress::{brotli_best, gzip_best};
 
-/// The first load's budget, gzip, as the build's files are served. #36 aims at 160 KiB; this is lowered as the main
-/// module shrinks, never raised without a note in the issue.
-pub const BUDGET_GZIP: u64 = 250 * 1024;
+/// The first load's budget, gzip, as served (#36): never raised without a note in the issue.
+pub const BUDGET_GZIP: u64 = 160 * 1024;
+
+/// What `/embed.js` is given of the budget: the server writes it (1.1 KiB gzip with the list of eleven screens),
+/// not the build, which counts its own files against the rest.
+pub const EMBED_SCRIPT_GZIP: u64 = 2 * 1024;
 
 /// What a page fetches first from `dist` (names from its root, each with a leading `/`): the glue and wasm named by
 /// the build's hash, and the modules the glue imports (its snippets and wasm-split's loader). The chunks (other
@@ -27,18 +30,20 @@ pub fn files(dist: &Path) -> anyhow::Result<Vec<String>> {
         bail!("{} should hold one vstage-widget glue and its wasm, found {files:?}", dist.display());
     };
     let text = std::fs::read_to_string(dist.join(glue.trim_start_matches('/')))?;
-    let mut imports: Vec<String> = text
-        .lines()
-        .filter(|line| line.starts_with("import "))
-        .filter_map(|line| line.split(" from ").nth(1))
-        .map(|module| module.trim().trim_end_matches(';').trim_matches(['\'', '"']))
-        .filter_map(|module| module.strip_prefix("./"))
-        .map(|module| format!("/{module}"))
-        .collect();
+    let mut imports: Vec<String> = local_imports(&text).map(|module| format!("/{module}")).collect();
     imports.sort();
     imports.dedup();
     files.extend(imports);
     Ok(files)
+}
+
+/// The files of this folder that a module imports statically (`from "./x.js"`), minified or not.
+fn local_imports(module: &str) -> impl Iterator<Item = &str> {
+    module.split("from").skip(1).filter_map(|after| {
+        let after = after.trim_start();
+        let quote = after.chars().next().filter(|quote| ['"', '\''].contains(quote))?;
+        after[1..].split(quote).next()?.strip_prefix("./")
+    })
 }
 
 /// Fails when the first load of the build in `dist` passes [`BUDGET_GZIP`]; prints it, with brotli beside.
@@ -50,20 +55,21 @@ pub fn check_budget(dist: &Path) -> anyhow::Result<()> {
         brotli += compressed_size(&path, "br", brotli_best)?;
     }
     let kib = |bytes: u64| bytes as f64 / 1024.0;
-    let budget = BUDGET_GZIP;
+    let budget = BUDGET_GZIP - EMBED_SCRIPT_GZIP;
     println!(
-        "    widget first load: {:.1} KiB gzip ({:.1} KiB brotli), budget {:.0} KiB gzip",
+        "    widget first load: {:.1} KiB gzip ({:.1} KiB brotli), budget {:.0} KiB gzip with /embed.js's {:.0}",
         kib(gzip),
         kib(brotli),
-        kib(budget)
+        kib(BUDGET_GZIP),
+        kib(EMBED_SCRIPT_GZIP)
     );
     if gzip > budget {
         bail!(
-            "the widget's first load is {:.1} KiB gzip, over its budget of {:.0} KiB (xtask/src/first_load.rs): move \
-             what the first screen does not need behind `chunk!` (src/chunks.rs), or take it out; `cargo xtask bench \
-             widget` lists the main module's largest contributors",
+            "the widget's first load is {:.1} KiB gzip, over its budget of {:.0} KiB with /embed.js \
+             (xtask/src/first_load.rs): move what the shell does not need behind `chunk!` (src/chunks.rs), or take \
+             it out; `cargo xtask bench widget` lists the main module's largest contributors",
             kib(gzip),
-            kib(budget)
+            kib(BUDGET_GZIP)
         );
     }
     Ok(())
@@ -118,9 +124,16 @@ mod tests {
     }
 
     #[test]
+    fn imports_are_found_in_minified_glue_too() {
+        let minified =
+            r#"import*as s from"./vstage-split-ab.js";import{x as y}from'./snippets/s/inline0.js';const t="from";"#;
+        assert_eq!(local_imports(minified).collect::<Vec<_>>(), ["vstage-split-ab.js", "snippets/s/inline0.js"]);
+    }
+
+    #[test]
     fn a_build_over_the_budget_fails() {
         assert!(check_budget(build_with_wasm_of(100 * 1024).path()).is_ok());
-        let over = check_budget(build_with_wasm_of(BUDGET_GZIP as usize + 1024).path()).unwrap_err();
+        let over = check_budget(build_with_wasm_of(BUDGET_GZIP as usize).path()).unwrap_err();
         assert!(over.to_string().contains("over its budget"), "{over}");
     }
 }

@@ -12,6 +12,7 @@ mod run;
 mod screen_chunks;
 mod server;
 mod setup;
+mod short_imports;
 mod split_loader;
 mod tally;
 mod test;

@@ -16,6 +16,8 @@ pub const MOTO_VERSION: &str = "5.2.5";
 pub const BINARYEN_VERSION: &str = "132";
 /// Trunk.toml's `trunk-version`.
 pub const TRUNK_VERSION: &str = "0.21.14";
+/// esbuild, which minifies the release build's JavaScript (wasm-bindgen's glue, wasm-split's loader).
+pub const ESBUILD_VERSION: &str = "0.28.2";
 /// axe-core, the accessibility checker the browser tests run on every screen.
 pub const AXE_CORE_VERSION: &str = "4.14.1";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
@@ -55,6 +57,7 @@ pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
 /// The tools that come ready-made: wasm-opt, and for tests or benchmarks the browser, databases and checkers.
 fn downloads(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
     wasm_opt(project)?;
+    esbuild(project)?;
     if purpose == Purpose::Test {
         chromium()?;
         postgres()?;
@@ -151,6 +154,19 @@ fn wasm_opt(project: &Project) -> anyhow::Result<()> {
         return Ok(());
     }
     npm_install(project, "binaryen", &format!("binaryen@{BINARYEN_VERSION}.0.0"), "wasm-opt")
+}
+
+/// esbuild's command (npm's package runs the binary of its platform's package, installed beside it).
+pub fn esbuild_bin(project: &Project) -> std::path::PathBuf {
+    project.tools_dir().join("esbuild").join("node_modules").join(".bin").join("esbuild")
+}
+
+fn esbuild(project: &Project) -> anyhow::Result<()> {
+    if output_line(Command::new(esbuild_bin(project)).arg("--version")).as_deref() == Some(ESBUILD_VERSION) {
+        println!("    esbuild {ESBUILD_VERSION}: present");
+        return Ok(());
+    }
+    npm_install(project, "esbuild", &format!("esbuild@{ESBUILD_VERSION}"), "esbuild")
 }
 
 /// The script of axe-core, which the browser tests inject into each screen.

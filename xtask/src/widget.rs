@@ -19,7 +19,7 @@ use crate::first_load;
 use crate::precompress::{precompress, precompress_files};
 use crate::project::{self, Project};
 use crate::split_loader::Loader;
-use crate::{chunk_groups, screen_chunks};
+use crate::{chunk_groups, screen_chunks, setup, short_imports};
 
 /// The widget's binary; its glue is `vstage-widget-<hash>.js`, which `/embed.js` finds.
 const WIDGET: &str = "vstage-widget";
@@ -183,6 +183,12 @@ fn split_build(project: &Project, widget: &[u8]) -> anyhow::Result<PathBuf> {
 
     wasm_bindgen(project, &main, &files, &glue)?;
     let main_module = files.join(format!("{glue}_bg.wasm"));
+    let glue_file = files.join(format!("{glue}.js"));
+    let (module, glue_text) =
+        short_imports::shorten(&std::fs::read(&main_module)?, &std::fs::read_to_string(&glue_file)?, &glue)?;
+    std::fs::write(&main_module, module)?;
+    std::fs::write(&glue_file, glue_text)?;
+    minify(project, &files, &[&glue_file, &files.join(&link)])?;
     optimisations.push((main_module.clone(), main_module));
     wasm_opt_all(project, &optimisations)?;
     precompress(&files)?;
@@ -212,6 +218,19 @@ fn wasm_bindgen(project: &Project, wasm: &Path, out_dir: &Path, name: &str) -> a
             .arg("--out-dir")
             .arg(out_dir)
             .arg(wasm),
+    )
+}
+
+/// esbuild's `--minify` on these scripts, in place: shorter local names, no spaces or comments (the glue 8.8 KB to
+/// 6.4 KB gzip). Their imports, exports and the import object's keys stay as they are.
+fn minify(project: &Project, folder: &Path, scripts: &[&Path]) -> anyhow::Result<()> {
+    project::run(
+        "minifying the glue and the loader (esbuild)",
+        project
+            .command(setup::esbuild_bin(project))
+            .args(scripts)
+            .args(["--minify", "--log-level=error", "--allow-overwrite"])
+            .arg(format!("--outdir={}", folder.display())),
     )
 }
 
