@@ -1,5 +1,5 @@
-//! Code that loads on first use: the screens other than the renders list (the one an element starts on is preloaded
-//! by `/embed.js`) and the mask editor. In the release build (`--cfg vstage_split`, see `xtask/src/widget.rs`) each function declared with
+//! Code that loads on first use: the screens (the one an element starts on is fetched early by `/embed.js`), their
+//! styles (`www/screens.css`, adopted by every chunk) and the mask editor. In the release build (`--cfg vstage_split`, see `xtask/src/widget.rs`) each function declared with
 //! `chunk!` becomes a wasm chunk of its own, fetched the first time it is called; elsewhere (tests, `cargo check`)
 //! it is an ordinary function.
 //! Either way it is awaited, and a chunk that could not be fetched is a `ChunkError`, never a panic.
@@ -32,12 +32,14 @@ macro_rules! chunk {
         #[cfg(vstage_split)]
         #[::leptos::wasm_split::wasm_split($name, wasm_split_path = ::leptos::wasm_split, fallible)]
         $vis fn $name($($arg: $ty),*) -> Result<$ret, $crate::chunks::ChunkError> {
+            $crate::embed::styles::apply_screen_styles();
             Ok($body)
         }
 
         $(#[$meta])*
         #[cfg(not(vstage_split))]
         $vis async fn $name($($arg: $ty),*) -> Result<$ret, $crate::chunks::ChunkError> {
+            $crate::embed::styles::apply_screen_styles();
             Ok($body)
         }
     };

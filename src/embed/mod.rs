@@ -4,6 +4,7 @@
 pub mod styles;
 
 use leptos::prelude::*;
+use send_wrapper::SendWrapper;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{HtmlElement, ShadowRoot};
@@ -51,6 +52,7 @@ impl MountedWidget {
         }
         let owner = Owner::new();
         let (attributes, view) = owner.with(|| {
+            provide_context(styles::StudioRoot(SendWrapper::new(root.clone())));
             let attributes = Attributes::read(&element);
             let container = container_in(&root);
             let view = container.map(|container| {

@@ -1,21 +1,52 @@
-//! The studio's stylesheet inside each shadow root: one constructed `CSSStyleSheet`, made on first use and adopted
+//! The studio's stylesheets inside each shadow root: constructed `CSSStyleSheet`s, each made on first use and adopted
 //! by every widget on the page. Nothing is added to the host's `<head>`; the host's CSS does not reach in.
+//! The shell's styles come with the first load; the screens' with the first screen's chunk, which adopts them.
 
 use std::cell::OnceCell;
+use std::thread::LocalKey;
 
+use leptos::prelude::*;
+use send_wrapper::SendWrapper;
 use wasm_bindgen::JsValue;
 use web_sys::{CssStyleSheet, ShadowRoot};
 
-/// `www/style.css`, compiled in: one file for the standalone page and every embedded widget.
+use crate::host::use_host;
+
+/// `www/style.css`, compiled in: the shell (header, usage, navigation, panels, buttons).
 pub const CSS: &str = include_str!("../../www/style.css");
 
+type Shared = OnceCell<Option<CssStyleSheet>>;
+
 thread_local! {
-    static SHARED: OnceCell<Option<CssStyleSheet>> = const { OnceCell::new() };
+    static SHELL: Shared = const { OnceCell::new() };
+    static SCREENS: Shared = const { OnceCell::new() };
 }
 
-/// Gives `root` the studio's styles: the shared sheet, or where a browser cannot construct one, a `<style>`.
+/// The shadow root a studio lives in, for the screens' styles.
+#[derive(Clone)]
+pub struct StudioRoot(pub SendWrapper<ShadowRoot>);
+
+/// Gives `root` the shell's styles.
 pub fn apply(root: &ShadowRoot) -> Result<(), JsValue> {
-    let sheet = SHARED.with(|shared| shared.get_or_init(|| constructed().ok()).clone());
+    adopt(root, &SHELL, "shell", CSS)
+}
+
+/// Gives the studio this is called in (its [`StudioRoot`]) the screens' styles, `www/screens.css`. Called by every
+/// chunk (`src/chunks.rs`), so the styles come with the first one and stay out of the first load; the mask editor
+/// outside a studio has none.
+pub fn apply_screen_styles() {
+    let Some(StudioRoot(root)) = use_context::<StudioRoot>() else { return };
+    if let Err(error) = adopt(&root, &SCREENS, "screens", include_str!("../../www/screens.css"))
+        && let Some(host) = use_host()
+    {
+        host.error(format!("The studio's styles could not be applied ({error:?}); it may look unstyled."));
+    }
+}
+
+/// Adopts `shared`'s sheet of `css` in `root`, once: one sheet for every root, or where a browser cannot construct
+/// one, a `<style>` (marked with `name`).
+fn adopt(root: &ShadowRoot, shared: &'static LocalKey<Shared>, name: &str, css: &str) -> Result<(), JsValue> {
+    let sheet = shared.with(|shared| shared.get_or_init(|| constructed(css).ok()).clone());
     match sheet {
         Some(sheet) => {
             let sheets = root.adopted_style_sheets();
@@ -24,19 +55,21 @@ pub fn apply(root: &ShadowRoot) -> Result<(), JsValue> {
             }
             root.set_adopted_style_sheets(&sheets);
         }
+        None if root.query_selector(&format!("style[data-vstage={name}]"))?.is_some() => {}
         None => {
             let document =
                 web_sys::window().and_then(|w| w.document()).ok_or_else(|| JsValue::from_str("no document"))?;
             let style = document.create_element("style")?;
-            style.set_text_content(Some(CSS));
+            style.set_attribute("data-vstage", name)?;
+            style.set_text_content(Some(css));
             root.append_child(&style)?;
         }
     }
     Ok(())
 }
 
-fn constructed() -> Result<CssStyleSheet, JsValue> {
+fn constructed(css: &str) -> Result<CssStyleSheet, JsValue> {
     let sheet = CssStyleSheet::new()?;
-    sheet.replace_sync(CSS)?;
+    sheet.replace_sync(css)?;
     Ok(sheet)
 }

@@ -17,7 +17,7 @@ const SECRET: &str = "embedding-test-secret-0123456789abcdef";
 const FINISH: Duration = Duration::from_secs(60);
 
 #[tokio::test]
-async fn the_standalone_page_is_the_widget_in_a_shadow_root() {
+async fn the_standalone_page_is_the_widget_in_a_shadow_root_with_its_styles() {
     let server = Server::start(&dist()).await;
     with_browser(|driver| async move {
         driver.goto(&server.url).await?;
@@ -29,6 +29,14 @@ async fn the_standalone_page_is_the_widget_in_a_shadow_root() {
         // back goes back in the studio
         driver.back().await?;
         with_text(&studio, "h1", "Your renders").first().await?;
+        // The shell's styles and, come with the first screen's chunk, the screens' (www/screens.css).
+        let sheets = r#"return document.querySelector("vstage-widget").shadowRoot.adoptedStyleSheets.length"#;
+        assert_eq!(driver.execute(sheets, vec![]).await?.convert::<u64>()?, 2);
+        studio.query(By::LinkText("New render")).first().await?.click().await?;
+        studio.query(By::Css(".vstage-form")).first().await?;
+        let form = r#"const root = document.querySelector("vstage-widget").shadowRoot;
+                      return getComputedStyle(root.querySelector(".vstage-form")).display"#;
+        assert_eq!(driver.execute(form, vec![]).await?.convert::<String>()?, "grid", "a screen's rule applies");
         Ok(())
     })
     .await;
