@@ -54,7 +54,10 @@ async fn a_screen_whose_chunk_cannot_be_fetched_says_so_and_loads_on_try_again()
         let fetched = r#"return performance.getEntriesByType("resource").map((entry) => entry.name)
                              .filter((name) => name.endsWith(".wasm"))"#;
         let wasm: Vec<String> = driver.execute(fetched, vec![]).await?.convert()?;
-        assert!(wasm.iter().all(|name| !name.contains("account")), "the account's chunk waits for its screen: {wasm:?}");
+        assert!(
+            wasm.iter().all(|name| !name.contains("account")),
+            "the account's chunk waits for its screen: {wasm:?}"
+        );
 
         root.find(By::LinkText("Account")).await?.click().await?;
         let failed = with_text(&root, "[role=alert]", StringMatch::new("could not be loaded").partial());
