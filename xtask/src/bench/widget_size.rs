@@ -146,17 +146,24 @@ fn crate_sizes(wasm: &[u8]) -> anyhow::Result<HashMap<String, u64>> {
     }
     let mut sizes: HashMap<String, u64> = HashMap::new();
     for (index, size) in bodies.into_iter().enumerate() {
-        let name = names.get(&(imported + index as u32)).map(String::as_str).unwrap_or("");
-        *sizes.entry(crate_of(name)).or_default() += size;
+        let name = format!("{:#}", rustc_demangle::demangle(names.get(&(imported + index as u32)).map_or("", |n| n)));
+        if !removed_by_wasm_bindgen(&name) {
+            *sizes.entry(crate_of(&name)).or_default() += size;
+        }
     }
     sizes.insert("data (strings, tables)".to_string(), data);
     Ok(sizes)
 }
 
+/// wasm-bindgen's descriptions of the types that cross to JavaScript: it runs them at build time and removes them
+/// (a third of the main module's code before wasm-bindgen).
+fn removed_by_wasm_bindgen(demangled: &str) -> bool {
+    demangled.contains("wasm_bindgen::describe::") || demangled.starts_with("__wbindgen_describe")
+}
+
 /// The crate a function belongs to: the first path segment of its demangled name, looking through `<impl ...>`,
 /// `<T as Trait>`, references and hashes (`core[1a2b]`).
-fn crate_of(mangled: &str) -> String {
-    let demangled = format!("{:#}", rustc_demangle::demangle(mangled));
+fn crate_of(demangled: &str) -> String {
     let mut rest = demangled.trim_start_matches(['<', '&', '*', '(', ' ']);
     for prefix in ["mut ", "const ", "dyn ", "impl "] {
         rest = rest.strip_prefix(prefix).unwrap_or(rest);
@@ -173,12 +180,12 @@ fn crate_of(mangled: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::crate_of;
+    use super::{crate_of, removed_by_wasm_bindgen};
 
     #[test]
     fn functions_are_put_to_their_crates() {
-        assert_eq!(crate_of("_ZN8reactive5graph3run17h0123456789abcdefE"), "reactive");
-        assert_eq!(crate_of("_ZN4core3fmt5write17h0123456789abcdefE"), "core");
+        assert_eq!(crate_of("reactive::graph::run"), "reactive");
+        assert_eq!(crate_of("core::fmt::write"), "core");
         assert_eq!(
             crate_of("<&mut serde_json::de::Deserializer<R> as serde::Deserializer>::deserialize_seq"),
             "serde_json"
@@ -187,5 +194,12 @@ mod tests {
         assert_eq!(crate_of("core[c5930c85a12de822]::fmt::float::float_to_decimal_common_exact::<f64>"), "core");
         assert_eq!(crate_of("<f64 as core::str::traits::FromStr>::from_str"), "core");
         assert_eq!(crate_of(""), "(unnamed: glue and shims)");
+    }
+
+    #[test]
+    fn what_wasm_bindgen_removes_is_not_counted() {
+        assert!(removed_by_wasm_bindgen("<js_sys::Intl::Collator as wasm_bindgen::describe::WasmDescribe>::describe"));
+        assert!(removed_by_wasm_bindgen("__wbindgen_describe___wbg_content_6fed93ca1fd29f06"));
+        assert!(!removed_by_wasm_bindgen("js_sys::futures::future_to_promise"));
     }
 }
