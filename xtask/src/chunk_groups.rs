@@ -5,6 +5,7 @@
 //! HTTP/1.1's six connections). Here chunks are merged two groups at a time, the pair that gains most first, while
 //! a merge gains: each split point needing both saves a request ([`REQUEST_BYTES`]), each needing only one fetches
 //! the other's bytes for nothing. What is left is a few modules per screen, with little fetched beyond its needs.
+//! The default first screen's shared code is one module of its own, fetched beside the main module.
 //!
 //! The chunks are plain modules over the main module's memory, table and stack pointer (no functions imported or
 //! exported, no start): merging is concatenating their types, functions, table entries and data, with the indices
@@ -91,14 +92,15 @@ struct Group<'a> {
     gzip: u64,
 }
 
-/// The split point of the screen most elements start on (the renders list, `view`'s default): it comes with the
-/// main module on nearly every first load, so it never fetches a byte for nothing.
+/// The split point of the screen most elements start on (the renders list, `view`'s default). All the code it shares
+/// with other screens is one module: it comes beside the main module on nearly every first load, so it is fetched
+/// whole and at once, and the other screens, which usually come after it, find it in the cache.
 const DEFAULT_SCREEN: &str = "renders_screen";
 
 /// What merging two groups gains, in bytes: a request for each split point that needs both, less the bytes each
-/// split point that needs only one would fetch for nothing. Never a merge that makes the default screen fetch more.
+/// split point that needs only one would fetch for nothing. The default screen's group takes nothing more.
 fn gain(a: &Group, b: &Group) -> i64 {
-    if a.users.contains(DEFAULT_SCREEN) != b.users.contains(DEFAULT_SCREEN) {
+    if a.users.contains(DEFAULT_SCREEN) || b.users.contains(DEFAULT_SCREEN) {
         return i64::MIN;
     }
     let both = a.users.intersection(&b.users).count() as u64;
@@ -107,8 +109,13 @@ fn gain(a: &Group, b: &Group) -> i64 {
     (both * REQUEST_BYTES) as i64 - (only_a * b.gzip + only_b * a.gzip) as i64
 }
 
-/// Merges the pair that gains most while a merge gains.
-fn plan(mut groups: Vec<Group>) -> Vec<Group> {
+/// Merges the default screen's chunks into one group, then the pair that gains most while a merge gains.
+fn plan(groups: Vec<Group>) -> Vec<Group> {
+    let (default_screens, mut groups): (Vec<Group>, Vec<Group>) =
+        groups.into_iter().partition(|group| group.users.contains(DEFAULT_SCREEN));
+    if let Some(default_screens) = default_screens.into_iter().reduce(joined) {
+        groups.insert(0, default_screens);
+    }
     loop {
         let mut best: Option<(i64, usize, usize)> = None;
         for i in 0..groups.len() {
@@ -121,11 +128,16 @@ fn plan(mut groups: Vec<Group>) -> Vec<Group> {
         }
         let Some((_, i, j)) = best else { return groups };
         let merged = groups.remove(j);
-        let into = &mut groups[i];
-        into.members.extend(merged.members);
-        into.users.extend(merged.users);
-        into.gzip += merged.gzip;
+        groups[i] = joined(groups[i].clone(), merged);
     }
+}
+
+/// One group of both groups' chunks, for both groups' split points.
+fn joined<'a>(mut into: Group<'a>, other: Group<'a>) -> Group<'a> {
+    into.members.extend(other.members);
+    into.users.extend(other.users);
+    into.gzip += other.gzip;
+    into
 }
 
 /// One module doing what the chunks do, loaded in any order.
@@ -273,15 +285,17 @@ mod tests {
     }
 
     #[test]
-    fn the_default_screen_fetches_nothing_it_does_not_need() {
+    fn the_default_screens_shared_code_is_one_module_of_its_own() {
         let groups = plan(vec![
             group("__chunk_1", &["renders_screen", "board_screen", "render_screen"], 300),
             // the board and the render screen would rather have this small one with the first, for one request less
             group("__chunk_2", &["board_screen", "render_screen"], 200),
-            group("__chunk_3", &["renders_screen", "board_screen"], 100),
+            group("__chunk_3", &["account_screen"], 100),
+            // large, and needed by the account too: with the list's other code all the same
+            group("__chunk_4", &["renders_screen", "account_screen"], 40_000),
         ]);
         let members: Vec<Vec<String>> = groups.iter().map(|group| group.members.clone()).collect();
-        assert_eq!(members, [vec!["__chunk_1", "__chunk_3"], vec!["__chunk_2"]]);
+        assert_eq!(members, [vec!["__chunk_1", "__chunk_4"], vec!["__chunk_2"], vec!["__chunk_3"]]);
     }
 
     /// A chunk as wasm-split writes them: memory, table and stack pointer imported; one function that calls itself
