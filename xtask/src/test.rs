@@ -188,7 +188,7 @@ fn nextest(cargo: &LintingCargo, name: &'static str, profile: &str, packages: &[
 }
 
 /// The widget's and the mask model's `#[wasm_bindgen_test]`s, run by wasm-bindgen-test-runner in headless
-/// Chromium (webdriver.json), with a sandbox running for the client's tests (`tests/api_client.rs`).
+/// Chromium (webdriver.json), with a sandbox running for the client's tests (`tests/widget/api_client.rs`).
 fn wasm_tests(cargo: &LintingCargo) -> Step {
     let name = "widget tests (headless Chromium)";
     let accounts: Vec<String> = (1..=8).map(|n| format!("wasm-client-{n}")).collect();

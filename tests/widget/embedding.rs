@@ -1,6 +1,5 @@
 //! The embedding's pieces in headless Chromium: the route model (paths, the `view` attribute, memory against the
 //! page's address), the host events' details as plain objects, and the notice a panic leaves in each widget.
-#![cfg(target_arch = "wasm32")]
 
 use std::sync::{Arc, Mutex};
 
@@ -15,11 +14,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 
-mod support;
-
-use support::container;
-
-wasm_bindgen_test_configure!(run_in_browser);
+use crate::support::container;
 
 #[wasm_bindgen_test]
 fn paths_and_routes_round_trip() {

@@ -1,7 +1,5 @@
 //! The header's components mounted in headless Chromium: usage meters, the service status badge and the polling
 //! note.
-//! Run by `cargo xtask test` (wasm-bindgen-test-runner with webdriver.json).
-#![cfg(target_arch = "wasm32")]
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -15,11 +13,7 @@ use vstage::live::Channel;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
-mod support;
-
-use support::container;
-
-wasm_bindgen_test_configure!(run_in_browser);
+use crate::support::container;
 
 fn meter(root: &web_sys::HtmlElement) -> web_sys::Element {
     root.query_selector("[role=meter]").unwrap().expect("the meter has role=meter")

@@ -2,7 +2,6 @@
 //! the multi-config total kept at 20), the photo address field, the before/after slider with the keyboard, the
 //! ETA bar, the pager, and the live module's polling schedule and its answers to a reconnect and a reset, and the
 //! hooks over browser APIs.
-#![cfg(target_arch = "wasm32")]
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -25,11 +24,7 @@ use vstage_api::{Rule, ValidationError};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
-mod support;
-
-use support::container;
-
-wasm_bindgen_test_configure!(run_in_browser);
+use crate::support::container;
 
 /// Lets Leptos run the effects a change scheduled.
 async fn settle() {

@@ -3,7 +3,6 @@
 //!
 //! `cargo xtask test` starts `vstage sandbox` (fast processing) with the keys `wasm-client-1` to `wasm-client-8` (one per test, so
 //! armed faults never cross tests) and passes its address in `VSTAGE_TEST_SANDBOX` when building these tests.
-#![cfg(target_arch = "wasm32")]
 
 use std::time::Duration;
 
@@ -11,8 +10,6 @@ use serde_json::{Value, json};
 use vstage_api::transport::BrowserTransport;
 use vstage_api::{ApiError, Auth, Client, ListRenders, RetryPolicy, SetWebhookSecret};
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 fn sandbox_url() -> &'static str {
     match option_env!("VSTAGE_TEST_SANDBOX") {

@@ -1,7 +1,5 @@
 //! What the widget's browser tests share: a fresh element of the page to mount a component into.
 
-#![allow(dead_code)] // each test binary uses its own part of this
-
 use wasm_bindgen::JsCast;
 
 /// A new `<div>` appended to the page's body.
