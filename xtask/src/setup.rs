@@ -54,7 +54,8 @@ pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The tools that come ready-made: wasm-opt, and for tests or benchmarks the browser, databases and checkers.
+/// The tools that come ready-made: wasm-opt and esbuild, and for tests or benchmarks the browser, databases and
+/// checkers.
 fn downloads(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
     wasm_opt(project)?;
     esbuild(project)?;

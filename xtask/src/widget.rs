@@ -222,7 +222,7 @@ fn wasm_bindgen(project: &Project, wasm: &Path, out_dir: &Path, name: &str) -> a
 }
 
 /// esbuild's `--minify` on these scripts, in place: shorter local names, no spaces or comments (the glue 8.8 KB to
-/// 6.4 KB gzip). Their imports, exports and the import object's keys stay as they are.
+/// 6.2 KB gzip). Their imports, exports and the import object's keys stay as they are.
 fn minify(project: &Project, folder: &Path, scripts: &[&Path]) -> anyhow::Result<()> {
     project::run(
         "minifying the glue and the loader (esbuild)",
