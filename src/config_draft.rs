@@ -158,8 +158,9 @@ pub fn error_for(error: &ValidationError, index: usize, single: bool) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn kinds_are_named_in_the_studio_s_language() {
         assert_eq!(Kind::Staging.label(Locale::en), "Virtual staging");
         assert_eq!(Kind::Enhancement.explained(Locale::en), "Better colour, contrast and sharpness.");

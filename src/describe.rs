@@ -220,6 +220,7 @@ pub fn newest_thumbnail(variations: &[Variation]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
@@ -232,7 +233,7 @@ mod tests {
         .unwrap()
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn time_is_rounded_down_to_the_largest_unit() {
         let now = 10_000_000_000;
         let ago = |seconds: i64| elapsed(now, now - seconds * 1000);
@@ -246,7 +247,7 @@ mod tests {
         assert_eq!(elapsed(now, now + 60_000), (0, "second"), "a clock ahead of ours is not the future");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn configurations_read_as_one_line() {
         let staging: Config = serde_json::from_value(json!({
             "type": "staging",
@@ -269,7 +270,7 @@ mod tests {
         assert_eq!(config(Locale::fr, &enhancement), "Amélioration\u{a0}: couleur, contraste et netteté");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_contract_s_words_are_shown_translated_and_unknown_ones_as_sent() {
         assert_eq!(room_type(Locale::es, &RoomType::KidsRoom), "Habitación infantil");
         assert_eq!(style(Locale::de, &Style::Scandinavian), "Skandinavisch");
@@ -277,7 +278,7 @@ mod tests {
         assert_eq!(room_type(Locale::de, &RoomType::Other("attic".into())), "attic");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn statuses_are_counted_in_order_of_appearance() {
         assert_eq!(status_counts(Locale::en, &[]), "no variations yet");
         let variations = [
@@ -292,7 +293,7 @@ mod tests {
         assert_eq!(status_counts(Locale::en, &[variation("paused", 1, None)]), "1 paused");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_card_shows_the_newest_finished_thumbnail() {
         let variations = [
             variation("done", 1, Some("old")),

@@ -181,19 +181,20 @@ fn read_answer(locale: Locale, answer: &HttpResponse) -> Result<Uploaded, String
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     fn answer(status: u16, body: &str) -> HttpResponse {
         HttpResponse { status, retry_after: None, www_authenticate: None, body: body.as_bytes().to_vec() }
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn progress_is_a_whole_percentage_and_only_images_are_sent() {
         assert_eq!([percent(0.0), percent(0.426), percent(1.0)], ["0", "43", "100"]);
         assert!(is_image("image/jpeg") && is_image("image/webp"));
         assert!(!is_image("application/pdf") && !is_image(""));
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_refused_upload_says_why() {
         let refused = |locale, status, body| read_answer(locale, &answer(status, body)).unwrap_err();
         assert_eq!(refused(Locale::en, 502, ""), "The upload failed (HTTP 502); try again.");

@@ -81,6 +81,7 @@ pub fn plan(locale: Locale, targets: &[Target], draft: &ConfigDraft, on_empty_ro
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
@@ -89,7 +90,7 @@ mod tests {
             .unwrap()
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn renders_without_room_or_empty_room_are_left_out_by_name() {
         let removal_done = [variation("e1", "removal", "done"), variation("s1", "staging", "done")];
         let targets = [

@@ -88,10 +88,11 @@ pub fn invalid(locale: Locale, error: &ValidationError) -> String {
 mod tests {
     use vstage_api::requests::{ListRenders, SetWebhookSecret};
     use vstage_api::validate::{id, variation_count, within_render_bound};
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn english_says_what_vstage_api_says() {
         for error in [
             ApiError::Network { detail: "offline".into() },
@@ -122,7 +123,7 @@ mod tests {
         ]
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn english_says_what_vstage_api_says_about_a_request() {
         for error in refusals() {
             assert_eq!(invalid(Locale::en, &error), error.message);
@@ -131,7 +132,7 @@ mod tests {
     }
 
     /// One of each problem: the English sentences of `locales/en/validation.json` are vstage-api's, word for word.
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn every_problem_reads_in_english_as_vstage_api_writes_it() {
         let problems = [
             Problem::NoConfiguration,
@@ -172,7 +173,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_refused_request_is_explained_in_the_studio_s_language() {
         let error = within_render_bound("variation_count", 15, 10).unwrap_err();
         assert_eq!(
@@ -184,7 +185,7 @@ mod tests {
         assert_eq!(form_error(Locale::de, &ApiError::Invalid(other)), "Wählen Sie.");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn other_languages_introduce_the_service_s_own_words() {
         let error = ApiError::Http { status: 400, message: Some("variation_count must be at least 1".into()) };
         assert_eq!(api_error(Locale::de, &error), "Der Staging-Dienst meldet: variation_count must be at least 1");

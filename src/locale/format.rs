@@ -1,5 +1,5 @@
 //! Numbers, relative times and plural forms in the studio's locale, through the browser's `Intl` (so no locale
-//! data is carried in the module). Only in the browser: native tests test what feeds them. (The studio shows no
+//! data is carried in the module), as the unit tests run them: in the browser. (The studio shows no
 //! absolute date or file size today; `Intl.DateTimeFormat` and unit formats are where they would go.)
 
 use js_sys::{Array, Function, Intl, Object, Reflect};
@@ -43,16 +43,6 @@ pub fn relative(locale: Locale, value: i64, unit: &str) -> String {
 }
 
 /// Whether `count` takes a key's singular form in `locale` (plural category `one`).
-#[cfg(target_arch = "wasm32")]
 pub fn is_singular(locale: Locale, count: f64) -> bool {
     Intl::PluralRules::new(&locales(locale), &Object::new()).select(count).as_string().as_deref() == Some("one")
-}
-
-/// Natively (the unit tests), the rule of English, German and Spanish: one is singular; French's also 0 and 1.5.
-#[cfg(not(target_arch = "wasm32"))]
-pub fn is_singular(locale: Locale, count: f64) -> bool {
-    match locale {
-        Locale::fr => (0.0..2.0).contains(&count),
-        _ => count == 1.0,
-    }
 }

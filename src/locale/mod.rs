@@ -94,8 +94,9 @@ macro_rules! plural {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_element_comes_first_then_the_page_then_the_browser() {
         let browser = ["fr-CA".to_string(), "en".to_string()];
         assert_eq!(resolve(Some("de"), Some("es"), &browser), Locale::de);
@@ -106,7 +107,7 @@ mod tests {
         assert_eq!(resolve(Some(""), None, &["ja".to_string()]), Locale::en);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn tags_are_read_by_their_primary_language() {
         assert_eq!(supported("DE-at"), Some(Locale::de));
         assert_eq!(supported(" fr_CA "), Some(Locale::fr));

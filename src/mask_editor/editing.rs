@@ -1,7 +1,7 @@
 //! What input does to the mask and the view, apart from any browser type: strokes from mouse, pen (pressure sets
 //! the width), touch and the keyboard (arrows move a brush, space paints), panning (space-drag, middle button),
 //! pinch-zoom with two fingers, wheel and key zoom, whole-mask edits and the history asked for by a button or a key,
-//! and the pixels each edit changed, collected for the next frame. Tested natively.
+//! and the pixels each edit changed, collected for the next frame. Tested in the browser.
 
 use vstage_mask::{Mask, Point, Rect, Tool};
 
@@ -351,6 +351,7 @@ impl EditorState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     /// A 400x300 photo fitted to an 824x624 view: scale 2, the photo's top-left corner at (12, 12).
     fn editor() -> EditorState {
@@ -371,7 +372,7 @@ mod tests {
         input(1, PointerKind::Mouse, 0, x, y)
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_stroke_paints_under_the_pointer_and_is_one_undo() {
         let mut state = editor();
         // CSS (212, 112) is photo (100, 50)
@@ -389,7 +390,7 @@ mod tests {
         assert_eq!(state.mask.percentage(), 0.0);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_keyboard_brush_moves_by_half_brushes_and_paints_while_space_is_held() {
         let mut state = editor();
         assert!(!state.key_paint(brush(Tool::Brush)), "nothing to paint with before an arrow shows the brush");
@@ -414,7 +415,7 @@ mod tests {
         assert_eq!(state.hover(), Some((300.0, 300.0)));
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_eraser_removes_and_another_pointer_does_nothing() {
         let mut state = editor();
         state.mask.fill();
@@ -425,7 +426,7 @@ mod tests {
         assert!(state.mask.is_set(300, 200), "a move of another pointer is not part of the stroke");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_pen_paints_as_wide_as_it_presses() {
         let mut state = editor();
         let light = PointerInput { pressure: 0.0, ..input(2, PointerKind::Pen, 0, 212.0, 112.0) };
@@ -439,7 +440,7 @@ mod tests {
         assert!(state.mask.is_set(300, 209));
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_middle_button_or_space_pans_without_painting() {
         let mut state = editor();
         let before = state.viewport_for((824.0, 624.0));
@@ -457,7 +458,7 @@ mod tests {
         assert_eq!(state.mask.percentage(), 0.0);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_second_finger_turns_the_stroke_into_a_pinch() {
         let mut state = editor();
         let finger = |id, x, y| input(id, PointerKind::Touch, 0, x, y);
@@ -478,7 +479,7 @@ mod tests {
         assert!(state.pointer_down(finger(3, 312.0, 312.0), brush(Tool::Brush)), "a new touch paints again");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn zoom_stays_between_a_quarter_of_the_fit_and_the_maximum() {
         let mut state = editor();
         state.zoom(1e-6, None);
@@ -490,7 +491,7 @@ mod tests {
         assert_eq!(state.viewport_for((824.0, 624.0)).to_photo(100.0, 80.0), anchor);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_new_view_size_fits_the_photo_again_and_hover_follows_the_mouse() {
         let mut state = editor();
         state.zoom(3.0, None);
@@ -502,7 +503,7 @@ mod tests {
         assert_eq!(state.hover(), None);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn whole_mask_edits_and_the_history_change_the_mask_and_zooming_the_view() {
         let mut state = editor();
         state.act(Action::Fill, (824.0, 624.0));

@@ -96,8 +96,9 @@ fn mask_error(locale: Locale, error: &MaskError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn english_says_what_vstage_mask_says() {
         for error in [
             MaskError::Empty { width: 0, height: 3 },
@@ -111,7 +112,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_studio_s_sentences_are_shown_as_given() {
         assert_eq!(Problem::Said("Die Datei fehlt.".into()).sentence(Locale::de), "Die Datei fehlt.");
         assert_eq!(

@@ -1,6 +1,6 @@
 //! The brush and overlay as the person set them: tool, size (and its largest for this photo), overlay colour and
 //! opacity, and whether Space is held to pan. A state type with methods, shared by the editor and its toolbar,
-//! tested natively.
+//! tested in the browser.
 
 use leptos::prelude::*;
 use vstage_mask::Tool;
@@ -91,8 +91,9 @@ fn parse_colour(hex: &str) -> [u8; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_brush_fits_the_photo_and_steps_within_it() {
         Owner::new().with(|| {
             let settings = BrushSettings::new();
@@ -109,7 +110,7 @@ mod tests {
         });
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn colours_are_read_from_a_colour_input_and_nothing_else() {
         assert_eq!(parse_colour("#0a10ff"), [10, 16, 255]);
         assert_eq!(parse_colour("#zz0000"), DEFAULT_COLOUR);

@@ -1,5 +1,5 @@
 //! The mask editor's keyboard shortcuts as pure functions of the key, its modifiers and where it was pressed, and
-//! the brush sizes they step through; the editor only carries out what this says. Tested natively.
+//! the brush sizes they step through; the editor only carries out what this says. Tested in the browser.
 
 use super::editing::{Action, STEP};
 
@@ -125,8 +125,9 @@ pub fn larger(size: f64, max: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn command_z_undoes_and_shift_or_y_redoes() {
         assert_eq!(shortcut("z", true, false), Some(Shortcut::Undo));
         assert_eq!(shortcut("Z", true, true), Some(Shortcut::Redo), "Shift turns the key upper-case");
@@ -134,7 +135,7 @@ mod tests {
         assert_eq!(shortcut("z", false, false), None, "a plain z is the page's");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn plain_keys_pick_tools_zoom_and_pan_but_not_with_command() {
         let plain = |key| shortcut(key, false, false);
         assert_eq!(plain("b"), Some(Shortcut::Brush));
@@ -149,14 +150,14 @@ mod tests {
         assert_eq!(plain("Tab"), None, "focus moves as usual");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn arrows_move_the_keyboard_brush_further_with_shift() {
         assert_eq!(shortcut("ArrowLeft", false, false), Some(Shortcut::MoveBrush(-1, 0)));
         assert_eq!(shortcut("ArrowDown", false, true), Some(Shortcut::MoveBrush(0, LONG_MOVE)));
         assert_eq!(shortcut("ArrowUp", true, false), None, "Ctrl+arrows are the page's");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn brush_steps_stay_within_bounds() {
         assert_eq!(smaller(40.0), 32.0);
         assert_eq!(smaller(2.0), MIN_BRUSH);
@@ -164,7 +165,7 @@ mod tests {
         assert_eq!(larger(390.0, 400.0), 400.0);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn where_a_key_is_pressed_decides_what_it_does() {
         let on = |key, focus, keyboard_brush| key_press(key, false, false, focus, keyboard_brush);
         assert_eq!(on("b", Focus::of_input("text"), false), KeyPress::Ignored, "typing in a field");

@@ -59,8 +59,9 @@ impl Viewport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_fitted_photo_is_centred_and_whole() {
         let view = Viewport::fit((4000, 3000), (824.0, 824.0));
         assert_eq!(view.scale, 0.2);
@@ -69,7 +70,7 @@ mod tests {
         assert_eq!(view.to_photo(812.0, 712.0), Point::new(4000.0, 3000.0));
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn zooming_keeps_the_point_under_the_pointer() {
         let mut view = Viewport::fit((4000, 3000), (800.0, 600.0));
         let before = view.to_photo(300.0, 200.0);

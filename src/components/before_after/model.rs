@@ -1,5 +1,5 @@
 //! Where the before/after slider stands, as plain functions of its position (0 to 100): a key's step, a pointer's
-//! place in the frame, and the styles and values it is shown with. Tested natively.
+//! place in the frame, and the styles and values it is shown with. Tested in the browser.
 
 /// The new position after `key` at `position` (0 to 100), or `None` when the key does nothing here.
 pub fn key_step(position: f64, key: &str, fine: bool) -> Option<f64> {
@@ -40,8 +40,9 @@ pub fn whole_percent(position: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn keys_step_by_five_or_one_and_stay_within_the_frame() {
         assert_eq!(key_step(50.0, "ArrowRight", false), Some(55.0));
         assert_eq!(key_step(55.0, "ArrowLeft", true), Some(54.0), "Shift steps finely");
@@ -51,7 +52,7 @@ mod tests {
         assert_eq!(key_step(40.0, "Enter", false), None, "other keys are the page's");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_pointer_sets_the_share_of_the_frame_left_of_it() {
         assert_eq!(position_at(150.0, 100.0, 200.0), Some(25.0));
         assert_eq!(position_at(50.0, 100.0, 200.0), Some(0.0));
@@ -59,7 +60,7 @@ mod tests {
         assert_eq!(position_at(150.0, 100.0, 0.0), None, "a frame not laid out yet");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_position_is_shown_as_styles_and_a_whole_percent() {
         assert_eq!(before_clip(25.0), "inset(0 75.00% 0 0)");
         assert_eq!(handle_left(33.333), "33.33%");

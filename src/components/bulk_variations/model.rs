@@ -1,6 +1,6 @@
 //! What "Add variations to selected" works out as plain functions, beside the plan (`crate::variation_plan`): how
 //! each render is read and what it is as a target, the requests a plan is sent in, and the sentences for what they
-//! did and for the button. Tested natively.
+//! did and for the button. Tested in the browser.
 
 use leptos_i18n::td_string;
 use vstage_api::validate::MAX_BULK_ENTRIES;
@@ -105,10 +105,11 @@ pub fn send_words(locale: Locale, sending: bool, renders: Option<usize>) -> Stri
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_target_counts_the_service_s_total_and_finds_its_empty_room() {
         let removal = json!({"id": "e1", "render_id": "r1", "type": "removal", "created_at": 1, "status": "done"});
         let render: Render = serde_json::from_value(json!({
@@ -122,7 +123,7 @@ mod tests {
         assert_eq!(target_of("r2", "Bath.jpg", &unpaged).existing, 0);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_plan_goes_in_requests_of_at_most_the_service_s_bulk_limit() {
         let send: Vec<(String, ConfigDraft)> =
             (0..MAX_BULK_ENTRIES + 2).map(|n| (format!("r{n}"), ConfigDraft::default())).collect();
@@ -133,7 +134,7 @@ mod tests {
         assert!(requests(&[]).is_empty());
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn outcomes_and_the_button_are_put_in_words() {
         let added = Outcome::Added { variations: 4, renders: 2 };
         assert_eq!(added.sentence(Locale::en), "4 variation(s) added to 2 render(s).");

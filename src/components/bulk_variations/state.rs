@@ -75,11 +75,12 @@ impl BulkDialog {
 #[cfg(test)]
 mod tests {
     use vstage_api::ApiError;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
     use crate::variation_plan::Target;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_plan_waits_for_the_reading_and_one_sending_runs_at_a_time() {
         let owner = Owner::new();
         owner.with(|| {

@@ -1,4 +1,4 @@
-//! What the photo picker works out, as plain functions tested natively: where the photo comes from, which source
+//! What the photo picker works out, as plain functions tested in the browser: where the photo comes from, which source
 //! is offered first, an address given from outside, the photo previewed and an upload in words.
 
 use leptos_i18n::td_string;
@@ -61,12 +61,13 @@ pub fn sending_words(locale: Locale, name: &str, progress: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     fn sample(url: &str) -> Sample {
         Sample { name: "living.jpg".into(), description: String::new(), url: url.into() }
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn samples_are_offered_first_in_the_sandbox_until_a_photo_or_source_is_chosen() {
         assert!(samples_first(true, "", false));
         assert!(!samples_first(false, "", false), "not outside the sandbox");
@@ -74,7 +75,7 @@ mod tests {
         assert!(!samples_first(true, "", true), "the person chose");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn an_address_not_among_the_samples_was_given_from_outside() {
         let samples = [sample("https://s.example/living.jpg")];
         assert!(given_from_outside(Some(&samples), "https://photos.example/14/living.jpg"));
@@ -83,7 +84,7 @@ mod tests {
         assert!(!given_from_outside(None, "https://photos.example/14/living.jpg"), "samples not read yet");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_file_chosen_is_previewed_before_the_address() {
         let address = "https://p.example/a.jpg";
         assert_eq!(shown_photo(Some("blob:a".into()), address).as_deref(), Some("blob:a"));
@@ -91,7 +92,7 @@ mod tests {
         assert_eq!(shown_photo(None, ""), None);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn an_upload_says_how_far_it_is() {
         assert_eq!(sending_words(Locale::en, "living.jpg", 0.426), "Uploading living.jpg… 43 %");
     }

@@ -106,8 +106,9 @@ impl PickerState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn samples_come_first_until_the_person_or_the_host_says_otherwise() {
         let owner = Owner::new();
         owner.with(|| {

@@ -1,5 +1,5 @@
 //! What a variation card works out as plain functions of its variation: the badge's class, the card's name for
-//! screen readers, when it expects to be done while it works, and why it failed. Tested natively.
+//! screen readers, when it expects to be done while it works, and why it failed. Tested in the browser.
 
 use leptos_i18n::td_string;
 use vstage_api::{Variation, VariationStatus, VariationType};
@@ -31,6 +31,7 @@ pub fn failure_words(locale: Locale, message: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
@@ -41,14 +42,14 @@ mod tests {
         .unwrap()
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_card_counts_down_only_while_its_variation_works() {
         assert_eq!(pending_eta(&variation("processing")), Some(5000));
         assert_eq!(pending_eta(&variation("done")), None);
         assert_eq!(badge_class(&variation("error").status), "vstage-badge vstage-badge--error");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_card_is_named_by_title_and_kind_and_a_failure_says_why() {
         assert_eq!(label(Locale::en, "Variation 2", Some(&VariationType::Staging)), "Variation 2: Virtual staging");
         assert_eq!(failure_words(Locale::en, Some("Too dark.")), "Too dark.");

@@ -1,5 +1,5 @@
 //! What the mask editor's footer says, as plain functions: the share of the photo marked, with the locale's decimal
-//! mark, and what is under way. Tested natively.
+//! mark, and what is under way. Tested in the browser.
 
 use leptos_i18n::td_string;
 
@@ -42,8 +42,9 @@ pub fn coverage(locale: Locale, share: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn figures_take_the_locale_s_decimal_mark() {
         assert_eq!(decimal(Locale::en, 12.345, 1), "12.3");
         assert_eq!(decimal(Locale::de, 12.345, 1), "12,3");
@@ -51,7 +52,7 @@ mod tests {
         assert_eq!(Busy::Detecting.sentence(Locale::en), "Detecting furniture…");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_coverage_is_a_share_of_the_photo() {
         assert_eq!(coverage(Locale::en, 12.345), "12.3 % of the photo marked for removal");
         assert_eq!(coverage(Locale::de, 0.0), "0,0 % des Fotos zum Entfernen markiert");

@@ -1,5 +1,5 @@
 //! What the mask editor's toolbar shows, as plain functions: the brush size in whole pixels, the overlay's opacity
-//! as a percentage and the zoom as a readout. Tested natively.
+//! as a percentage and the zoom as a readout. Tested in the browser.
 
 /// A brush size (or the largest one) as its slider takes it: whole pixels.
 pub fn whole_pixels(size: f64) -> String {
@@ -29,8 +29,9 @@ pub fn zoom_readout(zoom: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn sizes_opacity_and_zoom_are_shown_whole() {
         assert_eq!(whole_pixels(39.6), "40");
         assert_eq!(size_readout(12.4), "12 px");

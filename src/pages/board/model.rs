@@ -1,6 +1,6 @@
-//! What the listing board works out, as plain functions tested natively: photos' names and pasted addresses, the
-//! photos waiting (how many are ready, what they are sent with, the bulk request), changes to the board's list, each row's name, picture and variations, and
-//! the board's progress.
+//! What the listing board works out, as plain functions tested in the browser: photos' names and pasted addresses,
+//! the photos waiting (how many are ready, what they are sent with, the bulk request), changes to the board's list,
+//! each row's name, picture and variations, and the board's progress.
 
 use leptos_i18n::td_string;
 use vstage_api::board::BoardRender;
@@ -251,6 +251,7 @@ pub fn bulk_entries<'a>(photos: impl IntoIterator<Item = (&'a str, &'a ConfigDra
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
@@ -263,7 +264,7 @@ mod tests {
         BoardRender { render_id: id.to_string(), label: format!("{id}.jpg") }
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn changes_apply_locally_as_the_server_would() {
         let mut list = vec![entry("a")];
         BoardChange::Add(vec![entry("b"), entry("a"), entry("c")]).apply_locally(&mut list);
@@ -274,7 +275,7 @@ mod tests {
         assert!(list.is_empty());
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn progress_counts_every_variation_of_the_board() {
         let one = [variation("a", "staging", "done"), variation("b", "staging", "processing")];
         let two = [variation("c", "staging", "error")];
@@ -289,7 +290,7 @@ mod tests {
         assert_eq!(nothing.words(Locale::en), "0 of 0 variations done");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn finished_variations_are_counted_by_what_they_are() {
         let list = [
             variation("a", "staging", "done"),
@@ -304,7 +305,7 @@ mod tests {
         assert_eq!(done_by_kind(Locale::es, &list)[1], ("Retirada de muebles".to_string(), 1));
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_row_shows_its_unfinished_variations_one_by_one_and_tries_its_failed_ones_again() {
         let mut failed = variation("c", "enhancement", "error");
         failed.config = Some(serde_json::from_value(json!({"type": "enhancement"})).unwrap());
@@ -318,7 +319,7 @@ mod tests {
         assert!(failed_configs(&[unknown]).is_empty(), "a failure with no known settings cannot be sent again");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_row_is_named_and_pictured_by_what_it_has() {
         assert_eq!(row_label(&entry("a")), "a.jpg");
         assert_eq!(row_label(&BoardRender { render_id: "rnd_1".to_string(), label: String::new() }), "rnd_1");
@@ -329,7 +330,7 @@ mod tests {
         assert_eq!(row_thumbnail(&[done], photo).as_deref(), Some("https://img.example/a.jpg"));
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn photos_are_named_and_addresses_read_from_a_paste() {
         assert_eq!(label_of("https://p.example/photos/Living%20Room.jpg?v=1"), "Living Room.jpg");
         assert_eq!(label_of("https://p.example/"), "p.example");
@@ -345,7 +346,7 @@ mod tests {
         Photo { key, label: format!("{key}.jpg"), state, own }
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn waiting_photos_are_counted_and_sent_with_their_settings() {
         let kitchen = ConfigDraft { room_type: vstage_api::RoomType::Kitchen, ..ConfigDraft::default() };
         let refused = ApiError::Http { status: 400, message: None };
@@ -371,7 +372,7 @@ mod tests {
         assert_eq!(again[0].key, 3);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_waiting_photo_says_which_settings_it_has() {
         assert_eq!(settings_words(Locale::en, None), "The board's settings");
         let kitchen = ConfigDraft { room_type: vstage_api::RoomType::Kitchen, ..ConfigDraft::default() };
@@ -379,7 +380,7 @@ mod tests {
         assert!(own.starts_with("Kitchen · "), "its own settings, described: {own}");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn bulk_entries_carry_each_photos_own_configuration() {
         let shared = ConfigDraft { count: 2, ..ConfigDraft::default() };
         let kitchen = ConfigDraft { room_type: vstage_api::RoomType::Kitchen, ..shared.clone() };

@@ -111,8 +111,9 @@ pub fn use_board_photos() -> BoardPhotos {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn photos_are_added_named_changed_and_removed_by_key() {
         let owner = Owner::new();
         owner.with(|| {

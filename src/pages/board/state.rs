@@ -155,12 +155,13 @@ pub async fn read_render(api: &ApiClient, id: &str, state: RenderState, locale: 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     fn entry(id: &str, label: &str) -> BoardRender {
         BoardRender { render_id: id.to_string(), label: label.to_string() }
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_board_takes_its_reads_and_changes_and_keeps_each_rows_state() {
         let owner = Owner::new();
         owner.with(|| {

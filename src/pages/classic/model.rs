@@ -1,4 +1,4 @@
-//! The classic (v1) studio's wording and requests, as plain functions tested natively: the options' strings as
+//! The classic (v1) studio's wording and requests, as plain functions tested in the browser: the options' strings as
 //! words, the three modes of use as a create request, the create form's words and answer, a render's outputs, and
 //! the service's refusals as sentences.
 
@@ -242,10 +242,11 @@ pub fn created_from(status: u16, body: &[u8]) -> Result<v1::Created, CreateFailu
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn options_are_worded_and_sent_back_as_given() {
         assert_eq!(label(Locale::en, "home_office"), "Home office");
         assert_eq!(label(Locale::en, "scandinavian"), "Scandinavian");
@@ -274,7 +275,7 @@ mod tests {
         );
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_three_modes_of_use() {
         let base = Choices {
             mode: Mode::DeclutterOnly,
@@ -296,7 +297,7 @@ mod tests {
         assert_eq!(both.room_type, Some(RoomType::Bed));
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_services_refusals_say_what_to_do() {
         let not_done = ApiError::Http { status: 409, message: Some("render is not done".into()) };
         assert!(refusal(Locale::en, &not_done).contains("once it is"));
@@ -308,7 +309,7 @@ mod tests {
         assert_eq!(refusal(Locale::en, &other), other.to_string());
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_variation_waits_for_the_render() {
         assert_eq!(not_done_yet(Locale::en, Some(&v1::Status::Done)), None);
         assert_eq!(
@@ -322,7 +323,7 @@ mod tests {
         assert_eq!(not_done_yet(Locale::en, None).as_deref(), Some("Loading the render…"));
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn outputs_are_captioned_newest_last() {
         let render: v1::Render = serde_json::from_value(json!({
             "render_id": "r", "status": "done", "outputs": ["a", "b", "c"],
@@ -336,7 +337,7 @@ mod tests {
         assert_eq!(outputs(Locale::fr, &render)[1].caption, "Pièce vide");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_mask_is_drawn_over_the_file_chosen_else_the_address() {
         assert_eq!(photo_for_mask(true, Some("blob:a".into()), "https://p.example/a.jpg").as_deref(), Some("blob:a"));
         assert_eq!(photo_for_mask(true, None, "https://p.example/a.jpg"), None, "the file, though not shown");
@@ -347,7 +348,7 @@ mod tests {
         assert_eq!(photo_for_mask(false, None, "  "), None);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_form_says_what_it_does_and_what_is_under_way() {
         assert_eq!(mask_action(Locale::en, false), "Draw the declutter mask…");
         assert_eq!(mask_action(Locale::en, true), "Change the declutter mask…");
@@ -360,7 +361,7 @@ mod tests {
         assert_ne!(submit_words(Locale::de, false, false), submit_words(Locale::en, false, false));
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_multipart_create_is_the_render_or_why_not() {
         let created = created_from(200, br#"{"render_id": "r1"}"#).unwrap();
         assert_eq!(created.render_id, "r1");

@@ -1,6 +1,6 @@
 //! What the remove-furniture page works out as plain functions: where the page is, the share of the photo the
 //! analysis marked in words, and the render that removes what the mask marks (staging the room too, if asked).
-//! Tested natively.
+//! Tested in the browser.
 
 use leptos_i18n::td_string;
 use vstage_api::{Analysis, CreateRender, RemovalMode, RoomType, Style};
@@ -60,8 +60,9 @@ pub fn removal_request(image_url: &str, mask_url: String, staging: Option<(RoomT
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_share_is_written_as_each_language_writes_it() {
         assert_eq!(share_words(Locale::en, Some(12.46)), "Furniture covers 12.5 % of the photo.");
         assert_eq!(share_words(Locale::de, Some(12.46)), "Möbel bedecken 12,5 % des Fotos.");
@@ -69,7 +70,7 @@ mod tests {
         assert_eq!(share_words(Locale::en, None), "The service did not say how much of the photo is furniture.");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_mask_is_what_the_render_removes() {
         let mask = "https://m.example/mask.png";
         let declutter = serde_json::to_value(removal_request("https://p.example/a.jpg", mask.into(), None)).unwrap();

@@ -98,10 +98,11 @@ impl FurnitureMaskState {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_photo_is_analysed_masked_and_its_furniture_removed() {
         let owner = Owner::new();
         owner.with(|| {

@@ -1,5 +1,6 @@
 //! What the new render form works out as plain functions: the request for its choices, a custom mask taken into its
-//! configuration, the sentence when the mask comes before the photo, and the submit button's words. Tested natively.
+//! configuration, the sentence when the mask comes before the photo, and the submit button's words. Tested in the
+//! browser.
 
 use leptos_i18n::td_string;
 use vstage_api::validate::Problem;
@@ -61,8 +62,9 @@ pub fn submit_words(locale: Locale, sending: bool, wait: bool) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn one_configuration_is_the_single_form_and_more_the_multi_form() {
         let one = build_request("  https://img.example/room.jpg ", &[ConfigDraft::default()], " ", false);
         assert_eq!(one.image_url, "https://img.example/room.jpg");
@@ -77,7 +79,7 @@ mod tests {
         assert_eq!(many.wait_for_completion, Some(true));
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_custom_mask_makes_staging_remove_the_furniture() {
         let mut drafts = vec![(0, ConfigDraft::default()), (1, ConfigDraft::default())];
         use_mask(&mut drafts, 1, "https://img.example/mask.png");
@@ -86,7 +88,7 @@ mod tests {
         assert_eq!(drafts[0].1, ConfigDraft::default(), "only the draft that asked");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_photo_comes_before_its_mask_and_the_button_says_what_is_under_way() {
         let error = photo_first(Locale::en);
         assert_eq!(error.field, "image_url");

@@ -102,8 +102,9 @@ impl NewRenderForm {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_request_starts_once_and_a_refusal_sits_by_its_field() {
         let owner = Owner::new();
         owner.with(|| {

@@ -1,5 +1,5 @@
 //! What the render page shows, as plain functions of the render's variations: groups by type, lineage, events
-//! applied in place, pages merged, the before/after comparison and what to announce. Tested natively.
+//! applied in place, pages merged, the before/after comparison and what to announce. Tested in the browser.
 
 use leptos_i18n::td_string;
 use vstage_api::{Variation, VariationStatus, VariationType, WebhookEvent};
@@ -198,6 +198,7 @@ pub fn comparison(
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
@@ -210,7 +211,7 @@ mod tests {
         .unwrap()
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn groups_come_in_a_fixed_order_with_unknown_kinds_last() {
         let list = [
             variation("a", "sky_swap", "done", None),
@@ -226,7 +227,7 @@ mod tests {
         assert_eq!(grouped(Locale::de, &list)[0].0, "Virtuelles Einrichten");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_done_event_finishes_its_variation_and_an_unknown_one_asks_for_a_read() {
         let mut list = vec![variation("a", "staging", "processing", None)];
         let done: WebhookEvent = serde_json::from_value(json!({
@@ -244,7 +245,7 @@ mod tests {
         assert!(!apply_event(&mut list, &about_another), "a variation this page has not seen is read, not guessed");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn pages_merge_by_id_and_newly_finished_variations_are_announced() {
         let mut list = vec![variation("a", "staging", "processing", None), variation("b", "removal", "queued", None)];
         let before = finality(&list);
@@ -258,7 +259,7 @@ mod tests {
         assert!(newly_finished(&finality(&list), &list).is_empty(), "nothing is announced twice");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_comparison_prefers_a_staged_result_and_can_show_its_empty_room() {
         let list = [
             variation("removal", "removal", "done", None),

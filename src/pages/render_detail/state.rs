@@ -101,6 +101,7 @@ impl RenderState {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
@@ -116,7 +117,7 @@ mod tests {
         json!({"id": id, "render_id": "rnd_1", "type": "staging", "created_at": 1, "status": status, "eta": 5000})
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn reads_pages_and_events_keep_one_list() {
         let owner = Owner::new();
         owner.with(|| {

@@ -1,5 +1,5 @@
 //! What the renders list works out as plain functions: the query for a page, the order a choice names, the count's
-//! sentence, what stands where the cards go, and the name a render goes by in the dialog. Tested natively.
+//! sentence, what stands where the cards go, and the name a render goes by in the dialog. Tested in the browser.
 
 use vstage_api::{ApiError, ListRenders, Render, SortOrder};
 
@@ -67,6 +67,7 @@ pub fn render_name(render: &Render) -> String {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
@@ -74,7 +75,7 @@ mod tests {
         serde_json::from_value(json!({"id": id, "created_at": 1, "eta": null, "image_url": image_url})).unwrap()
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn pages_are_twenty_in_the_order_chosen() {
         let first = page_query(order_named("asc"), None);
         assert_eq!(first, ListRenders { limit: Some(20), cursor: None, order: Some(SortOrder::Asc) });
@@ -83,7 +84,7 @@ mod tests {
         assert_eq!(order_named(""), SortOrder::Desc, "newest first unless oldest is asked for");
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_count_says_nothing_until_known_and_for_none() {
         assert_eq!(count_sentence(Locale::en, None), None);
         assert_eq!(count_sentence(Locale::en, Some(0)).as_deref(), Some(""));
@@ -91,7 +92,7 @@ mod tests {
         assert_eq!(count_sentence(Locale::en, Some(21)).as_deref(), Some("21 renders"));
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_cards_give_way_to_skeletons_a_failure_or_a_call_to_action() {
         let failed = Loading::Failed(ApiError::Network { detail: "offline".into() });
         assert_eq!(placeholder(Loading::First, false), Some(Placeholder::Skeleton), "a new order reads afresh");
@@ -101,7 +102,7 @@ mod tests {
         assert_eq!(placeholder(Loading::More, false), None);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_render_goes_by_its_photo_s_name_else_its_id() {
         assert_eq!(
             render_name(&render("rnd_1", Some("https://img.example/rooms/Kitchen.jpg?v=2"))),

@@ -89,6 +89,7 @@ impl RendersList {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
@@ -101,7 +102,7 @@ mod tests {
         list.renders.with_untracked(|renders| renders.iter().map(|r| r.id.clone()).collect())
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn pages_add_up_until_the_order_changes() {
         let owner = Owner::new();
         owner.with(|| {

@@ -132,8 +132,9 @@ impl NewClassicForm {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_form_checks_its_request_and_takes_the_answer() {
         let owner = Owner::new();
         owner.with(|| {

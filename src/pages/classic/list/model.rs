@@ -1,5 +1,5 @@
 //! What the classic renders list works out as plain functions: the query for a page and the picture a card shows.
-//! Tested natively.
+//! Tested in the browser.
 
 use vstage_api::{ListRenders, SortOrder, v1};
 
@@ -18,16 +18,17 @@ pub fn newest_image(render: &v1::Render) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn pages_are_twenty_newest_first() {
         assert_eq!(page_query(None), ListRenders { limit: Some(20), cursor: None, order: Some(SortOrder::Desc) });
         assert_eq!(page_query(Some("c1".into())).cursor.as_deref(), Some("c1"));
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_card_shows_the_newest_image_else_the_photo() {
         let render = |value| serde_json::from_value::<v1::Render>(value).unwrap();
         let done = render(json!({"render_id": "r", "status": "done", "outputs": ["a", "b"], "image_url": "p"}));

@@ -63,6 +63,7 @@ impl ClassicList {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
@@ -75,7 +76,7 @@ mod tests {
         list.renders.with_untracked(|renders| renders.iter().map(|r| r.render_id.clone()).collect())
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn pages_add_up_and_the_first_starts_again() {
         Owner::new().with(|| {
             let list = ClassicList::new();

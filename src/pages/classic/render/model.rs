@@ -53,6 +53,7 @@ pub fn variation_request(choices: &VaryChoices) -> v1::CreateVariation {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
@@ -62,7 +63,7 @@ mod tests {
             .unwrap()
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_render_is_followed_while_it_is_made() {
         assert!(working(None), "not read yet");
         assert!(working(Some(&render("queued", 0, None))));
@@ -78,21 +79,21 @@ mod tests {
         );
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_percentage_is_whole_and_only_while_working() {
         assert_eq!(shown_percent(&render("rendering", 0, Some(0.426))), Some(43.0));
         assert_eq!(shown_percent(&render("queued", 0, None)), None);
         assert_eq!(shown_percent(&render("done", 1, Some(1.0))), None);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_newest_output_is_compared_unless_another_is_chosen() {
         assert_eq!(compared_output(None, 3), Some(2));
         assert_eq!(compared_output(Some(0), 3), Some(0));
         assert_eq!(compared_output(None, 0), None);
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_variation_offers_its_styles_and_sends_every_choice() {
         let mut options = v1::Options {
             room_types: vec!["bed".into()],

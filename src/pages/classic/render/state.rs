@@ -115,6 +115,7 @@ impl VaryForm {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
 
@@ -122,7 +123,7 @@ mod tests {
         serde_json::from_value(json!({"render_id": "r1", "status": status, "outputs": [], "progress": 0.5})).unwrap()
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn reads_keep_the_render_and_count() {
         let owner = Owner::new();
         owner.with(|| {
@@ -142,7 +143,7 @@ mod tests {
         });
     }
 
-    #[test]
+    #[wasm_bindgen_test(unsupported = test)]
     fn a_variation_is_asked_once_the_render_is_done() {
         let owner = Owner::new();
         owner.with(|| {
