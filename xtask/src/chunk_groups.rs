@@ -127,8 +127,8 @@ fn plan(groups: Vec<Group>) -> Vec<Group> {
             }
         }
         let Some((_, i, j)) = best else { return groups };
-        let merged = groups.remove(j);
-        groups[i] = joined(groups[i].clone(), merged);
+        let (merged, into) = (groups.remove(j), groups.remove(i));
+        groups.insert(i, joined(into, merged));
     }
 }
 
