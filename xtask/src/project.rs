@@ -78,8 +78,20 @@ impl Project {
     }
 
     pub fn cargo(&self) -> Command {
-        self.command(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        self.command(cargo_program())
     }
+
+    /// [`Self::cargo`] at a lower priority (`nice`), for a build that should only take what a more urgent one
+    /// beside it leaves of the cores.
+    pub fn yielding_cargo(&self) -> Command {
+        let mut nice = self.command("nice");
+        nice.args(["-n", "10"]).arg(cargo_program());
+        nice
+    }
+}
+
+fn cargo_program() -> std::ffi::OsString {
+    std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
 }
 
 /// Cargo with clippy's driver compiling our own crates, warnings denied: what `cargo clippy` does, in the builds
@@ -111,8 +123,7 @@ impl<'a> LintingCargo<'a> {
     /// [`Self::command`] at a lower priority (`nice`), for a build that should only take what a more urgent one
     /// beside it leaves of the cores.
     pub fn yielding_command(&self) -> Command {
-        let mut nice = self.project.command("nice");
-        nice.args(["-n", "10"]).arg(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+        let mut nice = self.project.yielding_cargo();
         self.lint(&mut nice);
         nice
     }

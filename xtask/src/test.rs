@@ -1,5 +1,5 @@
-//! `cargo xtask test`: set-up, then fmt, the builds the tests need with clippy linting our crates as they compile
-//! (native and wasm32), the native tests (nextest), the sandbox's contract tests (schemathesis) and the widget's
+//! `cargo xtask test`: set-up beside fmt and the builds the tests need, with clippy linting our crates as they
+//! compile (native and wasm32); then the native tests (nextest), the sandbox's contract tests (schemathesis) and the widget's
 //! wasm-bindgen tests in headless Chromium, while the release widget builds beside them; then the browser
 //! end-to-end tests on that widget. One closing `N passed, N failed`.
 
@@ -39,17 +39,8 @@ fn timed(step: impl FnOnce() -> Step) -> Step {
 
 pub fn run(project: &Project) -> anyhow::Result<()> {
     let started = Instant::now();
-    let mut steps = vec![timed(|| match setup::ensure(project, Purpose::Test) {
-        Ok(()) => Step::new("setup (tools)", true, Counts::default()),
-        Err(error) => {
-            eprintln!("{error:#}");
-            Step::new("setup (tools)", false, Counts::default())
-        }
-    })];
-    if !steps[0].ok {
-        return summarise(&steps, started);
-    }
-    let cargo = match LintingCargo::locate(project) {
+    let mut steps = Vec::new();
+    let cargo = match LintingCargo::locate(project).and_then(|cargo| setup::wasm_target(project).map(|()| cargo)) {
         Ok(cargo) => cargo,
         Err(error) => {
             eprintln!("{error:#}");
@@ -57,23 +48,35 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
             return summarise(&steps, started);
         }
     };
-    steps.push(timed(|| lint("cargo fmt --check", project.cargo().args(["fmt", "--all", "--check"]))));
-    for (name, packages) in
-        [("clippy and build (server crates)", SERVER_CRATES), ("clippy and build (mask, xtask)", OTHER_NATIVE)]
-    {
-        steps.push(timed(|| lint(name, cargo.command().args(["test", "--locked"]).args(packages).args(BUILD_ALL))));
-    }
-    steps.push(timed(|| lint("clippy and build (wasm32)", cargo.command().args(WASM_PACKAGES).args(BUILD_ALL))));
-    // The release widget is built while the tests below run: they wait on servers and browsers much of the time,
-    // leaving a core idle that the builds above did not, and only the end-to-end tests need it. Its cargo build
-    // has a target folder of its own (`wasm-release`), so neither waits for the other's lock.
+    // The builds need none of the tools, and the tools' installs none of the builds: on a bare machine they go on
+    // side by side, each filling the stretches where the other keeps one core busy (a long crate, a link). The
+    // release widget's cargo build starts with them at a lower priority, taking what they and then the tests leave
+    // (the tests wait on servers and browsers much of the time); only the end-to-end tests need it. Its target
+    // folder is its own (`wasm-release`), so no build waits for another's lock.
     std::thread::scope(|scope| {
+        let log = project.target().join("widget-compile.log");
+        let compiled = scope.spawn(move || widget::compile_ahead(project, project.yielding_cargo(), &log));
+        let setup = scope.spawn(|| timed(|| setup_step(project)));
+        steps.push(timed(|| lint("cargo fmt --check", project.cargo().args(["fmt", "--all", "--check"]))));
+        for (name, packages) in
+            [("clippy and build (server crates)", SERVER_CRATES), ("clippy and build (mask, xtask)", OTHER_NATIVE)]
+        {
+            steps.push(timed(|| lint(name, cargo.command().args(["test", "--locked"]).args(packages).args(BUILD_ALL))));
+        }
+        steps.push(timed(|| lint("clippy and build (wasm32)", cargo.command().args(WASM_PACKAGES).args(BUILD_ALL))));
+        steps.insert(0, setup.join().unwrap_or_else(|_| Step::new(SETUP_STEP, false, Counts::default())));
+        if !steps[0].ok {
+            return;
+        }
+        // Trunk's build finishes the widget once its cargo build (above) has: it waits for that build's lock.
         let widget = scope.spawn(|| timed(|| build_widget_aside(project)));
         steps.push(timed(|| nextest(&cargo, "native tests (server crates)", "native", SERVER_CRATES)));
         steps.push(timed(|| nextest(&cargo, "native tests (mask, xtask)", "native", OTHER_NATIVE)));
         steps.push(timed(|| contract_tests(&cargo)));
         steps.push(timed(|| wasm_tests(&cargo)));
         let widget = widget.join().unwrap_or_else(|_| Step::new(WIDGET_STEP, false, Counts::default()));
+        // Trunk's build above has said what failed, if this did.
+        let _ = compiled.join();
         let widget_built = widget.ok;
         steps.push(widget);
         if widget_built {
@@ -85,6 +88,18 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
         eprintln!("    could not stop the tests' PostgreSQL cluster: {error:#}");
     }
     summarise(&steps, started)
+}
+
+const SETUP_STEP: &str = "setup (tools)";
+
+fn setup_step(project: &Project) -> Step {
+    match setup::ensure(project, Purpose::Test) {
+        Ok(()) => Step::new(SETUP_STEP, true, Counts::default()),
+        Err(error) => {
+            eprintln!("{error:#}");
+            Step::new(SETUP_STEP, false, Counts::default())
+        }
+    }
 }
 
 /// The server's crates, built and tested natively apart from the rest: with the server's features turned on as
