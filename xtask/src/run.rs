@@ -15,7 +15,7 @@ pub fn run(project: &Project, listen: SocketAddr) -> anyhow::Result<()> {
         setup::wasm_target(project)?;
         std::thread::scope(|scope| {
             let log = project.target().join("widget-compile.log");
-            let compiled = scope.spawn(move || widget::compile_ahead(project, project.cargo(), &log));
+            let compiled = scope.spawn(move || widget::compile_ahead(project, &log));
             let tools = setup::ensure(project, Purpose::Build);
             let compiled = compiled.join().unwrap_or_else(|_| Err(anyhow::anyhow!("compiling the widget panicked")));
             tools.and(compiled)

@@ -42,17 +42,13 @@ pub fn ensure(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     wasm_target(project)?;
     let wasm_bindgen = wasm_bindgen_version(project)?;
-    // The two tools built from source keep the cores busy for minutes, each with long stretches where one crate
-    // alone compiles (wasm-bindgen's walrus and wasmparser, Trunk's own crate): built side by side, each fills the
-    // other's. The downloads (npm, Debian, PyPI) mostly wait on the network, so they go on meanwhile.
+    // The two tools built from source keep the cores busy for minutes; the downloads (npm, Debian, PyPI) mostly
+    // wait on the network, so they go on meanwhile.
     std::thread::scope(|scope| {
-        let bindgen = scope.spawn(|| wasm_bindgen_cli(project, &wasm_bindgen));
-        let trunk = scope.spawn(|| trunk(project));
+        let built = scope.spawn(|| wasm_bindgen_cli(project, &wasm_bindgen).and_then(|()| trunk(project)));
         let downloaded = downloads(project, purpose);
-        let panicked = |_| Err(anyhow::anyhow!("installing a Rust tool panicked"));
-        let bindgen = bindgen.join().unwrap_or_else(panicked);
-        let trunk = trunk.join().unwrap_or_else(panicked);
-        downloaded.and(bindgen).and(trunk)
+        let built = built.join().unwrap_or_else(|_| Err(anyhow::anyhow!("installing the Rust tools panicked")));
+        downloaded.and(built)
     })?;
     println!("    setup: ready in {:.1} s", started.elapsed().as_secs_f64());
     Ok(())

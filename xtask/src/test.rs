@@ -49,13 +49,9 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
         }
     };
     // The builds need none of the tools, and the tools' installs none of the builds: on a bare machine they go on
-    // side by side, each filling the stretches where the other keeps one core busy (a long crate, a link). The
-    // release widget's cargo build starts with them at a lower priority, taking what they and then the tests leave
-    // (the tests wait on servers and browsers much of the time); only the end-to-end tests need it. Its target
-    // folder is its own (`wasm-release`), so no build waits for another's lock.
+    // side by side, each filling the stretches where the other keeps one core busy (a long crate, a link), and
+    // sharing the cores through the project's jobserver.
     std::thread::scope(|scope| {
-        let log = project.target().join("widget-compile.log");
-        let compiled = scope.spawn(move || widget::compile_ahead(project, project.yielding_cargo(), &log));
         let setup = scope.spawn(|| timed(|| setup_step(project)));
         steps.push(timed(|| lint("cargo fmt --check", project.cargo().args(["fmt", "--all", "--check"]))));
         for (name, packages) in
@@ -65,18 +61,20 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
         }
         steps.push(timed(|| lint("clippy and build (wasm32)", cargo.command().args(WASM_PACKAGES).args(BUILD_ALL))));
         steps.insert(0, setup.join().unwrap_or_else(|_| Step::new(SETUP_STEP, false, Counts::default())));
-        if !steps[0].ok {
-            return;
-        }
-        // Trunk's build finishes the widget once its cargo build (above) has: it waits for that build's lock.
+    });
+    if !steps[0].ok {
+        return summarise(&steps, started);
+    }
+    // The release widget is built while the tests below run: they wait on servers and browsers much of the time,
+    // leaving a core idle, and only the end-to-end tests need it. Its cargo build has a target folder of its own
+    // (`wasm-release`), so neither waits for the other's lock.
+    std::thread::scope(|scope| {
         let widget = scope.spawn(|| timed(|| build_widget_aside(project)));
         steps.push(timed(|| nextest(&cargo, "native tests (server crates)", "native", SERVER_CRATES)));
         steps.push(timed(|| nextest(&cargo, "native tests (mask, xtask)", "native", OTHER_NATIVE)));
         steps.push(timed(|| contract_tests(&cargo)));
         steps.push(timed(|| wasm_tests(&cargo)));
         let widget = widget.join().unwrap_or_else(|_| Step::new(WIDGET_STEP, false, Counts::default()));
-        // Trunk's build above has said what failed, if this did.
-        let _ = compiled.join();
         let widget_built = widget.ok;
         steps.push(widget);
         if widget_built {

@@ -10,7 +10,7 @@
 //! For a debug build (`trunk serve`) the hook only writes `embed.js`, which `vstage serve` answers in production.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use anyhow::{Context, bail};
 use sha2::{Digest, Sha256};
@@ -36,10 +36,10 @@ pub fn build(project: &Project) -> anyhow::Result<()> {
 
 /// The cargo build that `trunk build --release` starts (`www/index.html` names the binary and its profile), started
 /// ahead of Trunk with the same arguments and environment, so that Trunk's own run of it finds everything compiled.
-/// It needs none of the tools, so `cargo xtask run` and `test` start it while they install, with `cargo` (the
-/// project's, at its normal or a lower priority); its output goes to `log`.
-pub fn compile_ahead(project: &Project, mut cargo: Command, log: &Path) -> anyhow::Result<()> {
+/// It needs none of the tools, so `cargo xtask run` starts it while they install; its output goes to `log`.
+pub fn compile_ahead(project: &Project, log: &Path) -> anyhow::Result<()> {
     let manifest = project.root.join("Cargo.toml");
+    let mut cargo = project.cargo();
     cargo.args(["build", "--target=wasm32-unknown-unknown", "--manifest-path"]).arg(manifest);
     cargo.args(["--profile", PROFILE, "--locked", "--bin", WIDGET]);
     project::run_into_log("compiling the widget (cargo, wasm-release)", &mut cargo, log)
