@@ -104,8 +104,18 @@ fn setup_step(project: &Project) -> Step {
 /// its tests turn them on (crates/server/Cargo.toml), this selection resolves each dependency's features as the
 /// server built alone does (`cargo xtask run` and `dev`), so that build finds them compiled. Built together with
 /// the widget, they would take the features the widget's native build adds (leptos') and be compiled again.
-const SERVER_CRATES: &[&str] =
-    &["-p", "vstage-api", "-p", "vstage-sandbox", "-p", "vstage-server", "-p", "vstage-postgres-cluster"];
+const SERVER_CRATES: &[&str] = &[
+    "-p",
+    "vstage-api",
+    "-p",
+    "vstage-imaging",
+    "-p",
+    "vstage-sandbox",
+    "-p",
+    "vstage-server",
+    "-p",
+    "vstage-postgres-cluster",
+];
 /// The rest of the workspace natively: the mask model's tests and xtask's (its tidy checks among them). The
 /// widget's unit tests run in the browser with its other tests: built natively for them alone, leptos and all, it
 /// took about three minutes of a fresh run on 2 cores.

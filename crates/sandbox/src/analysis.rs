@@ -14,9 +14,9 @@ use crate::auth::Authenticated;
 use crate::body::JsonBody;
 use crate::error::SandboxError;
 use crate::ids::new_id;
-use crate::imaging;
 use crate::source::Kind;
 use crate::webhooks;
+use vstage_imaging as imaging;
 
 pub async fn analyze(
     State(state): State<Arc<SandboxState>>,

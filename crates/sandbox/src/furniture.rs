@@ -5,8 +5,8 @@
 use std::collections::HashSet;
 
 use crate::SandboxState;
-use crate::imaging;
 use crate::source::Kind;
+use vstage_imaging as imaging;
 
 /// Below this share of masked pixels a room counts as empty.
 pub const MIN_PERCENT: f64 = 2.0;

@@ -10,7 +10,6 @@ mod faults;
 mod files;
 mod furniture;
 mod ids;
-pub mod imaging;
 mod openapi;
 mod renders;
 mod samples;
@@ -33,7 +32,6 @@ use tower_http::cors::{Any, CorsLayer};
 
 use accounts::Accounts;
 pub use error::SandboxError;
-pub use samples::drawn as sample_photo;
 
 /// How a sandbox is set up.
 #[derive(Debug, Clone)]

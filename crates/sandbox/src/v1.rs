@@ -23,9 +23,9 @@ use crate::body::{JsonBody, QueryParams};
 use crate::error::SandboxError;
 use crate::furniture;
 use crate::ids::new_id;
-use crate::imaging;
 use crate::renders::Planned;
 use crate::v1_renders::{self, Varying};
+use vstage_imaging as imaging;
 
 pub fn routes() -> Router<Arc<SandboxState>> {
     Router::new()

@@ -14,9 +14,9 @@ use vstage_api::{Config, ResultImage, Timestamp, VariationResult, VariationType,
 
 use crate::SandboxState;
 use crate::error::SandboxError;
-use crate::imaging::{self, Operation};
 use crate::source::{self, Kind};
 use crate::webhooks;
+use vstage_imaging::{self as imaging, Operation};
 
 /// A variation taken for processing.
 struct Job {

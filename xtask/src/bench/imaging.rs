@@ -1,5 +1,5 @@
 //! The sandbox's imaging on a 12-megapixel photo beside ImageMagick (Debian's `convert`): the bench binary
-//! `crates/sandbox/benches/imaging.rs` times both and prints one JSON line per figure.
+//! `crates/imaging/benches/imaging.rs` times both and prints one JSON line per figure.
 
 use anyhow::Context;
 use serde::Deserialize;
@@ -18,7 +18,7 @@ struct Figure {
 pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     let (status, output) = project::status_and_output(
         "imaging beside ImageMagick (12 MP)",
-        project.cargo().args(["bench", "--locked", "-p", "vstage-sandbox", "--bench", "imaging"]),
+        project.cargo().args(["bench", "--locked", "-p", "vstage-imaging", "--bench", "imaging"]),
     )?;
     anyhow::ensure!(status.success(), "the imaging benchmark failed; see above");
     for line in output.lines().filter(|line| line.starts_with('{')) {

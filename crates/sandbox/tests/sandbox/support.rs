@@ -31,7 +31,7 @@ pub async fn host(app: axum::Router) -> String {
 /// A sample photo as JPEG bytes, for photo hosts started before the sandbox.
 pub fn sample_jpeg(name: &str) -> Vec<u8> {
     let mut jpeg = Vec::new();
-    let photo = vstage_sandbox::sample_photo(name).unwrap();
+    let photo = vstage_imaging::scenes::drawn(name).unwrap();
     photo.write_to(&mut std::io::Cursor::new(&mut jpeg), image::ImageFormat::Jpeg).unwrap();
     jpeg
 }

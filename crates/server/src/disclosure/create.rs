@@ -190,8 +190,8 @@ impl Recorder {
         let decoding = cleaned.clone();
         let _turn = self.disclosures.decoding.acquire().await.map_err(|e| ServerError::Internal(e.to_string()))?;
         let for_screens = tokio::task::spawn_blocking(move || {
-            let photo = vstage_sandbox::imaging::decode(&decoding)?;
-            vstage_sandbox::imaging::optimized_copy(&photo, usize::MAX)
+            let photo = vstage_imaging::decode(&decoding)?;
+            vstage_imaging::optimized_copy(&photo, usize::MAX)
         })
         .await
         .map_err(|e| ServerError::Internal(format!("making the original's copy for screens stopped: {e}")))?
@@ -302,9 +302,9 @@ fn kept_file(
 
 /// `photo` with `text` drawn in its lower right corner, as a JPEG with its provenance.
 fn label(photo: &[u8], text: &str, kind: Option<&vstage_api::vocabulary::VariationType>) -> Result<Bytes, ServerError> {
-    let mut image = vstage_sandbox::imaging::decode(photo)
+    let mut image = vstage_imaging::decode(photo)
         .map_err(|e| ServerError::Internal(format!("the kept photo could not be decoded: {e}")))?;
-    vstage_sandbox::imaging::watermark::label(&mut image, text);
+    vstage_imaging::watermark::label(&mut image, text);
     let mut jpeg = Vec::new();
     image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 90)
         .encode_image(&image)

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use image::imageops::FilterType;
 use vstage_api::{RoomType, SkyStyle, Style};
-use vstage_sandbox::imaging::{self, Operation};
+use vstage_imaging::{self as imaging, Operation};
 
 const RUNS: usize = 3;
 
@@ -16,7 +16,7 @@ fn main() {
     let folder = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("imaging-bench");
     std::fs::create_dir_all(&folder).expect("a scratch folder");
     let photo = folder.join("photo-12mp.jpg");
-    let drawn = vstage_sandbox::sample_photo("living-furnished.jpg").expect("the furnished sample");
+    let drawn = imaging::scenes::drawn("living-furnished.jpg").expect("the furnished sample");
     let large = image::imageops::resize(&drawn, 4000, 3000, FilterType::Triangle);
     large.save(&photo).expect("the 12-megapixel photo is written");
     let bytes = std::fs::read(&photo).expect("the photo reads back");

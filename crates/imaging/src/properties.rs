@@ -6,7 +6,7 @@ use image::{GrayImage, RgbImage};
 use vstage_api::{RoomType, SkyStyle, Style};
 
 use super::{adjust, decode, encode, furniture_analysis, luminance, removal, staging};
-use crate::samples::{Scene, scenes};
+use crate::scenes::{Scene, scenes};
 
 fn scene(name: &str) -> Scene {
     scenes().into_iter().find(|scene| scene.name == name).expect("a sample scene")

@@ -1,11 +1,13 @@
 //! The sandbox's image processing: decoding with limits, one operation per processing type, the "SANDBOX"
 //! mark on every result, and the three outputs (full, optimized, thumbnail). Classical processing, no models.
-//! Public for the benchmarks (`benches/imaging.rs`); the sandbox's workers are its one real user.
+//! A crate of its own so that it alone is optimised in debug builds (the root `Cargo.toml`): the sandbox's
+//! workers use it, the server labels and shrinks its kept copies with it, `benches/imaging.rs` measures it.
 
 mod adjust;
 mod analysis;
 mod mark;
 mod removal;
+pub mod scenes;
 mod staging;
 pub mod watermark;
 

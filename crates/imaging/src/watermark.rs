@@ -1,10 +1,10 @@
 //! The `add_virtually_staged_watermark` disclaimer: "Virtually Staged" in the lower right, white on a translucent
-//! dark plate, sized to the photo so it stays legible. Set in DejaVu Sans Bold (`assets/fonts`, with its licence).
+//! dark plate, sized to the photo so it stays legible. Set in DejaVu Sans Bold (`crates/imaging/assets/fonts`, with its licence).
 
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont, point};
 use image::RgbImage;
 
-const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
+const FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans-Bold.ttf");
 pub const TEXT: &str = "Virtually Staged";
 
 /// Draws the disclaimer; returns the plate's box (left, top, width, height), or `None` when the photo is too
