@@ -97,10 +97,10 @@ pub fn wasm_target(project: &Project) -> anyhow::Result<()> {
 }
 
 /// wasm-bindgen and its test runner, at Cargo.lock's version. A debug build without debug info, except the crates
-/// that read, rewrite and write the modules: on 2 cores it installs in 1 min 18 s instead of 1 min 57 s for a
-/// release build, and takes 3.3 s instead of 2.6 s on a 26 MB test module (a plain debug build installs in 50 s but
-/// takes 10.3 s there, which the widget tests would pay for every test binary). Without its default TLS: the test
-/// runner only talks plain HTTP to chromedriver on loopback.
+/// that read, rewrite and write the modules (opt-level 2): on 2 cores it installs in 100 s with 192 s of CPU and
+/// binds a 22 MB test module in 1.5 s; a plain debug build takes 106 s of CPU but 4.0 s there, which the widget
+/// tests and every save in `cargo xtask dev` would pay (opt-level 1: 178 s, 1.85 s). Without its default TLS: the
+/// test runner only talks plain HTTP to chromedriver on loopback.
 fn wasm_bindgen_cli(project: &Project, version: &str) -> anyhow::Result<()> {
     // Without --locked: the CLI's own lock file asks for crate releases the registry here lacks.
     let optimised: Vec<String> = ["walrus", "wasmparser", "wasm-encoder", "wasm-bindgen-cli-support"]
