@@ -13,12 +13,11 @@ pub struct Project {
     /// Cargo's target directory, wherever `CARGO_TARGET_DIR` or `build.target-dir` put it.
     target: PathBuf,
     /// One GNU make jobserver for every cargo started here (cargo takes its jobs from one it finds in its
-    /// environment, and hands it to rustc and to the cargo Trunk starts). Builds that go on side by side then share
-    /// the cores instead of each running as many jobs as there are (on 2 cores, a fresh `cargo xtask test` whose
-    /// builds each ran two jobs side by side took 15 % more processor time than with the builds one after the
-    /// other). It holds one token fewer
-    /// than the machine has cores: each build runs one job without a token, as make's rule is, so a build alone
-    /// runs as many jobs as there are cores, and k builds side by side at most k more than one core's worth.
+    /// environment, and hands it to rustc and to the cargo Trunk starts), so that builds side by side share the
+    /// cores: a fresh `cargo xtask test` on 2 cores took 2,577 s of processor time with each build running its own
+    /// two jobs beside the others, 2,194 s with them sharing this one. It holds one token fewer than the machine
+    /// has cores: each build runs one job without a token, as make's rule is, so a build alone runs as many jobs
+    /// as there are cores, and k builds side by side at most k - 1 more.
     jobs: jobserver::Client,
 }
 
@@ -97,7 +96,7 @@ impl Project {
 
     /// [`Self::cargo`] at a lower priority (`nice`), for a build that should only take what a more urgent one
     /// beside it leaves of the cores.
-    pub fn yielding_cargo(&self) -> Command {
+    fn yielding_cargo(&self) -> Command {
         let mut nice = self.command("nice");
         nice.args(["-n", "10"]).arg(cargo_program());
         self.jobs.configure(&mut nice);

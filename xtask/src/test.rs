@@ -1,7 +1,7 @@
 //! `cargo xtask test`: set-up beside fmt and the builds the tests need, with clippy linting our crates as they
-//! compile (native and wasm32); then the native tests (nextest), the sandbox's contract tests (schemathesis) and the widget's
-//! wasm-bindgen tests in headless Chromium, while the release widget builds beside them; then the browser
-//! end-to-end tests on that widget. One closing `N passed, N failed`.
+//! compile (native and wasm32); then the native tests (nextest), the sandbox's contract tests (schemathesis) and
+//! the widget's wasm-bindgen tests in headless Chromium, while the release widget builds beside them; then the
+//! browser end-to-end tests on that widget. One closing `N passed, N failed`.
 
 use std::path::PathBuf;
 use std::time::Instant;
