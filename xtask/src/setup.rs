@@ -141,7 +141,6 @@ fn cargo_tool(
     }
     let by_hand = format!("install it by hand: cargo {}", install.join(" "));
     let log = project.target().join(format!("setup-{binary}.log"));
-    std::fs::create_dir_all(project.target())?;
     project::run_into_log(
         &format!("installing {wanted} (cargo install; {note})"),
         project.cargo().args(install).envs(envs.iter().copied()),
