@@ -79,7 +79,19 @@ fn downloads(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The wasm32 target, checked once a run: `test` and `run` need it before their builds start, beside the set-up
+/// that checks it too.
 pub fn wasm_target(project: &Project) -> anyhow::Result<()> {
+    static PRESENT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    if PRESENT.get().is_some() {
+        return Ok(());
+    }
+    add_wasm_target(project)?;
+    let _ = PRESENT.set(());
+    Ok(())
+}
+
+fn add_wasm_target(project: &Project) -> anyhow::Result<()> {
     let installed = project
         .command("rustup")
         .args(["target", "list", "--installed"])
