@@ -4,6 +4,7 @@
 //! Read liberally, write strictly: unknown fields are ignored, unknown enum values are kept, and every bound the
 //! contract states is checked before a request is sent.
 
+pub mod addresses;
 pub mod analysis;
 pub mod board;
 pub mod capabilities;

@@ -16,6 +16,7 @@ use crate::error::ServerError;
 use crate::live::{events, webhooks};
 use crate::proxy::{self, Proxy};
 use crate::request_log::RequestIds;
+use crate::results::fetch::ResultFetcher;
 use crate::site::{demo, static_files};
 use crate::state::AppState;
 use crate::storage::uploads;
@@ -27,7 +28,9 @@ use crate::{access, board, capabilities, disclosure, downloads, health, metrics,
 pub fn for_this_worker(state: &AppState) -> anyhow::Result<serving::App> {
     let http = HttpClient::new()?;
     let proxy = Arc::new(Proxy { state: state.proxy.clone(), http: http.clone() });
-    let router = router(state, proxy.clone(), http);
+    let fetcher =
+        ResultFetcher::new(http.clone(), state.proxy.upstream.sandbox().cloned(), state.proxy.public_url.clone())?;
+    let router = router(state, proxy.clone(), fetcher, http);
     let routes = proxy::Routes::new(proxy);
     let forward_or_route = move |request: hyper::Request<hyper::body::Incoming>| -> serving::ResponseFuture {
         match routes.route(request) {
@@ -72,7 +75,7 @@ pub fn for_this_worker(state: &AppState) -> anyhow::Result<serving::App> {
 /// The routes besides the proxy's: uploads, live events, the board, kept results and ZIPs, capabilities, the
 /// webhook receiver, the sandbox's images and demo page, health, the widget's files and `/embed.js`. Each part of
 /// the state goes to the routes that use it (`with_state`).
-fn router(state: &AppState, proxy: Arc<Proxy>, http: HttpClient) -> Router {
+fn router(state: &AppState, proxy: Arc<Proxy>, fetcher: ResultFetcher, http: HttpClient) -> Router {
     let shared = &state.proxy;
     let for_a_subject = Router::new()
         .route(
@@ -80,8 +83,8 @@ fn router(state: &AppState, proxy: Arc<Proxy>, http: HttpClient) -> Router {
             post(uploads::upload).with_state(state.uploads.clone()).layer(DefaultBodyLimit::max(uploads::BODY_LIMIT)),
         )
         .route("/events", get(events::stream).with_state(shared.events.clone()))
-        .merge(downloads::routes(proxy.clone(), state.boards.clone(), state.disclosures.clone()))
-        .merge(disclosure::routes(state.disclosures.clone(), proxy.clone(), state.uploads.clone()))
+        .merge(downloads::routes(proxy.clone(), fetcher.clone(), state.boards.clone(), state.disclosures.clone()))
+        .merge(disclosure::routes(state.disclosures.clone(), proxy.clone(), fetcher, state.uploads.clone()))
         .merge(board::routes(state.boards.clone(), shared.ownership.clone()))
         .merge(results::kept::routes(shared.kept.clone()))
         .merge(proxy::listing::v1_route(shared.ownership.clone(), move |path: String, query: String| {

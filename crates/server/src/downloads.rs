@@ -39,12 +39,7 @@ struct Zips {
 }
 
 /// The routes, for the subject the access middleware found.
-pub fn routes(proxy: Arc<Proxy>, boards: Boards, disclosures: Arc<Disclosures>) -> Router {
-    let fetcher = ResultFetcher {
-        http: proxy.http.clone(),
-        sandbox: proxy.state.upstream.sandbox().cloned(),
-        public_url: proxy.state.public_url.clone(),
-    };
+pub fn routes(proxy: Arc<Proxy>, fetcher: ResultFetcher, boards: Boards, disclosures: Arc<Disclosures>) -> Router {
     Router::new()
         .route("/renders/{render_id}/results.zip", get(download_render))
         .route("/board/results.zip", get(download_board))

@@ -104,7 +104,7 @@ impl AppState {
         let kept = Arc::new(KeptResults::new(
             files.results,
             store.clone(),
-            ResultFetcher { http, sandbox: upstream.sandbox().cloned(), public_url: public_url.clone() },
+            ResultFetcher::new(http, upstream.sandbox().cloned(), public_url.clone())?,
             &public_url,
             links.clone(),
             KeptLimits {

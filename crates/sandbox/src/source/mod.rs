@@ -15,7 +15,8 @@ use url::{Host, Url};
 
 use crate::error::SandboxError;
 use crate::samples::Sample;
-use addresses::{NotPublic, PublicOnly, is_public};
+use addresses::{NotPublic, PublicOnly};
+use vstage_api::addresses::is_public;
 
 /// The largest image the sandbox downloads.
 pub const MAX_BYTES: usize = vstage_api::validate::MAX_PHOTO_BYTES;

@@ -32,12 +32,12 @@ use crate::storage::uploads::Uploads;
 pub const BODY_LIMIT: usize = 4 * 1024;
 
 /// `POST` and `GET /api/disclosures`, with this worker's proxy.
-pub fn routes(disclosures: Arc<Disclosures>, proxy: Arc<Proxy>, uploads: Arc<Uploads>) -> Router {
-    let fetcher = ResultFetcher {
-        http: proxy.http.clone(),
-        sandbox: proxy.state.upstream.sandbox().cloned(),
-        public_url: proxy.state.public_url.clone(),
-    };
+pub fn routes(
+    disclosures: Arc<Disclosures>,
+    proxy: Arc<Proxy>,
+    fetcher: ResultFetcher,
+    uploads: Arc<Uploads>,
+) -> Router {
     Router::new()
         .route("/disclosures", get(list).post(record))
         .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))

@@ -1,6 +1,7 @@
 //! Fetching a result image the service made (or a sample photo of the embedded sandbox's): from the sandbox
 //! directly when the address is this server's `/sandbox/files/...` or `/sandbox/samples/...`, otherwise from the
-//! service's public address (never this machine or a private network); and the extension its address gives it.
+//! service's public address (never this machine or a private network, however its name resolves); and the
+//! extension its address gives it.
 
 use std::time::Duration;
 
@@ -18,14 +19,23 @@ const TIMEOUT: Duration = Duration::from_secs(60);
 
 #[derive(Debug, Clone)]
 pub struct ResultFetcher {
-    pub http: HttpClient,
+    /// For the embedded sandbox's files.
+    sandbox_http: HttpClient,
+    /// For any other address: public ones only, whatever a name resolves to.
+    public_http: HttpClient,
     /// The embedded sandbox's loopback address, in sandbox mode.
-    pub sandbox: Option<Base>,
+    sandbox: Option<Base>,
     /// This server's public address, which the sandbox's result addresses start with.
-    pub public_url: String,
+    public_url: String,
 }
 
 impl ResultFetcher {
+    /// Fetches the embedded sandbox's files with `http`, and anything else with a client of its own that connects
+    /// to public addresses only.
+    pub fn new(http: HttpClient, sandbox: Option<Base>, public_url: String) -> anyhow::Result<Self> {
+        Ok(ResultFetcher { sandbox_http: http, public_http: HttpClient::public_only()?, sandbox, public_url })
+    }
+
     pub async fn fetch(&self, url: &str) -> Result<Bytes, ServerError> {
         // the embedded sandbox's results and sample photos, at this server's `/sandbox/...`
         let sandbox_file = url.strip_prefix(self.public_url.trim_end_matches('/')).and_then(|path| {
@@ -34,10 +44,10 @@ impl ResultFetcher {
                 .filter(|inside| inside.starts_with("files/") || inside.starts_with("samples/"))?;
             Some((self.sandbox.as_ref()?, format!("/{inside}")))
         });
-        let (origin, target) = match sandbox_file {
+        let (http, origin, target) = match sandbox_file {
             Some((sandbox, path)) => {
                 let target = sandbox.target(&path, None).map_err(|_| unreadable(url))?;
-                (sandbox.origin().clone(), target)
+                (&self.sandbox_http, sandbox.origin().clone(), target)
             }
             // The service's results are on its own hosts: never this server, this machine or a private network.
             None if url.starts_with(self.public_url.trim_end_matches('/'))
@@ -55,14 +65,13 @@ impl ResultFetcher {
                     None => parsed.path().to_string(),
                 };
                 let origin = Origin::of(url).map_err(|_| unreadable(url))?;
-                (origin, Target::new(path).map_err(|_| unreadable(url))?)
+                (&self.public_http, origin, Target::new(path).map_err(|_| unreadable(url))?)
             }
         };
-        let answer =
-            self.http.call(&origin, Outgoing::new(Method::GET, target), &[], TIMEOUT).await.map_err(|failure| {
-                tracing::warn!(error = %failure, "a result image could not be fetched");
-                ServerError::BadGateway("A result image could not be fetched; try again in a moment.".into())
-            })?;
+        let answer = http.call(&origin, Outgoing::new(Method::GET, target), &[], TIMEOUT).await.map_err(|failure| {
+            tracing::warn!(error = %failure, "a result image could not be fetched");
+            ServerError::BadGateway("A result image could not be fetched; try again in a moment.".into())
+        })?;
         if !answer.status.is_success() {
             return Err(ServerError::BadGateway(format!(
                 "A result image is no longer available (HTTP {}); the service may have removed it.",

@@ -18,6 +18,8 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use tokio::time::Instant;
 use tower::ServiceExt;
 
+use crate::addresses::Resolver;
+
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Idle connections kept per origin; more are closed once their call is done.
 const MAX_IDLE_PER_ORIGIN: usize = 64;
@@ -81,7 +83,7 @@ type Connection = SendRequest<Full<Bytes>>;
 
 #[derive(Debug, Clone)]
 pub struct HttpClient {
-    connector: HttpsConnector<HttpConnector>,
+    connector: HttpsConnector<HttpConnector<Resolver>>,
     http1: http1::Builder,
     /// Connections not in use, by origin (the proxy talks to one or two).
     idle: Arc<Mutex<Vec<OriginPool>>>,
@@ -150,8 +152,19 @@ enum ExchangeError {
 }
 
 impl HttpClient {
+    /// A client for the service and the embedded sandbox, wherever the operator put them.
     pub fn new() -> anyhow::Result<Self> {
-        let mut http = HttpConnector::new();
+        Self::resolving_with(Resolver { public_only: false })
+    }
+
+    /// A client for addresses a caller named (results, original photos): it connects to public addresses only,
+    /// whatever a name resolves to. Addresses written as IPs are the caller's to check (`addresses::is_private`).
+    pub fn public_only() -> anyhow::Result<Self> {
+        Self::resolving_with(Resolver { public_only: true })
+    }
+
+    fn resolving_with(resolver: Resolver) -> anyhow::Result<Self> {
+        let mut http = HttpConnector::new_with_resolver(resolver);
         http.enforce_http(false);
         http.set_connect_timeout(Some(CONNECT_TIMEOUT));
         http.set_nodelay(true);
@@ -503,6 +516,19 @@ mod tests {
         let head = service.heads.lock().unwrap()[0].clone();
         assert!(head.starts_with("GET /v2/status HTTP/1.1\r\n"), "{head}");
         assert!(head.contains(&format!("host: {}\r\n", service.origin.authority)), "{head}");
+    }
+
+    #[tokio::test]
+    async fn the_public_only_client_never_connects_to_a_name_that_leads_to_this_machine() {
+        let service = stand_in(Behaviour::Answer).await;
+        let port = service.origin.authority.port_u16().unwrap();
+        let by_name = Origin::of(&format!("http://localhost:{port}")).unwrap();
+        let refused = HttpClient::public_only().unwrap().call(&by_name, get(), KEEP, LONG).await.unwrap_err();
+        assert!(refused.to_string().contains("not a public address"), "{refused}");
+        assert_eq!(service.connections.load(Ordering::SeqCst), 0);
+        // The client for the service connects wherever the operator put it.
+        let answer = HttpClient::new().unwrap().call(&by_name, get(), KEEP, LONG).await.unwrap();
+        assert_eq!(answer.body, "ok");
     }
 
     #[tokio::test]
