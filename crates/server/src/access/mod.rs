@@ -76,9 +76,10 @@ impl Subject {
         self.from_token
     }
 
-    /// When the token that named the subject expires: a stream opened with it ends then.
+    /// When the token that named the subject expires: a stream opened with it ends then. An expiry beyond what
+    /// the clock can hold (a host's "never") is none.
     pub fn expires_at(&self) -> Option<SystemTime> {
-        self.expires_at.map(|secs| SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(secs))
+        self.expires_at.and_then(|secs| SystemTime::UNIX_EPOCH.checked_add(std::time::Duration::from_secs(secs)))
     }
 }
 

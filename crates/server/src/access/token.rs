@@ -62,14 +62,15 @@ impl WidgetSecret {
         hmac_sha256(&self.0, signed_part.as_bytes())
     }
 
-    /// A token for `sub`, valid for `ttl` from now.
     /// The secret's bytes, to derive other keys from (the kept results' links).
     pub(crate) fn as_key(&self) -> &[u8] {
         &self.0
     }
 
+    /// A token for `sub`, valid for `ttl` from now (however long: the expiry saturates).
     pub fn mint(&self, sub: &str, ttl: Duration, origin: Option<&str>) -> String {
-        let exp = (SystemTime::now() + ttl).duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let exp = now.saturating_add(ttl.as_secs());
         let claims = Claims { sub: sub.to_string(), exp, origin: origin.map(str::to_string) };
         self.sign(&claims)
     }

@@ -117,3 +117,15 @@ async fn a_resume_from_before_the_kept_window_is_told_to_reset() {
     // an id this log never gave (another server's, or before its data was cleared)
     assert_eq!(resume("99").await.expect("a reset").event.as_deref(), Some("reset"));
 }
+
+#[tokio::test]
+async fn a_token_that_never_expires_opens_a_stream() {
+    // A host may mint tokens that never expire: an expiry beyond what the clock can hold is none.
+    let dist = widget_dir();
+    let server =
+        Server::start_with(dist.path(), &["--access", "token"], &[("VSTAGE_WIDGET_SECRET", WIDGET_SECRET)]).await;
+    let forever = mint(WIDGET_SECRET, "alice", "300000000000y", None).await;
+    let answer = reqwest::Client::new().get(server.api("/events")).bearer_auth(&forever).send().await.unwrap();
+    assert_eq!(answer.status(), 200);
+    assert_eq!(answer.headers()["content-type"], "text/event-stream");
+}
