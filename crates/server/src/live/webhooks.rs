@@ -28,6 +28,9 @@ use crate::storage::store::{Delivery, Store};
 pub const BODY_LIMIT: usize = 256 * 1024;
 /// Deliveries already seen are remembered this long (the service retries within minutes).
 pub const SEEN_FOR_MS: i64 = 7 * 24 * 60 * 60 * 1000;
+/// How far ahead of this server's clock a delivery may be dated (clocks drift); one dated further ahead would
+/// outlive the duplicate window and could be sent again once forgotten.
+const AHEAD_MS: i64 = 5 * 60 * 1000;
 
 /// The shared secret the service signs with. A secret set or removed through the proxy is kept in the data dir
 /// with a digest of the `VSTAGE_WEBHOOK_SECRET` it replaced: after a restart it is used while the environment
@@ -160,6 +163,14 @@ pub async fn receive(
         return Err(ServerError::BadRequest(format!(
             "The webhook delivery is older than {} days, or has no timestamp; it is not taken.",
             SEEN_FOR_MS / (24 * 60 * 60 * 1000)
+        )));
+    }
+    if event.sent_at().is_some_and(|sent_at| sent_at > now + AHEAD_MS) {
+        tracing::warn!("refused a webhook delivery dated ahead of this server's clock");
+        metrics().webhook("refused");
+        return Err(ServerError::BadRequest(format!(
+            "The webhook delivery is dated more than {} minutes ahead of this server's clock; check both clocks.",
+            AHEAD_MS / 60_000
         )));
     }
     let event_type = event_name(event.event_type());

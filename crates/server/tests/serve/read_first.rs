@@ -255,7 +255,7 @@ async fn another_sites_page_spends_none_of_the_studios_rate_limit() {
 }
 
 #[tokio::test]
-async fn a_captured_delivery_is_not_taken_once_older_than_the_duplicate_window() {
+async fn a_captured_delivery_is_not_taken_once_older_than_the_duplicate_window_or_dated_ahead() {
     let dist = widget_dir();
     let server = Server::start(dist.path()).await;
     let secret = kept_secret(&server);
@@ -263,6 +263,10 @@ async fn a_captured_delivery_is_not_taken_once_older_than_the_duplicate_window()
     let sign = |body: &[u8]| hex::encode(crate::webhooks::signature(&secret, body));
     let old = done_event_sent_at("var_old", eight_days_ago);
     assert_eq!(deliver(&server, &old, Some(&sign(&old))).await, 400);
+    // Dated ahead, it would outlive the duplicate window and could be sent again once forgotten.
+    let in_thirty_days = vstage_api::time::now_millis() + 30 * 24 * 60 * 60 * 1000;
+    let ahead = done_event_sent_at("var_ahead", in_thirty_days);
+    assert_eq!(deliver(&server, &ahead, Some(&sign(&ahead))).await, 400);
     let fresh = done_event_sent_at("var_new", vstage_api::time::now_millis());
     assert_eq!(deliver(&server, &fresh, Some(&sign(&fresh))).await, 200);
 }
