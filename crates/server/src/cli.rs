@@ -60,7 +60,7 @@ pub enum AccessMode {
     Token,
 }
 
-#[derive(Debug, Args)]
+#[derive(Args)]
 pub struct ServeArgs {
     /// Address to listen on. Port 0 picks a free port (the chosen address is printed).
     #[arg(long, default_value = "127.0.0.1:8080")]
@@ -158,6 +158,13 @@ pub struct ServeArgs {
     /// (uploads, webhooks): a body sent slowly is answered 408 instead of holding the connection. 0 for no limit.
     #[arg(long, default_value_t = 60)]
     pub body_timeout_s: u64,
+}
+
+/// Where it listens and what it serves, never `--database`, which may carry a password.
+impl std::fmt::Debug for ServeArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServeArgs").field("listen", &self.listen).field("dist", &self.dist).finish_non_exhaustive()
+    }
 }
 
 #[derive(Debug, Args)]

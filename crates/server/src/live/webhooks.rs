@@ -35,7 +35,6 @@ const AHEAD_MS: i64 = 5 * 60 * 1000;
 /// The shared secret the service signs with. A secret set or removed through the proxy is kept in the data dir
 /// with a digest of the `VSTAGE_WEBHOOK_SECRET` it replaced: after a restart it is used while the environment
 /// still holds that value (the service signs with the newer one), and an environment changed since wins.
-#[derive(Debug)]
 pub struct WebhookSecret {
     secret: RwLock<Option<String>>,
     file: Option<PathBuf>,
@@ -43,8 +42,16 @@ pub struct WebhookSecret {
     env_digest: String,
 }
 
+/// Whether a secret is set, never the secret.
+impl std::fmt::Debug for WebhookSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let set = self.secret.read().map(|secret| secret.is_some()).unwrap_or(false);
+        f.debug_struct("WebhookSecret").field("set", &set).field("file", &self.file).finish_non_exhaustive()
+    }
+}
+
 /// What `webhook-secret.json` holds.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Serialize, Deserialize)]
 struct KeptSecret {
     /// `None`: removed through the proxy.
     secret: Option<String>,
@@ -250,6 +257,13 @@ mod tests {
         rotated.replace(Some("rotated".into())).unwrap();
         assert!(!rotated.verifies(body, &signature));
         assert!(rotated.verifies(body, &vstage_api::signature::sign("rotated", body)));
+    }
+
+    #[test]
+    fn the_secret_never_shows_in_debug_output() {
+        let secret = WebhookSecret::load(Some("s3cret-xyz".into()), None).unwrap();
+        let shown = format!("{secret:?}");
+        assert!(!shown.contains("s3cret-xyz") && shown.contains("set: true"), "{shown}");
     }
 
     #[test]
