@@ -17,6 +17,7 @@ use crate::live::{events, webhooks};
 use crate::proxy::{self, Proxy};
 use crate::request_log::RequestIds;
 use crate::results::fetch::ResultFetcher;
+use crate::serving::body_deadline;
 use crate::site::{demo, static_files};
 use crate::state::AppState;
 use crate::storage::uploads;
@@ -92,14 +93,16 @@ fn router(state: &AppState, proxy: Arc<Proxy>, fetcher: ResultFetcher, http: Htt
             async move { proxy.get(&path, &query).await }
         }))
         .layer(axum::middleware::from_fn_with_state(shared.gate.clone(), access::authenticate));
+    // Anyone may send a webhook delivery (its signature is checked once it is read): its body must arrive whole
+    // in time, not merely each part of it.
+    let mut webhook =
+        post(webhooks::receive).with_state(state.receiver.clone()).layer(DefaultBodyLimit::max(webhooks::BODY_LIMIT));
+    if let Some(limit) = shared.body_timeout {
+        webhook = webhook.layer(axum::middleware::from_fn_with_state(limit, body_deadline::whole_within));
+    }
     let mut api = for_a_subject
         .route("/capabilities", capabilities::route(state.capabilities.clone(), state.receiver.verification.clone()))
-        .route(
-            "/webhooks/service",
-            post(webhooks::receive)
-                .with_state(state.receiver.clone())
-                .layer(DefaultBodyLimit::max(webhooks::BODY_LIMIT)),
-        )
+        .route("/webhooks/service", webhook)
         .route(
             "/uploads/{name}",
             get(uploads::serve).with_state(state.uploads.clone()).layer(static_files::for_any_origin()),
@@ -107,7 +110,8 @@ fn router(state: &AppState, proxy: Arc<Proxy>, fetcher: ResultFetcher, http: Htt
         .merge(results::kept::link_routes(shared.kept.clone()).layer(static_files::for_any_origin()))
         .fallback(|| async { ServerError::NotFound("No such API endpoint on this vstage server.".into()) });
     if let Some(limit) = shared.body_timeout {
-        // Between two parts of a body (the proxy also limits a whole body): uploads and webhooks.
+        // Between two parts of a body (the proxy and the webhook receiver also limit a whole body): uploads and the
+        // rest.
         api = api.layer(tower_http::timeout::RequestBodyTimeoutLayer::new(limit));
     }
     let embed = state.embed.clone();

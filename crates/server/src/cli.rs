@@ -154,8 +154,9 @@ pub struct ServeArgs {
     /// slowly. 0 for no limit.
     #[arg(long, default_value_t = 30)]
     pub header_timeout_s: u64,
-    /// Seconds a client has to send a request's whole body to the proxy, and at most between two parts of one
-    /// (uploads, webhooks): a body sent slowly is answered 408 instead of holding the connection. 0 for no limit.
+    /// Seconds a client has to send a request's whole body to the proxy or the webhook receiver, and at most
+    /// between two parts of one (uploads, the rest): a body sent slowly is answered 408 instead of holding the
+    /// connection. 0 for no limit.
     #[arg(long, default_value_t = 60)]
     pub body_timeout_s: u64,
 }

@@ -3,6 +3,7 @@
 //! between threads. One acceptor deals the connections out in turn, at most `max_connections` open at once; each
 //! worker serves its connections with hyper's HTTP/1 directly and hands every request to its own copy of the app.
 
+pub mod body_deadline;
 pub mod shutdown;
 
 use std::convert::Infallible;

@@ -422,6 +422,37 @@ async fn a_body_that_does_not_arrive_in_time_is_answered_408() {
 }
 
 #[tokio::test]
+async fn a_webhook_body_sent_a_byte_at_a_time_is_answered_408_once_its_time_is_up() {
+    // Anyone may post a delivery: one sent a byte at a time, each in time, must not hold its connection.
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dist = widget_dir();
+    let server = Server::start_with(dist.path(), &["--body-timeout-s", "2"], &[]).await;
+    let address = server.url.trim_start_matches("http://").to_string();
+    let stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let (mut reading, mut writing) = stream.into_split();
+    let head = format!(
+        "POST /api/webhooks/service HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+         Content-Length: 100000\r\n\r\n"
+    );
+    writing.write_all(head.as_bytes()).await.unwrap();
+    let drip = tokio::spawn(async move {
+        for _ in 0..20 {
+            if writing.write_all(b" ").await.is_err() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        }
+    });
+    let mut answer = vec![0u8; 512];
+    let read = tokio::time::timeout(std::time::Duration::from_secs(6), reading.read(&mut answer)).await;
+    let read = read.expect("an answer while the body still drips in").unwrap();
+    let text = String::from_utf8_lossy(&answer[..read]).to_string();
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains("did not arrive within 2 s"), "{text}");
+    drip.abort();
+}
+
+#[tokio::test]
 async fn a_closed_standard_output_does_not_stop_the_server() {
     // A supervisor may close the output once the address is read; the server's next lines must not fail it.
     use tokio::io::AsyncBufReadExt;
