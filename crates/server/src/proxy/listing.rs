@@ -64,18 +64,34 @@ where
     Ok(Json(json!({ "total_count": owned.total, "next_cursor": owned.next_cursor, "items": items })).into_response())
 }
 
-/// One render (a v2 one with its first page of variations); `None` when the service no longer has it.
+/// One render (a v2 one with its first page of variations) as this server read it; `None` when the service no
+/// longer has it. An answer about another render than the one asked for is a 502.
 async fn read_render<Get, Reading>(get: &Get, kind: Kind, id: String) -> Result<Option<Value>, ServerError>
 where
     Get: Fn(String, String) -> Reading,
     Reading: Future<Output = Result<Answer, ServerError>>,
 {
     let encoded = percent_encoding::utf8_percent_encode(&id, percent_encoding::NON_ALPHANUMERIC).to_string();
-    let answer = match kind {
-        Kind::V1Render => get("/v1/render".into(), format!("render_id={encoded}")).await?,
-        _ => get(format!("/v2/renders/{encoded}"), "include_variations=true&variations_limit=20".into()).await?,
+    let read = match kind {
+        Kind::V1Render => {
+            let answer = get("/v1/render".into(), format!("render_id={encoded}")).await?;
+            let render = render_answer::<vstage_api::v1::Render>(&answer, &id)?;
+            render.map(|render| (render.render_id.clone(), serde_json::to_value(render)))
+        }
+        _ => {
+            let answer =
+                get(format!("/v2/renders/{encoded}"), "include_variations=true&variations_limit=20".into()).await?;
+            let render = render_answer::<Render>(&answer, &id)?;
+            render.map(|render| (render.id.clone(), serde_json::to_value(render)))
+        }
     };
-    render_answer(&answer, &id)
+    match read {
+        None => Ok(None),
+        Some((read_id, _)) if read_id != id => Err(ServerError::BadGateway(format!(
+            "The staging service answered about another render when asked for {id}; try again later."
+        ))),
+        Some((_, render)) => render.map(Some).map_err(|e| ServerError::Internal(e.to_string())),
+    }
 }
 
 /// The service's answer to reading render `id`, as JSON of type `T`; `None` when the service no longer has it.

@@ -7,6 +7,7 @@ pub mod answer;
 pub mod call;
 pub mod listing;
 pub mod routes;
+pub mod typed;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -118,6 +119,7 @@ impl Proxy {
         if !answer.status.is_success() {
             return Ok(answer::relay(answer));
         }
+        answer.body = typed::rewritten(operation, &answer.body)?;
         if operation.runs_to_its_end() {
             Box::pin(self.after_success(&call, &answer.body, subject)).await?;
         }

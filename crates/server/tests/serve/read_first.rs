@@ -270,3 +270,22 @@ async fn a_captured_delivery_is_not_taken_once_older_than_the_duplicate_window_o
     let fresh = done_event_sent_at("var_new", vstage_api::time::now_millis());
     assert_eq!(deliver(&server, &fresh, Some(&sign(&fresh))).await, 200);
 }
+
+#[tokio::test]
+async fn the_browser_gets_what_the_server_read_of_an_answer_and_nothing_else() {
+    let upstream = RecordingUpstream::start().await;
+    let (_dist, server, alice) = behind_tokens(&upstream).await;
+    let http = reqwest::Client::new();
+    let created = http.post(server.api("/v2/renders")).bearer_auth(&alice).json(&json!({
+        "image_url": "https://photos.example/a.jpg", "variation_count": 1, "config": {"type": "enhancement"}
+    }));
+    let (status, answer) = send(created).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["id"], "rnd_recorded");
+    assert!(answer.get("account_email").is_none(), "{answer}");
+    for path in ["/v2/renders/rnd_recorded", "/v2/renders"] {
+        let (status, answer) = send(http.get(server.api(path)).bearer_auth(&alice)).await;
+        assert_eq!(status, 200, "{path}: {answer}");
+        assert!(!answer.to_string().contains("account_email"), "{path}: {answer}");
+    }
+}

@@ -132,10 +132,11 @@ async fn record(State(seen): State<Arc<Mutex<Vec<Seen>>>>, request: Request) -> 
     answer(&parts, &body).await
 }
 
-/// A render answer about whatever render the path names, a variation of the render the path names, and for the
-/// last segments that say so: an HTML page, an SVG image with a script, a refusal that echoes the request's
-/// `Authorization`, another render's variation; and after `MS` milliseconds when the path or the body holds
-/// `slow-MS`.
+/// Each call's answer in the contract's shape: a render about whatever render the path names (decoded, as the
+/// service reads it), a variation of the render the path names, the variations added, v1's render and creation,
+/// the secret's message; and for the last segments that say so: an HTML page, an SVG image with a script, a
+/// refusal that echoes the request's `Authorization`, another render's variation; and after `MS` milliseconds
+/// when the path or the body holds `slow-MS`.
 async fn answer(parts: &axum::http::request::Parts, body: &[u8]) -> axum::response::Response {
     let segments: Vec<&str> = parts.uri.path().split('/').collect();
     let last = segments.last().copied().unwrap_or_default();
@@ -145,6 +146,12 @@ async fn answer(parts: &axum::http::request::Parts, body: &[u8]) -> axum::respon
         tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
     }
     let json = |body: String| ([("content-type", "application/json"), ("set-cookie", "upstream=secret")], body);
+    let decoded = |segment: &str| percent_encoding::percent_decode_str(segment).decode_utf8_lossy().into_owned();
+    let variation = |variation: &str, render: &str| {
+        let render = if variation.starts_with("foreign") { "rnd_someone_elses".to_string() } else { decoded(render) };
+        serde_json::json!({"id": variation, "render_id": render, "created_at": 1, "status": "done",
+            "type": "staging", "result": {"url": "https://img.example/a.jpg"}})
+    };
     match (segments.as_slice(), last) {
         // what a proxy in front of the service might send instead of its answer
         (_, "html-page") => {
@@ -160,19 +167,32 @@ async fn answer(parts: &axum::http::request::Parts, body: &[u8]) -> axum::respon
             let message = serde_json::json!({ "message": format!("Invalid credentials: {sent}") });
             (axum::http::StatusCode::UNAUTHORIZED, json(message.to_string())).into_response()
         }
-        (["", "v2", "renders", render, "variations", variation], _) => {
-            let render = if variation.starts_with("foreign") { "rnd_someone_elses" } else { render };
-            let body = serde_json::json!({"id": variation, "render_id": render, "created_at": 1, "status": "done",
-                "type": "staging", "result": {"url": "https://img.example/a.jpg"}});
-            json(body.to_string()).into_response()
+        (["", "v2", "renders", render, "variations", id], _) => json(variation(id, render).to_string()).into_response(),
+        (["", "v2", "renders", render, "variations"], _) if parts.method == axum::http::Method::POST => {
+            json(serde_json::json!({"variations": [variation("var_added", render)]}).to_string()).into_response()
         }
         (["", "v2", "renders", render], _) if !matches!(*render, "bulk" | "") => {
-            json(format!(r#"{{"id":"{render}","created_at":1,"eta":null,"variations":{RENDER_VARIATIONS}}}"#))
+            let render = decoded(render);
+            json(format!(r#"{{"id":"{render}","created_at":1,"eta":null,"variations":{RENDER_VARIATIONS},{NOT_IN_THE_CONTRACT}}}"#))
                 .into_response()
         }
-        _ => json(format!(r#"{{"id":"rnd_recorded","created_at":1,"eta":null,"variations":{RENDER_VARIATIONS}}}"#))
+        (["", "v2", "user", "webhook-secret"], _) => {
+            json(r#"{"message":"Webhook secret updated."}"#.into()).into_response()
+        }
+        (["", "v1", "render"], _) => {
+            let query = parts.uri.query().unwrap_or_default();
+            let render = query.split('&').find_map(|pair| pair.strip_prefix("render_id=")).unwrap_or("rnd_v1");
+            let body = serde_json::json!({"render_id": decoded(render), "status": "done", "outputs": []});
+            json(body.to_string()).into_response()
+        }
+        (["", "v1", "render", "create" | "create-variation"], _) => {
+            json(r#"{"render_id":"rnd_v1"}"#.into()).into_response()
+        }
+        _ => json(format!(r#"{{"id":"rnd_recorded","created_at":1,"eta":null,"variations":{RENDER_VARIATIONS},{NOT_IN_THE_CONTRACT}}}"#))
             .into_response(),
     }
 }
 
 const RENDER_VARIATIONS: &str = r#"{"total_count":0,"next_cursor":null,"items":[]}"#;
+/// A field of the stand-in's render answers that the contract does not have: the server must not pass it on.
+const NOT_IN_THE_CONTRACT: &str = r#""account_email":"ops@service.example""#;
