@@ -183,7 +183,7 @@ pub async fn receive(
     let event_type = event_name(event.event_type());
     let resource = resource_key(kind, &id);
     let digest = Sha256::digest(&body).to_vec();
-    let data = String::from_utf8_lossy(&body).into_owned();
+    let data = published(&event, &event_type, &id)?;
     // Every creation through the proxy is recorded with its subject. With tokens an event that arrives first is
     // kept unowned until the creation claims it; in open access what nobody owns goes to the local subject.
     let unowned_subject = match receiver.access.as_ref() {
@@ -234,6 +234,25 @@ pub fn resource_key(kind: Kind, id: &str) -> String {
 }
 
 /// An SSE event name: the webhook's `event_type` when it is a plain word, else `unknown`.
+/// What the live stream carries of a delivery: the event as this server read it. One of a kind the contract does
+/// not have goes on as its name, its render or analysis and its time only; one that names a kind the contract
+/// has but is not of its shape is refused.
+fn published(event: &WebhookEvent, event_type: &str, id: &str) -> Result<String, ServerError> {
+    const KNOWN: [&str; 5] = ["done", "error", "update", "analysis_completion", "analysis_error"];
+    let read = match event {
+        WebhookEvent::Unknown(_) if KNOWN.contains(&event_type) => {
+            return Err(ServerError::BadRequest(format!(
+                "The webhook delivery says `{event_type}` but is not the contract's shape for it; it is not taken."
+            )));
+        }
+        WebhookEvent::Unknown(_) => {
+            serde_json::json!({"event_type": event_type, "id": id, "timestamp": event.sent_at()})
+        }
+        known => serde_json::to_value(known).map_err(|e| ServerError::Internal(e.to_string()))?,
+    };
+    Ok(read.to_string())
+}
+
 fn event_name(event_type: Option<&str>) -> String {
     match event_type {
         Some(name) if !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') => name.into(),

@@ -289,3 +289,15 @@ async fn the_browser_gets_what_the_server_read_of_an_answer_and_nothing_else() {
         assert!(!answer.to_string().contains("account_email"), "{path}: {answer}");
     }
 }
+
+#[tokio::test]
+async fn a_delivery_that_names_a_kind_but_is_not_its_shape_is_not_passed_on() {
+    let dist = widget_dir();
+    let server = Server::start(dist.path()).await;
+    let secret = kept_secret(&server);
+    let sign = |body: &[u8]| hex::encode(crate::webhooks::signature(&secret, body));
+    let now = vstage_api::time::now_millis();
+    let not_done = serde_json::to_vec(&json!({"event_type": "done", "render_id": "rnd_x", "timestamp": now, "x": 1}));
+    let not_done = not_done.unwrap();
+    assert_eq!(deliver(&server, &not_done, Some(&sign(&not_done))).await, 400);
+}
