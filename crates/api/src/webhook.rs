@@ -131,6 +131,9 @@ impl Serialize for WebhookEvent {
     }
 }
 
+/// The `event_type`s the contract has, each read into its own shape (any other is `Unknown`).
+pub const EVENT_TYPES: [&str; 5] = ["done", "error", "update", "analysis_completion", "analysis_error"];
+
 impl<'de> Deserialize<'de> for WebhookEvent {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let value = Value::deserialize(deserializer)?;

@@ -233,14 +233,12 @@ pub fn resource_key(kind: Kind, id: &str) -> String {
     format!("{kind:?}:{id}")
 }
 
-/// An SSE event name: the webhook's `event_type` when it is a plain word, else `unknown`.
 /// What the live stream carries of a delivery: the event as this server read it. One of a kind the contract does
 /// not have goes on as its name, its render or analysis and its time only; one that names a kind the contract
 /// has but is not of its shape is refused.
 fn published(event: &WebhookEvent, event_type: &str, id: &str) -> Result<String, ServerError> {
-    const KNOWN: [&str; 5] = ["done", "error", "update", "analysis_completion", "analysis_error"];
     let read = match event {
-        WebhookEvent::Unknown(_) if KNOWN.contains(&event_type) => {
+        WebhookEvent::Unknown(_) if vstage_api::webhook::EVENT_TYPES.contains(&event_type) => {
             return Err(ServerError::BadRequest(format!(
                 "The webhook delivery says `{event_type}` but is not the contract's shape for it; it is not taken."
             )));
@@ -253,6 +251,7 @@ fn published(event: &WebhookEvent, event_type: &str, id: &str) -> Result<String,
     Ok(read.to_string())
 }
 
+/// An SSE event name: the webhook's `event_type` when it is a plain word, else `unknown`.
 fn event_name(event_type: Option<&str>) -> String {
     match event_type {
         Some(name) if !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') => name.into(),
