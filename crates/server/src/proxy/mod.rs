@@ -17,7 +17,7 @@ use axum::http::header::{AUTHORIZATION, CONTENT_TYPE};
 use axum::http::{HeaderValue, Method};
 use axum::response::Response;
 use serde::Deserialize;
-use vstage_api::{Config, Render, User, Variation};
+use vstage_api::{Config, User};
 
 use crate::access::{Gate, Subject};
 use crate::addresses;
@@ -119,14 +119,12 @@ impl Proxy {
         if !answer.status.is_success() {
             return Ok(answer::relay(answer));
         }
-        answer.body = typed::rewritten(operation, &answer.body)?;
+        answer.body = typed::rewritten(operation, &call, &answer.body)?;
         if operation.runs_to_its_end() {
             Box::pin(self.after_success(&call, &answer.body, subject)).await?;
         }
         match &call {
             Call::User | Call::V1Ping if subject.by_token() => answer.body = without_identity(&call, &answer.body)?,
-            Call::GetRender { render_id, .. } => all_of_this_render(&answer.body, render_id)?,
-            Call::GetVariation { render_id, variation_id } => of_this_render(&answer.body, render_id, variation_id)?,
             _ => {}
         }
         // What was read about renders shows their kept copies (and has the finished ones copied).
@@ -260,7 +258,7 @@ impl Proxy {
         let path =
             format!("/v2/renders/{}/variations/{}", routes::encoded_segment(render_id), routes::encoded_segment(base));
         let answer = self.get(&path, "").await?;
-        let found = answer.status.is_success() && of_this_render(&answer.body, render_id, base).is_ok();
+        let found = answer.status.is_success() && typed::variation_of(&answer.body, render_id, base).is_ok();
         if !found {
             return Err(ServerError::BadRequest(format!(
                 "base_variation_id {base} is not a variation of render {render_id}; choose one of its own."
@@ -307,30 +305,6 @@ impl Proxy {
 
 fn created(body: &[u8]) -> Option<Created> {
     serde_json::from_slice(body).ok()
-}
-
-/// The service's answer about variation `variation_id` is about that variation of `render_id`: a service that
-/// answered with another render's variation would have the reader shown (and kept) what is not theirs.
-fn of_this_render(body: &[u8], render_id: &str, variation_id: &str) -> Result<(), ServerError> {
-    let variation: Variation = serde_json::from_slice(body)
-        .map_err(|_| ServerError::BadGateway("The staging service sent a variation this server cannot read.".into()))?;
-    if variation.render_id != render_id || variation.id != variation_id {
-        tracing::warn!(render_id, variation_id, "the service answered with another render's variation");
-        return Err(ServerError::NotFound(format!("No variation {variation_id} on render {render_id}.")));
-    }
-    Ok(())
-}
-
-/// The service's answer about render `render_id` is about that render, and so is every variation it includes.
-fn all_of_this_render(body: &[u8], render_id: &str) -> Result<(), ServerError> {
-    let render: Render = serde_json::from_slice(body)
-        .map_err(|_| ServerError::BadGateway("The staging service sent a render this server cannot read.".into()))?;
-    let variations = render.variations.iter().flat_map(|page| &page.items);
-    if render.id != render_id || variations.into_iter().any(|variation| variation.render_id != render_id) {
-        tracing::warn!(render_id, "the service answered with another render, or another render's variations");
-        return Err(ServerError::BadGateway("The staging service answered about another render.".into()));
-    }
-    Ok(())
 }
 
 /// `GET /v2/user` or `/v1/ping` for a widget token: usage and limits, without the operator's identity (`user`,

@@ -10,13 +10,21 @@ use vstage_api::{
     AddedVariations, Analysis, BulkAddedVariations, BulkCreatedRenders, Message, Render, RenderPage, Variation, v1,
 };
 
-use super::call::Operation;
+use super::call::{Call, Operation};
 use crate::error::ServerError;
 
-/// `body`, a successful answer to `operation`, as this server writes what it read of it.
-pub fn rewritten(operation: Operation, body: &[u8]) -> Result<Bytes, ServerError> {
+/// `body`, a successful answer to `call` (of `operation`), as this server writes what it read of it. A render or
+/// variation read must be the one asked for: one about another render is a 502, another render's variation a 404.
+pub fn rewritten(operation: Operation, call: &Call, body: &[u8]) -> Result<Bytes, ServerError> {
     if body.is_empty() {
         return Ok(Bytes::new());
+    }
+    match call {
+        Call::GetRender { render_id, .. } => return written(&render_of(body, render_id)?),
+        Call::GetVariation { render_id, variation_id } => {
+            return written(&variation_of(body, render_id, variation_id)?);
+        }
+        _ => {}
     }
     match operation {
         // 200 with no content, when the API is up: nothing to read.
@@ -37,13 +45,42 @@ pub fn rewritten(operation: Operation, body: &[u8]) -> Result<Bytes, ServerError
     }
 }
 
+/// The service's answer about render `render_id`, read; it must be about that render, and so must every variation
+/// it includes.
+fn render_of(body: &[u8], render_id: &str) -> Result<Render, ServerError> {
+    let render: Render = read(body)?;
+    let variations = render.variations.iter().flat_map(|page| &page.items);
+    if render.id != render_id || variations.into_iter().any(|variation| variation.render_id != render_id) {
+        tracing::warn!(render_id, "the service answered with another render, or another render's variations");
+        return Err(ServerError::BadGateway("The staging service answered about another render.".into()));
+    }
+    Ok(render)
+}
+
+/// The service's answer about variation `variation_id` of render `render_id`, read; another is not found.
+pub fn variation_of(body: &[u8], render_id: &str, variation_id: &str) -> Result<Variation, ServerError> {
+    let variation: Variation = read(body)?;
+    if variation.render_id != render_id || variation.id != variation_id {
+        tracing::warn!(render_id, variation_id, "the service answered with another render's variation");
+        return Err(ServerError::NotFound(format!("No variation {variation_id} on render {render_id}.")));
+    }
+    Ok(variation)
+}
+
 /// `body` read as `T` and written again.
-pub fn through<T: DeserializeOwned + Serialize>(body: &[u8]) -> Result<Bytes, ServerError> {
-    let read: T = serde_json::from_slice(body).map_err(|error| {
+fn through<T: DeserializeOwned + Serialize>(body: &[u8]) -> Result<Bytes, ServerError> {
+    written(&read::<T>(body)?)
+}
+
+fn read<T: DeserializeOwned>(body: &[u8]) -> Result<T, ServerError> {
+    serde_json::from_slice(body).map_err(|error| {
         tracing::warn!(%error, answer = std::any::type_name::<T>(), "the service's answer is not the contract's shape");
         ServerError::BadGateway("The staging service sent an answer this server cannot read; try again later.".into())
-    })?;
-    serde_json::to_vec(&read).map(Bytes::from).map_err(|e| ServerError::Internal(e.to_string()))
+    })
+}
+
+fn written<T: Serialize>(read: &T) -> Result<Bytes, ServerError> {
+    serde_json::to_vec(read).map(Bytes::from).map_err(|e| ServerError::Internal(e.to_string()))
 }
 
 #[cfg(test)]
@@ -54,15 +91,20 @@ mod tests {
     fn what_the_contract_does_not_hold_is_not_passed_on() {
         let answer = br#"{"id":"rnd_1","created_at":1700000000000,"eta":null,"account_email":"ops@example.com",
             "variations":{"items":[],"next_cursor":null,"internal":{"cost":3}}}"#;
-        let written = String::from_utf8(rewritten(Operation::GetRender, answer).unwrap().to_vec()).unwrap();
+        let call = Call::GetRender { render_id: "rnd_1".into(), query: Default::default() };
+        let written = String::from_utf8(rewritten(Operation::GetRender, &call, answer).unwrap().to_vec()).unwrap();
         assert!(written.contains(r#""id":"rnd_1""#), "{written}");
         assert!(!written.contains("account_email") && !written.contains("internal"), "{written}");
     }
 
     #[test]
     fn an_answer_of_another_shape_is_a_bad_gateway() {
-        let error = rewritten(Operation::GetVariation, br#"{"hello":"world"}"#).unwrap_err();
+        let call = Call::GetVariation { render_id: "rnd_1".into(), variation_id: "var_1".into() };
+        let error = rewritten(Operation::GetVariation, &call, br#"{"hello":"world"}"#).unwrap_err();
         assert!(matches!(error, ServerError::BadGateway(_)), "{error:?}");
-        assert!(rewritten(Operation::Status, b"<html>up</html>").unwrap().is_empty());
+        assert!(rewritten(Operation::Status, &Call::Status, b"<html>up</html>").unwrap().is_empty());
+        let another = br#"{"id":"rnd_2","created_at":1,"eta":null}"#;
+        let call = Call::GetRender { render_id: "rnd_1".into(), query: Default::default() };
+        assert!(matches!(rewritten(Operation::GetRender, &call, another), Err(ServerError::BadGateway(_))));
     }
 }
