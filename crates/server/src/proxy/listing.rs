@@ -16,6 +16,7 @@ use crate::access::Subject;
 use crate::error::ServerError;
 use crate::proxy::Proxy;
 use crate::proxy::call::read_query;
+use crate::proxy::typed;
 use crate::storage::ownership::{Kind, Ownership};
 use crate::upstream::http_client::Answer;
 
@@ -75,23 +76,21 @@ where
     let read = match kind {
         Kind::V1Render => {
             let answer = get("/v1/render".into(), format!("render_id={encoded}")).await?;
-            let render = render_answer::<vstage_api::v1::Render>(&answer, &id)?;
-            render.map(|render| (render.render_id.clone(), serde_json::to_value(render)))
+            let Some(render) = render_answer::<vstage_api::v1::Render>(&answer, &id)? else { return Ok(None) };
+            if render.render_id != id {
+                return Err(typed::another_render());
+            }
+            serde_json::to_value(render)
         }
         _ => {
             let answer =
                 get(format!("/v2/renders/{encoded}"), "include_variations=true&variations_limit=20".into()).await?;
-            let render = render_answer::<Render>(&answer, &id)?;
-            render.map(|render| (render.id.clone(), serde_json::to_value(render)))
+            let Some(render) = render_answer::<Render>(&answer, &id)? else { return Ok(None) };
+            typed::all_of_this_render(&render, &id)?;
+            serde_json::to_value(render)
         }
     };
-    match read {
-        None => Ok(None),
-        Some((read_id, _)) if read_id != id => Err(ServerError::BadGateway(format!(
-            "The staging service answered about another render when asked for {id}; try again later."
-        ))),
-        Some((_, render)) => render.map(Some).map_err(|e| ServerError::Internal(e.to_string())),
-    }
+    read.map(Some).map_err(|e| ServerError::Internal(e.to_string()))
 }
 
 /// The service's answer to reading render `id`, as JSON of type `T`; `None` when the service no longer has it.

@@ -49,12 +49,22 @@ pub fn rewritten(operation: Operation, call: &Call, body: &[u8]) -> Result<Bytes
 /// it includes.
 fn render_of(body: &[u8], render_id: &str) -> Result<Render, ServerError> {
     let render: Render = read(body)?;
+    all_of_this_render(&render, render_id)?;
+    Ok(render)
+}
+
+/// `render`, read when render `render_id` was asked for, is that render, and so is every variation it includes.
+pub fn all_of_this_render(render: &Render, render_id: &str) -> Result<(), ServerError> {
     let variations = render.variations.iter().flat_map(|page| &page.items);
     if render.id != render_id || variations.into_iter().any(|variation| variation.render_id != render_id) {
         tracing::warn!(render_id, "the service answered with another render, or another render's variations");
-        return Err(ServerError::BadGateway("The staging service answered about another render.".into()));
+        return Err(another_render());
     }
-    Ok(render)
+    Ok(())
+}
+
+pub fn another_render() -> ServerError {
+    ServerError::BadGateway("The staging service answered about another render.".into())
 }
 
 /// The service's answer about variation `variation_id` of render `render_id`, read; another is not found.
