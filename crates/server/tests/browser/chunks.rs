@@ -10,7 +10,7 @@ use thirtyfour::prelude::*;
 use thirtyfour::stringmatch::StringMatch;
 
 use crate::browser::{click_text, dist, studio, with_browser, with_text};
-use crate::embed::{WATCH_START, start_host, watched_host_page};
+use crate::embed::{start_host, watched_host_page};
 use crate::support::Server;
 
 /// A copy of the build without the chunk of the screen `split` (and its precompressed forms), which are kept aside.
@@ -91,45 +91,61 @@ async fn a_first_screen_whose_chunk_cannot_be_fetched_says_so_and_loads_on_try_a
     .await;
 }
 
-/// The requests the page made before its first screen was painted (for a page that did not watch from its start,
-/// before this script saw it): name, start and end, in milliseconds.
-async fn requests_before_paint(driver: &WebDriver) -> WebDriverResult<Vec<Value>> {
-    let script = format!(
-        r#"const done = arguments[0];
-        {WATCH_START}
-        // A request's entry is written once its answer has been read: look a moment after the paint.
-        window.painted.then((painted) => setTimeout(() => done(performance.getEntriesByType("resource")
-            .filter((entry) => entry.startTime < painted)
-            .map((entry) => ({{ name: entry.name, start: entry.startTime, end: entry.responseEnd }}))), 1000));"#
-    );
-    driver.execute_async(&script, vec![]).await?.convert()
+/// Run before any script of every page the browser opens: writes down, in the order the page's scripts made them,
+/// every `fetch`, every instantiation of a wasm module and the moment the first screen's heading is painted. The
+/// order of calls on the page's one thread is what the loader does; when the network answered plays no part.
+const RECORD_LOADING: &str = r#"
+    window.loading = [];
+    const record = (entry) => window.loading.push(entry);
+    const fetchBefore = window.fetch;
+    window.fetch = function (input, init) {
+        record({ fetch: String(input instanceof Request ? input.url : input) });
+        return fetchBefore.call(this, input, init);
+    };
+    for (const name of ["instantiate", "instantiateStreaming"]) {
+        const before = WebAssembly[name];
+        WebAssembly[name] = function (...args) { record({ instantiate: name }); return before.apply(this, args); };
+    }
+    const look = () => document.querySelector('vstage-widget')?.shadowRoot?.querySelector('.vstage-main h1')
+        ? record({ painted: true })
+        : requestAnimationFrame(look);
+    look();
+"#;
+
+/// What the page recorded ([`RECORD_LOADING`]) up to its first screen's paint, once it has painted.
+async fn loading_until_paint(driver: &WebDriver) -> WebDriverResult<Vec<Value>> {
+    let script = r#"const done = arguments[0];
+        const painted = () => window.loading?.findIndex((entry) => entry.painted) ?? -1;
+        const wait = () => painted() < 0 ? requestAnimationFrame(wait) : done(window.loading.slice(0, painted()));
+        wait();"#;
+    driver.execute_async(script, vec![]).await?.convert()
 }
 
-/// Every file of the screen (`vstage-screens.json`) was asked for before the main module had arrived, and each
-/// wasm file once (the split loader's fetches took the preloads).
-fn fetched_beside_the_main_module(requests: &[Value], view: &str) {
+/// Every file of the screen (`vstage-screens.json`) was asked for before the main module was instantiated, so its
+/// download went beside the main module's; and before the first paint each wasm file was asked for once (the split
+/// loader's fetches took the preloads).
+fn fetched_beside_the_main_module(loading: &[Value], view: &str) {
     let screens: Value = serde_json::from_str(&std::fs::read_to_string(dist().join("vstage-screens.json")).unwrap())
         .expect("the build lists each screen's files");
-    let names: Vec<&str> = requests.iter().filter_map(|request| request["name"].as_str()).collect();
-    println!("{view}: {} requests before the first screen was painted: {names:#?}", names.len());
-    let request = |file: &str| {
-        requests
+    println!("{view}: what the page did before its first screen was painted: {loading:#?}");
+    let fetched: Vec<&str> = loading.iter().filter_map(|entry| entry["fetch"].as_str()).collect();
+    let position = |file: &str| {
+        loading
             .iter()
-            .find(|request| {
-                request["name"].as_str().is_some_and(|name| name.split('?').next().unwrap().ends_with(file))
-            })
-            .unwrap_or_else(|| panic!("{view}: {file} was not fetched before the first screen: {names:#?}"))
+            .position(|entry| entry["fetch"].as_str().is_some_and(|url| url.split('?').next().unwrap().ends_with(file)))
+            .unwrap_or_else(|| panic!("{view}: {file} was not fetched before the first screen: {fetched:#?}"))
     };
-    let main = names.iter().find(|name| name.contains("/vstage-widget-") && name.ends_with("_bg.wasm"));
-    let main_end = request(main.expect("the main module was fetched"))["end"].as_f64().unwrap();
+    let main = fetched.iter().find(|url| url.contains("/vstage-widget-") && url.ends_with("_bg.wasm"));
+    assert!(main.is_some(), "{view}: the main module was fetched: {fetched:#?}");
+    let instantiated = loading.iter().position(|entry| entry.get("instantiate").is_some());
+    let instantiated = instantiated.unwrap_or_else(|| panic!("{view}: no module was instantiated: {loading:#?}"));
     let wanted = screens[view].as_array().expect("the build lists the view's files");
     for file in wanted {
         let file = format!("/{}", file.as_str().unwrap());
-        let start = request(&file)["start"].as_f64().unwrap();
-        assert!(start < main_end, "{view}: {file} asked at {start} ms, after the main module arrived ({main_end} ms)");
+        assert!(position(&file) < instantiated, "{view}: {file} was asked for after the main module was instantiated");
     }
-    let wasm = names.iter().filter(|name| name.ends_with(".wasm")).count();
-    assert_eq!(wasm, wanted.len() + 1, "{view}: the main module and the screen's files, once each: {names:#?}");
+    let wasm = fetched.iter().filter(|url| url.ends_with(".wasm")).count();
+    assert_eq!(wasm, wanted.len() + 1, "{view}: the main module and the screen's files, once each: {fetched:#?}");
 }
 
 /// The embedded views tried: the renders list (the default) and two others.
@@ -152,19 +168,15 @@ async fn the_first_screens_chunk_is_fetched_beside_the_main_module() {
     }
     with_browser(|driver| async move {
         driver.set_script_timeout(std::time::Duration::from_secs(30)).await?;
-        // Each a first visit: a file from the cache arrives at once, before anything could be asked beside it.
-        let cdp = driver.cdp();
-        let network = cdp.network();
+        driver.cdp().page().add_script_to_evaluate_on_new_document(RECORD_LOADING).await?;
         // Embedded on a host page of another origin, on its `view`.
         for (view, url, _host) in &pages {
-            network.clear_browser_cache().await?;
             driver.goto(url).await?;
-            fetched_beside_the_main_module(&requests_before_paint(&driver).await?, view);
+            fetched_beside_the_main_module(&loading_until_paint(&driver).await?, view);
         }
         // The standalone page, on its address.
-        network.clear_browser_cache().await?;
         driver.goto(format!("{}/renders/new", server.url)).await?;
-        fetched_beside_the_main_module(&requests_before_paint(&driver).await?, "new-render");
+        fetched_beside_the_main_module(&loading_until_paint(&driver).await?, "new-render");
         Ok(())
     })
     .await;
