@@ -77,6 +77,14 @@ pub struct ServeArgs {
     /// (With the embedded sandbox this always happens.)
     #[arg(long)]
     pub set_webhook_secret: bool,
+    /// The header the service's webhook deliveries carry their signature in. The contract names
+    /// X-SERVICE-Signature; the real service's public docs do not confirm a name, so a deployment sets it here.
+    #[arg(long, default_value = vstage_api::signature::HEADER, value_parser = header_name)]
+    pub webhook_signature_header: axum::http::HeaderName,
+    /// How that signature is written: `hex` (64 hex digits), `sha256-hex` (`sha256=` then hex), `base64`, or
+    /// `any` of them.
+    #[arg(long, default_value = "any")]
+    pub webhook_signature_encoding: vstage_api::signature::Encoding,
     /// A start-up check not to make (repeatable): `upstream` (the service answers and takes the key) or
     /// `widget` (the widget is built in --dist). The database and the store are always checked.
     #[arg(long = "skip-check", value_name = "CHECK")]
@@ -221,4 +229,9 @@ fn disclosure_profile(name: &str) -> Result<DisclosureProfile, String> {
         let names: Vec<&str> = DisclosureProfile::ALL.iter().map(|profile| profile.as_str()).collect();
         format!("not a disclosure profile; use one of {}", names.join(", "))
     })
+}
+
+/// A header's name, as `--webhook-signature-header` takes it.
+fn header_name(name: &str) -> Result<axum::http::HeaderName, String> {
+    axum::http::HeaderName::try_from(name).map_err(|_| format!("`{name}` is not an HTTP header name"))
 }

@@ -21,7 +21,7 @@ use crate::disclosure::Disclosures;
 use crate::health::Readiness;
 use crate::live::events::Events;
 use crate::live::verification::Verification;
-use crate::live::webhooks::{Receiver, WebhookSecret};
+use crate::live::webhooks::{Receiver, SignatureFormat, WebhookSecret};
 use crate::proxy::ProxyState;
 use crate::results::fetch::ResultFetcher;
 use crate::results::kept::{KeptLimits, KeptResults};
@@ -127,6 +127,10 @@ impl AppState {
             events: events.clone(),
             kept: kept.clone(),
             verification: Arc::new(Verification::default()),
+            signature: SignatureFormat {
+                header: args.webhook_signature_header.clone(),
+                encoding: args.webhook_signature_encoding,
+            },
         });
         let guard = match *access {
             Access::Open { .. } => Some(OpenGuard::new(listening, args.public_url.as_deref(), &args.allow_origins)),

@@ -8,5 +8,10 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let foundation = Foundation::lay(&args, &format!("http://{}", args.listen)).await?;
     drop(foundation);
     say("vstage check: the database, the store, the service with its key and the widget are ready");
+    say(&format!(
+        "vstage check: webhook deliveries are verified by the signature in their {} header, written as {}",
+        args.webhook_signature_header,
+        args.webhook_signature_encoding.name()
+    ));
     Ok(())
 }

@@ -8,11 +8,12 @@ use anyhow::Context;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Query, State};
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, HeaderName};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use vstage_api::WebhookEvent;
+use vstage_api::signature::Encoding;
 use vstage_api::time::now_millis;
 
 use crate::access::{Access, OPEN_SUBJECT};
@@ -103,10 +104,11 @@ impl WebhookSecret {
         crate::secret::write_private(file, &serde_json::to_string(&kept)?)
     }
 
-    /// Whether `signature` is that of `body` under the secret (see `vstage_api::signature`).
-    pub fn verifies(&self, body: &[u8], signature: &str) -> bool {
+    /// Whether `signature`, written as `encoding` says, is that of `body` under the secret (see
+    /// `vstage_api::signature`).
+    pub fn verifies(&self, body: &[u8], signature: &str, encoding: Encoding) -> bool {
         let guard = self.secret.read().unwrap_or_else(|poisoned| poisoned.into_inner());
-        guard.as_deref().is_some_and(|secret| vstage_api::signature::verifies(secret, body, signature))
+        guard.as_deref().is_some_and(|secret| vstage_api::signature::verifies_as(encoding, secret, body, signature))
     }
 }
 
@@ -120,6 +122,16 @@ pub struct Receiver {
     pub kept: Arc<KeptResults>,
     /// Whether deliveries verify, which decides whether live events are offered.
     pub verification: Arc<Verification>,
+    /// Where a delivery's signature is and how it is written (`--webhook-signature-header`, `-encoding`).
+    pub signature: SignatureFormat,
+}
+
+/// The header a delivery's signature comes in and its encoding: settings, since the service's public docs do not
+/// show them.
+#[derive(Debug, Clone)]
+pub struct SignatureFormat {
+    pub header: HeaderName,
+    pub encoding: Encoding,
 }
 
 /// Our receiver's address as the proxy gives it to the service with each creation.
@@ -142,9 +154,9 @@ pub async fn receive(
                 .into(),
         ));
     }
-    let signature =
-        headers.get(vstage_api::signature::HEADER).and_then(|value| value.to_str().ok()).unwrap_or_default();
-    if !receiver.secret.verifies(&body, signature) {
+    let format = &receiver.signature;
+    let signature = headers.get(&format.header).and_then(|value| value.to_str().ok()).unwrap_or_default();
+    if !receiver.secret.verifies(&body, signature, format.encoding) {
         tracing::warn!("refused a webhook delivery whose signature does not verify");
         receiver.verification.refused();
         metrics().webhook("refused");
@@ -268,13 +280,13 @@ mod tests {
         let body = br#"{"event_type":"done"}"#;
         let signature = vstage_api::signature::sign("s3cret", body);
         let load = |secret: Option<&str>| WebhookSecret::load(secret.map(str::to_string), None).unwrap();
-        assert!(load(Some("s3cret")).verifies(body, &signature));
-        assert!(!load(Some("other")).verifies(body, &signature));
-        assert!(!load(None).verifies(body, &signature), "no secret, nothing verifies");
+        assert!(load(Some("s3cret")).verifies(body, &signature, Encoding::Any));
+        assert!(!load(Some("other")).verifies(body, &signature, Encoding::Any));
+        assert!(!load(None).verifies(body, &signature, Encoding::Any), "no secret, nothing verifies");
         let rotated = load(Some("s3cret"));
         rotated.replace(Some("rotated".into())).unwrap();
-        assert!(!rotated.verifies(body, &signature));
-        assert!(rotated.verifies(body, &vstage_api::signature::sign("rotated", body)));
+        assert!(!rotated.verifies(body, &signature, Encoding::Any));
+        assert!(rotated.verifies(body, &vstage_api::signature::sign("rotated", body), Encoding::Hex));
     }
 
     #[test]

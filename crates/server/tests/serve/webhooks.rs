@@ -93,6 +93,44 @@ async fn forged_tampered_and_wrong_secret_deliveries_are_refused() {
     assert_eq!(deliver(&server, junk, Some(&hex::encode(signature(&secret, junk)))).await, 400);
 }
 
+/// The header and the encoding are the deployment's settings: with `X-Signature` and `sha256-hex`, only a
+/// signature there, written so, verifies; `vstage check` says what it expects.
+#[tokio::test]
+async fn the_signatures_header_and_encoding_are_settings() {
+    let dist = widget_dir();
+    let settings = ["--webhook-signature-header", "X-Signature", "--webhook-signature-encoding", "sha256-hex"];
+    let server = Server::start_with(dist.path(), &settings, &[]).await;
+    let secret = kept_secret(&server);
+    let send = |body: Vec<u8>, header: &'static str, value: String| {
+        let request = reqwest::Client::new().post(server.api("/webhooks/service"));
+        let request = request.header("Content-Type", "application/json").header(header, value).body(body);
+        async move { request.send().await.unwrap().status().as_u16() }
+    };
+    let body = done_event("var_set_header");
+    let raw = signature(&secret, &body);
+    assert_eq!(send(body.clone(), "X-SERVICE-Signature", format!("sha256={}", hex::encode(raw))).await, 401);
+    assert_eq!(send(body.clone(), "X-Signature", hex::encode(raw)).await, 401, "bare hex is not sha256-hex");
+    assert_eq!(send(body, "X-Signature", format!("sha256={}", hex::encode(raw))).await, 200);
+
+    let data = tempfile::tempdir().unwrap();
+    let checked = std::process::Command::new(env!("CARGO_BIN_EXE_vstage"))
+        .args(["check", "--dist"])
+        .arg(dist.path())
+        .arg("--data-dir")
+        .arg(data.path())
+        .args(settings)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&checked.stdout);
+    assert!(said.contains("x-signature header, written as sha256-hex"), "{said}");
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_vstage"))
+        .args(["check", "--webhook-signature-encoding", "rot13"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("sha256-hex"), "the choices are named");
+}
+
 #[tokio::test]
 async fn deliveries_that_keep_failing_verification_turn_events_off_and_say_why() {
     let dist = widget_dir();
