@@ -85,6 +85,7 @@ pub fn resolution(locale: Locale, resolution: &OutputResolution) -> String {
         OutputResolution::Default => td_string!(locale, contract.resolution_default),
         OutputResolution::FourK => td_string!(locale, contract.resolution_4k),
         OutputResolution::FullHd => td_string!(locale, contract.resolution_full_hd),
+        OutputResolution::Pixels(pixels) => return format!("{pixels} px"),
         OutputResolution::Other(other) => other,
     };
     words.to_string()
@@ -115,10 +116,12 @@ pub fn variation_type(locale: Locale, kind: Option<&VariationType>) -> String {
 pub fn status(locale: Locale, status: &VariationStatus) -> String {
     let words = match status {
         VariationStatus::Queued => td_string!(locale, contract.status_queued),
-        VariationStatus::Processing => td_string!(locale, contract.status_processing),
+        VariationStatus::Rendering | VariationStatus::Processing => td_string!(locale, contract.status_processing),
+        VariationStatus::Idle => td_string!(locale, contract.status_idle),
         VariationStatus::Done => td_string!(locale, contract.status_done),
         VariationStatus::Error => td_string!(locale, contract.status_failed),
-        VariationStatus::Other(other) => other,
+        VariationStatus::Deleted => td_string!(locale, contract.status_deleted),
+        VariationStatus::Other(other) => return td_string!(locale, contract.status_other, status = other).to_string(),
     };
     words.to_string()
 }
@@ -163,18 +166,34 @@ pub fn config(locale: Locale, config: &Config) -> String {
         }
         Config::Other(value) => {
             let kind = value.get("type").and_then(|t| t.as_str()).unwrap_or("?").to_string();
-            td_string!(locale, contract.config_other, kind = kind).to_string()
+            let other = td_string!(locale, contract.config_other, kind = kind).to_string();
+            std::iter::once(other).chain(named_in(locale, value)).collect::<Vec<_>>().join(" · ")
         }
     }
+}
+
+/// The room, style and sky a config of a shape vstage does not know still names, in words: where staging puts
+/// them (`add_furniture`), at the top (as `legacy_staging` does), and `sky_style`.
+fn named_in(locale: Locale, value: &serde_json::Value) -> Vec<String> {
+    let text = |pointer: &str| value.pointer(pointer).and_then(|found| found.as_str());
+    let room = text("/add_furniture/room_type").or(text("/room_type")).map(|room| room_type(locale, &room.into()));
+    let chosen = text("/add_furniture/style").or(text("/style")).map(|chosen| style(locale, &chosen.into()));
+    let sky = text("/sky_style").map(|sky| sky_style(locale, &sky.into()));
+    [room, chosen, sky].into_iter().flatten().collect()
 }
 
 /// "3 done · 1 processing · 1 failed" for a render's variations, in order of first appearance.
 pub fn status_counts(locale: Locale, variations: &[Variation]) -> String {
     let mut counts: Vec<(&VariationStatus, usize)> = Vec::new();
     for variation in variations {
-        match counts.iter_mut().find(|(status, _)| **status == variation.status) {
+        // the sandbox's earlier word for rendering is counted with it
+        let status = match &variation.status {
+            VariationStatus::Processing => &VariationStatus::Rendering,
+            status => status,
+        };
+        match counts.iter_mut().find(|(counted, _)| *counted == status) {
             Some((_, count)) => *count += 1,
-            None => counts.push((&variation.status, 1)),
+            None => counts.push((status, 1)),
         }
     }
     if counts.is_empty() {
@@ -184,13 +203,19 @@ pub fn status_counts(locale: Locale, variations: &[Variation]) -> String {
         VariationStatus::Queued => {
             plural!(locale, *count, contract.counted_queued_singular, contract.counted_queued_plural, count = count)
         }
-        VariationStatus::Processing => plural!(
+        VariationStatus::Rendering | VariationStatus::Processing => plural!(
             locale,
             *count,
             contract.counted_processing_singular,
             contract.counted_processing_plural,
             count = count
         ),
+        VariationStatus::Idle => {
+            plural!(locale, *count, contract.counted_idle_singular, contract.counted_idle_plural, count = count)
+        }
+        VariationStatus::Deleted => {
+            plural!(locale, *count, contract.counted_deleted_singular, contract.counted_deleted_plural, count = count)
+        }
         VariationStatus::Done => {
             plural!(locale, *count, contract.counted_done_singular, contract.counted_done_plural, count = count)
         }

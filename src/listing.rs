@@ -24,7 +24,7 @@ pub async fn hand_over(
     let request = DiscloseRequest {
         render_id: chosen.render_id.clone(),
         variation_id: chosen.variation_id.clone(),
-        image_index: 0,
+        image_index: chosen.image_index,
         profile,
         lang: Some(leptos_i18n::Locale::as_str(locale).to_string()),
         original_url: chosen.original_url.clone(),

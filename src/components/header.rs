@@ -30,8 +30,8 @@ pub fn Header() -> impl IntoView {
             let (editing_used, editing_limit) = user.image_editing_usage();
             view! {
                 <section class="vstage-usage" aria-label=td_string!(locale, common.usage_label)>
-                    <UsageMeter label=td_string!(locale, common.usage_staging) used=staging_used limit=staging_limit />
-                    <UsageMeter label=td_string!(locale, common.usage_editing) used=editing_used limit=editing_limit />
+                    <UsageMeter label=td_string!(locale, common.usage_staging) used=staging_used limit=staging_limit.clone() />
+                    <UsageMeter label=td_string!(locale, common.usage_editing) used=editing_used limit=editing_limit.clone() />
                 </section>
             }
             .into_any()

@@ -1,8 +1,10 @@
-//! One usage meter: photos used of the period's limit, as a labelled bar that warns near the limit.
+//! One usage meter: photos used of the period's limit, as a labelled bar that warns near the limit; a plan without
+//! a number (`"UNLIMITED"`, or a word vstage does not know) shows what was used and the plan's word, with no bar.
 //! The level thresholds are plain functions so they are tested apart from the view.
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
+use vstage_api::Limit;
 
 use crate::locale::{format, use_locale};
 
@@ -43,8 +45,37 @@ pub fn UsageMeter(
     #[prop(into)]
     label: String,
     used: u64,
-    limit: u64,
+    limit: Limit,
 ) -> impl IntoView {
+    match limit {
+        Limit::Photos(limit) => view! { <CountedMeter label used limit /> }.into_any(),
+        unbounded => view! { <UnboundedMeter label used limit=unbounded /> }.into_any(),
+    }
+}
+
+/// Photos used of a plan without a number: what was used and the plan's word.
+#[component]
+fn UnboundedMeter(label: String, used: u64, limit: Limit) -> impl IntoView {
+    let locale = use_locale();
+    let value = move || {
+        let locale = locale.get();
+        let used = format::number(locale, used as f64);
+        match &limit {
+            Limit::Other(word) => td_string!(locale, common.meter_other, used = used, limit = word),
+            _ => td_string!(locale, common.meter_unlimited, used = used),
+        }
+    };
+    view! {
+        <div class="vstage-meter vstage-meter--unbounded">
+            <span class="vstage-meter__label">{label}</span>
+            <span class="vstage-meter__value">{value}</span>
+        </div>
+    }
+}
+
+/// Photos used of a number allowed, as a bar.
+#[component]
+fn CountedMeter(label: String, used: u64, limit: u64) -> impl IntoView {
     let locale = use_locale();
     let level = UsageLevel::of(used, limit);
     let left = limit.saturating_sub(used);

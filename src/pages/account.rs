@@ -1,4 +1,4 @@
-//! The account screen: who is signed in to the service and what this period's usage leaves.
+//! The account screen: who is signed in to the service and this period's usage, kind by kind.
 //! Loading, failure (with retry) and success each have their own view.
 
 use leptos::prelude::*;
@@ -6,6 +6,7 @@ use leptos_i18n::td_string;
 
 use crate::account::use_account;
 use crate::components::screen_heading::ScreenHeading;
+use crate::components::usage_meter::UsageMeter;
 use crate::locale::errors::form_error;
 use crate::locale::use_locale;
 
@@ -34,16 +35,10 @@ pub fn AccountPage() -> impl IntoView {
                             <dd>{identity.uid}</dd>
                         </dl>
                     })}
-                    <p>
-                        {move || td_string!(
-                            locale.get(),
-                            studio.account_usage,
-                            staging_used = staging_used,
-                            staging_limit = staging_limit,
-                            editing_used = editing_used,
-                            editing_limit = editing_limit
-                        )}
-                    </p>
+                    <section class="vstage-usage" aria-label=move || td_string!(locale.get(), common.usage_label)>
+                        <UsageMeter label=td_string!(locale.get(), common.usage_staging) used=staging_used limit=staging_limit.clone() />
+                        <UsageMeter label=td_string!(locale.get(), common.usage_editing) used=editing_used limit=editing_limit.clone() />
+                    </section>
                 </section>
             }
             .into_any()

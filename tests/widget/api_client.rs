@@ -50,7 +50,7 @@ async fn status_and_user_come_from_the_sandbox() {
     let client = client("wasm-client-1");
     client.status().await.unwrap();
     let user = client.user().await.unwrap();
-    assert_eq!(user.staging_usage(), (0, 100));
+    assert_eq!(user.staging_usage(), (0, &vstage_api::Limit::Photos(100)));
     assert!(user.user.as_ref().unwrap().uid.starts_with("acct_"), "{}", user.user.as_ref().unwrap().uid);
 }
 

@@ -90,7 +90,7 @@ fn event_details_are_plain_objects_with_the_contract_names() {
         config: None,
         error_message: None,
     };
-    let chosen = ResultChosen::of(&variation, Some("https://a.example/photo.jpg")).unwrap();
+    let chosen = ResultChosen::of(&variation, 0, Some("https://a.example/photo.jpg")).unwrap();
     let detail = event_detail(&chosen);
     assert!(detail.is_object() && !detail.is_instance_of::<js_sys::Map>(), "a plain object");
     let field = |name: &str| Reflect::get(&detail, &name.into()).unwrap();

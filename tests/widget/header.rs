@@ -10,6 +10,7 @@ use vstage::components::polling_note::PollingNote;
 use vstage::components::status_badge::StatusBadge;
 use vstage::components::usage_meter::{UsageLevel, UsageMeter, filled_width};
 use vstage::live::Channel;
+use vstage_api::Limit;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -22,7 +23,10 @@ fn meter(root: &web_sys::HtmlElement) -> web_sys::Element {
 #[wasm_bindgen_test]
 fn usage_meter_shows_used_of_limit_with_an_accessible_bar() {
     let root = container();
-    let _mounted = leptos::mount::mount_to(root.clone(), || view! { <UsageMeter label="Staging" used=3 limit=100 /> });
+    let _mounted = leptos::mount::mount_to(
+        root.clone(),
+        || view! { <UsageMeter label="Staging" used=3 limit=Limit::Photos(100) /> },
+    );
 
     let text = root.text_content().unwrap();
     assert!(text.contains("Staging"), "{text}");
@@ -35,8 +39,10 @@ fn usage_meter_shows_used_of_limit_with_an_accessible_bar() {
     let fill: web_sys::HtmlElement = bar.first_element_child().unwrap().unchecked_into();
     assert_eq!(fill.style().get_property_value("width").unwrap(), "3%");
     let large = container();
-    let _large =
-        leptos::mount::mount_to(large.clone(), || view! { <UsageMeter label="Staging" used=1250 limit=2000 /> });
+    let _large = leptos::mount::mount_to(
+        large.clone(),
+        || view! { <UsageMeter label="Staging" used=1250 limit=Limit::Photos(2000) /> },
+    );
     assert!(large.text_content().unwrap().contains("1,250 of 2,000"), "counts are written the language's way");
     let classes = root.first_element_child().unwrap().class_name();
     assert!(!classes.contains("--near") && !classes.contains("--reached"), "{classes}");
@@ -45,16 +51,41 @@ fn usage_meter_shows_used_of_limit_with_an_accessible_bar() {
 #[wasm_bindgen_test]
 fn usage_meter_warns_near_the_limit_and_when_reached() {
     let near = container();
-    let _near =
-        leptos::mount::mount_to(near.clone(), || view! { <UsageMeter label="Image editing" used=45 limit=50 /> });
+    let _near = leptos::mount::mount_to(
+        near.clone(),
+        || view! { <UsageMeter label="Image editing" used=45 limit=Limit::Photos(50) /> },
+    );
     assert!(near.first_element_child().unwrap().class_name().contains("vstage-meter--near"));
 
     let reached = container();
-    let _reached =
-        leptos::mount::mount_to(reached.clone(), || view! { <UsageMeter label="Staging" used=120 limit=100 /> });
+    let _reached = leptos::mount::mount_to(
+        reached.clone(),
+        || view! { <UsageMeter label="Staging" used=120 limit=Limit::Photos(100) /> },
+    );
     assert!(reached.first_element_child().unwrap().class_name().contains("vstage-meter--reached"));
     assert_eq!(meter(&reached).get_attribute("aria-valuenow").as_deref(), Some("100"), "the bar does not overflow");
     assert!(reached.text_content().unwrap().contains("120 of 100"), "the text still tells the truth");
+}
+
+/// A plan without a number (superdevvs/Repro_Backend's fixture: `"imageEditing": "UNLIMITED"`) shows what was
+/// used and no bar; a word vstage does not know is shown as sent.
+#[wasm_bindgen_test]
+fn usage_meter_of_an_unlimited_plan_shows_what_was_used_and_no_bar() {
+    let unlimited = container();
+    let _unlimited = leptos::mount::mount_to(unlimited.clone(), || {
+        view! { <UsageMeter label="Image editing" used=1250 limit=Limit::Unlimited /> }
+    });
+    let text = unlimited.text_content().unwrap();
+    assert!(text.contains("Image editing") && text.contains("1,250 used, no limit"), "{text}");
+    assert!(unlimited.query_selector("[role=meter]").unwrap().is_none(), "no bar to fill");
+    let classes = unlimited.first_element_child().unwrap().class_name();
+    assert!(!classes.contains("--near") && !classes.contains("--reached"), "{classes}");
+
+    let other = container();
+    let _other = leptos::mount::mount_to(other.clone(), || {
+        view! { <UsageMeter label="Staging" used=2 limit=Limit::Other("per-seat".into()) /> }
+    });
+    assert!(other.text_content().unwrap().contains("2 used (per-seat)"));
 }
 
 #[wasm_bindgen_test]

@@ -9,13 +9,19 @@ use serde_json::Value;
 use crate::vocabulary::{OutputResolution, RemovalMode, RoomType, SkyStyle, Style, VariationType};
 use crate::{lenient, tagged};
 
+/// The day-to-dusk config's type as it is sent: the spelling of a public client in production (the "Listing Lab"
+/// Node module `vsai.js`: `config: { type: 'daytodusk', sky_style }`); service-api.md shows none.
+pub const DAY_TO_DUSK: &str = "daytodusk";
+/// The spelling docs/api-notes.md chose before that evidence, still read.
+const DAY_TO_DUSK_AS_NOTED: &str = "day_to_dusk";
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Config {
     /// `type: staging` with `add_furniture` (and optionally `remove_furniture` first).
     Staging(StagingConfig),
     /// `type: staging` with `remove_furniture` and no `add_furniture`: declutter only.
     RemovalOnly(RemovalOnlyConfig),
-    /// `type: day_to_dusk`.
+    /// `type: daytodusk` (or `day_to_dusk`).
     DayToDusk(DayToDuskConfig),
     /// `type: enhancement`.
     Enhancement(EnhancementConfig),
@@ -86,7 +92,7 @@ impl Config {
     pub fn type_tag(&self) -> Option<&str> {
         match self {
             Config::Staging(_) | Config::RemovalOnly(_) => Some("staging"),
-            Config::DayToDusk(_) => Some("day_to_dusk"),
+            Config::DayToDusk(_) => Some(DAY_TO_DUSK),
             Config::Enhancement(_) => Some("enhancement"),
             Config::LegacyStaging(_) => Some("legacy_staging"),
             Config::Other(value) => value.get("type").and_then(Value::as_str),
@@ -163,7 +169,7 @@ impl Config {
         let known = match value.get("type").and_then(Value::as_str) {
             Some("staging") if has("add_furniture") => parse(&value).map(Config::Staging),
             Some("staging") if has("remove_furniture") => parse(&value).map(Config::RemovalOnly),
-            Some("day_to_dusk") => parse(&value).map(Config::DayToDusk),
+            Some(DAY_TO_DUSK | DAY_TO_DUSK_AS_NOTED) => parse(&value).map(Config::DayToDusk),
             Some("enhancement") => parse(&value).map(Config::Enhancement),
             Some("legacy_staging") => parse(&value).map(Config::LegacyStaging),
             _ => None,
@@ -221,8 +227,8 @@ impl RequestedFields {
                 }),
                 (None, None) => return Err("a staging config needs add_furniture, remove_furniture or both".into()),
             },
-            Some("day_to_dusk") => {
-                let sky_style = self.sky_style.ok_or("a day_to_dusk config needs its sky_style")?;
+            Some(DAY_TO_DUSK | DAY_TO_DUSK_AS_NOTED) => {
+                let sky_style = self.sky_style.ok_or("a daytodusk config needs its sky_style")?;
                 Config::DayToDusk(DayToDuskConfig { sky_style, output_resolution })
             }
             Some("enhancement") => Config::Enhancement(EnhancementConfig { output_resolution }),
@@ -233,10 +239,10 @@ impl RequestedFields {
             Some(other) => {
                 let shown: String = other.chars().take(40).collect();
                 return Err(format!(
-                    "the config type \"{shown}\" is not one of the contract's; use staging, day_to_dusk or enhancement"
+                    "the config type \"{shown}\" is not one of the contract's; use staging, daytodusk or enhancement"
                 ));
             }
-            None => return Err("a config needs its type: staging, day_to_dusk or enhancement".into()),
+            None => return Err("a config needs its type: staging, daytodusk or enhancement".into()),
         };
         Ok(config)
     }
@@ -282,10 +288,11 @@ mod tests {
             read(json!({"type": "legacy_staging", "room_type": "bed", "style": "coastal"})),
             Config::LegacyStaging(LegacyStagingConfig { room_type: RoomType::Bed, style: Style::Coastal })
         ));
-        assert!(matches!(
-            read(json!({"type": "day_to_dusk", "sky_style": "golden"})),
-            Config::DayToDusk(DayToDuskConfig { sky_style: SkyStyle::Golden, .. })
-        ));
+        for spelling in ["daytodusk", "day_to_dusk"] {
+            let config = read(json!({"type": spelling, "sky_style": "golden"}));
+            assert!(matches!(&config, Config::DayToDusk(DayToDuskConfig { sky_style: SkyStyle::Golden, .. })));
+            assert_eq!(serde_json::to_value(&config).unwrap()["type"], "daytodusk");
+        }
         assert!(matches!(read(json!({"type": "enhancement"})), Config::Enhancement(_)));
     }
 
@@ -301,6 +308,19 @@ mod tests {
             assert_eq!(serde_json::to_value(&config).unwrap(), wire);
         }
         assert!(serde_json::from_value::<Config>(json!("staging")).is_err());
+    }
+
+    /// superdevvs/Repro_Backend, app/Services/Studio/VirtualStagingOptions.php: `output_resolution` 1536, a number.
+    #[test]
+    fn a_numeric_output_resolution_keeps_the_config_known() {
+        let wire = json!({
+            "type": "staging", "output_resolution": 1536,
+            "add_furniture": {"style": "modern", "room_type": "living"}
+        });
+        let config = read(wire.clone());
+        let Config::Staging(staging) = &config else { panic!("{config:?}") };
+        assert_eq!(staging.output_resolution, Some(OutputResolution::Pixels(1536)));
+        assert_eq!(serde_json::to_value(&config).unwrap(), wire);
     }
 
     #[test]

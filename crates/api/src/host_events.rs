@@ -46,6 +46,9 @@ pub struct ResultChosen {
     pub render_id: String,
     pub variation_id: String,
     pub variation_type: Option<VariationType>,
+    /// Which image of the result: 0, or the view of a multi-view result.
+    #[serde(default)]
+    pub image_index: u32,
     pub url: String,
     pub optimized_url: Option<String>,
     pub thumbnail_url: Option<String>,
@@ -85,14 +88,16 @@ pub struct ResultChosen {
 }
 
 impl ResultChosen {
-    /// The choice of `variation`'s first image, made from `original_url`; `None` until the variation has one.
-    pub fn of(variation: &Variation, original_url: Option<&str>) -> Option<Self> {
-        let image = variation.result.as_ref()?.primary()?;
+    /// The choice of `variation`'s image `image_index` (its view, for a multi-view result), made from
+    /// `original_url`; `None` until the variation has that image.
+    pub fn of(variation: &Variation, image_index: u32, original_url: Option<&str>) -> Option<Self> {
+        let image = variation.result.as_ref()?.images().get(usize::try_from(image_index).ok()?)?;
         let kind = variation.kind.as_ref();
         Some(ResultChosen {
             render_id: variation.render_id.clone(),
             variation_id: variation.id.clone(),
             variation_type: variation.kind.clone(),
+            image_index,
             url: image.url.clone(),
             optimized_url: image.optimized_url.clone(),
             thumbnail_url: image.thumbnail_url.clone(),
@@ -207,7 +212,7 @@ mod tests {
     #[test]
     fn a_chosen_staging_result_is_disclosed_with_the_original() {
         let chosen =
-            ResultChosen::of(&variation(VariationType::Staging, Some(image())), Some("https://a.example/p.jpg"))
+            ResultChosen::of(&variation(VariationType::Staging, Some(image())), 0, Some("https://a.example/p.jpg"))
                 .unwrap();
         assert!(chosen.virtually_staged);
         assert_eq!(chosen.url, "https://img.example/full.jpg");
@@ -219,18 +224,32 @@ mod tests {
 
     #[test]
     fn every_kind_is_disclosed_and_only_staging_counts_as_staged() {
-        let removal = ResultChosen::of(&variation(VariationType::Removal, Some(image())), None).unwrap();
+        let removal = ResultChosen::of(&variation(VariationType::Removal, Some(image())), 0, None).unwrap();
         assert!(!removal.virtually_staged);
         assert!(removal.disclosure.starts_with("Digitally altered: furniture removed."));
         let dusk = disclosure(Some(&VariationType::DayToDusk), Some("u"));
         assert!(dusk.contains("dusk") && dusk.ends_with("original photo: u"));
-        assert!(ResultChosen::of(&variation(VariationType::Staging, None), None).is_none());
+        assert!(ResultChosen::of(&variation(VariationType::Staging, None), 0, None).is_none());
+    }
+
+    #[test]
+    fn each_view_of_a_multi_view_result_can_be_chosen() {
+        let view = |n: u32| ResultImage {
+            url: format!("https://img.example/view-{n}.jpg"),
+            optimized_url: None,
+            thumbnail_url: None,
+        };
+        let views = VariationResult::Many(vec![view(1), view(2), view(3)]);
+        let multi = variation(VariationType::Staging, Some(views));
+        let second = ResultChosen::of(&multi, 1, None).unwrap();
+        assert_eq!((second.image_index, second.url.as_str()), (1, "https://img.example/view-2.jpg"));
+        assert!(ResultChosen::of(&multi, 3, None).is_none(), "there is no fourth view");
     }
 
     #[test]
     fn a_recorded_choice_carries_what_its_profile_asks_for() {
         let chosen =
-            ResultChosen::of(&variation(VariationType::Staging, Some(image())), Some("https://a.example/p.jpg"))
+            ResultChosen::of(&variation(VariationType::Staging, Some(image())), 0, Some("https://a.example/p.jpg"))
                 .unwrap();
         let record = Disclosure {
             id: "dsc_1".into(),

@@ -47,7 +47,7 @@ pub use requests::{
     RenderConfigs, SetWebhookSecret,
 };
 pub use time::Timestamp;
-pub use user::{PhotoCounts, User, UserIdentity};
+pub use user::{Limit, PhotoCounts, PhotoLimits, User, UserIdentity};
 pub use validate::{MAX_VARIATIONS_PER_RENDER, Rule, ValidationError};
 pub use vocabulary::{
     AnalysisStatus, OutputResolution, RemovalMode, RoomType, SkyStyle, SortOrder, Style, VariationStatus, VariationType,

@@ -2,13 +2,14 @@
 //! Known values serialise exactly as service-api.md spells them; any other string is kept in `Other` and written back as is.
 
 /// Declares `pub enum Name { Known = "wire", ..., }` plus an `Other(String)` variant, with serde, `as_str`,
-/// `Display`, `From<&str>` and `KNOWN` (the known values in order).
+/// `Display`, `From<&str>` and `KNOWN` (the known values in order). `Known = "wire" | "alias"` also reads the
+/// aliases as `Known`; it is always written as the first spelling.
 #[macro_export]
 macro_rules! open_enum {
     (
         $(#[$meta:meta])*
         pub enum $name:ident {
-            $( $(#[$vmeta:meta])* $variant:ident = $wire:literal ),+ $(,)?
+            $( $(#[$vmeta:meta])* $variant:ident = $wire:literal $(| $alias:literal)* ),+ $(,)?
         }
     ) => {
         $(#[$meta])*
@@ -40,7 +41,7 @@ macro_rules! open_enum {
         impl From<&str> for $name {
             fn from(value: &str) -> Self {
                 match value {
-                    $( $wire => $name::$variant, )+
+                    $( $wire $(| $alias)* => $name::$variant, )+
                     other => $name::Other(other.to_string()),
                 }
             }

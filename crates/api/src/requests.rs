@@ -275,7 +275,7 @@ mod tests {
             json!({"image_url": "u", "variation_count": 1, "config": {"type": "virtual_renovation"}}),
             json!({"image_url": "u", "variation_count": 1, "config": {"add_furniture": {}}}),
             json!({"image_url": "u", "variation_count": 1, "config": {"type": "staging"}}),
-            json!({"image_url": "u", "variation_count": 1, "config": {"type": "day_to_dusk"}}),
+            json!({"image_url": "u", "variation_count": 1, "config": {"type": "daytodusk"}}),
             json!({"image_url": "u", "config": staging()}),
             json!({"image_url": "u", "configs": [staging()]}),
             json!({"image_url": "u", "variation_count": 1, "config": staging(), "configs": []}),

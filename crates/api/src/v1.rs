@@ -26,8 +26,8 @@ pub struct PingUser {
     pub uid: String,
 }
 
-/// `GET /v1/options`: the authoritative strings, to pass back exactly. `variationStyles` (the create-variation
-/// list) is vstage's addition; a service that does not send it leaves it empty.
+/// `GET /v1/options`: the authoritative strings, to pass back exactly. `variationStyles`, a create-variation list
+/// of its own, is read when a service sends one (earlier sandboxes did); without it `styles` serve both calls.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options {
     #[serde(rename = "roomTypes", default)]
@@ -138,6 +138,9 @@ pub struct Created {
 /// `POST /v1/render/create-variation?render_id=...`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CreateVariation {
+    /// Read from the body when the query has none: public clients send it either way. vstage sends it in the query.
+    #[serde(default, skip_serializing)]
+    pub render_id: Option<String>,
     #[serde(default, deserialize_with = "lenient::bool", skip_serializing_if = "Option::is_none")]
     pub wait_for_completion: Option<bool>,
     #[serde(rename = "roomType", default, skip_serializing_if = "Option::is_none")]
@@ -154,20 +157,19 @@ pub struct CreateVariation {
 pub const ROOM_TYPES: &[&str] =
     &["living", "bed", "kitchen", "dining", "home_office", "outdoor", "kids_room", "bathroom"];
 
-/// The styles of `POST /v1/render/create`.
-pub const CREATE_STYLES: &[&str] =
-    &["modern", "scandinavian", "industrial", "midcentury", "luxury", "farmhouse", "coastal", "standard"];
-
-/// The styles of `POST /v1/render/create-variation`.
-pub const VARIATION_STYLES: &[&str] = &[
-    "standard",
+/// The styles v1 takes, in create and create-variation alike, and the list `GET /v1/options` gives: service-api.md's
+/// create list, then the create-variation list's others. One list, because public clients offer what options
+/// lists to both calls (milosdjakovic/virtual-staging-wp-plugin, includes/class-vsai-template-renderer.php).
+pub const STYLES: &[&str] = &[
     "modern",
     "scandinavian",
     "industrial",
-    "mid-century modern",
+    "midcentury",
+    "luxury",
+    "farmhouse",
     "coastal",
+    "standard",
+    "mid-century modern",
     "american",
     "southwestern",
-    "farmhouse",
-    "luxury",
 ];

@@ -9,6 +9,7 @@ use crate::requests::{
     SetWebhookSecret,
 };
 use crate::v1;
+use crate::vocabulary::OutputResolution;
 
 /// At most this many variations exist per render (service-api.md part 1, rule 2).
 pub const MAX_VARIATIONS_PER_RENDER: u64 = 20;
@@ -331,7 +332,7 @@ impl v1::CreateRender {
             let Some(style) = &self.style else {
                 return fail("style", Rule::Required, Problem::StyleMissing);
             };
-            one_of("style", style.as_str(), v1::CREATE_STYLES)?;
+            one_of("style", style.as_str(), v1::STYLES)?;
         }
         if let Some(mode) = &self.declutter_mode {
             one_of("declutter_mode", mode.as_str(), &["off", "auto", "on"])?;
@@ -352,7 +353,7 @@ impl v1::CreateVariation {
             one_of("roomType", room_type.as_str(), v1::ROOM_TYPES)?;
         }
         if let Some(style) = &self.style {
-            one_of("style", style.as_str(), v1::VARIATION_STYLES)?;
+            one_of("style", style.as_str(), v1::STYLES)?;
         }
         Ok(())
     }
@@ -376,8 +377,8 @@ pub fn known_vocabulary(field: &str, config: &Config) -> Result<(), ValidationEr
         Config::Enhancement(c) => c.output_resolution.as_ref(),
         _ => None,
     };
-    if let Some(value) = resolution.filter(|v| !v.is_known()) {
-        unknown("output_resolution", value.as_str())?;
+    if let Some(value) = resolution.filter(|v| !v.is_known() || !sandbox_renders(v)) {
+        unknown("output_resolution", &value.to_string())?;
     }
     let removal = match config {
         Config::Staging(c) => c.remove_furniture.as_ref(),
@@ -396,6 +397,17 @@ pub fn known_vocabulary(field: &str, config: &Config) -> Result<(), ValidationEr
         }
         Config::DayToDusk(c) if !c.sky_style.is_known() => unknown("sky_style", c.sky_style.as_str()),
         _ => Ok(()),
+    }
+}
+
+/// The long sides, in pixels, the sandbox renders a numeric `output_resolution` at (the service's docs name 1536
+/// as the least of its default and 3072 as its largest; 4k is 3840).
+pub const SANDBOX_OUTPUT_PIXELS: RangeInclusive<u64> = 512..=4096;
+
+fn sandbox_renders(resolution: &OutputResolution) -> bool {
+    match resolution {
+        OutputResolution::Pixels(pixels) => SANDBOX_OUTPUT_PIXELS.contains(pixels),
+        _ => true,
     }
 }
 

@@ -45,7 +45,7 @@ fn a_render_with_every_kind_of_variation() {
     ));
 
     assert_eq!(unknown.status, VariationStatus::Other("upscaling".into()));
-    assert!(!unknown.status.is_final());
+    assert!(unknown.status.is_final(), "a status no client knows is not waited on");
     assert_eq!(unknown.kind, Some(VariationType::Other("virtual_renovation".into())));
     assert!(matches!(&unknown.config, Some(Config::Other(v)) if v["floor"] == "oak"));
     assert_eq!(unknown.eta, None, "missing eta");
@@ -60,7 +60,7 @@ fn pages_and_small_answers() {
     assert_eq!(page.items.len(), 2);
     assert!(page.items[0].variations.is_none());
     let user: User = fixture("user");
-    assert_eq!(user.image_editing_usage(), (3, 50));
+    assert_eq!(user.image_editing_usage(), (3, &Limit::Photos(50)));
     let added: AddedVariations = fixture("added_variations");
     assert!(matches!(&added.variations[0].config, Some(Config::DayToDusk(c)) if c.sky_style == SkyStyle::Golden));
     assert_eq!(added.variations[1].status, VariationStatus::Error);
@@ -170,7 +170,7 @@ fn requests_are_written_as_api_md_spells_them() {
     let value = written(&multi);
     assert_eq!(value["configs"][0]["variation_count"], 2);
     assert_eq!(value["configs"][0]["add_furniture"]["room_type"], "bed");
-    assert_eq!(value["configs"][1], json!({"type": "day_to_dusk", "sky_style": "blue", "variation_count": 1}));
+    assert_eq!(value["configs"][1], json!({"type": "daytodusk", "sky_style": "blue", "variation_count": 1}));
     assert!(value.get("webhook_url").is_none() && value.get("config").is_none());
     let read: CreateRender = serde_json::from_value(value).unwrap();
     assert_eq!(read, multi);

@@ -44,7 +44,11 @@ macro_rules! open {
 }
 
 fn resolution() -> impl Strategy<Value = Option<OutputResolution>> {
-    option::of(open!(OutputResolution))
+    option::of(prop_oneof![open!(OutputResolution), (0u64..10_000).prop_map(OutputResolution::Pixels)])
+}
+
+fn limit() -> impl Strategy<Value = Limit> {
+    prop_oneof![(0u64..1000).prop_map(Limit::Photos), Just(Limit::Unlimited), "[a-z]{1,8}".prop_map(Limit::Other)]
 }
 
 fn remove_furniture() -> impl Strategy<Value = RemoveFurniture> {
@@ -230,12 +234,13 @@ proptest! {
     #[test]
     fn small_answers_and_v1_round_trip(
         email in text(), uid in text(), counts in (0u64..1000, 0u64..1000), percentage in option::of(0.0f64..100.0),
+        limits in (limit(), limit()),
         created_at in timestamp(), outputs in vec(url(), 0..3), status in open!(v1::Status), progress in option::of(0.0f64..1.0),
         room_type in option::of(open!(RoomType)), style in option::of(open!(Style)), flag in option::of(any::<bool>()),
     ) {
         round_trips(&User {
             user: Some(UserIdentity { email: email.clone(), uid: uid.clone() }),
-            photo_limit: PhotoCounts { staging: counts.0, image_editing: counts.1 },
+            photo_limit: PhotoLimits { staging: limits.0, image_editing: limits.1 },
             photos_used_this_period: PhotoCounts { staging: counts.1, image_editing: counts.0 },
         })?;
         round_trips(&Analysis { id: uid.clone(), created_at: created_at.clone(), result_url: email.clone(), percentage_masked: percentage, status: AnalysisStatus::Done })?;
@@ -245,7 +250,7 @@ proptest! {
         round_trips(&v1::Render { render_id: uid.clone(), status, created_at: Some(created_at), outputs: outputs.clone(), progress, outputs_room_types: outputs.clone(), outputs_styles: vec![], image_url: outputs.first().cloned() })?;
         round_trips(&v1::Created { render_id: uid.clone(), result_image_url: outputs.first().cloned(), removal_output: None })?;
         round_trips(&v1::CreateRender { image_url: Some(uid), room_type: room_type.clone(), style: style.clone(), wait_for_completion: flag, add_furniture: flag, ..Default::default() })?;
-        round_trips(&v1::CreateVariation { room_type, style, wait_for_completion: flag, switch_to_queued_immediately: flag, add_virtually_staged_watermark: flag })?;
+        round_trips(&v1::CreateVariation { render_id: None, room_type, style, wait_for_completion: flag, switch_to_queued_immediately: flag, add_virtually_staged_watermark: flag })?;
     }
 }
 

@@ -101,11 +101,13 @@ pub struct Outputs {
     pub thumbnail: Vec<u8>,
 }
 
-/// Full size (scaled for `4k`/`full-hd`), an optimized copy, and a thumbnail of at most 400 px.
+/// Full size (scaled for `4k`/`full-hd` or a number of pixels), an optimized copy, and a thumbnail of at most 400 px.
 pub fn encode(image: &RgbImage, resolution: Option<&OutputResolution>) -> Result<Outputs, String> {
     let long_side = match resolution {
         Some(OutputResolution::FourK) => Some(3840),
         Some(OutputResolution::FullHd) => Some(1920),
+        // bounded by the caller (`vstage_api::validate::SANDBOX_OUTPUT_PIXELS`)
+        Some(OutputResolution::Pixels(side)) => Some(u32::try_from(*side).map_err(|_| "the resolution is too large")?),
         _ => None,
     };
     let full = match long_side {

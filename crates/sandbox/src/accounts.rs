@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use rusqlite::{Connection, OptionalExtension, params};
-use vstage_api::{PhotoCounts, User, UserIdentity, VariationType};
+use vstage_api::{PhotoCounts, PhotoLimits, User, UserIdentity, VariationType};
 
 use crate::error::SandboxError;
 use crate::store::Store;
@@ -69,7 +69,10 @@ impl Account {
     pub fn as_user(&self, used: PhotoCounts) -> User {
         User {
             user: Some(UserIdentity { email: self.email.clone(), uid: self.uid.clone() }),
-            photo_limit: self.photo_limit,
+            photo_limit: PhotoLimits {
+                staging: self.photo_limit.staging.into(),
+                image_editing: self.photo_limit.image_editing.into(),
+            },
             photos_used_this_period: used,
         }
     }

@@ -1,4 +1,5 @@
-//! The key check of service-api.md part 5: `Authorization: Api-Key <KEY>`, exactly, case-sensitive.
+//! The key check of service-api.md part 5: `Authorization: Api-Key <KEY>`, the key exact, the scheme in any case
+//! (an authentication scheme is case-insensitive, RFC 9110 section 11.1; public clients send `Api-key`).
 //! Handlers that take an `Authenticated` run only for a known key; anything else is a 401 `{"message"}`.
 
 use std::sync::Arc;
@@ -32,7 +33,30 @@ pub fn authenticate(headers: &HeaderMap, accounts: &Accounts) -> Result<Account,
     let key = header
         .to_str()
         .ok()
-        .and_then(|value| value.strip_prefix("Api-Key "))
+        .and_then(api_key)
         .ok_or(SandboxError::Unauthorized("Malformed Authorization header: use `Api-Key <your key>`."))?;
     accounts.find(key).cloned().ok_or(SandboxError::Unauthorized("Invalid API key."))
+}
+
+/// The key of an `Api-Key <KEY>` credential: the scheme in any case, then one or more spaces, then the key.
+fn api_key(credentials: &str) -> Option<&str> {
+    let (scheme, key) = credentials.split_once(' ')?;
+    let key = key.trim_start_matches(' ');
+    (scheme.eq_ignore_ascii_case("Api-Key") && !key.is_empty()).then_some(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::api_key;
+
+    #[test]
+    fn the_scheme_is_read_in_any_case_and_the_key_exactly() {
+        assert_eq!(api_key("Api-Key k-1"), Some("k-1"));
+        // iconicvirtualai/iconic-virtual-vsai-demo, lib/vsai.ts: `Api-key ${VSAI_API_KEY}`
+        assert_eq!(api_key("Api-key K-1"), Some("K-1"));
+        assert_eq!(api_key("API-KEY  k"), Some("k"));
+        for refused in ["Api-Key", "Api-Key ", "Bearer k", "Api-Keyk", "ApiKey k"] {
+            assert_eq!(api_key(refused), None, "{refused}");
+        }
+    }
 }

@@ -33,6 +33,12 @@ use tower_http::cors::{Any, CorsLayer};
 use accounts::Accounts;
 pub use error::SandboxError;
 
+/// The largest request body the API takes: a photo of the largest size vstage allows (`MAX_PHOTO_BYTES`) as a
+/// base64 `data:` URL and a mask of the same size beside it, with room for the rest of the JSON; a multipart v1
+/// create with its file fits too. Public clients without hosting send photos so (superdevvs/Repro_Backend,
+/// app/Services/Studio/Providers/VirtualStagingAiClient.php: `'data:image/jpeg;base64,'.base64_encode($jpeg)`).
+pub const MAX_REQUEST_BYTES: usize = 2 * vstage_api::validate::MAX_PHOTO_BYTES.div_ceil(3) * 4 + 1024 * 1024;
+
 /// How a sandbox is set up.
 #[derive(Debug, Clone)]
 pub struct SandboxConfig {
@@ -133,6 +139,7 @@ pub fn build(config: &SandboxConfig, base_url: &str) -> Result<Sandbox, SandboxE
     let router = Router::new()
         .nest("/v2", v2::routes())
         .nest("/v1", v1::routes())
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_REQUEST_BYTES))
         .nest("/sandbox", faults::routes())
         .nest("/samples", samples::routes())
         .route("/openapi.json", axum::routing::get(openapi::serve))

@@ -268,7 +268,7 @@ pub fn insert_variations(
         }
     }
     let waiting: i64 = tx
-        .prepare_cached("SELECT COUNT(*) FROM variations WHERE status IN ('queued', 'processing')")?
+        .prepare_cached("SELECT COUNT(*) FROM variations WHERE status IN ('queued', 'rendering')")?
         .query_row([], |r| r.get(0))?;
     let now = now_millis();
     for (position, planned) in planned.iter().enumerate() {
@@ -317,13 +317,24 @@ pub fn get(db: &Connection, account: &Account, render_id: &str, query: &GetRende
             })
         })?;
     let first_eta: Option<i64> = db
-        .prepare_cached("SELECT MIN(eta) FROM variations WHERE render_id = ?1 AND status NOT IN ('done', 'error')")?
+        .prepare_cached("SELECT MIN(eta) FROM variations WHERE render_id = ?1 AND status IN ('queued', 'rendering')")?
         .query_row([render_id], |r| r.get(0))?;
     render.eta = first_eta.map(Timestamp::from_millis);
-    if query.include_variations == Some(true) {
-        render.variations = Some(variation_page(db, render_id, query)?);
-    }
+    render.variations = Some(if query.include_variations == Some(true) {
+        variation_page(db, render_id, query)?
+    } else {
+        // Clients read `variations.total_count` without asking for the items (viktorvidual/digital-estate,
+        // supabase/functions/create-variations/index.ts): the count is always there, the items when asked for.
+        VariationPage { total_count: Some(variation_count(db, render_id)?), next_cursor: None, items: Vec::new() }
+    });
     Ok(render)
+}
+
+fn variation_count(db: &Connection, render_id: &str) -> Result<u64, SandboxError> {
+    let total: i64 = db
+        .prepare_cached("SELECT COUNT(*) FROM variations WHERE render_id = ?1")?
+        .query_row([render_id], |r| r.get(0))?;
+    Ok(total as u64)
 }
 
 fn variation_page(db: &Connection, render_id: &str, query: &GetRender) -> Result<VariationPage, SandboxError> {
@@ -359,10 +370,7 @@ fn variation_page(db: &Connection, render_id: &str, query: &GetRender) -> Result
     } else {
         None
     };
-    let total: i64 = db
-        .prepare_cached("SELECT COUNT(*) FROM variations WHERE render_id = ?1")?
-        .query_row([render_id], |r| r.get(0))?;
-    Ok(VariationPage { total_count: Some(total as u64), next_cursor, items })
+    Ok(VariationPage { total_count: Some(variation_count(db, render_id)?), next_cursor, items })
 }
 
 /// `GET /v2/renders`: the account's renders, newest first unless asked otherwise, each with its first variations.

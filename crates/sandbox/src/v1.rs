@@ -41,6 +41,12 @@ struct RenderId {
     render_id: String,
 }
 
+/// create-variation's `render_id`, which may come in the body instead.
+#[derive(Deserialize)]
+struct MaybeRenderId {
+    render_id: Option<String>,
+}
+
 async fn ping(
     State(state): State<Arc<SandboxState>>,
     Authenticated(account): Authenticated,
@@ -56,11 +62,7 @@ async fn ping(
 
 async fn options(_account: Authenticated) -> Json<v1::Options> {
     let strings = |list: &[&str]| list.iter().map(|s| s.to_string()).collect();
-    Json(v1::Options {
-        room_types: strings(v1::ROOM_TYPES),
-        styles: strings(v1::CREATE_STYLES),
-        variation_styles: strings(v1::VARIATION_STYLES),
-    })
+    Json(v1::Options { room_types: strings(v1::ROOM_TYPES), styles: strings(v1::STYLES), variation_styles: Vec::new() })
 }
 
 /// `POST /v1/render/create`.
@@ -172,12 +174,12 @@ async fn render(
     Ok(Json(state.store.run(move |db| v1_renders::read(db, &account, &render_id)).await?))
 }
 
-/// `POST /v1/render/create-variation?render_id=...`: only on a done render; staged on its decluttered image when
+/// `POST /v1/render/create-variation?render_id=...` (or `render_id` in the body): only on a done render; staged on its decluttered image when
 /// the first call decluttered.
 async fn create_variation(
     State(state): State<Arc<SandboxState>>,
     Authenticated(account): Authenticated,
-    QueryParams(RenderId { render_id }): QueryParams<RenderId>,
+    QueryParams(query): QueryParams<MaybeRenderId>,
     body: Bytes,
 ) -> Result<Json<v1::Created>, SandboxError> {
     let request: v1::CreateVariation = if body.iter().all(u8::is_ascii_whitespace) {
@@ -186,6 +188,9 @@ async fn create_variation(
         serde_json::from_slice(&body)
             .map_err(|e| SandboxError::BadRequest(format!("The request body is not what this endpoint takes: {e}.")))?
     };
+    let render_id = query.render_id.or(request.render_id.clone()).ok_or_else(|| {
+        SandboxError::BadRequest("render_id: name the render in the query (`?render_id=...`) or in the body.".into())
+    })?;
     request.validate()?;
     let waits = request.wait_for_completion.unwrap_or(false);
     let pace = state.pace;

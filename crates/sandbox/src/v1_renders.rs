@@ -61,8 +61,8 @@ pub fn read(db: &Connection, account: &Account, render_id: &str) -> Result<v1::R
         .query_map([render_id], renders::variation_from_row)?
         .collect::<Result<_, _>>()?;
     let pending = variations.iter().any(|v| !v.status.is_final());
-    let processing = variations.iter().any(|v| v.status == VariationStatus::Processing);
-    let status = if pending && queued_flag && !processing {
+    let rendering = variations.iter().any(|v| v.status == VariationStatus::Rendering);
+    let status = if pending && queued_flag && !rendering {
         v1::Status::Queued
     } else if pending {
         v1::Status::Rendering

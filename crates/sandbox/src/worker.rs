@@ -30,11 +30,12 @@ struct Job {
     v1_resolution: Option<vstage_api::OutputResolution>,
 }
 
+/// A variation taken by a worker that stopped is queued again (`processing` is what earlier versions wrote).
+const RESUME: &str = "UPDATE variations SET status = 'queued' WHERE status IN ('rendering', 'processing')";
+
 /// Starts `count` workers on the runtime; they stop when the returned handles are aborted.
 pub fn start(state: &Arc<SandboxState>, count: usize) -> Result<Vec<AbortHandle>, SandboxError> {
-    state
-        .store
-        .run_now(|db| Ok(db.execute("UPDATE variations SET status = 'queued' WHERE status = 'processing'", [])?))?;
+    state.store.run_now(|db| Ok(db.execute(RESUME, [])?))?;
     let mut handles = Vec::new();
     for _ in 0..count.max(1) {
         let state = state.clone();
@@ -58,7 +59,7 @@ pub fn start(state: &Arc<SandboxState>, count: usize) -> Result<Vec<AbortHandle>
     Ok(handles)
 }
 
-/// Marks the next ready variation `processing` and describes it.
+/// Marks the next ready variation `rendering` (as the service says it, docs/api-notes.md) and describes it.
 async fn take(state: &Arc<SandboxState>) -> Result<Option<Job>, SandboxError> {
     state
         .store
@@ -66,7 +67,7 @@ async fn take(state: &Arc<SandboxState>) -> Result<Option<Job>, SandboxError> {
             // The oldest queued variation whose base, if it has one, is final.
             let taken: Option<(String, String, String, Option<String>)> = db
                 .prepare_cached(
-                    "UPDATE variations SET status = 'processing'
+                    "UPDATE variations SET status = 'rendering'
                      WHERE seq = (
                          SELECT v.seq FROM variations v
                          WHERE v.status = 'queued'

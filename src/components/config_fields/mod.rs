@@ -76,8 +76,8 @@ pub fn ConfigFields(
             <ChoiceField
                 id=fields.dom("resolution")
                 label=td_string!(locale, forms.config_resolution)
-                options=RESOLUTIONS.iter().map(|size| (size.as_str().to_string(), describe::resolution(locale, size))).collect()
-                current=Signal::derive(move || fields.draft().resolution.as_str().to_string())
+                options=RESOLUTIONS.iter().map(|size| (size.to_string(), describe::resolution(locale, size))).collect()
+                current=Signal::derive(move || fields.draft().resolution.to_string())
                 on_pick=move |value: String| fields.edit(|d| d.resolution = OutputResolution::from(value.as_str()))
             />
         }

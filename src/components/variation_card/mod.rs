@@ -1,5 +1,6 @@
 //! One variation: its status (announced as it changes), an ETA countdown while it works, its thumbnail (the full
-//! image on click), download, "Use in listing" when embedded, its configuration, its lineage and, when it failed, why.
+//! image on click), download, "Use in listing" when embedded, its configuration, its lineage and, when it failed, why
+//! (or that the service deleted it).
 //! `model` works out its words, and the picture and the actions are components of their own.
 
 mod actions;
@@ -7,6 +8,7 @@ mod model;
 mod picture;
 
 use leptos::prelude::*;
+use leptos_i18n::td_string;
 use vstage_api::{Variation, VariationStatus, VariationType};
 
 use self::actions::VariationActions;
@@ -34,17 +36,18 @@ pub fn VariationCard(
     /// On removal variations: stage the empty room.
     #[prop(optional, into)]
     on_stage: Option<Callback<String>>,
-    /// Hands the finished result to the host's listing (only where there is a listing to take it).
+    /// Hands one image of the finished result to the host's listing (only where there is a listing to take it).
     #[prop(default = None)]
-    on_use: Option<Callback<String>>,
+    on_use: Option<Callback<(String, u32)>>,
 ) -> impl IntoView {
     let locale = use_locale();
-    let image = variation.result.as_ref().and_then(|result| result.primary().cloned());
+    let images = variation.result.as_ref().map(|result| result.images().to_vec()).unwrap_or_default();
     let eta = model::pending_eta(&variation);
     let start = variation.created_at.millis();
     let Variation { id, status, kind, config, error_message, .. } = variation;
     let on_stage = on_stage.filter(|_| kind == Some(VariationType::Removal));
     let failed = status == VariationStatus::Error;
+    let deleted = status == VariationStatus::Deleted;
     let label = Signal::derive({
         let title = title.clone();
         move || model::label(locale.get(), &title, kind.as_ref())
@@ -61,12 +64,13 @@ pub fn VariationCard(
                     {status_words}
                 </span>
             </header>
-            <VariationPicture image=image.clone() working=!status.is_final() title label on_open />
+            <VariationPicture images=images.clone() working=!status.is_final() title label on_open />
             {eta.map(|eta| view! { <EtaBar start eta now /> })}
             {failed.then(|| view! { <p class="vstage-error" role="alert">{move || model::failure_words(locale.get(), error_message.as_deref())}</p> })}
+            {deleted.then(|| view! { <p class="vstage-variation__note">{move || td_string!(locale.get(), studio.variation_deleted)}</p> })}
             {config.map(|config| view! { <p class="vstage-variation__config">{move || describe::config(locale.get(), &config)}</p> })}
             {lineage.map(|lineage| view! { <p class="vstage-variation__lineage">{lineage}</p> })}
-            {image.map(|image| view! { <VariationActions id=id.clone() image_url=image.url on_compare on_stage on_use /> })}
+            {(!images.is_empty()).then(|| view! { <VariationActions id=id.clone() images on_compare on_stage on_use /> })}
         </article>
     }
 }

@@ -7,9 +7,10 @@ use vstage_api::{Variation, VariationStatus, VariationType};
 use crate::describe;
 use crate::locale::Locale;
 
-/// The status badge's classes, e.g. `vstage-badge vstage-badge--done`.
+/// The status badge's classes, e.g. `vstage-badge vstage-badge--done`; a status vstage does not know is `--other`.
 pub fn badge_class(status: &VariationStatus) -> String {
-    format!("vstage-badge vstage-badge--{}", status.as_str())
+    let known = if status.is_known() { status.as_str() } else { "other" };
+    format!("vstage-badge vstage-badge--{known}")
 }
 
 /// "Variation 2: Virtual staging": the card as screen readers name it.

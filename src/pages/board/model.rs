@@ -73,6 +73,7 @@ impl BoardChange {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Progress {
     pub done: usize,
+    /// Ended without a result: failed, deleted, or in a state vstage does not know.
     pub failed: usize,
     pub total: usize,
 }
@@ -81,9 +82,9 @@ impl Progress {
     pub fn of<'a>(variations: impl IntoIterator<Item = &'a Variation>) -> Progress {
         variations.into_iter().fold(Progress::default(), |mut progress, variation| {
             progress.total += 1;
-            match variation.status {
+            match &variation.status {
                 VariationStatus::Done => progress.done += 1,
-                VariationStatus::Error => progress.failed += 1,
+                status if status.is_final() => progress.failed += 1,
                 _ => {}
             }
             progress

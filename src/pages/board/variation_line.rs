@@ -14,7 +14,7 @@ use crate::locale::use_locale;
 pub fn VariationStatusLine(variation: Variation, #[prop(into)] now: Signal<i64>) -> impl IntoView {
     let locale = use_locale();
     let status = variation.status.clone();
-    let pending = matches!(status, VariationStatus::Queued | VariationStatus::Processing);
+    let pending = status.is_in_progress();
     let eta = variation.eta.as_ref().map(|eta| eta.millis()).filter(|_| pending);
     let start = variation.created_at.millis();
     view! {

@@ -21,10 +21,10 @@ pub fn use_in_listing(
     render_id: Signal<String>,
     state: RenderState,
     announcement: RwSignal<String>,
-) -> Option<Callback<String>> {
+) -> Option<Callback<(String, u32)>> {
     let (api, locale) = (use_api(), use_locale());
     let host = use_host().filter(|_| use_navigator().history() == History::Memory)?;
-    Some(Callback::new(move |variation_id: String| {
+    Some(Callback::new(move |(variation_id, image_index): (String, u32)| {
         let original = state.render.with_untracked(|r| r.as_ref().and_then(|r| r.image_url.clone()));
         let known = state.variations.with_untracked(|list| list.iter().find(|v| v.id == variation_id).cloned());
         let (api, host) = (api.clone(), host.clone());
@@ -32,7 +32,8 @@ pub fn use_in_listing(
         spawn_local(async move {
             let render_id = render_id.get_untracked();
             let fresh = api.get_variation(&render_id, &variation_id).await.ok();
-            let Some(chosen) = fresh.or(known).and_then(|v| ResultChosen::of(&v, original.as_deref())) else {
+            let Some(chosen) = fresh.or(known).and_then(|v| ResultChosen::of(&v, image_index, original.as_deref()))
+            else {
                 return;
             };
             let sent = match listing::hand_over(&api, &host, chosen, profile, locale.get_untracked()).await {

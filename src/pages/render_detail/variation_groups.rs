@@ -20,8 +20,8 @@ pub fn VariationGroups(
     compare: RwSignal<Option<String>>,
     /// "Stage this empty room", with the removal variation's id.
     on_stage: Callback<String>,
-    /// "Use in listing", where a listing embeds the studio.
-    on_use: Option<Callback<String>>,
+    /// "Use in listing", where a listing embeds the studio: the variation and which of its images.
+    on_use: Option<Callback<(String, u32)>>,
 ) -> impl IntoView {
     let locale = use_locale();
     let now = use_now();

@@ -83,6 +83,24 @@ async fn every_type_gives_its_own_image_in_three_sizes() {
     }
 }
 
+/// A numeric `output_resolution` is the long side in pixels; one the sandbox does not render is a 400 naming it.
+#[tokio::test]
+async fn a_numeric_resolution_is_the_long_side_in_pixels() {
+    let sandbox = fast_sandbox().await;
+    let client = client(&sandbox, "k");
+    let photo_url = format!("{}/samples/living-empty.jpg", sandbox.base_url());
+    let at =
+        |pixels| Config::Enhancement(EnhancementConfig { output_resolution: Some(OutputResolution::Pixels(pixels)) });
+    let render = client.create_render(&render_of(photo_url.clone(), at(1536), 1)).await.unwrap();
+    let variations = finished(&client, &render.id).await;
+    let full = image(&variations[0].result.as_ref().unwrap().primary().unwrap().url).await;
+    assert_eq!(full.width().max(full.height()), 1536);
+
+    let refused = client.create_render(&render_of(photo_url, at(99_999), 1)).await.unwrap_err();
+    assert_eq!(refused.status(), Some(400));
+    assert!(refused.to_string().contains("99999"), "{refused}");
+}
+
 #[tokio::test]
 async fn variations_of_one_render_differ_and_staging_waits_for_its_removal() {
     let sandbox = fast_sandbox().await;
@@ -215,7 +233,7 @@ async fn queued_and_interrupted_work_finishes_after_a_restart() {
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     loop {
         let now = client(&first, "k").all_variations(&render.id).await.unwrap();
-        if now.iter().any(|v| v.status == VariationStatus::Processing) {
+        if now.iter().any(|v| v.status == VariationStatus::Rendering) {
             break;
         }
         assert!(

@@ -56,16 +56,17 @@ async fn a_render_starts_with_queued_variations_an_eta_and_its_usage_counted() {
         render.eta.as_ref().map(Timestamp::millis),
         items.iter().filter_map(|v| v.eta.as_ref()).map(Timestamp::millis).min()
     );
-    assert_eq!(client.user().await.unwrap().staging_usage(), (2, 100));
+    assert_eq!(client.user().await.unwrap().staging_usage(), (2, &Limit::Photos(100)));
 
     let variation = client.get_variation(&render.id, &items[1].id).await.unwrap();
     assert_eq!((&variation.id, &variation.config), (&items[1].id, &items[1].config));
     let without = client.get_render(&render.id, &GetRender::default()).await.unwrap();
-    assert!(without.variations.is_none(), "variations only when asked for");
+    let counted = without.variations.expect("the count is always there");
+    assert_eq!((counted.total_count, counted.items.len()), (Some(2), 0), "the items only when asked for");
 
     let dusk = Config::DayToDusk(DayToDuskConfig { sky_style: SkyStyle::Golden, output_resolution: None });
     client.create_render(&single(dusk, 3)).await.unwrap();
-    assert_eq!(client.user().await.unwrap().image_editing_usage(), (3, 100));
+    assert_eq!(client.user().await.unwrap().image_editing_usage(), (3, &Limit::Photos(100)));
 }
 
 #[tokio::test]
@@ -170,7 +171,11 @@ async fn the_photo_limit_is_a_403() {
     let error = client.create_render(&single(staging(None, None), 2)).await.unwrap_err();
     assert_eq!(error.status(), Some(403));
     assert!(error.to_string().contains("limit"), "{error}");
-    assert_eq!(client.user().await.unwrap().staging_usage(), (4, 5), "a refused render charges nothing");
+    assert_eq!(
+        client.user().await.unwrap().staging_usage(),
+        (4, &Limit::Photos(5)),
+        "a refused render charges nothing"
+    );
     assert_eq!(client.list_renders(&ListRenders::default()).await.unwrap().items.len(), 1, "and is not kept");
 }
 

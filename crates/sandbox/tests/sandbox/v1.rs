@@ -42,8 +42,32 @@ async fn ping_and_options() {
     assert!(ping.user.unwrap().uid.starts_with("acct_"));
     let options = client.v1_options().await.unwrap();
     assert_eq!(options.room_types, v1::ROOM_TYPES);
-    assert_eq!(options.styles, v1::CREATE_STYLES);
-    assert_eq!(options.variation_styles, v1::VARIATION_STYLES);
+    assert_eq!(options.styles, v1::STYLES, "one list, for create and create-variation alike");
+    assert!(options.variation_styles.is_empty());
+}
+
+/// `render_id` of create-variation in the body, where the query has none; a sentence when neither has it.
+#[tokio::test]
+async fn create_variation_finds_its_render_in_the_body_too() {
+    let sandbox = fast_sandbox(20).await;
+    let request = v1::CreateRender {
+        image_url: Some(photo(&sandbox)),
+        room_type: Some(RoomType::Living),
+        style: Some(Style::Modern),
+        ..Default::default()
+    };
+    let created = client(&sandbox, "k").v1_create_render(&request).await.unwrap();
+    let body = json!({"render_id": created.render_id, "style": "industrial"});
+    let (status, answered) = answer(raw(&sandbox, Method::POST, "/v1/render/create-variation", "k").json(&body)).await;
+    assert_eq!(status, 200, "{answered}");
+    assert_eq!(answered["render_id"], created.render_id.as_str());
+    let rendered = until_done(&sandbox, &created.render_id).await;
+    assert_eq!(rendered.outputs_styles, ["modern", "industrial"]);
+
+    let (status, refused) =
+        answer(raw(&sandbox, Method::POST, "/v1/render/create-variation", "k").json(&json!({}))).await;
+    assert_eq!(status, 400);
+    assert!(refused["message"].as_str().unwrap().contains("render_id"), "{refused}");
 }
 
 #[tokio::test]
@@ -216,7 +240,7 @@ async fn invalid_arguments_are_400s_with_the_lists() {
     let sandbox = fast_sandbox(20).await;
     for body in [
         json!({"image_url": photo(&sandbox), "room_type": "garage", "style": "modern"}),
-        json!({"image_url": photo(&sandbox), "room_type": "living", "style": "mid-century modern"}),
+        json!({"image_url": photo(&sandbox), "room_type": "living", "style": "hamptons"}),
         json!({"room_type": "living", "style": "modern"}),
     ] {
         let (status, answer): (u16, Value) =

@@ -18,4 +18,5 @@ mod header;
 mod keyboard;
 mod locales;
 mod mask;
+mod real_service;
 mod studio;

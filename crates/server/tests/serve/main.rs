@@ -15,6 +15,7 @@ mod kept;
 mod metrics;
 mod open_access;
 mod read_first;
+mod real_service;
 mod recording;
 mod results;
 mod secrets;

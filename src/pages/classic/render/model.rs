@@ -42,6 +42,8 @@ pub struct VaryChoices {
 /// `POST /v1/render/create-variation` for these choices, every one of them said.
 pub fn variation_request(choices: &VaryChoices) -> v1::CreateVariation {
     v1::CreateVariation {
+        // the client names the render in the query
+        render_id: None,
         wait_for_completion: Some(choices.wait),
         room_type: Some(RoomType::from(choices.room_type.as_str())),
         style: Some(Style::from(choices.style.as_str())),
