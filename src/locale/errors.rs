@@ -55,6 +55,8 @@ pub fn invalid(locale: Locale, error: &ValidationError) -> String {
             td_string!(locale, validation.bulk_too_many_renders, max = max, given = given)
         }
         Problem::AnalyzePhotoPattern => td_string!(locale, validation.analyze_photo_pattern).to_string(),
+        Problem::ViewCount { min, max } => td_string!(locale, validation.view_count, min = min, max = max),
+        Problem::MultiViewConfig => td_string!(locale, validation.multi_view_config).to_string(),
         Problem::PhotoMissing => td_string!(locale, validation.photo_missing).to_string(),
         Problem::PhotoTwice => td_string!(locale, validation.photo_twice).to_string(),
         Problem::RoomTypeMissing => td_string!(locale, validation.room_type_missing).to_string(),
@@ -142,6 +144,8 @@ mod tests {
             Problem::BulkTooManyPhotos { max: 25, given: 30 },
             Problem::BulkTooManyRenders { max: 25, given: 26 },
             Problem::AnalyzePhotoPattern,
+            Problem::ViewCount { min: 2, max: 3 },
+            Problem::MultiViewConfig,
             Problem::PhotoMissing,
             Problem::PhotoTwice,
             Problem::RoomTypeMissing,

@@ -141,6 +141,7 @@ async fn every_v2_render_endpoint_through_the_browser() {
     use vstage_api::*;
     let client = client("wasm-client-7");
     let request = CreateRender {
+        image_urls: Vec::new(),
         image_url: sample("living-furnished.jpg"),
         configs: RenderConfigs::Single { config: staging(Some(RemovalMode::On)), variation_count: 1 },
         webhook_url: None,

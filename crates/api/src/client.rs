@@ -12,6 +12,7 @@ use crate::board::{AddToBoard, Board, BoardRender};
 use crate::capabilities::{Capabilities, Sample};
 use crate::disclosure::{DiscloseRequest, Disclosure, DisclosureList};
 use crate::error::ApiError;
+use crate::multi_view::{CheckViews, ViewsCompatibility};
 use crate::multipart::{self, PhotoFile};
 use crate::query::percent_encode;
 use crate::render::{Render, RenderPage, Variation};
@@ -270,6 +271,12 @@ impl<T: Transport> Client<T> {
     pub async fn analyze(&self, request: &Analyze) -> Result<Analysis, ApiError> {
         request.validate()?;
         self.json(Call::post("/v2/analyze".into(), request, None)?).await
+    }
+
+    /// `POST /v2/multi-view-compatability` (the service's spelling): whether these photos can be staged together.
+    pub async fn check_views(&self, request: &CheckViews) -> Result<ViewsCompatibility, ApiError> {
+        request.validate()?;
+        self.json(Call::post("/v2/multi-view-compatability".into(), request, None)?).await
     }
 
     /// `POST /v2/user/webhook-secret`.

@@ -14,6 +14,7 @@ pub mod disclosure;
 pub mod error;
 pub mod host_events;
 mod lenient;
+pub mod multi_view;
 pub mod multipart;
 mod open_enum;
 mod query;

@@ -13,7 +13,12 @@ use crate::vocabulary::SortOrder;
 /// `POST /renders`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CreateRender {
+    /// The photo; for multi-view staging, the first of `image_urls`.
     pub image_url: String,
+    /// Multi-view staging (the service's beta, `crate::multi_view`): every photo of the one room, in order, the
+    /// first being `image_url`. Empty for a render of one photo.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub image_urls: Vec<String>,
     #[serde(flatten)]
     pub configs: RenderConfigs,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -54,7 +59,10 @@ impl RenderConfigs {
 /// `POST /renders` as sent: either form's fields, each optional until the form is known.
 #[derive(Deserialize)]
 struct CreateRenderFields {
-    image_url: String,
+    #[serde(default)]
+    image_url: Option<String>,
+    #[serde(default)]
+    image_urls: Vec<String>,
     #[serde(default)]
     config: Option<RequestedFields>,
     #[serde(default)]
@@ -85,8 +93,17 @@ impl<'de> Deserialize<'de> for CreateRender {
             (Some(_), _, Some(_)) => return Err(D::Error::custom("give config or configs, not both")),
             (None, _, None) => return Err(D::Error::custom("a render needs config (with variation_count) or configs")),
         };
+        let image_url = match (fields.image_url, fields.image_urls.first()) {
+            (Some(photo), Some(first)) if photo != *first => {
+                return Err(D::Error::custom("image_url must be the first of image_urls; give one or the other"));
+            }
+            (Some(photo), _) => photo,
+            (None, Some(first)) => first.clone(),
+            (None, None) => return Err(D::Error::missing_field("image_url")),
+        };
         Ok(CreateRender {
-            image_url: fields.image_url,
+            image_url,
+            image_urls: fields.image_urls,
             configs,
             webhook_url: fields.webhook_url,
             wait_for_completion: fields.wait_for_completion,

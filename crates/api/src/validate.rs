@@ -8,8 +8,8 @@ use crate::requests::{
     AddVariations, Analyze, BulkAddVariations, BulkCreateRenders, CreateRender, GetRender, ListRenders, RenderConfigs,
     SetWebhookSecret,
 };
-use crate::v1;
-use crate::vocabulary::OutputResolution;
+use crate::vocabulary::{OutputResolution, RemovalMode};
+use crate::{multi_view, v1};
 
 /// At most this many variations exist per render (service-api.md part 1, rule 2).
 pub const MAX_VARIATIONS_PER_RENDER: u64 = 20;
@@ -58,6 +58,11 @@ pub enum Problem {
     BulkNoPhotos,
     /// A bulk add-variations request without entries.
     BulkNoRenders,
+    /// A multi-view render with fewer than `min` or more than `max` photos.
+    ViewCount { min: usize, max: usize },
+    /// A multi-view render whose configuration the beta does not stage: only staging of a living room or a
+    /// bedroom, without furniture removal.
+    MultiViewConfig,
     /// A bulk create request with more than `max` photos.
     BulkTooManyPhotos { max: usize, given: usize },
     /// A bulk add-variations request with more than `max` renders.
@@ -122,6 +127,13 @@ impl std::fmt::Display for Problem {
             Problem::AnalyzePhotoPattern => {
                 f.write_str("Give the photo as an http(s) address without spaces, or as a base64 data URL of an image.")
             }
+            Problem::ViewCount { min, max } => {
+                write!(f, "Multi-view staging takes {min} to {max} photos of the same room; choose that many.")
+            }
+            Problem::MultiViewConfig => f.write_str(
+                "Multi-view staging stages living rooms and bedrooms, without removing furniture; choose one of \
+                 those rooms and no removal, or stage the photos one by one.",
+            ),
             Problem::PhotoMissing => f.write_str("Give the photo's address or upload the photo."),
             Problem::PhotoTwice => f.write_str("Give either a photo address or a file, not both."),
             Problem::RoomTypeMissing => f.write_str("Choose a room type for staging."),
@@ -200,6 +212,9 @@ impl CreateRender {
                     .collect()
             }
         };
+        if !self.image_urls.is_empty() {
+            multi_view(&self.image_urls, &entries)?;
+        }
         let mut total = 0u64;
         for (prefix, config, count) in entries {
             let config_field =
@@ -221,6 +236,47 @@ impl CreateRender {
             total,
         )
     }
+}
+
+/// The photos of a multi-view render: as many as the beta stages, each an address of the `image_url` pattern.
+fn views(photos: &[String]) -> Result<(), ValidationError> {
+    if !multi_view::VIEWS.contains(&photos.len()) {
+        let (min, max) = (*multi_view::VIEWS.start(), *multi_view::VIEWS.end());
+        return fail("image_urls", Rule::Range, Problem::ViewCount { min, max });
+    }
+    for (index, photo) in photos.iter().enumerate() {
+        image_url(&format!("image_urls[{index}]"), photo)?;
+    }
+    Ok(())
+}
+
+impl multi_view::CheckViews {
+    pub fn validate(&self) -> Result<(), ValidationError> {
+        views(&self.image_urls)
+    }
+}
+
+/// A multi-view render's photos and configurations, within the beta's limits (`crate::multi_view`).
+fn multi_view(photos: &[String], entries: &[(String, &Config, u64)]) -> Result<(), ValidationError> {
+    views(photos)?;
+    for (prefix, config, _) in entries {
+        let field = if prefix.is_empty() { "config" } else { prefix.trim_end_matches('.') };
+        multi_view_config(field, config)?;
+    }
+    Ok(())
+}
+
+/// A configuration the beta stages over several photos: staging of a living room or a bedroom, with no furniture
+/// removed. The sandbox checks it for variations added to a multi-view render too.
+pub fn multi_view_config(field: &str, config: &Config) -> Result<(), ValidationError> {
+    let staged = match config {
+        Config::Staging(staging) => {
+            multi_view::ROOM_TYPES.contains(&staging.add_furniture.room_type)
+                && staging.remove_furniture.as_ref().is_none_or(|removal| removal.mode == RemovalMode::Off)
+        }
+        _ => false,
+    };
+    if staged { Ok(()) } else { fail(field, Rule::NotAllowedHere, Problem::MultiViewConfig) }
 }
 
 impl AddVariations {
@@ -249,6 +305,7 @@ impl BulkCreateRenders {
         optional_http_url("webhook_url", self.webhook_url.as_deref())?;
         for (index, entry) in self.renders.iter().enumerate() {
             let single = CreateRender {
+                image_urls: Vec::new(),
                 image_url: entry.image_url.clone(),
                 configs: RenderConfigs::Single { config: entry.config.clone(), variation_count: entry.variation_count },
                 webhook_url: None,

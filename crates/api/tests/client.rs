@@ -104,6 +104,7 @@ fn every_endpoint_has_its_method_and_path() {
             .unwrap();
         let single = RenderConfigs::Single { config: staging(), variation_count: 2 };
         c.create_render(&CreateRender {
+            image_urls: Vec::new(),
             image_url: image.clone(),
             configs: single,
             webhook_url: None,
@@ -202,6 +203,7 @@ fn a_get_is_retried_after_a_503_and_succeeds() {
 fn a_post_is_never_retried() {
     let c = client(vec![status(503, None), ok(render("r1"))]);
     let request = CreateRender {
+        image_urls: Vec::new(),
         image_url: "https://p.example/a.jpg".into(),
         configs: RenderConfigs::Single { config: staging(), variation_count: 1 },
         webhook_url: None,
@@ -277,6 +279,7 @@ fn waiting_calls_go_to_the_direct_sync_url_with_a_long_time_limit() {
     let c = Client::new("/api", Scripted::new(vec![ok(render("r1")), ok(render("r2"))]))
         .with_direct_sync_url("https://sync.example/");
     let mut request = CreateRender {
+        image_urls: Vec::new(),
         image_url: "https://p.example/a.jpg".into(),
         configs: RenderConfigs::Single { config: staging(), variation_count: 1 },
         webhook_url: None,

@@ -133,6 +133,7 @@ fn staging(style: Style, room_type: RoomType, removal: Option<RemovalMode>, base
 #[test]
 fn requests_are_written_as_api_md_spells_them() {
     let single = CreateRender {
+        image_urls: Vec::new(),
         image_url: "https://photos.example/a.jpg".into(),
         configs: RenderConfigs::Single {
             config: staging(Style::Modern, RoomType::Living, Some(RemovalMode::On), None),
@@ -154,6 +155,7 @@ fn requests_are_written_as_api_md_spells_them() {
         })
     );
     let multi = CreateRender {
+        image_urls: Vec::new(),
         image_url: "https://photos.example/a.jpg".into(),
         configs: RenderConfigs::Multi {
             configs: vec![

@@ -194,6 +194,7 @@ fn create_render() -> impl Strategy<Value = CreateRender> {
     ];
     (url(), configs, option::of(url()), option::of(any::<bool>())).prop_map(
         |(image_url, configs, webhook_url, wait_for_completion)| CreateRender {
+            image_urls: Vec::new(),
             image_url,
             configs,
             webhook_url,

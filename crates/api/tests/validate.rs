@@ -19,7 +19,13 @@ fn staging(removal: Option<RemovalMode>, base: Option<&str>) -> Config {
 }
 
 fn create(configs: RenderConfigs) -> CreateRender {
-    CreateRender { image_url: "https://p.example/a.jpg".into(), configs, webhook_url: None, wait_for_completion: None }
+    CreateRender {
+        image_urls: Vec::new(),
+        image_url: "https://p.example/a.jpg".into(),
+        configs,
+        webhook_url: None,
+        wait_for_completion: None,
+    }
 }
 
 fn refusal(result: Result<(), ValidationError>) -> (String, Rule) {

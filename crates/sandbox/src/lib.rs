@@ -10,6 +10,7 @@ mod faults;
 mod files;
 mod furniture;
 mod ids;
+mod multi_view;
 mod openapi;
 mod renders;
 mod samples;

@@ -103,8 +103,19 @@ pub fn create(
         &request.configs.entries(),
         planning,
     )?;
+    if !request.image_urls.is_empty() {
+        let views = serde_json::to_string(&request.image_urls).map_err(|e| SandboxError::Internal(e.to_string()))?;
+        tx.prepare_cached("UPDATE renders SET image_urls = ?1 WHERE id = ?2")?.execute(params![views, id])?;
+    }
     tx.commit()?;
     get(db, account, &id, &GetRender::with_variations(MAX_VARIATIONS_PER_RENDER as u32))
+}
+
+/// The photos of a multi-view render (none for a render of one photo).
+pub fn views(db: &Connection, render_id: &str) -> Result<Vec<String>, SandboxError> {
+    let views: Option<String> =
+        db.prepare_cached("SELECT image_urls FROM renders WHERE id = ?1")?.query_row([render_id], |row| row.get(0))?;
+    Ok(views.and_then(|views| serde_json::from_str(&views).ok()).unwrap_or_default())
 }
 
 /// `POST /v2/renders/bulk`: every render, or none.
@@ -218,6 +229,9 @@ fn insert_added(
     let seq = render_seq(tx, account, render_id)?;
     let image_url: String =
         tx.prepare_cached("SELECT image_url FROM renders WHERE seq = ?1")?.query_row([seq], |r| r.get(0))?;
+    if !views(tx, render_id)?.is_empty() {
+        vstage_api::validate::multi_view_config("config", config)?;
+    }
     if let Some(base) = config.base_variation_id() {
         let kind: Option<String> = tx
             .prepare_cached("SELECT kind FROM variations WHERE id = ?1 AND render_id = ?2")?

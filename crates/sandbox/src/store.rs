@@ -88,6 +88,8 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE renders ADD COLUMN api_version INTEGER NOT NULL DEFAULT 2;
      ALTER TABLE renders ADD COLUMN v1_settings TEXT;
      ALTER TABLE renders ADD COLUMN v1_queued INTEGER NOT NULL DEFAULT 0;",
+    // multi-view staging: every photo of the render (JSON array), the first being `image_url`
+    "ALTER TABLE renders ADD COLUMN image_urls TEXT;",
 ];
 
 /// Room for every statement the handlers and the worker prepare (`prepare_cached`), so none is parsed twice.

@@ -21,6 +21,7 @@ use crate::auth::Authenticated;
 use crate::body::{JsonBody, QueryParams};
 use crate::error::SandboxError;
 use crate::furniture;
+use crate::multi_view;
 use crate::renders;
 
 type Shared = State<Arc<SandboxState>>;
@@ -37,6 +38,7 @@ pub fn routes() -> Router<Arc<SandboxState>> {
         .route("/renders/{render_id}/variations", post(add_variations))
         .route("/renders/{render_id}/variations/{variation_id}", get(get_variation))
         .route("/analyze", post(analysis::analyze))
+        .route("/multi-view-compatability", post(multi_view::compatibility))
 }
 
 /// `GET /v2/status`: 200 with no content while the sandbox runs, with or without a key: a public client checks
@@ -93,6 +95,10 @@ async fn create_render(
     JsonBody(request): JsonBody<CreateRender>,
 ) -> Result<Json<Render>, SandboxError> {
     let waits = request.wait_for_completion == Some(true);
+    if !request.image_urls.is_empty() {
+        request.validate()?;
+        multi_view::same_size(&state, &request.image_urls).await.map_err(SandboxError::Unprocessable)?;
+    }
     let again = account.clone();
     let checks = request.configs.entries().iter().any(|(config, _)| renders::needs_furniture_check(config));
     let planning = planning(&state, checks.then(|| request.image_url.clone())).await;

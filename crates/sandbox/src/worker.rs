@@ -24,6 +24,8 @@ struct Job {
     config: Option<Config>,
     /// The photo to start from: the render's, or the base removal variation's result.
     source_url: Option<String>,
+    /// A multi-view render's photos, each staged the same way (the seed is the variation's); none otherwise.
+    views: Vec<String>,
     /// Why the job cannot run, decided when it was taken (e.g. its base failed).
     refused: Option<String>,
     /// v1's `resolution` of the render, for its `legacy_staging` variations.
@@ -107,7 +109,8 @@ async fn take(state: &Arc<SandboxState>) -> Result<Option<Job>, SandboxError> {
                     }
                 }
             };
-            Ok(Some(Job { variation_id, config, source_url, refused, v1_resolution }))
+            let views = crate::renders::views(db, &render_id)?;
+            Ok(Some(Job { variation_id, config, source_url, views, refused, v1_resolution }))
         })
         .await
 }
@@ -179,6 +182,25 @@ fn record(db: &mut Connection, id: &str, outcome: Result<VariationResult, String
 /// The result images of a job, or why there are none (a sentence for the person).
 async fn produce(state: &Arc<SandboxState>, job: &Job) -> Result<VariationResult, String> {
     let source_url = job.source_url.as_deref().ok_or("The variation has no photo to start from.")?;
+    if job.views.is_empty() {
+        return Ok(VariationResult::One(produce_image(state, job, source_url, &job.variation_id).await?));
+    }
+    // multi-view: every photo staged with the same seed, so the furniture stands alike in each view
+    let mut images = Vec::new();
+    for (index, view) in job.views.iter().enumerate() {
+        images.push(produce_image(state, job, view, &format!("{}-view{}", job.variation_id, index + 1)).await?);
+    }
+    Ok(VariationResult::Many(images))
+}
+
+/// The result of the job's config on the photo at `source_url`, kept as `{stem}.jpg` with its optimized copy and
+/// thumbnail.
+async fn produce_image(
+    state: &Arc<SandboxState>,
+    job: &Job,
+    source_url: &str,
+    stem: &str,
+) -> Result<ResultImage, String> {
     if source_url.contains("sandbox-fail") {
         return Err("The sandbox failed this photo on purpose: its address contains `sandbox-fail`.".into());
     }
@@ -202,17 +224,13 @@ async fn produce(state: &Arc<SandboxState>, job: &Job) -> Result<VariationResult
         let kept = format!("{}-mask.{}", job.variation_id, mask_extension(&mask));
         state.files.write(&kept, &mask).map_err(|e| e.to_string())?;
     }
-    let name = |suffix: &str| format!("{}{suffix}.jpg", job.variation_id);
+    let name = |suffix: &str| format!("{stem}{suffix}.jpg");
     for (suffix, bytes) in [("", &outputs.full), ("-optimized", &outputs.optimized), ("-thumbnail", &outputs.thumbnail)]
     {
         state.files.write(&name(suffix), bytes).map_err(|e| e.to_string())?;
     }
     let url = |suffix: &str| format!("{}/files/{}", state.base_url, name(suffix));
-    Ok(VariationResult::One(ResultImage {
-        url: url(""),
-        optimized_url: Some(url("-optimized")),
-        thumbnail_url: Some(url("-thumbnail")),
-    }))
+    Ok(ResultImage { url: url(""), optimized_url: Some(url("-optimized")), thumbnail_url: Some(url("-thumbnail")) })
 }
 
 /// A mask as fetched, and where from.

@@ -4,6 +4,7 @@
 
 mod advanced;
 pub mod model;
+mod more_views;
 mod state;
 
 use leptos::prelude::*;
@@ -11,6 +12,7 @@ use leptos::task::spawn_local;
 use leptos_i18n::td_string;
 
 use self::advanced::AdvancedOptions;
+use self::more_views::MoreViews;
 use self::state::NewRenderForm;
 use crate::ListingPhoto;
 use crate::api::use_api;
@@ -39,6 +41,7 @@ pub fn NewRender() -> impl IntoView {
             <form class="vstage-form" on:submit=submit novalidate>
                 <ImagePicker image_url=form.image_url error=photo_error />
                 <ConfigList drafts=form.drafts existing=Signal::stored(0) error=form.error multiple=true />
+                <MoreViews form />
                 <AdvancedOptions form />
                 {move || form.failure.get().map(|error| view! { <p class="vstage-error" role="alert">{form_error(locale.get(), &error)}</p> })}
                 <SubmitButton

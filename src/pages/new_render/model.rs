@@ -27,10 +27,16 @@ pub fn build_request(
     };
     CreateRender {
         image_url: image_url.trim().to_string(),
+        image_urls: Vec::new(),
         configs,
         webhook_url: Some(webhook_url.trim().to_string()).filter(|url| !url.is_empty()),
         wait_for_completion: wait_for_completion.then_some(true),
     }
+}
+
+/// The other views' addresses, a line each, without blank lines.
+pub fn other_views(lines: &str) -> Vec<String> {
+    lines.lines().map(str::trim).filter(|line| !line.is_empty()).map(str::to_string).collect()
 }
 
 /// Gives draft `id` the custom mask uploaded to `mask_url`; a staging draft then always removes the furniture,

@@ -12,6 +12,8 @@ use crate::locale::Locale;
 pub struct NewRenderForm {
     /// The photo's address.
     pub image_url: RwSignal<String>,
+    /// Other photos of the same room for multi-view staging, an address a line; empty for one photo.
+    pub views: RwSignal<String>,
     /// The configurations, each with the id its fields go by.
     pub drafts: RwSignal<Vec<(u32, ConfigDraft)>>,
     pub webhook_url: RwSignal<String>,
@@ -29,6 +31,7 @@ impl NewRenderForm {
     pub fn new() -> Self {
         NewRenderForm {
             image_url: RwSignal::new(String::new()),
+            views: RwSignal::new(String::new()),
             drafts: RwSignal::new(vec![(0, ConfigDraft::default())]),
             webhook_url: RwSignal::new(String::new()),
             wait: RwSignal::new(false),
@@ -54,6 +57,12 @@ impl NewRenderForm {
         self.masking.set(None);
     }
 
+    /// Every photo of the render: the photo, then the other views given, a line each.
+    pub fn photos(&self) -> Vec<String> {
+        let first = self.image_url.get_untracked().trim().to_string();
+        std::iter::once(first).chain(model::other_views(&self.views.get_untracked())).collect()
+    }
+
     /// Why `field` was refused, if it was.
     pub fn error_on(&self, field: &str) -> Option<ValidationError> {
         self.error.get().filter(|error| error.field == field)
@@ -66,12 +75,15 @@ impl NewRenderForm {
             return None;
         }
         let drafts: Vec<ConfigDraft> = self.drafts.get_untracked().into_iter().map(|(_, draft)| draft).collect();
-        let request = model::build_request(
+        let mut request = model::build_request(
             &self.image_url.get_untracked(),
             &drafts,
             &self.webhook_url.get_untracked(),
             self.wait.get_untracked(),
         );
+        if !model::other_views(&self.views.get_untracked()).is_empty() {
+            request.image_urls = self.photos();
+        }
         self.failure.set(None);
         if let Err(invalid) = request.validate() {
             self.error.set(Some(invalid));

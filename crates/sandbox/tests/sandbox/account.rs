@@ -128,6 +128,7 @@ async fn the_openapi_document_names_every_endpoint_and_this_server() {
         ("/v2/renders/{render_id}/variations", "post"),
         ("/v2/renders/{render_id}/variations/{variation_id}", "get"),
         ("/v2/analyze", "post"),
+        ("/v2/multi-view-compatability", "post"),
         ("/v1/ping", "get"),
         ("/v1/options", "get"),
         ("/v1/render/create", "post"),
@@ -136,5 +137,5 @@ async fn the_openapi_document_names_every_endpoint_and_this_server() {
     ] {
         assert!(paths[path][method].is_object(), "{method} {path}");
     }
-    assert_eq!(paths.values().map(|p| p.as_object().unwrap().len()).sum::<usize>(), 17);
+    assert_eq!(paths.values().map(|p| p.as_object().unwrap().len()).sum::<usize>(), 18);
 }

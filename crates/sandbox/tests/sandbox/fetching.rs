@@ -50,6 +50,7 @@ async fn removal_with_mask(sandbox: &RunningSandbox, mask_url: &str) -> Variatio
         remove_furniture: RemoveFurniture { mode: RemovalMode::On, mask_url: Some(mask_url.to_string()) },
     });
     let request = CreateRender {
+        image_urls: Vec::new(),
         image_url: format!("{}/samples/living-furnished.jpg", sandbox.base_url()),
         configs: RenderConfigs::Single { config, variation_count: 1 },
         webhook_url: None,

@@ -14,6 +14,7 @@ async fn fast_sandbox() -> RunningSandbox {
 
 fn render_of(image_url: String, config: Config, count: u64) -> CreateRender {
     CreateRender {
+        image_urls: Vec::new(),
         image_url,
         configs: RenderConfigs::Single { config, variation_count: count },
         webhook_url: None,

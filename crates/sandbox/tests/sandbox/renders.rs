@@ -25,6 +25,7 @@ fn staging(removal: Option<RemovalMode>, base: Option<&str>) -> Config {
 
 fn single(config: Config, count: u64) -> CreateRender {
     CreateRender {
+        image_urls: Vec::new(),
         image_url: PHOTO.into(),
         configs: RenderConfigs::Single { config, variation_count: count },
         webhook_url: None,

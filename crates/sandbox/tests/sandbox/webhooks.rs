@@ -51,6 +51,7 @@ fn staging() -> Config {
 
 fn render(image_url: String, count: u64, webhook_url: Option<String>, wait: bool) -> CreateRender {
     CreateRender {
+        image_urls: Vec::new(),
         image_url,
         configs: RenderConfigs::Single { config: staging(), variation_count: count },
         webhook_url,

@@ -8,6 +8,7 @@ use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, HeaderValue, Method};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use vstage_api::multi_view::CheckViews;
 use vstage_api::{
     AddVariations, Analyze, BulkAddVariations, BulkCreateRenders, Config, CreateRender, GetRender, ListRenders,
     PhotoFile, RenderConfigs, SetWebhookSecret, ValidationError, v1,
@@ -39,6 +40,7 @@ pub enum Operation {
     AddVariations,
     GetVariation,
     Analyze,
+    CheckViews,
     V1Ping,
     V1Options,
     V1Create,
@@ -54,7 +56,9 @@ impl Operation {
             Operation::V1Create if is_form(headers) => PHOTO_FORM,
             Operation::CreateRender | Operation::AddVariations | Operation::V1Create => RENDER_JSON,
             Operation::CreateRenders | Operation::AddVariationsInBulk => BULK_JSON,
-            Operation::SetWebhookSecret | Operation::Analyze | Operation::V1CreateVariation => SMALL_JSON,
+            Operation::SetWebhookSecret | Operation::Analyze | Operation::CheckViews | Operation::V1CreateVariation => {
+                SMALL_JSON
+            }
             _ => 0,
         }
     }
@@ -98,6 +102,7 @@ pub enum Call {
         variation_id: String,
     },
     Analyze(Analyze),
+    CheckViews(CheckViews),
     V1Ping,
     V1Options,
     /// The arguments, and the photo when it came as the form's `file` (its metadata already taken out).
@@ -174,6 +179,9 @@ impl Call {
                 Call::GetVariation { render_id: param("render_id"), variation_id: param("variation_id") }
             }
             Operation::Analyze => Call::Analyze(valid(read_json(&body, "a photo to analyse")?, Analyze::validate)?),
+            Operation::CheckViews => {
+                Call::CheckViews(valid(read_json(&body, "photos to stage together")?, CheckViews::validate)?)
+            }
             Operation::V1Create => {
                 let (arguments, file) = match form_boundary(headers)? {
                     Some(boundary) => {
@@ -211,6 +219,7 @@ impl Call {
             Call::GetRender { query, .. } => (without_mark(query.to_query()), (Bytes::new(), None)),
             Call::AddVariations { body, .. } => (String::new(), json(body)?),
             Call::Analyze(body) => (String::new(), json(body)?),
+            Call::CheckViews(body) => (String::new(), json(body)?),
             Call::V1Create { arguments, file: None } => (String::new(), json(arguments)?),
             Call::V1Create { arguments, file: Some(file) } => {
                 let (form, content_type) = vstage_api::multipart::form("file", file, random_fraction);
@@ -235,6 +244,9 @@ impl Call {
             };
             found.extend(mask.map(|url| (format!("{prefix}remove_furniture.mask_url"), url)));
         }
+        fn views<'a>(found: &mut Vec<(String, &'a str)>, photos: &'a [String]) {
+            found.extend(photos.iter().enumerate().map(|(index, url)| (format!("image_urls[{index}]"), url.as_str())));
+        }
         match self {
             Call::CreateRender(body) => {
                 match &body.configs {
@@ -246,8 +258,10 @@ impl Call {
                     }
                 }
                 found.push(("image_url".into(), &body.image_url));
+                views(&mut found, &body.image_urls);
                 found.extend(body.webhook_url.as_deref().map(|url| ("webhook_url".to_string(), url)));
             }
+            Call::CheckViews(body) => views(&mut found, &body.image_urls),
             Call::CreateRenders(body) => {
                 for (index, render) in body.renders.iter().enumerate() {
                     mask(&mut found, &format!("renders[{index}].config."), &render.config);

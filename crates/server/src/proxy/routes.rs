@@ -32,6 +32,8 @@ static ENDPOINTS: LazyLock<Vec<Endpoint>> = LazyLock::new(|| {
         (Method::POST, "/v2/renders/{render_id}/variations", Operation::AddVariations),
         (Method::GET, "/v2/renders/{render_id}/variations/{variation_id}", Operation::GetVariation),
         (Method::POST, "/v2/analyze", Operation::Analyze),
+        // the service's spelling
+        (Method::POST, "/v2/multi-view-compatability", Operation::CheckViews),
         (Method::GET, "/v1/ping", Operation::V1Ping),
         (Method::GET, "/v1/options", Operation::V1Options),
         (Method::POST, "/v1/render/create", Operation::V1Create),

@@ -38,6 +38,7 @@ pub fn rewritten(operation: Operation, call: &Call, body: &[u8]) -> Result<Bytes
         Operation::AddVariationsInBulk => through::<BulkAddedVariations>(body),
         Operation::GetVariation => through::<Variation>(body),
         Operation::Analyze => through::<Analysis>(body),
+        Operation::CheckViews => through::<vstage_api::multi_view::ViewsCompatibility>(body),
         Operation::V1Ping => through::<v1::Ping>(body),
         Operation::V1Options => through::<v1::Options>(body),
         Operation::V1Create | Operation::V1CreateVariation => through::<v1::Created>(body),

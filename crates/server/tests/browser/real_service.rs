@@ -1,11 +1,13 @@
 //! The studio over a stand-in that answers as the real service does beyond the contract
 //! (`support/real_service.rs`): an unlimited plan, a deleted, a failed, an idle and an unknown variation, a
-//! multi-view result, a numeric output resolution and a day-to-dusk config, each shown for what it is.
+//! multi-view result, a numeric output resolution and a day-to-dusk config, each shown for what it is; and the
+//! service's multi-view beta made from the new render form, on the sandbox.
 
 use thirtyfour::prelude::*;
 use thirtyfour::stringmatch::StringMatch;
 
-use crate::browser::{dist, screenshot, studio, with_browser, with_text};
+use crate::browser::{click_text, dist, screenshot, studio, with_browser, with_text};
+use crate::studio::{choose_sample, submit, wait_for_all_done};
 use crate::support::Server;
 use crate::support::real_service::{RENDER, RealService};
 
@@ -42,6 +44,35 @@ async fn the_studio_shows_what_the_real_service_sends() {
             assert!(working.is_empty(), "{id} is settled: no loading picture");
         }
         screenshot(&driver, "real-service-shapes").await?;
+        Ok(())
+    })
+    .await;
+}
+
+/// Multi-view staging from the new render form: a sample and another photo of the room, checked to fit, staged
+/// together; the result shows, downloads and zips one image per photo.
+#[tokio::test]
+async fn two_photos_of_a_room_are_staged_together_and_shown_side_by_side() {
+    let server = Server::start(&dist()).await;
+    with_browser(|driver| async move {
+        driver.goto(format!("{}/renders/new", server.url)).await?;
+        let root = studio(&driver).await?;
+        choose_sample(&root, "living-empty.jpg").await?;
+        click_text(&root, "summary", StringMatch::new("More photos of this room").partial()).await?;
+        let views = root.query(By::Css("#vstage-views")).first().await?;
+        views.send_keys(format!("{}/sandbox/samples/living-furnished.jpg", server.url)).await?;
+        click_text(&root, "button", "Check they fit").await?;
+        with_text(&root, "[role=status]", "These photos can be staged together.").first().await?;
+        submit(&root, "Create render").await?;
+        wait_for_all_done(&root, 1).await?;
+        let card = root.query(By::Css(".vstage-variation")).first().await?;
+        assert_eq!(card.find_all(By::Css(".vstage-variation__views img")).await?.len(), 2, "one image per photo");
+        card.find(By::LinkText("Download view 2")).await?;
+        let link = root.find(By::LinkText("Download all (ZIP)")).await?.attr("href").await?.unwrap_or_default();
+        let zip = reqwest::get(&link).await.unwrap().bytes().await.unwrap();
+        let archive = zip::ZipArchive::new(std::io::Cursor::new(zip.to_vec())).unwrap();
+        assert_eq!(archive.len(), 2, "both views in the ZIP");
+        screenshot(&driver, "multi-view").await?;
         Ok(())
     })
     .await;
