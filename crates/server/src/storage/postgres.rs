@@ -408,7 +408,13 @@ impl Store for Postgres {
 
     async fn event_feed(&self) -> Result<Option<BoxStream<'static, StoredEvent>>, ServerError> {
         let (sender, receiver) = tokio::sync::mpsc::channel(1024);
-        self.runtime.spawn(feed_events(self.config.clone(), self.pool.clone(), sender));
+        let (listening, listened) = tokio::sync::oneshot::channel();
+        self.runtime.spawn(feed_events(self.config.clone(), self.pool.clone(), sender, listening));
+        // The feed is handed over once it listens, so nothing announced from then on is missed; one that cannot
+        // listen yet keeps trying (and says so in the log) rather than hold the caller up for good.
+        if tokio::time::timeout(FEED_READY, listened).await.is_err() {
+            tracing::warn!("the live events feed is not listening yet; it goes on trying");
+        }
         let feed = futures_util::stream::unfold(receiver, |mut receiver| async move {
             receiver.recv().await.map(|event| (event, receiver))
         });
@@ -718,10 +724,20 @@ fn read_disclosure(row: &Row) -> DisclosureRecord {
     }
 }
 
+/// How long `event_feed` waits for its feed to listen before handing it over anyway.
+const FEED_READY: Duration = Duration::from_secs(30);
+
 /// Listens on `CHANNEL` on a connection of its own and sends each announced event (read by its id) to `sender`,
 /// for as long as anyone receives. A lost connection is made again after a second and said in the log; what was
 /// stored meanwhile (after the newest event sent) is read from the log and sent then, so the streams miss nothing.
-async fn feed_events(config: tokio_postgres::Config, pool: Pool, sender: tokio::sync::mpsc::Sender<StoredEvent>) {
+/// `first_listen` is told once, when the first LISTEN is acknowledged.
+async fn feed_events(
+    config: tokio_postgres::Config,
+    pool: Pool,
+    sender: tokio::sync::mpsc::Sender<StoredEvent>,
+    first_listen: tokio::sync::oneshot::Sender<()>,
+) {
+    let mut first_listen = Some(first_listen);
     let mut newest_sent: Option<i64> = None;
     let send = async |event: StoredEvent, newest_sent: &mut Option<i64>| {
         *newest_sent = Some(newest_sent.map_or(event.id, |newest| newest.max(event.id)));
@@ -750,6 +766,9 @@ async fn feed_events(config: tokio_postgres::Config, pool: Pool, sender: tokio::
                         break;
                     }
                     listened = true;
+                    if let Some(tell) = first_listen.take() {
+                        let _ = tell.send(());
+                    }
                     // Listening again: what was stored while nobody listened.
                     if let Some(after) = newest_sent {
                         match events_after(&pool, after).await {
