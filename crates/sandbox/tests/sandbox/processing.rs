@@ -222,15 +222,17 @@ async fn auto_removal_makes_no_removal_variation_when_there_is_no_furniture() {
 #[tokio::test]
 async fn queued_and_interrupted_work_finishes_after_a_restart() {
     let data = tempfile::tempdir().unwrap();
+    // The first sandbox takes ten minutes a variation, so whatever it takes is still at work when it stops, however
+    // slow the machine; the second finishes in moments.
     let config = SandboxConfig {
         data_dir: Some(data.path().to_path_buf()),
-        processing_ms: 300,
+        processing_ms: 600_000,
         ..SandboxConfig::new(vec!["k".into()])
     };
     let first = sandbox_with(config.clone()).await;
     // a data URL, so the photo is still there when the next sandbox (on another port) picks the work up
     let render = client(&first, "k").create_render(&render_of(empty_room(), staging(None), 4)).await.unwrap();
-    // Stop it in the middle of work: as soon as a variation is being processed (each takes 300 ms).
+    // Stop it in the middle of work: as soon as a variation is being processed.
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     loop {
         let now = client(&first, "k").all_variations(&render.id).await.unwrap();
@@ -246,7 +248,7 @@ async fn queued_and_interrupted_work_finishes_after_a_restart() {
     }
     drop(first);
 
-    let second = sandbox_with(config).await;
+    let second = sandbox_with(SandboxConfig { processing_ms: 20, ..config }).await;
     let client = client(&second, "k");
     let variations = finished(&client, &render.id).await;
     assert_eq!(variations.len(), 4);

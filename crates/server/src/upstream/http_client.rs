@@ -603,9 +603,10 @@ mod tests {
     async fn a_connection_idle_past_its_last_calls_time_limit_serves_the_next_call() {
         let service = stand_in(Behaviour::Answer).await;
         let client = HttpClient::new().unwrap();
-        client.call(&service.origin, get(), KEEP, Duration::from_millis(100)).await.unwrap();
+        // a limit any machine meets for one call on loopback, and a wait that outlasts it
+        client.call(&service.origin, get(), KEEP, Duration::from_secs(2)).await.unwrap();
         // The connection's timer runs out while it waits in the pool; the next call sets it again.
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        tokio::time::sleep(Duration::from_millis(2500)).await;
         let answer = client.call(&service.origin, get(), KEEP, LONG).await.unwrap();
         assert_eq!(answer.body, "ok");
         assert_eq!(service.connections.load(Ordering::SeqCst), 1);

@@ -289,15 +289,23 @@ async fn a_creation_is_recorded_for_its_subject_even_when_the_browser_leaves_mid
     );
     let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
     stream.write_all(request.as_bytes()).await.unwrap();
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    // the call is under way once the service has it; the browser leaves then, a second before the answer
+    upstream.until_seen(1).await;
     drop(stream);
-    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
-    assert_eq!(upstream.seen().len(), 1, "the service created the render");
 
-    // the service charged for it, so it is alice's to read and list
+    // the service charged for it, so it is alice's to read and list, once the server has recorded it
     let http = reqwest::Client::new();
-    let (status, body) = status_of(http.get(server.api("/v2/renders/rnd_recorded")).bearer_auth(&alice)).await;
-    assert_eq!(status, 200, "{body}");
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let (status, body) = status_of(http.get(server.api("/v2/renders/rnd_recorded")).bearer_auth(&alice)).await;
+        if status == 200 {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "recorded for alice: {status} {body}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let creations = upstream.seen().iter().filter(|seen| seen.method == "POST").count();
+    assert_eq!(creations, 1, "the service created the render once");
     let (_, listed) = status_of(http.get(server.api("/v2/renders")).bearer_auth(&alice)).await;
     assert_eq!(listed["total_count"], 1, "{listed}");
 }
@@ -314,8 +322,9 @@ async fn calls_under_way_are_capped_per_caller() {
     .await;
     upstream.forget();
     let http = reqwest::Client::new();
-    let slow = tokio::spawn(http.get(server.api("/v2/renders/slow-1000")).send());
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // under way from the moment the service has it, for three seconds
+    let slow = tokio::spawn(http.get(server.api("/v2/renders/slow-3000")).send());
+    upstream.until_seen(1).await;
     let (status, body) = status_of(http.get(server.api("/v2/status"))).await;
     assert_eq!(status, 429, "a second call while the first is under way: {body}");
     assert_eq!(slow.await.unwrap().unwrap().status().as_u16(), 200);

@@ -185,8 +185,12 @@ async fn kept_results_go_after_the_retention_period() {
     let render_id = enhanced(&server, &alice, 1).await;
     let kept = kept_result(&server, &alice, &render_id).await["url"].as_str().unwrap().to_string();
     assert_eq!(image(&kept, None).await.status(), 200);
-    tokio::time::sleep(Duration::from_millis(4500)).await;
-    assert!(walk(&server.data_dir().join("results")).is_empty(), "removed from the storage");
+    // the sweep runs every second: wait for it to have removed the copy, however busy the machine
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while !walk(&server.data_dir().join("results")).is_empty() {
+        assert!(tokio::time::Instant::now() < deadline, "removed from the storage after the retention period");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     assert_eq!(image(&kept, None).await.status(), 404);
     let urls = result_urls(&server, &alice, &render_id).await;
     assert!(urls.iter().all(|url| !url.starts_with(&server.api("/results/"))), "not copied again: {urls:?}");

@@ -90,6 +90,15 @@ impl RecordingUpstream {
         self.seen.lock().unwrap().clone()
     }
 
+    /// Waits until `count` calls have reached it (failing after a generous bound).
+    pub async fn until_seen(&self, count: usize) {
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+        while self.seen.lock().unwrap().len() < count {
+            assert!(tokio::time::Instant::now() < deadline, "{count} calls reach the stand-in: {:?}", self.seen());
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+    }
+
     pub fn tls_connections(&self) -> usize {
         self.connections.load(Ordering::SeqCst)
     }
