@@ -57,7 +57,7 @@ async fn removal_with_mask(sandbox: &RunningSandbox, mask_url: &str) -> Variatio
         wait_for_completion: None,
     };
     let render = client.create_render(&request).await.unwrap();
-    for _ in 0..400 {
+    for _ in 0..1200 {
         let variation = client.all_variations(&render.id).await.unwrap().remove(0);
         if variation.status.is_final() {
             return variation;

@@ -23,7 +23,7 @@ async fn v1_render(sandbox: &RunningSandbox, render_id: &str) -> v1::Render {
 }
 
 async fn until_done(sandbox: &RunningSandbox, render_id: &str) -> v1::Render {
-    for _ in 0..400 {
+    for _ in 0..1200 {
         let render = v1_render(sandbox, render_id).await;
         if render.status == v1::Status::Done || render.status == v1::Status::Error {
             return render;

@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use thirtyfour::prelude::*;
 use thirtyfour::stringmatch::StringMatch;
-use vstage_server::token::WidgetSecret;
+use vstage_server::token::{Claims, WidgetSecret};
 
 use crate::browser::{click_text, dist, screenshot, shadow_root, studio, with_browser, with_text};
 use crate::studio::{choose_sample, submit};
@@ -187,6 +187,12 @@ pub async fn set_attribute(driver: &WebDriver, id: &str, name: &str, value: &str
 
 /// A listing site's origin of its own (its listener, not serving yet), and a token-access server that allows it,
 /// with the secret its tokens are signed with.
+/// A token of `sub` for `origin` whose time ran out a minute ago.
+fn expired_token(secret: &WidgetSecret, sub: &str, origin: &str) -> String {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    secret.sign(&Claims { sub: sub.into(), exp: now - 60, origin: Some(origin.into()) })
+}
+
 pub async fn server_for_a_host() -> (tokio::net::TcpListener, String, Server, WidgetSecret) {
     let host_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let host_origin = format!("http://{}", host_listener.local_addr().unwrap());
@@ -203,12 +209,14 @@ pub async fn server_for_a_host() -> (tokio::net::TcpListener, String, Server, Wi
 async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() {
     let (host_listener, host_origin, server, secret) = server_for_a_host().await;
     let ana = secret.mint("agent-ana", Duration::from_secs(3600), Some(&host_origin));
-    // Ben's first token runs out while he works; the host gives him another.
-    let ben_short = secret.mint("agent-ben", Duration::from_secs(4), Some(&host_origin));
-    let ben_renewed = secret.mint("agent-ben", Duration::from_secs(3600), Some(&host_origin));
+    let ben = secret.mint("agent-ben", Duration::from_secs(3600), Some(&host_origin));
+    // Ben's token runs out while he works (one already past its time is put in then, so no clock is raced); the
+    // host gives him another.
+    let ben_expired = expired_token(&secret, "agent-ben", &host_origin);
+    let ben_renewed = secret.mint("agent-ben", Duration::from_secs(3599), Some(&host_origin));
     let samples: Vec<Value> = reqwest::get(server.api("/samples")).await.unwrap().json().await.unwrap();
     let photo = samples[0]["url"].as_str().unwrap().to_string();
-    let _host = start_host(host_listener, host_page(&server.url, &ana, &ben_short)).await;
+    let _host = start_host(host_listener, host_page(&server.url, &ana, &ben)).await;
 
     with_browser(|driver| async move {
         driver.goto(&host_origin).await?;
@@ -313,7 +321,7 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
         // a token's holder sees usage, not the operator's email and account id
         with_text(&second, "h1", "Your account").first().await?;
         assert!(second.find_all(By::Css(".vstage-facts")).await?.is_empty(), "no identity for a token");
-        tokio::time::sleep(Duration::from_secs(5)).await;
+        driver.execute("document.getElementById('second').token = arguments[0]", vec![json!(ben_expired)]).await?;
         set_attribute(&driver, "second", "view", "renders").await?;
         let expired = heard(&driver, "vstage-token-expired", "second").await?;
         assert!(expired["message"].as_str().is_some_and(|m| m.contains("expired")), "{expired}");
@@ -324,10 +332,15 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
             .convert()?;
         assert!(waiting.is_empty(), "the list waits for the new token: {shown}");
         // the event stream ended with the token, and was not reopened with it
-        assert_eq!(open_streams_with(&driver, &ben_short).await?, 0, "no stream holds on to the expired token");
+        assert_eq!(open_streams_with(&driver, &ben_expired).await?, 0, "no stream holds on to the expired token");
         driver.execute("document.getElementById('second').token = arguments[0]", vec![json!(ben_renewed)]).await?;
         second.query(By::Css(".vstage-empty")).first().await?;
-        assert_eq!(open_streams_with(&driver, &ben_renewed).await?, 1, "the new token opens a new stream");
+        // the list shows before its stream opens: wait for the stream
+        let deadline = tokio::time::Instant::now() + FINISH;
+        while open_streams_with(&driver, &ben_renewed).await? != 1 {
+            assert!(tokio::time::Instant::now() < deadline, "the new token opens a new stream");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
 
         // A view the widget does not have is reported, not shown blank.
         set_attribute(&driver, "first", "view", "gallery").await?;

@@ -230,7 +230,7 @@ async fn what_is_made_through_one_server_is_the_same_through_the_other() {
     let first_id: i64 = done[0].id.as_deref().unwrap().parse().unwrap();
     for server in [first, second] {
         let resume = http.get(server.api("/events")).bearer_auth(&alice).header("Last-Event-ID", first_id.to_string());
-        let replayed = EventStream::open(resume).await.next(Duration::from_secs(5)).await.expect("replayed");
+        let replayed = EventStream::open(resume).await.next(Duration::from_secs(30)).await.expect("replayed");
         assert_eq!(replayed.id, done[1].id);
     }
     let mut bobs =
@@ -243,7 +243,7 @@ async fn what_is_made_through_one_server_is_the_same_through_the_other() {
     .to_string();
     let signature = hex::encode(signature(WEBHOOK_SECRET, body.as_bytes()));
     assert_eq!(deliver(first, body.as_bytes(), Some(&signature)).await, 200);
-    let crossed = alices.next(Duration::from_secs(5)).await.expect("the delivery crosses to the second");
+    let crossed = alices.next(Duration::from_secs(30)).await.expect("the delivery crosses to the second");
     assert!(crossed.data.contains("var_extra"), "{}", crossed.data);
 }
 
