@@ -1,5 +1,6 @@
 //! The key check of service-api.md part 5: `Authorization: Api-Key <KEY>`, the key exact, the scheme in any case
-//! (an authentication scheme is case-insensitive, RFC 9110 section 11.1; public clients send `Api-key`).
+//! (an authentication scheme is case-insensitive, RFC 9110 section 11.1; public clients send `Api-key`), and
+//! `Bearer <KEY>` too, which a client in production sends (docs/api-notes.md, "Authentication failures").
 //! Handlers that take an `Authenticated` run only for a known key; anything else is a 401 `{"message"}`.
 
 use std::sync::Arc;
@@ -38,11 +39,13 @@ pub fn authenticate(headers: &HeaderMap, accounts: &Accounts) -> Result<Account,
     accounts.find(key).cloned().ok_or(SandboxError::Unauthorized("Invalid API key."))
 }
 
-/// The key of an `Api-Key <KEY>` credential: the scheme in any case, then one or more spaces, then the key.
+/// The key of an `Api-Key <KEY>` (or `Bearer <KEY>`) credential: the scheme in any case, then one or more spaces,
+/// then the key.
 fn api_key(credentials: &str) -> Option<&str> {
     let (scheme, key) = credentials.split_once(' ')?;
     let key = key.trim_start_matches(' ');
-    (scheme.eq_ignore_ascii_case("Api-Key") && !key.is_empty()).then_some(key)
+    let known = ["Api-Key", "Bearer"].iter().any(|known| scheme.eq_ignore_ascii_case(known));
+    (known && !key.is_empty()).then_some(key)
 }
 
 #[cfg(test)]
@@ -55,7 +58,9 @@ mod tests {
         // iconicvirtualai/iconic-virtual-vsai-demo, lib/vsai.ts: `Api-key ${VSAI_API_KEY}`
         assert_eq!(api_key("Api-key K-1"), Some("K-1"));
         assert_eq!(api_key("API-KEY  k"), Some("k"));
-        for refused in ["Api-Key", "Api-Key ", "Bearer k", "Api-Keyk", "ApiKey k"] {
+        // viktorvidual/digital-estate, supabase/functions/create-variations/index.ts: `Bearer ${KEY}`
+        assert_eq!(api_key("Bearer k-1"), Some("k-1"));
+        for refused in ["Api-Key", "Api-Key ", "Basic k", "Api-Keyk", "ApiKey k", "Token k"] {
             assert_eq!(api_key(refused), None, "{refused}");
         }
     }
