@@ -266,7 +266,8 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
         // server has made it (right after the `done` event).
         let kept_prefix = server.api(&format!("/results/{render_id}/"));
         let render_address = server.api(&format!("/v2/renders/{render_id}?include_variations=true"));
-        for _ in 0..100 {
+        let deadline = tokio::time::Instant::now() + FINISH;
+        loop {
             let render: Value = reqwest::Client::new()
                 .get(&render_address)
                 .bearer_auth(&ana)
@@ -280,6 +281,7 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
             if render["variations"]["items"][0]["result"]["url"].as_str().is_some_and(|u| u.starts_with(&kept_prefix)) {
                 break;
             }
+            assert!(tokio::time::Instant::now() < deadline, "the server keeps a copy of the result: {render}");
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         click_text(&first, "button", "Use in listing").await?;

@@ -116,7 +116,8 @@ async fn a_whole_flow_by_keyboard_alone() {
         tab_to(&driver, "Use in listing", text_is("Use in listing")).await?;
         press(&driver, Key::Enter).await?;
         let mut chosen = Value::Null;
-        for _ in 0..50 {
+        // the choice is recorded with its disclosure first: up to a minute on a busy machine
+        for _ in 0..600 {
             chosen = driver.execute("return window.chosen || null", vec![]).await?.json().clone();
             if !chosen.is_null() {
                 break;

@@ -16,7 +16,7 @@ async fn readiness(server: &Server) -> (u16, Value) {
 }
 
 /// Asks `/readyz` until it answers `status` (within 30 s: readiness is kept for a few seconds).
-async fn until_readiness_is(server: &Server, status: u16) -> Value {
+pub async fn until_readiness_is(server: &Server, status: u16) -> Value {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let (now, report) = readiness(server).await;
@@ -53,8 +53,7 @@ async fn readiness_follows_the_database_while_liveness_stays() {
     let resumed = cluster.clone();
     tokio::task::spawn_blocking(move || resumed.resume()).await.unwrap().unwrap();
     until_readiness_is(&server, 200).await;
-    let output = server.output();
-    assert!(output.contains("readiness changed"), "the change is logged: {output}");
+    server.wait_for_output("readiness changed").await;
 }
 
 /// The test's own cluster, stopped however the test ends (its server would outlive the test otherwise).

@@ -342,7 +342,7 @@ async fn servers_started_together_on_an_empty_database_all_come_up() {
     });
     let servers = futures_util::future::join_all(starts).await;
     for server in &servers {
-        assert_eq!(reqwest::get(format!("{}/readyz", server.url)).await.unwrap().status(), 200);
+        crate::health::until_readiness_is(server, 200).await;
     }
     let (admin, connection) = tokio_postgres::connect(&database, tokio_postgres::NoTls).await.unwrap();
     tokio::spawn(connection);

@@ -78,8 +78,9 @@ async fn each_request_is_one_json_line_with_its_id_and_nothing_secret() {
     assert_eq!(refused.status(), 401);
 
     let metrics = http.get(format!("http://{address}/metrics")).send().await.unwrap().text().await.unwrap();
-    // the lines are written as the answers go out; give the last one a moment
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    // the lines are written as the answers go out: wait for the last one's
+    let refused_id = refused.headers()["x-request-id"].to_str().unwrap().to_string();
+    server.wait_for_output(&refused_id).await;
     let output = server.output();
     let lines: Vec<Value> =
         output.lines().filter(|line| line.starts_with('{')).map(|line| serde_json::from_str(line).unwrap()).collect();

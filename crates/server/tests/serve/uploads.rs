@@ -74,8 +74,8 @@ async fn a_photo_loses_its_location_but_not_its_pixels_or_orientation() {
     assert!(url.starts_with(&format!("{}/api/uploads/", server.url)) && url.ends_with(".jpg"), "{url}");
     // Its name is what lets anyone read it: not for the log.
     let name = url.rsplit('/').next().unwrap().trim_end_matches(".jpg");
-    let logs = server.output();
-    assert!(logs.contains("stored an upload") && !logs.contains(name), "{logs}");
+    let logs = server.wait_for_output("stored an upload").await;
+    assert!(!logs.contains(name), "{logs}");
 
     let stored = reqwest::get(url).await.unwrap();
     assert_eq!(stored.headers()["content-type"], "image/jpeg");

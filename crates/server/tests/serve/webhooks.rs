@@ -146,7 +146,7 @@ async fn deliveries_that_keep_failing_verification_turn_events_off_and_say_why()
         assert_eq!(deliver(&server, &body, Some(&hex::encode(signature("the-services-own", &body)))).await, 401);
     }
     assert!(!events_offered().await, "widgets are told to poll");
-    let output = server.output();
+    let output = server.wait_for_output("keep failing verification").await;
     assert!(output.contains("keep failing verification") && output.contains("--set-webhook-secret"), "{output}");
     assert_eq!(output.matches("keep failing verification").count(), 1, "said once, loudly: {output}");
 

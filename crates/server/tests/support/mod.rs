@@ -82,6 +82,20 @@ impl Server {
         self.output.lock().unwrap().clone()
     }
 
+    /// The output once it holds `needle` (the lines are read from the process as they come, so a line written
+    /// before an answer may still be on its way when the answer arrives); fails after a generous bound.
+    pub async fn wait_for_output(&self, needle: &str) -> String {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            let output = self.output();
+            if output.contains(needle) {
+                return output;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "`{needle}` is not in the output: {output}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     pub fn data_dir(&self) -> &Path {
         self.data.path()
     }
