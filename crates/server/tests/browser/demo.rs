@@ -46,9 +46,13 @@ async fn the_demo_listing_page_starts_each_agents_studio_with_its_own_token() {
         assert!(caption.starts_with("Virtually staged. Original photo: http"), "{caption}");
         let link = chosen.find(By::LinkText("See the original photo")).await?.attr("href").await?.unwrap_or_default();
         assert!(link.contains("/disclosures/dsc_") && caption.contains(&link), "{caption} / {link}");
+        // the images were just put in: wait until each has loaded (or failed), then ask
+        driver.set_script_timeout(std::time::Duration::from_secs(60)).await?;
         let images_loaded: bool = driver
-            .execute(
-                "return [...arguments[0].querySelectorAll('img')].every((i) => i.complete && i.naturalWidth > 0)",
+            .execute_async(
+                "const done = arguments[1]; \
+                 Promise.all([...arguments[0].querySelectorAll('img')].map((i) => i.decode())) \
+                 .then(() => done(true), () => done(false));",
                 vec![chosen.to_json()?],
             )
             .await?
