@@ -9,6 +9,7 @@ mod error;
 mod faults;
 mod files;
 mod furniture;
+mod hold;
 mod ids;
 mod multi_view;
 mod openapi;
@@ -86,6 +87,8 @@ impl SandboxConfig {
 struct SandboxState {
     accounts: Accounts,
     faults: faults::Faults,
+    /// Accounts whose work waits (`/sandbox/hold`).
+    held: hold::Held,
     store: store::Store,
     files: files::Files,
     fetcher: source::Fetcher,
@@ -117,6 +120,7 @@ pub fn build(config: &SandboxConfig, base_url: &str) -> Result<Sandbox, SandboxE
     let state = Arc::new(SandboxState {
         accounts: Accounts::load(&config.api_keys, config.photo_limit, &store)?,
         faults: faults::Faults::default(),
+        held: hold::Held::default(),
         fetcher: source::Fetcher::new(&base_url, &samples, files.dir().to_path_buf(), &config.local_photo_sources)?,
         files,
         openapi: openapi::document(&base_url)?,
@@ -141,7 +145,7 @@ pub fn build(config: &SandboxConfig, base_url: &str) -> Result<Sandbox, SandboxE
         .nest("/v2", v2::routes())
         .nest("/v1", v1::routes())
         .layer(axum::extract::DefaultBodyLimit::max(MAX_REQUEST_BYTES))
-        .nest("/sandbox", faults::routes())
+        .nest("/sandbox", faults::routes().merge(hold::routes()))
         .nest("/samples", samples::routes())
         .route("/openapi.json", axum::routing::get(openapi::serve))
         .nest_service("/files", tower_http::services::ServeDir::new(state.files.dir()))

@@ -61,11 +61,13 @@ pub fn start(state: &Arc<SandboxState>, count: usize) -> Result<Vec<AbortHandle>
     Ok(handles)
 }
 
-/// Marks the next ready variation `rendering` (as the service says it, docs/api-notes.md) and describes it.
+/// Marks the next ready variation `rendering` (as the service says it, docs/api-notes.md) and describes it; the
+/// work of a held account (`/sandbox/hold`) waits.
 async fn take(state: &Arc<SandboxState>) -> Result<Option<Job>, SandboxError> {
+    let held = state.held.as_json();
     state
         .store
-        .run(|db| {
+        .run(move |db| {
             // The oldest queued variation whose base, if it has one, is final.
             let taken: Option<(String, String, String, Option<String>)> = db
                 .prepare_cached(
@@ -73,13 +75,16 @@ async fn take(state: &Arc<SandboxState>) -> Result<Option<Job>, SandboxError> {
                      WHERE seq = (
                          SELECT v.seq FROM variations v
                          WHERE v.status = 'queued'
+                           AND NOT EXISTS (
+                               SELECT 1 FROM renders r, json_each(?1) h
+                               WHERE r.id = v.render_id AND r.account_uid = h.value)
                            AND (v.base_variation_id IS NULL OR EXISTS (
                                SELECT 1 FROM variations b
                                WHERE b.id = v.base_variation_id AND b.status IN ('done', 'error')))
                          ORDER BY v.seq LIMIT 1)
                      RETURNING id, render_id, config, base_variation_id",
                 )?
-                .query_row([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))
+                .query_row([&held], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))
                 .optional()?;
             let Some((variation_id, render_id, config, base)) = taken else { return Ok(None) };
             let config = serde_json::from_str(&config).ok();

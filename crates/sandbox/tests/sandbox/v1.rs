@@ -134,8 +134,14 @@ async fn auto_declutters_only_a_furnished_room() {
 
 #[tokio::test]
 async fn variations_only_on_a_done_render_and_newest_last() {
-    let sandbox = fast_sandbox(400).await;
+    let sandbox = fast_sandbox(20).await;
     let client = client(&sandbox, "k");
+    // the account's work waits while the test looks at it in progress (`/sandbox/hold`)
+    let hold = |held: bool| {
+        let method = if held { Method::POST } else { Method::DELETE };
+        answer(raw(&sandbox, method, "/sandbox/hold", "k"))
+    };
+    assert_eq!(hold(true).await.0, 200);
     let request = v1::CreateRender {
         image_url: Some(photo(&sandbox)),
         room_type: Some(RoomType::Bed),
@@ -151,11 +157,9 @@ async fn variations_only_on_a_done_render_and_newest_last() {
     assert_eq!(refused.status(), Some(409));
     assert!(refused.to_string().contains("not done"), "{refused}");
 
+    assert_eq!(hold(false).await.0, 200);
     let first = until_done(&sandbox, &created.render_id).await;
-    // keep every worker busy, so the new variation has to wait in the queue
-    for _ in 0..std::thread::available_parallelism().map_or(1, |n| n.get()) {
-        client.v1_create_render(&request).await.unwrap();
-    }
+    assert_eq!(hold(true).await.0, 200);
     let variation = v1::CreateVariation {
         style: Some(Style::MidCenturyModern),
         switch_to_queued_immediately: Some(true),
@@ -163,6 +167,7 @@ async fn variations_only_on_a_done_render_and_newest_last() {
     };
     client.v1_create_variation(&created.render_id, &variation).await.unwrap();
     assert_eq!(v1_render(&sandbox, &created.render_id).await.status, v1::Status::Queued);
+    assert_eq!(hold(false).await.0, 200);
     let second = until_done(&sandbox, &created.render_id).await;
     assert_eq!(second.outputs.len(), 2);
     assert_eq!(second.outputs[0], first.outputs[0], "the new output is appended, newest last");
