@@ -31,9 +31,23 @@ async fn settle() {
     gloo_timers::future::TimeoutFuture::new(20).await;
 }
 
-/// Long enough for a few animation frames and resize observations, even in a slow headless browser.
-async fn a_few_frames() {
-    gloo_timers::future::TimeoutFuture::new(150).await;
+/// The browser's next animation frame (resize observations of a frame are delivered in it, after its callbacks).
+async fn next_frame() {
+    let frame = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window().unwrap().request_animation_frame(&resolve).unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(frame).await.unwrap();
+}
+
+/// Waits frame by frame until `holds`, however slowly the browser makes frames (failing after 600 of them).
+async fn until_a_frame_when(holds: impl Fn() -> bool, what: &str) {
+    for _ in 0..600 {
+        if holds() {
+            return;
+        }
+        next_frame().await;
+    }
+    panic!("{what} after 600 frames");
 }
 
 fn find<T: JsCast>(root: &web_sys::HtmlElement, selector: &str) -> T {
@@ -375,11 +389,12 @@ async fn many_requests_in_one_frame_run_the_work_once() {
         request();
     });
     assert_eq!(runs.load(Ordering::SeqCst), 0, "nothing runs before the frame");
-    a_few_frames().await;
+    until_a_frame_when(|| runs.load(Ordering::SeqCst) >= 1, "the work runs").await;
+    next_frame().await;
+    next_frame().await;
     assert_eq!(runs.load(Ordering::SeqCst), 1, "three requests, one run");
     schedule.with_value(|request| request.as_ref().unwrap()());
-    a_few_frames().await;
-    assert_eq!(runs.load(Ordering::SeqCst), 2, "the next frame runs again");
+    until_a_frame_when(|| runs.load(Ordering::SeqCst) >= 2, "the next frame runs again").await;
 }
 
 #[wasm_bindgen_test]
@@ -394,16 +409,16 @@ async fn a_resize_is_reported_until_the_component_goes() {
         });
         view! { <div node_ref=target style="width: 100px; height: 20px"></div> }
     });
-    a_few_frames().await;
+    until_a_frame_when(|| resized.load(Ordering::SeqCst) >= 1, "observing reports the first size").await;
     let first = resized.load(Ordering::SeqCst);
-    assert!(first >= 1, "observing reports the first size");
     let element: web_sys::HtmlElement = target.get_untracked().unwrap().unchecked_into();
     element.style().set_property("width", "150px").unwrap();
-    a_few_frames().await;
-    assert!(resized.load(Ordering::SeqCst) > first, "a new width is reported");
+    until_a_frame_when(|| resized.load(Ordering::SeqCst) > first, "a new width is reported").await;
     drop(handle);
     let after = resized.load(Ordering::SeqCst);
     element.style().set_property("width", "90px").unwrap();
-    a_few_frames().await;
+    // the frame that lays the new width out, and the next: an observer still there would have said so by then
+    next_frame().await;
+    next_frame().await;
     assert_eq!(resized.load(Ordering::SeqCst), after, "nothing is reported once the component is gone");
 }
