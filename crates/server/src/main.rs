@@ -18,7 +18,9 @@ async fn main() -> ExitCode {
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,tower_http=warn".into()),
         )
-        .with_writer(std::io::stderr);
+        .with_writer(std::io::stderr)
+        // colour codes only where a person reads them: a file or a pipe gets plain text
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()));
     match log_format {
         LogFormat::Text => log.init(),
         LogFormat::Json => log.json().flatten_event(true).init(),

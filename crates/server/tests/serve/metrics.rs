@@ -97,3 +97,15 @@ async fn each_request_is_one_json_line_with_its_id_and_nothing_secret() {
         assert!(!metrics.contains(secret), "the metrics hold the {name}: {metrics}");
     }
 }
+
+/// Text logs written to a pipe (as here) or a file carry no terminal colour codes: a log file stays plain text.
+#[tokio::test]
+async fn text_logs_to_a_pipe_carry_no_colour_codes() {
+    let dist = widget_dir();
+    let server = Server::start(dist.path()).await;
+    let answer = reqwest::get(server.api("/capabilities")).await.unwrap();
+    let id = answer.headers()["x-request-id"].to_str().unwrap().to_string();
+    let output = server.wait_for_output(&id).await;
+    assert!(output.contains("answered"), "{output}");
+    assert!(!output.contains('\u{1b}'), "no escape codes: {output:?}");
+}
