@@ -54,7 +54,7 @@ pub fn NewRender() -> impl IntoView {
                     title=Signal::derive(move || td_string!(locale.get(), studio.new_custom_mask).to_string())
                     hint=Signal::derive(move || td_string!(locale.get(), studio.new_mask_hint).to_string())
                     image_url=form.image_url.get_untracked()
-                    on_done=move |url: String| form.use_mask(id, url)
+                    on_done=move |url: String| form.take_mask(id, url)
                     on_cancel=move |()| form.masking.set(None)
                 />
             })}

@@ -41,7 +41,7 @@ pub fn other_views(lines: &str) -> Vec<String> {
 
 /// Gives draft `id` the custom mask uploaded to `mask_url`; a staging draft then always removes the furniture,
 /// since that is when a custom mask is used.
-pub fn use_mask(drafts: &mut [(u32, ConfigDraft)], id: u32, mask_url: &str) {
+pub fn give_mask(drafts: &mut [(u32, ConfigDraft)], id: u32, mask_url: &str) {
     if let Some((_, draft)) = drafts.iter_mut().find(|(i, _)| *i == id) {
         draft.mask_url = Some(mask_url.to_string());
         if draft.kind == Kind::Staging {
@@ -88,7 +88,7 @@ mod tests {
     #[wasm_bindgen_test(unsupported = test)]
     fn a_custom_mask_makes_staging_remove_the_furniture() {
         let mut drafts = vec![(0, ConfigDraft::default()), (1, ConfigDraft::default())];
-        use_mask(&mut drafts, 1, "https://img.example/mask.png");
+        give_mask(&mut drafts, 1, "https://img.example/mask.png");
         assert_eq!(drafts[1].1.mask_url.as_deref(), Some("https://img.example/mask.png"));
         assert_eq!(drafts[1].1.removal, RemovalMode::On);
         assert_eq!(drafts[0].1, ConfigDraft::default(), "only the draft that asked");

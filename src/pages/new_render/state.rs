@@ -52,8 +52,8 @@ impl NewRenderForm {
     }
 
     /// Takes the mask drawn for draft `id` (uploaded to `mask_url`) and closes the editor.
-    pub fn use_mask(&self, id: u32, mask_url: String) {
-        self.drafts.update(|list| model::use_mask(list, id, &mask_url));
+    pub fn take_mask(&self, id: u32, mask_url: String) {
+        self.drafts.update(|list| model::give_mask(list, id, &mask_url));
         self.masking.set(None);
     }
 
@@ -128,7 +128,7 @@ mod tests {
 
             form.image_url.set("https://img.example/room.jpg".into());
             form.open_mask(0, Locale::en);
-            form.use_mask(0, "https://img.example/mask.png".into());
+            form.take_mask(0, "https://img.example/mask.png".into());
             assert_eq!(form.masking.get_untracked(), None);
             let request = form.start().expect("a valid form is sent");
             assert_eq!(request.image_url, "https://img.example/room.jpg");

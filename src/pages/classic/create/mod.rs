@@ -49,7 +49,7 @@ pub fn ClassicNew() -> impl IntoView {
                     title=Signal::derive(move || td_string!(locale.get(), classic.mask_title).to_string())
                     hint=Signal::derive(move || td_string!(locale.get(), classic.mask_hint).to_string())
                     image_url=photo
-                    on_done=move |url: String| form.use_mask(url)
+                    on_done=move |url: String| form.take_mask(url)
                     on_cancel=move |()| form.masking.set(false)
                 />
             })}

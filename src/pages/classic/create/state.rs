@@ -81,7 +81,7 @@ impl NewClassicForm {
     }
 
     /// Takes the mask drawn (uploaded to `url`) and closes the editor.
-    pub fn use_mask(&self, url: String) {
+    pub fn take_mask(&self, url: String) {
         self.mask_url.set(Some(url));
         self.masking.set(false);
     }
@@ -152,7 +152,7 @@ mod tests {
             form.style.set("modern".into());
             form.open_mask();
             assert!(form.masking.get_untracked());
-            form.use_mask("https://m.example/mask.png".into());
+            form.take_mask("https://m.example/mask.png".into());
             assert!(!form.masking.get_untracked());
             let (request, file) = form.start().expect("a request");
             assert_eq!(request.image_url.as_deref(), Some("https://p.example/a.jpg"));
