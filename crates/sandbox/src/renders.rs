@@ -112,10 +112,15 @@ pub fn create(
 }
 
 /// The photos of a multi-view render (none for a render of one photo).
-pub fn views(db: &Connection, render_id: &str) -> Result<Vec<String>, SandboxError> {
-    let views: Option<String> =
+fn views(db: &Connection, render_id: &str) -> Result<Vec<String>, SandboxError> {
+    let stored =
         db.prepare_cached("SELECT image_urls FROM renders WHERE id = ?1")?.query_row([render_id], |row| row.get(0))?;
-    Ok(views.and_then(|views| serde_json::from_str(&views).ok()).unwrap_or_default())
+    Ok(stored_views(stored))
+}
+
+/// A render's `image_urls` column read: the photos of a multi-view render, none otherwise.
+pub fn stored_views(stored: Option<String>) -> Vec<String> {
+    stored.and_then(|views| serde_json::from_str(&views).ok()).unwrap_or_default()
 }
 
 /// `POST /v2/renders/bulk`: every render, or none.

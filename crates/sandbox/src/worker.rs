@@ -88,9 +88,10 @@ async fn take(state: &Arc<SandboxState>) -> Result<Option<Job>, SandboxError> {
                 .optional()?;
             let Some((variation_id, render_id, config, base)) = taken else { return Ok(None) };
             let config = serde_json::from_str(&config).ok();
-            let (render_image, v1_settings): (String, Option<String>) = db
-                .prepare_cached("SELECT image_url, v1_settings FROM renders WHERE id = ?1")?
-                .query_row([&render_id], |row| Ok((row.get(0)?, row.get(1)?)))?;
+            let (render_image, v1_settings, views): (String, Option<String>, Option<String>) = db
+                .prepare_cached("SELECT image_url, v1_settings, image_urls FROM renders WHERE id = ?1")?
+                .query_row([&render_id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?;
+            let views = crate::renders::stored_views(views);
             let v1_resolution = v1_settings
                 .and_then(|settings| serde_json::from_str::<vstage_api::v1::CreateRender>(&settings).ok())
                 .and_then(|settings| crate::v1::resolution(&settings));
@@ -114,7 +115,6 @@ async fn take(state: &Arc<SandboxState>) -> Result<Option<Job>, SandboxError> {
                     }
                 }
             };
-            let views = crate::renders::views(db, &render_id)?;
             Ok(Some(Job { variation_id, config, source_url, views, refused, v1_resolution }))
         })
         .await

@@ -1,6 +1,6 @@
 //! The key check of service-api.md part 5 and the account endpoints, over real HTTP.
 
-use crate::support::{client, sandbox};
+use crate::support::{answer, client, sandbox};
 use vstage_api::ApiError;
 use vstage_sandbox::{RunningSandbox, SandboxConfig};
 
@@ -9,10 +9,7 @@ async fn user_with_header(sandbox: &RunningSandbox, header: Option<&str>) -> (u1
     if let Some(value) = header {
         request = request.header("Authorization", value);
     }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    let body = response.bytes().await.unwrap();
-    (status, serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null))
+    answer(request).await
 }
 
 /// The key exactly, the scheme (`Api-Key`, or `Bearer`) in any case (RFC 9110 section 11.1), one space or more

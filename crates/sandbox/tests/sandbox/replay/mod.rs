@@ -20,7 +20,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use vstage_sandbox::{RunningSandbox, SandboxConfig};
 
-use crate::support::sandbox_with;
+use crate::support::{answer, sandbox_with};
 
 /// The key of the one account each replay uses.
 pub const KEY: &str = "replayed-client";
@@ -47,10 +47,7 @@ pub async fn call(
     if let Some(body) = body {
         request = request.json(&body);
     }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    let bytes = response.bytes().await.unwrap();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    answer(request).await
 }
 
 /// A sample photo's public address on the sandbox (clients send addresses of their own storage).
