@@ -80,17 +80,17 @@ where
             if render.render_id != id {
                 return Err(typed::another_render());
             }
-            serde_json::to_value(render)
+            typed::relayed_value(&answer.body, &render)
         }
         _ => {
             let answer =
                 get(format!("/v2/renders/{encoded}"), "include_variations=true&variations_limit=20".into()).await?;
             let Some(render) = render_answer::<Render>(&answer, &id)? else { return Ok(None) };
             typed::all_of_this_render(&render, &id)?;
-            serde_json::to_value(render)
+            typed::relayed_value(&answer.body, &render)
         }
     };
-    read.map(Some).map_err(|e| ServerError::Internal(e.to_string()))
+    read.map(Some)
 }
 
 /// The service's answer to reading render `id`, as JSON of type `T`; `None` when the service no longer has it.

@@ -8,6 +8,7 @@ pub mod call;
 pub mod listing;
 pub mod routes;
 pub mod typed;
+mod unlisted;
 
 use std::sync::Arc;
 use std::time::Duration;

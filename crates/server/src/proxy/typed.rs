@@ -1,7 +1,7 @@
 //! The service's successful answers read into the contract's types and written again: the browser gets what this
-//! server read and nothing else (a field the contract does not have, the service's own layout), and an answer
-//! that is not the shape its call returns is a 502. Read liberally (`vstage_api`): unknown enum values and
-//! configuration shapes are kept as read.
+//! server read (not the service's own layout), with the fields the contract does not list that are safe to pass
+//! on (`unlisted.rs`); an answer that is not the shape its call returns is a 502. Read liberally (`vstage_api`):
+//! unknown enum values and configuration shapes are kept as read.
 
 use axum::body::Bytes;
 use serde::Serialize;
@@ -11,6 +11,7 @@ use vstage_api::{
 };
 
 use super::call::{Call, Operation};
+use super::unlisted;
 use crate::error::ServerError;
 
 /// `body`, a successful answer to `call` (of `operation`), as this server writes what it read of it. A render or
@@ -20,9 +21,9 @@ pub fn rewritten(operation: Operation, call: &Call, body: &[u8]) -> Result<Bytes
         return Ok(Bytes::new());
     }
     match call {
-        Call::GetRender { render_id, .. } => return written(&render_of(body, render_id)?),
+        Call::GetRender { render_id, .. } => return relayed(body, &render_of(body, render_id)?),
         Call::GetVariation { render_id, variation_id } => {
-            return written(&variation_of(body, render_id, variation_id)?);
+            return relayed(body, &variation_of(body, render_id, variation_id)?);
         }
         _ => {}
     }
@@ -80,7 +81,20 @@ pub fn variation_of(body: &[u8], render_id: &str, variation_id: &str) -> Result<
 
 /// `body` read as `T` and written again.
 fn through<T: DeserializeOwned + Serialize>(body: &[u8]) -> Result<Bytes, ServerError> {
-    written(&read::<T>(body)?)
+    relayed(body, &read::<T>(body)?)
+}
+
+/// `read` (of the service's answer `body`) as JSON, with the fields of `body` it does not hold that are safe to
+/// pass on.
+pub fn relayed_value<T: Serialize>(body: &[u8], read: &T) -> Result<serde_json::Value, ServerError> {
+    let written = serde_json::to_value(read).map_err(|e| ServerError::Internal(e.to_string()))?;
+    // `body` was read as `T` already, so it is JSON.
+    let sent: serde_json::Value = serde_json::from_slice(body).unwrap_or(serde_json::Value::Null);
+    Ok(unlisted::merged(sent, written))
+}
+
+fn relayed<T: Serialize>(body: &[u8], read: &T) -> Result<Bytes, ServerError> {
+    written(&relayed_value(body, read)?)
 }
 
 fn read<T: DeserializeOwned>(body: &[u8]) -> Result<T, ServerError> {
@@ -99,12 +113,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn what_the_contract_does_not_hold_is_not_passed_on() {
+    fn what_the_contract_does_not_hold_is_passed_on_when_safe() {
         let answer = br#"{"id":"rnd_1","created_at":1700000000000,"eta":null,"account_email":"ops@example.com",
-            "variations":{"items":[],"next_cursor":null,"internal":{"cost":3}}}"#;
+            "room_detected":"bedroom","variations":{"items":[],"next_cursor":null,"internal":{"cost":3}}}"#;
         let call = Call::GetRender { render_id: "rnd_1".into(), query: Default::default() };
         let written = String::from_utf8(rewritten(Operation::GetRender, &call, answer).unwrap().to_vec()).unwrap();
-        assert!(written.contains(r#""id":"rnd_1""#), "{written}");
+        assert!(written.contains(r#""id":"rnd_1""#) && written.contains(r#""room_detected":"bedroom""#), "{written}");
         assert!(!written.contains("account_email") && !written.contains("internal"), "{written}");
     }
 

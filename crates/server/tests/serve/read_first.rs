@@ -272,7 +272,7 @@ async fn a_captured_delivery_is_not_taken_once_older_than_the_duplicate_window_o
 }
 
 #[tokio::test]
-async fn the_browser_gets_what_the_server_read_of_an_answer_and_nothing_else() {
+async fn the_browser_gets_what_the_server_read_of_an_answer_and_nothing_unsafe() {
     let upstream = RecordingUpstream::start().await;
     let (_dist, server, alice) = behind_tokens(&upstream).await;
     let http = reqwest::Client::new();
@@ -287,6 +287,7 @@ async fn the_browser_gets_what_the_server_read_of_an_answer_and_nothing_else() {
         let (status, answer) = send(http.get(server.api(path)).bearer_auth(&alice)).await;
         assert_eq!(status, 200, "{path}: {answer}");
         assert!(!answer.to_string().contains("account_email"), "{path}: {answer}");
+        assert!(answer.to_string().contains(r#""room_detected":"living_room""#), "{path}: {answer}");
     }
 }
 

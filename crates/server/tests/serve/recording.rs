@@ -203,5 +203,6 @@ async fn answer(parts: &axum::http::request::Parts, body: &[u8]) -> axum::respon
 }
 
 const RENDER_VARIATIONS: &str = r#"{"total_count":0,"next_cursor":null,"items":[]}"#;
-/// A field of the stand-in's render answers that the contract does not have: the server must not pass it on.
-const NOT_IN_THE_CONTRACT: &str = r#""account_email":"ops@service.example""#;
+/// Fields of the stand-in's render answers that the contract does not have: the server passes on the second, and
+/// never the first, which names the account's people.
+const NOT_IN_THE_CONTRACT: &str = r#""account_email":"ops@service.example","room_detected":"living_room""#;
