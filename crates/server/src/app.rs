@@ -101,7 +101,7 @@ fn router(state: &AppState, proxy: Arc<Proxy>, fetcher: ResultFetcher, http: Htt
         webhook = webhook.layer(axum::middleware::from_fn_with_state(limit, body_deadline::whole_within));
     }
     let mut api = for_a_subject
-        .route("/capabilities", capabilities::route(state.capabilities.clone(), state.receiver.verification.clone()))
+        .route("/capabilities", capabilities::route(state.capabilities.clone()))
         .route("/webhooks/service", webhook)
         .route(
             "/uploads/{name}",

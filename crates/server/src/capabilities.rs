@@ -1,19 +1,14 @@
-//! `GET /api/capabilities`: what this server offers the widget, from how it was started and, for live events,
-//! whether the service's deliveries verify here. Only what is really served is announced; the widget falls back
-//! for the rest (polling instead of events).
-
-use std::sync::Arc;
+//! `GET /api/capabilities`: what this server offers the widget, from how it was started. Only what is really
+//! served is announced; the widget falls back for the rest (polling instead of events). Nothing a caller sends
+//! changes it.
 
 use axum::Json;
 use axum::routing::{MethodRouter, get};
 use vstage_api::Capabilities;
 
-use crate::live::verification::Verification;
-
-pub fn route(capabilities: Capabilities, verification: Arc<Verification>) -> MethodRouter {
+pub fn route(capabilities: Capabilities) -> MethodRouter {
     get(move || {
-        let mut capabilities = capabilities.clone();
-        capabilities.events &= !verification.is_failing();
+        let capabilities = capabilities.clone();
         async move { Json(capabilities) }
     })
 }

@@ -2,7 +2,8 @@
 //! (the database, the object store and the service each answered within a short bound). Readiness is worked out
 //! at most once every few seconds and shared by every probe meanwhile, so that many balancers probing often cost
 //! the dependencies one call each per interval. Answers say which part is unready, never why: the why (host names,
-//! the database's words) goes to the log.
+//! the database's words) goes to the log. Beside them, what the service's webhook deliveries say (`webhooks`),
+//! which is the operator's to read and never makes the server unready.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -18,6 +19,7 @@ use object_store::{ObjectStore, ObjectStoreExt};
 use serde::Serialize;
 use tokio::sync::Mutex;
 
+use crate::live::verification::{Deliveries, Verification};
 use crate::storage::store::Store;
 use crate::upstream::Upstream;
 use crate::upstream::http_client::HttpClient;
@@ -33,6 +35,7 @@ pub struct Readiness {
     files: Arc<dyn ObjectStore>,
     upstream: Arc<Upstream>,
     http: HttpClient,
+    verification: Arc<Verification>,
     last: Mutex<Option<(Instant, Report)>>,
 }
 
@@ -43,6 +46,7 @@ pub struct Report {
     pub database: Part,
     pub store: Part,
     pub upstream: Part,
+    pub webhooks: Deliveries,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -54,14 +58,21 @@ pub enum Part {
 
 impl Readiness {
     pub fn new(store: Arc<dyn Store>, files: Arc<dyn ObjectStore>, upstream: Arc<Upstream>, http: HttpClient) -> Self {
-        Readiness { store, files, upstream, http, last: Mutex::new(None) }
+        Readiness { store, files, upstream, http, verification: Arc::default(), last: Mutex::new(None) }
     }
 
-    /// The readiness of the last few seconds, or worked out now; probes arriving meanwhile wait for it.
+    /// Readiness that names what `verification` says of the webhook deliveries.
+    pub fn reporting(self, verification: Arc<Verification>) -> Self {
+        Readiness { verification, ..self }
+    }
+
+    /// The readiness of the last few seconds, or worked out now (probes arriving meanwhile wait for it), with
+    /// what the webhook deliveries say now.
     pub async fn report(&self) -> Report {
+        let webhooks = self.verification.deliveries();
         let mut last = self.last.lock().await;
         if let Some((_, report)) = last.as_ref().filter(|(at, _)| at.elapsed() < KEPT_FOR) {
-            return report.clone();
+            return Report { webhooks, ..report.clone() };
         }
         let (database, store, upstream) = tokio::join!(
             part("database", self.store.ping()),
@@ -73,6 +84,7 @@ impl Readiness {
             database,
             store,
             upstream,
+            webhooks,
         };
         let changed = last.as_ref().is_some_and(|(_, before)| before.ready != report.ready);
         if changed || (last.is_none() && !report.ready) {

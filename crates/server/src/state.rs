@@ -90,7 +90,11 @@ impl AppState {
             Duration::from_secs(args.event_window_s),
         );
         let upstream = Arc::new(upstream);
-        let readiness = Arc::new(Readiness::new(store.clone(), files.results.clone(), upstream.clone(), http.clone()));
+        let verification = Arc::new(Verification::default());
+        let readiness = Arc::new(
+            Readiness::new(store.clone(), files.results.clone(), upstream.clone(), http.clone())
+                .reporting(verification.clone()),
+        );
         let uploads = Arc::new(Uploads::new(
             files.uploads,
             &public_url,
@@ -126,7 +130,7 @@ impl AppState {
             store: store.clone(),
             events: events.clone(),
             kept: kept.clone(),
-            verification: Arc::new(Verification::default()),
+            verification,
             signature: SignatureFormat {
                 header: args.webhook_signature_header.clone(),
                 encoding: args.webhook_signature_encoding,

@@ -13,5 +13,8 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         args.webhook_signature_header,
         args.webhook_signature_encoding.name()
     ));
+    say(
+        "vstage check: refused deliveries are named by a running server's /readyz (\"webhooks\") and counted in /metrics",
+    );
     Ok(())
 }

@@ -1,5 +1,5 @@
-//! Live updates: the service's webhooks received and verified (`webhooks`, whose run of failures `verification`
-//! watches), stored as events and streamed to each subject's browsers with resume (`events`).
+//! Live updates: the service's webhooks received and verified (`webhooks`, whose refusals `verification`
+//! reports to the operator), stored as events and streamed to each subject's browsers with resume (`events`).
 
 pub mod events;
 pub mod verification;

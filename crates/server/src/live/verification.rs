@@ -1,16 +1,16 @@
-//! Whether the service's webhook deliveries verify here. Deliveries that keep failing verification, with none
-//! verifying for a while, mean the service signs with another secret than `VSTAGE_WEBHOOK_SECRET`: the operator
-//! is told loudly, once, and `/api/capabilities` stops offering live events so that widgets follow by polling.
-//! One verified delivery ends it. (A forger can only send refused deliveries, which turn events off while the
-//! service itself sends nothing verified: the widgets then poll, as they would without events.)
+//! Whether the service's webhook deliveries verify here, for the operator: deliveries that keep failing
+//! verification, with none verified since, mean the service signs with another secret than
+//! `VSTAGE_WEBHOOK_SECRET` (or that someone sends forgeries). It is said once a run in the log, counted in
+//! `/metrics` and named in `/readyz`'s `webhooks`, and changes nothing anyone is offered: a refused delivery is one
+//! anybody can send, so it is no evidence to act on. Widgets following events keep a slow safety check of their
+//! own, so a wrong secret costs them latency, not results.
 
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
-/// Refused deliveries in a row that mean the secrets differ.
-const REFUSALS: u32 = 3;
-/// How long a verified delivery vouches for the secret.
-const VOUCHED_FOR: Duration = Duration::from_secs(600);
+use serde::Serialize;
+
+/// Refused deliveries in a row, with none verified, before the log says the secrets may differ.
+const REFUSALS: u64 = 3;
 
 #[derive(Debug, Default)]
 pub struct Verification {
@@ -19,38 +19,55 @@ pub struct Verification {
 
 #[derive(Debug, Default)]
 struct State {
-    refused_in_a_row: u32,
-    last_verified: Option<Instant>,
-    failing: bool,
+    refused_since_verified: u64,
+    any_verified: bool,
+}
+
+/// What the last deliveries say, as `/readyz` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Deliveries {
+    /// No delivery has come since this server started.
+    NoneYet,
+    /// The last delivery verified.
+    Verifying,
+    /// Deliveries were refused since the last one that verified (or since start): check the secret.
+    Refused,
 }
 
 impl Verification {
     pub fn verified(&self) {
         let mut state = self.lock();
-        if state.failing {
-            tracing::warn!("webhook deliveries verify again: live events are back on");
+        if state.refused_since_verified >= REFUSALS {
+            tracing::warn!(refused = state.refused_since_verified, "webhook deliveries verify again");
         }
-        *state = State { refused_in_a_row: 0, last_verified: Some(Instant::now()), failing: false };
+        *state = State { refused_since_verified: 0, any_verified: true };
     }
 
     pub fn refused(&self) {
         let mut state = self.lock();
-        state.refused_in_a_row = state.refused_in_a_row.saturating_add(1);
-        let vouched = state.last_verified.is_some_and(|at| at.elapsed() < VOUCHED_FOR);
-        if !state.failing && !vouched && state.refused_in_a_row >= REFUSALS {
-            state.failing = true;
+        state.refused_since_verified = state.refused_since_verified.saturating_add(1);
+        if state.refused_since_verified == 1 {
+            tracing::warn!("refused a webhook delivery whose signature does not verify");
+        } else if state.refused_since_verified == REFUSALS {
             tracing::error!(
-                refused_in_a_row = state.refused_in_a_row,
-                "webhook deliveries keep failing verification: the service signs them with another secret than \
-                 VSTAGE_WEBHOOK_SECRET. Set the service's secret with `vstage serve --set-webhook-secret` (or POST \
-                 /v2/user/webhook-secret). Live events are off meanwhile; widgets follow by polling."
+                refused_in_a_row = REFUSALS,
+                "webhook deliveries keep failing verification: the service may sign them with another secret than \
+                 VSTAGE_WEBHOOK_SECRET (set it with `vstage serve --set-webhook-secret`, or POST \
+                 /v2/user/webhook-secret), or someone sends forged ones. Live events stay on; widgets also check \
+                 slowly by themselves. Refusals are counted in /metrics as vstage_webhooks_total{{outcome=\"refused\"}}."
             );
         }
     }
 
-    /// Whether deliveries are failing verification (events should not be offered).
-    pub fn is_failing(&self) -> bool {
-        self.lock().failing
+    /// What the deliveries since start say.
+    pub fn deliveries(&self) -> Deliveries {
+        let state = self.lock();
+        match (state.refused_since_verified, state.any_verified) {
+            (0, false) => Deliveries::NoneYet,
+            (0, true) => Deliveries::Verifying,
+            _ => Deliveries::Refused,
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -63,18 +80,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_run_of_refusals_fails_until_one_verifies() {
+    fn refusals_are_reported_until_one_verifies() {
         let verification = Verification::default();
+        assert_eq!(verification.deliveries(), Deliveries::NoneYet);
         verification.refused();
-        verification.refused();
-        assert!(!verification.is_failing(), "two refusals may be strays");
-        verification.refused();
-        assert!(verification.is_failing());
+        assert_eq!(verification.deliveries(), Deliveries::Refused);
         verification.verified();
-        assert!(!verification.is_failing());
-        for _ in 0..REFUSALS {
-            verification.refused();
-        }
-        assert!(!verification.is_failing(), "a recent verified delivery vouches for the secret");
+        assert_eq!(verification.deliveries(), Deliveries::Verifying);
     }
 }

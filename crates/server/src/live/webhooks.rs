@@ -157,7 +157,6 @@ pub async fn receive(
     let format = &receiver.signature;
     let signature = headers.get(&format.header).and_then(|value| value.to_str().ok()).unwrap_or_default();
     if !receiver.secret.verifies(&body, signature, format.encoding) {
-        tracing::warn!("refused a webhook delivery whose signature does not verify");
         receiver.verification.refused();
         metrics().webhook("refused");
         return Err(ServerError::Unauthorized("The webhook signature does not verify.".into()));

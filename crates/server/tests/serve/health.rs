@@ -38,7 +38,12 @@ async fn readiness_follows_the_database_while_liveness_stays() {
     let dist = widget_dir();
     let server = Server::start_with(dist.path(), &["--database", &url], &[]).await;
     let report = until_readiness_is(&server, 200).await;
-    assert_eq!(report, serde_json::json!({"ready": true, "database": "ready", "store": "ready", "upstream": "ready"}));
+    assert_eq!(
+        report,
+        serde_json::json!({
+            "ready": true, "database": "ready", "store": "ready", "upstream": "ready", "webhooks": "none_yet"
+        })
+    );
 
     let paused = cluster.clone();
     tokio::task::spawn_blocking(move || paused.pause()).await.unwrap().unwrap();

@@ -132,27 +132,32 @@ async fn the_signatures_header_and_encoding_are_settings() {
 }
 
 #[tokio::test]
-async fn deliveries_that_keep_failing_verification_turn_events_off_and_say_why() {
+async fn refused_deliveries_are_reported_and_change_nothing_anyone_is_offered() {
     let dist = widget_dir();
     let server = Server::start(dist.path()).await;
-    let events_offered = async || -> bool {
-        let capabilities: Value = reqwest::get(server.api("/capabilities")).await.unwrap().json().await.unwrap();
-        capabilities["events"].as_bool().expect("events is said")
+    let http = reqwest::Client::new();
+    let capabilities =
+        async || -> Value { http.get(server.api("/capabilities")).send().await.unwrap().json().await.unwrap() };
+    let webhooks = async || -> Value {
+        let report: Value = http.get(format!("{}/readyz", server.url)).send().await.unwrap().json().await.unwrap();
+        report["webhooks"].clone()
     };
-    assert!(events_offered().await);
-    // the service signs with a secret of its own
-    for variation in ["var_a", "var_b", "var_c"] {
+    let offered = capabilities().await;
+    assert_eq!((offered["events"].as_bool(), webhooks().await), (Some(true), "none_yet".into()));
+    // forgeries, or the service signing with a secret of its own: anyone can send these
+    for variation in ["var_a", "var_b", "var_c", "var_d"] {
         let body = done_event(variation);
         assert_eq!(deliver(&server, &body, Some(&hex::encode(signature("the-services-own", &body)))).await, 401);
     }
-    assert!(!events_offered().await, "widgets are told to poll");
+    assert_eq!(capabilities().await, offered, "what widgets are offered does not change");
+    assert_eq!(webhooks().await, "refused", "the operator is told");
     let output = server.wait_for_output("keep failing verification").await;
-    assert!(output.contains("keep failing verification") && output.contains("--set-webhook-secret"), "{output}");
+    assert!(output.contains("--set-webhook-secret"), "{output}");
     assert_eq!(output.matches("keep failing verification").count(), 1, "said once, loudly: {output}");
+    assert_eq!(output.matches("refused a webhook delivery").count(), 1, "not a line per forgery: {output}");
 
-    // once the secrets agree, one verified delivery turns events back on
-    assert_eq!(deliver_done(&server, "var_d").await, 200);
-    assert!(events_offered().await);
+    assert_eq!(deliver_done(&server, "var_e").await, 200);
+    assert_eq!(webhooks().await, "verifying");
 }
 
 #[tokio::test]
