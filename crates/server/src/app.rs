@@ -88,10 +88,7 @@ fn router(state: &AppState, proxy: Arc<Proxy>, fetcher: ResultFetcher, http: Htt
         .merge(disclosure::routes(state.disclosures.clone(), proxy.clone(), fetcher, state.uploads.clone()))
         .merge(board::routes(state.boards.clone(), shared.ownership.clone()))
         .merge(results::kept::routes(shared.kept.clone()))
-        .merge(proxy::listing::v1_route(shared.ownership.clone(), move |path: String, query: String| {
-            let proxy = proxy.clone();
-            async move { proxy.get(&path, &query).await }
-        }))
+        .merge(proxy::listing::v1_route(proxy))
         .layer(axum::middleware::from_fn_with_state(shared.gate.clone(), access::authenticate));
     // Anyone may send a webhook delivery (its signature is checked once it is read): its body must arrive whole
     // in time, not merely each part of it.

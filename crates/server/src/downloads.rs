@@ -22,7 +22,6 @@ use crate::access::Subject;
 use crate::disclosure::{Disclosures, LIST_LIMIT, report};
 use crate::error::ServerError;
 use crate::proxy::Proxy;
-use crate::proxy::listing::render_with_variations;
 use crate::results::fetch::{ResultFetcher, extension};
 use crate::storage::boards::Boards;
 use crate::storage::ownership::Kind;
@@ -62,7 +61,9 @@ async fn download_render(
     if subject.by_token() {
         zips.proxy.require_owner(Kind::Render, vec![render_id.clone()], &subject).await?;
     }
-    let (render, variations) = render_with_variations(&zips.proxy, &subject, &render_id)
+    let (render, variations) = zips
+        .proxy
+        .read_whole_render(&subject, &render_id)
         .await?
         .ok_or_else(|| ServerError::NotFound(format!("No render {render_id}; check the address.")))?;
     let photo = photo_name(None, render.image_url.as_deref(), &render_id);
@@ -85,9 +86,12 @@ async fn download_board(
     let mut taken = HashSet::new();
     let taken_renders: HashSet<String> = board.renders.iter().map(|on_board| on_board.render_id.clone()).collect();
     let mut entries_of_board = Vec::new();
-    for on_board in board.renders {
-        let Some((render, variations)) = render_with_variations(&zips.proxy, &subject, &on_board.render_id).await?
-        else {
+    for (read, on_board) in board.renders.into_iter().enumerate() {
+        // The request's arrival counted the first read; each other render is counted before it is read.
+        if read > 0 {
+            subject.spend_calls(1).await?;
+        }
+        let Some((render, variations)) = zips.proxy.read_whole_render(&subject, &on_board.render_id).await? else {
             continue;
         };
         let photo = photo_name(Some(&on_board.label), render.image_url.as_deref(), &on_board.render_id);

@@ -144,7 +144,7 @@ impl AppState {
             // The demo page mints tokens for anyone who asks: only where nothing real is at stake.
             demo_subjects: embedded && !access.is_token() && access.widget_secret().is_some(),
             access,
-            rate_limit: RateLimit::per_minute(args.rate_limit),
+            rate_limit: RateLimit::per_minute(args.rate_limit).map(Arc::new),
             in_flight: (args.max_in_flight > 0).then(|| Cap::new(args.max_in_flight, 1)),
         });
         let proxy = Arc::new(ProxyState {

@@ -1,5 +1,6 @@
 //! Who is calling: in `open` access a call without a token is the one local subject; a call with a widget token
-//! (required in `token` access) acts for the token's subject only. Also counts each call against the rate limit.
+//! (required in `token` access) acts for the token's subject only. Also counts each request against the rate limit,
+//! and hands the subject the means to count the further service calls the request makes (`Subject::spend_calls`).
 
 pub mod cap;
 pub mod open_guard;
@@ -64,7 +65,24 @@ pub struct Subject {
     from_token: bool,
     /// When the token it came from expires (Unix seconds).
     expires_at: Option<u64>,
+    /// Where its service calls are counted, when they are.
+    calls: Option<CallCount>,
 }
+
+/// A subject's (or open access's client address's) place in the rate limit.
+#[derive(Debug, Clone)]
+struct CallCount {
+    limit: Arc<RateLimit>,
+    key: Arc<str>,
+}
+
+impl PartialEq for CallCount {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for CallCount {}
 
 impl Subject {
     pub fn as_str(&self) -> &str {
@@ -81,6 +99,15 @@ impl Subject {
     pub fn expires_at(&self) -> Option<SystemTime> {
         self.expires_at.and_then(|secs| SystemTime::UNIX_EPOCH.checked_add(std::time::Duration::from_secs(secs)))
     }
+
+    /// Counts `calls` more calls to the service made for this subject's request (beyond the one its arrival
+    /// counted), before they are made; waits a little for them, else 429.
+    pub async fn spend_calls(&self, calls: u32) -> Result<(), ServerError> {
+        match &self.calls {
+            Some(count) if calls > 0 => count.limit.spend(&count.key, calls).await,
+            _ => Ok(()),
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -89,7 +116,7 @@ pub struct Gate {
     /// Whether tokens for the demo page's subjects (`demo:...`) are taken: only where the demo page is offered,
     /// never by a server that spends a real account's photos.
     pub demo_subjects: bool,
-    pub rate_limit: Option<RateLimit>,
+    pub rate_limit: Option<Arc<RateLimit>>,
     /// Calls under way per subject (`--max-in-flight`; `None` for no cap).
     pub in_flight: Option<Arc<Cap>>,
 }
@@ -111,7 +138,7 @@ impl Gate {
     /// The subject a call acts for, counted against the rate limit and the in-flight cap; a refusal is the
     /// answer to send.
     pub fn admit(&self, parts: &Parts) -> Result<Admitted, ServerError> {
-        let subject = subject_of(&self.access, parts)?;
+        let mut subject = subject_of(&self.access, parts)?;
         if subject.by_token() && !self.demo_subjects && subject.as_str().starts_with(DEMO_SUBJECT_PREFIX) {
             return Err(ServerError::TokenRefused(
                 "This token is for the sandbox's demo page; this server takes tokens from the listing site only."
@@ -131,6 +158,7 @@ impl Gate {
         };
         if let Some(limit) = &self.rate_limit {
             limit.check(&key)?;
+            subject.calls = Some(CallCount { limit: limit.clone(), key: key.as_str().into() });
         }
         let slot = self.in_flight.as_ref().map(|in_flight| in_flight.enter(&key)).transpose()?;
         Ok(Admitted { subject, slot })
@@ -179,8 +207,12 @@ fn subject_of(access: &Access, parts: &Parts) -> Result<Subject, ServerError> {
         // Open access: no token, or no widget secret to check one with (then it is the browser's own
         // credential, dropped like any other).
         _ => {
-            static OPEN: std::sync::LazyLock<Subject> =
-                std::sync::LazyLock::new(|| Subject { name: OPEN_SUBJECT.into(), from_token: false, expires_at: None });
+            static OPEN: std::sync::LazyLock<Subject> = std::sync::LazyLock::new(|| Subject {
+                name: OPEN_SUBJECT.into(),
+                from_token: false,
+                expires_at: None,
+                calls: None,
+            });
             return Ok(OPEN.clone());
         }
     };
@@ -188,5 +220,5 @@ fn subject_of(access: &Access, parts: &Parts) -> Result<Subject, ServerError> {
     let claims = secret
         .verify(token, origin, SystemTime::now())
         .map_err(|error| ServerError::TokenRefused(error.to_string()))?;
-    Ok(Subject { name: claims.sub.into(), from_token: true, expires_at: Some(claims.exp) })
+    Ok(Subject { name: claims.sub.into(), from_token: true, expires_at: Some(claims.exp), calls: None })
 }

@@ -1,8 +1,11 @@
-//! Requests per minute per subject (per client address in `open` access), answered 429 with `Retry-After`
-//! beyond the quota. A keyed token bucket (governor) refilled evenly; a burst is a tenth of the minute's quota (at
-//! least 10, or the whole quota when it is smaller), so a client cannot spend a minute's worth at once.
+//! Calls to the service per minute per subject (per client address in `open` access), answered 429 with
+//! `Retry-After` beyond the quota. Each request counts one on arrival, and whatever more calls it makes are counted
+//! before they are made (`spend`), so the quota bounds what one subject costs the account, not only how often it
+//! asks. A keyed token bucket (governor) refilled evenly; a burst is a tenth of the minute's quota (at least 10, or
+//! the whole quota when it is smaller), so a client cannot spend a minute's worth at once.
 
 use std::num::NonZeroU32;
+use std::time::Duration;
 
 use governor::clock::{Clock, DefaultClock};
 use governor::middleware::NoOpMiddleware;
@@ -16,10 +19,14 @@ use crate::error::ServerError;
 pub struct RateLimit<C: Clock = DefaultClock> {
     limiter: RateLimiter<String, DefaultKeyedStateStore<String>, C, NoOpMiddleware<C::Instant>>,
     clock: C,
+    burst: NonZeroU32,
 }
 
+/// How long a request waits for calls to come back before it is answered 429 instead.
+const MAX_WAIT: Duration = Duration::from_secs(10);
+
 impl RateLimit {
-    /// `per_minute` requests a minute for each key; 0 turns the limit off.
+    /// `per_minute` calls a minute for each key; 0 turns the limit off.
     pub fn per_minute(per_minute: u32) -> Option<Self> {
         RateLimit::with_clock(per_minute, DefaultClock::default())
     }
@@ -30,20 +37,49 @@ impl<C: Clock + Clone> RateLimit<C> {
         let burst = NonZeroU32::new((per_minute / 10).max(per_minute.min(10)))?;
         let quota = Quota::per_minute(NonZeroU32::new(per_minute)?).allow_burst(burst);
         let limiter = RateLimiter::new(quota, DefaultKeyedStateStore::default(), clock.clone());
-        Some(RateLimit { limiter, clock })
+        Some(RateLimit { limiter, clock, burst })
     }
 
-    /// Counts one request for `key`.
+    /// Counts one call for `key` now, or says when to come back.
     pub fn check(&self, key: &str) -> Result<(), ServerError> {
+        self.try_spend(key, NonZeroU32::MIN).map_err(too_many)
+    }
+
+    /// Counts `calls` more calls for `key`, waiting (at most 10 s in all) while they come back; beyond that, 429
+    /// with when to come back.
+    pub async fn spend(&self, key: &str, calls: u32) -> Result<(), ServerError> {
+        let mut left = calls;
+        let mut waited = Duration::ZERO;
+        while let Some(chunk) = NonZeroU32::new(left.min(self.burst.get())) {
+            match self.try_spend(key, chunk) {
+                Ok(()) => left -= chunk.get(),
+                Err(wait) if waited + wait <= MAX_WAIT => {
+                    tokio::time::sleep(wait).await;
+                    waited += wait;
+                }
+                Err(wait) => return Err(too_many(wait)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Counts `calls` (at most a burst) for `key`, or how long until they would be there.
+    fn try_spend(&self, key: &str, calls: NonZeroU32) -> Result<(), Duration> {
         let key = key.to_string();
         if self.limiter.len() > 100_000 {
             self.limiter.retain_recent();
         }
-        self.limiter.check_key(&key).map_err(|not_until| {
-            let wait = not_until.wait_time_from(self.clock.now());
-            ServerError::TooManyRequests { retry_after_s: wait.as_secs() + u64::from(wait.subsec_nanos() > 0) }
-        })
+        match self.limiter.check_key_n(&key, calls) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(not_until)) => Err(not_until.wait_time_from(self.clock.now())),
+            // `spend` asks for a burst at most.
+            Err(_) => Err(MAX_WAIT),
+        }
     }
+}
+
+fn too_many(wait: Duration) -> ServerError {
+    ServerError::TooManyRequests { retry_after_s: wait.as_secs() + u64::from(wait.subsec_nanos() > 0) }
 }
 
 #[cfg(test)]
@@ -79,5 +115,8 @@ mod tests {
         clock.advance(std::time::Duration::from_millis(100));
         assert!(limit.check("a").is_ok(), "one back after a tenth of a second");
         assert!(limit.check("a").is_err(), "and only one");
+        clock.advance(std::time::Duration::from_secs(6));
+        assert_eq!(limit.try_spend("a", NonZeroU32::new(60).unwrap()), Ok(()), "a burst's worth of calls at once");
+        assert!(limit.try_spend("a", NonZeroU32::MIN).is_err(), "and then none");
     }
 }

@@ -19,8 +19,7 @@ use super::words::words;
 use crate::access::Subject;
 use crate::error::ServerError;
 use crate::proxy::Proxy;
-use crate::proxy::listing::{render_answer, render_with_variations};
-use crate::proxy::routes::encoded_segment;
+use crate::proxy::reading::ReadRender;
 use crate::results::fetch::{ResultFetcher, extension};
 use crate::results::provenance;
 use crate::storage::metadata;
@@ -98,8 +97,7 @@ impl Recorder {
             self.proxy.require_owner(Kind::Render, vec![render_id.to_string()], subject).await?;
         }
         let missing = || ServerError::NotFound(format!("No render {render_id}; check the address."));
-        let (render, variations) =
-            render_with_variations(&self.proxy, subject, render_id).await?.ok_or_else(missing)?;
+        let (render, variations) = self.proxy.read_whole_render(subject, render_id).await?.ok_or_else(missing)?;
         let variation = finished(&variations, request)?;
         let result = variation.result.as_ref().ok_or_else(not_finished)?;
         let kept = &self.disclosures.kept;
@@ -123,10 +121,8 @@ impl Recorder {
         if subject.by_token() {
             self.proxy.require_owner(Kind::V1Render, vec![render_id.to_string()], subject).await?;
         }
-        let query = format!("render_id={}", encoded_segment(render_id));
-        let answer = self.proxy.get("/v1/render", &query).await?;
         let missing = || ServerError::NotFound(format!("No v1 render {render_id}; check the address."));
-        let render: vstage_api::v1::Render = render_answer(&answer, render_id)?.ok_or_else(missing)?;
+        let ReadRender { render, .. } = self.proxy.read_v1_render(render_id).await?.ok_or_else(missing)?;
         let at = output as usize;
         let url = render.outputs.get(at).ok_or_else(|| {
             ServerError::BadRequest(format!(

@@ -6,6 +6,7 @@
 pub mod answer;
 pub mod call;
 pub mod listing;
+pub mod reading;
 pub mod routes;
 pub mod typed;
 mod unlisted;
@@ -96,14 +97,7 @@ impl Proxy {
         }
         match &mut call {
             Call::ListRenders(query) if subject.by_token() => {
-                let get = |path: String, query: String| async move {
-                    let mut answer = self.get(&path, &query).await?;
-                    if answer.status.is_success() {
-                        answer.body = self.state.kept.in_answer(answer.body, subject.as_str()).await;
-                    }
-                    Ok(answer)
-                };
-                return Box::pin(listing::page(&self.state.ownership, Kind::Render, subject, &*query, get)).await;
+                return Box::pin(listing::page(self, Kind::Render, subject, &*query)).await;
             }
             Call::CreateRender(body) => {
                 body.webhook_url = self.webhook_url_for(body.webhook_url.take(), Kind::Render, subject).await?;
@@ -222,15 +216,13 @@ impl Proxy {
             }
             Call::AddVariations { render_id, body } => {
                 self.require_owner(Kind::Render, vec![render_id.clone()], subject).await?;
-                self.require_base_of(render_id, &body.config).await
+                self.require_bases(subject, [(render_id.as_str(), &body.config)]).await
             }
             Call::AddVariationsInBulk(body) => {
                 let ids = body.renders.iter().map(|entry| entry.render_id.clone()).collect();
                 self.require_owner(Kind::Render, ids, subject).await?;
-                for entry in &body.renders {
-                    self.require_base_of(&entry.render_id, &entry.config).await?;
-                }
-                Ok(())
+                let entries = body.renders.iter().map(|entry| (entry.render_id.as_str(), &entry.config));
+                self.require_bases(subject, entries).await
             }
             Call::V1Render { render_id } | Call::V1CreateVariation { render_id, .. } => {
                 self.require_owner(Kind::V1Render, vec![render_id.clone()], subject).await
@@ -253,9 +245,26 @@ impl Proxy {
         Err(ServerError::NotFound(format!("No render {}; check the address.", ids.first().map_or("", |id| id))))
     }
 
-    /// A config's `base_variation_id`, when it names one, is a variation of `render_id`, as the service reads it.
-    async fn require_base_of(&self, render_id: &str, config: &Config) -> Result<(), ServerError> {
-        let Some(base) = config.base_variation_id() else { return Ok(()) };
+    /// Each config's `base_variation_id`, when it names one, is a variation of the render beside it, as the
+    /// service reads it: each pair looked up once, and counted against the subject's calls before.
+    async fn require_bases<'a>(
+        &self,
+        subject: &Subject,
+        entries: impl IntoIterator<Item = (&'a str, &'a Config)>,
+    ) -> Result<(), ServerError> {
+        let pairs: std::collections::BTreeSet<(&str, &str)> = entries
+            .into_iter()
+            .filter_map(|(render_id, config)| Some((render_id, config.base_variation_id()?)))
+            .collect();
+        subject.spend_calls(pairs.len() as u32).await?;
+        for (render_id, base) in pairs {
+            self.require_base_of(render_id, base).await?;
+        }
+        Ok(())
+    }
+
+    /// `base` is a variation of `render_id`, as the service reads it.
+    async fn require_base_of(&self, render_id: &str, base: &str) -> Result<(), ServerError> {
         let path =
             format!("/v2/renders/{}/variations/{}", routes::encoded_segment(render_id), routes::encoded_segment(base));
         let answer = self.get(&path, "").await?;

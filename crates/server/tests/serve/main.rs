@@ -6,6 +6,7 @@ mod support;
 
 mod access;
 mod board;
+mod cost;
 mod disclosures;
 mod events;
 mod forwarding;

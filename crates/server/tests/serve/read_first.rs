@@ -10,10 +10,10 @@ use crate::uploads::{contains, jpeg_with_location};
 use crate::webhooks::{deliver, done_event_sent_at, kept_secret};
 use crate::{WIDGET_SECRET, mint, post_raw, raw_http};
 
-const KEY: &str = "sk-live-0123456789abcdef";
+pub const KEY: &str = "sk-live-0123456789abcdef";
 
 /// A server with widget tokens in front of a recording stand-in, and alice's token.
-async fn behind_tokens(upstream: &RecordingUpstream) -> (tempfile::TempDir, Server, String) {
+pub async fn behind_tokens(upstream: &RecordingUpstream) -> (tempfile::TempDir, Server, String) {
     let dist = widget_dir();
     let server = Server::start_with(
         dist.path(),

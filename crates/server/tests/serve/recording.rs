@@ -143,7 +143,7 @@ async fn record(State(seen): State<Arc<Mutex<Vec<Seen>>>>, request: Request) -> 
 
 /// Each call's answer in the contract's shape: a render about whatever render the path names (decoded, as the
 /// service reads it), a variation of the render the path names, the variations added, v1's render and creation,
-/// the secret's message; and for the last segments that say so: an HTML page, an SVG image with a script, a
+/// bulk variations, the secret's message; and for the last segments that say so: an HTML page, an SVG image with a script, a
 /// refusal that echoes the request's `Authorization`, another render's variation; and after `MS` milliseconds
 /// when the path or the body holds `slow-MS`.
 async fn answer(parts: &axum::http::request::Parts, body: &[u8]) -> axum::response::Response {
@@ -177,13 +177,19 @@ async fn answer(parts: &axum::http::request::Parts, body: &[u8]) -> axum::respon
             (axum::http::StatusCode::UNAUTHORIZED, json(message.to_string())).into_response()
         }
         (["", "v2", "renders", render, "variations", id], _) => json(variation(id, render).to_string()).into_response(),
+        (["", "v2", "renders", "variations", "bulk"], _) => {
+            json(serde_json::json!({"results": [variation("var_added", "rnd_bulk")]}).to_string()).into_response()
+        }
         (["", "v2", "renders", render, "variations"], _) if parts.method == axum::http::Method::POST => {
             json(serde_json::json!({"variations": [variation("var_added", render)]}).to_string()).into_response()
         }
         (["", "v2", "renders", render], _) if !matches!(*render, "bulk" | "") => {
             let render = decoded(render);
-            json(format!(r#"{{"id":"{render}","created_at":1,"eta":null,"variations":{RENDER_VARIATIONS},{NOT_IN_THE_CONTRACT}}}"#))
-                .into_response()
+            let variations = variation_page(&render, parts.uri.query().unwrap_or_default());
+            json(format!(
+                r#"{{"id":"{render}","created_at":1,"eta":null,"variations":{variations},{NOT_IN_THE_CONTRACT}}}"#
+            ))
+            .into_response()
         }
         (["", "v2", "user", "webhook-secret"], _) => {
             json(r#"{"message":"Webhook secret updated."}"#.into()).into_response()
@@ -197,8 +203,38 @@ async fn answer(parts: &axum::http::request::Parts, body: &[u8]) -> axum::respon
         (["", "v1", "render", "create" | "create-variation"], _) => {
             json(r#"{"render_id":"rnd_v1"}"#.into()).into_response()
         }
-        _ => json(format!(r#"{{"id":"rnd_recorded","created_at":1,"eta":null,"variations":{RENDER_VARIATIONS},{NOT_IN_THE_CONTRACT}}}"#))
-            .into_response(),
+        _ => {
+            // a creation whose photo is named `as-NAME.jpg` creates render `rnd_NAME`
+            let named = text.split("photos.example/as-").nth(1).and_then(|rest| rest.split('.').next());
+            let render = named.map_or("rnd_recorded".to_string(), |name| format!("rnd_{name}"));
+            json(format!(r#"{{"id":"{render}","created_at":1,"eta":null,"variations":{RENDER_VARIATIONS},{NOT_IN_THE_CONTRACT}}}"#))
+                .into_response()
+        }
+    }
+}
+
+/// Render `render`'s page of variations for `query`: none, but for renders named to misbehave: `rnd_cycling...`
+/// pages A, B, A, ... (cursors that come back), `rnd_endless...` a new cursor every page, each with one finished
+/// variation; `rnd_mixed...` holds a finished variation of another render.
+fn variation_page(render: &str, query: &str) -> String {
+    let cursor = query.split('&').find_map(|pair| pair.strip_prefix("variations_cursor=")).unwrap_or("0");
+    let done = |id: &str, of: &str| {
+        serde_json::json!({"id": id, "render_id": of, "created_at": 1, "status": "done", "type": "staging",
+            "result": {"url": format!("https://img.example/{id}.jpg")}})
+    };
+    let page = |id: String, next: String| {
+        serde_json::json!({"total_count": 1, "next_cursor": next, "items": [done(&id, render)]}).to_string()
+    };
+    let number: u64 = cursor.trim_start_matches('c').parse().unwrap_or(0);
+    if render.starts_with("rnd_cycling") {
+        page(format!("var_{cursor}"), if cursor == "A" { "B".into() } else { "A".into() })
+    } else if render.starts_with("rnd_endless") {
+        page(format!("var_{number}"), format!("c{}", number + 1))
+    } else if render.starts_with("rnd_mixed") {
+        let items = [done("var_own", render), done("var_theirs", "rnd_someone_elses")];
+        serde_json::json!({"total_count": 2, "next_cursor": null, "items": items}).to_string()
+    } else {
+        RENDER_VARIATIONS.into()
     }
 }
 
