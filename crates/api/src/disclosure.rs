@@ -138,10 +138,13 @@ pub struct Disclosure {
     pub watermarked: bool,
 }
 
-/// `GET /api/disclosures`: the subject's records, newest first (every subject's for the operator).
+/// `GET /api/disclosures`: a page of the subject's records, newest first (every subject's for the operator); the
+/// next page with `?cursor=` `next_cursor`, none after the last.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DisclosureList {
     pub items: Vec<Disclosure>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
 }
 
 #[cfg(test)]

@@ -139,6 +139,10 @@ pub struct ServeArgs {
     /// smart-mls, mls-now, stellar or none (docs/embedding.md).
     #[arg(long, default_value = "ab723", value_parser = disclosure_profile)]
     pub disclosure_profile: DisclosureProfile,
+    /// New results a subject may choose for listings (disclosure records) in any 24 hours; a result chosen again
+    /// is not new.
+    #[arg(long, default_value_t = 1000)]
+    pub max_disclosures_a_day: u64,
     /// Megabytes of kept results a subject may have (in open access, all callers together); 0 for no limit.
     #[arg(long, default_value_t = 4096)]
     pub results_quota_mb: u64,

@@ -19,12 +19,13 @@ use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
 use crate::access::Subject;
-use crate::disclosure::{Disclosures, LIST_LIMIT, report};
+use crate::disclosure::{Disclosures, MAX_LIST_LIMIT, report};
 use crate::error::ServerError;
 use crate::proxy::Proxy;
 use crate::results::fetch::{ResultFetcher, extension};
 use crate::storage::boards::Boards;
 use crate::storage::ownership::Kind;
+use crate::storage::store::DisclosureCursor;
 
 /// Parts of the ZIP waiting to be sent (an image each): one, so that a slow client holds back the fetching of the
 /// next image and the server holds about two at a time (`cargo xtask bench results`).
@@ -113,12 +114,17 @@ async fn download_board(
 /// `disclosures.csv`: the subject's chosen results among the board's renders.
 async fn board_disclosures(zips: &Zips, subject: &Subject, renders: &HashSet<String>) -> Result<Document, ServerError> {
     let disclosures = &zips.disclosures;
-    let records = disclosures.store.disclosures(Some(subject.as_str()), LIST_LIMIT).await?;
-    let shown: Vec<_> = records
-        .iter()
-        .filter(|record| renders.contains(&record.render_id))
-        .map(|record| disclosures.shown(record))
-        .collect();
+    let mut shown = Vec::new();
+    let mut after = None;
+    loop {
+        let records = disclosures.store.disclosures(Some(subject.as_str()), MAX_LIST_LIMIT, after.as_ref()).await?;
+        let on_board = records.iter().filter(|record| renders.contains(&record.render_id));
+        shown.extend(on_board.map(|record| disclosures.shown(record)));
+        match records.last() {
+            Some(last) if records.len() == MAX_LIST_LIMIT as usize => after = Some(DisclosureCursor::after(last)),
+            _ => break,
+        }
+    }
     Ok(Document { name: "disclosures.csv".into(), bytes: report::csv(&shown)? })
 }
 

@@ -40,6 +40,9 @@ pub enum ServerError {
     Unsupported(String),
     #[error("Too many requests; wait {retry_after_s} s and try again.")]
     TooManyRequests { retry_after_s: u64 },
+    /// A limit of something other than requests reached (429 with `Retry-After`), with a sentence saying which.
+    #[error("{message}")]
+    LimitReached { message: String, retry_after_s: u64 },
     #[error("{0}")]
     Unavailable(String),
     /// A subject's uploads would go over its quota (507).
@@ -67,7 +70,7 @@ impl ServerError {
             ServerError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ServerError::BodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             ServerError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ServerError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ServerError::TooManyRequests { .. } | ServerError::LimitReached { .. } => StatusCode::TOO_MANY_REQUESTS,
             ServerError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ServerError::InsufficientStorage(_) => StatusCode::INSUFFICIENT_STORAGE,
             ServerError::BadGateway(_) => StatusCode::BAD_GATEWAY,
@@ -89,7 +92,7 @@ impl IntoResponse for ServerError {
         };
         let mut response = (self.status(), Json(json!({ "message": message }))).into_response();
         match self {
-            ServerError::TooManyRequests { retry_after_s } => {
+            ServerError::TooManyRequests { retry_after_s } | ServerError::LimitReached { retry_after_s, .. } => {
                 response.headers_mut().insert(RETRY_AFTER, HeaderValue::from(retry_after_s));
             }
             ServerError::MethodNotAllowed { allow, .. } => {

@@ -122,6 +122,7 @@ impl AppState {
             links,
             public_url: public_url.clone(),
             default_profile: args.disclosure_profile,
+            max_a_day: args.max_disclosures_a_day,
             decoding: tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, usize::from)),
         });
         let receiver = Arc::new(Receiver {

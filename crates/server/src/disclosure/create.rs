@@ -23,7 +23,7 @@ use crate::proxy::reading::ReadRender;
 use crate::results::fetch::{ResultFetcher, extension};
 use crate::results::provenance;
 use crate::storage::metadata;
-use crate::storage::store::{DisclosureRecord, KeptFile, Kind};
+use crate::storage::store::{DisclosureRecord, KeptFile, Kind, choice_of};
 use crate::storage::uploads::Uploads;
 
 /// What recording needs besides the shared part: this worker's proxy and fetcher, and the uploads.
@@ -54,17 +54,27 @@ struct Chosen {
 }
 
 impl Recorder {
+    /// Records the choice `request` makes for `subject`, once: the same choice again answers with its record.
     pub async fn record(&self, subject: &Subject, request: DiscloseRequest) -> Result<Disclosure, ServerError> {
         for (field, id) in [("render_id", &request.render_id), ("variation_id", &request.variation_id)] {
             vstage_api::validate::id(field, id).map_err(|e| ServerError::BadRequest(e.to_string()))?;
         }
-        let chosen = match v1_output_index(&request.variation_id) {
+        let profile = request.profile.unwrap_or(self.disclosures.default_profile);
+        let lang = words(request.lang.as_deref().unwrap_or("en")).lang;
+        let v1_output = v1_output_index(&request.variation_id);
+        let variation_id = v1_output.map_or_else(|| request.variation_id.clone(), v1_output_id);
+        let choice =
+            choice_of(subject.as_str(), &request.render_id, &variation_id, request.image_index, profile.as_str(), lang);
+        let store = &self.disclosures.store;
+        if let Some(recorded) = store.disclosure_of_choice(&choice).await? {
+            return Ok(self.disclosures.shown(&recorded));
+        }
+        self.within_a_days_records(subject).await?;
+        let chosen = match v1_output {
             Some(output) => self.v1_output(subject, &request.render_id, output).await?,
             None => self.variation(subject, &request).await?,
         };
         let original = self.keep_original(subject, &chosen, request.original_url.as_deref()).await?;
-        let profile = request.profile.unwrap_or(self.disclosures.default_profile);
-        let lang = words(request.lang.as_deref().unwrap_or("en")).lang;
         let photo = match rules(profile).watermark && !chosen.service_watermarked {
             true => self.keep_labelled(subject, &chosen, lang).await?,
             false => chosen.photo.clone(),
@@ -86,8 +96,31 @@ impl Recorder {
             photo_file: photo,
             original_file: original,
         };
-        self.disclosures.store.record_disclosure(&record).await?;
-        Ok(self.disclosures.shown(&record))
+        // Two servers recording the same choice at once keep the first record.
+        let recorded = store.record_disclosure(&record).await?;
+        Ok(self.disclosures.shown(&recorded))
+    }
+
+    /// A subject makes at most `--max-disclosures-a-day` new records in any 24 hours; beyond, 429 until the oldest
+    /// of them is a day old.
+    async fn within_a_days_records(&self, subject: &Subject) -> Result<(), ServerError> {
+        const DAY_MS: i64 = 24 * 60 * 60 * 1000;
+        let now = now_millis();
+        let (made, oldest) = self.disclosures.store.disclosures_since(subject.as_str(), now - DAY_MS).await?;
+        let most = self.disclosures.max_a_day;
+        if made < most {
+            return Ok(());
+        }
+        let wait_ms = oldest.map_or(DAY_MS, |oldest| oldest + DAY_MS - now).clamp(1000, DAY_MS);
+        let retry_after_s = (wait_ms as u64).div_ceil(1000);
+        Err(ServerError::LimitReached {
+            message: format!(
+                "{most} results were chosen for listings in the last 24 hours, the most one agent may; \
+                 choosing again is possible in {} minutes (a result already chosen can be chosen again at once).",
+                retry_after_s.div_ceil(60)
+            ),
+            retry_after_s,
+        })
     }
 
     /// A finished v2 variation's image, read through the proxy and kept now if it was not yet.

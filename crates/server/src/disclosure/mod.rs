@@ -35,13 +35,16 @@ pub struct Disclosures {
     pub public_url: String,
     /// The profile of a request that names none (`--disclosure-profile`).
     pub default_profile: DisclosureProfile,
+    /// New records a subject may make in any 24 hours (`--max-disclosures-a-day`): choices repeated are not new.
+    pub max_a_day: u64,
     /// Photos decoded at once (an original's copy for screens, a labelled copy), a core each: each may take a few
     /// hundred megabytes, whatever the number of callers.
     pub decoding: tokio::sync::Semaphore,
 }
 
-/// The most records one `GET /api/disclosures` answers with.
-pub const LIST_LIMIT: u32 = 1000;
+/// The records one `GET /api/disclosures` answers with unless it asks for fewer, and the most it may ask for.
+pub const LIST_LIMIT: u32 = 100;
+pub const MAX_LIST_LIMIT: u32 = 1000;
 
 impl Disclosures {
     /// What a page link's signature covers: never a kept file's path, which has three parts.

@@ -19,13 +19,13 @@ use super::create::Recorder;
 use super::page::{POLICY, Page, Shown};
 use super::statement::Facts;
 use super::words::words;
-use super::{Disclosures, LIST_LIMIT, qr};
+use super::{Disclosures, LIST_LIMIT, MAX_LIST_LIMIT, qr};
 use crate::access::Subject;
 use crate::error::ServerError;
 use crate::proxy::Proxy;
 use crate::results::fetch::ResultFetcher;
 use crate::results::kept::VariationFiles;
-use crate::storage::store::DisclosureRecord;
+use crate::storage::store::{DisclosureCursor, DisclosureRecord};
 use crate::storage::uploads::Uploads;
 
 /// A request body is a few ids and names.
@@ -58,15 +58,34 @@ async fn record(
     Ok(Json(recorder.record(&subject, request).await?))
 }
 
-/// The subject's records; with open access or the operator's own key, everyone's.
+/// `?limit=` (1 to 1,000, 100 by default) and `?cursor=` of `GET /api/disclosures`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListQuery {
+    limit: Option<u32>,
+    cursor: Option<String>,
+}
+
+/// A page of the subject's records; with open access or the operator's own key, everyone's.
 async fn list(
     State(recorder): State<Arc<Recorder>>,
     Extension(subject): Extension<Subject>,
+    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<DisclosureList>, ServerError> {
+    let Query(query) = query.map_err(|e| ServerError::BadRequest(format!("{e}; ask with ?limit=100&cursor=...")))?;
+    let limit = query.limit.unwrap_or(LIST_LIMIT);
+    if !(1..=MAX_LIST_LIMIT).contains(&limit) {
+        return Err(ServerError::BadRequest(format!("limit: ask for between 1 and {MAX_LIST_LIMIT} records.")));
+    }
+    let after = query.cursor.as_deref().map(DisclosureCursor::decoded).transpose()?;
     let disclosures = &recorder.disclosures;
     let whose = subject.by_token().then(|| subject.as_str());
-    let records = disclosures.store.disclosures(whose, LIST_LIMIT).await?;
-    Ok(Json(DisclosureList { items: records.iter().map(|record| disclosures.shown(record)).collect() }))
+    let records = disclosures.store.disclosures(whose, limit, after.as_ref()).await?;
+    let next_cursor = records.last().filter(|_| records.len() == limit as usize).map(DisclosureCursor::after);
+    Ok(Json(DisclosureList {
+        items: records.iter().map(|record| disclosures.shown(record)).collect(),
+        next_cursor: next_cursor.map(|cursor| cursor.encoded()),
+    }))
 }
 
 /// The page and its QR codes, to whoever holds a signed link.

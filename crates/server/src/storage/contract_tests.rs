@@ -9,7 +9,7 @@ use vstage_api::board::{BoardRender, MAX_BOARD_RENDERS};
 use super::boards::Boards;
 use super::postgres::Postgres;
 use super::sqlite::Sqlite;
-use super::store::{Delivery, DisclosureRecord, KeptFile, Kind, Store, StoredEvent, UploadRecord};
+use super::store::{Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, Store, StoredEvent, UploadRecord};
 use crate::live::webhooks::SEEN_FOR_MS;
 
 /// Runs `test` on a new SQLite database, then on a new PostgreSQL one; a failure names the database.
@@ -268,7 +268,7 @@ fn disclosure(id: &str, subject: &str, created_at: i64) -> DisclosureRecord {
         subject: subject.into(),
         created_at,
         render_id: "rnd_1".into(),
-        variation_id: "var_1".into(),
+        variation_id: format!("var_{id}"),
         image_index: 2,
         variation_type: "staging".into(),
         style: "modern".into(),
@@ -289,10 +289,31 @@ async fn disclosures_are_read_back_whole_per_subject_newest_first() {
         assert_eq!(store.disclosure("dsc_b").await.unwrap(), Some(disclosure("dsc_b", "bob", 20)));
         assert_eq!(store.disclosure("dsc_x").await.unwrap(), None);
         let ids = |records: Vec<DisclosureRecord>| records.into_iter().map(|r| r.id).collect::<Vec<_>>();
-        assert_eq!(ids(store.disclosures(Some("alice"), 10).await.unwrap()), ["dsc_c", "dsc_a"]);
-        assert_eq!(ids(store.disclosures(None, 10).await.unwrap()), ["dsc_c", "dsc_b", "dsc_a"]);
-        assert_eq!(ids(store.disclosures(None, 1).await.unwrap()), ["dsc_c"]);
+        assert_eq!(ids(store.disclosures(Some("alice"), 10, None).await.unwrap()), ["dsc_c", "dsc_a"]);
+        assert_eq!(ids(store.disclosures(None, 10, None).await.unwrap()), ["dsc_c", "dsc_b", "dsc_a"]);
+        let first = store.disclosures(None, 1, None).await.unwrap();
+        assert_eq!(ids(first.clone()), ["dsc_c"]);
+        let after = DisclosureCursor::decoded(&DisclosureCursor::after(&first[0]).encoded()).unwrap();
+        assert_eq!(ids(store.disclosures(None, 5, Some(&after)).await.unwrap()), ["dsc_b", "dsc_a"], "the next page");
         assert!(store.record_disclosure(&disclosure("dsc_a", "bob", 40)).await.is_err(), "an id is recorded once");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_same_choice_is_recorded_once_and_a_subjects_day_is_counted() {
+    on_both(|store| async move {
+        let first = disclosure("dsc_a", "alice", 10);
+        assert_eq!(store.record_disclosure(&first).await.unwrap(), first);
+        let same_choice = DisclosureRecord { id: "dsc_b".into(), created_at: 20, ..first.clone() };
+        assert_eq!(store.record_disclosure(&same_choice).await.unwrap(), first, "the first record of the choice");
+        assert_eq!(store.disclosure_of_choice(&same_choice.choice()).await.unwrap(), Some(first.clone()));
+        let other_language = DisclosureRecord { id: "dsc_c".into(), lang: "fr".into(), ..first.clone() };
+        assert_eq!(store.record_disclosure(&other_language).await.unwrap(), other_language, "another choice");
+        assert_eq!(store.disclosure("dsc_b").await.unwrap(), None);
+        assert_eq!(store.disclosures_since("alice", 10).await.unwrap(), (2, Some(10)));
+        assert_eq!(store.disclosures_since("alice", 11).await.unwrap(), (0, None));
+        assert_eq!(store.disclosures_since("bob", 0).await.unwrap(), (0, None));
     })
     .await;
 }

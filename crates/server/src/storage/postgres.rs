@@ -17,8 +17,8 @@ use tokio_postgres::{AsyncMessage, NoTls, Row};
 use vstage_api::board::{Board, BoardRender};
 
 use super::store::{
-    Delivery, DisclosureRecord, KeptFile, Kind, LogBounds, OwnedPage, Store, StoredEvent, UploadRecord, board_full,
-    not_a_cursor,
+    Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LogBounds, OwnedPage, Store, StoredEvent,
+    UploadRecord, board_full, not_a_cursor,
 };
 use crate::error::ServerError;
 use crate::metrics::PoolState;
@@ -33,6 +33,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0001_initial.sql"),
     include_str!("../../migrations/postgres/0002_creations.sql"),
     include_str!("../../migrations/postgres/0003_disclosures.sql"),
+    include_str!("../../migrations/postgres/0004_disclosure_choices.sql"),
 ];
 
 pub struct Postgres {
@@ -579,16 +580,18 @@ impl Store for Postgres {
         .await
     }
 
-    async fn record_disclosure(&self, record: &DisclosureRecord) -> Result<(), ServerError> {
+    async fn record_disclosure(&self, record: &DisclosureRecord) -> Result<DisclosureRecord, ServerError> {
         let record = record.clone();
         self.run(move |pool| async move {
             let index = i64::from(record.image_index);
-            pool.get()
-                .await?
+            let choice = record.choice();
+            let connection = pool.get().await?;
+            connection
                 .execute(
                     &format!(
-                        "INSERT INTO disclosures ({DISCLOSURE_COLUMNS}) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+                        "INSERT INTO disclosures ({DISCLOSURE_COLUMNS}, choice) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
+                         ON CONFLICT (choice) DO NOTHING"
                     ),
                     &[
                         &record.id,
@@ -604,10 +607,43 @@ impl Store for Postgres {
                         &record.lang,
                         &record.photo_file,
                         &record.original_file,
+                        &choice,
                     ],
                 )
                 .await?;
-            Ok(())
+            let row = connection
+                .query_one(&format!("SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE choice = $1"), &[&choice])
+                .await?;
+            Ok(read_disclosure(&row))
+        })
+        .await
+    }
+
+    async fn disclosure_of_choice(&self, choice: &str) -> Result<Option<DisclosureRecord>, ServerError> {
+        let choice = choice.to_string();
+        self.run(move |pool| async move {
+            let row = pool
+                .get()
+                .await?
+                .query_opt(&format!("SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE choice = $1"), &[&choice])
+                .await?;
+            Ok(row.as_ref().map(read_disclosure))
+        })
+        .await
+    }
+
+    async fn disclosures_since(&self, subject: &str, since: i64) -> Result<(u64, Option<i64>), ServerError> {
+        let subject = subject.to_string();
+        self.run(move |pool| async move {
+            let row = pool
+                .get()
+                .await?
+                .query_one(
+                    "SELECT COUNT(*), MIN(created_at) FROM disclosures WHERE subject = $1 AND created_at >= $2",
+                    &[&subject, &since],
+                )
+                .await?;
+            Ok((row.get::<_, i64>(0).max(0) as u64, row.get(1)))
         })
         .await
     }
@@ -625,8 +661,14 @@ impl Store for Postgres {
         .await
     }
 
-    async fn disclosures(&self, subject: Option<&str>, limit: u32) -> Result<Vec<DisclosureRecord>, ServerError> {
+    async fn disclosures(
+        &self,
+        subject: Option<&str>,
+        limit: u32,
+        after: Option<&DisclosureCursor>,
+    ) -> Result<Vec<DisclosureRecord>, ServerError> {
         let subject = subject.map(str::to_string);
+        let (at, id) = after.map(|cursor| (cursor.created_at, cursor.id.clone())).unzip();
         self.run(move |pool| async move {
             let limit = i64::from(limit);
             let rows = pool
@@ -634,10 +676,11 @@ impl Store for Postgres {
                 .await?
                 .query(
                     &format!(
-                        "SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE $1::TEXT IS NULL OR subject = $1 \
+                        "SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE ($1::TEXT IS NULL OR subject = $1) \
+                         AND ($3::BIGINT IS NULL OR created_at < $3 OR (created_at = $3 AND id > $4::TEXT)) \
                          ORDER BY created_at DESC, id LIMIT $2"
                     ),
-                    &[&subject, &limit],
+                    &[&subject, &limit, &at, &id],
                 )
                 .await?;
             Ok(rows.iter().map(read_disclosure).collect())

@@ -12,8 +12,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use vstage_api::board::{Board, BoardRender};
 
 use super::store::{
-    Delivery, DisclosureRecord, KeptFile, Kind, LogBounds, OwnedPage, Store, StoredEvent, UploadRecord, board_full,
-    not_a_cursor,
+    Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LogBounds, OwnedPage, Store, StoredEvent,
+    UploadRecord, board_full, not_a_cursor,
 };
 use crate::error::ServerError;
 
@@ -124,6 +124,10 @@ CREATE TABLE disclosures (
 );
 CREATE INDEX disclosures_by_subject ON disclosures (subject, created_at);
 CREATE INDEX disclosures_by_time ON disclosures (created_at);
+",
+    "
+ALTER TABLE disclosures ADD COLUMN choice TEXT;
+CREATE UNIQUE INDEX disclosures_by_choice ON disclosures (choice);
 ",
 ];
 
@@ -534,13 +538,14 @@ impl Store for Sqlite {
         .await
     }
 
-    async fn record_disclosure(&self, record: &DisclosureRecord) -> Result<(), ServerError> {
+    async fn record_disclosure(&self, record: &DisclosureRecord) -> Result<DisclosureRecord, ServerError> {
         let record = record.clone();
         self.run(move |db| {
             db.execute(
                 &format!(
-                    "INSERT INTO disclosures ({DISCLOSURE_COLUMNS}) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+                    "INSERT INTO disclosures ({DISCLOSURE_COLUMNS}, choice) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) \
+                     ON CONFLICT (choice) DO NOTHING"
                 ),
                 params![
                     record.id,
@@ -555,10 +560,41 @@ impl Store for Sqlite {
                     record.profile,
                     record.lang,
                     record.photo_file,
-                    record.original_file
+                    record.original_file,
+                    record.choice()
                 ],
             )?;
-            Ok(())
+            Ok(db.query_row(
+                &format!("SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE choice = ?1"),
+                params![record.choice()],
+                read_disclosure,
+            )?)
+        })
+        .await
+    }
+
+    async fn disclosure_of_choice(&self, choice: &str) -> Result<Option<DisclosureRecord>, ServerError> {
+        let choice = choice.to_string();
+        self.run(move |db| {
+            Ok(db
+                .query_row(
+                    &format!("SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE choice = ?1"),
+                    params![choice],
+                    read_disclosure,
+                )
+                .optional()?)
+        })
+        .await
+    }
+
+    async fn disclosures_since(&self, subject: &str, since: i64) -> Result<(u64, Option<i64>), ServerError> {
+        let subject = subject.to_string();
+        self.run(move |db| {
+            Ok(db.query_row(
+                "SELECT COUNT(*), MIN(created_at) FROM disclosures WHERE subject = ?1 AND created_at >= ?2",
+                params![subject, since],
+                |row| Ok((row.get::<_, i64>(0)?.max(0) as u64, row.get(1)?)),
+            )?)
         })
         .await
     }
@@ -577,18 +613,26 @@ impl Store for Sqlite {
         .await
     }
 
-    async fn disclosures(&self, subject: Option<&str>, limit: u32) -> Result<Vec<DisclosureRecord>, ServerError> {
+    async fn disclosures(
+        &self,
+        subject: Option<&str>,
+        limit: u32,
+        after: Option<&DisclosureCursor>,
+    ) -> Result<Vec<DisclosureRecord>, ServerError> {
         let subject = subject.map(str::to_string);
+        let (at, id) = after.map(|cursor| (cursor.created_at, cursor.id.clone())).unzip();
         self.run(move |db| {
             let (filter, subject) = match subject {
-                Some(subject) => ("WHERE subject = ?1", subject),
-                None => ("WHERE ?1 = ''", String::new()),
+                Some(subject) => ("subject = ?1", subject),
+                None => ("?1 = ''", String::new()),
             };
             Ok(db
                 .prepare_cached(&format!(
-                    "SELECT {DISCLOSURE_COLUMNS} FROM disclosures {filter} ORDER BY created_at DESC, id LIMIT ?2"
+                    "SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE {filter} \
+                     AND (?3 IS NULL OR created_at < ?3 OR (created_at = ?3 AND id > ?4)) \
+                     ORDER BY created_at DESC, id LIMIT ?2"
                 ))?
-                .query_map(params![subject, limit], read_disclosure)?
+                .query_map(params![subject, limit, at, id], read_disclosure)?
                 .collect::<Result<_, _>>()?)
         })
         .await

@@ -209,3 +209,52 @@ async fn a_v1_output_is_disclosed_and_kept_like_a_variation() {
     let html = get(page).await.text().await.unwrap();
     assert!(html.contains("Esta foto del anuncio fue modificada digitalmente") && html.contains("estilo modern"));
 }
+
+#[tokio::test]
+async fn a_choice_made_again_is_one_record_new_ones_are_capped_and_the_list_pages() {
+    let dist = widget_dir();
+    let server = Server::start_with(
+        dist.path(),
+        &["--access", "token", "--max-disclosures-a-day", "2"],
+        &[("VSTAGE_WIDGET_SECRET", WIDGET_SECRET)],
+    )
+    .await;
+    let (alice, _) = alice_and_bob().await;
+    let photo = sample_url(&server, "living-empty.jpg").await;
+    let render = staged(&server, &alice, &photo, 1).await;
+    let (render_id, variation_id) = (render["id"].as_str().unwrap(), render["variations"]["items"][0]["id"].as_str());
+    let choice = |lang: &str| json!({"render_id": render_id, "variation_id": variation_id, "lang": lang});
+
+    let mut ids = Vec::new();
+    for _ in 0..5 {
+        let (status, record) = disclose(&server, &alice, choice("en")).await;
+        assert_eq!(status, 200, "{record}");
+        ids.push(record["id"].as_str().unwrap().to_string());
+    }
+    ids.dedup();
+    assert_eq!(ids.len(), 1, "five clicks on \"Use in listing\" are one record");
+    assert_eq!(disclose(&server, &alice, choice("de")).await.0, 200, "another language is another choice");
+
+    let answer =
+        reqwest::Client::new().post(server.api("/disclosures")).bearer_auth(&alice).json(&choice("fr")).send().await;
+    let answer = answer.unwrap();
+    assert_eq!(answer.status(), 429);
+    let retry_after: u64 = answer.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=24 * 3600).contains(&retry_after));
+    let refused: Value = answer.json().await.unwrap();
+    assert!(refused["message"].as_str().unwrap().contains("2 results were chosen for listings"), "{refused}");
+    assert_eq!(disclose(&server, &alice, choice("en")).await.0, 200, "a choice made before is still answered");
+
+    let list = |query: String| {
+        let request = reqwest::Client::new().get(server.api(&format!("/disclosures{query}"))).bearer_auth(&alice);
+        async move { request.send().await.unwrap().json::<Value>().await.unwrap() }
+    };
+    let first = list("?limit=1".into()).await;
+    assert_eq!(first["items"].as_array().unwrap().len(), 1, "{first}");
+    let cursor = first["next_cursor"].as_str().expect("a next page");
+    let second = list(format!("?limit=1&cursor={cursor}")).await;
+    assert_eq!(second["items"].as_array().unwrap().len(), 1, "{second}");
+    assert_ne!(first["items"][0]["id"], second["items"][0]["id"]);
+    let all = list(String::new()).await;
+    assert_eq!((all["items"].as_array().unwrap().len(), all.get("next_cursor")), (2, None), "{all}");
+}
