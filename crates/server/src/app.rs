@@ -78,25 +78,25 @@ pub fn for_this_worker(state: &AppState) -> anyhow::Result<serving::App> {
 /// the state goes to the routes that use it (`with_state`).
 fn router(state: &AppState, proxy: Arc<Proxy>, fetcher: ResultFetcher, http: HttpClient) -> Router {
     let shared = &state.proxy;
+    let authenticated = || axum::middleware::from_fn_with_state(shared.gate.clone(), access::authenticate);
+    let mut upload = post(uploads::upload).with_state(state.uploads.clone());
+    if let Some(limit) = state.upload_timeout {
+        upload = upload.layer(axum::middleware::from_fn_with_state(limit, body_deadline::whole_within));
+    }
+    let uploads = Router::new()
+        .route("/uploads", upload.layer(DefaultBodyLimit::max(uploads::BODY_LIMIT)))
+        .layer(authenticated());
     let for_a_subject = Router::new()
-        .route(
-            "/uploads",
-            post(uploads::upload).with_state(state.uploads.clone()).layer(DefaultBodyLimit::max(uploads::BODY_LIMIT)),
-        )
         .route("/events", get(events::stream).with_state(shared.events.clone()))
         .merge(downloads::routes(proxy.clone(), fetcher.clone(), state.boards.clone(), state.disclosures.clone()))
         .merge(disclosure::routes(state.disclosures.clone(), proxy.clone(), fetcher, state.uploads.clone()))
         .merge(board::routes(state.boards.clone(), shared.ownership.clone()))
         .merge(results::kept::routes(shared.kept.clone()))
         .merge(proxy::listing::v1_route(proxy))
-        .layer(axum::middleware::from_fn_with_state(shared.gate.clone(), access::authenticate));
-    // Anyone may send a webhook delivery (its signature is checked once it is read): its body must arrive whole
-    // in time, not merely each part of it.
-    let mut webhook =
+        .layer(authenticated());
+    // Anyone may send a webhook delivery (its signature is checked once it is read).
+    let webhook =
         post(webhooks::receive).with_state(state.receiver.clone()).layer(DefaultBodyLimit::max(webhooks::BODY_LIMIT));
-    if let Some(limit) = shared.body_timeout {
-        webhook = webhook.layer(axum::middleware::from_fn_with_state(limit, body_deadline::whole_within));
-    }
     let mut api = for_a_subject
         .route("/capabilities", capabilities::route(state.capabilities.clone()))
         .route("/webhooks/service", webhook)
@@ -107,10 +107,11 @@ fn router(state: &AppState, proxy: Arc<Proxy>, fetcher: ResultFetcher, http: Htt
         .merge(results::kept::link_routes(shared.kept.clone()).layer(static_files::for_any_origin()))
         .fallback(|| async { ServerError::NotFound("No such API endpoint on this vstage server.".into()) });
     if let Some(limit) = shared.body_timeout {
-        // Between two parts of a body (the proxy and the webhook receiver also limit a whole body): uploads and the
-        // rest.
-        api = api.layer(tower_http::timeout::RequestBodyTimeoutLayer::new(limit));
+        // Every body arrives whole in time, not merely each part of it (the proxy's calls are held to the same).
+        api = api.layer(axum::middleware::from_fn_with_state(limit, body_deadline::whole_within));
     }
+    // Uploads have a deadline of their own.
+    api = api.merge(uploads);
     let embed = state.embed.clone();
     let mut app = Router::new()
         .route(

@@ -120,6 +120,14 @@ pub struct ServeArgs {
     /// Connections served at once; more wait in the system's queue until one closes.
     #[arg(long, default_value_t = 4096)]
     pub max_connections: usize,
+    /// Connections one client address may hold at once; more are answered 429 and closed. A load balancer's
+    /// address (`--trusted-proxy`) is not counted. 0 for no limit.
+    #[arg(long, default_value_t = 64)]
+    pub max_connections_per_address: usize,
+    /// An address whose connections carry many clients (a load balancer, a reverse proxy): not held to
+    /// `--max-connections-per-address`; repeat for several.
+    #[arg(long = "trusted-proxy")]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Megabytes of uploads a subject may keep (in open access, all callers together); 0 for no limit.
     #[arg(long, default_value_t = 1024)]
     pub upload_quota_mb: u64,
@@ -166,11 +174,18 @@ pub struct ServeArgs {
     /// slowly. 0 for no limit.
     #[arg(long, default_value_t = 30)]
     pub header_timeout_s: u64,
-    /// Seconds a client has to send a request's whole body to the proxy or the webhook receiver, and at most
-    /// between two parts of one (uploads, the rest): a body sent slowly is answered 408 instead of holding the
-    /// connection. 0 for no limit.
+    /// Seconds a client has to send a request's whole body (uploads have `--upload-timeout-s`): a body sent
+    /// slowly is answered 408 instead of holding the connection. 0 for no limit.
     #[arg(long, default_value_t = 60)]
     pub body_timeout_s: u64,
+    /// Seconds an upload's whole body may take (a photo of up to 25 MB on a slow connection); 408 after that.
+    /// 0 for no limit.
+    #[arg(long, default_value_t = 600)]
+    pub upload_timeout_s: u64,
+    /// Seconds an answer may wait for the client to take the next of its bytes: a client that stops reading (a
+    /// ZIP, a file, pipelined requests) loses its connection, and the work for it stops. 0 for no limit.
+    #[arg(long, default_value_t = 30)]
+    pub send_timeout_s: u64,
 }
 
 /// Where it listens and what it serves, never `--database`, which may carry a password.

@@ -51,6 +51,8 @@ pub struct AppState {
     pub dist: std::path::PathBuf,
     pub embed: EmbedScript,
     pub cors: Option<CorsLayer>,
+    /// How long an upload's whole body may take (`--upload-timeout-s`).
+    pub upload_timeout: Option<Duration>,
 }
 
 impl AppState {
@@ -171,6 +173,7 @@ impl AppState {
             dist: args.dist.clone(),
             embed,
             cors,
+            upload_timeout: Some(Duration::from_secs(args.upload_timeout_s)).filter(|limit| !limit.is_zero()),
         })
     }
 

@@ -197,11 +197,20 @@ pub(super) fn start_serve(
     let _ = std::fs::remove_dir_all(&data);
     let dist = project.target().join("bench").join("no-widget");
     std::fs::create_dir_all(&dist)?;
-    let mut all: Vec<String> =
-        ["--skip-check", "widget", "--rate-limit", "0", "--max-event-streams", "100000", "--data-dir"]
-            .iter()
-            .map(|a| a.to_string())
-            .collect();
+    let mut all: Vec<String> = [
+        "--skip-check",
+        "widget",
+        "--rate-limit",
+        "0",
+        "--max-event-streams",
+        "100000",
+        "--max-connections-per-address",
+        "0",
+        "--data-dir",
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .collect();
     all.push(data.display().to_string());
     all.push("--dist".into());
     all.push(dist.display().to_string());

@@ -12,10 +12,11 @@ use std::time::SystemTime;
 
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::Method;
-use axum::http::header::{AUTHORIZATION, ORIGIN};
+use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, ORIGIN};
 use axum::http::request::Parts;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use http_body_util::BodyExt;
 
 use crate::access::cap::{Cap, Slot};
 use crate::access::rate_limit::RateLimit;
@@ -172,11 +173,23 @@ pub async fn authenticate(State(gate): State<Arc<Gate>>, request: Request, next:
         Ok(Admitted { subject, slot }) => {
             parts.extensions.insert(subject);
             let answer = next.run(Request::from_parts(parts, body)).await;
-            drop(slot);
-            answer
+            // A streamed answer (a ZIP) is work under way until sent whole; event streams have a cap of their own.
+            match slot {
+                Some(slot) if !is_event_stream(&answer) => answer.map(|body| {
+                    axum::body::Body::new(body.map_frame(move |frame| {
+                        let _held_until_sent = &slot;
+                        frame
+                    }))
+                }),
+                _ => answer,
+            }
         }
         Err(refused) => refused.into_response(),
     }
+}
+
+fn is_event_stream(answer: &Response) -> bool {
+    answer.headers().get(CONTENT_TYPE).is_some_and(|value| value.as_bytes().starts_with(b"text/event-stream"))
 }
 
 fn subject_of(access: &Access, parts: &Parts) -> Result<Subject, ServerError> {

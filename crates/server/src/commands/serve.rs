@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::access::cap::Cap;
 use crate::cli::ServeArgs;
 use crate::commands::{announce, bind, say};
 use crate::serving::{self, shutdown};
@@ -40,10 +41,15 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let options = serving::Options {
         workers: args.workers.unwrap_or_else(serving::default_workers),
         header_timeout: Some(Duration::from_secs(args.header_timeout_s)).filter(|timeout| !timeout.is_zero()),
+        send_timeout: Some(Duration::from_secs(args.send_timeout_s)).filter(|timeout| !timeout.is_zero()),
         max_connections: args.max_connections.max(1),
     };
+    let per_address = (args.max_connections_per_address > 0).then(|| serving::PerAddress {
+        cap: Cap::new(args.max_connections_per_address, 1),
+        trusted_proxies: args.trusted_proxies.iter().map(|ip| ip.to_canonical()).collect(),
+    });
     let for_each_worker: serving::AppFactory = Arc::new(move || app::for_this_worker(&state));
-    serving::serve(listener, options, for_each_worker, stopping).await?;
+    serving::serve(listener, options, per_address, for_each_worker, stopping).await?;
     drop(embedded_sandbox);
     say("vstage stopped");
     Ok(())

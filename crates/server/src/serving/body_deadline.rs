@@ -20,6 +20,9 @@ use crate::error::ServerError;
 
 /// Middleware (`from_fn_with_state`): the request's body must arrive within `limit`.
 pub async fn whole_within(State(limit): State<Duration>, request: Request, next: Next) -> Response {
+    if hyper::body::Body::is_end_stream(request.body()) {
+        return next.run(request).await;
+    }
     let late = Arc::new(AtomicBool::new(false));
     let deadline = Box::pin(tokio::time::sleep_until(Instant::now() + limit));
     let request = request.map(|body| Body::new(Deadline { body, deadline, late: late.clone() }));

@@ -1,14 +1,17 @@
 //! Serving the app on worker threads (one per core by default), each with its own single-threaded runtime, as
 //! nginx runs a worker per core: a call, its upstream request and its answer stay on one thread, with no hand-off
-//! between threads. One acceptor deals the connections out in turn, at most `max_connections` open at once; each
-//! worker serves its connections with hyper's HTTP/1 directly and hands every request to its own copy of the app.
+//! between threads. One acceptor deals the connections out in turn, at most `max_connections` open at once and at
+//! most `per_address` from one client address; each worker serves its connections with hyper's HTTP/1 directly
+//! and hands every request to its own copy of the app. Every connection has deadlines: for a request's headers
+//! (which is also how long it may sit idle between requests) and for each write of an answer (a client that stops
+//! reading loses its connection, and its answer's work stops with it).
 
 pub mod body_deadline;
 pub mod shutdown;
 
 use std::convert::Infallible;
 use std::future::Future;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroUsize;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
@@ -24,6 +27,10 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
+use tokio_io_timeout::TimeoutStream;
+
+use crate::access::cap::{Cap, Slot};
+use crate::error::ServerError;
 
 /// One worker's app: answers a request that came from `Peer`.
 pub type App = Arc<dyn Fn(hyper::Request<Incoming>, Peer) -> ResponseFuture + Send + Sync>;
@@ -33,8 +40,11 @@ pub type ResponseFuture = Pin<Box<dyn Future<Output = Response> + Send>>;
 pub type AppFactory = Arc<dyn Fn() -> anyhow::Result<App> + Send + Sync>;
 
 /// A connection handed to a worker: the socket (taken off the acceptor's runtime), the peer's address, and its
-/// place under the connection cap, given back when the connection ends.
-type Handover = (std::net::TcpStream, SocketAddr, OwnedSemaphorePermit);
+/// places under the connection caps, given back when the connection ends.
+type Handover = (std::net::TcpStream, SocketAddr, Places);
+
+/// A connection's place under the cap of all connections and under its address's.
+type Places = (OwnedSemaphorePermit, Option<Slot>);
 
 /// How many workers to run when not told: one per core the process may use.
 pub fn default_workers() -> NonZeroUsize {
@@ -49,9 +59,34 @@ pub struct Options {
     /// How long a client may take to send a request's headers, from when the connection is ready for them (so
     /// also how long a kept-alive connection may sit idle); `None` for no limit.
     pub header_timeout: Option<Duration>,
+    /// How long one write of an answer may wait for the client to take bytes; `None` for no limit.
+    pub send_timeout: Option<Duration>,
     /// Connections open at once; beyond it the acceptor waits, and new ones queue in the system's backlog.
     pub max_connections: usize,
 }
+
+/// Connections one client address may hold at once, but for the addresses that carry many clients.
+#[derive(Debug, Clone)]
+pub struct PerAddress {
+    pub cap: Arc<Cap>,
+    pub trusted_proxies: Arc<[IpAddr]>,
+}
+
+impl PerAddress {
+    /// A place for one more connection from `peer`; `None` for a trusted proxy; refused when it holds its cap.
+    fn enter(&self, peer: &SocketAddr) -> Result<Option<Slot>, ServerError> {
+        let ip = peer.ip().to_canonical();
+        if self.trusted_proxies.contains(&ip) {
+            return Ok(None);
+        }
+        self.cap.enter(&ip.to_string()).map(Some)
+    }
+}
+
+/// What a connection over its address's cap is told before it is closed.
+const TOO_MANY_CONNECTIONS: &[u8] = b"HTTP/1.1 429 Too Many Requests\r\nconnection: close\r\nretry-after: 1\r\n\
+    content-type: text/plain; charset=utf-8\r\ncontent-length: 67\r\n\r\n\
+    Too many connections from this address; close some and try again.\r\n";
 
 /// Serves `app` on `listener` with `options.workers` threads until `stopping` completes, then stops accepting,
 /// lets every worker finish its connections (graceful shutdown) and returns. A worker that fails stops the
@@ -59,6 +94,7 @@ pub struct Options {
 pub async fn serve(
     mut listener: TcpListener,
     options: Options,
+    per_address: Option<PerAddress>,
     app: AppFactory,
     stopping: impl Future<Output = ()>,
 ) -> anyhow::Result<()> {
@@ -74,7 +110,7 @@ pub async fn serve(
         std::thread::Builder::new()
             .name(format!("vstage-worker-{index}"))
             .spawn(move || {
-                let run = || run_worker(listener, &app, options.header_timeout, stop_requested);
+                let run = || run_worker(listener, &app, options, stop_requested);
                 let result =
                     std::panic::catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|_| Err(anyhow!("it panicked")));
                 let _ = ended.send(result.with_context(|| format!("worker {index}")));
@@ -89,13 +125,22 @@ pub async fn serve(
             let Ok(place) = places.clone().acquire_owned().await else { break };
             // axum's accept logs and waits out errors such as too many open files.
             let (stream, peer) = Listener::accept(&mut listener).await;
+            let address_place = match per_address.as_ref().map(|cap| cap.enter(&peer)).transpose() {
+                Ok(place) => place.flatten(),
+                Err(_) => {
+                    // Said without waiting: a client that does not read this is closed all the same.
+                    let _ = stream.try_write(TOO_MANY_CONNECTIONS);
+                    tracing::debug!(%peer, "refused a connection over its address's cap");
+                    continue;
+                }
+            };
             // Answers go out as soon as they are written (no Nagle delay on small responses and event lines).
             if let Err(error) = stream.set_nodelay(true) {
                 tracing::debug!(%error, "could not set TCP_NODELAY");
             }
             match stream.into_std() {
                 Ok(stream) => {
-                    if handover.send((stream, peer, place)).is_err() {
+                    if handover.send((stream, peer, (place, address_place))).is_err() {
                         return anyhow!("a worker stopped taking connections");
                     }
                 }
@@ -124,7 +169,7 @@ pub async fn serve(
 fn run_worker(
     mut listener: Handed,
     app: &AppFactory,
-    header_timeout: Option<Duration>,
+    options: Options,
     mut stop_requested: watch::Receiver<bool>,
 ) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_io().enable_time().build()?;
@@ -132,7 +177,7 @@ fn run_worker(
         let app = app()?;
         tokio::spawn(keep_timers_armed());
         let mut http = http1::Builder::new();
-        http.timer(TokioTimer::new()).header_read_timeout(header_timeout);
+        http.timer(TokioTimer::new()).header_read_timeout(options.header_timeout);
         let connections = GracefulShutdown::new();
         loop {
             let (stream, peer, place) = tokio::select! {
@@ -145,7 +190,9 @@ fn run_worker(
                 let answer = app(request, peer);
                 async move { Ok::<_, Infallible>(answer.await) }
             });
-            let connection = connections.watch(http.serve_connection(TokioIo::new(stream), service));
+            let mut stream = TimeoutStream::new(stream);
+            stream.set_write_timeout(options.send_timeout);
+            let connection = connections.watch(http.serve_connection(TokioIo::new(Box::pin(stream)), service));
             tokio::spawn(async move {
                 if let Err(error) = connection.await {
                     tracing::debug!(%error, "a connection ended with an error");
@@ -180,7 +227,7 @@ struct Handed {
 }
 
 impl Handed {
-    async fn accept(&mut self) -> (TcpStream, SocketAddr, OwnedSemaphorePermit) {
+    async fn accept(&mut self) -> (TcpStream, SocketAddr, Places) {
         loop {
             let Some((stream, peer, place)) = self.connections.recv().await else {
                 // The acceptor has stopped; the stop request ends this worker.

@@ -404,9 +404,9 @@ async fn token_holders_choose_no_webhook_and_no_private_address() {
 async fn a_body_that_does_not_arrive_in_time_is_answered_408() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let dist = widget_dir();
-    let server = Server::start_with(dist.path(), &["--body-timeout-s", "1"], &[]).await;
+    let server = Server::start_with(dist.path(), &["--body-timeout-s", "1", "--upload-timeout-s", "1"], &[]).await;
     let address = server.url.trim_start_matches("http://").to_string();
-    for (path, expected) in [("/api/v2/renders", "HTTP/1.1 408"), ("/api/uploads", "HTTP/1.1 4")] {
+    for (path, expected) in [("/api/v2/renders", "HTTP/1.1 408"), ("/api/uploads", "HTTP/1.1 408")] {
         let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
         let head = format!(
             "POST {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"

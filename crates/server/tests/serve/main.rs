@@ -7,6 +7,7 @@ mod support;
 mod access;
 mod board;
 mod cost;
+mod deadlines;
 mod disclosures;
 mod events;
 mod forwarding;
