@@ -36,7 +36,10 @@ impl VstageProcess {
             .with_context(|| format!("cannot start {}", binary.display()))?;
         let mut first_line = String::new();
         let mut output = BufReader::new(process.stdout.take().context("the server's output")?);
-        output.read_line(&mut first_line)?;
+        // Lines before it say where else it listens (`--metrics-listen`).
+        while output.read_line(&mut first_line)? > 0 && !first_line.starts_with("vstage listening on ") {
+            first_line.clear();
+        }
         // The rest is read and dropped: a closed pipe would fail the server's next line.
         std::thread::spawn(move || std::io::copy(&mut output, &mut std::io::sink()));
         let url = first_line

@@ -1,6 +1,7 @@
 //! `cargo xtask bench`: measures the project's figures and writes `target/bench/report.md`.
 //! Each figure lives in its own module and adds rows to one report: figure, value, reference, ratio.
 
+mod attacks;
 mod body_memory;
 mod fan_out;
 mod imaging;
@@ -27,6 +28,8 @@ pub enum Group {
     Proxy,
     /// The server's peak memory for the largest body of each kind.
     Bodies,
+    /// What a slow reader and one token's calls can take at the defaults.
+    Attacks,
     // Two `vstage serve` sharing one PostgreSQL database: the live-event fan-out delay across them.
     Instances,
     Studio,
@@ -48,11 +51,12 @@ fn dev_loop(project: &Project, report: &mut Report) -> anyhow::Result<()> {
 pub fn run(project: &Project, only: &[Group]) -> anyhow::Result<()> {
     setup::ensure(project, Purpose::Bench)?;
     let mut report = Report::default();
-    let measures: [(Group, Measurement); 10] = [
+    let measures: [(Group, Measurement); 11] = [
         (Group::Widget, widget_size::measure),
         (Group::Sandbox, sandbox_http::measure),
         (Group::Proxy, proxy_http::measure),
         (Group::Bodies, body_memory::measure),
+        (Group::Attacks, attacks::measure),
         (Group::Instances, fan_out::measure),
         (Group::Studio, studio::measure),
         (Group::Imaging, imaging::measure),

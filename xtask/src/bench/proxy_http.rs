@@ -341,7 +341,7 @@ fn nginx_config(dir: &Path, sandbox: &str, addr: &str, processes: &str) -> anyho
 }
 
 /// A loopback address with a port free a moment ago.
-fn free_addr() -> anyhow::Result<String> {
+pub(super) fn free_addr() -> anyhow::Result<String> {
     Ok(format!("127.0.0.1:{}", std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port()))
 }
 
