@@ -41,6 +41,11 @@ impl Cap {
         *count += 1;
         Ok(Slot { owner: self.clone(), key: key.to_string() })
     }
+
+    /// As many more places of `key`'s as are free, up to `wanted`; none refused.
+    pub fn enter_up_to(self: &Arc<Self>, key: &str, wanted: usize) -> Vec<Slot> {
+        std::iter::from_fn(|| self.enter(key).ok()).take(wanted).collect()
+    }
 }
 
 impl Drop for Slot {
@@ -76,5 +81,16 @@ mod tests {
         drop(cap.enter("a").unwrap());
         assert!(Cap::new(0, 30).enter("b").is_err(), "a cap of none refuses all");
         assert!(cap.counts.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn more_places_are_taken_as_far_as_they_are_free() {
+        let cap = Cap::new(4, 1);
+        let _arrival = cap.enter("a").unwrap();
+        let more = cap.enter_up_to("a", 5);
+        assert_eq!(more.len(), 3, "the cap's four places, one taken on arrival");
+        assert!(cap.enter_up_to("a", 5).is_empty());
+        drop(more);
+        assert_eq!(cap.enter_up_to("a", 2).len(), 2);
     }
 }

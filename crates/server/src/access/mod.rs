@@ -70,10 +70,11 @@ pub struct Subject {
     calls: Option<CallCount>,
 }
 
-/// A subject's (or open access's client address's) place in the rate limit.
+/// A subject's (or open access's client address's) place in the rate limit and under the in-flight cap.
 #[derive(Debug, Clone)]
 struct CallCount {
-    limit: Arc<RateLimit>,
+    limit: Option<Arc<RateLimit>>,
+    in_flight: Option<Arc<Cap>>,
     key: Arc<str>,
 }
 
@@ -104,10 +105,30 @@ impl Subject {
     /// Counts `calls` more calls to the service made for this subject's request (beyond the one its arrival
     /// counted), before they are made; waits a little for them, else 429.
     pub async fn spend_calls(&self, calls: u32) -> Result<(), ServerError> {
-        match &self.calls {
-            Some(count) if calls > 0 => count.limit.spend(&count.key, calls).await,
+        match self.calls.as_ref().and_then(|count| Some((count.limit.as_ref()?, &count.key))) {
+            Some((limit, key)) if calls > 0 => limit.spend(key, calls).await,
             _ => Ok(()),
         }
+    }
+
+    /// Places under the in-flight cap for up to `wanted` more calls at once, beyond the one its arrival took: as
+    /// many as are free (all of them when there is no cap). A request makes at most `1 + places` calls at once.
+    pub fn more_places(&self, wanted: usize) -> Places {
+        match self.calls.as_ref().and_then(|count| Some((count.in_flight.as_ref()?, &count.key))) {
+            Some((cap, key)) => Places(Some(cap.enter_up_to(key, wanted))),
+            None => Places(None),
+        }
+    }
+}
+
+/// Places under the in-flight cap a request holds for calls it makes at once (`Subject::more_places`).
+#[derive(Debug)]
+pub struct Places(Option<Vec<Slot>>);
+
+impl Places {
+    /// How many calls the request may make at once, at most `most`.
+    pub fn calls_at_once(&self, most: usize) -> usize {
+        self.0.as_ref().map_or(most, |slots| (1 + slots.len()).min(most))
     }
 }
 
@@ -159,9 +180,10 @@ impl Gate {
         };
         if let Some(limit) = &self.rate_limit {
             limit.check(&key)?;
-            subject.calls = Some(CallCount { limit: limit.clone(), key: key.as_str().into() });
         }
         let slot = self.in_flight.as_ref().map(|in_flight| in_flight.enter(&key)).transpose()?;
+        subject.calls =
+            Some(CallCount { limit: self.rate_limit.clone(), in_flight: self.in_flight.clone(), key: key.into() });
         Ok(Admitted { subject, slot })
     }
 }

@@ -21,7 +21,8 @@ use crate::proxy::reading::ReadRender;
 use crate::proxy::typed;
 use crate::storage::ownership::Kind;
 
-/// Renders read from the service at once.
+/// Renders read from the service at once, at most: each read beyond the first takes a place under the subject's
+/// in-flight cap while one is free.
 const CONCURRENT_READS: usize = 6;
 /// Renders read for one page at most: one request costs the account at most this many calls.
 pub const MAX_READS_PER_PAGE: u32 = 20;
@@ -45,11 +46,12 @@ pub async fn page(proxy: &Proxy, kind: Kind, subject: &Subject, query: &ListRend
     let limit = query.limit.unwrap_or(20).min(MAX_READS_PER_PAGE);
     let ownership = &proxy.state.ownership;
     let owned = ownership.renders_page(kind, subject.as_str(), limit, query.cursor.clone(), ascending).await?;
-    // The request's arrival counted the first read.
+    // The request's arrival counted the first read, and holds one place under the in-flight cap.
     subject.spend_calls((owned.ids.len() as u32).saturating_sub(1)).await?;
+    let places = subject.more_places(CONCURRENT_READS - 1);
     let renders: Vec<Option<Value>> = futures_util::stream::iter(owned.ids)
         .map(|id| read_entry(proxy, kind, subject, id))
-        .buffered(CONCURRENT_READS)
+        .buffered(places.calls_at_once(CONCURRENT_READS))
         .try_collect()
         .await?;
     let items: Vec<Value> = renders.into_iter().flatten().collect();
