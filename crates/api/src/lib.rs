@@ -25,6 +25,7 @@ pub mod signature;
 mod tagged;
 pub mod time;
 pub mod transport;
+pub mod usage;
 pub mod user;
 pub mod v1;
 pub mod validate;

@@ -5,7 +5,8 @@ use std::collections::HashMap;
 use std::fmt;
 
 use rusqlite::{Connection, OptionalExtension, params};
-use vstage_api::{PhotoCounts, PhotoLimits, User, UserIdentity, VariationType};
+use vstage_api::usage::{Cost, UsageKind};
+use vstage_api::{PhotoCounts, PhotoLimits, User, UserIdentity};
 
 use crate::error::SandboxError;
 use crate::store::Store;
@@ -103,24 +104,27 @@ pub fn usage(db: &Connection, uid: &str) -> Result<PhotoCounts, SandboxError> {
         })?)
 }
 
-/// Counts `count` variations of `kind` against the account's limit; a 403 when they do not fit.
-pub fn charge(db: &Connection, account: &Account, kind: &VariationType, count: u64) -> Result<(), SandboxError> {
+/// Counts `cost` (`vstage_api::usage`) against the account's limits; a 403 when it does not fit.
+pub fn charge(db: &Connection, account: &Account, cost: Cost) -> Result<(), SandboxError> {
     let used = usage(db, &account.uid)?;
-    let (column, used, limit, name) = match kind {
-        VariationType::DayToDusk | VariationType::Enhancement => {
-            ("used_image_editing", used.image_editing, account.photo_limit.image_editing, "image-editing")
+    for (kind, photos) in cost.parts() {
+        let (column, used, limit, name) = match kind {
+            UsageKind::ImageEditing => {
+                ("used_image_editing", used.image_editing, account.photo_limit.image_editing, "image-editing")
+            }
+            UsageKind::Staging => ("used_staging", used.staging, account.photo_limit.staging, "staging"),
+        };
+        if used + photos > limit {
+            return Err(SandboxError::Forbidden(format!(
+                "The account's {name} photo limit is reached: {used} of {limit} used this period, {photos} more \
+                 asked for."
+            )));
         }
-        _ => ("used_staging", used.staging, account.photo_limit.staging, "staging"),
-    };
-    if used + count > limit {
-        return Err(SandboxError::Forbidden(format!(
-            "The account's {name} photo limit is reached: {used} of {limit} used this period, {count} more asked for."
-        )));
+        db.execute(
+            &format!("UPDATE accounts SET {column} = {column} + ?1 WHERE uid = ?2"),
+            params![photos as i64, account.uid],
+        )?;
     }
-    db.execute(
-        &format!("UPDATE accounts SET {column} = {column} + ?1 WHERE uid = ?2"),
-        params![count as i64, account.uid],
-    )?;
     Ok(())
 }
 

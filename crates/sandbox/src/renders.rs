@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 use vstage_api::time::now_millis;
+use vstage_api::usage;
 use vstage_api::validate::MAX_VARIATIONS_PER_RENDER;
 use vstage_api::{
     AddVariations, BulkAddVariations, BulkCreateRenders, Config, CreateRender, GetRender, ListRenders, RemovalMode,
@@ -95,6 +96,7 @@ pub fn create(
 ) -> Result<Render, SandboxError> {
     request.validate()?;
     let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    accounts::charge(&tx, account, usage::of_render(request))?;
     let id = insert_render(
         &tx,
         account,
@@ -132,6 +134,7 @@ pub fn create_bulk(
 ) -> Result<Vec<Render>, SandboxError> {
     request.validate()?;
     let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    accounts::charge(&tx, account, usage::of_bulk_renders(request))?;
     let mut ids = Vec::new();
     for entry in &request.renders {
         let entries = [(&entry.config, entry.variation_count)];
@@ -157,7 +160,7 @@ fn insert_render(
     }
     let id = new_id("rnd")?;
     insert_render_row(tx, account, &NewRender { id: &id, image_url, webhook_url, v1_settings: None })?;
-    insert_variations(tx, account, &id, 0, &planned, planning.pace)?;
+    insert_variations(tx, &id, 0, &planned, planning.pace)?;
     Ok(id)
 }
 
@@ -260,14 +263,13 @@ fn insert_added(
     let existing: i64 = tx
         .prepare_cached("SELECT COUNT(*) FROM variations WHERE render_id = ?1")?
         .query_row([render_id], |r| r.get(0))?;
-    insert_variations(tx, account, render_id, existing as u64, &planned, planning.pace)?;
+    insert_variations(tx, render_id, existing as u64, &planned, planning.pace)?;
     Ok(planned.into_iter().map(|p| p.id).collect())
 }
 
-/// Checks the bound, charges the usage and inserts, inside the caller's transaction.
+/// Checks the bound and inserts, inside the caller's transaction (added variations cost nothing: `usage`).
 pub fn insert_variations(
     tx: &Connection,
-    account: &Account,
     render_id: &str,
     existing: u64,
     planned: &[Planned],
@@ -279,12 +281,6 @@ pub fn insert_variations(
             "variation_count: this would make {total} variations; a render holds at most {MAX_VARIATIONS_PER_RENDER} ({} left).",
             MAX_VARIATIONS_PER_RENDER.saturating_sub(existing)
         )));
-    }
-    for kind in [VariationType::Staging, VariationType::Removal, VariationType::DayToDusk, VariationType::Enhancement] {
-        let count = planned.iter().filter(|p| p.kind == kind).count() as u64;
-        if count > 0 {
-            accounts::charge(tx, account, &kind, count)?;
-        }
     }
     let waiting: i64 = tx
         .prepare_cached("SELECT COUNT(*) FROM variations WHERE status IN ('queued', 'rendering')")?

@@ -4,7 +4,7 @@
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use vstage_api::{Config, RoomType, Style, Variation, VariationStatus, VariationType, v1};
 
-use crate::accounts::Account;
+use crate::accounts::{self, Account};
 use crate::error::SandboxError;
 use crate::renders::{self, NewRender, Pace, Planned};
 
@@ -42,7 +42,8 @@ pub fn create(
         account,
         &NewRender { id, image_url, webhook_url: None, v1_settings: Some(&stored) },
     )?;
-    renders::insert_variations(&tx, account, id, 0, planned, pace)?;
+    accounts::charge(&tx, account, vstage_api::usage::V1_RENDER)?;
+    renders::insert_variations(&tx, id, 0, planned, pace)?;
     tx.commit()?;
     Ok(())
 }
@@ -141,7 +142,7 @@ pub fn vary(
         .optional()?;
     let existing: i64 =
         tx.prepare_cached("SELECT COUNT(*) FROM variations WHERE render_id = ?1")?.query_row([id], |row| row.get(0))?;
-    renders::insert_variations(&tx, account, id, existing as u64, &[staging(room_type, style, base)?], pace)?;
+    renders::insert_variations(&tx, id, existing as u64, &[staging(room_type, style, base)?], pace)?;
     tx.prepare_cached("UPDATE renders SET v1_queued = ?1 WHERE id = ?2")?
         .execute(params![varying.switch_to_queued_immediately, id])?;
     tx.commit()?;

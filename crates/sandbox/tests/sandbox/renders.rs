@@ -38,7 +38,7 @@ fn adding(config: Config, count: u64) -> AddVariations {
 }
 
 #[tokio::test]
-async fn a_render_starts_with_queued_variations_an_eta_and_its_usage_counted() {
+async fn a_render_starts_with_queued_variations_an_eta_and_costs_a_photo() {
     let sandbox = sandbox(&["k"]).await;
     let client = client(&sandbox, "k");
     let render = client.create_render(&single(staging(None, None), 2)).await.unwrap();
@@ -57,7 +57,7 @@ async fn a_render_starts_with_queued_variations_an_eta_and_its_usage_counted() {
         render.eta.as_ref().map(Timestamp::millis),
         items.iter().filter_map(|v| v.eta.as_ref()).map(Timestamp::millis).min()
     );
-    assert_eq!(client.user().await.unwrap().staging_usage(), (2, &Limit::Photos(100)));
+    assert_eq!(client.user().await.unwrap().staging_usage(), (1, &Limit::Photos(100)), "one photo, two variations");
 
     let variation = client.get_variation(&render.id, &items[1].id).await.unwrap();
     assert_eq!((&variation.id, &variation.config), (&items[1].id, &items[1].config));
@@ -67,7 +67,11 @@ async fn a_render_starts_with_queued_variations_an_eta_and_its_usage_counted() {
 
     let dusk = Config::DayToDusk(DayToDuskConfig { sky_style: SkyStyle::Golden, output_resolution: None });
     client.create_render(&single(dusk, 3)).await.unwrap();
-    assert_eq!(client.user().await.unwrap().image_editing_usage(), (3, &Limit::Photos(100)));
+    assert_eq!(client.user().await.unwrap().image_editing_usage(), (1, &Limit::Photos(100)));
+    let more = AddVariations { variation_count: 2, config: staging(None, None), wait_for_completion: None };
+    client.add_variations(&render.id, &more, None).await.unwrap();
+    let user = client.user().await.unwrap();
+    assert_eq!((user.staging_usage().0, user.image_editing_usage().0), (1, 1), "added variations cost nothing");
 }
 
 #[tokio::test]
@@ -166,18 +170,19 @@ async fn the_twenty_variation_bound_holds_under_concurrent_requests() {
 
 #[tokio::test]
 async fn the_photo_limit_is_a_403() {
-    let sandbox = sandbox_with(SandboxConfig { photo_limit: 5, ..SandboxConfig::new(vec!["k".into()]) }).await;
+    let sandbox = sandbox_with(SandboxConfig { photo_limit: 2, ..SandboxConfig::new(vec!["k".into()]) }).await;
     let client = client(&sandbox, "k");
     client.create_render(&single(staging(None, None), 4)).await.unwrap();
+    client.create_render(&single(staging(None, None), 1)).await.unwrap();
     let error = client.create_render(&single(staging(None, None), 2)).await.unwrap_err();
     assert_eq!(error.status(), Some(403));
     assert!(error.to_string().contains("limit"), "{error}");
     assert_eq!(
         client.user().await.unwrap().staging_usage(),
-        (4, &Limit::Photos(5)),
+        (2, &Limit::Photos(2)),
         "a refused render charges nothing"
     );
-    assert_eq!(client.list_renders(&ListRenders::default()).await.unwrap().items.len(), 1, "and is not kept");
+    assert_eq!(client.list_renders(&ListRenders::default()).await.unwrap().items.len(), 2, "and is not kept");
 }
 
 #[tokio::test]
@@ -344,5 +349,5 @@ async fn renders_survive_a_restart() {
     assert_eq!(client.user().await.unwrap().user.unwrap().uid, uid, "the same key is the same account");
     let again = client.get_render(&render.id, &GetRender::with_variations(20)).await.unwrap();
     assert_eq!(again.variation_items().len(), 2);
-    assert_eq!(client.user().await.unwrap().staging_usage().0, 2);
+    assert_eq!(client.user().await.unwrap().staging_usage().0, 1);
 }

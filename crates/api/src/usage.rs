@@ -1,0 +1,157 @@
+//! What a call costs the account's photo allowance, in one place (the sandbox charges by it, the server's
+//! allowances reserve by it, the studio shows it before the click). The service counts photos of two kinds
+//! (`photoLimit.staging`, `photoLimit.imageEditing` in `GET /v2/user`).
+//!
+//! The evidence, none of it the service's own words (its public docs say nothing of billing): a public client in
+//! production ("Listing Lab", vsai.js) notes "one photo per render REQUEST regardless of variation_count", and that
+//! variations added to a render cost nothing ("Regenerations are unlimited on the plan": `photosCharged: 0`), as the
+//! service's landing page says ("Unlimited regenerations"); v1 clients say the same of `create-variation` ("same
+//! render, no new credit consumed"), and a WordPress plugin (milosdjakovic/virtual-staging-wp-plugin) counts only
+//! `render/create`. So: a render costs one photo per photo it is made from (every view of a multi-view render),
+//! whatever its variations; added variations cost nothing. Which kind: staging and furniture removal count
+//! `staging`, day-to-dusk and enhancement `imageEditing` (our reading; a render whose configs ask for both kinds
+//! costs one of each). docs/api-notes.md says the same.
+
+use serde::{Deserialize, Serialize};
+
+use crate::Config;
+use crate::requests::{BulkCreateRenders, BulkRender, CreateRender};
+use crate::vocabulary::VariationType;
+
+/// The service's two kinds of usage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UsageKind {
+    Staging,
+    ImageEditing,
+}
+
+impl UsageKind {
+    pub const ALL: [UsageKind; 2] = [UsageKind::Staging, UsageKind::ImageEditing];
+
+    /// The kind a config's variations count as; a config of a type the contract does not have counts as staging.
+    pub fn of(config: &Config) -> UsageKind {
+        match config.variation_type() {
+            Some(VariationType::DayToDusk | VariationType::Enhancement) => UsageKind::ImageEditing,
+            _ => UsageKind::Staging,
+        }
+    }
+
+    /// As written in the ledger and on the command line: `staging`, `image-editing`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UsageKind::Staging => "staging",
+            UsageKind::ImageEditing => "image-editing",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<UsageKind> {
+        UsageKind::ALL.into_iter().find(|kind| kind.as_str() == name)
+    }
+}
+
+/// Photos of each kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cost {
+    pub staging: u64,
+    pub image_editing: u64,
+}
+
+impl Cost {
+    pub const NONE: Cost = Cost { staging: 0, image_editing: 0 };
+
+    pub fn of(kind: UsageKind, photos: u64) -> Cost {
+        let mut cost = Cost::NONE;
+        *cost.get_mut(kind) = photos;
+        cost
+    }
+
+    pub fn get(self, kind: UsageKind) -> u64 {
+        match kind {
+            UsageKind::Staging => self.staging,
+            UsageKind::ImageEditing => self.image_editing,
+        }
+    }
+
+    fn get_mut(&mut self, kind: UsageKind) -> &mut u64 {
+        match kind {
+            UsageKind::Staging => &mut self.staging,
+            UsageKind::ImageEditing => &mut self.image_editing,
+        }
+    }
+
+    pub fn is_none(self) -> bool {
+        self == Cost::NONE
+    }
+
+    /// Each kind's photos, those with any.
+    pub fn parts(self) -> impl Iterator<Item = (UsageKind, u64)> {
+        UsageKind::ALL.into_iter().map(move |kind| (kind, self.get(kind))).filter(|(_, photos)| *photos > 0)
+    }
+
+    fn plus(self, other: Cost) -> Cost {
+        Cost {
+            staging: self.staging.saturating_add(other.staging),
+            image_editing: self.image_editing.saturating_add(other.image_editing),
+        }
+    }
+}
+
+/// A render of `photos` photos (several for multi-view) with `configs`: one photo each, of each kind asked for.
+fn of_photos<'a>(photos: usize, configs: impl IntoIterator<Item = &'a Config>) -> Cost {
+    let mut kinds: Vec<UsageKind> = configs.into_iter().map(UsageKind::of).collect();
+    kinds.sort();
+    kinds.dedup();
+    kinds.into_iter().fold(Cost::NONE, |cost, kind| cost.plus(Cost::of(kind, photos.max(1) as u64)))
+}
+
+/// `POST /v2/renders`.
+pub fn of_render(request: &CreateRender) -> Cost {
+    // `image_urls` holds every photo of a multi-view render, the first being `image_url`.
+    let photos = request.image_urls.len().max(1);
+    of_photos(photos, request.configs.entries().into_iter().map(|(config, _)| config))
+}
+
+/// `POST /v2/renders/bulk`: each entry as a render.
+pub fn of_bulk_renders(request: &BulkCreateRenders) -> Cost {
+    request.renders.iter().map(|BulkRender { config, .. }| of_photos(1, [config])).fold(Cost::NONE, Cost::plus)
+}
+
+/// Variations added to a render (v2, bulk or v1's `create-variation`): nothing.
+pub const ADDED_VARIATIONS: Cost = Cost::NONE;
+
+/// v1's `render/create`: one staging photo (staging, removal or both).
+pub const V1_RENDER: Cost = Cost { staging: 1, image_editing: 0 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(json: serde_json::Value) -> CreateRender {
+        serde_json::from_value(json).unwrap()
+    }
+
+    #[test]
+    fn a_render_costs_a_photo_per_view_and_kind_whatever_its_variations() {
+        let staging =
+            serde_json::json!({"type": "staging", "add_furniture": {"room_type": "bedroom", "style": "modern"}});
+        let one = render(serde_json::json!({"image_url": "https://a/1.jpg", "variation_count": 20, "config": staging}));
+        assert_eq!(of_render(&one), Cost::of(UsageKind::Staging, 1));
+        let views = render(serde_json::json!({"image_url": "https://a/1.jpg",
+            "image_urls": ["https://a/1.jpg", "https://a/2.jpg", "https://a/3.jpg"],
+            "variation_count": 2, "config": staging}));
+        assert_eq!(of_render(&views), Cost::of(UsageKind::Staging, 3));
+        let both = render(serde_json::json!({"image_url": "https://a/1.jpg", "configs": [
+            {"type": "enhancement", "variation_count": 1}, {"type": "daytodusk", "sky_style": "sunset", "variation_count": 1},
+            {"type": "staging", "remove_furniture": {"mode": "on"}, "variation_count": 3}]}));
+        assert_eq!(of_render(&both), Cost { staging: 1, image_editing: 1 });
+    }
+
+    #[test]
+    fn kinds_are_named_as_the_command_line_writes_them() {
+        for kind in UsageKind::ALL {
+            assert_eq!(UsageKind::parse(kind.as_str()), Some(kind));
+        }
+        assert_eq!(UsageKind::parse("imageEditing"), None);
+    }
+}
