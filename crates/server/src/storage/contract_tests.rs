@@ -9,8 +9,12 @@ use vstage_api::board::{BoardRender, MAX_BOARD_RENDERS};
 use super::boards::Boards;
 use super::postgres::Postgres;
 use super::sqlite::Sqlite;
-use super::store::{Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, Store, StoredEvent, UploadRecord};
+use super::store::{
+    Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, Limits, Reservation, Reserved, Setting, Store,
+    StoredEvent, SubjectAllowance, UploadRecord,
+};
 use crate::live::webhooks::SEEN_FOR_MS;
+use vstage_api::usage::{Cost, UsageKind};
 
 /// Runs `test` on a new SQLite database, then on a new PostgreSQL one; a failure names the database.
 async fn on_both<Test, Testing>(test: Test)
@@ -421,4 +425,63 @@ async fn a_database_that_cannot_be_reached_is_named_with_the_reason() {
     admin.batch_execute("CREATE TABLE vstage_schema (version TEXT)").await.unwrap();
     let error = format!("{:#}", Postgres::connect(&url).await.expect_err("a schema table of another shape"));
     assert!(error.contains("ERROR: COALESCE types text and integer"), "PostgreSQL's own words: {error}");
+}
+
+fn reservation(id: &str, subject: &str, cost: Cost, at: i64) -> Reservation {
+    Reservation { id: id.into(), subject: subject.into(), cost, what: "render".into(), at }
+}
+
+#[tokio::test]
+async fn an_allowance_is_charged_refunded_once_and_counted_per_period() {
+    on_both(|store| async move {
+        let defaults = Limits { staging: Some(2), image_editing: None };
+        let staging = Cost::of(UsageKind::Staging, 1);
+        let charge = |id: &'static str, at| {
+            let store = store.clone();
+            async move { store.reserve(&reservation(id, "alice", staging, at), defaults, 100).await.unwrap() }
+        };
+        assert_eq!(charge("rsv_old", 50).await, Reserved::Charged, "before the period: not counted in it");
+        assert_eq!(charge("rsv_a", 100).await, Reserved::Charged);
+        assert_eq!(charge("rsv_b", 110).await, Reserved::Charged);
+        let refused = Reserved::Refused { kind: UsageKind::Staging, used: 2, limit: 2 };
+        assert_eq!(charge("rsv_c", 120).await, refused);
+        let editing = reservation("rsv_e", "alice", Cost::of(UsageKind::ImageEditing, 5), 120);
+        assert_eq!(store.reserve(&editing, defaults, 100).await.unwrap(), Reserved::Charged, "no image-editing limit");
+
+        store.refund("rsv_b", "refused by the service", 130).await.unwrap();
+        store.refund("rsv_b", "refused by the service", 131).await.unwrap();
+        assert_eq!(charge("rsv_d", 140).await, Reserved::Charged, "the refund gave the photo back, once");
+        assert_eq!(charge("rsv_f", 150).await, Reserved::Refused { kind: UsageKind::Staging, used: 2, limit: 2 });
+
+        store.settle("rsv_a", &["rnd_1".into(), "rnd_2".into()]).await.unwrap();
+        let rows = store.ledger(Some("alice"), 100, 200).await.unwrap();
+        let amounts: Vec<(&str, i64)> = rows.iter().map(|row| (row.reservation.as_str(), row.amount)).collect();
+        assert_eq!(amounts, [("rsv_a", 1), ("rsv_b", 1), ("rsv_e", 5), ("rsv_b", -1), ("rsv_d", 1)]);
+        assert_eq!((rows[0].render_ids.as_str(), rows[3].what.as_str()), ("rnd_1,rnd_2", "refused by the service"));
+
+        let own = SubjectAllowance { staging: Setting::Photos(3), image_editing: Setting::Photos(0) };
+        store.set_allowance("alice", own).await.unwrap();
+        assert_eq!(charge("rsv_g", 160).await, Reserved::Charged, "her own allowance of 3 over the default's 2");
+        let refused = Reserved::Refused { kind: UsageKind::ImageEditing, used: 5, limit: 0 };
+        assert_eq!(store.reserve(&editing, defaults, 100).await.unwrap(), refused);
+        assert_eq!(store.allowances().await.unwrap(), [("alice".to_string(), own)]);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn concurrent_reservations_never_spend_more_than_the_allowance() {
+    on_both(|store| async move {
+        let defaults = Limits { staging: Some(7), image_editing: None };
+        let tries = (0..30).map(|n| {
+            let store = store.clone();
+            async move {
+                let reserved = reservation(&format!("rsv_{n}"), "bob", Cost::of(UsageKind::Staging, 1), 10);
+                store.reserve(&reserved, defaults, 0).await.unwrap()
+            }
+        });
+        let outcomes = futures_util::future::join_all(tries).await;
+        assert_eq!(outcomes.iter().filter(|outcome| **outcome == Reserved::Charged).count(), 7);
+    })
+    .await;
 }

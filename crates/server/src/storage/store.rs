@@ -7,6 +7,7 @@
 use async_trait::async_trait;
 use futures_util::stream::BoxStream;
 use vstage_api::board::{Board, BoardRender};
+use vstage_api::usage::{Cost, UsageKind};
 
 use crate::error::ServerError;
 use crate::metrics::PoolState;
@@ -199,6 +200,113 @@ impl DisclosureCursor {
     }
 }
 
+/// A subject's own allowance of one kind, as `vstage allowance set` stores it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Setting {
+    /// `--allowance`'s, or none.
+    #[default]
+    Default,
+    Unlimited,
+    Photos(u64),
+}
+
+impl Setting {
+    /// The photos allowed, given the default; `None` for no limit.
+    pub fn limit(self, default: Option<u64>) -> Option<u64> {
+        match self {
+            Setting::Default => default,
+            Setting::Unlimited => None,
+            Setting::Photos(photos) => Some(photos),
+        }
+    }
+
+    /// As the database keeps it: NULL for the default, -1 for unlimited.
+    pub fn stored(self) -> Option<i64> {
+        match self {
+            Setting::Default => None,
+            Setting::Unlimited => Some(-1),
+            Setting::Photos(photos) => Some(photos.min(i64::MAX as u64) as i64),
+        }
+    }
+
+    pub fn from_stored(stored: Option<i64>) -> Setting {
+        match stored {
+            None => Setting::Default,
+            Some(photos) if photos < 0 => Setting::Unlimited,
+            Some(photos) => Setting::Photos(photos as u64),
+        }
+    }
+}
+
+/// A subject's own allowance, per kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SubjectAllowance {
+    pub staging: Setting,
+    pub image_editing: Setting,
+}
+
+impl SubjectAllowance {
+    /// As the database keeps it (`Setting::stored`).
+    pub fn from_stored(staging: Option<i64>, image_editing: Option<i64>) -> Self {
+        SubjectAllowance { staging: Setting::from_stored(staging), image_editing: Setting::from_stored(image_editing) }
+    }
+
+    pub fn get(&self, kind: UsageKind) -> Setting {
+        match kind {
+            UsageKind::Staging => self.staging,
+            UsageKind::ImageEditing => self.image_editing,
+        }
+    }
+}
+
+/// Photos per kind every subject may use in a period unless its own allowance says otherwise (`--allowance`);
+/// `None` for no limit.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub staging: Option<u64>,
+    pub image_editing: Option<u64>,
+}
+
+impl Limits {
+    pub fn get(&self, kind: UsageKind) -> Option<u64> {
+        match kind {
+            UsageKind::Staging => self.staging,
+            UsageKind::ImageEditing => self.image_editing,
+        }
+    }
+}
+
+/// What a creation may cost, charged to its subject before it is sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reservation {
+    pub id: String,
+    pub subject: String,
+    pub cost: Cost,
+    /// What it is for: `render`, `bulk renders`, `v1 render`.
+    pub what: String,
+    pub at: i64,
+}
+
+/// Whether a reservation was charged, or which kind's allowance could not cover it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reserved {
+    Charged,
+    Refused { kind: UsageKind, used: u64, limit: u64 },
+}
+
+/// One row of the ledger: a charge (positive) or a refund (negative).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct LedgerRow {
+    pub subject: String,
+    pub kind: UsageKind,
+    pub amount: i64,
+    /// The renders it was for, once the service made them (comma-separated).
+    pub render_ids: String,
+    pub at: i64,
+    pub what: String,
+    pub reservation: String,
+}
+
 #[async_trait]
 pub trait Store: Send + Sync + std::fmt::Debug {
     /// Whether other servers share this database: events are then announced through it (`event_feed`), not by
@@ -280,6 +388,24 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn disclosure_of_choice(&self, choice: &str) -> Result<Option<DisclosureRecord>, ServerError>;
     /// How many records `subject` made at or after `since` (ms), and when the oldest of them was made.
     async fn disclosures_since(&self, subject: &str, since: i64) -> Result<(u64, Option<i64>), ServerError>;
+    /// Charges `reservation` to its subject in one transaction that checks it fits the subject's allowance of the
+    /// period starting at `period_start` (its own, else `defaults`), whichever server asks at once.
+    async fn reserve(
+        &self,
+        reservation: &Reservation,
+        defaults: Limits,
+        period_start: i64,
+    ) -> Result<Reserved, ServerError>;
+    /// Names the renders a charged reservation made.
+    async fn settle(&self, reservation: &str, render_ids: &[String]) -> Result<(), ServerError>;
+    /// Gives a reservation's photos back (once), saying why.
+    async fn refund(&self, reservation: &str, why: &str, at: i64) -> Result<(), ServerError>;
+    async fn set_allowance(&self, subject: &str, allowance: SubjectAllowance) -> Result<(), ServerError>;
+    /// Every subject's own allowance, by subject.
+    async fn allowances(&self) -> Result<Vec<(String, SubjectAllowance)>, ServerError>;
+    /// The ledger's rows from `from` to before `to` (ms), oldest first: `subject`'s, or everyone's for `None`.
+    async fn ledger(&self, subject: Option<&str>, from: i64, to: i64) -> Result<Vec<LedgerRow>, ServerError>;
+
     /// At most `limit` records, newest first, after `after`: `subject`'s, or everyone's for `None`.
     async fn disclosures(
         &self,
