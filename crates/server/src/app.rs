@@ -23,7 +23,7 @@ use crate::state::AppState;
 use crate::storage::uploads;
 use crate::upstream::http_client::HttpClient;
 use crate::upstream::sandbox_files;
-use crate::{access, board, capabilities, disclosure, downloads, health, metrics, results, serving};
+use crate::{access, allowance, board, capabilities, disclosure, downloads, health, metrics, results, serving};
 
 /// The app of the worker whose thread calls it.
 pub fn for_this_worker(state: &AppState) -> anyhow::Result<serving::App> {
@@ -91,6 +91,7 @@ fn router(state: &AppState, proxy: Arc<Proxy>, fetcher: ResultFetcher, http: Htt
         .merge(downloads::routes(proxy.clone(), fetcher.clone(), state.boards.clone(), state.disclosures.clone()))
         .merge(disclosure::routes(state.disclosures.clone(), proxy.clone(), fetcher, state.uploads.clone()))
         .merge(board::routes(state.boards.clone(), shared.ownership.clone()))
+        .merge(allowance::routes(shared.allowances.clone()))
         .merge(results::kept::routes(shared.kept.clone()))
         .merge(proxy::listing::v1_route(proxy))
         .layer(authenticated());

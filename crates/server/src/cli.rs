@@ -9,6 +9,9 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use vstage_api::disclosure::DisclosureProfile;
+use vstage_api::usage::UsageKind;
+
+use crate::storage::store::{Limits, Setting, SubjectAllowance};
 
 #[derive(Debug, Parser)]
 #[command(name = "vstage", version, about = "The vstage virtual-staging studio: server, proxy and sandbox")]
@@ -40,6 +43,90 @@ pub enum Command {
     /// Print a widget token signed with VSTAGE_WIDGET_SECRET (for tests and examples; a host site's backend mints
     /// its own, see docs/server.md).
     Token(TokenArgs),
+    /// Set or list subjects' own allowances of photos a month (the database serve uses).
+    Allowance(AllowanceArgs),
+    /// Report the photos charged and refunded per subject and kind over a span of days, for billing.
+    Usage(UsageArgs),
+}
+
+/// The database a command reads, as `serve` names it.
+#[derive(Debug, Args)]
+pub struct DatabaseArgs {
+    /// serve's --data-dir, where its SQLite database is.
+    #[arg(long, global = true, default_value = "vstage-data")]
+    pub data_dir: PathBuf,
+    /// serve's --database, when it uses PostgreSQL.
+    #[arg(long, global = true, env = "VSTAGE_DATABASE_URL", hide_env_values = true)]
+    pub database: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct AllowanceArgs {
+    #[command(subcommand)]
+    pub action: AllowanceAction,
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AllowanceAction {
+    /// A subject's own allowance: `vstage allowance set agent-17 staging=30,image-editing=unlimited`; a kind left
+    /// out, or `default`, follows serve's --allowance.
+    Set {
+        subject: String,
+        #[arg(value_parser = subject_allowance)]
+        allowance: SubjectAllowance,
+    },
+    /// Every subject's own allowance.
+    List,
+}
+
+#[derive(Debug, Args)]
+pub struct UsageArgs {
+    /// The first day counted (UTC), e.g. 2026-11-01.
+    #[arg(long, value_parser = day)]
+    pub from: i64,
+    /// The day after the last counted (UTC), e.g. 2026-12-01.
+    #[arg(long, value_parser = day)]
+    pub to: i64,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Csv)]
+    pub format: ReportFormat,
+    /// Only this subject's.
+    #[arg(long)]
+    pub subject: Option<String>,
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    Csv,
+    Json,
+}
+
+/// A day, `YYYY-MM-DD`, as the epoch milliseconds of its start in UTC.
+fn day(text: &str) -> Result<i64, String> {
+    let date = chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| "write a day as 2026-11-01")?;
+    Ok(date.and_hms_opt(0, 0, 0).map_or(0, |start| start.and_utc().timestamp_millis()))
+}
+
+/// `vstage allowance set`'s allowance: `KIND=PHOTOS|unlimited|default` pairs, comma-separated.
+fn subject_allowance(text: &str) -> Result<SubjectAllowance, String> {
+    let mut allowance = SubjectAllowance::default();
+    for pair in text.split(',').map(str::trim).filter(|pair| !pair.is_empty()) {
+        let (kind, value) = pair.split_once('=').ok_or("write KIND=PHOTOS, e.g. staging=30,image-editing=unlimited")?;
+        let kind = UsageKind::parse(kind.trim()).ok_or("the kinds are staging and image-editing")?;
+        let setting = match value.trim() {
+            "default" => Setting::Default,
+            "unlimited" => Setting::Unlimited,
+            photos => Setting::Photos(photos.parse().map_err(|_| format!("{photos:?} is not a number of photos"))?),
+        };
+        match kind {
+            UsageKind::Staging => allowance.staging = setting,
+            UsageKind::ImageEditing => allowance.image_editing = setting,
+        }
+    }
+    Ok(allowance)
 }
 
 /// The start-up checks `--skip-check` can leave out.
@@ -147,6 +234,10 @@ pub struct ServeArgs {
     /// smart-mls, mls-now, stellar or none (docs/embedding.md).
     #[arg(long, default_value = "ab723", value_parser = disclosure_profile)]
     pub disclosure_profile: DisclosureProfile,
+    /// Photos each subject may use a calendar month (UTC), per kind: `staging=30,image-editing=100`; a kind left
+    /// out is not limited. A subject's own (`vstage allowance set`) comes first. None by default.
+    #[arg(long, value_parser = allowance_limits, default_value = "")]
+    pub allowance: Limits,
     /// New results a subject may choose for listings (disclosure records) in any 24 hours; a result chosen again
     /// is not new.
     #[arg(long, default_value_t = 1000)]
@@ -240,6 +331,21 @@ pub struct SandboxArgs {
     /// http://127.0.0.1:8080/api/uploads/); repeat for more. Every other address must be public.
     #[arg(long = "local-photos", value_name = "PREFIX")]
     pub local_photos: Vec<String>,
+}
+
+/// `--allowance`'s value: `KIND=PHOTOS` pairs, comma-separated.
+fn allowance_limits(text: &str) -> Result<Limits, String> {
+    let mut limits = Limits::default();
+    for pair in text.split(',').map(str::trim).filter(|pair| !pair.is_empty()) {
+        let (kind, photos) = pair.split_once('=').ok_or("write KIND=PHOTOS, e.g. staging=30,image-editing=100")?;
+        let kind = UsageKind::parse(kind.trim()).ok_or("the kinds are staging and image-editing")?;
+        let photos = photos.trim().parse().map_err(|_| format!("{photos:?} is not a number of photos"))?;
+        match kind {
+            UsageKind::Staging => limits.staging = Some(photos),
+            UsageKind::ImageEditing => limits.image_editing = Some(photos),
+        }
+    }
+    Ok(limits)
 }
 
 /// `--disclosure-profile`'s value.

@@ -6,6 +6,7 @@
 mod access;
 mod addresses;
 pub mod allocator;
+mod allowance;
 mod app;
 mod board;
 mod capabilities;
@@ -40,5 +41,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Check(args) => commands::check::run(*args).await,
         Command::Sandbox(args) => commands::sandbox::run(args).await,
         Command::Token(args) => commands::token::run(args),
+        Command::Allowance(args) => commands::allowance::run(args).await,
+        Command::Usage(args) => commands::usage::run(args).await,
     }
 }

@@ -60,6 +60,12 @@ pub struct QuotaLabels {
     pub quota: &'static str,
 }
 
+/// A kind of usage: `staging` or `image-editing`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct UsageLabels {
+    pub kind: &'static str,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 pub struct PoolLabels {
     pub state: &'static str,
@@ -83,6 +89,10 @@ pub struct Metrics {
     pub quota_refusals: Family<QuotaLabels, Counter>,
     /// PostgreSQL connections by `state`: `open`, `idle` and `max`; read as the metrics are.
     pub database_connections: Family<PoolLabels, Gauge>,
+    /// Photos charged to allowances (refunds not taken off), by kind.
+    pub photos_charged: Family<UsageLabels, Counter>,
+    /// Creations refused because an allowance could not cover them, by kind.
+    pub allowance_refusals: Family<UsageLabels, Counter>,
 }
 
 fn latency() -> Histogram {
@@ -103,6 +113,8 @@ impl Metrics {
             kept_copies: Family::default(),
             quota_refusals: Family::default(),
             database_connections: Family::default(),
+            photos_charged: Family::default(),
+            allowance_refusals: Family::default(),
             registry: Registry::with_prefix("vstage"),
         };
         let registry = &mut metrics.registry;
@@ -131,6 +143,12 @@ impl Metrics {
             "database_connections",
             "The database pool's connections (PostgreSQL)",
             metrics.database_connections.clone(),
+        );
+        registry.register("photos_charged", "Photos charged to allowances, by kind", metrics.photos_charged.clone());
+        registry.register(
+            "allowance_refusals",
+            "Creations refused for an allowance, by kind",
+            metrics.allowance_refusals.clone(),
         );
         metrics
     }
@@ -162,6 +180,14 @@ impl Metrics {
 
     pub fn kept_copy(&self, made: bool) {
         self.kept_copies.get_or_create(&Outcome { outcome: if made { "made" } else { "failed" } }).inc();
+    }
+
+    pub fn photos_charged(&self, kind: &'static str, photos: u64) {
+        self.photos_charged.get_or_create(&UsageLabels { kind }).inc_by(photos);
+    }
+
+    pub fn allowance_refusal(&self, kind: &'static str) {
+        self.allowance_refusals.get_or_create(&UsageLabels { kind }).inc();
     }
 
     pub fn quota_refused(&self, quota: &'static str) {

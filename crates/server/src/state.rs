@@ -16,6 +16,7 @@ use crate::access::cap::Cap;
 use crate::access::open_guard::OpenGuard;
 use crate::access::rate_limit::RateLimit;
 use crate::access::{Access, Gate};
+use crate::allowance::Allowances;
 use crate::cli::ServeArgs;
 use crate::disclosure::Disclosures;
 use crate::health::Readiness;
@@ -160,6 +161,7 @@ impl AppState {
             public_url,
             body_timeout: Some(Duration::from_secs(args.body_timeout_s)).filter(|limit| !limit.is_zero()),
             kept,
+            allowances: Arc::new(Allowances { store: store.clone(), defaults: args.allowance }),
         });
         Ok(AppState {
             proxy,

@@ -1,9 +1,11 @@
 //! The `vstage` commands, one module each, and what they share: binding an address and the lines they print.
 
+pub mod allowance;
 pub mod check;
 pub mod sandbox;
 pub mod serve;
 pub mod token;
+pub mod usage;
 
 use std::net::SocketAddr;
 

@@ -9,6 +9,7 @@ use axum::http::{HeaderMap, HeaderValue, Method};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use vstage_api::multi_view::CheckViews;
+use vstage_api::usage::{self, Cost};
 use vstage_api::{
     AddVariations, Analyze, BulkAddVariations, BulkCreateRenders, Config, CreateRender, GetRender, ListRenders,
     PhotoFile, RenderConfigs, SetWebhookSecret, ValidationError, v1,
@@ -142,6 +143,31 @@ pub struct Outbound {
 }
 
 impl Call {
+    /// What it costs the account's photo allowance (`vstage_api::usage`).
+    pub fn cost(&self) -> Cost {
+        match self {
+            Call::CreateRender(body) => usage::of_render(body),
+            Call::CreateRenders(body) => usage::of_bulk_renders(body),
+            Call::V1Create { .. } => usage::V1_RENDER,
+            Call::AddVariations { .. } | Call::AddVariationsInBulk(_) | Call::V1CreateVariation { .. } => {
+                usage::ADDED_VARIATIONS
+            }
+            _ => Cost::NONE,
+        }
+    }
+
+    /// What it is, as the ledger and the log name it.
+    pub fn what(&self) -> &'static str {
+        match self {
+            Call::CreateRender(_) => "render",
+            Call::CreateRenders(_) => "bulk renders",
+            Call::Analyze(_) => "analysis",
+            Call::V1Create { .. } => "v1 render",
+            Call::AddVariations { .. } | Call::AddVariationsInBulk(_) | Call::V1CreateVariation { .. } => "variations",
+            _ => "call",
+        }
+    }
+
     /// Reads `incoming` as a call of `operation`, checked against the contract's rules (`vstage-api`'s `validate`).
     pub async fn read(operation: Operation, incoming: Incoming<'_>) -> Result<Call, ServerError> {
         let Incoming { params, query, headers, body } = incoming;

@@ -23,6 +23,7 @@ use vstage_api::{Config, User};
 
 use crate::access::{Gate, Subject};
 use crate::addresses;
+use crate::allowance::Allowances;
 use crate::error::ServerError;
 use crate::live::events::Events;
 use crate::live::webhooks::{WebhookSecret, resource_key};
@@ -59,6 +60,8 @@ pub struct ProxyState {
     pub body_timeout: Option<Duration>,
     /// Finished results copied into this server's storage; their addresses replace the service's in answers.
     pub kept: Arc<KeptResults>,
+    /// Each subject's photos per month: a creation is charged before it is sent.
+    pub allowances: Arc<Allowances>,
 }
 
 /// One worker's proxy: the shared state, and this worker's connections to the service.
@@ -95,10 +98,14 @@ impl Proxy {
             self.refuse_private_addresses(&call)?;
             Box::pin(self.require_own(&call, subject)).await?;
         }
+        if let Call::ListRenders(query) = &call
+            && subject.by_token()
+        {
+            return Box::pin(listing::page(self, Kind::Render, subject, query)).await;
+        }
+        // Charged before anything is sent; a refusal is the answer.
+        let reservation = self.state.allowances.reserve(subject, call.cost(), call.what()).await?;
         match &mut call {
-            Call::ListRenders(query) if subject.by_token() => {
-                return Box::pin(listing::page(self, Kind::Render, subject, &*query)).await;
-            }
             Call::CreateRender(body) => {
                 body.webhook_url = self.webhook_url_for(body.webhook_url.take(), Kind::Render, subject).await?;
             }
@@ -110,7 +117,8 @@ impl Proxy {
             }
             _ => {}
         }
-        let mut answer = self.send(call.method(), path, call.outbound()?, call.waits()).await?;
+        let sent = self.send(call.method(), path, call.outbound()?, call.waits()).await;
+        let mut answer = self.settle(reservation.as_deref(), &call, sent).await?;
         if !answer.status.is_success() {
             return Ok(answer::relay(answer));
         }
@@ -277,23 +285,43 @@ impl Proxy {
         Ok(())
     }
 
+    /// Settles a charged call's `reservation` by what the service did: an answer that refuses gives the photos
+    /// back; a success names the renders made; no answer at all keeps the charge, as the service may have made
+    /// them.
+    async fn settle(
+        &self,
+        reservation: Option<&str>,
+        call: &Call,
+        sent: Result<Answer, ServerError>,
+    ) -> Result<Answer, ServerError> {
+        let Some(reservation) = reservation else { return sent };
+        let allowances = &self.state.allowances;
+        match &sent {
+            Ok(answer) if answer.status.is_success() => {
+                let made = created(call, &answer.body).map(|(_, ids)| ids).unwrap_or_default();
+                allowances.settle(reservation, &made).await;
+            }
+            Ok(answer) => {
+                let why = format!("refunded: the service refused it (HTTP {})", answer.status.as_u16());
+                allowances.refund(reservation, &why).await;
+            }
+            Err(error) => tracing::warn!(reservation, %error, "no answer to a charged creation; the charge stands"),
+        }
+        sent
+    }
+
     /// Records what a successful call created, and follows the webhook secret.
     async fn after_success(&self, call: &Call, body: &[u8], subject: &Subject) -> Result<(), ServerError> {
         let (kind, ids) = match call {
-            Call::CreateRender(_) => (Kind::Render, created(body).map(|c| vec![c.id])),
-            Call::CreateRenders(_) => {
-                let bulk = serde_json::from_slice::<CreatedInBulk>(body).ok();
-                (Kind::Render, bulk.map(|bulk| bulk.renders.into_iter().map(|c| c.id).collect()))
-            }
-            Call::Analyze(_) => (Kind::Analysis, created(body).map(|c| vec![c.id])),
-            Call::V1Create { .. } => (Kind::V1Render, created(body).map(|c| vec![c.id])),
             Call::SetWebhookSecret(body) => return self.adopt_secret(Some(body.webhook_secret.clone())).await,
             Call::DeleteWebhookSecret => return self.adopt_secret(None).await,
-            _ => return Ok(()),
-        };
-        let Some(ids) = ids.filter(|ids| !ids.is_empty()) else {
-            tracing::warn!(?kind, "a successful creation named no id; it cannot be tied to its subject");
-            return Ok(());
+            _ => match created(call, body) {
+                Some((kind, ids)) if !ids.is_empty() => (kind, ids),
+                _ => {
+                    tracing::warn!(operation = call.what(), "a successful creation named no id; it has no owner");
+                    return Ok(());
+                }
+            },
         };
         self.state.ownership.record(kind, ids.clone(), subject.as_str()).await?;
         let resources = ids.iter().map(|id| resource_key(kind, id)).collect();
@@ -313,8 +341,20 @@ impl Proxy {
     }
 }
 
-fn created(body: &[u8]) -> Option<Created> {
-    serde_json::from_slice(body).ok()
+/// The kind and ids of what a creation `call` made, read from the service's answer `body`; `None` for a call that
+/// creates nothing, or an answer that names nothing.
+fn created(call: &Call, body: &[u8]) -> Option<(Kind, Vec<String>)> {
+    let one = |kind| serde_json::from_slice::<Created>(body).ok().map(|created| (kind, vec![created.id]));
+    match call {
+        Call::CreateRender(_) => one(Kind::Render),
+        Call::CreateRenders(_) => {
+            let bulk = serde_json::from_slice::<CreatedInBulk>(body).ok()?;
+            Some((Kind::Render, bulk.renders.into_iter().map(|created| created.id).collect()))
+        }
+        Call::Analyze(_) => one(Kind::Analysis),
+        Call::V1Create { .. } => one(Kind::V1Render),
+        _ => None,
+    }
 }
 
 /// `GET /v2/user` or `/v1/ping` for a widget token: usage and limits, without the operator's identity (`user`,

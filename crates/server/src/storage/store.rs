@@ -261,7 +261,7 @@ impl SubjectAllowance {
 
 /// Photos per kind every subject may use in a period unless its own allowance says otherwise (`--allowance`);
 /// `None` for no limit.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Limits {
     pub staging: Option<u64>,
     pub image_editing: Option<u64>,

@@ -5,6 +5,7 @@
 mod support;
 
 mod access;
+mod allowances;
 mod board;
 mod cost;
 mod deadlines;

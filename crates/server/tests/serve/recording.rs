@@ -144,7 +144,8 @@ async fn record(State(seen): State<Arc<Mutex<Vec<Seen>>>>, request: Request) -> 
 /// Each call's answer in the contract's shape: a render about whatever render the path names (decoded, as the
 /// service reads it), a variation of the render the path names, the variations added, v1's render and creation,
 /// bulk variations, the secret's message; and for the last segments that say so: an HTML page, an SVG image with a script, a
-/// refusal that echoes the request's `Authorization`, another render's variation; and after `MS` milliseconds
+/// refusal that echoes the request's `Authorization`, another render's variation; a 422 for the photo
+/// `photos.example/refused.jpg`; and after `MS` milliseconds
 /// when the path or the body holds `slow-MS`.
 async fn answer(parts: &axum::http::request::Parts, body: &[u8]) -> axum::response::Response {
     let segments: Vec<&str> = parts.uri.path().split('/').collect();
@@ -171,6 +172,11 @@ async fn answer(parts: &axum::http::request::Parts, body: &[u8]) -> axum::respon
             r#"<svg xmlns="http://www.w3.org/2000/svg"><script>document.title = 'gotcha'</script></svg>"#,
         )
             .into_response(),
+        // a photo the service refuses to stage
+        _ if text.contains("photos.example/refused.jpg") => {
+            let message = r#"{"message":"The photo could not be read."}"#;
+            (axum::http::StatusCode::UNPROCESSABLE_ENTITY, json(message.into())).into_response()
+        }
         (_, "echo-401") => {
             let sent = parts.headers.get("authorization").and_then(|v| v.to_str().ok()).unwrap_or_default();
             let message = serde_json::json!({ "message": format!("Invalid credentials: {sent}") });

@@ -1,0 +1,134 @@
+//! Each agent's allowance, over real HTTP at the recording stand-in: what the allowance cannot cover is refused
+//! with a sentence before anything reaches the service, added variations are free, a refusal by the service gives
+//! the photo back, the ledger is reported by `vstage usage`, a subject's own allowance set by `vstage allowance`
+//! comes first, and two servers on one PostgreSQL database never forward more than the allowance.
+
+use serde_json::{Value, json};
+
+use crate::read_first::KEY;
+use crate::recording::RecordingUpstream;
+use crate::support::{Server, widget_dir};
+use crate::{WIDGET_SECRET, mint};
+
+async fn start(upstream: &RecordingUpstream, args: &[&str]) -> (tempfile::TempDir, Server) {
+    let dist = widget_dir();
+    let mut all = vec!["--access", "token", "--upstream", &upstream.url];
+    all.extend(args);
+    let envs =
+        [("VSTAGE_API_KEY", KEY), ("VSTAGE_WIDGET_SECRET", WIDGET_SECRET), ("VSTAGE_WEBHOOK_SECRET", "whs_0123")];
+    let server = Server::start_with(dist.path(), &all, &envs).await;
+    (dist, server)
+}
+
+/// Creates a render of `photo` (a name at photos.example) as `token`'s holder; the status and answer.
+async fn create(server: &Server, token: &str, photo: &str) -> (u16, Value, Option<String>) {
+    let body = json!({"image_url": format!("https://photos.example/{photo}.jpg"), "variation_count": 3,
+        "config": {"type": "staging", "add_furniture": {"room_type": "living", "style": "modern"}}});
+    let answer = reqwest::Client::new().post(server.api("/v2/renders")).bearer_auth(token).json(&body).send().await;
+    let answer = answer.unwrap();
+    let retry_after = answer.headers().get("retry-after").map(|value| value.to_str().unwrap().to_string());
+    (answer.status().as_u16(), answer.json().await.unwrap_or(Value::Null), retry_after)
+}
+
+fn creations(upstream: &RecordingUpstream) -> usize {
+    upstream.seen().iter().filter(|seen| seen.method == "POST" && seen.path_and_query == "/v2/renders").count()
+}
+
+/// `vstage ARGS` on `server`'s database; its standard output.
+fn vstage(server: &Server, args: &[&str]) -> String {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_vstage"))
+        .args(args)
+        .arg("--data-dir")
+        .arg(server.data_dir())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[tokio::test]
+async fn an_allowance_is_charged_before_sending_refunded_on_refusal_and_reported() {
+    let upstream = RecordingUpstream::start().await;
+    let (_dist, server) = start(&upstream, &["--allowance", "staging=2"]).await;
+    upstream.forget();
+    let alice = mint(WIDGET_SECRET, "alice", "1h", None).await;
+
+    let (status, refused, _) = create(&server, &alice, "refused").await;
+    assert_eq!(status, 422, "the service's refusal is relayed: {refused}");
+    assert_eq!(create(&server, &alice, "as-one").await.0, 200, "and its photo was given back");
+    assert_eq!(create(&server, &alice, "as-two").await.0, 200);
+    let (status, spent, retry_after) = create(&server, &alice, "as-three").await;
+    assert_eq!(status, 429, "{spent}");
+    let sentence = spent["message"].as_str().unwrap();
+    assert!(
+        sentence.contains("2 of 2 photos used this month, 0 left") && sentence.contains("renews on 1 "),
+        "{sentence}"
+    );
+    assert!(retry_after.unwrap().parse::<u64>().unwrap() > 0);
+    assert_eq!(creations(&upstream), 3, "the refused creation never reached the service");
+
+    // variations added to a render are free
+    let more = json!({"variation_count": 2, "config": {"type": "staging", "add_furniture": {"room_type": "living", "style": "modern"}}});
+    let added =
+        reqwest::Client::new().post(server.api("/v2/renders/rnd_one/variations")).bearer_auth(&alice).json(&more);
+    assert_eq!(added.send().await.unwrap().status(), 200);
+
+    let usage: Value = reqwest::Client::new()
+        .get(server.api("/usage"))
+        .bearer_auth(&alice)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!((&usage["allowance"]["staging"], &usage["used"]["staging"]), (&json!(2), &json!(2)), "{usage}");
+    assert_eq!(usage["rows"].as_array().unwrap().len(), 4, "three charges and a refund: {usage}");
+    let bobs: Value = reqwest::Client::new()
+        .get(server.api("/usage"))
+        .bearer_auth(mint(WIDGET_SECRET, "bob", "1h", None).await)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(bobs["rows"], json!([]), "bob sees his own rows only");
+
+    let today = tomorrow();
+    let report = vstage(&server, &["usage", "--from", "2000-01-01", "--to", &today, "--format", "csv"]);
+    assert_eq!(report, "subject,kind,charged,refunded,net\nalice,staging,3,1,2\n*,staging,3,1,2\n");
+
+    let said = vstage(&server, &["allowance", "set", "alice", "staging=3"]);
+    assert_eq!(said.trim(), "alice: staging 3 a month, image-editing default");
+    assert_eq!(create(&server, &alice, "as-three").await.0, 200, "her own allowance comes first");
+    assert_eq!(vstage(&server, &["allowance", "list"]).trim(), "alice: staging 3 a month, image-editing default");
+}
+
+/// The day after today (UTC), `YYYY-MM-DD`, as `vstage usage --to` takes it.
+fn tomorrow() -> String {
+    let tomorrow = std::time::SystemTime::now() + std::time::Duration::from_secs(86_400);
+    humantime::format_rfc3339_seconds(tomorrow).to_string()[..10].to_string()
+}
+
+#[tokio::test]
+async fn two_servers_on_one_database_never_forward_more_than_the_allowance() {
+    let database = tokio::task::spawn_blocking(|| vstage_postgres_cluster::Cluster::fresh_test_database("allowance"))
+        .await
+        .unwrap()
+        .unwrap();
+    let upstream = RecordingUpstream::start().await;
+    let shared = ["--allowance", "staging=5", "--database", &database, "--rate-limit", "0"];
+    let (_first_dist, first) = start(&upstream, &shared).await;
+    let (_second_dist, second) = start(&upstream, &shared).await;
+    upstream.forget();
+    let alice = mint(WIDGET_SECRET, "alice", "1h", None).await;
+    let tries = (0..24).map(|n| {
+        let (server, alice) = (if n % 2 == 0 { &first } else { &second }, alice.clone());
+        async move { create(server, &alice, &format!("as-r{n}")).await.0 }
+    });
+    let statuses = futures_util::future::join_all(tries).await;
+    assert_eq!(statuses.iter().filter(|status| **status == 200).count(), 5, "{statuses:?}");
+    assert_eq!(statuses.iter().filter(|status| **status == 429).count(), 19, "{statuses:?}");
+    assert_eq!(creations(&upstream), 5, "exactly the allowance reached the service");
+}
