@@ -13,6 +13,8 @@ pub const RENDER_CREATED: &str = "vstage-render-created";
 pub const VARIATION_DONE: &str = "vstage-variation-done";
 pub const RESULT_CHOSEN: &str = "vstage-result-chosen";
 pub const TOKEN_EXPIRED: &str = "vstage-token-expired";
+pub const ALLOWANCE_LOW: &str = "vstage-allowance-low";
+pub const ALLOWANCE_SPENT: &str = "vstage-allowance-spent";
 pub const ERROR: &str = "vstage-error";
 
 /// The host's `disclosure` attribute: the rules a chosen result is disclosed under (the server's default when
@@ -34,6 +36,11 @@ impl Host {
     /// Dispatches `name` with `detail`; a detail that cannot be converted is sent as `null` rather than lost.
     pub fn emit(&self, name: &str, detail: &impl Serialize) {
         dispatch(&self.element, name, &event_detail(detail));
+    }
+
+    /// Dispatches `name` with a `detail` already made.
+    pub fn emit_value(&self, name: &str, detail: &JsValue) {
+        dispatch(&self.element, name, detail);
     }
 
     /// `vstage-error` with a sentence.

@@ -1,15 +1,16 @@
 //! The studio's header: the brand, the mode (sandbox or live) and whether changes come by polling, the service's
-//! status and this period's usage.
+//! status and this period's usage (and, for an agent's own allowance, the host told when it runs low or out).
 //! It reads the shared account state; a failed load shows the reason and a way to retry.
 
 use leptos::prelude::*;
 
 use crate::account::use_account;
+use crate::allowance_events;
 use crate::components::link::Link;
 use crate::components::mode_badge::ModeBadge;
 use crate::components::polling_note::PollingNote;
 use crate::components::status_badge::StatusBadge;
-use crate::components::usage_meter::UsageMeter;
+use crate::components::usage_meter::{UsageLevel, UsageMeter};
 use crate::i18n::*;
 use crate::live::use_live;
 use crate::locale::errors::api_error;
@@ -21,6 +22,7 @@ pub fn Header() -> impl IntoView {
     let account = use_account();
     let live = use_live();
     let locale = use_locale();
+    let told = StoredValue::new([UsageLevel::Normal; 2]);
     let usage = move || {
         match account.user.get() {
         None => view! { <p class="vstage-usage vstage-skeleton" aria-busy="true">{move || td_string!(locale.get(), common.loading_usage)}</p> }.into_any(),
@@ -28,6 +30,10 @@ pub fn Header() -> impl IntoView {
             let locale = locale.get();
             let (staging_used, staging_limit) = user.staging_usage();
             let (editing_used, editing_limit) = user.image_editing_usage();
+            // An agent's own allowance (it says when it renews): the host hears when it runs low or out.
+            if user.renews_at.is_some() {
+                allowance_events::tell_the_host(user.clone(), told);
+            }
             view! {
                 <section class="vstage-usage" aria-label=td_string!(locale, common.usage_label)>
                     <UsageMeter label=td_string!(locale, common.usage_staging) used=staging_used limit=staging_limit.clone() />

@@ -6,6 +6,7 @@ pub mod bulk_variations;
 pub mod choice_field;
 pub mod config_fields;
 pub mod config_list;
+pub mod cost_note;
 pub mod drop_zone;
 pub mod eta_bar;
 pub mod header;

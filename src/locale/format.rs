@@ -1,6 +1,5 @@
 //! Numbers, relative times and plural forms in the studio's locale, through the browser's `Intl` (so no locale
-//! data is carried in the module), as the unit tests run them: in the browser. (The studio shows no
-//! absolute date or file size today; `Intl.DateTimeFormat` and unit formats are where they would go.)
+//! data is carried in the module), as the unit tests run them: in the browser.
 
 use js_sys::{Array, Function, Intl, Object, Reflect};
 use wasm_bindgen::JsValue;
@@ -40,6 +39,15 @@ pub fn percent(locale: Locale, fraction: f64) -> String {
 pub fn relative(locale: Locale, value: i64, unit: &str) -> String {
     let format = Intl::RelativeTimeFormat::new(&locales(locale), &options(&[("numeric", "auto".into())]));
     format.format(value as f64, unit).into()
+}
+
+/// A day of the year in UTC, as `millis` (epoch milliseconds) falls: "1 December", "1. Dezember", "December 1".
+pub fn day(locale: Locale, millis: i64) -> String {
+    let options = options(&[("day", "numeric".into()), ("month", "long".into()), ("timeZone", "UTC".into())]);
+    call_format(
+        Intl::DateTimeFormat::new(&locales(locale), &options).format(),
+        &js_sys::Date::new(&(millis as f64).into()),
+    )
 }
 
 /// Whether `count` takes a key's singular form in `locale` (plural category `one`).

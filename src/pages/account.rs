@@ -8,7 +8,7 @@ use crate::account::use_account;
 use crate::components::screen_heading::ScreenHeading;
 use crate::components::usage_meter::UsageMeter;
 use crate::locale::errors::form_error;
-use crate::locale::use_locale;
+use crate::locale::{format, use_locale};
 
 #[component]
 pub fn AccountPage() -> impl IntoView {
@@ -38,6 +38,10 @@ pub fn AccountPage() -> impl IntoView {
                     <section class="vstage-usage" aria-label=move || td_string!(locale.get(), common.usage_label)>
                         <UsageMeter label=td_string!(locale.get(), common.usage_staging) used=staging_used limit=staging_limit.clone() />
                         <UsageMeter label=td_string!(locale.get(), common.usage_editing) used=editing_used limit=editing_limit.clone() />
+                        // An agent's own allowance says when it renews; the account's figures do not.
+                        {user.renews_at.map(|at| view! {
+                            <p class="vstage-usage__renews">{move || td_string!(locale.get(), common.usage_renews, date = format::day(locale.get(), at))}</p>
+                        })}
                     </section>
                 </section>
             }

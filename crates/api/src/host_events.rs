@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::disclosure::{Disclosure, DisclosureProfile, Placement};
 use crate::render::{Variation, VariationResult};
+use crate::usage::UsageKind;
 use crate::vocabulary::VariationType;
 
 /// `vstage-ready`: the studio is mounted and talking to its server.
@@ -38,6 +39,18 @@ impl VariationDone {
             result: variation.result.clone(),
         }
     }
+}
+
+/// `vstage-allowance-low` (80 % of it used) and `vstage-allowance-spent` (all of it): the agent's allowance of one
+/// kind this month, when the server gives agents allowances (`vstage serve --allowance`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AllowanceLevel {
+    /// `staging` or `image-editing`.
+    pub kind: UsageKind,
+    pub used: u64,
+    pub limit: u64,
+    /// When it renews (epoch milliseconds).
+    pub renews_at: i64,
 }
 
 /// `vstage-result-chosen`: the agent pressed "Use in listing" on a finished variation.

@@ -18,6 +18,11 @@ pub struct User {
     pub photo_limit: PhotoLimits,
     #[serde(rename = "photosUsedThisPeriod")]
     pub photos_used_this_period: PhotoCounts,
+    /// When the period's counts start again (epoch milliseconds): `vstage serve` says it for a widget token's
+    /// holder, whose figures are its own allowance of the month (the service's account says none). A plain integer,
+    /// not a `Timestamp`: reading a JSON number of any form would weigh on the widget's first load.
+    #[serde(rename = "renewsAt", default, skip_serializing_if = "Option::is_none")]
+    pub renews_at: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -203,6 +208,7 @@ mod tests {
             user: Some(UserIdentity { email: "a@b.c".into(), uid: "u".into() }),
             photo_limit: PhotoLimits { staging: Limit::Photos(10), image_editing: Limit::Unlimited },
             photos_used_this_period: PhotoCounts { staging: 1, image_editing: 2 },
+            renews_at: None,
         };
         let value = serde_json::to_value(&user).unwrap();
         assert_eq!(value["photoLimit"]["staging"], 10);

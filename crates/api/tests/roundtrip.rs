@@ -243,6 +243,7 @@ proptest! {
             user: Some(UserIdentity { email: email.clone(), uid: uid.clone() }),
             photo_limit: PhotoLimits { staging: limits.0, image_editing: limits.1 },
             photos_used_this_period: PhotoCounts { staging: counts.1, image_editing: counts.0 },
+            renews_at: Some(created_at.millis()),
         })?;
         round_trips(&Analysis { id: uid.clone(), created_at: created_at.clone(), result_url: email.clone(), percentage_masked: percentage, status: AnalysisStatus::Done })?;
         round_trips(&Message { message: email.clone() })?;

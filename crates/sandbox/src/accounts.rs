@@ -75,6 +75,7 @@ impl Account {
                 image_editing: self.photo_limit.image_editing.into(),
             },
             photos_used_this_period: used,
+            renews_at: None,
         }
     }
 }

@@ -12,6 +12,7 @@ use chrono::{DateTime, Datelike, TimeZone, Utc};
 use serde::Serialize;
 use vstage_api::time::now_millis;
 use vstage_api::usage::{Cost, UsageKind};
+use vstage_api::{Limit, PhotoCounts, PhotoLimits, User};
 
 use crate::access::Subject;
 use crate::error::ServerError;
@@ -132,6 +133,22 @@ impl Allowances {
             *count = count.saturating_add_signed(row.amount);
         }
         Ok(Usage { period, allowance, used, rows })
+    }
+
+    /// `GET /v2/user` as a widget token's holder sees it: its own allowance and use this month in the account's
+    /// shape, with when it renews; never the account's figures, which are the listing site's business.
+    pub async fn as_user(&self, subject: &Subject) -> Result<User, ServerError> {
+        let Usage { period, allowance, used, .. } = self.usage(subject).await?;
+        let limit = |photos: Option<u64>| photos.map_or(Limit::Unlimited, Limit::Photos);
+        Ok(User {
+            user: None,
+            photo_limit: PhotoLimits {
+                staging: limit(allowance.staging),
+                image_editing: limit(allowance.image_editing),
+            },
+            photos_used_this_period: PhotoCounts { staging: used.staging, image_editing: used.image_editing },
+            renews_at: Some(period.end),
+        })
     }
 }
 

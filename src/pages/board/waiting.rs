@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_i18n::td_string;
 use vstage_api::board::BoardRender;
+use vstage_api::usage::{self, Cost};
 use vstage_api::validate::MAX_BULK_ENTRIES;
 use vstage_api::{BulkCreateRenders, ValidationError};
 
@@ -15,6 +16,7 @@ use super::photos::{BoardPhotos, PhotoState, SHARED_DRAFT_ID};
 use super::waiting_photo::WaitingPhoto;
 use crate::api::use_api;
 use crate::components::config_fields::ConfigFields;
+use crate::components::cost_note::{CostNote, covered};
 use crate::locale::use_locale;
 
 #[component]
@@ -42,10 +44,19 @@ pub fn WaitingPhotos(
                         <WaitingPhoto photos key=photo.key send />
                     </For>
                 </ul>
+                <CostNote cost=Signal::derive(move || Some(cost_of(photos, None))) />
                 <CreateRenders photos sending on_create=move |()| send.run(None) />
             </section>
         </Show>
     }
+}
+
+/// What sending the photos (every one with an address, or only the keys given) would cost the allowance.
+fn cost_of(photos: BoardPhotos, keys: Option<&[u32]>) -> Cost {
+    let shared = photos.shared_draft();
+    let chosen = photos.photos.with(|list| photos_to_send(list, keys, &shared));
+    let renders = bulk_entries(chosen.iter().map(|photo| (photo.address.as_str(), &photo.draft)));
+    usage::of_bulk_renders(&BulkCreateRenders { webhook_url: None, wait_for_completion: None, renders })
 }
 
 /// Sends photos to become renders: every one with an address, or only the keys given. Each photo made a render
@@ -60,7 +71,8 @@ fn sender(
     Callback::new(move |keys: Option<Vec<u32>>| {
         let shared = photos.shared_draft();
         let chosen = photos.photos.with_untracked(|list| photos_to_send(list, keys.as_deref(), &shared));
-        if chosen.is_empty() || sending.get_untracked() {
+        // What the agent's allowance cannot cover is not sent; the cost note says why.
+        if chosen.is_empty() || sending.get_untracked() || !covered(untrack(|| cost_of(photos, keys.as_deref()))) {
             return;
         }
         sending.set(true);

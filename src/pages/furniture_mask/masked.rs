@@ -3,9 +3,11 @@
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
+use vstage_api::usage;
 
 use super::staging_choices::StagingChoices;
 use super::state::FurnitureMaskState;
+use crate::components::cost_note::CostNote;
 use crate::locale::use_locale;
 
 #[component]
@@ -18,7 +20,7 @@ pub fn MaskedSection(
 ) -> impl IntoView {
     let locale = use_locale();
     let FurnitureMaskState { stage, working, .. } = page;
-    let (again, removed_with) = (mask_url.clone(), mask_url.clone());
+    let (again, removed_with, cost_of) = (mask_url.clone(), mask_url.clone(), mask_url.clone());
     view! {
         <section class="vstage-masked" aria-label=move || td_string!(locale.get(), studio.mask_remove_with)>
             <p>
@@ -33,6 +35,7 @@ pub fn MaskedSection(
             <Show when=move || stage.get()>
                 <StagingChoices page />
             </Show>
+            <CostNote cost=Signal::derive(move || Some(usage::of_render(&page.removal(cost_of.clone())))) />
             <div class="vstage-form__actions">
                 <button type="button" class="vstage-button vstage-button--secondary"
                     on:click=move |_| page.edit(Some(again.clone()))>{move || td_string!(locale.get(), studio.mask_edit_again)}</button>

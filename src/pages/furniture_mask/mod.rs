@@ -11,12 +11,14 @@ mod state;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_i18n::td_string;
+use vstage_api::usage;
 
 use self::analysis::AnalysisShown;
 use self::masked::MaskedSection;
 use self::model::Step;
 use self::state::FurnitureMaskState;
 use crate::api::use_api;
+use crate::components::cost_note::covered;
 use crate::components::image_picker::ImagePicker;
 use crate::components::lazy_mask_editor::LazyMaskEditor;
 use crate::components::screen_heading::ScreenHeading;
@@ -81,6 +83,10 @@ fn analyzer(page: FurnitureMaskState) -> impl Fn(leptos::ev::MouseEvent) + Clone
 fn remover(page: FurnitureMaskState) -> Callback<String> {
     let (api, created) = (use_api(), use_render_created());
     Callback::new(move |mask_url: String| {
+        // What the agent's allowance cannot cover is not sent; the cost note says why.
+        if !covered(usage::of_render(&untrack(|| page.removal(mask_url.clone())))) {
+            return;
+        }
         let request = page.start_removal(mask_url);
         let (api, created) = (api.clone(), created.clone());
         spawn_local(async move {

@@ -77,10 +77,15 @@ impl FurnitureMaskState {
         self.step.set(Step::Masked { mask_url });
     }
 
+    /// The removal's request with the mask at `mask_url` (read in a reactive context, it follows the page).
+    pub fn removal(&self, mask_url: String) -> CreateRender {
+        let staging = self.stage.get().then(|| (self.room_type.get(), self.style.get()));
+        model::removal_request(&self.image_url.get(), mask_url, staging)
+    }
+
     /// Starts the removal with the mask at `mask_url`: its request.
     pub fn start_removal(&self, mask_url: String) -> CreateRender {
-        let staging = self.stage.get_untracked().then(|| (self.room_type.get_untracked(), self.style.get_untracked()));
-        let request = model::removal_request(&self.image_url.get_untracked(), mask_url, staging);
+        let request = untrack(|| self.removal(mask_url));
         self.failure.set(None);
         self.working.set(true);
         request

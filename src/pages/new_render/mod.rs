@@ -10,6 +10,7 @@ mod state;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_i18n::td_string;
+use vstage_api::usage;
 
 use self::advanced::AdvancedOptions;
 use self::more_views::MoreViews;
@@ -18,6 +19,7 @@ use crate::ListingPhoto;
 use crate::api::use_api;
 use crate::components::config_fields::MaskRequest;
 use crate::components::config_list::ConfigList;
+use crate::components::cost_note::{CostNote, covered};
 use crate::components::image_picker::ImagePicker;
 use crate::components::mask_dialog::MaskDialog;
 use crate::components::screen_heading::ScreenHeading;
@@ -43,6 +45,7 @@ pub fn NewRender() -> impl IntoView {
                 <ConfigList drafts=form.drafts existing=Signal::stored(0) error=form.error multiple=true />
                 <MoreViews form />
                 <AdvancedOptions form />
+                <CostNote cost=Signal::derive(move || Some(usage::of_render(&form.request()))) />
                 {move || form.failure.get().map(|error| view! { <p class="vstage-error" role="alert">{form_error(locale.get(), &error)}</p> })}
                 <SubmitButton
                     busy=form.sending
@@ -82,6 +85,11 @@ fn sender(form: NewRenderForm) -> impl Fn(leptos::ev::SubmitEvent) + Clone + 'st
     move |ev| {
         ev.prevent_default();
         let Some(request) = form.start() else { return };
+        // What the agent's allowance cannot cover is not sent; the cost note says why.
+        if !covered(usage::of_render(&request)) {
+            form.sending.set(false);
+            return;
+        }
         let (api, created) = (api.clone(), created.clone());
         spawn_local(async move {
             if let Some(render) = form.finish(api.create_render(&request).await) {

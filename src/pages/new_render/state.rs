@@ -63,6 +63,17 @@ impl NewRenderForm {
         std::iter::once(first).chain(model::other_views(&self.views.get_untracked())).collect()
     }
 
+    /// The request for what the form holds now, checked or not (read in a reactive context, it follows the form).
+    pub fn request(&self) -> CreateRender {
+        let drafts: Vec<ConfigDraft> = self.drafts.get().into_iter().map(|(_, draft)| draft).collect();
+        let mut request =
+            model::build_request(&self.image_url.get(), &drafts, &self.webhook_url.get(), self.wait.get());
+        if !model::other_views(&self.views.get()).is_empty() {
+            request.image_urls = self.photos();
+        }
+        request
+    }
+
     /// Why `field` was refused, if it was.
     pub fn error_on(&self, field: &str) -> Option<ValidationError> {
         self.error.get().filter(|error| error.field == field)
@@ -74,16 +85,7 @@ impl NewRenderForm {
         if self.sending.get_untracked() {
             return None;
         }
-        let drafts: Vec<ConfigDraft> = self.drafts.get_untracked().into_iter().map(|(_, draft)| draft).collect();
-        let mut request = model::build_request(
-            &self.image_url.get_untracked(),
-            &drafts,
-            &self.webhook_url.get_untracked(),
-            self.wait.get_untracked(),
-        );
-        if !model::other_views(&self.views.get_untracked()).is_empty() {
-            request.image_urls = self.photos();
-        }
+        let request = untrack(|| self.request());
         self.failure.set(None);
         if let Err(invalid) = request.validate() {
             self.error.set(Some(invalid));

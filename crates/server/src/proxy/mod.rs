@@ -19,7 +19,7 @@ use axum::http::header::{AUTHORIZATION, CONTENT_TYPE};
 use axum::http::{HeaderValue, Method};
 use axum::response::Response;
 use serde::Deserialize;
-use vstage_api::{Config, User};
+use vstage_api::Config;
 
 use crate::access::{Gate, Subject};
 use crate::addresses;
@@ -103,6 +103,10 @@ impl Proxy {
         {
             return Box::pin(listing::page(self, Kind::Render, subject, query)).await;
         }
+        if matches!(call, Call::User) && subject.by_token() {
+            let own = self.state.allowances.as_user(subject).await?;
+            return Ok(axum::response::IntoResponse::into_response(axum::Json(own)));
+        }
         // Charged before anything is sent; a refusal is the answer.
         let reservation = self.state.allowances.reserve(subject, call.cost(), call.what()).await?;
         match &mut call {
@@ -127,7 +131,7 @@ impl Proxy {
             Box::pin(self.after_success(&call, &answer.body, subject)).await?;
         }
         match &call {
-            Call::User | Call::V1Ping if subject.by_token() => answer.body = without_identity(&call, &answer.body)?,
+            Call::V1Ping if subject.by_token() => answer.body = without_identity(&answer.body)?,
             _ => {}
         }
         // What was read about renders shows their kept copies (and has the finished ones copied).
@@ -357,18 +361,12 @@ fn created(call: &Call, body: &[u8]) -> Option<(Kind, Vec<String>)> {
     }
 }
 
-/// `GET /v2/user` or `/v1/ping` for a widget token: usage and limits, without the operator's identity (`user`,
-/// v1's `userObj`: email and uid).
-fn without_identity(call: &Call, body: &[u8]) -> Result<Bytes, ServerError> {
+/// `/v1/ping` for a widget token: usage and limits, without the operator's identity (v1's `userObj`:
+/// email and uid).
+fn without_identity(body: &[u8]) -> Result<Bytes, ServerError> {
     let unreadable = |_| ServerError::BadGateway("The staging service sent an account this server cannot read.".into());
-    let written = if matches!(call, Call::V1Ping) {
-        let ping: vstage_api::v1::Ping = serde_json::from_slice(body).map_err(unreadable)?;
-        serde_json::to_vec(&vstage_api::v1::Ping { user: None, ..ping })
-    } else {
-        let user: User = serde_json::from_slice(body).map_err(unreadable)?;
-        serde_json::to_vec(&User { user: None, ..user })
-    };
-    written.map(Bytes::from).map_err(unreadable)
+    let ping: vstage_api::v1::Ping = serde_json::from_slice(body).map_err(unreadable)?;
+    serde_json::to_vec(&vstage_api::v1::Ping { user: None, ..ping }).map(Bytes::from).map_err(unreadable)
 }
 
 fn upstream_failure(path: &str, failure: CallFailure) -> ServerError {

@@ -5,6 +5,7 @@
 mod support;
 
 mod accessibility;
+mod allowance;
 mod board;
 mod browser;
 mod chunks;

@@ -226,15 +226,20 @@ async fn a_query_naming_a_render_twice_cannot_reach_anothers() {
 }
 
 #[tokio::test]
-async fn token_holders_see_usage_but_not_the_operators_identity() {
+async fn token_holders_see_their_own_allowance_never_the_accounts_nor_the_operators_identity() {
     let dist = widget_dir();
-    let server = token_server(dist.path(), &[]).await;
+    let server = token_server(dist.path(), &["--allowance", "staging=30"]).await;
     let http = reqwest::Client::new();
     let alice = mint(WIDGET_SECRET, "alice", "1h", None).await;
     let (status, user) = status_of(http.get(server.api("/v2/user")).bearer_auth(&alice)).await;
     assert_eq!(status, 200);
     assert!(user.get("user").is_none(), "{user}");
-    assert!(user["photoLimit"]["staging"].as_u64().is_some(), "{user}");
+    // the sandbox's account has 100 of each: the agent sees its own 30, and no limit where it has none
+    assert_eq!(
+        (&user["photoLimit"]["staging"], &user["photoLimit"]["imageEditing"]),
+        (&json!(30), &json!("UNLIMITED"))
+    );
+    assert!(user["renewsAt"].as_i64().is_some_and(|at| at > vstage_api::time::now_millis()), "{user}");
     let (status, ping) = status_of(http.get(server.api("/v1/ping")).bearer_auth(&alice)).await;
     assert_eq!(status, 200);
     assert!(ping.get("userObj").is_none() && ping["photoLimit"].as_f64().is_some(), "{ping}");

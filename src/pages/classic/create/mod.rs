@@ -13,6 +13,7 @@ mod state;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_i18n::td_string;
+use vstage_api::usage;
 
 use self::photo::PhotoSection;
 use self::settings::SettingsSection;
@@ -20,6 +21,7 @@ use self::state::NewClassicForm;
 use super::model::{self, CreateFailure};
 use crate::account::use_account;
 use crate::api::use_api;
+use crate::components::cost_note::{CostNote, covered};
 use crate::components::mask_dialog::MaskDialog;
 use crate::components::screen_heading::ScreenHeading;
 use crate::components::submit_button::SubmitButton;
@@ -38,6 +40,7 @@ pub fn ClassicNew() -> impl IntoView {
             <form class="vstage-form" on:submit=submit novalidate>
                 <PhotoSection form />
                 <SettingsSection form />
+                <CostNote cost=Signal::stored(Some(usage::V1_RENDER)) />
                 {move || form.failure.get().map(|why| view! { <p class="vstage-error" role="alert">{move || why.words(locale.get())}</p> })}
                 <SubmitButton
                     busy=form.sending
@@ -63,6 +66,10 @@ fn sender(form: NewClassicForm) -> impl Fn(leptos::ev::SubmitEvent) + Clone + 's
     let (api, account, uploader, navigator) = (use_api(), use_account(), use_uploader(), use_navigator());
     move |ev| {
         ev.prevent_default();
+        // What the agent's allowance cannot cover is not sent; the cost note says why.
+        if !covered(usage::V1_RENDER) {
+            return;
+        }
         let Some((request, file)) = form.start() else { return };
         let (api, uploader) = (api.clone(), uploader.clone());
         spawn_local(async move {
