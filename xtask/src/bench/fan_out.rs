@@ -184,7 +184,7 @@ fn read_events(mut connection: TcpStream, stream: usize, sender: &mpsc::Sender<A
 }
 
 /// Stops the bench's PostgreSQL cluster when the group ends, however it ends.
-struct StopCluster(PathBuf);
+pub(super) struct StopCluster(pub(super) PathBuf);
 
 impl Drop for StopCluster {
     fn drop(&mut self) {

@@ -1,6 +1,7 @@
 //! `cargo xtask bench`: measures the project's figures and writes `target/bench/report.md`.
 //! Each figure lives in its own module and adds rows to one report: figure, value, reference, ratio.
 
+mod allowance_check;
 mod attacks;
 mod body_memory;
 mod fan_out;
@@ -30,6 +31,8 @@ pub enum Group {
     Bodies,
     /// What a slow reader and one token's calls can take at the defaults.
     Attacks,
+    /// The time an allowance check adds to a creation, on SQLite and PostgreSQL.
+    Allowance,
     // Two `vstage serve` sharing one PostgreSQL database: the live-event fan-out delay across them.
     Instances,
     Studio,
@@ -51,12 +54,13 @@ fn dev_loop(project: &Project, report: &mut Report) -> anyhow::Result<()> {
 pub fn run(project: &Project, only: &[Group]) -> anyhow::Result<()> {
     setup::ensure(project, Purpose::Bench)?;
     let mut report = Report::default();
-    let measures: [(Group, Measurement); 11] = [
+    let measures: [(Group, Measurement); 12] = [
         (Group::Widget, widget_size::measure),
         (Group::Sandbox, sandbox_http::measure),
         (Group::Proxy, proxy_http::measure),
         (Group::Bodies, body_memory::measure),
         (Group::Attacks, attacks::measure),
+        (Group::Allowance, allowance_check::measure),
         (Group::Instances, fan_out::measure),
         (Group::Studio, studio::measure),
         (Group::Imaging, imaging::measure),
