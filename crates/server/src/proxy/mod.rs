@@ -17,7 +17,7 @@ use std::time::Duration;
 use axum::body::Bytes;
 use axum::http::header::{AUTHORIZATION, CONTENT_TYPE};
 use axum::http::{HeaderValue, Method};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use vstage_api::Config;
 
@@ -103,9 +103,13 @@ impl Proxy {
         {
             return Box::pin(listing::page(self, Kind::Render, subject, query)).await;
         }
-        if matches!(call, Call::User) && subject.by_token() {
+        // A token's holder sees its own allowance and use, never the account's figures nor who owns it.
+        if matches!(call, Call::User | Call::V1Ping) && subject.by_token() {
             let own = self.state.allowances.as_user(subject).await?;
-            return Ok(axum::response::IntoResponse::into_response(axum::Json(own)));
+            return Ok(match call {
+                Call::V1Ping => axum::Json(v1_ping_of(&own)).into_response(),
+                _ => axum::Json(own).into_response(),
+            });
         }
         // Charged before anything is sent; a refusal is the answer.
         let reservation = self.state.allowances.reserve(subject, call.cost(), call.what()).await?;
@@ -129,10 +133,6 @@ impl Proxy {
         answer.body = typed::rewritten(operation, &call, &answer.body)?;
         if operation.runs_to_its_end() {
             Box::pin(self.after_success(&call, &answer.body, subject)).await?;
-        }
-        match &call {
-            Call::V1Ping if subject.by_token() => answer.body = without_identity(&answer.body)?,
-            _ => {}
         }
         // What was read about renders shows their kept copies (and has the finished ones copied).
         if matches!(call, Call::ListRenders(_) | Call::GetRender { .. } | Call::GetVariation { .. }) {
@@ -361,12 +361,12 @@ fn created(call: &Call, body: &[u8]) -> Option<(Kind, Vec<String>)> {
     }
 }
 
-/// `/v1/ping` for a widget token: usage and limits, without the operator's identity (v1's `userObj`:
-/// email and uid).
-fn without_identity(body: &[u8]) -> Result<Bytes, ServerError> {
-    let unreadable = |_| ServerError::BadGateway("The staging service sent an account this server cannot read.".into());
-    let ping: vstage_api::v1::Ping = serde_json::from_slice(body).map_err(unreadable)?;
-    serde_json::to_vec(&vstage_api::v1::Ping { user: None, ..ping }).map(Bytes::from).map_err(unreadable)
+/// `/v1/ping` as a widget token's holder sees it: its own staging allowance and use (v1 counts staging only), a
+/// plain number as v1 writes it; with no allowance of its own, `u32::MAX` stands for "no limit".
+fn v1_ping_of(own: &vstage_api::User) -> vstage_api::v1::Ping {
+    let (used, limit) = own.staging_usage();
+    let limit = limit.remaining(0).unwrap_or(u64::from(u32::MAX));
+    vstage_api::v1::Ping { user: None, photo_limit: limit as f64, photos_used_this_period: used as f64 }
 }
 
 fn upstream_failure(path: &str, failure: CallFailure) -> ServerError {
