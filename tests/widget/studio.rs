@@ -124,7 +124,7 @@ fn the_count_limit_leaves_room_for_the_other_configurations() {
 }
 
 #[wasm_bindgen_test]
-async fn the_form_keeps_the_total_at_twenty_as_the_person_types() {
+async fn the_form_says_at_once_when_a_count_is_more_than_twenty_and_never_changes_it() {
     let root = container();
     let drafts = RwSignal::new(vec![(0u32, ConfigDraft::default())]);
     let error = RwSignal::new(None::<ValidationError>);
@@ -132,16 +132,18 @@ async fn the_form_keeps_the_total_at_twenty_as_the_person_types() {
         view! { <ConfigList drafts existing=Signal::stored(0) error multiple=true /> }
     });
     let count: web_sys::HtmlInputElement = find(&root, "input.vstage-count");
-    type_into(&count, "25");
+    type_into(&count, "500");
     settle().await;
-    assert_eq!(drafts.get_untracked()[0].1.count, 20);
-    assert_eq!(count.value(), "20");
-    assert!(root.text_content().unwrap().contains("At most 20 here"));
-    assert!(root.text_content().unwrap().contains("20 of 20 variations."));
+    assert_eq!(drafts.get_untracked()[0].1.count, 500, "kept as typed, never clamped");
+    assert_eq!(count.value(), "500");
+    assert!(root.text_content().unwrap().contains("at most 20 here"));
 
+    type_into(&count, "20");
+    settle().await;
     choose(&find(&root, "select[id$='-removal']"), "on");
     settle().await;
-    assert_eq!(drafts.get_untracked()[0].1.count, 10, "removal doubles each, so the count halves");
+    assert_eq!(drafts.get_untracked()[0].1.count, 20, "removal doubles each: the count stays, the note says so");
+    assert!(root.text_content().unwrap().contains("at most 10 here"));
     let add: web_sys::HtmlButtonElement = find_all(&root, "button")
         .into_iter()
         .find(|b| b.text_content().unwrap_or_default().contains("Add another"))
@@ -159,7 +161,8 @@ async fn the_form_keeps_the_total_at_twenty_as_the_person_types() {
     let second: web_sys::HtmlInputElement = counts[1].clone().unchecked_into();
     type_into(&second, "9");
     settle().await;
-    assert_eq!(drafts.get_untracked()[1].1.count, 8, "12 + 8 = 20");
+    assert_eq!(drafts.get_untracked()[1].1.count, 9);
+    assert!(find_all(&root, "fieldset")[1].text_content().unwrap().contains("at most 8 here"), "12 + 8 = 20");
 
     // an error about the second configuration's count shows in its fieldset, not the first
     error.set(Some(ValidationError::new(

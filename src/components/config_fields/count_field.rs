@@ -1,5 +1,5 @@
-//! How many variations a draft makes: held within what is left of the render's 20 as the person types, with a
-//! line saying the limit (or that the count was held to it) and the form's error about it.
+//! How many variations a draft makes, as typed, with a line saying the limit (or, at once, that the count asks for
+//! more than is left: the form will not send it) and the form's error about it.
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
@@ -27,9 +27,9 @@ pub fn CountField(fields: DraftFields, #[prop(into)] error: Signal<Option<Valida
                 aria-invalid=move || count_error().is_some().to_string()
                 aria-describedby=fields.dom("count-note")
             />
-            <p id=fields.dom("count-note") class="vstage-hint" aria-live="polite">
-                {move || match fields.clamped() {
-                    Some(limit) => td_string!(locale.get(), forms.config_count_clamped, limit = limit),
+            <p id=fields.dom("count-note") class="vstage-hint" class:vstage-hint--warning=move || fields.over().is_some() aria-live="polite">
+                {move || match fields.over() {
+                    Some(limit) => td_string!(locale.get(), forms.config_count_over, limit = limit),
                     None => td_string!(locale.get(), forms.config_count_limit, limit = fields.limit()),
                 }}
             </p>

@@ -1,6 +1,6 @@
 //! One draft of a form as its fields see it: read from the form's list by id, edited in place, its variation
-//! count held within what is left of the render's 20, and the form's validation error when it is about one of
-//! its fields.
+//! count as typed (never changed behind the person's back: more than is left of the render's 20 is said at once and
+//! refused when sent), and the form's validation error when it is about one of its fields.
 
 use leptos::prelude::*;
 use vstage_api::ValidationError;
@@ -18,13 +18,11 @@ pub struct DraftFields {
     drafts: Drafts,
     /// Variations the render already has (0 for a new render).
     existing: Signal<u64>,
-    /// The count the person asked for was more than is left: the count it was held to.
-    clamped: RwSignal<Option<u64>>,
 }
 
 impl DraftFields {
     pub fn new(id: u32, drafts: Drafts, existing: Signal<u64>) -> Self {
-        DraftFields { id, drafts, existing, clamped: RwSignal::new(None) }
+        DraftFields { id, drafts, existing }
     }
 
     pub fn id(&self) -> u32 {
@@ -57,32 +55,16 @@ impl DraftFields {
         count_limit(&plain, self.index(), self.existing.get())
     }
 
-    /// After a change of kind or removal, which can change how many variations the draft makes: the count is
-    /// held within bounds again.
-    pub fn refit(&self) {
-        let (list, existing) = (self.drafts.get_untracked(), self.existing.get_untracked());
-        let plain: Vec<ConfigDraft> = list.iter().map(|(_, d)| d.clone()).collect();
-        let position = list.iter().position(|(i, _)| *i == self.id).unwrap_or(0);
-        let limit = count_limit(&plain, position, existing);
-        if plain.get(position).is_some_and(|d| d.count > limit) {
-            self.edit(|d| d.count = limit.max(1));
-            self.clamped.set(Some(limit.max(1)));
-        }
-    }
-
-    /// The count as typed, held to what is left.
+    /// The count as typed (a count that is not a number is 0, which the form refuses).
     pub fn set_count(&self, typed: &str) {
         let requested: u64 = typed.trim().parse().unwrap_or(0);
-        let plain: Vec<ConfigDraft> = self.drafts.get_untracked().into_iter().map(|(_, d)| d).collect();
-        let position = self.drafts.with_untracked(|list| list.iter().position(|(i, _)| *i == self.id).unwrap_or(0));
-        let limit = count_limit(&plain, position, self.existing.get_untracked());
-        self.clamped.set((requested > limit).then_some(limit));
-        self.edit(|d| d.count = requested.min(limit));
+        self.edit(|d| d.count = requested);
     }
 
-    /// The count the last one typed was held to, if it was (tracked).
-    pub fn clamped(&self) -> Option<u64> {
-        self.clamped.get()
+    /// The most this draft may ask for, when it asks for more (tracked).
+    pub fn over(&self) -> Option<u64> {
+        let limit = self.limit();
+        (self.draft().count > limit).then_some(limit)
     }
 
     /// A document id of this draft's `name` field.

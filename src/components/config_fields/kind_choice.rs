@@ -24,7 +24,6 @@ pub fn KindChoice(fields: DraftFields) -> impl IntoView {
                                 prop:checked=move || fields.draft().kind == kind
                                 on:change=move |_| {
                                     fields.edit(|d| d.kind = kind);
-                                    fields.refit();
                                 }
                             />
                             <span class="vstage-kind__name">{move || kind.label(locale.get())}</span>

@@ -47,7 +47,6 @@ pub fn StagingOptions(fields: DraftFields) -> impl IntoView {
                 current=Signal::derive(move || fields.draft().removal.as_str().to_string())
                 on_pick=move |value: String| {
                     fields.edit(|d| d.removal = RemovalMode::from(value.as_str()));
-                    fields.refit();
                 }
             />
         }
