@@ -34,6 +34,12 @@ fn creations(upstream: &RecordingUpstream) -> usize {
     upstream.seen().iter().filter(|seen| seen.method == "POST" && seen.path_and_query == "/v2/renders").count()
 }
 
+/// `GET /api/usage` as `token`'s holder.
+async fn usage_of(server: &Server, token: &str) -> Value {
+    let answer = reqwest::Client::new().get(server.api("/usage")).bearer_auth(token).send().await.unwrap();
+    answer.json().await.unwrap()
+}
+
 /// `vstage ARGS` on `server`'s database; its standard output.
 fn vstage(server: &Server, args: &[&str]) -> String {
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_vstage"))
@@ -73,26 +79,10 @@ async fn an_allowance_is_charged_before_sending_refunded_on_refusal_and_reported
         reqwest::Client::new().post(server.api("/v2/renders/rnd_one/variations")).bearer_auth(&alice).json(&more);
     assert_eq!(added.send().await.unwrap().status(), 200);
 
-    let usage: Value = reqwest::Client::new()
-        .get(server.api("/usage"))
-        .bearer_auth(&alice)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let usage = usage_of(&server, &alice).await;
     assert_eq!((&usage["allowance"]["staging"], &usage["used"]["staging"]), (&json!(2), &json!(2)), "{usage}");
     assert_eq!(usage["rows"].as_array().unwrap().len(), 4, "three charges and a refund: {usage}");
-    let bobs: Value = reqwest::Client::new()
-        .get(server.api("/usage"))
-        .bearer_auth(mint(WIDGET_SECRET, "bob", "1h", None).await)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let bobs = usage_of(&server, &mint(WIDGET_SECRET, "bob", "1h", None).await).await;
     assert_eq!(bobs["rows"], json!([]), "bob sees his own rows only");
 
     let today = tomorrow();
