@@ -38,11 +38,6 @@ impl Host {
         dispatch(&self.element, name, &event_detail(detail));
     }
 
-    /// Dispatches `name` with a `detail` already made.
-    pub fn emit_value(&self, name: &str, detail: &JsValue) {
-        dispatch(&self.element, name, detail);
-    }
-
     /// `vstage-error` with a sentence.
     pub fn error(&self, message: impl Into<String>) {
         self.emit(ERROR, &WidgetError { message: message.into() });
