@@ -2,6 +2,6 @@
 //! (or the host) puts where the studio goes. The standalone page's element follows the page's address.
 
 fn main() {
-    vstage::crash::install(vstage::crash::STUDIO);
-    vstage::embed::define();
+    vstage_widget::crash::install(vstage_widget::crash::STUDIO);
+    vstage_widget::embed::define();
 }

@@ -6,9 +6,9 @@
 
 #![cfg(target_arch = "wasm32")]
 
-use vstage::mask_editor::canvas::MaskLayer;
-use vstage::mask_editor::export::png_blob;
 use vstage_mask::{Mask, Point, Tool};
+use vstage_widget::mask_editor::canvas::MaskLayer;
+use vstage_widget::mask_editor::export::png_blob;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 

@@ -5,11 +5,11 @@ use std::sync::{Arc, Mutex};
 
 use js_sys::Reflect;
 use leptos::prelude::*;
-use vstage::crash;
-use vstage::host::{Host, RESULT_CHOSEN, event_detail};
-use vstage::route::{History, Route, provide_navigator};
 use vstage_api::host_events::ResultChosen;
 use vstage_api::{ResultImage, Variation, VariationResult, VariationStatus, VariationType};
+use vstage_widget::crash;
+use vstage_widget::host::{Host, RESULT_CHOSEN, event_detail};
+use vstage_widget::route::{History, Route, provide_navigator};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
@@ -152,7 +152,7 @@ fn a_panic_leaves_a_notice_in_each_widget_and_tells_each_host() {
 
 #[wasm_bindgen_test]
 fn numbers_and_times_follow_the_locale_through_intl() {
-    use vstage::locale::{Locale, format};
+    use vstage_widget::locale::{Locale, format};
     assert_eq!(format::number(Locale::en, 1234.5), "1,234.5");
     assert_eq!(format::number(Locale::de, 1234.5), "1.234,5");
     assert_eq!(format::relative(Locale::en, -3, "minute"), "3 minutes ago");

@@ -5,12 +5,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use leptos::prelude::*;
-use vstage::account::ServiceState;
-use vstage::components::polling_note::PollingNote;
-use vstage::components::status_badge::StatusBadge;
-use vstage::components::usage_meter::{UsageLevel, UsageMeter, filled_width};
-use vstage::live::Channel;
 use vstage_api::Limit;
+use vstage_widget::account::ServiceState;
+use vstage_widget::components::polling_note::PollingNote;
+use vstage_widget::components::status_badge::StatusBadge;
+use vstage_widget::components::usage_meter::{UsageLevel, UsageMeter, filled_width};
+use vstage_widget::live::Channel;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -137,7 +137,7 @@ async fn status_badge_follows_the_state_and_offers_a_retry_when_unreachable() {
 
 #[wasm_bindgen_test]
 async fn mode_badge_names_the_sandbox_and_shows_nothing_when_unknown() {
-    use vstage::components::mode_badge::ModeBadge;
+    use vstage_widget::components::mode_badge::ModeBadge;
     let root = container();
     let mode = RwSignal::new(None::<String>);
     let _mounted = leptos::mount::mount_to(root.clone(), move || view! { <ModeBadge mode=mode /> });

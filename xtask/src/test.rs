@@ -128,7 +128,7 @@ const BUILD_ALL: [&str; 2] = ["--all-targets", "--no-run"];
 /// The crates whose tests run in the browser; clippy checks them (and `vstage-api`, which they build on) as
 /// wasm32. The same selection as the widget tests', so that those find everything built.
 const WASM_PACKAGES: [&str; 8] =
-    ["test", "--locked", "--target", "wasm32-unknown-unknown", "-p", "vstage", "-p", "vstage-mask"];
+    ["test", "--locked", "--target", "wasm32-unknown-unknown", "-p", "vstage-widget", "-p", "vstage-mask"];
 const WIDGET_STEP: &str = "widget build (trunk, release)";
 
 /// `trunk build --release` with its output in a file (it runs beside other steps), shown when it fails.

@@ -13,7 +13,7 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
         "the mask editor's figures (headless Chromium)",
         project
             .cargo()
-            .args(["test", "--locked", "-p", "vstage", "--target", "wasm32-unknown-unknown"])
+            .args(["test", "--locked", "-p", "vstage-widget", "--target", "wasm32-unknown-unknown"])
             .args(["--profile", "wasm-release", "--test", "mask_figures", "--", "--include-ignored", "--nocapture"])
             .env("CHROMEDRIVER", CHROMEDRIVER)
             // Whole: a split build's module imports wasm-split's loader, which only the widget's build makes.
