@@ -113,13 +113,13 @@ fn router(state: &AppState, proxy: Arc<Proxy>, fetcher: ResultFetcher, http: Htt
     }
     // Uploads have a deadline of their own.
     api = api.merge(uploads);
-    let embed = state.embed.clone();
+    let loader = state.loader.clone();
     let mut app = Router::new()
         .route(
             "/embed.js",
             get(move |headers: axum::http::HeaderMap| {
-                let embed = embed.clone();
-                async move { embed.respond(&headers) }
+                let loader = loader.clone();
+                async move { loader.respond(&headers) }
             }),
         )
         // Only on /embed.js: a Router's layer wraps the routes it has so far.

@@ -10,7 +10,7 @@ use bytes::Bytes;
 use object_store::path::Path as ObjectPath;
 use object_store::{ObjectStore, ObjectStoreExt};
 
-use crate::site::embed::EmbedScript;
+use crate::site::loader::Loader;
 use crate::upstream::Upstream;
 use crate::upstream::http_client::HttpClient;
 
@@ -61,8 +61,8 @@ pub async fn upstream_accepts_the_key(upstream: &Upstream, http: &HttpClient) ->
 }
 
 /// The widget's page and its build in `dist`.
-pub fn widget_is_built(dist: &Path, embed: &EmbedScript) -> anyhow::Result<()> {
-    if let Err(missing) = embed.built() {
+pub fn widget_is_built(dist: &Path, loader: &Loader) -> anyhow::Result<()> {
+    if let Err(missing) = loader.built() {
         bail!("{} (--dist {})", missing.trim_start_matches("vstage: "), dist.display());
     }
     ensure!(
@@ -108,7 +108,7 @@ mod tests {
     #[test]
     fn a_missing_build_names_the_folder_and_how_to_build() {
         let dir = tempfile::tempdir().unwrap();
-        let error = widget_is_built(dir.path(), &EmbedScript::from_dist(dir.path())).unwrap_err().to_string();
+        let error = widget_is_built(dir.path(), &Loader::from_dist(dir.path())).unwrap_err().to_string();
         assert!(error.contains("cargo xtask run") && error.contains(&dir.path().display().to_string()), "{error}");
     }
 

@@ -17,7 +17,7 @@ use crate::checks;
 use crate::cli::{AccessMode, ServeArgs, SkippableCheck};
 use crate::request_log::REQUEST_ID;
 use crate::secret;
-use crate::site::embed::EmbedScript;
+use crate::site::loader::Loader;
 use crate::storage::objects::{self, Stores};
 use crate::storage::{self, store::Store};
 use crate::upstream::http_client::HttpClient;
@@ -35,7 +35,7 @@ pub struct Foundation {
     /// With no `--upstream`: the sandbox started in this process, stopped when dropped.
     pub embedded_sandbox: Option<RunningSandbox>,
     pub http: HttpClient,
-    pub embed: EmbedScript,
+    pub loader: Loader,
 }
 
 impl Foundation {
@@ -70,13 +70,13 @@ impl Foundation {
         } else {
             checks::upstream_accepts_the_key(&upstream, &http).await?;
         }
-        let embed = EmbedScript::from_dist(&args.dist);
+        let loader = Loader::from_dist(&args.dist);
         if args.skip_checks.contains(&SkippableCheck::Widget) {
             checks::skipped("the widget's files");
         } else {
-            checks::widget_is_built(&args.dist, &embed)?;
+            checks::widget_is_built(&args.dist, &loader)?;
         }
-        Ok(Foundation { access, cors, public_url, store, files, upstream, embedded_sandbox, http, embed })
+        Ok(Foundation { access, cors, public_url, store, files, upstream, embedded_sandbox, http, loader })
     }
 }
 

@@ -28,7 +28,7 @@ use crate::results::fetch::ResultFetcher;
 use crate::results::kept::{KeptLimits, KeptResults};
 use crate::results::links::LinkKey;
 use crate::secret;
-use crate::site::embed::EmbedScript;
+use crate::site::loader::Loader;
 use crate::startup::Foundation;
 use crate::storage::boards::Boards;
 use crate::storage::ownership::Ownership;
@@ -50,7 +50,7 @@ pub struct AppState {
     pub capabilities: Capabilities,
     /// The widget's release build, served as the studio's files.
     pub dist: std::path::PathBuf,
-    pub embed: EmbedScript,
+    pub loader: Loader,
     pub cors: Option<CorsLayer>,
     /// How long an upload's whole body may take (`--upload-timeout-s`).
     pub upload_timeout: Option<Duration>,
@@ -65,7 +65,7 @@ impl AppState {
         embedded: bool,
         listening: SocketAddr,
     ) -> anyhow::Result<AppState> {
-        let Foundation { access, cors, public_url, store, files, upstream, http, embed, .. } = parts;
+        let Foundation { access, cors, public_url, store, files, upstream, http, loader, .. } = parts;
         let webhook_secret = Arc::new(webhook_secret(args, &upstream, &http, embedded).await?);
         // The embedded sandbox reaches us on loopback; the real service only at the public address.
         let webhook_url = match (embedded, &args.public_url) {
@@ -173,7 +173,7 @@ impl AppState {
             receiver,
             capabilities,
             dist: args.dist.clone(),
-            embed,
+            loader,
             cors,
             upload_timeout: Some(Duration::from_secs(args.upload_timeout_s)).filter(|limit| !limit.is_zero()),
         })

@@ -16,20 +16,20 @@ const BINARY: &str = "vstage-widget";
 /// Each screen's `view` to the files its chunk fetches, as the build writes it (`xtask/src/screen_chunks.rs`).
 const SCREENS: &str = "vstage-screens.json";
 
-/// The script, made once at start from the built widget's file names.
+/// `/embed.js`, the widget's loader: made once at start from the built widget's file names.
 #[derive(Debug, Clone)]
-pub struct EmbedScript {
+pub struct Loader {
     body: Result<String, String>,
     etag: HeaderValue,
 }
 
-impl EmbedScript {
+impl Loader {
     pub fn from_dist(dist: &Path) -> Self {
         let body = glue_name(dist).and_then(|glue| Ok(loader(&glue, &screens(dist)?)));
         let digest = Sha256::digest(body.as_ref().unwrap_or_else(|missing| missing).as_bytes());
         let etag = HeaderValue::from_str(&format!("\"{}\"", hex::encode(&digest[..12])))
             .unwrap_or_else(|_| HeaderValue::from_static("\"vstage\""));
-        EmbedScript { body, etag }
+        Loader { body, etag }
     }
 
     /// Whether the widget was found: else what is missing, which the script also says in the host's console.
@@ -175,7 +175,7 @@ mod tests {
         }
         let screens = r#"{"board": ["split_board_screen-0123456789abcdef.wasm", "chunk_1-0123456789abcdef.wasm"]}"#;
         std::fs::write(dist.join(SCREENS), screens).unwrap();
-        let script = EmbedScript::from_dist(dist);
+        let script = Loader::from_dist(dist);
         let body = script.body.clone().unwrap();
         assert!(body.contains(r#"import(here("vstage-widget-0123456789abcdef.js").href)"#), "{body}");
         assert!(body.contains(r#"fetch(here("vstage-widget-0123456789abcdef_bg.wasm"))"#), "{body}");
@@ -196,7 +196,7 @@ mod tests {
         std::fs::write(dist.join("vstage-widget-0123456789abcdef_bg.wasm"), "").unwrap();
         for listed in [r#"{"board": ["../secret.wasm"]}"#, r#"{"board": ["https://elsewhere/x.wasm"]}"#, "not json"] {
             std::fs::write(dist.join(SCREENS), listed).unwrap();
-            let refused = EmbedScript::from_dist(dist).body.unwrap_err();
+            let refused = Loader::from_dist(dist).body.unwrap_err();
             assert!(refused.contains("build the widget again"), "{listed}: {refused}");
         }
     }
@@ -230,7 +230,7 @@ mod tests {
 
     #[test]
     fn a_missing_build_says_how_to_make_one() {
-        let script = EmbedScript::from_dist(tempfile::tempdir().unwrap().path());
+        let script = Loader::from_dist(tempfile::tempdir().unwrap().path());
         assert!(script.built().is_err());
         assert!(script.body.unwrap_err().contains("cargo xtask run"));
     }
