@@ -35,6 +35,7 @@ pub fn NewRender() -> impl IntoView {
     follow_listing_photo(form.image_url);
     provide_context(MaskRequest(Callback::new(move |id: u32| form.open_mask(id, locale.get_untracked()))));
     let submit = sender(form);
+    recheck_on_change(form);
     let photo_error = Signal::derive(move || form.error_on("image_url").map(|error| invalid(locale.get(), &error)));
 
     view! {
@@ -63,6 +64,17 @@ pub fn NewRender() -> impl IntoView {
             })}
         </section>
     }
+}
+
+/// A refusal on screen goes, or changes, as soon as the form changes: the request is checked again on each change
+/// while one is shown, so a fixed field's message never stays.
+fn recheck_on_change(form: NewRenderForm) {
+    Effect::new(move |_| {
+        let request = form.request();
+        if form.error.get_untracked().is_some() {
+            form.error.set(request.validate().err());
+        }
+    });
 }
 
 /// Starts the photo at the listing's, when the host gives one, and takes each other one it gives later.

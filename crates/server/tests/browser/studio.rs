@@ -203,6 +203,7 @@ async fn the_form_says_a_count_over_twenty_at_once_and_sends_nothing_wrong() {
         assert_eq!(driver.current_url().await?.path(), "/renders/new");
         count.clear().await?;
         count.send_keys("12").await?;
+        root.query(By::Css(".vstage-config .vstage-error")).not_exists().await?;
         let add = with_text(&root, "button", "Add another configuration").first().await?;
         add.click().await?;
         let counts = root.find_all(By::Css("input.vstage-count")).await?;
