@@ -66,6 +66,19 @@ pub fn NewRender() -> impl IntoView {
     }
 }
 
+/// Once the refusal is on screen, the field it is about takes the focus (and so comes into view): the message is
+/// where the eye goes, not above the fold.
+fn focus_the_first_refusal(ev: &leptos::ev::SubmitEvent) {
+    use wasm_bindgen::JsCast;
+    let Some(form) = ev.target().and_then(|target| target.dyn_into::<web_sys::Element>().ok()) else { return };
+    request_animation_frame(move || {
+        let field = form.query_selector("[aria-invalid=true]").ok().flatten();
+        if let Some(field) = field.and_then(|field| field.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = field.focus();
+        }
+    });
+}
+
 /// A refusal on screen goes, or changes, as soon as the form changes: the request is checked again on each change
 /// while one is shown, so a fixed field's message never stays.
 fn recheck_on_change(form: NewRenderForm) {
@@ -96,7 +109,10 @@ fn sender(form: NewRenderForm) -> impl Fn(leptos::ev::SubmitEvent) + Clone + 'st
     let (api, created) = (use_api(), use_render_created());
     move |ev| {
         ev.prevent_default();
-        let Some(request) = form.start() else { return };
+        let Some(request) = form.start() else {
+            focus_the_first_refusal(&ev);
+            return;
+        };
         // What the agent's allowance cannot cover is not sent; the cost note says why.
         if !covered(usage::of_render(&request)) {
             form.sending.set(false);

@@ -200,6 +200,13 @@ async fn the_form_says_a_count_over_twenty_at_once_and_sends_nothing_wrong() {
         submit(&root, "Create render").await?;
         let error = root.query(By::Css(".vstage-config .vstage-error")).first().await?.text().await?;
         assert!(error.contains("between 1 and 20"), "refused in the form: {error}");
+        // the field it is about takes the focus
+        let focused = "return document.querySelector('vstage-widget').shadowRoot.activeElement?.className ?? ''";
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+        while !driver.execute(focused, vec![]).await?.convert::<String>()?.contains("vstage-count") {
+            assert!(tokio::time::Instant::now() < deadline, "the refused count never took the focus");
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
         assert_eq!(driver.current_url().await?.path(), "/renders/new");
         count.clear().await?;
         count.send_keys("12").await?;
