@@ -118,8 +118,7 @@ impl Allowances {
     pub async fn usage(&self, subject: &Subject) -> Result<Usage, ServerError> {
         let period = Period::containing(now_millis());
         let rows = self.store.ledger(Some(subject.as_str()), period.start, period.end).await?;
-        let own = self.store.allowances().await?.into_iter().find(|(name, _)| name == subject.as_str());
-        let own = own.map(|(_, own)| own).unwrap_or_default();
+        let own = self.store.allowances(Some(subject.as_str())).await?.pop().map(|(_, own)| own).unwrap_or_default();
         let allowance = Limits {
             staging: own.staging.limit(self.defaults.staging),
             image_editing: own.image_editing.limit(self.defaults.image_editing),

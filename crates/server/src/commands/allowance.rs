@@ -14,7 +14,7 @@ pub async fn run(args: AllowanceArgs) -> anyhow::Result<()> {
             say(&format!("{subject}: {}", described(&allowance)));
         }
         AllowanceAction::List => {
-            for (subject, allowance) in store.allowances().await? {
+            for (subject, allowance) in store.allowances(None).await? {
                 say(&format!("{subject}: {}", described(&allowance)));
             }
         }

@@ -464,7 +464,9 @@ async fn an_allowance_is_charged_refunded_once_and_counted_per_period() {
         assert_eq!(charge("rsv_g", 160).await, Reserved::Charged, "her own allowance of 3 over the default's 2");
         let refused = Reserved::Refused { kind: UsageKind::ImageEditing, used: 5, limit: 0 };
         assert_eq!(store.reserve(&editing, defaults, 100).await.unwrap(), refused);
-        assert_eq!(store.allowances().await.unwrap(), [("alice".to_string(), own)]);
+        assert_eq!(store.allowances(None).await.unwrap(), [("alice".to_string(), own)]);
+        assert_eq!(store.allowances(Some("alice")).await.unwrap(), [("alice".to_string(), own)]);
+        assert!(store.allowances(Some("bob")).await.unwrap().is_empty());
     })
     .await;
 }

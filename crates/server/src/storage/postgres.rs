@@ -767,12 +767,17 @@ impl Store for Postgres {
         .await
     }
 
-    async fn allowances(&self) -> Result<Vec<(String, SubjectAllowance)>, ServerError> {
+    async fn allowances(&self, subject: Option<&str>) -> Result<Vec<(String, SubjectAllowance)>, ServerError> {
+        let subject = subject.map(str::to_string);
         self.run(move |pool| async move {
             let rows = pool
                 .get()
                 .await?
-                .query("SELECT subject, staging, image_editing FROM allowances ORDER BY subject", &[])
+                .query(
+                    "SELECT subject, staging, image_editing FROM allowances \
+                     WHERE $1::TEXT IS NULL OR subject = $1 ORDER BY subject",
+                    &[&subject],
+                )
                 .await?;
             Ok(rows.iter().map(|row| (row.get(0), SubjectAllowance::from_stored(row.get(1), row.get(2)))).collect())
         })

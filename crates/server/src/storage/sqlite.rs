@@ -725,11 +725,17 @@ impl Store for Sqlite {
         .await
     }
 
-    async fn allowances(&self) -> Result<Vec<(String, SubjectAllowance)>, ServerError> {
+    async fn allowances(&self, subject: Option<&str>) -> Result<Vec<(String, SubjectAllowance)>, ServerError> {
+        let subject = subject.map(str::to_string);
         self.run(move |db| {
             Ok(db
-                .prepare_cached("SELECT subject, staging, image_editing FROM allowances ORDER BY subject")?
-                .query_map([], |row| Ok((row.get(0)?, SubjectAllowance::from_stored(row.get(1)?, row.get(2)?))))?
+                .prepare_cached(
+                    "SELECT subject, staging, image_editing FROM allowances \
+                     WHERE ?1 IS NULL OR subject = ?1 ORDER BY subject",
+                )?
+                .query_map(params![subject], |row| {
+                    Ok((row.get(0)?, SubjectAllowance::from_stored(row.get(1)?, row.get(2)?)))
+                })?
                 .collect::<Result<_, _>>()?)
         })
         .await

@@ -401,8 +401,8 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// Gives a reservation's photos back (once), saying why.
     async fn refund(&self, reservation: &str, why: &str, at: i64) -> Result<(), ServerError>;
     async fn set_allowance(&self, subject: &str, allowance: SubjectAllowance) -> Result<(), ServerError>;
-    /// Every subject's own allowance, by subject.
-    async fn allowances(&self) -> Result<Vec<(String, SubjectAllowance)>, ServerError>;
+    /// The subjects' own allowances, by subject: `subject`'s alone, or everyone's for `None`.
+    async fn allowances(&self, subject: Option<&str>) -> Result<Vec<(String, SubjectAllowance)>, ServerError>;
     /// The ledger's rows from `from` to before `to` (ms), oldest first: `subject`'s, or everyone's for `None`.
     async fn ledger(&self, subject: Option<&str>, from: i64, to: i64) -> Result<Vec<LedgerRow>, ServerError>;
 
