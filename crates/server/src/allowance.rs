@@ -1,6 +1,6 @@
-//! Each subject's allowance of photos per calendar month (UTC), per kind of usage: what a creation may cost
+//! Each subject's allowance of photos per period (a calendar month in UTC unless set otherwise), per kind of usage: what a creation may cost
 //! (`vstage_api::usage`) is reserved in the transaction that checks it fits, before anything is sent; settled by
-//! what the service did (a refusal gives the photos back); every charge and refund a row of the ledger. With no
+//! what the service did (a refusal, or a render whose every variation failed, gives the photos back); every charge and refund a row of the ledger. With no
 //! allowance configured (`--allowance`, `vstage allowance set`) nothing is refused, and the ledger still counts.
 
 use std::sync::Arc;
@@ -8,11 +8,11 @@ use std::sync::Arc;
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Extension, Json, Router};
-use chrono::{DateTime, Datelike, TimeZone, Utc};
+use chrono::{DateTime, Datelike, Days, Months, NaiveDate, NaiveTime};
 use serde::Serialize;
 use vstage_api::time::now_millis;
 use vstage_api::usage::{Cost, UsageKind};
-use vstage_api::{Limit, PhotoCounts, PhotoLimits, User};
+use vstage_api::{Limit, PhotoCounts, PhotoLimits, Render, User, VariationStatus};
 
 use crate::access::Subject;
 use crate::error::ServerError;
@@ -24,35 +24,91 @@ pub struct Allowances {
     pub store: Arc<dyn Store>,
     /// Every subject's, unless its own says otherwise (`--allowance`).
     pub defaults: Limits,
+    /// How long an allowance lasts (`--allowance-period`).
+    pub period: AllowancePeriod,
 }
 
-/// A calendar month in UTC, as epoch milliseconds: from `start` to before `end`.
+/// How long an allowance lasts before it renews, in UTC (`--allowance-period`): a calendar month from its first
+/// day (or from day `D` with `month:D`, for a billing cycle that starts mid-month), an ISO week from Monday, or a day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AllowancePeriod {
+    /// Months starting on this day of the month (1 to 28).
+    Month {
+        first_day: u32,
+    },
+    Week,
+    Day,
+}
+
+impl Default for AllowancePeriod {
+    fn default() -> Self {
+        AllowancePeriod::Month { first_day: 1 }
+    }
+}
+
+impl AllowancePeriod {
+    /// `month`, `month:15`, `week` or `day`.
+    pub fn parse(text: &str) -> Result<AllowancePeriod, String> {
+        match text.trim() {
+            "month" => Ok(AllowancePeriod::default()),
+            "week" => Ok(AllowancePeriod::Week),
+            "day" => Ok(AllowancePeriod::Day),
+            other => other
+                .strip_prefix("month:")
+                .and_then(|day| day.parse().ok())
+                .filter(|day| (1..=28).contains(day))
+                .map(|first_day| AllowancePeriod::Month { first_day })
+                .ok_or_else(|| format!("{other:?}: write month, month:D (D from 1 to 28), week or day")),
+        }
+    }
+
+    /// The period `at` (ms) falls in.
+    pub fn containing(self, at: i64) -> Period {
+        let moment = DateTime::from_timestamp_millis(at).unwrap_or_default();
+        let day = moment.date_naive();
+        let (start, end) = match self {
+            AllowancePeriod::Day => (day, day + Days::new(1)),
+            AllowancePeriod::Week => {
+                let monday = day - Days::new(u64::from(day.weekday().num_days_from_monday()));
+                (monday, monday + Days::new(7))
+            }
+            AllowancePeriod::Month { first_day } => {
+                let this_month = day.with_day(first_day).unwrap_or(day);
+                let start = if day.day() >= first_day { this_month } else { this_month - Months::new(1) };
+                (start, start + Months::new(1))
+            }
+        };
+        let millis = |day: NaiveDate| day.and_time(NaiveTime::MIN).and_utc().timestamp_millis();
+        Period { start: millis(start), end: millis(end), length: self }
+    }
+
+    /// The period as a sentence says it: `this month`.
+    fn this(self) -> &'static str {
+        match self {
+            AllowancePeriod::Month { .. } => "this month",
+            AllowancePeriod::Week => "this week",
+            AllowancePeriod::Day => "today",
+        }
+    }
+}
+
+/// One allowance period, as epoch milliseconds: from `start` to before `end`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Period {
     pub start: i64,
     pub end: i64,
+    #[serde(skip)]
+    length: AllowancePeriod,
 }
 
 impl Period {
-    /// The month `at` (ms) falls in.
-    pub fn containing(at: i64) -> Period {
-        let day = DateTime::from_timestamp_millis(at).unwrap_or_default();
-        let start = first_of_month(day.year(), day.month());
-        let end = if day.month() == 12 {
-            first_of_month(day.year() + 1, 1)
-        } else {
-            first_of_month(day.year(), day.month() + 1)
-        };
-        Period { start, end }
-    }
-
     /// The day it renews on, as people read it: `1 December 2026`.
     pub fn renews_on(&self) -> String {
         DateTime::from_timestamp_millis(self.end).unwrap_or_default().format("%-d %B %Y").to_string()
     }
 }
 
-/// `GET /api/usage`: the calling subject's allowance, use and ledger rows this month.
+/// `GET /api/usage`: the calling subject's allowance, use and ledger rows this period.
 pub fn routes(allowances: Arc<Allowances>) -> Router {
     let usage = |State(allowances): State<Arc<Allowances>>, Extension(subject): Extension<Subject>| async move {
         allowances.usage(&subject).await.map(Json)
@@ -60,11 +116,7 @@ pub fn routes(allowances: Arc<Allowances>) -> Router {
     Router::new().route("/usage", get(usage)).with_state(allowances)
 }
 
-fn first_of_month(year: i32, month: u32) -> i64 {
-    Utc.with_ymd_and_hms(year, month, 1, 0, 0, 0).single().map_or(0, |first| first.timestamp_millis())
-}
-
-/// A subject's usage this month, as `GET /api/usage` answers it.
+/// A subject's usage this period, as `GET /api/usage` answers it.
 #[derive(Debug, Serialize)]
 pub struct Usage {
     pub period: Period,
@@ -84,7 +136,7 @@ impl Allowances {
         let at = now_millis();
         let id = crate::secret::random("rsv_").map_err(|e| ServerError::Internal(format!("no randomness: {e}")))?;
         let reservation = Reservation { id, subject: subject.as_str().into(), cost, what: what.into(), at };
-        let period = Period::containing(at);
+        let period = self.period.containing(at);
         match self.store.reserve(&reservation, self.defaults, period.start).await? {
             Reserved::Charged => {
                 for (kind, photos) in cost.parts() {
@@ -114,9 +166,29 @@ impl Allowances {
         }
     }
 
-    /// `subject`'s allowance, use and ledger rows this month.
+    /// Gives back what making `render` cost when the service failed it: every one of its variations read (the
+    /// whole page) ended in `error`, none done. Once per render, whichever server reads it first.
+    pub async fn refund_if_failed(&self, render: &Render) {
+        let Some(page) = render.variations.as_ref() else { return };
+        let whole_page =
+            page.next_cursor.is_none() && page.total_count.is_none_or(|total| total == page.items.len() as u64);
+        let failed =
+            !page.items.is_empty() && page.items.iter().all(|variation| variation.status == VariationStatus::Error);
+        if !(whole_page && failed) {
+            return;
+        }
+        match self.store.charge_of_render(&render.id).await {
+            Ok(Some(reservation)) => self.refund(&reservation, "refunded: the service failed every variation").await,
+            Ok(None) => {}
+            Err(error) => {
+                tracing::warn!(%error, render_id = render.id, "a failed render's charge could not be looked up")
+            }
+        }
+    }
+
+    /// `subject`'s allowance, use and ledger rows this period.
     pub async fn usage(&self, subject: &Subject) -> Result<Usage, ServerError> {
-        let period = Period::containing(now_millis());
+        let period = self.period.containing(now_millis());
         let rows = self.store.ledger(Some(subject.as_str()), period.start, period.end).await?;
         let own = self.store.allowances(Some(subject.as_str())).await?.pop().map(|(_, own)| own).unwrap_or_default();
         let allowance = Limits {
@@ -134,7 +206,7 @@ impl Allowances {
         Ok(Usage { period, allowance, used, rows })
     }
 
-    /// `GET /v2/user` as a widget token's holder sees it: its own allowance and use this month in the account's
+    /// `GET /v2/user` as a widget token's holder sees it: its own allowance and use this period in the account's
     /// shape, with when it renews; never the account's figures, which are the listing site's business.
     pub async fn as_user(&self, subject: &Subject) -> Result<User, ServerError> {
         let Usage { period, allowance, used, .. } = self.usage(subject).await?;
@@ -160,8 +232,9 @@ fn spent(kind: UsageKind, used: u64, limit: u64, period: &Period, now: i64) -> S
     let left = limit.saturating_sub(used);
     ServerError::LimitReached {
         message: format!(
-            "This agent's {kind} allowance cannot cover this: {used} of {limit} photos used this month, {left} left. It \
-             renews on {} (UTC); ask the listing site for more.",
+            "This agent's {kind} allowance cannot cover this: {used} of {limit} photos used {}, {left} left. It renews \
+             on {} (UTC); ask the listing site for more.",
+            period.length.this(),
             period.renews_on()
         ),
         retry_after_s: ((period.end - now).max(1000) as u64).div_ceil(1000),
@@ -173,13 +246,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_period_is_a_calendar_month_in_utc() {
-        // 2026-11-27T17:00:00Z
-        let period = Period::containing(1_795_798_800_000);
-        assert_eq!(period.start, 1_793_491_200_000, "1 November 2026");
-        assert_eq!(period.end, 1_796_083_200_000, "1 December 2026");
-        assert_eq!(period.renews_on(), "1 December 2026");
-        let december = Period::containing(period.end + 1);
-        assert_eq!(december.renews_on(), "1 January 2027");
+    fn a_period_is_a_calendar_month_in_utc_unless_set_otherwise() {
+        // 2026-11-27T17:00:00Z, a Friday
+        let at = 1_795_798_800_000;
+        let month = AllowancePeriod::default().containing(at);
+        assert_eq!(month.start, 1_793_491_200_000, "1 November 2026");
+        assert_eq!(month.end, 1_796_083_200_000, "1 December 2026");
+        assert_eq!(month.renews_on(), "1 December 2026");
+        assert_eq!(AllowancePeriod::default().containing(month.end + 1).renews_on(), "1 January 2027");
+        assert_eq!(AllowancePeriod::default().containing(month.end - 1), month, "the last moment is in it");
+
+        let from_the_15th = AllowancePeriod::parse("month:15").unwrap();
+        assert_eq!(from_the_15th.containing(at).renews_on(), "15 December 2026");
+        let early_in_the_month = at - 20 * 86_400_000; // 7 November
+        assert_eq!(from_the_15th.containing(early_in_the_month).renews_on(), "15 November 2026");
+        let week = AllowancePeriod::parse("week").unwrap().containing(at);
+        assert_eq!((week.start, week.renews_on()), (1_795_392_000_000, "30 November 2026".into()), "Monday 23rd");
+        assert_eq!(AllowancePeriod::parse("day").unwrap().containing(at).renews_on(), "28 November 2026");
+        for wrong in ["month:29", "month:0", "fortnight", "month:x"] {
+            assert!(AllowancePeriod::parse(wrong).is_err(), "{wrong}");
+        }
     }
 }

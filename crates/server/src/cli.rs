@@ -11,6 +11,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use vstage_api::disclosure::DisclosureProfile;
 use vstage_api::usage::UsageKind;
 
+use crate::allowance::AllowancePeriod;
 use crate::storage::store::{Limits, Setting, SubjectAllowance};
 
 #[derive(Debug, Parser)]
@@ -43,7 +44,7 @@ pub enum Command {
     /// Print a widget token signed with VSTAGE_WIDGET_SECRET (for tests and examples; a host site's backend mints
     /// its own, see docs/server.md).
     Token(TokenArgs),
-    /// Set or list subjects' own allowances of photos a month (the database serve uses).
+    /// Set or list subjects' own allowances of photos a period (the database serve uses).
     Allowance(AllowanceArgs),
     /// Report the photos charged and refunded per subject and kind over a span of days, for billing.
     Usage(UsageArgs),
@@ -234,10 +235,14 @@ pub struct ServeArgs {
     /// smart-mls, mls-now, stellar or none (docs/embedding.md).
     #[arg(long, default_value = "ab723", value_parser = disclosure_profile)]
     pub disclosure_profile: DisclosureProfile,
-    /// Photos each subject may use a calendar month (UTC), per kind: `staging=30,image-editing=100`; a kind left
-    /// out is not limited. A subject's own (`vstage allowance set`) comes first. None by default.
+    /// Photos each subject may use a period (--allowance-period), per kind: `staging=30,image-editing=100`; a kind
+    /// left out is not limited. A subject's own (`vstage allowance set`) comes first. None by default.
     #[arg(long, value_parser = allowance_limits, default_value = "")]
     pub allowance: Limits,
+    /// How long an allowance lasts, in UTC: `month` (a calendar month), `month:D` (from day D, 1 to 28, of each
+    /// month), `week` (from Monday) or `day`. Servers sharing a database must be given the same.
+    #[arg(long, value_parser = AllowancePeriod::parse, default_value = "month")]
+    pub allowance_period: AllowancePeriod,
     /// New results a subject may choose for listings (disclosure records) in any 24 hours; a result chosen again
     /// is not new.
     #[arg(long, default_value_t = 1000)]

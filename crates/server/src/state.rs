@@ -161,7 +161,11 @@ impl AppState {
             public_url,
             body_timeout: Some(Duration::from_secs(args.body_timeout_s)).filter(|limit| !limit.is_zero()),
             kept,
-            allowances: Arc::new(Allowances { store: store.clone(), defaults: args.allowance }),
+            allowances: Arc::new(Allowances {
+                store: store.clone(),
+                defaults: args.allowance,
+                period: args.allowance_period,
+            }),
         });
         Ok(AppState {
             proxy,

@@ -1,4 +1,4 @@
-//! `vstage allowance set|list`: subjects' own allowances of photos a month, in the database the servers share.
+//! `vstage allowance set|list`: subjects' own allowances of photos a period (serve's `--allowance-period`), in the database the servers share.
 
 use crate::cli::{AllowanceAction, AllowanceArgs};
 use crate::commands::say;
@@ -27,7 +27,7 @@ fn described(allowance: &SubjectAllowance) -> String {
     let word = |setting: Setting| match setting {
         Setting::Default => "default".to_string(),
         Setting::Unlimited => "unlimited".to_string(),
-        Setting::Photos(photos) => format!("{photos} a month"),
+        Setting::Photos(photos) => format!("{photos} a period"),
     };
     format!("staging {}, image-editing {}", word(allowance.staging), word(allowance.image_editing))
 }

@@ -134,6 +134,11 @@ impl Proxy {
         if operation.runs_to_its_end() {
             Box::pin(self.after_success(&call, &answer.body, subject)).await?;
         }
+        if let Call::GetRender { .. } = call
+            && let Ok(render) = serde_json::from_slice::<vstage_api::Render>(&answer.body)
+        {
+            self.state.allowances.refund_if_failed(&render).await;
+        }
         // What was read about renders shows their kept copies (and has the finished ones copied).
         if matches!(call, Call::ListRenders(_) | Call::GetRender { .. } | Call::GetVariation { .. }) {
             answer.body = self.state.kept.in_answer(answer.body, subject.as_str()).await;

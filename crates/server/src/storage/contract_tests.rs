@@ -458,6 +458,10 @@ async fn an_allowance_is_charged_refunded_once_and_counted_per_period() {
         let amounts: Vec<(&str, i64)> = rows.iter().map(|row| (row.reservation.as_str(), row.amount)).collect();
         assert_eq!(amounts, [("rsv_a", 1), ("rsv_b", 1), ("rsv_e", 5), ("rsv_b", -1), ("rsv_d", 1)]);
         assert_eq!((rows[0].render_ids.as_str(), rows[3].what.as_str()), ("rnd_1,rnd_2", "refused by the service"));
+        store.settle("rsv_d", &["rnd_4".into()]).await.unwrap();
+        assert_eq!(store.charge_of_render("rnd_4").await.unwrap().as_deref(), Some("rsv_d"));
+        assert_eq!(store.charge_of_render("rnd_1").await.unwrap(), None, "made with another render: not its alone");
+        assert_eq!(store.charge_of_render("rnd_none").await.unwrap(), None);
 
         let own = SubjectAllowance { staging: Setting::Photos(3), image_editing: Setting::Photos(0) };
         store.set_allowance("alice", own).await.unwrap();

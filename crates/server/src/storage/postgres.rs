@@ -36,6 +36,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0003_disclosures.sql"),
     include_str!("../../migrations/postgres/0004_disclosure_choices.sql"),
     include_str!("../../migrations/postgres/0005_allowances.sql"),
+    include_str!("../../migrations/postgres/0006_ledger_by_render.sql"),
 ];
 
 pub struct Postgres {
@@ -742,6 +743,18 @@ impl Store for Postgres {
             .await?;
             tx.commit().await?;
             Ok(())
+        })
+        .await
+    }
+
+    async fn charge_of_render(&self, render_id: &str) -> Result<Option<String>, ServerError> {
+        let render_id = render_id.to_string();
+        self.run(move |pool| async move {
+            let client = pool.get().await?;
+            let row = client
+                .query_opt("SELECT reservation FROM ledger WHERE render_ids = $1 AND amount > 0 LIMIT 1", &[&render_id])
+                .await?;
+            Ok(row.map(|row| row.get(0)))
         })
         .await
     }

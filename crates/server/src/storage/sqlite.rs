@@ -151,6 +151,9 @@ CREATE INDEX ledger_by_subject ON ledger (subject, kind, at);
 CREATE INDEX ledger_by_time ON ledger (at);
 CREATE INDEX ledger_by_reservation ON ledger (reservation);
 ",
+    "
+CREATE INDEX ledger_by_render ON ledger (render_ids) WHERE amount > 0;
+",
 ];
 
 impl Sqlite {
@@ -703,6 +706,17 @@ impl Store for Sqlite {
                 params![reservation, at, why],
             )?;
             Ok(())
+        })
+        .await
+    }
+
+    async fn charge_of_render(&self, render_id: &str) -> Result<Option<String>, ServerError> {
+        let render_id = render_id.to_string();
+        self.run(move |db| {
+            Ok(db
+                .prepare_cached("SELECT reservation FROM ledger WHERE render_ids = ?1 AND amount > 0 LIMIT 1")?
+                .query_row(params![render_id], |row| row.get(0))
+                .optional()?)
         })
         .await
     }

@@ -400,6 +400,8 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn settle(&self, reservation: &str, render_ids: &[String]) -> Result<(), ServerError>;
     /// Gives a reservation's photos back (once), saying why.
     async fn refund(&self, reservation: &str, why: &str, at: i64) -> Result<(), ServerError>;
+    /// The reservation that charged for making render `render_id` alone, if one did.
+    async fn charge_of_render(&self, render_id: &str) -> Result<Option<String>, ServerError>;
     async fn set_allowance(&self, subject: &str, allowance: SubjectAllowance) -> Result<(), ServerError>;
     /// The subjects' own allowances, by subject: `subject`'s alone, or everyone's for `None`.
     async fn allowances(&self, subject: Option<&str>) -> Result<Vec<(String, SubjectAllowance)>, ServerError>;

@@ -1,6 +1,6 @@
 //! Each agent's allowance, over real HTTP at the recording stand-in: what the allowance cannot cover is refused
-//! with a sentence before anything reaches the service, added variations are free, a refusal by the service gives
-//! the photo back, the ledger is reported by `vstage usage`, a subject's own allowance set by `vstage allowance`
+//! with a sentence before anything reaches the service, added variations are free, a refusal or a failure by the
+//! service (at once, or of every variation later) gives the photo back, a period other than the month is kept, the ledger is reported by `vstage usage`, a subject's own allowance set by `vstage allowance`
 //! comes first, and two servers on one PostgreSQL database never forward more than the allowance.
 
 use serde_json::{Value, json};
@@ -90,9 +90,41 @@ async fn an_allowance_is_charged_before_sending_refunded_on_refusal_and_reported
     assert_eq!(report, "subject,kind,charged,refunded,net\nalice,staging,3,1,2\n*,staging,3,1,2\n");
 
     let said = vstage(&server, &["allowance", "set", "alice", "staging=3"]);
-    assert_eq!(said.trim(), "alice: staging 3 a month, image-editing default");
+    assert_eq!(said.trim(), "alice: staging 3 a period, image-editing default");
     assert_eq!(create(&server, &alice, "as-three").await.0, 200, "her own allowance comes first");
-    assert_eq!(vstage(&server, &["allowance", "list"]).trim(), "alice: staging 3 a month, image-editing default");
+    assert_eq!(vstage(&server, &["allowance", "list"]).trim(), "alice: staging 3 a period, image-editing default");
+}
+
+#[tokio::test]
+async fn failed_creations_and_renders_give_their_photos_back_within_the_period_set() {
+    let upstream = RecordingUpstream::start().await;
+    let (_dist, server) = start(&upstream, &["--allowance", "staging=1", "--allowance-period", "day"]).await;
+    let alice = mint(WIDGET_SECRET, "alice", "1h", None).await;
+
+    assert_eq!(create(&server, &alice, "unavailable").await.0, 503, "the service's failure is relayed");
+    assert_eq!(create(&server, &alice, "as-failed").await.0, 200, "and its photo was given back");
+    let (status, spent, _) = create(&server, &alice, "as-more").await;
+    assert_eq!(status, 429, "{spent}");
+    let sentence = spent["message"].as_str().unwrap();
+    assert!(sentence.contains("1 of 1 photos used today, 0 left"), "a day's allowance says so: {sentence}");
+
+    // the service failed every variation of rnd_failed: reading it says so, and gives the photo back, once
+    for _ in 0..2 {
+        let read = reqwest::Client::new()
+            .get(server.api("/v2/renders/rnd_failed?include_variations=true"))
+            .bearer_auth(&alice)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(read.status(), 200);
+    }
+    let usage = usage_of(&server, &alice).await;
+    assert_eq!(usage["used"]["staging"], json!(0), "{usage}");
+    let whys: Vec<&str> = usage["rows"].as_array().unwrap().iter().map(|row| row["what"].as_str().unwrap()).collect();
+    assert_eq!(whys.len(), 4, "two charges, two refunds: {usage}");
+    assert!(whys.contains(&"refunded: the service failed every variation"), "{whys:?}");
+    assert_eq!(usage["period"]["end"].as_i64().unwrap() - usage["period"]["start"].as_i64().unwrap(), 86_400_000);
+    assert_eq!(create(&server, &alice, "as-more").await.0, 200, "the failed render's photo is there again");
 }
 
 /// The day after today (UTC), `YYYY-MM-DD`, as `vstage usage --to` takes it.

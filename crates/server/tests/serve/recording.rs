@@ -145,7 +145,7 @@ async fn record(State(seen): State<Arc<Mutex<Vec<Seen>>>>, request: Request) -> 
 /// service reads it), a variation of the render the path names, the variations added, v1's render and creation,
 /// bulk variations, the secret's message; and for the last segments that say so: an HTML page, an SVG image with a script, a
 /// refusal that echoes the request's `Authorization`, another render's variation; a 422 for the photo
-/// `photos.example/refused.jpg`; and after `MS` milliseconds
+/// `photos.example/refused.jpg`, a 503 for `photos.example/unavailable.jpg`; and after `MS` milliseconds
 /// when the path or the body holds `slow-MS`.
 async fn answer(parts: &axum::http::request::Parts, body: &[u8]) -> axum::response::Response {
     let segments: Vec<&str> = parts.uri.path().split('/').collect();
@@ -172,6 +172,11 @@ async fn answer(parts: &axum::http::request::Parts, body: &[u8]) -> axum::respon
             r#"<svg xmlns="http://www.w3.org/2000/svg"><script>document.title = 'gotcha'</script></svg>"#,
         )
             .into_response(),
+        // a photo the service fails on at once
+        _ if text.contains("photos.example/unavailable.jpg") => {
+            let message = r#"{"message":"The service is briefly unavailable."}"#;
+            (axum::http::StatusCode::SERVICE_UNAVAILABLE, json(message.into())).into_response()
+        }
         // a photo the service refuses to stage
         _ if text.contains("photos.example/refused.jpg") => {
             let message = r#"{"message":"The photo could not be read."}"#;
@@ -221,7 +226,8 @@ async fn answer(parts: &axum::http::request::Parts, body: &[u8]) -> axum::respon
 
 /// Render `render`'s page of variations for `query`: none, but for renders named to misbehave: `rnd_cycling...`
 /// pages A, B, A, ... (cursors that come back), `rnd_endless...` a new cursor every page, each with one finished
-/// variation; `rnd_mixed...` holds a finished variation of another render.
+/// variation; `rnd_failed...` two variations that failed; `rnd_mixed...` holds a finished variation of another
+/// render.
 fn variation_page(render: &str, query: &str) -> String {
     let cursor = query.split('&').find_map(|pair| pair.strip_prefix("variations_cursor=")).unwrap_or("0");
     let done = |id: &str, of: &str| {
@@ -236,6 +242,10 @@ fn variation_page(render: &str, query: &str) -> String {
         page(format!("var_{cursor}"), if cursor == "A" { "B".into() } else { "A".into() })
     } else if render.starts_with("rnd_endless") {
         page(format!("var_{number}"), format!("c{}", number + 1))
+    } else if render.starts_with("rnd_failed") {
+        let failed = |id: &str| serde_json::json!({"id": id, "render_id": render, "created_at": 1, "status": "error", "type": "staging"});
+        serde_json::json!({"total_count": 2, "next_cursor": null, "items": [failed("var_1"), failed("var_2")]})
+            .to_string()
     } else if render.starts_with("rnd_mixed") {
         let items = [done("var_own", render), done("var_theirs", "rnd_someone_elses")];
         serde_json::json!({"total_count": 2, "next_cursor": null, "items": items}).to_string()
