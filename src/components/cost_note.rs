@@ -1,5 +1,5 @@
 //! What a request will cost the photo allowance, said by the form before it is sent (`vstage_api::usage`); and, when
-//! the agent's allowance this month cannot cover it, why the form will not send it. `shortfall` is the rule, a plain
+//! the agent's allowance this period cannot cover it, why the form will not send it. `shortfall` is the rule, a plain
 //! function tested apart from the view.
 
 use leptos::prelude::*;
@@ -10,7 +10,7 @@ use vstage_api::usage::{Cost, UsageKind};
 use crate::account::use_account;
 use crate::locale::{Locale, format, use_locale};
 
-/// The kind `cost` asks more of than `user`'s own allowance has left this month, and what is left; `None` when it
+/// The kind `cost` asks more of than `user`'s own allowance has left this period, and what is left; `None` when it
 /// fits, or when the figures are the account's (they say no renewal: the service judges then).
 pub fn shortfall(user: &User, cost: Cost) -> Option<(UsageKind, u64)> {
     user.renews_at.as_ref()?;

@@ -112,7 +112,7 @@ async fn an_agent_sees_their_allowance_the_cost_before_the_click_and_the_host_he
         let root = widget(&driver, "agent").await?;
         click_text(&root, "a", "New render").await?;
         choose_sample(&root, "living-empty.jpg").await?;
-        shows(&driver, "agent", "Only 0 left this month (Staging); renews ").await?;
+        shows(&driver, "agent", "Only 0 left (Staging) until it renews on ").await?;
         screenshot(&driver, "allowance-spent").await?;
         click_text(&root, "button", "Create render").await?;
         assert_eq!(renders(&server, &token, &origin).await, 5, "the refused render was not sent");
