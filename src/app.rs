@@ -98,7 +98,8 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
     focus_each_new_screen(navigator);
 
     // The standalone page offers a language; embedded, the host's `lang` decides.
-    let chooser = (history == History::Address).then(|| view! { <LocaleChooser lang=attributes.lang /> });
+    let lang = attributes.lang;
+    let chooser = (history == History::Address).then(|| screen(move || Box::pin(locale_chooser(lang))));
     view! {
         <div class="vstage" lang=move || leptos_i18n::Locale::as_str(locale.get())>
             {chooser}
@@ -175,6 +176,13 @@ chunk! {
 chunk! {
     fn classic_render_screen(id: String) -> AnyView {
         view! { <ClassicRender render_id=Signal::stored(id) /> }.into_any()
+    }
+}
+
+// The standalone page's language chooser, which embedded studios never show.
+chunk! {
+    fn locale_chooser(lang: RwSignal<Option<String>>) -> AnyView {
+        view! { <LocaleChooser lang /> }.into_any()
     }
 }
 
