@@ -91,7 +91,8 @@ fn wake(waiting: &Mutex<Vec<oneshot::Sender<()>>>) {
     }
 }
 
-/// `fetch` with `Authorization: Bearer <token>` when the host gave one. A call the server refuses because the
+/// `fetch` with `Authorization: Bearer <token>` when the host gave one; a call with no answer says so when the
+/// server does not allow this page's origin (see `refused_origin`). A call the server refuses because the
 /// token is invalid or expired (RFC 6750's `invalid_token`) is held, the host is told, and it is sent again with
 /// the host's new token: the person loses nothing.
 #[derive(Clone)]
@@ -110,7 +111,12 @@ impl Transport for WidgetTransport {
             if let Some(token) = &token {
                 attempt.headers.push(("Authorization", format!("Bearer {token}")));
             }
-            let response = BrowserTransport.send(attempt).await?;
+            let response = match BrowserTransport.send(attempt).await {
+                Err(TransportError::Network(_)) if let Some(origin) = refused_origin() => {
+                    return Err(TransportError::OriginRefused { origin });
+                }
+                other => other?,
+            };
             if !self.token.renewed_after(token.as_deref(), &response).await {
                 return Ok(response);
             }
@@ -124,6 +130,13 @@ impl Transport for WidgetTransport {
     fn random_unit(&self) -> f64 {
         BrowserTransport.random_unit()
     }
+}
+
+/// The page's origin when the server does not allow it: its `/embed.js` says so (`crates/server/src/site/loader.rs`),
+/// since the browser hides why a call to another origin got no answer.
+fn refused_origin() -> Option<String> {
+    let said = js_sys::Reflect::get(&js_sys::global(), &js_sys::Symbol::for_("vstage.widget.refused")).ok()?;
+    said.as_string()
 }
 
 /// A 401 whose `WWW-Authenticate` says the bearer token is not good (missing tokens are a set-up error instead).

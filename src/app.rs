@@ -26,6 +26,7 @@ use crate::pages::new_render::NewRender;
 use crate::pages::not_found::NotFound;
 use crate::pages::render_detail::RenderDetail;
 use crate::pages::renders::Renders;
+use crate::parts::{Part, unless_hidden};
 use crate::route::{History, Route, provide_navigator};
 
 /// What the element gives its studio: its attributes, live, itself for events, and the `/api` to use when
@@ -124,7 +125,8 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
 
 // Every screen loads on first use, each a chunk named after its `view` (`-` as `_`, then `_screen`): `/embed.js`
 // fetches the one an element starts on beside the main module (`xtask/src/screen_chunks.rs`), so the first load is
-// the shell alone (the build holds it to its budget: `xtask/src/first_load.rs`).
+// the shell alone (the build holds it to its budget: `xtask/src/first_load.rs`). The screens a host may hide
+// (`crate::parts`) check it there, in the chunk.
 chunk! {
     fn renders_screen() -> AnyView {
         view! { <Renders /> }.into_any()
@@ -139,7 +141,7 @@ chunk! {
 
 chunk! {
     fn board_screen() -> AnyView {
-        view! { <Board /> }.into_any()
+        unless_hidden(Part::Board, || view! { <Board /> }.into_any())
     }
 }
 
@@ -157,25 +159,25 @@ chunk! {
 
 chunk! {
     fn account_screen() -> AnyView {
-        view! { <AccountPage /> }.into_any()
+        unless_hidden(Part::Account, || view! { <AccountPage /> }.into_any())
     }
 }
 
 chunk! {
     fn classic_screen() -> AnyView {
-        view! { <ClassicRenders /> }.into_any()
+        unless_hidden(Part::Classic, || view! { <ClassicRenders /> }.into_any())
     }
 }
 
 chunk! {
     fn classic_new_screen() -> AnyView {
-        view! { <ClassicNew /> }.into_any()
+        unless_hidden(Part::Classic, || view! { <ClassicNew /> }.into_any())
     }
 }
 
 chunk! {
     fn classic_render_screen(id: String) -> AnyView {
-        view! { <ClassicRender render_id=Signal::stored(id) /> }.into_any()
+        unless_hidden(Part::Classic, || view! { <ClassicRender render_id=Signal::stored(id) /> }.into_any())
     }
 }
 
@@ -198,7 +200,8 @@ fn focus_each_new_screen(navigator: crate::route::Navigator) {
     });
 }
 
-/// `vstage-ready` once the server first answers; `vstage-error` with the reason when it cannot be reached.
+/// `vstage-ready` once the server first answers; `vstage-error` with the reason when it cannot be reached (`/embed.js`
+/// writes every `vstage-error` to the console for the page's developer; a refused origin names the server's setting).
 fn announce_ready(host: Host, api_base: String) {
     let account = use_account();
     Effect::new(move |announced: Option<bool>| {

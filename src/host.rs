@@ -38,6 +38,11 @@ impl Host {
         dispatch(&self.element, name, &event_detail(detail));
     }
 
+    /// The element's attribute `name`, as it is now.
+    pub fn attribute(&self, name: &str) -> Option<String> {
+        self.element.get_attribute(name)
+    }
+
     /// `vstage-error` with a sentence.
     pub fn error(&self, message: impl Into<String>) {
         self.emit(ERROR, &WidgetError { message: message.into() });

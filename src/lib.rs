@@ -21,6 +21,7 @@ pub mod live;
 pub mod locale;
 pub mod mask_editor;
 pub mod pages;
+pub mod parts;
 pub mod route;
 pub mod upload;
 pub mod variation_plan;

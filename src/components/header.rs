@@ -1,6 +1,7 @@
 //! The studio's header: the brand, the mode (sandbox or live) and whether changes come by polling, the service's
 //! status and this period's usage (and, for an agent's own allowance, the host told when it runs low or out).
-//! It reads the shared account state; a failed load shows the reason and a way to retry.
+//! It reads the shared account state; a failed load shows the reason and a way to retry. The parts a host hides
+//! (`crate::parts`) are hidden by the screens' styles, which read the element's `hide` and `show`.
 
 use leptos::prelude::*;
 
@@ -56,10 +57,10 @@ pub fn Header() -> impl IntoView {
             <nav class="vstage-nav" aria-label=move || td_string!(locale.get(), common.nav_label)>
                 <Link to=Route::Renders>{move || td_string!(locale.get(), common.nav_renders)}</Link>
                 <Link to=Route::NewRender>{move || td_string!(locale.get(), common.nav_new_render)}</Link>
-                <Link to=Route::Board>{move || td_string!(locale.get(), common.nav_board)}</Link>
+                <Link to=Route::Board class="vstage-nav__board">{move || td_string!(locale.get(), common.nav_board)}</Link>
                 <Link to=Route::RemoveFurniture>{move || td_string!(locale.get(), common.nav_remove_furniture)}</Link>
-                <Link to=Route::Classic>{move || td_string!(locale.get(), common.nav_classic)}</Link>
-                <Link to=Route::Account>{move || td_string!(locale.get(), common.nav_account)}</Link>
+                <Link to=Route::Classic class="vstage-nav__classic">{move || td_string!(locale.get(), common.nav_classic)}</Link>
+                <Link to=Route::Account class="vstage-nav__account">{move || td_string!(locale.get(), common.nav_account)}</Link>
             </nav>
             <ModeBadge mode=Signal::derive(move || account.mode()) />
             <PollingNote channel=live.channel />

@@ -16,6 +16,8 @@ pub fn api_error(locale: Locale, error: &ApiError) -> String {
         ApiError::Invalid(invalid) => invalid.message.clone(),
         ApiError::Network { detail } => td_string!(locale, common.error_network, detail = detail),
         ApiError::Timeout { seconds } => td_string!(locale, common.error_timeout, seconds = seconds),
+        // The agent cannot change it; the developer reads the setting in the console and `vstage-error`.
+        ApiError::OriginRefused { .. } => td_string!(locale, common.error_origin).to_string(),
         ApiError::Decode { detail } => td_string!(locale, common.error_decode, detail = detail),
         ApiError::Http { message: Some(message), .. } if !message.trim().is_empty() => {
             td_string!(locale, common.error_service_said, message = message)

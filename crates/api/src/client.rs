@@ -412,6 +412,7 @@ impl<T: Transport> Client<T> {
         loop {
             let outcome = self.transport.send(request.clone()).await;
             let retry_after = match &outcome {
+                Err(TransportError::OriginRefused { .. }) => None,
                 Err(_) => Some(None),
                 Ok(response) if matches!(response.status, 429 | 502 | 503 | 504) => {
                     Some(response.retry_after.as_deref().and_then(parse_retry_after))
@@ -461,6 +462,7 @@ fn finish(outcome: Result<HttpResponse, TransportError>, timeout: Duration) -> R
     let response = outcome.map_err(|e| match e {
         TransportError::Network(detail) => ApiError::Network { detail },
         TransportError::Timeout => ApiError::Timeout { seconds: timeout.as_secs() },
+        TransportError::OriginRefused { origin } => ApiError::OriginRefused { origin },
     })?;
     if (200..300).contains(&response.status) {
         Ok(response)

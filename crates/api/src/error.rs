@@ -15,6 +15,10 @@ pub enum ApiError {
     #[error("Could not reach the staging service ({detail}). Check your connection and try again.")]
     Network { detail: String },
 
+    /// The server answered but does not allow the page's origin: a setting of the server, not the network.
+    #[error("This page's origin is not allowed by the staging server; add it: vstage serve --allow-origin {origin}")]
+    OriginRefused { origin: String },
+
     /// No answer within the call's time limit.
     #[error("The staging service did not answer within {seconds} seconds. Try again in a moment.")]
     Timeout { seconds: u64 },

@@ -65,6 +65,12 @@ pub struct HttpResponse {
 pub enum TransportError {
     Network(String),
     Timeout,
+    /// The server answers, but the browser withheld its answer: the server does not allow the page's origin
+    /// (CORS). `origin` is the page's. A browser transport cannot tell it from a network failure by itself; the
+    /// widget's does, from what the server's `/embed.js` told the page.
+    OriginRefused {
+        origin: String,
+    },
 }
 
 /// The platform under the client: sending one request, waiting, and a random number for retry jitter.

@@ -70,7 +70,7 @@ impl Foundation {
         } else {
             checks::upstream_accepts_the_key(&upstream, &http).await?;
         }
-        let loader = Loader::from_dist(&args.dist);
+        let loader = Loader::from_dist(&args.dist).allowing(&args.allow_origins);
         if args.skip_checks.contains(&SkippableCheck::Widget) {
             checks::skipped("the widget's files");
         } else {

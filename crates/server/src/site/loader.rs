@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, HOST, IF_NONE_MATCH, ORIGIN, VARY};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
@@ -16,11 +16,15 @@ const BINARY: &str = "vstage-widget";
 /// Each screen's `view` to the files its chunk fetches, as the build writes it (`xtask/src/screen_chunks.rs`).
 const SCREENS: &str = "vstage-screens.json";
 
-/// `/embed.js`, the widget's loader: made once at start from the built widget's file names.
+/// `/embed.js`, the widget's loader: made once at start from the built widget's file names. A page whose origin
+/// this server does not allow (`--allow-origin`) gets it with a word for the widget and the console first: the
+/// browser hides from a page why a call to another origin failed, and the studio should say it to the agent.
 #[derive(Debug, Clone)]
 pub struct Loader {
     body: Result<String, String>,
     etag: HeaderValue,
+    /// The page origins allowed besides this server's own.
+    allowed: Vec<String>,
 }
 
 impl Loader {
@@ -29,7 +33,23 @@ impl Loader {
         let digest = Sha256::digest(body.as_ref().unwrap_or_else(|missing| missing).as_bytes());
         let etag = HeaderValue::from_str(&format!("\"{}\"", hex::encode(&digest[..12])))
             .unwrap_or_else(|_| HeaderValue::from_static("\"vstage\""));
-        Loader { body, etag }
+        Loader { body, etag, allowed: Vec::new() }
+    }
+
+    /// Pages of `origins` (`--allow-origin`) may use the studio.
+    pub fn allowing(mut self, origins: &[String]) -> Self {
+        self.allowed = origins.iter().map(|origin| origin.trim_end_matches('/').to_ascii_lowercase()).collect();
+        self
+    }
+
+    /// The page's origin when it is another than this server's and not allowed.
+    fn refused<'a>(&self, request_headers: &'a HeaderMap) -> Option<&'a str> {
+        let origin = request_headers.get(ORIGIN)?.to_str().ok()?;
+        let host = request_headers.get(HOST).and_then(|host| host.to_str().ok());
+        let own = origin.split_once("://").is_some_and(|(_, authority)| Some(authority) == host);
+        let allowed =
+            own || origin == "null" || self.allowed.iter().any(|allowed| allowed.eq_ignore_ascii_case(origin));
+        (!allowed).then_some(origin)
     }
 
     /// Whether the widget was found: else what is missing, which the script also says in the host's console.
@@ -50,6 +70,13 @@ impl Loader {
                     .into_response();
             }
         };
+        headers.insert(VARY, HeaderValue::from_static("Origin"));
+        if let Some(origin) = self.refused(request_headers) {
+            // Not cached: the operator may allow it and restart.
+            headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            headers.remove(ETAG);
+            return (headers, format!("{}{body}", refusal(origin))).into_response();
+        }
         if request_headers.get(IF_NONE_MATCH).is_some_and(|tags| matches_etag(tags, &self.etag)) {
             return (StatusCode::NOT_MODIFIED, headers).into_response();
         }
@@ -57,10 +84,24 @@ impl Loader {
     }
 }
 
+/// What `/embed.js` says first to a page of `origin`, which this server does not allow: the widget reads it
+/// (`src/api.rs`) when its calls get no answer, and the page's developer reads the setting in the console.
+fn refusal(origin: &str) -> String {
+    let origin = serde_json::to_string(origin).unwrap_or_default();
+    let told = serde_json::to_string(&format!(
+        "vstage: this server does not allow pages of {} to use the studio; start it with --allow-origin {}",
+        origin.trim_matches('"'),
+        origin.trim_matches('"')
+    ))
+    .unwrap_or_default();
+    format!("globalThis[Symbol.for(\"vstage.widget.refused\")] = {origin};\nconsole.error({told});\n")
+}
+
 /// The ES module: loads the glue and the wasm beside it once per page, however often and under whatever address
 /// the script is included; the wasm's start defines the element. The wasm and the files of each element's first
 /// screen are asked for at once, the glue beside them; wasm-split's loader takes those fetches from
-/// `vstage.widget.preloads` (`xtask/src/widget.rs`) rather than asking again. Nothing is added to the host's page.
+/// `vstage.widget.preloads` (`xtask/src/widget.rs`) rather than asking again. Every `vstage-error` is also written
+/// to the console, for the page's developer. Nothing is added to the host's page.
 fn loader(glue: &str, screens: &Screens) -> String {
     let wasm = format!("{}_bg.wasm", glue.trim_end_matches(".js"));
     let screens = serde_json::to_string(screens).unwrap_or_else(|_| "{}".into());
@@ -69,6 +110,7 @@ fn loader(glue: &str, screens: &Screens) -> String {
 const loading = Symbol.for("vstage.widget.loading");
 globalThis[loading] ??= (async () => {{
   if (customElements.get("vstage-widget")) return;
+  document.addEventListener("vstage-error", (event) => console.error("vstage:", event.detail?.message));
   const here = (file) => new URL(`./${{file}}`, import.meta.url);
   const wasm = fetch(here("{wasm}"));
   const screens = {screens};
@@ -186,6 +228,36 @@ mod tests {
         headers.insert(IF_NONE_MATCH, script.etag.clone());
         assert_eq!(script.respond(&headers).status(), StatusCode::NOT_MODIFIED);
         assert_eq!(script.respond(&HeaderMap::new()).status(), StatusCode::OK);
+    }
+
+    #[tokio::test]
+    async fn a_page_of_an_origin_not_allowed_is_told_so_first() {
+        let folder = tempfile::tempdir().unwrap();
+        for file in ["vstage-widget-0123456789abcdef.js", "vstage-widget-0123456789abcdef_bg.wasm"] {
+            std::fs::write(folder.path().join(file), "").unwrap();
+        }
+        let script = Loader::from_dist(folder.path()).allowing(&["https://Listings.example/".into()]);
+        let body = |origin: Option<&str>| {
+            let mut headers = HeaderMap::new();
+            headers.insert(HOST, HeaderValue::from_static("vstage.example:8080"));
+            if let Some(origin) = origin {
+                headers.insert(ORIGIN, HeaderValue::from_str(origin).unwrap());
+            }
+            let response = script.respond(&headers);
+            assert_eq!(response.headers()[VARY], "Origin");
+            async move { String::from_utf8(axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap().to_vec()) }
+        };
+        for allowed in [None, Some("https://listings.example"), Some("http://vstage.example:8080")] {
+            let said = body(allowed).await.unwrap();
+            assert!(!said.contains("vstage.widget.refused"), "{allowed:?}: {said}");
+        }
+        let said = body(Some("https://elsewhere.example")).await.unwrap();
+        assert!(
+            said.starts_with(r#"globalThis[Symbol.for("vstage.widget.refused")] = "https://elsewhere.example";"#),
+            "{said}"
+        );
+        assert!(said.contains("start it with --allow-origin https://elsewhere.example"), "{said}");
+        assert!(said.contains("customElements.get"), "and the loader after it: {said}");
     }
 
     #[test]

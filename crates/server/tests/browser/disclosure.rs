@@ -65,7 +65,7 @@ fn host_page(vstage: &str, token: &str, render_id: &str) -> String {
 <h1>14 Alder Lane</h1>
 <p id="remarks"></p>
 <ul id="gallery"></ul>
-<vstage-widget token="{token}" view="render" render-id="{render_id}"></vstage-widget>
+<vstage-widget token="{token}" view="render" render-id="{render_id}" show="classic"></vstage-widget>
 <script src="/host.js"></script>
 </body></html>"#
     )

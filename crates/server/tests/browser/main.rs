@@ -16,6 +16,7 @@ mod disclosure;
 mod embed;
 mod figures;
 mod header;
+mod host_controls;
 mod keyboard;
 mod locales;
 mod mask;
