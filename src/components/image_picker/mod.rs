@@ -31,10 +31,13 @@ pub fn ImagePicker(
     /// The form's error about the photo, if any.
     #[prop(into)]
     error: Signal<Option<String>>,
+    /// Set while the photo chosen cannot be shown here, for a form that refuses to send it.
+    #[prop(optional)]
+    broken: Option<RwSignal<bool>>,
 ) -> impl IntoView {
     let locale = use_locale();
     let account = use_account();
-    let picker = PickerState::new(image_url);
+    let picker = PickerState::new(image_url, broken.unwrap_or_else(|| RwSignal::new(false)));
     Effect::new(move |_| {
         image_url.track();
         picker.preview_broken.set(false);

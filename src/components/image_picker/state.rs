@@ -25,7 +25,8 @@ pub struct PickerState {
 }
 
 impl PickerState {
-    pub fn new(image_url: RwSignal<String>) -> Self {
+    /// `preview_broken` is the form's when it refuses a photo that cannot be shown.
+    pub fn new(image_url: RwSignal<String>, preview_broken: RwSignal<bool>) -> Self {
         PickerState {
             image_url,
             source: RwSignal::new(Source::Address),
@@ -33,7 +34,7 @@ impl PickerState {
             samples: RwSignal::new(None),
             upload: RwSignal::new(Upload::Idle),
             file_shown_at: RwSignal::new(None),
-            preview_broken: RwSignal::new(false),
+            preview_broken,
         }
     }
 
@@ -112,7 +113,7 @@ mod tests {
     fn samples_come_first_until_the_person_or_the_host_says_otherwise() {
         let owner = Owner::new();
         owner.with(|| {
-            let picker = PickerState::new(RwSignal::new(String::new()));
+            let picker = PickerState::new(RwSignal::new(String::new()), RwSignal::new(false));
             picker.offer_samples_first(true);
             assert!(picker.is_chosen(Source::Sample));
             let sample = Sample { name: "a".into(), description: String::new(), url: "https://s.example/a.jpg".into() };
@@ -126,7 +127,7 @@ mod tests {
             picker.show_given_address();
             assert!(picker.is_chosen(Source::Address), "the host's photo is shown as its address");
 
-            let chosen = PickerState::new(RwSignal::new(String::new()));
+            let chosen = PickerState::new(RwSignal::new(String::new()), RwSignal::new(false));
             chosen.choose(Source::Device);
             chosen.offer_samples_first(true);
             assert!(chosen.is_chosen(Source::Device), "the person's choice stays");

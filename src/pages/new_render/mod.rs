@@ -42,7 +42,7 @@ pub fn NewRender() -> impl IntoView {
         <section class="vstage-page" aria-labelledby="vstage-new-title">
             <ScreenHeading id="vstage-new-title">{move || td_string!(locale.get(), studio.new_render)}</ScreenHeading>
             <form class="vstage-form" on:submit=submit novalidate>
-                <ImagePicker image_url=form.image_url error=photo_error />
+                <ImagePicker image_url=form.image_url error=photo_error broken=form.photo_broken />
                 <ConfigList drafts=form.drafts existing=Signal::stored(0) error=form.error multiple=true />
                 <MoreViews form />
                 <AdvancedOptions form />
@@ -82,10 +82,11 @@ fn focus_the_first_refusal(ev: &leptos::ev::SubmitEvent) {
 /// A refusal on screen goes, or changes, as soon as the form changes: the request is checked again on each change
 /// while one is shown, so a fixed field's message never stays.
 fn recheck_on_change(form: NewRenderForm) {
+    let locale = use_locale();
     Effect::new(move |_| {
-        let request = form.request();
+        let checked = form.check(&form.request(), locale.get());
         if form.error.get_untracked().is_some() {
-            form.error.set(request.validate().err());
+            form.error.set(checked.err());
         }
     });
 }
@@ -106,10 +107,10 @@ fn follow_listing_photo(image_url: RwSignal<String>) {
 
 /// Sends the form; on success, what follows a new render (its page).
 fn sender(form: NewRenderForm) -> impl Fn(leptos::ev::SubmitEvent) + Clone + 'static {
-    let (api, created) = (use_api(), use_render_created());
+    let (api, created, locale) = (use_api(), use_render_created(), use_locale());
     move |ev| {
         ev.prevent_default();
-        let Some(request) = form.start() else {
+        let Some(request) = form.start(locale.get_untracked()) else {
             focus_the_first_refusal(&ev);
             return;
         };

@@ -56,6 +56,12 @@ pub fn photo_first(locale: Locale) -> ValidationError {
     ValidationError::new("image_url", Rule::Required, Problem::Other(sentence))
 }
 
+/// The refusal of a photo the form cannot show: the service would not fetch it either, and it would be charged.
+pub fn photo_unloadable(locale: Locale) -> ValidationError {
+    let sentence = td_string!(locale, forms.picker_broken).to_string();
+    ValidationError::new("image_url", Rule::Pattern, Problem::Other(sentence))
+}
+
 /// The submit button's words: "Create render", or what is under way (waiting for the result or only sending).
 pub fn submit_words(locale: Locale, sending: bool, wait: bool) -> &'static str {
     match (sending, wait) {

@@ -12,6 +12,8 @@ use crate::locale::Locale;
 pub struct NewRenderForm {
     /// The photo's address.
     pub image_url: RwSignal<String>,
+    /// Whether the photo cannot be shown here (the picker says): then it is not sent.
+    pub photo_broken: RwSignal<bool>,
     /// Other photos of the same room for multi-view staging, an address a line; empty for one photo.
     pub views: RwSignal<String>,
     /// The configurations, each with the id its fields go by.
@@ -31,6 +33,7 @@ impl NewRenderForm {
     pub fn new() -> Self {
         NewRenderForm {
             image_url: RwSignal::new(String::new()),
+            photo_broken: RwSignal::new(false),
             views: RwSignal::new(String::new()),
             drafts: RwSignal::new(vec![(0, ConfigDraft::default())]),
             webhook_url: RwSignal::new(String::new()),
@@ -80,20 +83,29 @@ impl NewRenderForm {
     }
 
     /// Starts sending: the request for what the form holds. `None` while a request is under way, or when the
-    /// request's own check refuses it (then the form says why).
-    pub fn start(&self) -> Option<CreateRender> {
+    /// request's own check refuses it, or the photo cannot be shown here (then the form says why, in `locale`).
+    pub fn start(&self, locale: Locale) -> Option<CreateRender> {
         if self.sending.get_untracked() {
             return None;
         }
         let request = untrack(|| self.request());
         self.failure.set(None);
-        if let Err(invalid) = request.validate() {
+        if let Err(invalid) = untrack(|| self.check(&request, locale)) {
             self.error.set(Some(invalid));
             return None;
         }
         self.error.set(None);
         self.sending.set(true);
         Some(request)
+    }
+
+    /// Whether `request` may be sent: the contract's rules, and a photo that can be shown here (reactive).
+    pub fn check(&self, request: &CreateRender, locale: Locale) -> Result<(), ValidationError> {
+        request.validate()?;
+        match self.photo_broken.get() {
+            true => Err(model::photo_unloadable(locale)),
+            false => Ok(()),
+        }
     }
 
     /// Takes the service's answer: the render made, or why not (by its field when the service names one).
@@ -125,16 +137,20 @@ mod tests {
             let form = NewRenderForm::new();
             form.open_mask(0, Locale::en);
             assert_eq!((form.masking.get_untracked(), form.error_on("image_url").is_some()), (None, true));
-            assert_eq!(form.start(), None, "no photo: refused before sending");
+            assert_eq!(form.start(Locale::en), None, "no photo: refused before sending");
             assert!(form.error_on("image_url").is_some());
 
             form.image_url.set("https://img.example/room.jpg".into());
             form.open_mask(0, Locale::en);
             form.take_mask(0, "https://img.example/mask.png".into());
             assert_eq!(form.masking.get_untracked(), None);
-            let request = form.start().expect("a valid form is sent");
+            form.photo_broken.set(true);
+            assert_eq!(form.start(Locale::en), None, "a photo that cannot be shown here is not sent");
+            assert!(form.error_on("image_url").is_some_and(|error| error.message.contains("does not show a photo")));
+            form.photo_broken.set(false);
+            let request = form.start(Locale::en).expect("a valid form is sent");
             assert_eq!(request.image_url, "https://img.example/room.jpg");
-            assert_eq!(form.start(), None, "not twice while one is under way");
+            assert_eq!(form.start(Locale::en), None, "not twice while one is under way");
 
             let timeout = ApiError::Timeout { seconds: 30 };
             assert_eq!(form.finish(Err(timeout.clone())), None);

@@ -185,6 +185,31 @@ async fn a_failing_photo_shows_why() {
 }
 
 #[tokio::test]
+async fn a_photo_the_form_cannot_show_is_not_sent() {
+    let server = Server::start(&dist()).await;
+    with_browser(|driver| async move {
+        driver.goto(format!("{}/renders/new", server.url)).await?;
+        let root = studio(&driver).await?;
+        click_text(&root, "label", StringMatch::new("Web address").partial()).await?;
+        let address = root.find(By::Id("vstage-image-url")).await?;
+        address.send_keys(format!("{}/sandbox/samples/no-such-photo.jpg", server.url)).await?;
+        with_text(&root, ".vstage-preview .vstage-error", StringMatch::new("does not show a photo").partial())
+            .first()
+            .await?;
+        submit(&root, "Create render").await?;
+        with_text(&root, ".vstage-picker > .vstage-error", StringMatch::new("does not show a photo").partial())
+            .first()
+            .await?;
+        assert_eq!(address.attr("aria-invalid").await?.as_deref(), Some("true"));
+        assert_eq!(driver.current_url().await?.path(), "/renders/new");
+        let listed: serde_json::Value = reqwest::get(server.api("/v2/renders")).await.unwrap().json().await.unwrap();
+        assert_eq!(listed["items"], serde_json::json!([]), "nothing was sent: {listed}");
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn the_form_says_a_count_over_twenty_at_once_and_sends_nothing_wrong() {
     let server = Server::start(&dist()).await;
     with_browser(|driver| async move {
