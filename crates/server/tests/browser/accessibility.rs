@@ -57,6 +57,34 @@ fn screen_name(path: &str) -> String {
     }
 }
 
+/// What keeps the screen shown from fitting a `width` × `height` window: on a phone (390 px) a header over a quarter
+/// of the height, and actions a finger cannot hit (under 44 px tall); anywhere, targets under WCAG 2.2's 24 px.
+async fn fit_for(driver: &WebDriver, width: u32, height: u32) -> WebDriverResult<Vec<String>> {
+    let phone = width < 600;
+    let least = if phone { 44 } else { 24 };
+    let measured: Value = driver
+        .execute(
+            r#"const root = document.querySelector("vstage-widget").shadowRoot;
+               const seen = (e) => e.getClientRects().length > 0;
+               const small = [...root.querySelectorAll(".vstage-main .vstage-button, .vstage-nav a")]
+                 .filter(seen).map((e) => [e.textContent.trim(), e.getBoundingClientRect().height])
+                 .filter(([, tall]) => tall < arguments[0]);
+               return { header: root.querySelector(".vstage-header").getBoundingClientRect().height, small };"#,
+            vec![json!(least)],
+        )
+        .await?
+        .convert()?;
+    let mut unfit = Vec::new();
+    let header = measured["header"].as_f64().unwrap_or_default();
+    if phone && header > f64::from(height) / 4.0 {
+        unfit.push(format!("the header takes {header} px of {height}"));
+    }
+    for target in measured["small"].as_array().into_iter().flatten() {
+        unfit.push(format!("{} is {} px tall, under {least}", target[0], target[1]));
+    }
+    Ok(unfit)
+}
+
 /// Saves the page as it is now as `<target>/e2e/{name}-390x844.png`.
 async fn save_screenshot(driver: &WebDriver, name: &str) -> WebDriverResult<()> {
     let folder =
@@ -134,6 +162,9 @@ async fn axe_finds_nothing_serious_on_any_screen_at_either_size_in_two_languages
                     if overflow > 0 {
                         found.push(format!("{place}: the page is {overflow} px wider than the window"));
                     }
+                    found.extend(
+                        fit_for(&driver, width, height).await?.into_iter().map(|why| format!("{place}: {why}")),
+                    );
                     if lang == "de" && width == 390 {
                         save_screenshot(&driver, &format!("de-{}", screen_name(path))).await?;
                     }
