@@ -11,6 +11,51 @@ use crate::api::ApiClient;
 use crate::host::{Host, ListingDisclosure, RESULT_CHOSEN};
 use crate::locale::Locale;
 
+/// The images the render page has handed to the listing, by variation id, image index and the listing's disclosure
+/// rules (`disclosure`) then, so that "Use in listing" says the image is there and never records it twice; under
+/// other rules it may be chosen again. (The server keeps one record of the same choice whatever the page.)
+#[derive(Debug, Clone, Copy)]
+struct InListing(RwSignal<Vec<Placed>>);
+
+type Placed = (String, u32, Option<String>);
+
+/// "Use in listing" where a listing takes results: the choice of one image of a variation, and what is there.
+#[derive(Clone, Copy)]
+pub struct ListingUse {
+    pub choose: Callback<(String, u32)>,
+    in_listing: InListing,
+    disclosure: Signal<Option<String>>,
+}
+
+impl ListingUse {
+    /// `choose` is called with a variation's id and image index.
+    pub fn new(choose: Callback<(String, u32)>) -> Self {
+        let disclosure = use_context::<ListingDisclosure>().map_or(Signal::stored(None), |rules| rules.0);
+        ListingUse { choose, in_listing: InListing(RwSignal::new(Vec::new())), disclosure }
+    }
+
+    /// Whether the image is in the listing under its rules now (reactive).
+    pub fn placed(&self, variation_id: &str, image_index: u32) -> bool {
+        let rules = self.disclosure.get();
+        self.in_listing.0.with(|list| list.iter().any(|placed| *placed == key(variation_id, image_index, &rules)))
+    }
+
+    /// Marks an image as handed over under the rules now (`true`), or not.
+    pub fn mark(&self, variation_id: &str, image_index: u32, handed: bool) {
+        let placed = key(variation_id, image_index, &self.disclosure.get_untracked());
+        self.in_listing.0.update(|list| {
+            list.retain(|other| *other != placed);
+            if handed {
+                list.push(placed);
+            }
+        });
+    }
+}
+
+fn key(variation_id: &str, image_index: u32, rules: &Option<String>) -> Placed {
+    (variation_id.to_string(), image_index, rules.clone())
+}
+
 /// Records `chosen` under `profile` (the listing's, read with [`listing_profile`] while the click is handled) and
 /// the studio's language, then tells the host; the error, when it could not be recorded (the host got the plain
 /// choice).

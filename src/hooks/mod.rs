@@ -2,5 +2,6 @@
 //! component's life and cleans up after itself.
 
 pub mod use_animation_frame;
+pub mod use_focus_after;
 pub mod use_polling;
 pub mod use_resize_observer;

@@ -1,10 +1,12 @@
-//! A finished variation card's actions: "Use in listing" (where a listing takes it), download (each view of a
+//! A finished variation card's actions: "Use in listing" (where a listing takes it; then "In the listing ✓"), download (each view of a
 //! multi-view result), compare with its before, and, on a removal variation, stage the empty room.
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
 use vstage_api::ResultImage;
 
+use crate::ListingPhoto;
+use crate::listing::ListingUse;
 use crate::locale::use_locale;
 
 #[component]
@@ -17,7 +19,7 @@ pub fn VariationActions(
     /// Only on removal variations.
     on_stage: Option<Callback<String>>,
     /// Only where there is a listing to take the result: with the image chosen (the view of a multi-view result).
-    on_use: Option<Callback<(String, u32)>>,
+    on_use: Option<ListingUse>,
 ) -> impl IntoView {
     let locale = use_locale();
     let (compare_id, stage_id, use_id) = (id.clone(), id.clone(), id);
@@ -29,10 +31,22 @@ pub fn VariationActions(
                 1 => td_string!(locale.get(), studio.variation_use).to_string(),
                 _ => td_string!(locale.get(), studio.variation_use_view, number = index + 1).to_string(),
             };
+            let shown_id = use_id.clone();
+            let placed = move || on_use.placed(&shown_id, index as u32);
             view! {
-                <button class="vstage-button vstage-button--small" part="primary-button" on:click=move |_| on_use.run((use_id.clone(), index as u32))>
-                    {words}
-                </button>
+                <Show
+                    when=placed
+                    fallback=move || {
+                        let use_id = use_id.clone();
+                        view! {
+                            <button class="vstage-button vstage-button--small" part="primary-button" on:click=move |_| on_use.choose.run((use_id.clone(), index as u32))>
+                                {words}
+                            </button>
+                        }
+                    }
+                >
+                    <InListingNote view=(views > 1).then_some(index + 1) />
+                </Show>
             }
         }).collect_view())}
             {images.iter().enumerate().map(|(index, image)| {
@@ -57,4 +71,35 @@ pub fn VariationActions(
             })}
         </div>
     }
+}
+
+/// "In the listing ✓" in place of "Use in listing" once an image was handed over, naming the listing's photo it takes
+/// the place of when the host gave one (`photo-url`).
+#[component]
+fn InListingNote(
+    /// The view's number, for a multi-view result.
+    view: Option<usize>,
+) -> impl IntoView {
+    let locale = use_locale();
+    let replaced = use_context::<ListingPhoto>().map(|ListingPhoto(photo)| photo);
+    let words = move || {
+        let photo = replaced.and_then(|photo| photo.get()).map(|address| file_name(&address));
+        let placed = match view {
+            Some(number) => td_string!(locale.get(), studio.variation_in_listing_view, number = number),
+            None => td_string!(locale.get(), studio.variation_in_listing).to_string(),
+        };
+        match photo {
+            Some(photo) => {
+                td_string!(locale.get(), studio.variation_in_listing_replacing, placed = placed, photo = photo)
+            }
+            None => placed,
+        }
+    };
+    view! { <p class="vstage-in-listing" role="status">{words}</p> }
+}
+
+/// The last part of an address's path, as a person names the photo: `living-room.jpg`.
+fn file_name(address: &str) -> String {
+    let path = address.split(['?', '#']).next().unwrap_or(address);
+    path.rsplit('/').find(|part| !part.is_empty()).unwrap_or(path).to_string()
 }

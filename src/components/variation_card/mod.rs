@@ -15,6 +15,7 @@ use self::actions::VariationActions;
 use self::picture::VariationPicture;
 use crate::components::eta_bar::EtaBar;
 use crate::describe;
+use crate::listing::ListingUse;
 use crate::locale::use_locale;
 
 #[component]
@@ -38,7 +39,7 @@ pub fn VariationCard(
     on_stage: Option<Callback<String>>,
     /// Hands one image of the finished result to the host's listing (only where there is a listing to take it).
     #[prop(default = None)]
-    on_use: Option<Callback<(String, u32)>>,
+    on_use: Option<ListingUse>,
 ) -> impl IntoView {
     let locale = use_locale();
     let images = variation.result.as_ref().map(|result| result.images().to_vec()).unwrap_or_default();

@@ -10,6 +10,7 @@ use crate::account::use_account;
 use crate::api::use_api;
 use crate::components::config_list::ConfigList;
 use crate::config_draft::{ConfigDraft, total};
+use crate::hooks::use_focus_after::use_focus_after;
 use crate::locale::errors::form_error;
 use crate::locale::use_locale;
 use crate::plural;
@@ -58,6 +59,8 @@ pub fn AddVariationsSection(
     let api = use_api();
     let account = use_account();
     let locale = use_locale();
+    // "Stage this empty room" on a card far above opens the form here: it comes into view.
+    use_focus_after(move || form.open.get(), "vstage-add-title");
     let left = move || MAX_VARIATIONS_PER_RENDER.saturating_sub(existing.get());
     let submit = move || {
         let Some((_, draft)) = form.drafts.get_untracked().first().cloned() else { return };
@@ -88,7 +91,7 @@ pub fn AddVariationsSection(
     let nothing_to_add = move || total(&form.drafts.get().into_iter().map(|(_, d)| d).collect::<Vec<_>>(), 0) == 0;
     view! {
         <section class="vstage-section" aria-labelledby="vstage-add-title">
-            <h2 id="vstage-add-title">{move || td_string!(locale.get(), studio.add_variations)}</h2>
+            <h2 id="vstage-add-title" tabindex="-1">{move || td_string!(locale.get(), studio.add_variations)}</h2>
             {move || if !form.open.get() {
                 view! {
                     <p class="vstage-muted">{move || {

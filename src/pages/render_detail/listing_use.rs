@@ -11,20 +11,26 @@ use vstage_api::host_events::ResultChosen;
 use super::state::RenderState;
 use crate::api::use_api;
 use crate::host::use_host;
-use crate::listing;
+use crate::listing::{self, ListingUse};
 use crate::locale::use_locale;
 use crate::route::{History, use_navigator};
 
-/// The callback "Use in listing" runs with a variation's id, where there is a listing; `announcement` says it was
-/// sent.
+/// "Use in listing" where there is a listing: the callback runs with a variation's id and image, which is marked as
+/// in the listing at once (a second click records nothing); `announcement` says it was sent.
 pub fn use_in_listing(
     render_id: Signal<String>,
     state: RenderState,
     announcement: RwSignal<String>,
-) -> Option<Callback<(String, u32)>> {
+) -> Option<ListingUse> {
     let (api, locale) = (use_api(), use_locale());
     let host = use_host().filter(|_| use_navigator().history() == History::Memory)?;
-    Some(Callback::new(move |(variation_id, image_index): (String, u32)| {
+    let listing = StoredValue::new(None::<ListingUse>);
+    let choose = Callback::new(move |(variation_id, image_index): (String, u32)| {
+        let Some(listing) = listing.get_value() else { return };
+        if listing.placed(&variation_id, image_index) {
+            return;
+        }
+        listing.mark(&variation_id, image_index, true);
         let original = state.render.with_untracked(|r| r.as_ref().and_then(|r| r.image_url.clone()));
         let known = state.variations.with_untracked(|list| list.iter().find(|v| v.id == variation_id).cloned());
         let (api, host) = (api.clone(), host.clone());
@@ -34,6 +40,7 @@ pub fn use_in_listing(
             let fresh = api.get_variation(&render_id, &variation_id).await.ok();
             let Some(chosen) = fresh.or(known).and_then(|v| ResultChosen::of(&v, image_index, original.as_deref()))
             else {
+                listing.mark(&variation_id, image_index, false);
                 return;
             };
             let sent = match listing::hand_over(&api, &host, chosen, profile, locale.get_untracked()).await {
@@ -45,5 +52,8 @@ pub fn use_in_listing(
             };
             let _ = announcement.try_set(sent);
         });
-    }))
+    });
+    let made = ListingUse::new(choose);
+    listing.set_value(Some(made));
+    Some(made)
 }

@@ -7,6 +7,7 @@ mod comparison;
 mod head;
 mod listing_use;
 pub mod model;
+mod render_failure;
 mod source_photo;
 pub mod state;
 mod variation_groups;
@@ -22,6 +23,7 @@ use self::add_variations::{AddForm, AddVariationsSection};
 use self::comparison::CompareSection;
 use self::head::RenderHead;
 use self::listing_use::use_in_listing;
+use self::render_failure::RenderFailure;
 use self::source_photo::SourcePhoto;
 use self::state::RenderState;
 use self::variation_groups::VariationGroups;
@@ -76,6 +78,10 @@ pub fn RenderDetail(
             .with(|list| model::comparison(locale, list, source.as_deref(), chosen.as_deref(), compare_with_base.get()))
     });
     let retry = move || reload.run(None);
+    let original = move || {
+        let source = render.with(|r| r.as_ref().and_then(|r| r.image_url.clone()))?;
+        Some(view! { <SourcePhoto source viewer /> })
+    };
 
     view! {
         <section class="vstage-page" aria-labelledby="vstage-render-title">
@@ -89,12 +95,15 @@ pub fn RenderDetail(
                     {failure.map(|message| view! {
                         <p class="vstage-error" role="alert">{message} " " <button class="vstage-link" on:click=move |_| retry()>{move || td_string!(locale.get(), common.try_again)}</button></p>
                     })}
-                    {loaded.image_url.clone().map(|source| view! { <SourcePhoto source viewer /> })}
+                    <RenderFailure render_id variations on_added />
                 }.into_any(),
             }}
-            <CompareSection comparison with_base=compare_with_base />
+            // The result first: the before/after once there is one, the photo alone until then.
+            {move || comparison.with(Option::is_none).then(original)}
+            <CompareSection comparison with_base=compare_with_base chosen=compare />
             <Show when=move || render.with(Option::is_some)>
                 <VariationGroups variations viewer compare on_stage on_use />
+                {move || comparison.with(Option::is_some).then(original)}
                 <Show when=move || more_cursor.get().is_some()>
                     <button class="vstage-button vstage-button--secondary" on:click=move |_| load_more.run(())>{move || td_string!(locale.get(), studio.detail_show_more)}</button>
                 </Show>

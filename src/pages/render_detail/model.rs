@@ -1,8 +1,9 @@
 //! What the render page shows, as plain functions of the render's variations: groups by type, lineage, events
-//! applied in place, pages merged, the before/after comparison and what to announce. Tested in the browser.
+//! applied in place, pages merged, the before/after comparison, what to announce and how a render failed. Tested
+//! in the browser.
 
 use leptos_i18n::td_string;
-use vstage_api::{Variation, VariationStatus, VariationType, WebhookEvent};
+use vstage_api::{AddVariations, MAX_VARIATIONS_PER_RENDER, Variation, VariationStatus, VariationType, WebhookEvent};
 
 use crate::describe;
 use crate::locale::Locale;
@@ -30,6 +31,14 @@ pub fn grouped(locale: Locale, variations: &[Variation]) -> Vec<(String, Vec<Var
     }
     groups.sort_by_key(|(rank, _, _)| *rank);
     groups.into_iter().map(|(_, name, members)| (name, members)).collect()
+}
+
+/// A variation's name on its card and in the comparison: its kind and its number among the render's variations of
+/// that kind, in creation order ("Virtual staging 2").
+pub fn title(locale: Locale, variation: &Variation, all: &[Variation]) -> String {
+    let kind = describe::variation_type(locale, variation.kind.as_ref());
+    let number = all.iter().filter(|v| v.kind == variation.kind).position(|v| v.id == variation.id).unwrap_or(0) + 1;
+    td_string!(locale, studio.detail_variation_title, kind = kind, number = number)
 }
 
 /// Which removal variation a variation was made on: its number among the removals, else its id.
@@ -100,6 +109,32 @@ pub fn pending_etas(variations: &[Variation]) -> Vec<Option<i64>> {
     variations.iter().filter(|v| !v.status.is_final()).map(|v| v.eta.as_ref().map(|e| e.millis())).collect()
 }
 
+/// How a render failed, when every variation it has ended in `error`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    /// The service's reason, its first given.
+    pub why: Option<String>,
+    /// The same again on this render, while it has room (added variations cost nothing); `None` when the
+    /// configuration is not known or the render is full.
+    pub again: Option<AddVariations>,
+}
+
+/// `Some` when the render failed: it has variations and every one ended in `error`.
+pub fn failure(variations: &[Variation]) -> Option<Failure> {
+    if variations.is_empty() || variations.iter().any(|v| v.status != VariationStatus::Error) {
+        return None;
+    }
+    let why = variations.iter().find_map(|v| v.error_message.clone().filter(|message| !message.trim().is_empty()));
+    let room = MAX_VARIATIONS_PER_RENDER.saturating_sub(variations.len() as u64);
+    let count = (variations.len() as u64).min(room);
+    let again = variations.iter().find_map(|v| v.config.clone()).filter(|_| count > 0).map(|config| AddVariations {
+        config,
+        variation_count: count,
+        wait_for_completion: None,
+    });
+    Some(Failure { why, again })
+}
+
 /// Each variation's id and whether it is final, to tell later which ones have just finished.
 pub fn finality(variations: &[Variation]) -> Vec<(String, bool)> {
     variations.iter().map(|v| (v.id.clone(), v.status.is_final())).collect()
@@ -127,21 +162,6 @@ pub fn announcement(locale: Locale, finished: &[Variation]) -> String {
         })
         .collect();
     words.join(" ")
-}
-
-/// "virtual staging result": what the "after" of a comparison is, as a phrase inside a sentence.
-fn result_label(locale: Locale, kind: Option<&VariationType>) -> String {
-    let words = match kind {
-        Some(VariationType::Staging) => td_string!(locale, studio.compare_result_staging),
-        Some(VariationType::Removal) => td_string!(locale, studio.compare_result_removal),
-        Some(VariationType::DayToDusk) => td_string!(locale, studio.compare_result_day_to_dusk),
-        Some(VariationType::Enhancement) => td_string!(locale, studio.compare_result_enhancement),
-        Some(VariationType::Other(other)) => {
-            return td_string!(locale, studio.compare_result_other, kind = other.to_lowercase());
-        }
-        None => td_string!(locale, studio.compare_result_unknown),
-    };
-    words.to_string()
 }
 
 /// What the before/after slider shows.
@@ -190,7 +210,7 @@ pub fn comparison(
         before,
         after,
         before_label,
-        after_label: result_label(locale, chosen.kind.as_ref()),
+        after_label: title(locale, chosen, variations),
         has_base: base.is_some(),
     })
 }
@@ -246,6 +266,29 @@ mod tests {
     }
 
     #[wasm_bindgen_test(unsupported = test)]
+    fn a_render_failed_when_every_variation_failed_and_trying_again_repeats_its_configuration() {
+        let failed = |id: &str| {
+            let mut variation = variation(id, "staging", "error", None);
+            variation.error_message = Some("The photo could not be downloaded.".into());
+            variation.config = serde_json::from_value(
+                json!({"type": "staging", "add_furniture": {"room_type": "bedroom", "style": "modern"}}),
+            )
+            .ok();
+            variation
+        };
+        let list = vec![failed("a"), failed("b")];
+        let failure = failure(&list).expect("all failed");
+        assert_eq!(failure.why.as_deref(), Some("The photo could not be downloaded."));
+        let again = failure.again.expect("its configuration is known");
+        assert_eq!((again.variation_count, again.config), (2, list[0].config.clone().unwrap()));
+        assert_eq!(super::failure(&[]), None, "nothing yet is no failure");
+        let mixed = [failed("a"), variation("b", "staging", "done", None)];
+        assert_eq!(super::failure(&mixed), None, "one result is a render that worked");
+        let full: Vec<Variation> = (0..20).map(|n| failed(&n.to_string())).collect();
+        assert_eq!(super::failure(&full).and_then(|failure| failure.again), None, "no room to try again here");
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
     fn pages_merge_by_id_and_newly_finished_variations_are_announced() {
         let mut list = vec![variation("a", "staging", "processing", None), variation("b", "removal", "queued", None)];
         let before = finality(&list);
@@ -276,9 +319,9 @@ mod tests {
         assert_eq!(against_base.before_label, "the empty room (staged on removal variation 1)");
         let in_french = comparison(Locale::fr, &list, Some(photo), None, true).unwrap();
         assert_eq!(in_french.before_label, "la pièce vide (aménagée sur le retrait des meubles 1)");
-        assert_eq!(in_french.after_label, "le résultat du home staging virtuel");
+        assert_eq!(against_photo.after_label, "Virtual staging 1", "the slider names the card it shows");
         let chosen = comparison(Locale::en, &list, Some(photo), Some("removal"), false).unwrap();
-        assert_eq!((chosen.after_label.as_str(), chosen.has_base), ("furniture removal result", false));
+        assert_eq!((chosen.after_label.as_str(), chosen.has_base), ("Furniture removal 1", false));
         assert_eq!(
             comparison(Locale::en, &list, Some(photo), Some("later"), false),
             None,

@@ -2,13 +2,12 @@
 //! then kinds this studio does not know), each card titled with its number in its group.
 
 use leptos::prelude::*;
-use leptos_i18n::td_string;
 use vstage_api::Variation;
 
-use super::model::{grouped, lineage};
+use super::model::{grouped, lineage, title};
 use crate::clock::use_now;
 use crate::components::variation_card::VariationCard;
-use crate::describe;
+use crate::listing::ListingUse;
 use crate::locale::use_locale;
 
 #[component]
@@ -21,7 +20,7 @@ pub fn VariationGroups(
     /// "Stage this empty room", with the removal variation's id.
     on_stage: Callback<String>,
     /// "Use in listing", where a listing embeds the studio: the variation and which of its images.
-    on_use: Option<Callback<(String, u32)>>,
+    on_use: Option<ListingUse>,
 ) -> impl IntoView {
     let locale = use_locale();
     let now = use_now();
@@ -35,10 +34,8 @@ pub fn VariationGroups(
                 let heading = format!("{name} ({})", members.len());
                 let cards = members
                     .into_iter()
-                    .enumerate()
-                    .map(|(index, variation)| {
-                        let kind = describe::variation_type(locale, variation.kind.as_ref());
-                        let title = td_string!(locale, studio.detail_variation_title, kind = kind, number = index + 1);
+                    .map(|variation| {
+                        let title = title(locale, &variation, &list);
                         let lineage = lineage(locale, &variation, &list);
                         view! {
                             <VariationCard

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use thirtyfour::prelude::*;
 
 use crate::accessibility::{axe_script, serious_violations};
-use crate::browser::{click_text, shadow_root, with_browser};
+use crate::browser::{click_text, shadow_root, with_browser, with_text};
 use crate::embed::server_for_a_host;
 
 /// The host's own script (a CSP without `'unsafe-inline'` takes no inline script): it records what the studio
@@ -181,6 +181,9 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
         assert_eq!(ab723["caption"], format!("Virtually staged. Original photo: {page}"));
         assert_eq!(ab723["link"], page.as_str());
         assert_eq!(roles(&ab723), ["altered", "qr"]);
+        // the result is in the listing under these rules: said so, and not offered again
+        with_text(&studio, ".vstage-in-listing", "In the listing ✓").first().await?;
+        with_text(&studio, "button", "Use in listing").not_exists().await?;
 
         let crmls = choose("crmls").await?;
         assert_eq!(roles(&crmls), ["original", "altered", "qr"], "the original comes first: {crmls}");

@@ -88,6 +88,22 @@ async fn a_staging_render_from_a_sample_finishes_on_screen_without_a_reload() {
     .await;
 }
 
+/// Waits until the studio's element with id `id` has the focus.
+async fn focused_on(driver: &WebDriver, id: &str) -> WebDriverResult<()> {
+    let script = "return document.querySelector('vstage-widget').shadowRoot.activeElement?.id ?? ''";
+    let deadline = tokio::time::Instant::now() + FINISH;
+    loop {
+        let focused: String = driver.execute(script, vec![]).await?.convert()?;
+        if focused == id {
+            return Ok(());
+        }
+        if tokio::time::Instant::now() > deadline {
+            return Err(WebDriverError::ParseError(format!("{id} never took the focus; {focused:?} has it")));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 async fn select(root: &WebElement, id_suffix: &str, value: &str) -> WebDriverResult<()> {
     let element = root.query(By::Css(format!("select[id$='{id_suffix}']"))).first().await?;
     thirtyfour::components::SelectElement::new(&element).await?.select_by_value(value).await
@@ -114,9 +130,19 @@ async fn removal_plus_staging_gives_pairs_with_lineage_and_a_removal_can_be_stag
         click_text(&root, "label", StringMatch::new("Compare with the empty room").partial()).await?;
         let before = root.find(By::Css(".vstage-compare__before")).await?.attr("alt").await?.unwrap_or_default();
         assert!(before.contains("empty room"), "{before}");
+        let after = root.find(By::Css(".vstage-compare__after")).await?.attr("alt").await?.unwrap_or_default();
+        assert_eq!(after, "Virtual staging 1", "the slider names the card it shows");
 
-        // stage the empty room again, in another style
+        // a card's "Compare" brings the comparison, of that card, to the eye
+        let removal = root.query(By::Css("article[aria-label*='Furniture removal 1']")).first().await?;
+        click_text(&removal, "button", "Compare").await?;
+        focused_on(&driver, "vstage-compare-title").await?;
+        let after = root.find(By::Css(".vstage-compare__after")).await?.attr("alt").await?.unwrap_or_default();
+        assert_eq!(after, "Furniture removal 1");
+
+        // stage the empty room again, in another style: the form opens where the eye is
         click_text(&root, "button", "Stage this empty room").await?;
+        focused_on(&driver, "vstage-add-title").await?;
         let hint = root.query(By::Css(".vstage-configs")).first().await?.text().await?;
         assert!(hint.contains("Staged on the empty room"), "{hint}");
         select(&root, "-style", "industrial").await?;
@@ -178,7 +204,26 @@ async fn a_failing_photo_shows_why() {
         assert_eq!(failed.text().await?, "Failed");
         let card = root.find(By::Css(".vstage-variation")).await?.text().await?;
         assert!(card.to_lowercase().contains("fail"), "the reason is shown: {card}");
+        let panel = with_text(&root, ".vstage-panel--error", StringMatch::new("This render did not work").partial())
+            .first()
+            .await?
+            .text()
+            .await?;
+        assert!(panel.contains("The staging service could not finish it: "), "why, in the agent's words: {panel}");
         screenshot(&driver, "render-failed").await?;
+
+        // trying again adds the same variation to this render (free), which fails again here
+        let render_page = driver.current_url().await?.path().to_string();
+        click_text(&root, "button", "Try again").await?;
+        let deadline = tokio::time::Instant::now() + FINISH;
+        while root.find_all(By::Css(".vstage-badge--error")).await?.len() < 2 {
+            assert!(tokio::time::Instant::now() < deadline, "the second try never showed its failure");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(driver.current_url().await?.path(), render_page, "the same render, no new one");
+        click_text(&root, "a", "Choose another photo").await?;
+        root.query(By::Id("vstage-new-title")).first().await?;
+        assert_eq!(driver.current_url().await?.path(), "/renders/new");
         Ok(())
     })
     .await;

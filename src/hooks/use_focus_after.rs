@@ -1,0 +1,24 @@
+//! Brings what an action produced to the eye: each time `asked` says so again (not on its first value), the element
+//! of the studio with id `target` takes the focus after the next frame is drawn, which scrolls it into view. The
+//! heading of the section that now shows the action's outcome is the usual target (it has `tabindex="-1"`). Found
+//! by its id rather than held, so that the first load carries no handle for another kind of element.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::embed::styles::StudioRoot;
+
+pub fn use_focus_after(asked: impl Fn() -> bool + 'static, target: &'static str) {
+    let root = use_context::<StudioRoot>();
+    Effect::new(move |ran: Option<()>| {
+        if asked() && ran.is_some() {
+            let root = root.clone();
+            request_animation_frame(move || {
+                let found = root.and_then(|StudioRoot(root)| root.get_element_by_id(target));
+                if let Some(element) = found.and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok()) {
+                    let _ = element.focus();
+                }
+            });
+        }
+    });
+}
