@@ -88,6 +88,32 @@ pub struct LegacyStagingConfig {
 }
 
 impl Config {
+    /// What was done, as a file name says it: the room and style for staging (`living-room-modern`), else the edit
+    /// (`empty-room`, `dusk`, `enhanced`, `result`). Lower-case letters, digits and `-` only. The results' ZIPs
+    /// and the studio's downloads are named by it.
+    pub fn file_label(&self) -> String {
+        let staged = |room: &RoomType, style: &Style| {
+            let room = match room {
+                RoomType::Living => "living-room",
+                RoomType::Bed => "bedroom",
+                RoomType::Dining => "dining-room",
+                other => other.as_str(),
+            };
+            format!("{room}-{}", style.as_str())
+        };
+        let label = match self {
+            Config::Staging(staging) => staged(&staging.add_furniture.room_type, &staging.add_furniture.style),
+            Config::LegacyStaging(legacy) => staged(&legacy.room_type, &legacy.style),
+            Config::RemovalOnly(_) => "empty-room".into(),
+            Config::DayToDusk(_) => "dusk".into(),
+            Config::Enhancement(_) => "enhanced".into(),
+            Config::Other(_) => "result".into(),
+        };
+        let safe: String =
+            label.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+        safe.trim_matches('-').to_string()
+    }
+
     /// The `type` tag as written on the wire.
     pub fn type_tag(&self) -> Option<&str> {
         match self {
@@ -255,6 +281,19 @@ mod tests {
 
     fn read(value: Value) -> Config {
         serde_json::from_value(value).unwrap()
+    }
+
+    #[test]
+    fn a_file_label_names_the_room_and_style_or_the_edit() {
+        let staged = |room: &str, style: &str| {
+            read(json!({"type": "staging", "add_furniture": {"style": style, "room_type": room}})).file_label()
+        };
+        assert_eq!(staged("living", "modern"), "living-room-modern");
+        assert_eq!(staged("home_office", "mid_century"), "home-office-mid-century");
+        assert_eq!(staged("Attic/../x", "modern"), "attic----x-modern", "an unknown room, file-safe");
+        assert_eq!(read(json!({"type": "daytodusk", "sky_style": "pink"})).file_label(), "dusk");
+        assert_eq!(read(json!({"type": "staging", "remove_furniture": {"mode": "on"}})).file_label(), "empty-room");
+        assert_eq!(read(json!({"type": "sky_swap"})).file_label(), "result");
     }
 
     #[test]

@@ -151,12 +151,13 @@ fn stream_zip(zips: Arc<Zips>, entries: Vec<Entry>, document: Option<Document>, 
     response
 }
 
-/// Each finished image, named `<photo>_<what was done>_<n>.<ext>`, numbered in the order the service made them.
+/// Each finished image, named `<photo>_<what was done>_<n>.<ext>` (`Config::file_label`), numbered in the order the
+/// service made them.
 fn entries(photo: &str, variations: &[Variation]) -> Vec<Entry> {
     let mut entries = Vec::new();
     for variation in variations.iter().filter(|variation| variation.status == VariationStatus::Done) {
         let Some(result) = &variation.result else { continue };
-        let label = label(variation.config.as_ref());
+        let label = variation.config.as_ref().map_or_else(|| "result".to_string(), Config::file_label);
         for image in result.images() {
             let number = entries.len() + 1;
             let extension = extension(&image.url);
@@ -164,19 +165,6 @@ fn entries(photo: &str, variations: &[Variation]) -> Vec<Entry> {
         }
     }
     entries
-}
-
-/// What was done, as a file name part: the style for staging, else the kind of edit.
-fn label(config: Option<&Config>) -> String {
-    let label = match config {
-        Some(Config::Staging(staging)) => staging.add_furniture.style.as_str().to_string(),
-        Some(Config::LegacyStaging(legacy)) => legacy.style.as_str().to_string(),
-        Some(Config::RemovalOnly(_)) => "empty-room".into(),
-        Some(Config::DayToDusk(_)) => "dusk".into(),
-        Some(Config::Enhancement(_)) => "enhanced".into(),
-        Some(Config::Other(_)) | None => "result".into(),
-    };
-    file_safe(&label)
 }
 
 /// The photo's name without its extension: the label the agent gave it on the board, else the address's last part
@@ -198,7 +186,7 @@ fn photo_name(label: Option<&str>, image_url: Option<&str>, render_id: &str) -> 
 }
 
 /// Letters, digits, `-` and `_` only (at most 60), so a name is the same on every system and never a path.
-fn file_safe(text: &str) -> String {
+pub fn file_safe(text: &str) -> String {
     let safe: String = text
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c.to_ascii_lowercase() } else { '-' })

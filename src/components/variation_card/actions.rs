@@ -15,6 +15,8 @@ pub fn VariationActions(
     id: String,
     /// The result's images (one per view of a multi-view result), to download.
     images: Vec<ResultImage>,
+    /// What they are saved as, without the extension (`living-room-modern-2`; a view's number after it).
+    file_name: String,
     on_compare: Callback<String>,
     /// Only on removal variations.
     on_stage: Option<Callback<String>>,
@@ -55,8 +57,10 @@ pub fn VariationActions(
                     1 => td_string!(locale.get(), studio.download).to_string(),
                     _ => td_string!(locale.get(), studio.download_view, number = index + 1).to_string(),
                 };
+                let name = if views == 1 { file_name.clone() } else { format!("{file_name}-view-{}", index + 1) };
+                let (href, download) = saved_as(&image.url, &name);
                 view! {
-                    <a class="vstage-button vstage-button--small vstage-button--secondary" href=image.url.clone() download="" target="_blank" rel="noopener">
+                    <a class="vstage-button vstage-button--small vstage-button--secondary" href=href download=download target="_blank" rel="noopener">
                         {words}
                     </a>
                 }
@@ -71,6 +75,22 @@ pub fn VariationActions(
             })}
         </div>
     }
+}
+
+/// The address a result is downloaded from, and the name it is saved as: the `download` attribute names it where the
+/// page and the image share an origin; a copy the server keeps (a signed `/api/results/` link) is also asked for
+/// under that name (`&download=`), which the browser takes from any origin.
+fn saved_as(url: &str, name: &str) -> (String, String) {
+    let extension = url
+        .split(['?', '#'])
+        .next()
+        .and_then(|path| path.rsplit_once('.'))
+        .map(|(_, extension)| extension)
+        .filter(|extension| extension.len() <= 4 && extension.bytes().all(|b| b.is_ascii_alphanumeric()))
+        .unwrap_or("jpg");
+    let kept = url.contains("/api/results/") && url.contains("?sig=");
+    let href = if kept { format!("{url}&download={name}") } else { url.to_string() };
+    (href, format!("{name}.{extension}"))
 }
 
 /// "In the listing ✓" in place of "Use in listing" once an image was handed over, naming the listing's photo it takes

@@ -24,6 +24,9 @@ pub fn VariationCard(
     /// "Variation 2" or the like.
     #[prop(into)]
     title: String,
+    /// What its images are saved as, without the extension (`living-room-modern-2`).
+    #[prop(into)]
+    file_name: String,
     /// For staging on a removal: "Staged on removal variation N".
     #[prop(into)]
     lineage: Option<String>,
@@ -71,7 +74,7 @@ pub fn VariationCard(
             {deleted.then(|| view! { <p class="vstage-variation__note">{move || td_string!(locale.get(), studio.variation_deleted)}</p> })}
             {config.map(|config| view! { <p class="vstage-variation__config">{move || describe::config(locale.get(), &config)}</p> })}
             {lineage.map(|lineage| view! { <p class="vstage-variation__lineage">{lineage}</p> })}
-            {(!images.is_empty()).then(|| view! { <VariationActions id=id.clone() images on_compare on_stage on_use /> })}
+            {(!images.is_empty()).then(|| view! { <VariationActions id=id.clone() images file_name on_compare on_stage on_use /> })}
         </article>
     }
 }

@@ -3,7 +3,9 @@
 //! in the browser.
 
 use leptos_i18n::td_string;
-use vstage_api::{AddVariations, MAX_VARIATIONS_PER_RENDER, Variation, VariationStatus, VariationType, WebhookEvent};
+use vstage_api::{
+    AddVariations, Config, MAX_VARIATIONS_PER_RENDER, Variation, VariationStatus, VariationType, WebhookEvent,
+};
 
 use crate::describe;
 use crate::locale::Locale;
@@ -37,8 +39,19 @@ pub fn grouped(locale: Locale, variations: &[Variation]) -> Vec<(String, Vec<Var
 /// that kind, in creation order ("Virtual staging 2").
 pub fn title(locale: Locale, variation: &Variation, all: &[Variation]) -> String {
     let kind = describe::variation_type(locale, variation.kind.as_ref());
-    let number = all.iter().filter(|v| v.kind == variation.kind).position(|v| v.id == variation.id).unwrap_or(0) + 1;
-    td_string!(locale, studio.detail_variation_title, kind = kind, number = number)
+    td_string!(locale, studio.detail_variation_title, kind = kind, number = number(variation, all))
+}
+
+/// What a variation's images are saved as, without the extension: what was done and its number
+/// (`living-room-modern-2`), as the render's ZIP names them.
+pub fn file_name(variation: &Variation, all: &[Variation]) -> String {
+    let label = variation.config.as_ref().map_or_else(|| "result".to_string(), Config::file_label);
+    format!("{label}-{}", number(variation, all))
+}
+
+/// A variation's number among the render's variations of its kind, in creation order, from 1.
+fn number(variation: &Variation, all: &[Variation]) -> usize {
+    all.iter().filter(|v| v.kind == variation.kind).position(|v| v.id == variation.id).unwrap_or(0) + 1
 }
 
 /// Which removal variation a variation was made on: its number among the removals, else its id.
@@ -245,6 +258,7 @@ mod tests {
         assert_eq!(lineage(Locale::en, &list[2], &list).as_deref(), Some("Staged on removal variation 1"));
         assert_eq!(lineage(Locale::en, &list[3], &list), None);
         assert_eq!(grouped(Locale::de, &list)[0].0, "Virtuelles Einrichten");
+        assert_eq!(file_name(&list[3], &list), "result-2", "no configuration read: a plain word, and its number");
     }
 
     #[wasm_bindgen_test(unsupported = test)]

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use vstage_api::Variation;
 
-use super::model::{grouped, lineage, title};
+use super::model::{file_name, grouped, lineage, title};
 use crate::clock::use_now;
 use crate::components::variation_card::VariationCard;
 use crate::listing::ListingUse;
@@ -36,11 +36,13 @@ pub fn VariationGroups(
                     .into_iter()
                     .map(|variation| {
                         let title = title(locale, &variation, &list);
+                        let file_name = file_name(&variation, &list);
                         let lineage = lineage(locale, &variation, &list);
                         view! {
                             <VariationCard
                                 variation
                                 title
+                                file_name
                                 lineage
                                 now
                                 on_open=move |image| viewer.set(Some(image))

@@ -377,7 +377,7 @@ impl KeptResults {
         &self,
         render_id: String,
         variation_id: String,
-        file: String,
+        file: &str,
         signature: Option<String>,
     ) -> Result<Response, ServerError> {
         // A link not signed here looks exactly like a result that does not exist.
@@ -398,7 +398,7 @@ impl KeptResults {
         let body = Body::from_stream(stored.into_stream().map_err(std::io::Error::other));
         let mut response = body.into_response();
         let headers = response.headers_mut();
-        headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type(&file)));
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type(file)));
         // Never changes; it may be removed, so shared caches keep no copy.
         headers.insert(CACHE_CONTROL, HeaderValue::from_static("private, max-age=31536000, immutable"));
         crate::inert::as_inert(headers);
@@ -488,10 +488,24 @@ pub fn routes(kept: Arc<KeptResults>) -> Router {
         .with_state(kept)
 }
 
-/// A kept result's link: its signature.
+/// A kept result's link: its signature, and the name to save it under (`download`, outside the signature: any
+/// name the link's holder likes, made file-safe).
 #[derive(Debug, Deserialize)]
 struct Link {
     sig: Option<String>,
+    download: Option<String>,
+}
+
+/// `answer` saved under `name` (file-safe, with `file`'s extension) when one is asked for.
+fn saved_as(mut answer: Response, name: Option<&str>, file: &str) -> Response {
+    let name = name.map(crate::downloads::file_safe).filter(|name| !name.is_empty());
+    if let Some(name) = name {
+        let extension = file.rsplit_once('.').map_or("jpg", |(_, extension)| extension);
+        if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{name}.{extension}\"")) {
+            answer.headers_mut().insert(axum::http::header::CONTENT_DISPOSITION, value);
+        }
+    }
+    answer
 }
 
 /// `GET /api/results/...`, to whoever holds a signed link (no token: a listing page shows it).
@@ -503,7 +517,8 @@ pub fn link_routes(kept: Arc<KeptResults>) -> Router {
                 |State(kept): State<Arc<KeptResults>>,
                  Path((render, variation, file)): Path<(String, String, String)>,
                  Query(link): Query<Link>| async move {
-                    kept.serve(render, variation, file, link.sig).await
+                    let answer = kept.serve(render, variation, &file, link.sig).await;
+                    answer.map(|answer| saved_as(answer, link.download.as_deref(), &file))
                 },
             ),
         )

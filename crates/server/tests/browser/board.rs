@@ -136,7 +136,11 @@ async fn a_listing_fills_the_board_live_and_a_failed_photo_says_why() {
         // 27 pictures, and the record of results chosen for the listing (none yet: only its header)
         assert_eq!(names.len(), 28);
         assert!(names.iter().any(|name| name == "disclosures.csv"), "{names:?}");
-        for expected in ["full_enhanced_20.jpg", "living-empty_modern_02.jpg", "living-empty-2_modern_02.jpg"] {
+        for expected in [
+            "full_enhanced_20.jpg",
+            "living-empty_living-room-modern_02.jpg",
+            "living-empty-2_living-room-modern_02.jpg",
+        ] {
             assert!(names.iter().any(|name| name == expected), "{expected} in {names:?}");
         }
 

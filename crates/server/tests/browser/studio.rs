@@ -75,7 +75,16 @@ async fn a_staging_render_from_a_sample_finishes_on_screen_without_a_reload() {
         let zip = reqwest::get(&link).await.unwrap().bytes().await.unwrap();
         let archive = zip::ZipArchive::new(std::io::Cursor::new(zip.to_vec())).unwrap();
         let names: Vec<String> = archive.file_names().map(|name| name.unwrap().into_owned()).collect();
-        assert_eq!(names, ["living-empty_modern_01.jpg"]);
+        assert_eq!(names, ["living-empty_living-room-modern_01.jpg"]);
+        // and one result is saved by its room, style and number, whichever origin the page has
+        let download = root.find(By::LinkText("Download")).await?;
+        assert_eq!(download.attr("download").await?.as_deref(), Some("living-room-modern-1.jpg"));
+        let address = download.attr("href").await?.unwrap_or_default();
+        if address.contains("/api/results/") {
+            let saved = reqwest::get(&address).await.unwrap();
+            let disposition = saved.headers()["content-disposition"].to_str().unwrap().to_string();
+            assert_eq!(disposition, "attachment; filename=\"living-room-modern-1.jpg\"", "{address}");
+        }
 
         root.find(By::LinkText("Renders")).await?.click().await?;
         let cards = root.query(By::Css(".vstage-card:not(.vstage-skeleton)")).all_from_selector_required().await?;

@@ -56,7 +56,11 @@ async fn a_board_holds_its_subjects_renders_and_downloads_them_by_the_agents_nam
     assert_eq!(answer.headers()["content-disposition"], "attachment; filename=\"board-results.zip\"");
     assert_eq!(
         pictures_in(answer).await,
-        ["front-room-2_scandinavian_01.jpg", "front-room_scandinavian_01.jpg", "front-room_scandinavian_02.jpg"]
+        [
+            "front-room-2_living-room-scandinavian_01.jpg",
+            "front-room_living-room-scandinavian_01.jpg",
+            "front-room_living-room-scandinavian_02.jpg"
+        ]
     );
     let bobs = reqwest::get(format!("{}?access_token={bob}", server.api("/board/results.zip"))).await.unwrap();
     assert_eq!(bobs.status(), 409, "bob's empty board has nothing to download");

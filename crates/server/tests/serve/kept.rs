@@ -64,6 +64,9 @@ async fn kept_after_the_service_lost_it(server: &Server) -> Value {
     assert_eq!(answer.headers()["content-type"], "image/jpeg");
     assert_eq!(answer.headers()["access-control-allow-origin"], "*", "a listing on another site may draw it");
     assert!(image::load_from_memory(&answer.bytes().await.unwrap()).is_ok(), "a picture");
+    // saved under the name the link asks for, made file-safe
+    let named = image(&format!("{kept}&download=Living%20Room,%20modern%202"), None).await;
+    assert_eq!(named.headers()["content-disposition"], "attachment; filename=\"living-room--modern-2.jpg\"");
     // The link opens its own file only; without its signature, or with a forged one, even the owner gets nothing.
     let (unsigned, signature) = kept.split_once("?sig=").unwrap();
     assert_eq!(image(unsigned, Some(&alice)).await.status(), 404);
@@ -76,7 +79,7 @@ async fn kept_after_the_service_lost_it(server: &Server) -> Value {
     // The render's ZIP is made from the kept copies.
     let zip = image(&server.api(&format!("/renders/{render_id}/results.zip")), Some(&alice)).await;
     assert_eq!(zip.status(), 200);
-    assert_eq!(crate::results::pictures_in(zip).await, ["living-empty_scandinavian_01.jpg"]);
+    assert_eq!(crate::results::pictures_in(zip).await, ["living-empty_living-room-scandinavian_01.jpg"]);
     result
 }
 

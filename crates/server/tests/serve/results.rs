@@ -46,7 +46,11 @@ async fn a_renders_results_come_as_one_zip_named_by_photo_and_style_for_its_crea
     let names = pictures_in(answer).await;
     assert_eq!(
         names,
-        ["living-empty_scandinavian_01.jpg", "living-empty_scandinavian_02.jpg", "living-empty_scandinavian_03.jpg"]
+        [
+            "living-empty_living-room-scandinavian_01.jpg",
+            "living-empty_living-room-scandinavian_02.jpg",
+            "living-empty_living-room-scandinavian_03.jpg"
+        ]
     );
 
     // bob cannot tell it from a render that does not exist
