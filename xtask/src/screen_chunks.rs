@@ -11,12 +11,20 @@ use crate::split_loader::Loader;
 /// The list's name in `dist/`; `crates/server/src/site/embed.rs` reads it.
 pub const MANIFEST: &str = "vstage-screens.json";
 
-/// Each screen's `view` to the files its chunk fetches (its own first, then its dependencies).
+/// The chunk the standalone page (`routing="address"`) needs besides its screen's, listed as `locale-chooser`.
+const STANDALONE: &str = "locale_chooser";
+
+/// Each screen's `view` to the files its chunk fetches (its own first, then its dependencies), and the standalone
+/// page's chooser's.
 pub fn screens(loader: &Loader) -> anyhow::Result<BTreeMap<String, Vec<String>>> {
     let mut screens = BTreeMap::new();
     for module in &loader.modules {
         if let Some(view) = module.split().and_then(|split| split.strip_suffix("_screen")) {
             screens.insert(view.replace('_', "-"), loader.files_of(&module.name)?);
+        }
+        // The standalone page's language chooser, which comes with its first screen.
+        if module.split() == Some(STANDALONE) {
+            screens.insert(STANDALONE.replace('_', "-"), loader.files_of(&module.name)?);
         }
     }
     Ok(screens)

@@ -1,7 +1,8 @@
 //! `/embed.js`: the one script a listing site adds. It loads the widget's wasm once per page from this server
 //! (whatever page origin it is used from) and so defines `<vstage-widget>`; it is revalidated, what it loads is hashed.
-//! The main module and the chunk of each element's first screen (`vstage-screens.json`, written by the build) are
-//! fetched at once, side by side, before the glue that needs them has arrived.
+//! The main module and the chunk of each element's first screen (`vstage-screens.json`, written by the build; on the
+//! standalone page its language chooser's too) are fetched at once, side by side, before the glue that needs them
+//! has arrived.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -115,6 +116,7 @@ globalThis[loading] ??= (async () => {{
   const wasm = fetch(here("{wasm}"));
   const screens = {screens};
   const views = Array.from(document.querySelectorAll("vstage-widget"), startView);
+  if (document.querySelector('vstage-widget[routing="address"]')) views.push("locale-chooser");
   const preloads = (globalThis[Symbol.for("vstage.widget.preloads")] = new Map());
   for (const file of new Set(views.flatMap((view) => (Object.hasOwn(screens, view) ? screens[view] : [])))) {{
     const url = here(file);

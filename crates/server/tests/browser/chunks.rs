@@ -121,10 +121,10 @@ async fn loading_until_paint(driver: &WebDriver) -> WebDriverResult<Vec<Value>> 
     driver.execute_async(script, vec![]).await?.convert()
 }
 
-/// Every file of the screen (`vstage-screens.json`) was asked for before the main module was instantiated, so its
-/// download went beside the main module's; and before the first paint each wasm file was asked for once (the split
+/// Every file of the screen (`vstage-screens.json`; on the standalone page its language chooser's too) was asked for
+/// before the main module was instantiated, so its download went beside the main module's; and before the first paint each wasm file was asked for once (the split
 /// loader's fetches took the preloads).
-fn fetched_beside_the_main_module(loading: &[Value], view: &str) {
+fn fetched_beside_the_main_module(loading: &[Value], view: &str, standalone: bool) {
     let screens: Value = serde_json::from_str(&std::fs::read_to_string(dist().join("vstage-screens.json")).unwrap())
         .expect("the build lists each screen's files");
     println!("{view}: what the page did before its first screen was painted: {loading:#?}");
@@ -139,8 +139,14 @@ fn fetched_beside_the_main_module(loading: &[Value], view: &str) {
     assert!(main.is_some(), "{view}: the main module was fetched: {fetched:#?}");
     let instantiated = loading.iter().position(|entry| entry.get("instantiate").is_some());
     let instantiated = instantiated.unwrap_or_else(|| panic!("{view}: no module was instantiated: {loading:#?}"));
-    let wanted = screens[view].as_array().expect("the build lists the view's files");
-    for file in wanted {
+    let mut wanted: Vec<&Value> = screens[view].as_array().expect("the build lists the view's files").iter().collect();
+    // the standalone page's language chooser comes with its first screen
+    if standalone {
+        wanted.extend(screens["locale-chooser"].as_array().expect("the build lists the chooser's files"));
+        wanted.sort_by_key(|file| file.as_str());
+        wanted.dedup();
+    }
+    for file in &wanted {
         let file = format!("/{}", file.as_str().unwrap());
         assert!(position(&file) < instantiated, "{view}: {file} was asked for after the main module was instantiated");
     }
@@ -172,11 +178,11 @@ async fn the_first_screens_chunk_is_fetched_beside_the_main_module() {
         // Embedded on a host page of another origin, on its `view`.
         for (view, url, _host) in &pages {
             driver.goto(url).await?;
-            fetched_beside_the_main_module(&loading_until_paint(&driver).await?, view);
+            fetched_beside_the_main_module(&loading_until_paint(&driver).await?, view, false);
         }
         // The standalone page, on its address.
         driver.goto(format!("{}/renders/new", server.url)).await?;
-        fetched_beside_the_main_module(&loading_until_paint(&driver).await?, "new-render");
+        fetched_beside_the_main_module(&loading_until_paint(&driver).await?, "new-render", true);
         Ok(())
     })
     .await;
