@@ -1,5 +1,5 @@
 //! The multi-configuration editor: one or more configurations, each with its own count, the render's total shown
-//! and kept at 20 or fewer (counting the empty-room variations that removal adds).
+//! and kept at 20 or fewer (counting the empty-room variations that removal adds); a new one copies the one before.
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
@@ -28,10 +28,17 @@ pub fn ConfigList(
         let last = with_one_more.len() - 1;
         count_limit(&with_one_more, last, existing.get()) >= 1
     };
+    // A new configuration starts as a copy of the one before it, with as many variations as still fit.
     let add = move |_| {
         let id = next_id.get_value();
         next_id.set_value(id + 1);
-        drafts.update(|list| list.push((id, ConfigDraft::default())));
+        drafts.update(|list| {
+            let mut copy = list.last().map(|(_, last)| last.clone()).unwrap_or_default();
+            let mut plain: Vec<ConfigDraft> = list.iter().map(|(_, draft)| draft.clone()).collect();
+            plain.push(copy.clone());
+            copy.count = copy.count.min(count_limit(&plain, plain.len() - 1, existing.get_untracked())).max(1);
+            list.push((id, copy));
+        });
     };
     let list_error = move || {
         error

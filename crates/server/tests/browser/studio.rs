@@ -290,10 +290,15 @@ async fn the_form_says_a_count_over_twenty_at_once_and_sends_nothing_wrong() {
         count.clear().await?;
         count.send_keys("12").await?;
         root.query(By::Css(".vstage-config .vstage-error")).not_exists().await?;
+        // a new configuration copies the one before it, with as many variations as still fit
+        select(&root, "-style", "scandinavian").await?;
         let add = with_text(&root, "button", "Add another configuration").first().await?;
         add.click().await?;
         let counts = root.find_all(By::Css("input.vstage-count")).await?;
         assert_eq!(counts.len(), 2);
+        assert_eq!(counts[1].prop("value").await?.as_deref(), Some("8"), "20 less the first's 12");
+        let styles = root.find_all(By::Css("select[id$='-style']")).await?;
+        assert_eq!(styles[1].prop("value").await?.as_deref(), Some("scandinavian"));
         counts[1].clear().await?;
         counts[1].send_keys("8").await?;
         screenshot(&driver, "new-render-multi").await?;
