@@ -135,7 +135,9 @@ mod tests {
         }
     }
 
-    /// One of each problem: the English sentences of `locales/en/validation.json` are vstage-api's, word for word.
+    /// One of each problem: the English sentences of `locales/en/validation.json` are vstage-api's, word for word,
+    /// but for the photo: vstage-api tells a developer the address's forms (base64 data URLs), the studio tells an
+    /// agent to choose a photo (see `agent_words_for_the_photo`).
     #[wasm_bindgen_test(unsupported = test)]
     fn every_problem_reads_in_english_as_vstage_api_writes_it() {
         let problems = [
@@ -170,13 +172,43 @@ mod tests {
         ];
         for problem in problems {
             let error = ValidationError::new("field", vstage_api::Rule::Range, problem);
-            assert_eq!(invalid(Locale::en, &error), error.message);
+            if !about_the_photo(&error.problem) {
+                assert_eq!(invalid(Locale::en, &error), error.message);
+            }
             for locale in [Locale::de, Locale::es, Locale::fr] {
                 if !matches!(error.problem, Problem::Other(_)) {
                     assert_ne!(invalid(locale, &error), error.message, "{locale:?}: {:?}", error.problem);
                 }
             }
         }
+    }
+
+    fn about_the_photo(problem: &Problem) -> bool {
+        matches!(
+            problem,
+            Problem::AnalyzePhotoPattern
+                | Problem::PhotoMissing
+                | Problem::PhotoAddressMissing
+                | Problem::PhotoAddressPattern
+        )
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn agent_words_for_the_photo() {
+        for problem in [Problem::AnalyzePhotoPattern, Problem::PhotoMissing, Problem::PhotoAddressPattern] {
+            let an_address = problem != Problem::PhotoMissing;
+            let error = ValidationError::new("image_url", vstage_api::Rule::Pattern, problem);
+            for locale in [Locale::en, Locale::de, Locale::es, Locale::fr] {
+                let said = invalid(locale, &error);
+                assert!(!said.contains("base64"), "{locale:?}: {said}");
+                assert!(
+                    !an_address || said.contains("https://"),
+                    "{locale:?}: says what an address looks like: {said}"
+                );
+            }
+        }
+        let missing = ValidationError::new("image_url", vstage_api::Rule::Required, Problem::PhotoAddressMissing);
+        assert_eq!(invalid(Locale::en, &missing), "Choose a photo first.", "whichever source was chosen");
     }
 
     #[wasm_bindgen_test(unsupported = test)]
