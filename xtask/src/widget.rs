@@ -139,13 +139,16 @@ fn take_preloads(loader: &str, modules: usize) -> anyhow::Result<String> {
     Ok(format!("{}\n{helper}", loader.replace(fetch, "const src = preloadedOrFetch(new URL(")))
 }
 
-/// The split widget's files for this module, built once per module: `target/widget/files`.
+/// The split widget's files for this module, built once per module and build of this xtask (whose splitting,
+/// grouping and lists may have changed): `target/widget/files`.
 fn split_build(project: &Project, widget: &[u8]) -> anyhow::Result<PathBuf> {
     let work = project.target().join("widget");
     let hash = short_hash(widget);
     let files = work.join("files");
     let built_for = work.join("built-for");
-    if std::fs::read_to_string(&built_for).is_ok_and(|kept| kept == hash) && files.is_dir() {
+    let made_by = std::env::current_exe().and_then(std::fs::metadata).and_then(|xtask| xtask.modified());
+    let key = format!("{hash} {:?}", made_by.ok());
+    if std::fs::read_to_string(&built_for).is_ok_and(|kept| kept == key) && files.is_dir() {
         println!("    widget: module {hash} already split, kept in {}", files.display());
         return Ok(files);
     }
@@ -194,7 +197,7 @@ fn split_build(project: &Project, widget: &[u8]) -> anyhow::Result<PathBuf> {
     precompress(&files)?;
     // Read by the server, never sent compressed: written after the precompression.
     std::fs::write(files.join(screen_chunks::MANIFEST), screens)?;
-    std::fs::write(&built_for, &hash)?;
+    std::fs::write(&built_for, &key)?;
     println!(
         "    widget: {chunks} chunks regrouped into {} modules, split, bound and optimised in {:.1} s",
         loader.modules.len(),
