@@ -25,6 +25,11 @@ pub enum PhotoState {
 }
 
 impl PhotoState {
+    /// Whether it cannot be rendered as it is.
+    pub fn is_refused(&self) -> bool {
+        matches!(self, PhotoState::Refused(_))
+    }
+
     /// The address to render, once there is one.
     pub fn address(&self) -> Option<&str> {
         match self {
@@ -40,6 +45,8 @@ pub struct Photo {
     pub key: u32,
     /// The file's name, or the address's last part.
     pub label: String,
+    /// Where it came from (the address, or the file's name, size and time), to refuse the same photo twice.
+    pub source: String,
     pub state: PhotoState,
     /// Its own settings, when they differ from the board's.
     pub own: Option<ConfigDraft>,
@@ -344,7 +351,7 @@ mod tests {
     }
 
     fn photo(key: u32, state: PhotoState, own: Option<ConfigDraft>) -> Photo {
-        Photo { key, label: format!("{key}.jpg"), state, own }
+        Photo { key, label: format!("{key}.jpg"), source: format!("{key}"), state, own }
     }
 
     #[wasm_bindgen_test(unsupported = test)]

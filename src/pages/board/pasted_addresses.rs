@@ -24,7 +24,7 @@ pub fn PastedAddresses(photos: BoardPhotos) -> impl IntoView {
     let samples_failure = RwSignal::new(None::<ApiError>);
     let add_pasted = move |_| {
         let (addresses, refused) = pasted_addresses(locale.get_untracked(), &pasted.get_untracked());
-        photos.add_addresses(addresses);
+        photos.add_addresses(locale.get_untracked(), addresses);
         if refused.is_empty() {
             pasted.set(String::new());
         }
@@ -37,7 +37,12 @@ pub fn PastedAddresses(photos: BoardPhotos) -> impl IntoView {
             match api.samples().await {
                 Ok(samples) => {
                     for sample in samples {
-                        photos.add(sample.name, PhotoState::Ready(sample.url));
+                        photos.add(
+                            locale.get_untracked(),
+                            sample.name,
+                            sample.url.clone(),
+                            PhotoState::Ready(sample.url),
+                        );
                     }
                 }
                 Err(error) => samples_failure.set(Some(error)),

@@ -33,30 +33,42 @@ impl BoardPhotos {
         }
     }
 
-    /// Adds a photo and returns its key.
-    pub fn add(&self, label: String, state: PhotoState) -> u32 {
+    /// Adds a photo from `source` (its address, or what tells a file apart) and returns its key; the same source
+    /// waiting already is refused on a row of its own, saying so in `locale`.
+    pub fn add(&self, locale: Locale, label: String, source: String, state: PhotoState) -> u32 {
         let key = self.next_key.get_value();
         self.next_key.set_value(key + 1);
-        self.photos.update(|photos| photos.push(Photo { key, label, state, own: None }));
+        let twice = self
+            .photos
+            .with_untracked(|photos| photos.iter().any(|photo| photo.source == source && !photo.state.is_refused()));
+        let state = match twice {
+            true => PhotoState::Refused(td_string!(locale, board.add_twice, name = &label)),
+            false => state,
+        };
+        self.photos.update(|photos| photos.push(Photo { key, label, source, state, own: None }));
         key
     }
 
     /// Adds photos ready at these addresses, each named by its address's last part.
-    pub fn add_addresses(&self, addresses: Vec<String>) {
+    pub fn add_addresses(&self, locale: Locale, addresses: Vec<String>) {
         for address in addresses {
-            self.add(label_of(&address), PhotoState::Ready(address));
+            self.add(locale, label_of(&address), address.clone(), PhotoState::Ready(address));
         }
     }
 
     /// Uploads one file as a waiting photo, its progress shown on its own row; a refusal is worded in `locale`.
     pub fn upload(&self, locale: Locale, uploader: Uploader, file: web_sys::File) {
         let name = file.name();
+        let source = format!("file {name} {} {}", file.size(), file.last_modified());
         if !upload::is_image(&file.type_()) {
             let message = td_string!(locale, board.add_not_image, name = &name);
-            self.add(name, PhotoState::Refused(message));
+            self.add(locale, name, source, PhotoState::Refused(message));
             return;
         }
-        let key = self.add(name, PhotoState::Uploading(0.0));
+        let key = self.add(locale, name, source, PhotoState::Uploading(0.0));
+        if self.photos.with_untracked(|photos| photos.iter().any(|p| p.key == key && p.state.is_refused())) {
+            return;
+        }
         let photos = *self;
         spawn_local(async move {
             let progress = move |done: f64| photos.change(key, |photo| photo.state = PhotoState::Uploading(done));
@@ -118,8 +130,11 @@ mod tests {
         let owner = Owner::new();
         owner.with(|| {
             let photos = BoardPhotos::new();
-            photos.add_addresses(vec!["https://p.example/Living%20Room.jpg".into(), "https://p.example/b.jpg".into()]);
-            let key = photos.add("Kitchen.jpg".into(), PhotoState::Uploading(0.0));
+            photos.add_addresses(
+                Locale::en,
+                vec!["https://p.example/Living%20Room.jpg".into(), "https://p.example/b.jpg".into()],
+            );
+            let key = photos.add(Locale::en, "Kitchen.jpg".into(), "file k".into(), PhotoState::Uploading(0.0));
             photos.change(key, |photo| photo.state = PhotoState::Uploading(0.5));
             photos.remove(0);
             let waiting: Vec<(String, Option<String>)> = photos.photos.with_untracked(|list| {
@@ -130,6 +145,22 @@ mod tests {
                 [("b.jpg".to_string(), Some("https://p.example/b.jpg".to_string())), ("Kitchen.jpg".to_string(), None)]
             );
             assert_eq!(photos.photos.with_untracked(|list| list[1].state.clone()), PhotoState::Uploading(0.5));
+        });
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn the_same_photo_twice_is_refused_on_its_own_row() {
+        let owner = Owner::new();
+        owner.with(|| {
+            let photos = BoardPhotos::new();
+            photos.add_addresses(Locale::en, vec!["https://p.example/a.jpg".into(), "https://p.example/a.jpg".into()]);
+            let states = photos.photos.with_untracked(|list| list.iter().map(|p| p.state.clone()).collect::<Vec<_>>());
+            assert_eq!(states[0], PhotoState::Ready("https://p.example/a.jpg".into()));
+            assert_eq!(states[1], PhotoState::Refused("a.jpg is on the board already.".into()));
+            photos.remove(0);
+            photos.add_addresses(Locale::en, vec!["https://p.example/a.jpg".into()]);
+            let last = photos.photos.with_untracked(|list| list.last().map(|p| p.state.clone()));
+            assert_eq!(last, Some(PhotoState::Ready("https://p.example/a.jpg".into())), "once it is gone, welcome");
         });
     }
 }
