@@ -198,15 +198,22 @@ async fn the_list_pages_past_twenty_renders() {
     .await;
 }
 
+/// The new render form on `server`'s standalone page with its photo `path` (on that server) typed as the web
+/// address: the studio's root and the address field.
+async fn new_render_from(driver: &WebDriver, server: &Server, path: &str) -> WebDriverResult<(WebElement, WebElement)> {
+    driver.goto(format!("{}/renders/new", server.url)).await?;
+    let root = studio(driver).await?;
+    click_text(&root, "label", StringMatch::new("Web address").partial()).await?;
+    let address = root.find(By::Id("vstage-image-url")).await?;
+    address.send_keys(format!("{}{path}", server.url)).await?;
+    Ok((root, address))
+}
+
 #[tokio::test]
 async fn a_failing_photo_shows_why() {
     let server = Server::start(&dist()).await;
     with_browser(|driver| async move {
-        driver.goto(format!("{}/renders/new", server.url)).await?;
-        let root = studio(&driver).await?;
-        click_text(&root, "label", StringMatch::new("Web address").partial()).await?;
-        let address = root.find(By::Id("vstage-image-url")).await?;
-        address.send_keys(format!("{}/sandbox/samples/living-empty.jpg?sandbox-fail", server.url)).await?;
+        let (root, _) = new_render_from(&driver, &server, "/sandbox/samples/living-empty.jpg?sandbox-fail").await?;
         submit(&root, "Create render").await?;
         let failed =
             root.query(By::Css(".vstage-badge--error")).wait(FINISH, Duration::from_millis(250)).first().await?;
@@ -242,11 +249,7 @@ async fn a_failing_photo_shows_why() {
 async fn a_photo_the_form_cannot_show_is_not_sent() {
     let server = Server::start(&dist()).await;
     with_browser(|driver| async move {
-        driver.goto(format!("{}/renders/new", server.url)).await?;
-        let root = studio(&driver).await?;
-        click_text(&root, "label", StringMatch::new("Web address").partial()).await?;
-        let address = root.find(By::Id("vstage-image-url")).await?;
-        address.send_keys(format!("{}/sandbox/samples/no-such-photo.jpg", server.url)).await?;
+        let (root, address) = new_render_from(&driver, &server, "/sandbox/samples/no-such-photo.jpg").await?;
         with_text(&root, ".vstage-preview .vstage-error", StringMatch::new("does not show a photo").partial())
             .first()
             .await?;
