@@ -23,7 +23,7 @@ use crate::components::cost_note::{CostNote, covered};
 use crate::components::image_picker::ImagePicker;
 use crate::components::mask_dialog::MaskDialog;
 use crate::components::screen_heading::ScreenHeading;
-use crate::components::submit_button::SubmitButton;
+use crate::components::submit_button::{SubmitButton, focus_the_first_refusal};
 use crate::locale::errors::{form_error, invalid};
 use crate::locale::use_locale;
 use crate::pages::use_render_created;
@@ -64,19 +64,6 @@ pub fn NewRender() -> impl IntoView {
             })}
         </section>
     }
-}
-
-/// Once the refusal is on screen, the field it is about takes the focus (and so comes into view): the message is
-/// where the eye goes, not above the fold.
-fn focus_the_first_refusal(ev: &leptos::ev::SubmitEvent) {
-    use wasm_bindgen::JsCast;
-    let Some(form) = ev.target().and_then(|target| target.dyn_into::<web_sys::Element>().ok()) else { return };
-    request_animation_frame(move || {
-        let field = form.query_selector("[aria-invalid=true]").ok().flatten();
-        if let Some(field) = field.and_then(|field| field.dyn_into::<web_sys::HtmlElement>().ok()) {
-            let _ = field.focus();
-        }
-    });
 }
 
 /// A refusal on screen goes, or changes, as soon as the form changes: the request is checked again on each change

@@ -1,5 +1,5 @@
 //! The classic (v1) studio end to end: each mode of use from the form, followed by polling to its images; a photo
-//! sent as a file; a variation offered only once the render is done; the 51st render in progress refused with the
+//! sent as a file; a form without a photo refused where the eye is; a variation offered only once the render is done; the 51st render in progress refused with the
 //! limit's sentence; a v1 render's `legacy_staging` variation shown on the v2 render page.
 
 use std::time::Duration;
@@ -122,6 +122,30 @@ async fn fill_to_the_limit(server: &Server, photo: &str) {
         assert_eq!(created.status(), 200);
     }
     panic!("the limit of renders in progress was never reached");
+}
+
+#[tokio::test]
+async fn a_form_sent_without_a_photo_says_so_where_the_eye_is() {
+    let server = Server::start(&dist()).await;
+    with_browser(|driver| async move {
+        driver.goto(format!("{}/classic/new", server.url)).await?;
+        let root = studio(&driver).await?;
+        root.query(By::Css("#vstage-classic-room")).first().await?;
+        submit(&root, "Create classic render").await?;
+        let refused = root.query(By::Css(".vstage-error[role=alert]")).first().await?.text().await?;
+        assert_eq!(refused, "Choose a photo first.");
+        // the message takes the focus, and so comes into view
+        let focused = "return document.querySelector('vstage-widget').shadowRoot.activeElement?.textContent ?? ''";
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+        while driver.execute(focused, vec![]).await?.convert::<String>()? != refused {
+            assert!(tokio::time::Instant::now() < deadline, "the refusal never took the focus");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let listed: Value = reqwest::get(server.api("/v1/renders")).await.unwrap().json().await.unwrap();
+        assert_eq!(listed["items"], json!([]), "nothing was sent");
+        Ok(())
+    })
+    .await;
 }
 
 #[tokio::test]

@@ -24,7 +24,7 @@ use crate::api::use_api;
 use crate::components::cost_note::{CostNote, covered};
 use crate::components::mask_dialog::MaskDialog;
 use crate::components::screen_heading::ScreenHeading;
-use crate::components::submit_button::SubmitButton;
+use crate::components::submit_button::{SubmitButton, focus_the_first_refusal};
 use crate::locale::use_locale;
 use crate::route::{Route, use_navigator};
 use crate::upload::use_uploader;
@@ -70,7 +70,10 @@ fn sender(form: NewClassicForm) -> impl Fn(leptos::ev::SubmitEvent) + Clone + 's
         if !covered(usage::V1_RENDER) {
             return;
         }
-        let Some((request, file)) = form.start() else { return };
+        let Some((request, file)) = form.start() else {
+            focus_the_first_refusal(&ev);
+            return;
+        };
         let (api, uploader) = (api.clone(), uploader.clone());
         spawn_local(async move {
             let created = match file {
