@@ -1,4 +1,4 @@
-//! One waiting photo: its name, the settings it is rendered with, taking it away, where it is (`photo_status`) and
+//! One waiting photo: the photo itself once it has an address, its name, the settings it is rendered with, taking it away, where it is (`photo_status`) and
 //! its own settings (`own_settings`).
 
 use leptos::prelude::*;
@@ -16,9 +16,12 @@ pub fn WaitingPhoto(photos: BoardPhotos, key: u32, send: Callback<Option<Vec<u32
     let photo = Memo::new(move |_| photos.photos.with(|list| list.iter().find(|p| p.key == key).cloned()));
     let label = move || photo.with(|p| p.as_ref().map(|p| p.label.clone()).unwrap_or_default());
     let settings = move || photo.with(|p| settings_words(locale.get(), p.as_ref().and_then(|p| p.own.as_ref())));
+    // The photo itself, once it has an address: the agent sees which room it is before anything is made.
+    let address = move || photo.with(|p| p.as_ref().and_then(|p| p.state.address().map(str::to_string)));
     view! {
         <li class="vstage-board__photo">
             <div class="vstage-board__photo-head">
+                {move || address().map(|src| view! { <img class="vstage-board__thumb" src=src alt="" loading="lazy" /> })}
                 <strong class="vstage-board__label">{label}</strong>
                 <span class="vstage-hint">{settings}</span>
                 <button type="button" class="vstage-button vstage-button--small vstage-button--secondary"

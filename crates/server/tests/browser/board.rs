@@ -91,6 +91,19 @@ async fn a_listing_fills_the_board_live_and_a_failed_photo_says_why() {
         submit(&root, "Add these addresses").await?;
         root.query(By::Css(".vstage-board__photo")).all_from_selector_required().await?;
         assert_eq!(root.find_all(By::Css(".vstage-board__photo")).await?.len(), 6);
+        // each waiting photo is shown, not only named
+        let thumbs = root.find_all(By::Css(".vstage-board__photo .vstage-board__thumb")).await?;
+        let mut shown = Vec::new();
+        for thumb in &thumbs {
+            shown.push(thumb.attr("src").await?.unwrap_or_default());
+        }
+        assert_eq!(shown, photos, "every waiting photo, in order");
+        let first_drawn = "return document.querySelector('vstage-widget').shadowRoot.querySelector('.vstage-board__thumb').naturalWidth";
+        let deadline = tokio::time::Instant::now() + FINISH;
+        while driver.execute(first_drawn, vec![]).await?.convert::<u64>()? == 0 {
+            assert!(tokio::time::Instant::now() < deadline, "the first waiting photo was never drawn");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
         submit(&root, "Create 6 renders").await?;
         let deadline = tokio::time::Instant::now() + FINISH;
         while rows(&root).await?.len() < 7 && tokio::time::Instant::now() < deadline {
