@@ -130,13 +130,22 @@ impl Proxy {
         if !answer.status.is_success() {
             return Ok(answer::relay(answer));
         }
-        answer.body = typed::rewritten(operation, &call, &answer.body)?;
+        // A render read is relayed from the one reading that also tells whether the service failed it.
+        let read_render = match &call {
+            Call::GetRender { render_id, .. } if !answer.body.is_empty() => {
+                let (relayed, render) = typed::render_relayed(&answer.body, render_id)?;
+                answer.body = relayed;
+                Some(render)
+            }
+            _ => {
+                answer.body = typed::rewritten(operation, &call, &answer.body)?;
+                None
+            }
+        };
         if operation.runs_to_its_end() {
             Box::pin(self.after_success(&call, &answer.body, subject)).await?;
         }
-        if let Call::GetRender { .. } = call
-            && let Ok(render) = serde_json::from_slice::<vstage_api::Render>(&answer.body)
-        {
+        if let Some(render) = read_render {
             self.state.allowances.refund_if_failed(&render).await;
         }
         // What was read about renders shows their kept copies (and has the finished ones copied).

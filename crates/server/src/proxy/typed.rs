@@ -21,7 +21,7 @@ pub fn rewritten(operation: Operation, call: &Call, body: &[u8]) -> Result<Bytes
         return Ok(Bytes::new());
     }
     match call {
-        Call::GetRender { render_id, .. } => return relayed(body, &render_of(body, render_id)?),
+        Call::GetRender { render_id, .. } => return render_relayed(body, render_id).map(|(relayed, _)| relayed),
         Call::GetVariation { render_id, variation_id } => {
             return relayed(body, &variation_of(body, render_id, variation_id)?);
         }
@@ -49,6 +49,13 @@ pub fn rewritten(operation: Operation, call: &Call, body: &[u8]) -> Result<Bytes
 
 /// The service's answer about render `render_id`, read; it must be about that render, and so must every variation
 /// it includes.
+/// Render `render_id`'s answer as relayed, and as read (for what the proxy does with it besides: a failed render's
+/// photos given back), from one reading.
+pub fn render_relayed(body: &[u8], render_id: &str) -> Result<(Bytes, Render), ServerError> {
+    let render = render_of(body, render_id)?;
+    Ok((relayed(body, &render)?, render))
+}
+
 fn render_of(body: &[u8], render_id: &str) -> Result<Render, ServerError> {
     let render: Render = read(body)?;
     all_of_this_render(&render, render_id)?;
