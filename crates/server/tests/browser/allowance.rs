@@ -6,45 +6,20 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use thirtyfour::prelude::*;
 
 use crate::browser::{click_text, dist, screenshot, with_browser};
-use crate::embed::{set_attribute, shows, start_host, widget};
+use crate::embed::{heard_at_least, recording_host_page, set_attribute, shows, start_host, widget};
 use crate::studio::choose_sample;
 use crate::support::Server;
 
 const SECRET: &str = "allowance-test-secret-0123456789abcdef";
-const FINISH: Duration = Duration::from_secs(60);
-
 fn host_page(vstage: &str, token: &str) -> String {
-    format!(
-        r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A listing</title>
-<script>
-  window.heard = [];
-  for (const type of ["vstage-ready", "vstage-allowance-low", "vstage-allowance-spent", "vstage-render-created"]) {{
-    document.addEventListener(type, (event) => window.heard.push({{ type, detail: event.detail }}));
-  }}
-</script>
-<script type="module" src="{vstage}/embed.js"></script></head>
-<body><vstage-widget id="agent" view="account" token="{token}"></vstage-widget></body></html>"#
+    let events = ["vstage-ready", "vstage-allowance-low", "vstage-allowance-spent", "vstage-render-created"];
+    recording_host_page(
+        vstage,
+        &events,
+        &format!(r#"<vstage-widget id="agent" view="account" token="{token}"></vstage-widget>"#),
     )
-}
-
-/// Waits until the host has heard `count` events of `kind`; the details.
-async fn heard(driver: &WebDriver, kind: &str, count: usize) -> WebDriverResult<Vec<Value>> {
-    let deadline = tokio::time::Instant::now() + FINISH;
-    loop {
-        let all: Vec<Value> = driver.execute("return window.heard", vec![]).await?.convert()?;
-        let of_kind: Vec<Value> =
-            all.iter().filter(|event| event["type"] == kind).map(|e| e["detail"].clone()).collect();
-        if of_kind.len() >= count {
-            return Ok(of_kind);
-        }
-        if tokio::time::Instant::now() > deadline {
-            return Err(WebDriverError::ParseError(format!("{count} {kind} never heard; heard {all:?}")));
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 /// The renders `token`'s agent has made, as the server lists them.
@@ -91,11 +66,11 @@ async fn an_agent_sees_their_allowance_the_cost_before_the_click_and_the_host_he
 
     with_browser(|driver| async move {
         driver.goto(&origin).await?;
-        heard(&driver, "vstage-ready", 1).await?;
+        heard_at_least(&driver, "vstage-ready", 1).await?;
         // The agent's own figures (the sandbox's account has 100), and on the account screen when they renew.
         shows(&driver, "agent", "4 of 5").await?;
         shows(&driver, "agent", "Renews ").await?;
-        let low = heard(&driver, "vstage-allowance-low", 1).await?;
+        let low = heard_at_least(&driver, "vstage-allowance-low", 1).await?;
         assert_eq!((&low[0]["kind"], &low[0]["used"], &low[0]["limit"]), (&json!("staging"), &json!(4), &json!(5)));
 
         set_attribute(&driver, "agent", "view", "new-render").await?;
@@ -103,8 +78,8 @@ async fn an_agent_sees_their_allowance_the_cost_before_the_click_and_the_host_he
         choose_sample(&root, "living-empty.jpg").await?;
         shows(&driver, "agent", "Uses 1 photo: Staging.").await?;
         click_text(&root, "button", "Create render").await?;
-        heard(&driver, "vstage-render-created", 1).await?;
-        let spent = heard(&driver, "vstage-allowance-spent", 1).await?;
+        heard_at_least(&driver, "vstage-render-created", 1).await?;
+        let spent = heard_at_least(&driver, "vstage-allowance-spent", 1).await?;
         assert_eq!((&spent[0]["used"], &spent[0]["limit"]), (&json!(5), &json!(5)));
         shows(&driver, "agent", "5 of 5").await?;
 

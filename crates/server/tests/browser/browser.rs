@@ -190,3 +190,18 @@ async fn start() -> (WebDriver, Child) {
     }
     panic!("chromedriver did not accept a session on {url} within 10 s");
 }
+
+/// Waits until the focus, in the page's first studio, is on an element matching `selector` (a refusal, or the section
+/// an action brought to the eye).
+pub async fn focus_moves_to(driver: &WebDriver, selector: &str) -> WebDriverResult<()> {
+    let script =
+        "return document.querySelector('vstage-widget').shadowRoot.activeElement?.matches(arguments[0]) ?? false";
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    while !driver.execute(script, vec![serde_json::json!(selector)]).await?.convert::<bool>()? {
+        if tokio::time::Instant::now() > deadline {
+            return Err(WebDriverError::ParseError(format!("{selector} never took the focus")));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    Ok(())
+}

@@ -9,7 +9,7 @@ use thirtyfour::prelude::*;
 use thirtyfour::stringmatch::StringMatch;
 
 use crate::board::wait_for_text;
-use crate::browser::{click_text, dist, screenshot, studio, with_browser, with_text};
+use crate::browser::{click_text, dist, focus_moves_to, screenshot, studio, with_browser, with_text};
 use crate::studio::submit;
 use crate::support::Server;
 
@@ -135,12 +135,7 @@ async fn a_form_sent_without_a_photo_says_so_where_the_eye_is() {
         let refused = root.query(By::Css(".vstage-error[role=alert]")).first().await?.text().await?;
         assert_eq!(refused, "Choose a photo first.");
         // the message takes the focus, and so comes into view
-        let focused = "return document.querySelector('vstage-widget').shadowRoot.activeElement?.textContent ?? ''";
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-        while driver.execute(focused, vec![]).await?.convert::<String>()? != refused {
-            assert!(tokio::time::Instant::now() < deadline, "the refusal never took the focus");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        focus_moves_to(&driver, ".vstage-error[role=alert]").await?;
         let listed: Value = reqwest::get(server.api("/v1/renders")).await.unwrap().json().await.unwrap();
         assert_eq!(listed["items"], json!([]), "nothing was sent");
         Ok(())

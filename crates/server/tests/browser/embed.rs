@@ -151,6 +151,44 @@ async fn heard(driver: &WebDriver, kind: &str, target: &str) -> WebDriverResult<
     }
 }
 
+/// A listing's page that loads `vstage`'s `/embed.js` and holds `widget` (its element as written), keeping in
+/// `window.heard` each of `events` it hears (`{type, detail}`) and in `window.logged` what is written to the
+/// console's errors.
+pub fn recording_host_page(vstage: &str, events: &[&str], widget: &str) -> String {
+    let events = serde_json::to_string(events).unwrap();
+    format!(
+        r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A listing</title>
+<script>
+  window.heard = [];
+  for (const type of {events}) {{
+    document.addEventListener(type, (event) => window.heard.push({{ type, detail: event.detail }}));
+  }}
+  window.logged = [];
+  const error = console.error.bind(console);
+  console.error = (...parts) => {{ window.logged.push(parts.join(" ")); error(...parts); }};
+</script>
+<script type="module" src="{vstage}/embed.js"></script></head>
+<body>{widget}</body></html>"#
+    )
+}
+
+/// Waits until a [`recording_host_page`] has heard `kind` `count` times; the details of all it heard of that kind.
+pub async fn heard_at_least(driver: &WebDriver, kind: &str, count: usize) -> WebDriverResult<Vec<Value>> {
+    let deadline = tokio::time::Instant::now() + FINISH;
+    loop {
+        let all: Vec<Value> = driver.execute("return window.heard", vec![]).await?.convert()?;
+        let of_kind: Vec<Value> =
+            all.iter().filter(|event| event["type"] == kind).map(|event| event["detail"].clone()).collect();
+        if of_kind.len() >= count {
+            return Ok(of_kind);
+        }
+        if tokio::time::Instant::now() > deadline {
+            return Err(WebDriverError::ParseError(format!("{count} {kind} never heard; heard {all:?}")));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// Waits until the widget `id` shows `text` (read from its shadow root as a whole: the status lines it watches
 /// are replaced as they change, which would make a found element stale).
 pub async fn shows(driver: &WebDriver, id: &str, text: &str) -> WebDriverResult<()> {

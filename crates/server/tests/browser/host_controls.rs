@@ -5,48 +5,19 @@
 
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::json;
 use thirtyfour::prelude::*;
 
 use crate::browser::{click_text, with_browser};
-use crate::embed::{server_for_a_host, set_attribute, shows, start_host, widget};
+use crate::embed::{heard_at_least, recording_host_page, server_for_a_host, set_attribute, shows, start_host, widget};
 
-const FINISH: Duration = Duration::from_secs(60);
-
-/// A listing's page with one widget (`attributes` as written), keeping what the widget tells the host and what is
-/// written to the console's errors.
+/// A listing's page with one widget (`attributes` as written).
 fn host_page(vstage: &str, attributes: &str) -> String {
-    format!(
-        r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A listing</title>
-<script>
-  window.heard = [];
-  for (const type of ["vstage-ready", "vstage-error"]) {{
-    document.addEventListener(type, (event) => window.heard.push({{ type, detail: event.detail }}));
-  }}
-  window.logged = [];
-  const error = console.error.bind(console);
-  console.error = (...parts) => {{ window.logged.push(parts.join(" ")); error(...parts); }};
-</script>
-<script type="module" src="{vstage}/embed.js"></script></head>
-<body><vstage-widget id="agent" {attributes}></vstage-widget></body></html>"#
+    recording_host_page(
+        vstage,
+        &["vstage-ready", "vstage-error"],
+        &format!(r#"<vstage-widget id="agent" {attributes}></vstage-widget>"#),
     )
-}
-
-/// Waits until the host has heard `kind`; its details so far.
-async fn heard(driver: &WebDriver, kind: &str) -> WebDriverResult<Vec<Value>> {
-    let deadline = tokio::time::Instant::now() + FINISH;
-    loop {
-        let all: Vec<Value> = driver.execute("return window.heard", vec![]).await?.convert()?;
-        let of_kind: Vec<Value> =
-            all.iter().filter(|event| event["type"] == kind).map(|event| event["detail"].clone()).collect();
-        if !of_kind.is_empty() {
-            return Ok(of_kind);
-        }
-        if tokio::time::Instant::now() > deadline {
-            return Err(WebDriverError::ParseError(format!("{kind} never heard; heard {all:?}")));
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 /// The navigation's links on screen, by their words, and whether the usage bars are on screen.
@@ -67,8 +38,8 @@ async fn the_host_chooses_the_parts_its_agents_see() {
 
     with_browser(|driver| async move {
         driver.goto(&host_origin).await?;
-        heard(&driver, "vstage-ready").await?;
-        let refused = heard(&driver, "vstage-error").await?;
+        heard_at_least(&driver, "vstage-ready", 1).await?;
+        let refused = heard_at_least(&driver, "vstage-error", 1).await?;
         let sentence = refused[0]["message"].as_str().unwrap_or_default();
         assert_eq!(sentence, "the classic screens are hidden on this page by its hide and show attributes");
         shows(&driver, "agent", "This page does not exist").await?;
@@ -102,7 +73,7 @@ async fn a_page_the_server_does_not_allow_is_told_so_and_its_developer_the_setti
 
     with_browser(|driver| async move {
         driver.goto(&other_origin).await?;
-        let refused = heard(&driver, "vstage-error").await?;
+        let refused = heard_at_least(&driver, "vstage-error", 1).await?;
         let setting = format!("vstage serve --allow-origin {other_origin}");
         let sentence = refused[0]["message"].as_str().unwrap_or_default();
         assert!(sentence.contains(&setting), "the developer hears the setting: {sentence}");

@@ -7,7 +7,7 @@ use thirtyfour::prelude::*;
 use thirtyfour::stringmatch::StringMatch;
 
 use crate::browser::{
-    again_if_stale, click_text, dist, picture_for_the_docs, screenshot, studio, with_browser, with_text,
+    again_if_stale, click_text, dist, focus_moves_to, picture_for_the_docs, screenshot, studio, with_browser, with_text,
 };
 use crate::support::Server;
 
@@ -97,22 +97,6 @@ async fn a_staging_render_from_a_sample_finishes_on_screen_without_a_reload() {
     .await;
 }
 
-/// Waits until the studio's element with id `id` has the focus.
-async fn focused_on(driver: &WebDriver, id: &str) -> WebDriverResult<()> {
-    let script = "return document.querySelector('vstage-widget').shadowRoot.activeElement?.id ?? ''";
-    let deadline = tokio::time::Instant::now() + FINISH;
-    loop {
-        let focused: String = driver.execute(script, vec![]).await?.convert()?;
-        if focused == id {
-            return Ok(());
-        }
-        if tokio::time::Instant::now() > deadline {
-            return Err(WebDriverError::ParseError(format!("{id} never took the focus; {focused:?} has it")));
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 async fn select(root: &WebElement, id_suffix: &str, value: &str) -> WebDriverResult<()> {
     let element = root.query(By::Css(format!("select[id$='{id_suffix}']"))).first().await?;
     thirtyfour::components::SelectElement::new(&element).await?.select_by_value(value).await
@@ -145,13 +129,13 @@ async fn removal_plus_staging_gives_pairs_with_lineage_and_a_removal_can_be_stag
         // a card's "Compare" brings the comparison, of that card, to the eye
         let removal = root.query(By::Css("article[aria-label*='Furniture removal 1']")).first().await?;
         click_text(&removal, "button", "Compare").await?;
-        focused_on(&driver, "vstage-compare-title").await?;
+        focus_moves_to(&driver, "#vstage-compare-title").await?;
         let after = root.find(By::Css(".vstage-compare__after")).await?.attr("alt").await?.unwrap_or_default();
         assert_eq!(after, "Furniture removal 1");
 
         // stage the empty room again, in another style: the form opens where the eye is
         click_text(&root, "button", "Stage this empty room").await?;
-        focused_on(&driver, "vstage-add-title").await?;
+        focus_moves_to(&driver, "#vstage-add-title").await?;
         let hint = root.query(By::Css(".vstage-configs")).first().await?.text().await?;
         assert!(hint.contains("Staged on the empty room"), "{hint}");
         select(&root, "-style", "industrial").await?;
@@ -283,12 +267,7 @@ async fn the_form_says_a_count_over_twenty_at_once_and_sends_nothing_wrong() {
         let error = root.query(By::Css(".vstage-config .vstage-error")).first().await?.text().await?;
         assert!(error.contains("between 1 and 20"), "refused in the form: {error}");
         // the field it is about takes the focus
-        let focused = "return document.querySelector('vstage-widget').shadowRoot.activeElement?.className ?? ''";
-        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
-        while !driver.execute(focused, vec![]).await?.convert::<String>()?.contains("vstage-count") {
-            assert!(tokio::time::Instant::now() < deadline, "the refused count never took the focus");
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        }
+        focus_moves_to(&driver, ".vstage-count").await?;
         assert_eq!(driver.current_url().await?.path(), "/renders/new");
         count.clear().await?;
         count.send_keys("12").await?;
