@@ -125,6 +125,13 @@ pub struct Disclosure {
     pub original_url: String,
     /// The words to show on or next to the photo; `None` where the profile asks for none.
     pub statement: Option<String>,
+    /// The statement's words without its link ("Virtually staged."), for a host that shows the link as a link
+    /// (`link_words` on `disclosure_url`) rather than as a written address.
+    #[serde(default)]
+    pub statement_words: Option<String>,
+    /// The words of the link to the originals page ("See the original photo"), when there is a link.
+    #[serde(default)]
+    pub link_words: Option<String>,
     /// The words for the photo's description field.
     pub description_text: Option<String>,
     /// The sentence the listing's public remarks begin with.

@@ -80,6 +80,12 @@ pub struct ResultChosen {
     pub profile: Option<DisclosureProfile>,
     #[serde(default)]
     pub statement: Option<String>,
+    /// The statement without its link, and the words of the link to `disclosure_url`: a caption that shows the
+    /// link as a link, not as a written address.
+    #[serde(default)]
+    pub statement_words: Option<String>,
+    #[serde(default)]
+    pub link_words: Option<String>,
     #[serde(default)]
     pub description_text: Option<String>,
     #[serde(default)]
@@ -132,6 +138,8 @@ impl ResultChosen {
             disclosure_id: Some(record.id),
             profile: Some(record.profile),
             statement: record.statement,
+            statement_words: record.statement_words,
+            link_words: record.link_words,
             description_text: record.description_text,
             remarks_sentence: record.remarks_sentence,
             disclosure_url: record.disclosure_url,
@@ -279,6 +287,8 @@ mod tests {
             url: "https://v.example/api/results/rnd_1/var_1/0-labelled-en.jpg?sig=a".into(),
             original_url: "https://v.example/api/results/rnd_1/var_1/original.jpg?sig=b".into(),
             statement: Some("Virtually staged".into()),
+            statement_words: Some("Virtually staged.".into()),
+            link_words: None,
             description_text: None,
             remarks_sentence: None,
             disclosure_url: None,

@@ -125,6 +125,8 @@ pub fn disclosure(record: &DisclosureRecord, links: Links) -> Disclosure {
         exempt,
         url: links.photo,
         original_url: links.original,
+        statement_words: statement.is_some().then(|| format!("{short}.")),
+        link_words: linked.then(|| words.see_original.to_string()),
         statement,
         description_text,
         remarks_sentence,
@@ -178,6 +180,11 @@ mod tests {
             Some("Virtually staged. Original photo: https://v.example/disclosures/dsc_1?sig=c")
         );
         assert_eq!(shown.processing, "Furniture and decor added digitally, in the mid century modern style");
+        // the same words apart from the link, for a caption that shows the link as a link
+        let apart = (shown.statement_words.as_deref(), shown.link_words.as_deref());
+        assert_eq!(apart, (Some("Virtually staged."), Some("See the original photo")));
+        let in_french = disclosure(&record("ab723", "staging", "fr"), links()).link_words;
+        assert_eq!(in_french.as_deref(), Some("Voir la photo d’origine"));
         assert!(shown.qr_png_url.is_some() && shown.disclosure_url.is_some());
         assert_eq!((shown.placement, shown.watermarked, shown.exempt), (Placement::NextToAlteredPhoto, false, false));
         assert_eq!(shown.description_text, None);
@@ -210,6 +217,7 @@ mod tests {
         assert_eq!(stellar.remarks_sentence.as_deref(), Some("One or more photo(s) was virtually staged."));
         let smart = disclosure(&record("smart-mls", "staging", "fr"), links());
         assert_eq!((smart.statement.as_deref(), smart.watermarked), (Some("Meublée virtuellement"), true));
+        assert_eq!((smart.statement_words.as_deref(), smart.link_words), (Some("Meublée virtuellement."), None));
         let none = disclosure(&record("none", "staging", "es"), links());
         assert_eq!((none.statement, none.description_text, none.disclosure_url), (None, None, None));
         assert_eq!(none.processing, "Muebles y decoración añadidos digitalmente, en estilo mid century modern");

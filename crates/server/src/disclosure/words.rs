@@ -19,6 +19,8 @@ pub struct Words {
     pub enhanced: &'static str,
     /// The statement's second half: where the original is.
     pub original_at: &'static str,
+    /// The words of a link to the originals page.
+    pub see_original: &'static str,
     pub original_before: &'static str,
     /// The public remarks' first sentence (Stellar MLS's own words in English).
     pub remarks_staged: &'static str,
@@ -47,6 +49,7 @@ pub const ENGLISH: Words = Words {
     sky_to_dusk: "Daytime sky changed to dusk",
     enhanced: "Light, colour and exposure enhanced",
     original_at: "Original photo:",
+    see_original: "See the original photo",
     original_before: "The original photo is shown right before this one.",
     remarks_staged: "One or more photo(s) was virtually staged.",
     remarks_altered: "One or more photo(s) was digitally altered.",
@@ -73,6 +76,7 @@ pub const GERMAN: Words = Words {
     sky_to_dusk: "Taghimmel in Abendstimmung geändert",
     enhanced: "Licht, Farbe und Belichtung optimiert",
     original_at: "Originalfoto:",
+    see_original: "Originalfoto ansehen",
     original_before: "Das Originalfoto steht direkt vor diesem.",
     remarks_staged: "Ein oder mehrere Fotos wurden virtuell eingerichtet.",
     remarks_altered: "Ein oder mehrere Fotos wurden digital verändert.",
@@ -99,6 +103,7 @@ pub const SPANISH: Words = Words {
     sky_to_dusk: "Cielo diurno cambiado a atardecer",
     enhanced: "Luz, color y exposición mejorados",
     original_at: "Foto original:",
+    see_original: "Ver la foto original",
     original_before: "La foto original aparece justo antes de esta.",
     remarks_staged: "Una o más fotos fueron amuebladas virtualmente.",
     remarks_altered: "Una o más fotos fueron modificadas digitalmente.",
@@ -125,6 +130,7 @@ pub const FRENCH: Words = Words {
     sky_to_dusk: "Ciel de jour changé en crépuscule",
     enhanced: "Lumière, couleurs et exposition améliorées",
     original_at: "Photo d’origine\u{a0}:",
+    see_original: "Voir la photo d’origine",
     original_before: "La photo d’origine est présentée juste avant celle-ci.",
     remarks_staged: "Une ou plusieurs photos ont été meublées virtuellement.",
     remarks_altered: "Une ou plusieurs photos ont été retouchées numériquement.",
