@@ -113,6 +113,38 @@ pub fn variation_type(locale: Locale, kind: Option<&VariationType>) -> String {
     words.to_string()
 }
 
+/// What a result is called on its card, its slider and its line: the room and style a staging furnished
+/// ("Living room · Modern"), the sky of a day to dusk, else what was done ("Empty room", "Enhancement").
+pub fn result_name(locale: Locale, variation: &Variation) -> String {
+    match (&variation.kind, &variation.config) {
+        (Some(VariationType::Staging), Some(Config::Staging(staging))) => {
+            let room = room_type(locale, &staging.add_furniture.room_type);
+            let style = style(locale, &staging.add_furniture.style);
+            td_string!(locale, contract.config_staging, room = room, style = style).to_string()
+        }
+        (Some(VariationType::DayToDusk), Some(Config::DayToDusk(dusk))) => {
+            td_string!(locale, contract.config_day_to_dusk, sky = sky_style(locale, &dusk.sky_style)).to_string()
+        }
+        (kind, _) => variation_type(locale, kind.as_ref()),
+    }
+}
+
+/// A render's name in the list: its results' names, the first two that differ ("Bedroom · Modern + Empty room",
+/// "…" when there are more); none before a variation is known.
+pub fn render_name(locale: Locale, variations: &[Variation]) -> Option<String> {
+    let mut names: Vec<String> = Vec::new();
+    for variation in variations {
+        let name = result_name(locale, variation);
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    let more = names.len() > 2;
+    names.truncate(2);
+    let joined = names.join(" + ");
+    (!joined.is_empty()).then(|| if more { format!("{joined} + …") } else { joined })
+}
+
 pub fn status(locale: Locale, status: &VariationStatus) -> String {
     let words = match status {
         VariationStatus::Queued => td_string!(locale, contract.status_queued),
@@ -328,5 +360,28 @@ mod tests {
         ];
         assert_eq!(newest_thumbnail(&variations).as_deref(), Some("new"));
         assert_eq!(newest_thumbnail(&[variation("queued", 1, None)]), None);
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn a_render_is_named_by_its_results() {
+        let of = |kind: &str, config: serde_json::Value| -> Variation {
+            serde_json::from_value(json!({
+                "id": "v", "render_id": "r", "created_at": 1, "status": "done", "type": kind, "config": config,
+            }))
+            .unwrap()
+        };
+        let staged = json!({"type": "staging", "add_furniture": {"room_type": "bed", "style": "modern"},
+            "remove_furniture": {"mode": "on"}});
+        let dusk = of("day_to_dusk", json!({"type": "day_to_dusk", "sky_style": "golden"}));
+        assert_eq!(
+            render_name(Locale::en, &[of("staging", staged.clone()), of("removal", staged.clone())]).as_deref(),
+            Some("Bedroom · Modern + Empty room")
+        );
+        assert_eq!(
+            render_name(Locale::en, &[of("removal", staged.clone()), dusk.clone(), of("staging", staged)]).as_deref(),
+            Some("Empty room + Day to dusk: Golden + …")
+        );
+        assert_eq!(render_name(Locale::de, &[dusk.clone(), dusk]).as_deref(), Some("Tag zu Dämmerung: Goldene Stunde"));
+        assert_eq!(render_name(Locale::en, &[]), None, "the variations' count names it then");
     }
 }

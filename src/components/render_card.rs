@@ -1,4 +1,5 @@
-//! A render in the list: the newest result's thumbnail (or the source photo), its variations counted by status,
+//! A render in the list: the newest result's thumbnail (or the source photo), named by what its results are
+//! ("Living room · Modern"; its variations' count when none is listed yet), its variations counted by status,
 //! and when it was made. The card links to the render; a checkbox on it selects it for bulk variations.
 
 use leptos::prelude::*;
@@ -22,6 +23,10 @@ pub fn RenderCard(
     let variations = render.variation_items().to_vec();
     let thumbnail = describe::newest_thumbnail(&variations).or_else(|| render.image_url.clone());
     let total = render.variations.as_ref().and_then(|page| page.total_count).unwrap_or(variations.len() as u64);
+    let name = {
+        let variations = variations.clone();
+        move || describe::render_name(locale.get(), &variations)
+    };
     let counts = move || describe::status_counts(locale.get(), &variations);
     let created = render.created_at.millis();
     let to = Route::Render { id: render.id.clone() };
@@ -50,9 +55,9 @@ pub fn RenderCard(
                     Some(src) => view! { <img class="vstage-card__thumb" src=src alt="" loading="lazy" /> }.into_any(),
                     None => view! { <div class="vstage-card__thumb vstage-card__thumb--empty" aria-hidden="true"></div> }.into_any(),
                 }}
-                <span class="vstage-card__title">
-                    {move || plural!(locale.get(), total, studio.card_variations_singular, studio.card_variations_plural, count = total)}
-                </span>
+                <span class="vstage-card__title">{move || name().unwrap_or_else(|| {
+                    plural!(locale.get(), total, studio.card_variations_singular, studio.card_variations_plural, count = total)
+                })}</span>
                 <span class="vstage-card__counts">{counts}</span>
                 <span class="vstage-card__time">{move || describe::relative_time(locale.get(), now.get(), created)}</span>
             </Link>

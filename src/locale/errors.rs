@@ -216,8 +216,8 @@ mod tests {
         let error = within_render_bound("variation_count", 15, 10).unwrap_err();
         assert_eq!(
             invalid(Locale::de, &error),
-            "Das ergäbe bis zu 25 Varianten; ein Rendering fasst höchstens 20 (noch 5 frei). Einrichten mit \
-             Möbelentfernung fügt je eingerichteter Variante eine Entfernungsvariante hinzu. Verringern Sie die Anzahl."
+            "Das ergäbe bis zu 25 Varianten; ein Rendering fasst höchstens 20 (noch 5 frei). Möbel vor dem \
+             Einrichten zu entfernen fügt je eingerichteter Variante einen leeren Raum hinzu. Verringern Sie die Anzahl."
         );
         let other = ValidationError::new("image_url", vstage_api::Rule::Required, Problem::Other("Wählen Sie.".into()));
         assert_eq!(form_error(Locale::de, &ApiError::Invalid(other)), "Wählen Sie.");

@@ -148,7 +148,7 @@ impl std::fmt::Display for Problem {
             Problem::TooManyVariations { total, max, left } => write!(
                 f,
                 "This would make up to {total} variations; a render holds at most {max} ({left} left). \
-                 Staging with furniture removal adds one removal variation per staged one. Lower the count."
+                 Removing furniture before staging adds one empty room per staged one. Lower the count."
             ),
             Problem::PageLimit { max } => write!(f, "Ask for between 1 and {max} items a page."),
             Problem::UnknownConfigType { tag } => write!(
@@ -647,8 +647,8 @@ mod tests {
             (Problem::VariationCount { max: 20 }, "Ask for between 1 and 20 variations."),
             (
                 Problem::TooManyVariations { total: 22, max: 20, left: 5 },
-                "This would make up to 22 variations; a render holds at most 20 (5 left). Staging with furniture \
-                 removal adds one removal variation per staged one. Lower the count.",
+                "This would make up to 22 variations; a render holds at most 20 (5 left). Removing furniture \
+                 before staging adds one empty room per staged one. Lower the count.",
             ),
             (Problem::PageLimit { max: 100 }, "Ask for between 1 and 100 items a page."),
             (

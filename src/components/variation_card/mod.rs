@@ -27,7 +27,7 @@ pub fn VariationCard(
     /// What its images are saved as, without the extension (`living-room-modern-2`).
     #[prop(into)]
     file_name: String,
-    /// For staging on a removal: "Staged on removal variation N".
+    /// For staging on a removal: "Staged on empty room N".
     #[prop(into)]
     lineage: Option<String>,
     #[prop(into)] now: Signal<i64>,

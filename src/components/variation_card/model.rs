@@ -13,10 +13,14 @@ pub fn badge_class(status: &VariationStatus) -> String {
     format!("vstage-badge vstage-badge--{known}")
 }
 
-/// "Variation 2: Virtual staging": the card as screen readers name it.
+/// "Living room · Modern 2: Virtual staging": the card as screen readers name it (its title alone when that
+/// already says what was done, "Empty room 1").
 pub fn label(locale: Locale, title: &str, kind: Option<&VariationType>) -> String {
     let kind = describe::variation_type(locale, kind);
-    td_string!(locale, studio.variation_label, title = title, kind = kind)
+    match title.starts_with(&kind) {
+        true => title.to_string(),
+        false => td_string!(locale, studio.variation_label, title = title, kind = kind).to_string(),
+    }
 }
 
 /// When a variation still at work expects to be done (epoch ms); none once it is final.
@@ -53,6 +57,7 @@ mod tests {
     #[wasm_bindgen_test(unsupported = test)]
     fn a_card_is_named_by_title_and_kind_and_a_failure_says_why() {
         assert_eq!(label(Locale::en, "Variation 2", Some(&VariationType::Staging)), "Variation 2: Virtual staging");
+        assert_eq!(label(Locale::en, "Empty room 1", Some(&VariationType::Removal)), "Empty room 1");
         assert_eq!(failure_words(Locale::en, Some("Too dark.")), "Too dark.");
         assert_eq!(
             failure_words(Locale::en, None),

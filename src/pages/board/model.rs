@@ -308,9 +308,9 @@ mod tests {
         ];
         assert_eq!(
             done_by_kind(Locale::en, &list),
-            [("Virtual staging".to_string(), 2), ("Furniture removal".to_string(), 1)]
+            [("Virtual staging".to_string(), 2), ("Empty room".to_string(), 1)]
         );
-        assert_eq!(done_by_kind(Locale::es, &list)[1], ("Retirada de muebles".to_string(), 1));
+        assert_eq!(done_by_kind(Locale::es, &list)[1], ("Estancia vacía".to_string(), 1));
     }
 
     #[wasm_bindgen_test(unsupported = test)]

@@ -350,8 +350,8 @@ mod tests {
 
     #[wasm_bindgen_test(unsupported = test)]
     fn the_form_says_what_it_does_and_what_is_under_way() {
-        assert_eq!(mask_action(Locale::en, false), "Draw the declutter mask…");
-        assert_eq!(mask_action(Locale::en, true), "Change the declutter mask…");
+        assert_eq!(mask_action(Locale::en, false), "Mark the furniture to remove…");
+        assert_eq!(mask_action(Locale::en, true), "Change the furniture to remove…");
         assert_eq!(mask_hint(Locale::en, false), "Without one, the service finds the furniture itself.");
         assert_eq!(mask_hint(Locale::en, true), "Your mask replaces the automatic one.");
         assert_eq!(uploading(Locale::en, 0.426), "Uploading… 43 %");

@@ -35,11 +35,13 @@ pub fn grouped(locale: Locale, variations: &[Variation]) -> Vec<(String, Vec<Var
     groups.into_iter().map(|(_, name, members)| (name, members)).collect()
 }
 
-/// A variation's name on its card and in the comparison: its kind and its number among the render's variations of
-/// that kind, in creation order ("Virtual staging 2").
+/// A variation's name on its card and in the comparison: what it is (the room and style it was staged as, "Empty
+/// room", ...) and its number among the render's results of that name, in creation order ("Living room · Modern 2").
 pub fn title(locale: Locale, variation: &Variation, all: &[Variation]) -> String {
-    let kind = describe::variation_type(locale, variation.kind.as_ref());
-    td_string!(locale, studio.detail_variation_title, kind = kind, number = number(variation, all))
+    let name = describe::result_name(locale, variation);
+    let same: Vec<&Variation> = all.iter().filter(|v| describe::result_name(locale, v) == name).collect();
+    let number = same.iter().position(|v| v.id == variation.id).unwrap_or(0) + 1;
+    td_string!(locale, studio.detail_variation_title, kind = name, number = number)
 }
 
 /// What a variation's images are saved as, without the extension: what was done and its number
@@ -64,7 +66,7 @@ fn base_of(variation: &Variation, all: &[Variation]) -> Option<String> {
     })
 }
 
-/// "Staged on removal variation N" for a variation made on a removal base.
+/// "Staged on empty room N" for a variation made on a removal base.
 pub fn lineage(locale: Locale, variation: &Variation, all: &[Variation]) -> Option<String> {
     let base = base_of(variation, all)?;
     Some(td_string!(locale, studio.detail_lineage, base = base))
@@ -254,8 +256,8 @@ mod tests {
         ];
         let names: Vec<(String, usize)> =
             grouped(Locale::en, &list).into_iter().map(|(name, m)| (name, m.len())).collect();
-        assert_eq!(names, [("Virtual staging".into(), 2), ("Furniture removal".into(), 1), ("sky_swap".into(), 1)]);
-        assert_eq!(lineage(Locale::en, &list[2], &list).as_deref(), Some("Staged on removal variation 1"));
+        assert_eq!(names, [("Virtual staging".into(), 2), ("Empty room".into(), 1), ("sky_swap".into(), 1)]);
+        assert_eq!(lineage(Locale::en, &list[2], &list).as_deref(), Some("Staged on empty room 1"));
         assert_eq!(lineage(Locale::en, &list[3], &list), None);
         assert_eq!(grouped(Locale::de, &list)[0].0, "Virtuelles Einrichten");
         assert_eq!(file_name(&list[3], &list), "result-2", "no configuration read: a plain word, and its number");
@@ -317,6 +319,29 @@ mod tests {
     }
 
     #[wasm_bindgen_test(unsupported = test)]
+    fn results_are_named_by_the_room_and_style_they_were_staged_as() {
+        let staged = |id: &str, style: &str| {
+            let mut staged = variation(id, "staging", "done", None);
+            staged.config = Some(
+                serde_json::from_value(
+                    json!({"type": "staging", "add_furniture": {"room_type": "bed", "style": style}}),
+                )
+                .unwrap(),
+            );
+            staged
+        };
+        let list = [
+            staged("a", "modern"),
+            staged("b", "coastal"),
+            staged("c", "modern"),
+            variation("d", "removal", "done", None),
+        ];
+        let titles: Vec<String> = list.iter().map(|v| title(Locale::en, v, &list)).collect();
+        assert_eq!(titles, ["Bedroom · Modern 1", "Bedroom · Coastal 1", "Bedroom · Modern 2", "Empty room 1"]);
+        assert_eq!(title(Locale::fr, &list[3], &list), "Pièce vide 1");
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
     fn the_comparison_prefers_a_staged_result_and_can_show_its_empty_room() {
         let list = [
             variation("removal", "removal", "done", None),
@@ -330,12 +355,12 @@ mod tests {
         assert!(against_photo.has_base);
         let against_base = comparison(Locale::en, &list, Some(photo), None, true).unwrap();
         assert_eq!(against_base.before, "https://img.example/removal.jpg");
-        assert_eq!(against_base.before_label, "the empty room (staged on removal variation 1)");
+        assert_eq!(against_base.before_label, "empty room 1, which it was staged on");
         let in_french = comparison(Locale::fr, &list, Some(photo), None, true).unwrap();
-        assert_eq!(in_french.before_label, "la pièce vide (aménagée sur le retrait des meubles 1)");
+        assert_eq!(in_french.before_label, "la pièce vide 1, sur laquelle elle a été meublée");
         assert_eq!(against_photo.after_label, "Virtual staging 1", "the slider names the card it shows");
         let chosen = comparison(Locale::en, &list, Some(photo), Some("removal"), false).unwrap();
-        assert_eq!((chosen.after_label.as_str(), chosen.has_base), ("Furniture removal 1", false));
+        assert_eq!((chosen.after_label.as_str(), chosen.has_base), ("Empty room 1", false));
         assert_eq!(
             comparison(Locale::en, &list, Some(photo), Some("later"), false),
             None,

@@ -49,14 +49,14 @@ async fn each_mode_of_use_is_created_and_followed_to_its_images() {
     with_browser(|driver| async move {
         for (mode, expected) in [
             ("Staging only", vec!["Bedroom, Scandinavian"]),
-            ("Decluttering only", vec!["Empty room"]),
-            ("Declutter, then stage", vec!["Empty room", "Bedroom, Scandinavian"]),
+            ("Remove furniture only", vec!["Empty room"]),
+            ("Remove furniture, then stage", vec!["Empty room", "Bedroom, Scandinavian"]),
         ] {
             driver.goto(format!("{}/classic/new", server.url)).await?;
             let root = studio(&driver).await?;
             root.query(By::Css("#vstage-classic-address")).first().await?.send_keys(&photo).await?;
             choose_mode(&root, mode).await?;
-            if mode != "Decluttering only" {
+            if mode != "Remove furniture only" {
                 root.query(By::Css("#vstage-classic-room option[value=bed]")).first().await?.click().await?;
                 root.query(By::Css("#vstage-classic-style option[value=scandinavian]")).first().await?.click().await?;
             }

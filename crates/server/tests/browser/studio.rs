@@ -66,7 +66,7 @@ async fn a_staging_render_from_a_sample_finishes_on_screen_without_a_reload() {
         screenshot(&driver, "render-working").await?;
         wait_for_all_done(&root, 1).await?;
         let card = root.find(By::Css(".vstage-variation")).await?.text().await?;
-        assert!(card.contains("Virtual staging 1") && card.contains("Living room · Modern"), "{card}");
+        assert!(card.contains("Living room · Modern 1"), "a result is named by its room and style: {card}");
         root.query(By::Css(".vstage-compare__handle")).first().await?;
         screenshot(&driver, "render-done").await?;
         picture_for_the_docs(&driver, "studio", None).await?;
@@ -115,23 +115,23 @@ async fn removal_plus_staging_gives_pairs_with_lineage_and_a_removal_can_be_stag
         assert!(total.contains("2 of 20"), "one staged and one empty room: {total}");
         submit(&root, "Create render").await?;
         wait_for_all_done(&root, 2).await?;
-        let staged = root.query(By::Css("article[aria-label*='Virtual staging 1']")).first().await?.text().await?;
-        assert!(staged.contains("Staged on removal variation 1"), "{staged}");
-        assert!(staged.contains("Living room · Scandinavian"), "{staged}");
-        root.query(By::Css("article[aria-label*='Furniture removal 1']")).first().await?;
+        let staged = "article[aria-label*='Living room · Scandinavian 1']";
+        let staged = root.query(By::Css(staged)).first().await?.text().await?;
+        assert!(staged.contains("Staged on empty room 1"), "{staged}");
+        root.query(By::Css("article[aria-label='Empty room 1']")).first().await?;
         // the comparison can show the empty room the staging was made on
         click_text(&root, "label", StringMatch::new("Compare with the empty room").partial()).await?;
         let before = root.find(By::Css(".vstage-compare__before")).await?.attr("alt").await?.unwrap_or_default();
         assert!(before.contains("empty room"), "{before}");
         let after = root.find(By::Css(".vstage-compare__after")).await?.attr("alt").await?.unwrap_or_default();
-        assert_eq!(after, "Virtual staging 1", "the slider names the card it shows");
+        assert_eq!(after, "Living room · Scandinavian 1", "the slider names the card it shows");
 
         // a card's "Compare" brings the comparison, of that card, to the eye
-        let removal = root.query(By::Css("article[aria-label*='Furniture removal 1']")).first().await?;
+        let removal = root.query(By::Css("article[aria-label='Empty room 1']")).first().await?;
         click_text(&removal, "button", "Compare").await?;
         focus_moves_to(&driver, "#vstage-compare-title").await?;
         let after = root.find(By::Css(".vstage-compare__after")).await?.attr("alt").await?.unwrap_or_default();
-        assert_eq!(after, "Furniture removal 1");
+        assert_eq!(after, "Empty room 1");
 
         // stage the empty room again, in another style: the form opens where the eye is
         click_text(&root, "button", "Stage this empty room").await?;
@@ -142,9 +142,10 @@ async fn removal_plus_staging_gives_pairs_with_lineage_and_a_removal_can_be_stag
         screenshot(&driver, "render-add-variations").await?;
         submit(&root, "Add").await?;
         wait_for_all_done(&root, 3).await?;
-        let again = root.query(By::Css("article[aria-label*='Virtual staging 2']")).first().await?.text().await?;
-        assert!(again.contains("Industrial") && again.contains("Staged on removal variation 1"), "{again}");
-        assert_eq!(root.find_all(By::Css("article[aria-label*='Furniture removal']")).await?.len(), 1);
+        let again = "article[aria-label*='Living room · Industrial 1']";
+        let again = root.query(By::Css(again)).first().await?.text().await?;
+        assert!(again.contains("Staged on empty room 1"), "{again}");
+        assert_eq!(root.find_all(By::Css("article[aria-label^='Empty room']")).await?.len(), 1);
         Ok(())
     })
     .await;
