@@ -8,6 +8,7 @@ mod kind_choice;
 mod mask_choice;
 mod sky_choice;
 mod staging_options;
+mod style_choice;
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;

@@ -1,4 +1,5 @@
-//! Day to dusk's sky (dusk, golden hour, blue hour), as radio cards with a line on each.
+//! Day to dusk's sky (dusk, golden hour, blue hour), as radio cards with a line on each and the sky's colours
+//! from its top to the horizon, the sandbox's own.
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
@@ -22,7 +23,8 @@ pub fn SkyChoice(fields: DraftFields) -> impl IntoView {
                     };
                     let (pick, name, hint) = (sky.clone(), sky.clone(), sky.clone());
                     view! {
-                        <label class="vstage-kind" class:vstage-kind--chosen=chosen.clone()>
+                        <label class="vstage-kind vstage-sky" class:vstage-kind--chosen=chosen.clone()>
+                            <span class=format!("vstage-swatch vstage-swatch--{}", sky.as_str()) aria-hidden="true"></span>
                             <input
                                 type="radio"
                                 name=fields.dom("sky")

@@ -1,12 +1,13 @@
-//! Staging's options: the room type and style, and whether furniture is removed first (not for a staging on an
+//! Staging's options: the room type, the style (`style_choice`), and whether furniture is removed first (not for a staging on an
 //! emptied room, which is staged on that removal).
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
-use vstage_api::{RemovalMode, RoomType, Style};
+use vstage_api::{RemovalMode, RoomType};
 
 use super::draft::DraftFields;
-use super::{REMOVAL_MODES, ROOM_TYPES, STYLES};
+use super::style_choice::StyleChoice;
+use super::{REMOVAL_MODES, ROOM_TYPES};
 use crate::components::choice_field::ChoiceField;
 use crate::describe;
 use crate::locale::use_locale;
@@ -15,7 +16,7 @@ use crate::locale::use_locale;
 pub fn StagingOptions(fields: DraftFields) -> impl IntoView {
     let locale = use_locale();
     // made again in another language: the options' words follow the locale
-    let room_and_style = move || {
+    let room = move || {
         let locale = locale.get();
         view! {
             <ChoiceField
@@ -24,13 +25,6 @@ pub fn StagingOptions(fields: DraftFields) -> impl IntoView {
                 options=ROOM_TYPES.iter().map(|room| (room.as_str().to_string(), describe::room_type(locale, room))).collect()
                 current=Signal::derive(move || fields.draft().room_type.as_str().to_string())
                 on_pick=move |value: String| fields.edit(|d| d.room_type = RoomType::from(value.as_str()))
-            />
-            <ChoiceField
-                id=fields.dom("style")
-                label=td_string!(locale, forms.config_style)
-                options=STYLES.iter().map(|style| (style.as_str().to_string(), describe::style(locale, style))).collect()
-                current=Signal::derive(move || fields.draft().style.as_str().to_string())
-                on_pick=move |value: String| fields.edit(|d| d.style = Style::from(value.as_str()))
             />
         }
     };
@@ -52,7 +46,8 @@ pub fn StagingOptions(fields: DraftFields) -> impl IntoView {
         }
     };
     view! {
-        {room_and_style}
+        {room}
+        <StyleChoice fields />
         <Show
             when=move || fields.draft().base_variation_id.is_none()
             fallback=move || view! { <p class="vstage-muted">{move || td_string!(locale.get(), forms.config_staged_on_removal)}</p> }

@@ -102,6 +102,11 @@ async fn select(root: &WebElement, id_suffix: &str, value: &str) -> WebDriverRes
     thirtyfour::components::SelectElement::new(&element).await?.select_by_value(value).await
 }
 
+/// Picks style `value` among the swatches of the first configuration.
+async fn pick_style(root: &WebElement, value: &str) -> WebDriverResult<()> {
+    root.query(By::Css(format!("input[name$='-style'][value='{value}']"))).first().await?.click().await
+}
+
 #[tokio::test]
 async fn removal_plus_staging_gives_pairs_with_lineage_and_a_removal_can_be_staged_again() {
     let server = Server::start(&dist()).await;
@@ -110,7 +115,7 @@ async fn removal_plus_staging_gives_pairs_with_lineage_and_a_removal_can_be_stag
         let root = studio(&driver).await?;
         choose_sample(&root, "living-furnished.jpg").await?;
         select(&root, "-removal", "on").await?;
-        select(&root, "-style", "scandinavian").await?;
+        pick_style(&root, "scandinavian").await?;
         let total = root.find(By::Css(".vstage-total")).await?.text().await?;
         assert!(total.contains("2 of 20"), "one staged and one empty room: {total}");
         submit(&root, "Create render").await?;
@@ -138,7 +143,7 @@ async fn removal_plus_staging_gives_pairs_with_lineage_and_a_removal_can_be_stag
         focus_moves_to(&driver, "#vstage-add-title").await?;
         let hint = root.query(By::Css(".vstage-configs")).first().await?.text().await?;
         assert!(hint.contains("Staged on the empty room"), "{hint}");
-        select(&root, "-style", "industrial").await?;
+        pick_style(&root, "industrial").await?;
         screenshot(&driver, "render-add-variations").await?;
         submit(&root, "Add").await?;
         wait_for_all_done(&root, 3).await?;
@@ -274,14 +279,15 @@ async fn the_form_says_a_count_over_twenty_at_once_and_sends_nothing_wrong() {
         count.send_keys("12").await?;
         root.query(By::Css(".vstage-config .vstage-error")).not_exists().await?;
         // a new configuration copies the one before it, with as many variations as still fit
-        select(&root, "-style", "scandinavian").await?;
+        pick_style(&root, "scandinavian").await?;
         let add = with_text(&root, "button", "Add another configuration").first().await?;
         add.click().await?;
         let counts = root.find_all(By::Css("input.vstage-count")).await?;
         assert_eq!(counts.len(), 2);
         assert_eq!(counts[1].prop("value").await?.as_deref(), Some("8"), "20 less the first's 12");
-        let styles = root.find_all(By::Css("select[id$='-style']")).await?;
-        assert_eq!(styles[1].prop("value").await?.as_deref(), Some("scandinavian"));
+        let chosen = root.find_all(By::Css("input[name$='-style']:checked")).await?;
+        assert_eq!(chosen.len(), 2);
+        assert_eq!(chosen[1].attr("value").await?.as_deref(), Some("scandinavian"));
         counts[1].clear().await?;
         counts[1].send_keys("8").await?;
         screenshot(&driver, "new-render-multi").await?;
