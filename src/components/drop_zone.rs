@@ -1,8 +1,13 @@
-//! Where photos come from this device: a labelled file input inside a drop target that lights up while files
-//! are dragged over it. Chosen or dropped, the files are handed on as one list.
+//! Where photos come from this device: a drop target that lights up while files are dragged over it, with a
+//! button that chooses files and, on a touch screen, one that takes a photo with the camera. Chosen, taken or
+//! dropped, the files are handed on as one list. The native file inputs are hidden (their "No file chosen" would
+//! stay beside an uploaded photo) but keep the focus and their labels.
 
 use leptos::prelude::*;
+use leptos_i18n::td_string;
 use wasm_bindgen::JsCast;
+
+use crate::locale::use_locale;
 
 #[component]
 pub fn DropZone(
@@ -20,6 +25,7 @@ pub fn DropZone(
     #[prop(optional)]
     children: Option<Children>,
 ) -> impl IntoView {
+    let locale = use_locale();
     let dragging = RwSignal::new(false);
     let on_drop = move |ev: leptos::ev::DragEvent| {
         ev.prevent_default();
@@ -49,8 +55,23 @@ pub fn DropZone(
             on:dragleave=move |_| dragging.set(false)
             on:drop=on_drop
         >
-            <label for=id.clone()>{move || label.get().to_string()}</label>
-            <input id=id type="file" multiple=multiple accept="image/jpeg,image/png,image/webp" on:change=on_choose />
+            <p class="vstage-drop__words">{move || label.get().to_string()}</p>
+            <div class="vstage-drop__actions">
+                <label class="vstage-button vstage-button--secondary vstage-drop__choose">
+                    <input id=id.clone() class="vstage-visually-hidden" type="file" multiple=multiple
+                        accept="image/jpeg,image/png,image/webp" on:change=on_choose />
+                    {move || match multiple {
+                        true => td_string!(locale.get(), forms.picker_choose_several),
+                        false => td_string!(locale.get(), forms.picker_choose),
+                    }}
+                </label>
+                // Phones open their camera for `capture`; the button is shown on touch screens only (screens.css).
+                <label class="vstage-button vstage-button--secondary vstage-drop__camera">
+                    <input id=format!("{id}-camera") class="vstage-visually-hidden" type="file" accept="image/*"
+                        capture="environment" on:change=on_choose />
+                    {move || td_string!(locale.get(), forms.picker_camera)}
+                </label>
+            </div>
             {children.map(|children| children())}
         </div>
     }
