@@ -15,10 +15,12 @@ pub fn SubmitButton(#[prop(into)] busy: Signal<bool>, #[prop(into)] words: Signa
 }
 
 /// Once a refusal is on screen, the field it is about takes the focus (and so comes into view), or, for a refusal
-/// of the whole form, its message: where the eye goes, not above the fold.
-pub fn focus_the_first_refusal(ev: &leptos::ev::SubmitEvent) {
+/// of the whole form, its message: where the eye goes, not above the fold. `ev` is the form's submit, or the click
+/// of a button on a screen with no form (the screen is searched then).
+pub fn focus_the_first_refusal(ev: &web_sys::Event) {
     use wasm_bindgen::JsCast;
-    let Some(form) = ev.target().and_then(|target| target.dyn_into::<web_sys::Element>().ok()) else { return };
+    let target = ev.target().and_then(|target| target.dyn_into::<web_sys::Element>().ok());
+    let Some(form) = target.and_then(|target| target.closest("form, .vstage-page").ok().flatten()) else { return };
     request_animation_frame(move || {
         let first = |selector: &str| form.query_selector(selector).ok().flatten();
         let refused = first("[aria-invalid=true]").or_else(|| {

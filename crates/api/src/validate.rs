@@ -358,6 +358,9 @@ impl GetRender {
 
 impl Analyze {
     pub fn validate(&self) -> Result<(), ValidationError> {
+        if self.image_url.trim().is_empty() {
+            return fail("image_url", Rule::Required, Problem::PhotoAddressMissing);
+        }
         if !matches_analyze_image_url(&self.image_url) {
             return fail("image_url", Rule::Pattern, Problem::AnalyzePhotoPattern);
         }
@@ -689,5 +692,13 @@ mod tests {
         assert_eq!(refused.problem, Problem::TooManyVariations { total: 25, max: 20, left: 5 });
         let refused = one_of("resolution", "8k", &["4k", "full-hd"]).unwrap_err();
         assert_eq!(refused.message, "`8k` is not accepted here; choose one of: 4k, full-hd.");
+    }
+
+    #[test]
+    fn an_analysis_of_no_photo_asks_for_one() {
+        let asked = |image_url: &str| Analyze { image_url: image_url.into(), webhook_url: None }.validate();
+        assert_eq!(asked(" ").unwrap_err().problem, Problem::PhotoAddressMissing);
+        assert_eq!(asked("kitchen.jpg").unwrap_err().problem, Problem::AnalyzePhotoPattern);
+        assert!(asked("https://p.example/kitchen.jpg").is_ok());
     }
 }

@@ -22,6 +22,7 @@ use crate::components::cost_note::covered;
 use crate::components::image_picker::ImagePicker;
 use crate::components::lazy_mask_editor::LazyMaskEditor;
 use crate::components::screen_heading::ScreenHeading;
+use crate::components::submit_button::focus_the_first_refusal;
 use crate::locale::errors::{form_error, invalid};
 use crate::locale::use_locale;
 use crate::pages::use_render_created;
@@ -72,8 +73,11 @@ pub fn FurnitureMask() -> impl IntoView {
 /// Runs the service's analysis of the photo, once its address does.
 fn analyzer(page: FurnitureMaskState) -> impl Fn(leptos::ev::MouseEvent) + Clone + 'static {
     let api = use_api();
-    move |_| {
-        let Some(request) = page.start_analysis() else { return };
+    move |ev: leptos::ev::MouseEvent| {
+        let Some(request) = page.start_analysis() else {
+            focus_the_first_refusal(&ev);
+            return;
+        };
         let api = api.clone();
         spawn_local(async move { page.analysed(api.analyze(&request).await) });
     }

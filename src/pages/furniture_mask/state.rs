@@ -70,6 +70,8 @@ impl FurnitureMaskState {
     /// Starts over from the photo.
     pub fn start_over(&self) {
         self.step.set(Step::Photo);
+        // what was said of the photo before is no longer true of it
+        self.photo_error.set(None);
     }
 
     /// Takes the mask made in the editor, uploaded to `mask_url`.

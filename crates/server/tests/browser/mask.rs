@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use thirtyfour::prelude::*;
 
-use crate::browser::{dist, picture_for_the_docs, screenshot, studio, with_browser};
+use crate::browser::{dist, focus_moves_to, picture_for_the_docs, screenshot, studio, with_browser, with_text};
 use crate::studio::{choose_sample, submit, wait_for_all_done};
 use crate::support::Server;
 
@@ -43,7 +43,12 @@ async fn a_corrected_mask_is_the_one_the_removal_uses() {
     with_browser(|driver| async move {
         driver.goto(&format!("{}/remove-furniture", server.url)).await?;
         let root = studio(&driver).await?;
+        // asked with no photo: said where the eye is, and gone once a photo is chosen
+        submit(&root, "Find the furniture").await?;
+        with_text(&root, ".vstage-error", "Choose a photo first.").first().await?;
+        focus_moves_to(&driver, ".vstage-error, [aria-invalid=true]").await?;
         choose_sample(&root, "living-furnished.jpg").await?;
+        root.query(By::Css(".vstage-error")).not_exists().await?;
         submit(&root, "Find the furniture").await?;
         let share = root.query(By::Css(".vstage-analysis-share")).first().await?.text().await?;
         assert!(share.starts_with("Furniture covers") && share.contains('%'), "{share}");
