@@ -14,6 +14,7 @@ mod pasted_addresses;
 mod photo_status;
 pub mod photos;
 mod renders;
+mod room_guess;
 mod row;
 mod state;
 mod tools;
@@ -22,6 +23,7 @@ mod variation_line;
 mod variations;
 mod waiting;
 mod waiting_photo;
+mod waiting_photo_room;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;

@@ -4,9 +4,10 @@
 
 use leptos_i18n::td_string;
 use vstage_api::board::BoardRender;
-use vstage_api::{ApiError, BulkRender, Config, Variation, VariationStatus};
+use vstage_api::{ApiError, BulkRender, Config, RoomType, Style, Variation, VariationStatus};
 
-use crate::config_draft::ConfigDraft;
+use super::room_guess;
+use crate::config_draft::{ConfigDraft, Kind};
 use crate::describe;
 use crate::locale::Locale;
 use crate::plural;
@@ -50,6 +51,37 @@ pub struct Photo {
     pub state: PhotoState,
     /// Its own settings, when they differ from the board's.
     pub own: Option<ConfigDraft>,
+    /// The room it is staged as with the board's settings, when not the board's: guessed from its name, or chosen.
+    pub room: Option<RoomType>,
+    /// Whether `room` is still the guess.
+    pub room_guessed: bool,
+    /// The style it is staged in with the board's settings, when chosen for it.
+    pub style: Option<Style>,
+}
+
+impl Photo {
+    /// A photo waiting with the board's settings, its room guessed from its name.
+    pub fn new(key: u32, label: String, source: String, state: PhotoState) -> Photo {
+        let room = room_guess::room_from_name(&label);
+        Photo { key, room_guessed: room.is_some(), room, label, source, state, own: None, style: None }
+    }
+
+    /// The settings it is rendered with: its own, else the board's (`shared`) with its room and style.
+    pub fn draft(&self, shared: &ConfigDraft) -> ConfigDraft {
+        if let Some(own) = &self.own {
+            return own.clone();
+        }
+        let mut draft = shared.clone();
+        draft.room_type = self.room.clone().unwrap_or(draft.room_type);
+        draft.style = self.style.clone().unwrap_or(draft.style);
+        draft
+    }
+
+    /// Whether its room and style are chosen on the photo itself: it has no settings of its own and the board's
+    /// stage the room.
+    pub fn stages_with_board_settings(&self, shared: &ConfigDraft) -> bool {
+        self.own.is_none() && shared.kind == Kind::Staging
+    }
 }
 
 /// What the person did to the board's list.
@@ -238,7 +270,7 @@ pub fn photos_to_send(photos: &[Photo], keys: Option<&[u32]>, shared: &ConfigDra
                 key: photo.key,
                 label: photo.label.clone(),
                 address: photo.state.address()?.to_string(),
-                draft: photo.own.clone().unwrap_or_else(|| shared.clone()),
+                draft: photo.draft(shared),
             })
         })
         .collect()
@@ -351,7 +383,7 @@ mod tests {
     }
 
     fn photo(key: u32, state: PhotoState, own: Option<ConfigDraft>) -> Photo {
-        Photo { key, label: format!("{key}.jpg"), source: format!("{key}"), state, own }
+        Photo { own, ..Photo::new(key, format!("{key}.jpg"), format!("{key}"), state) }
     }
 
     #[wasm_bindgen_test(unsupported = test)]
@@ -378,6 +410,25 @@ mod tests {
         let again = photos_to_send(&photos, Some(&[3, 0]), &shared);
         assert_eq!(again.len(), 1, "only the keys asked for, and only with an address");
         assert_eq!(again[0].key, 3);
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn a_photo_is_staged_as_its_guessed_or_chosen_room_unless_it_has_settings_of_its_own() {
+        let shared = ConfigDraft { count: 2, ..ConfigDraft::default() };
+        let mut bedroom = Photo::new(0, "Master bedroom.jpg".into(), "a".into(), PhotoState::Uploading(0.0));
+        assert_eq!((bedroom.room.clone(), bedroom.room_guessed), (Some(RoomType::Bed), true));
+        assert_eq!(bedroom.draft(&shared), ConfigDraft { room_type: RoomType::Bed, ..shared.clone() });
+        bedroom.style = Some(Style::Coastal);
+        assert_eq!(bedroom.draft(&shared).style, Style::Coastal);
+        assert!(bedroom.stages_with_board_settings(&shared));
+        let unnamed = Photo::new(1, "IMG_1.jpg".into(), "b".into(), PhotoState::Uploading(0.0));
+        assert_eq!(unnamed.draft(&shared), shared, "no guess: the board's room");
+        let kitchen = ConfigDraft { room_type: RoomType::Kitchen, ..ConfigDraft::default() };
+        bedroom.own = Some(kitchen.clone());
+        assert_eq!(bedroom.draft(&shared), kitchen, "its own settings win");
+        assert!(!bedroom.stages_with_board_settings(&shared));
+        let dusk = ConfigDraft { kind: Kind::DayToDusk, ..ConfigDraft::default() };
+        assert!(!unnamed.stages_with_board_settings(&dusk), "no room to choose when the board does not stage");
     }
 
     #[wasm_bindgen_test(unsupported = test)]

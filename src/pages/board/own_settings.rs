@@ -1,5 +1,5 @@
-//! A waiting photo's own settings: "Customise" starts them from the board's and edits them with the same fields,
-//! "Use the board's settings" drops them. The photo keeps a copy, so that it is sent with them.
+//! A waiting photo's own settings: "Customise" starts them from what the photo has (the board's, with its room and
+//! style) and edits them with the same fields, "Use the board's settings" drops them. The photo keeps a copy, so that it is sent with them.
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
@@ -19,7 +19,12 @@ pub fn OwnSettings(photos: BoardPhotos, key: u32) -> impl IntoView {
         let chosen = own.with(|list| list.first().map(|(_, draft)| draft.clone()));
         photos.change(key, |photo| photo.own = chosen);
     });
-    let customise = move |_| own.set(vec![(own_id, photos.shared_draft())]);
+    // From what the photo has now: the board's settings with its room and style.
+    let customise = move |_| {
+        let shared = photos.shared_draft();
+        let now = photos.photos.with_untracked(|list| list.iter().find(|p| p.key == key).map(|p| p.draft(&shared)));
+        own.set(vec![(own_id, now.unwrap_or(shared))]);
+    };
     view! {
         <Show
             when=move || !own.with(Vec::is_empty)

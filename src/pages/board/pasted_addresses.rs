@@ -1,5 +1,6 @@
 //! The board's pasted addresses: several photos' web addresses at once, added as waiting photos (what is not an
-//! address is named, and left in the field to correct); in the sandbox, all its sample photos at once.
+//! address is named, and left in the field to correct, which takes the focus); in the sandbox, all its sample
+//! photos at once.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -11,6 +12,7 @@ use super::photos::{BoardPhotos, PhotoState};
 use crate::account::use_account;
 use crate::api::use_api;
 use crate::components::photo_address::PhotoAddress;
+use crate::components::submit_button::focus_the_first_refusal;
 use crate::locale::errors::api_error;
 use crate::locale::use_locale;
 
@@ -22,11 +24,16 @@ pub fn PastedAddresses(photos: BoardPhotos) -> impl IntoView {
     let pasted = RwSignal::new(String::new());
     let not_addresses = RwSignal::new(Vec::<String>::new());
     let samples_failure = RwSignal::new(None::<ApiError>);
-    let add_pasted = move |_| {
-        let (addresses, refused) = pasted_addresses(locale.get_untracked(), &pasted.get_untracked());
+    let add_pasted = move |ev: leptos::ev::MouseEvent| {
+        let (addresses, mut refused) = pasted_addresses(locale.get_untracked(), &pasted.get_untracked());
+        if addresses.is_empty() && refused.is_empty() {
+            refused.push(td_string!(locale.get_untracked(), board.paste_nothing).to_string());
+        }
         photos.add_addresses(locale.get_untracked(), addresses);
         if refused.is_empty() {
             pasted.set(String::new());
+        } else {
+            focus_the_first_refusal(&ev);
         }
         not_addresses.set(refused);
     };
@@ -56,7 +63,12 @@ pub fn PastedAddresses(photos: BoardPhotos) -> impl IntoView {
             placeholder="https://…/kitchen.jpg"
             several=true
             value=pasted
-            on_input=move |typed| pasted.set(typed)
+            on_input=move |typed| {
+                pasted.set(typed);
+                // what was said of the text before is gone with it
+                not_addresses.set(Vec::new());
+            }
+            invalid=Signal::derive(move || !not_addresses.with(Vec::is_empty))
             errors=not_addresses
         >
             <div class="vstage-form__actions">

@@ -45,7 +45,7 @@ impl BoardPhotos {
             true => PhotoState::Refused(td_string!(locale, board.add_twice, name = &label)),
             false => state,
         };
-        self.photos.update(|photos| photos.push(Photo { key, label, source, state, own: None }));
+        self.photos.update(|photos| photos.push(Photo::new(key, label, source, state)));
         key
     }
 

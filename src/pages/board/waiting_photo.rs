@@ -1,5 +1,6 @@
-//! One waiting photo: the photo itself once it has an address, its name, the settings it is rendered with, taking it away, where it is (`photo_status`) and
-//! its own settings (`own_settings`).
+//! One waiting photo as a card of the board's grid: the photo itself once it has an address, its name, the room
+//! and style it is staged as (`waiting_photo_room`) or the settings it is rendered with, taking it away, where it
+//! is (`photo_status`) and its own settings (`own_settings`).
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
@@ -8,6 +9,7 @@ use super::model::settings_words;
 use super::own_settings::OwnSettings;
 use super::photo_status::PhotoStatus;
 use super::photos::BoardPhotos;
+use super::waiting_photo_room::WaitingPhotoRoom;
 use crate::locale::use_locale;
 
 #[component]
@@ -16,14 +18,17 @@ pub fn WaitingPhoto(photos: BoardPhotos, key: u32, send: Callback<Option<Vec<u32
     let photo = Memo::new(move |_| photos.photos.with(|list| list.iter().find(|p| p.key == key).cloned()));
     let label = move || photo.with(|p| p.as_ref().map(|p| p.label.clone()).unwrap_or_default());
     let settings = move || photo.with(|p| settings_words(locale.get(), p.as_ref().and_then(|p| p.own.as_ref())));
+    let room_on_the_photo =
+        move || photo.with(|p| p.as_ref().is_some_and(|p| p.stages_with_board_settings(&photos.shared_draft())));
     // The photo itself, once it has an address: the agent sees which room it is before anything is made.
     let address = move || photo.with(|p| p.as_ref().and_then(|p| p.state.address().map(str::to_string)));
     view! {
         <li class="vstage-board__photo">
-            <div class="vstage-board__photo-head">
+            <div class="vstage-board__picture">
                 {move || address().map(|src| view! { <img class="vstage-board__thumb" src=src alt="" loading="lazy" /> })}
+            </div>
+            <div class="vstage-board__photo-head">
                 <strong class="vstage-board__label">{label}</strong>
-                <span class="vstage-hint">{settings}</span>
                 <button type="button" class="vstage-button vstage-button--small vstage-button--secondary"
                     aria-label=move || td_string!(locale.get(), board.waiting_remove_named, label = label())
                     on:click=move |_| photos.remove(key)>
@@ -34,6 +39,9 @@ pub fn WaitingPhoto(photos: BoardPhotos, key: u32, send: Callback<Option<Vec<u32
                 state=Signal::derive(move || photo.get().map(|p| p.state))
                 on_retry=move |()| send.run(Some(vec![key]))
             />
+            <Show when=room_on_the_photo fallback=move || view! { <span class="vstage-hint">{settings}</span> }>
+                <WaitingPhotoRoom photos key />
+            </Show>
             <OwnSettings photos key />
         </li>
     }

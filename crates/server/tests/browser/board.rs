@@ -1,14 +1,16 @@
 //! The listing board end to end: six photos created in one bulk request fill the board live, the failed one says
 //! why while the others finish; variations added to selected rows, one refused for having no room left; the
 //! board found as it was after leaving it; its ZIP; the same bulk variations from the renders list; several files
-//! chosen at once.
+//! chosen at once; the waiting photos as a grid whose cards guess and choose each room and style, on a desktop, a
+//! phone and a phone-wide host page.
 
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use thirtyfour::prelude::*;
 
-use crate::browser::{dist, picture_for_the_docs, screenshot, studio, with_browser, with_text};
+use crate::browser::{dist, focus_moves_to, picture_for_the_docs, screenshot, studio, with_browser, with_text};
+use crate::embed::{recording_host_page, server_for_a_host, start_host, widget};
 use crate::studio::submit;
 use crate::support::Server;
 
@@ -208,6 +210,185 @@ async fn several_files_chosen_at_once_upload_side_by_side_and_become_renders() {
         }
         let first = rows(&root).await?[0].text().await?;
         assert!(first.contains("Kitchen.jpg"), "the row keeps the file's name: {first}");
+        Ok(())
+    })
+    .await;
+}
+
+/// The sandbox's sample photos' addresses, by name.
+async fn sample_addresses(server: &Server, token: Option<&str>, names: &[&str]) -> Vec<String> {
+    let mut asked = reqwest::Client::new().get(server.api("/samples"));
+    if let Some(token) = token {
+        asked = asked.bearer_auth(token);
+    }
+    let samples: Value = asked.send().await.unwrap().json().await.unwrap();
+    let url = |name: &&str| samples.as_array().unwrap().iter().find(|s| s["name"] == *name).unwrap()["url"].clone();
+    names.iter().map(|name| url(name).as_str().unwrap().to_string()).collect()
+}
+
+/// The waiting photos' tops on screen, in order.
+async fn card_tops(driver: &WebDriver) -> WebDriverResult<Vec<f64>> {
+    let script =
+        "return [...document.querySelector('vstage-widget').shadowRoot.querySelectorAll('.vstage-board__photo')]
+        .map((card) => Math.round(card.getBoundingClientRect().top))";
+    driver.execute(script, vec![]).await?.convert()
+}
+
+/// How many pixels the page scrolls sideways.
+async fn sideways(driver: &WebDriver) -> WebDriverResult<i64> {
+    let script = "return document.scrollingElement.scrollWidth - document.documentElement.clientWidth";
+    driver.execute(script, vec![]).await?.convert()
+}
+
+#[tokio::test]
+async fn waiting_photos_are_a_grid_whose_cards_guess_and_choose_each_room() {
+    let server = Server::start(&dist()).await;
+    let names = ["living-empty.jpg", "bedroom-furnished.jpg", "exterior-day.jpg", "living-furnished.jpg"];
+    let photos = sample_addresses(&server, None, &names).await;
+    let api = server.api("");
+    with_browser(|driver| async move {
+        driver.goto(format!("{}/board", server.url)).await?;
+        let root = studio(&driver).await?;
+        // nothing pasted, then something that is not an address: said by the field, which takes the focus; the
+        // sentence goes as soon as the text changes
+        submit(&root, "Add these addresses").await?;
+        with_text(&root, ".vstage-error", "Paste one or more photo addresses first, one a line.").first().await?;
+        focus_moves_to(&driver, "#vstage-board-addresses").await?;
+        let field = root.find(By::Css("#vstage-board-addresses")).await?;
+        field.send_keys("kitchen.jpg").await?;
+        root.query(By::Css(".vstage-board__add .vstage-error")).not_exists().await?;
+        submit(&root, "Add these addresses").await?;
+        with_text(&root, ".vstage-error", thirtyfour::stringmatch::StringMatch::new("is not a web address").partial())
+            .first()
+            .await?;
+        field.clear().await?;
+        field.send_keys(photos.join("\n")).await?;
+        submit(&root, "Add these addresses").await?;
+        with_text(&root, "button", "Create 4 renders").first().await?;
+
+        // each card guesses its room from the photo's name and says so
+        let rooms = root.find_all(By::Css("select[id^='vstage-board-room-']")).await?;
+        let mut guessed = Vec::new();
+        for room in &rooms {
+            guessed.push(room.prop("value").await?.unwrap_or_default());
+        }
+        assert_eq!(guessed, ["living", "bed", "outdoor", "living"]);
+        let hints = root.find_all(By::Css(".vstage-board__room .vstage-hint")).await?;
+        assert_eq!(hints.len(), 4, "every guess is said");
+        // a grid on a desktop: the first cards side by side; one column on a phone, within its width
+        let tops = card_tops(&driver).await?;
+        assert_eq!(tops[0], tops[1], "cards share a row on a desktop: {tops:?}");
+        driver.set_window_rect(0, 0, 390, 844).await?;
+        let tops = card_tops(&driver).await?;
+        assert!(tops.windows(2).all(|pair| pair[0] < pair[1]), "one card a row on a phone: {tops:?}");
+        assert_eq!(sideways(&driver).await?, 0, "nothing is wider than a phone");
+        screenshot(&driver, "board-waiting").await?;
+        driver.set_window_rect(0, 0, 1280, 800).await?;
+
+        // the agent picks a style for the bedroom and a room for the last photo, on the cards themselves
+        let pick = |id: String, value: &'static str| {
+            let root = root.clone();
+            async move {
+                let select = root.find(By::Css(format!("select[id^='vstage-board-{id}']"))).await?;
+                thirtyfour::components::SelectElement::new(&select).await?.select_by_value(value).await
+            }
+        };
+        let keys: Vec<String> = {
+            let mut keys = Vec::new();
+            for room in &rooms {
+                keys.push(room.id().await?.unwrap_or_default().trim_start_matches("vstage-board-room-").to_string());
+            }
+            keys
+        };
+        pick(format!("style-{}", keys[1]), "coastal").await?;
+        pick(format!("room-{}", keys[3]), "dining").await?;
+        assert_eq!(
+            root.find_all(By::Css(".vstage-board__room .vstage-hint")).await?.len(),
+            3,
+            "a chosen room is no guess"
+        );
+        submit(&root, "Create 4 renders").await?;
+        let deadline = tokio::time::Instant::now() + FINISH;
+        while rows(&root).await?.len() < 4 && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(rows(&root).await?.len(), 4);
+
+        // each render was asked for with its card's room and style
+        let http = reqwest::Client::new();
+        let board: Value = http.get(format!("{api}/board")).send().await.unwrap().json().await.unwrap();
+        let mut asked = Vec::new();
+        for entry in board["renders"].as_array().unwrap() {
+            let id = entry["render_id"].as_str().unwrap();
+            let render: Value = http
+                .get(format!("{api}/v2/renders/{id}?include_variations=true"))
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            let furniture = &render["variations"]["items"][0]["config"]["add_furniture"];
+            asked.push((
+                entry["label"].as_str().unwrap().to_string(),
+                furniture["room_type"].clone(),
+                furniture["style"].clone(),
+            ));
+        }
+        let expected: Vec<(String, Value, Value)> = [
+            ("living-empty.jpg", "living", "modern"),
+            ("bedroom-furnished.jpg", "bed", "coastal"),
+            ("exterior-day.jpg", "outdoor", "modern"),
+            ("living-furnished.jpg", "dining", "modern"),
+        ]
+        .into_iter()
+        .map(|(label, room, style)| (label.to_string(), json!(room), json!(style)))
+        .collect();
+        assert_eq!(asked, expected);
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_board_fits_a_phone_wide_host_page_and_takes_a_photo_with_the_camera() {
+    let (host_listener, host_origin, server, secret) = server_for_a_host().await;
+    let token = secret.mint("agent-ana", Duration::from_secs(3600), Some(&host_origin));
+    let photos = sample_addresses(&server, Some(&token), &["living-empty.jpg", "bedroom-furnished.jpg"]).await;
+    let widget_tag = format!(r#"<vstage-widget id="agent" token="{token}" view="board"></vstage-widget>"#);
+    let _host = start_host(host_listener, recording_host_page(&server.url, &["vstage-ready"], &widget_tag)).await;
+    // a photo the phone's camera takes: a file as far as the page can tell
+    let folder = tempfile::tempdir().unwrap();
+    let taken = folder.path().join("Kitchen.jpg");
+    std::fs::write(&taken, reqwest::get(&photos[0]).await.unwrap().bytes().await.unwrap()).unwrap();
+    with_browser(|driver| async move {
+        driver.set_window_rect(0, 0, 390, 844).await?;
+        driver.goto(&host_origin).await?;
+        let root = widget(&driver, "agent").await?;
+        let camera = root.query(By::Css("label.vstage-drop__camera")).first().await?;
+        assert!(!camera.is_displayed().await?, "no camera button for a mouse");
+        // a touch screen is offered the camera
+        driver
+            .cdp()
+            .send_raw("Emulation.setTouchEmulationEnabled", json!({"enabled": true, "maxTouchPoints": 1}))
+            .await?;
+        assert!(camera.is_displayed().await?, "the camera is offered on a touch screen");
+        assert_eq!(
+            root.find(By::Css("#vstage-board-files-camera")).await?.attr("capture").await?.as_deref(),
+            Some("environment")
+        );
+        root.find(By::Css("#vstage-board-files-camera")).await?.send_keys(taken.display().to_string()).await?;
+        root.query(By::Css("#vstage-board-addresses")).first().await?.send_keys(photos.join("\n")).await?;
+        submit(&root, "Add these addresses").await?;
+        with_text(&root, "button", "Create 3 renders").first().await?;
+        let kitchen = root.find(By::Css(".vstage-board__photo select[id^='vstage-board-room-']")).await?;
+        assert_eq!(kitchen.prop("value").await?.as_deref(), Some("kitchen"), "the photo taken is the first, a kitchen");
+        assert_eq!(sideways(&driver).await?, 0, "the board does not push the host page sideways");
+        submit(&root, "Create 3 renders").await?;
+        with_text(&root, ".vstage-board__row", thirtyfour::stringmatch::StringMatch::new("bedroom").partial())
+            .first()
+            .await?;
+        assert_eq!(sideways(&driver).await?, 0, "nor do its rows");
         Ok(())
     })
     .await;

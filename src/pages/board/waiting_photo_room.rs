@@ -1,0 +1,54 @@
+//! A waiting photo's room and style, chosen on the photo itself while it has the board's settings: the room starts
+//! from the guess of its name (said beside it until the agent chooses), the style from the board's.
+
+use leptos::prelude::*;
+use leptos_i18n::td_string;
+use vstage_api::{RoomType, Style};
+
+use super::photos::BoardPhotos;
+use crate::components::choice_field::ChoiceField;
+use crate::components::config_fields::{ROOM_TYPES, STYLES};
+use crate::describe;
+use crate::locale::use_locale;
+
+#[component]
+pub fn WaitingPhotoRoom(photos: BoardPhotos, key: u32) -> impl IntoView {
+    let locale = use_locale();
+    let draft = Memo::new(move |_| {
+        let shared = photos.shared_draft();
+        photos.photos.with(|list| list.iter().find(|p| p.key == key).map(|p| p.draft(&shared))).unwrap_or_default()
+    });
+    let guessed = move || photos.photos.with(|list| list.iter().any(|p| p.key == key && p.room_guessed));
+    let pick_room = move |value: String| {
+        photos.change(key, |photo| {
+            photo.room = Some(RoomType::from(value.as_str()));
+            photo.room_guessed = false;
+        })
+    };
+    let pick_style = move |value: String| photos.change(key, |photo| photo.style = Some(Style::from(value.as_str())));
+    // made again in another language: the options' words follow the locale
+    move || {
+        let locale = locale.get();
+        view! {
+            <div class="vstage-board__room">
+                <ChoiceField
+                    id=format!("vstage-board-room-{key}")
+                    label=td_string!(locale, forms.config_room_type)
+                    options=ROOM_TYPES.iter().map(|room| (room.as_str().to_string(), describe::room_type(locale, room))).collect()
+                    current=Signal::derive(move || draft.with(|d| d.room_type.as_str().to_string()))
+                    on_pick=pick_room
+                />
+                <ChoiceField
+                    id=format!("vstage-board-style-{key}")
+                    label=td_string!(locale, forms.config_style)
+                    options=STYLES.iter().map(|style| (style.as_str().to_string(), describe::style(locale, style))).collect()
+                    current=Signal::derive(move || draft.with(|d| d.style.as_str().to_string()))
+                    on_pick=pick_style
+                />
+                <Show when=guessed>
+                    <p class="vstage-hint">{move || td_string!(locale, board.room_guessed)}</p>
+                </Show>
+            </div>
+        }
+    }
+}
