@@ -61,6 +61,12 @@ async fn a_corrected_mask_is_the_one_the_removal_uses() {
         let canvas = root.query(By::Css(".vstage-mask-canvas")).first().await?;
         let coverage = root.query(By::Css(".vstage-mask-coverage")).first().await?;
         let before = changed_text(&coverage, "").await?;
+        // on a phone the stage takes the photo's shape, so the fitted photo fills it
+        driver.set_window_rect(0, 0, 390, 844).await?;
+        let shape = canvas.rect().await?;
+        let photo = f64::from(width) / f64::from(height);
+        assert!((shape.width / shape.height - photo).abs() < 0.02, "{shape:?} for a photo of {width}x{height}");
+        driver.set_window_rect(0, 0, 1280, 800).await?;
         // the photo is fitted: photo point = centre + offset / scale
         let rect = canvas.rect().await?;
         let scale = ((rect.width - 24.0) / f64::from(width)).min((rect.height - 24.0) / f64::from(height));
