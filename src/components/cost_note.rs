@@ -1,6 +1,7 @@
-//! What a request will cost the photo allowance, said by the form before it is sent (`vstage_api::usage`); and, when
-//! the agent's allowance this period cannot cover it, why the form will not send it. `shortfall` is the rule, a plain
-//! function tested apart from the view.
+//! What a request will cost the photo allowance, said by the form before it is sent (`vstage_api::usage`), with what
+//! will be left; when the agent's allowance this period cannot cover it, why the form will not send it; and whether
+//! it is worth a question first. `shortfall` and `worth_asking` are the rules, plain functions tested apart from the
+//! view.
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
@@ -15,13 +16,43 @@ use crate::locale::{Locale, format, use_locale};
 pub fn shortfall(user: &User, cost: Cost) -> Option<(UsageKind, u64)> {
     user.renews_at.as_ref()?;
     cost.parts().find_map(|(kind, photos)| {
-        let (used, limit) = match kind {
-            UsageKind::Staging => user.staging_usage(),
-            UsageKind::ImageEditing => user.image_editing_usage(),
-        };
-        let left = limit.remaining(used)?;
+        let left = left_of(user, kind)?;
         (photos > left).then_some((kind, left))
     })
+}
+
+/// The photos of `kind` left this period, when the figures set a number.
+fn left_of(user: &User, kind: UsageKind) -> Option<u64> {
+    let (used, limit) = match kind {
+        UsageKind::Staging => user.staging_usage(),
+        UsageKind::ImageEditing => user.image_editing_usage(),
+    };
+    limit.remaining(used)
+}
+
+/// A request of this many photos of a kind or more is asked about before it is sent.
+pub const ASK_FROM: u64 = 10;
+
+/// Whether `cost` deserves a question before it is sent: `ASK_FROM` photos of a kind or more, or more than half of
+/// what is left of it.
+pub fn worth_asking(user: Option<&User>, cost: Cost) -> bool {
+    cost.parts().any(|(kind, photos)| {
+        photos >= ASK_FROM || user.and_then(|user| left_of(user, kind)).is_some_and(|left| photos * 2 > left)
+    })
+}
+
+/// "Uses 4 photos: Staging. 53 left (Staging) after this.": what `cost` uses and, where the figures set a number,
+/// what is left after it.
+pub fn cost_words(locale: Locale, user: Option<&User>, cost: Cost) -> String {
+    let mut words = Vec::new();
+    for (kind, photos) in cost.parts() {
+        words.push(uses(locale, kind, photos));
+        if let Some(left) = user.and_then(|user| left_of(user, kind)).filter(|left| *left >= photos) {
+            let (left, kind) = (format::number(locale, (left - photos) as f64), kind_word(locale, kind));
+            words.push(td_string!(locale, forms.cost_left, left = left, kind = kind).to_string());
+        }
+    }
+    words.join(" ")
 }
 
 /// Whether the agent's allowance can cover `cost`, as far as the studio knows now.
@@ -42,16 +73,19 @@ pub fn CostNote(
         let cost = cost.get().filter(|cost| !cost.is_none())?;
         let locale = locale.get();
         let user = account.user.get().and_then(Result::ok);
-        let uses: Vec<String> = cost.parts().map(|(kind, photos)| uses(locale, kind, photos)).collect();
         let short = user.as_ref().and_then(|user| Some((shortfall(user, cost)?, user.renews_at?)));
         Some(match short {
             Some(((kind, left), renews_at)) => {
                 let (date, left) = (format::day(locale, renews_at), format::number(locale, left as f64));
                 let why =
                     td_string!(locale, forms.cost_short, left = left, kind = kind_word(locale, kind), date = date);
+                let uses: Vec<String> = cost.parts().map(|(kind, photos)| uses(locale, kind, photos)).collect();
                 view! { <p class="vstage-error" role="alert">{uses.join(" ")} " " {why}</p> }.into_any()
             }
-            None => view! { <p class="vstage-hint vstage-cost" role="status">{uses.join(" ")}</p> }.into_any(),
+            None => {
+                let words = cost_words(locale, user.as_ref(), cost);
+                view! { <p class="vstage-hint vstage-cost" role="status">{words}</p> }.into_any()
+            }
         })
     }
 }
@@ -100,5 +134,20 @@ mod tests {
         assert_eq!(shortfall(&agent(30, Limit::Photos(30), false), one), None, "the account's: the service judges");
         assert_eq!(shortfall(&agent(900, Limit::Unlimited, true), one), None);
         assert_eq!(shortfall(&agent(0, Limit::Photos(1), true), Cost::of(UsageKind::ImageEditing, 9)), None);
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn a_cost_says_what_is_left_and_a_large_one_is_asked_about() {
+        let four = Cost::of(UsageKind::Staging, 4);
+        let user = agent(43, Limit::Photos(100), true);
+        assert_eq!(cost_words(Locale::en, Some(&user), four), "Uses 4 photos: Staging. 53 left (Staging) after this.");
+        assert_eq!(cost_words(Locale::en, None, four), "Uses 4 photos: Staging.", "nothing known, nothing said");
+        let unlimited = agent(43, Limit::Unlimited, true);
+        assert_eq!(cost_words(Locale::en, Some(&unlimited), four), "Uses 4 photos: Staging.");
+        assert!(!worth_asking(Some(&user), four));
+        assert!(worth_asking(Some(&user), Cost::of(UsageKind::Staging, ASK_FROM)), "ten photos at once");
+        assert!(worth_asking(Some(&agent(94, Limit::Photos(100), true)), four), "more than half of what is left");
+        assert!(!worth_asking(Some(&unlimited), four));
+        assert!(worth_asking(None, Cost::of(UsageKind::Staging, 12)));
     }
 }

@@ -5,6 +5,7 @@
 //! the sections are components of their own.
 
 mod add_photos;
+mod ask_first;
 mod create;
 mod loading;
 pub mod model;

@@ -1,6 +1,7 @@
 //! The photos waiting to be rendered: the board's settings, each photo (`waiting_photo`), and "Create renders"
-//! (`create`), which sends them with `POST /v2/renders/bulk` in requests of at most 25. Photos whose request failed
-//! stay here with the reason and can be sent again.
+//! (`create`), which sends them with `POST /v2/renders/bulk` in requests of at most 25, after a question
+//! (`ask_first`) when they use many photos. Photos whose request failed stay here with the reason and can be sent
+//! again.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -10,13 +11,15 @@ use vstage_api::usage::{self, Cost};
 use vstage_api::validate::MAX_BULK_ENTRIES;
 use vstage_api::{BulkCreateRenders, ValidationError};
 
+use super::ask_first::AskFirst;
 use super::create::CreateRenders;
 use super::model::{bulk_entries, photos_to_send};
 use super::photos::{BoardPhotos, PhotoState, SHARED_DRAFT_ID};
 use super::waiting_photo::WaitingPhoto;
+use crate::account::use_account;
 use crate::api::use_api;
 use crate::components::config_fields::ConfigFields;
-use crate::components::cost_note::{CostNote, covered};
+use crate::components::cost_note::{CostNote, covered, worth_asking};
 use crate::locale::use_locale;
 
 #[component]
@@ -30,6 +33,22 @@ pub fn WaitingPhotos(
     let sending = RwSignal::new(false);
     let send = sender(photos, sending, on_created);
     let no_error = Signal::stored(None::<ValidationError>);
+    let account = use_account();
+    let asking = RwSignal::new(false);
+    let cost = Signal::derive(move || cost_of(photos, None));
+    // A large request is asked about first; the question's "Create" sends it.
+    let on_create = move |()| {
+        let user = account.user.get_untracked().and_then(Result::ok);
+        if worth_asking(user.as_ref(), cost.get_untracked()) {
+            asking.set(true);
+        } else {
+            send.run(None);
+        }
+    };
+    let on_yes = move |()| {
+        asking.set(false);
+        send.run(None);
+    };
 
     view! {
         <Show when=move || !photos.photos.with(Vec::is_empty)>
@@ -44,8 +63,9 @@ pub fn WaitingPhotos(
                         <WaitingPhoto photos key=photo.key send />
                     </For>
                 </ul>
-                <CostNote cost=Signal::derive(move || Some(cost_of(photos, None))) />
-                <CreateRenders photos sending on_create=move |()| send.run(None) />
+                <CostNote cost=Signal::derive(move || Some(cost.get())) />
+                <CreateRenders photos sending on_create />
+                <AskFirst asking cost renders=Signal::derive(move || photos.ready()) on_yes />
             </section>
         </Show>
     }

@@ -9,7 +9,9 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use thirtyfour::prelude::*;
 
-use crate::browser::{dist, focus_moves_to, picture_for_the_docs, screenshot, studio, with_browser, with_text};
+use crate::browser::{
+    click_text, dist, focus_moves_to, picture_for_the_docs, screenshot, studio, with_browser, with_text,
+};
 use crate::embed::{recording_host_page, server_for_a_host, start_host, widget};
 use crate::studio::submit;
 use crate::support::Server;
@@ -389,6 +391,46 @@ async fn the_board_fits_a_phone_wide_host_page_and_takes_a_photo_with_the_camera
             .first()
             .await?;
         assert_eq!(sideways(&driver).await?, 0, "nor do its rows");
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn ten_photos_at_once_are_asked_about_before_anything_is_spent() {
+    let server = Server::start(&dist()).await;
+    let living = sample_addresses(&server, None, &["living-empty.jpg"]).await.remove(0);
+    let photos: Vec<String> = (0..10).map(|n| format!("{living}?photo={n}")).collect();
+    let api = server.api("");
+    with_browser(|driver| async move {
+        driver.goto(format!("{}/board", server.url)).await?;
+        let root = studio(&driver).await?;
+        root.query(By::Css("#vstage-board-addresses")).first().await?.send_keys(photos.join("\n")).await?;
+        submit(&root, "Add these addresses").await?;
+        let cost = root.query(By::Css(".vstage-cost")).first().await?.text().await?;
+        assert_eq!(cost, "Uses 10 photos: Staging. 90 left (Staging) after this.");
+        submit(&root, "Create 10 renders").await?;
+        // the question takes the eye; "Not now" spends nothing
+        focus_moves_to(&driver, "#vstage-board-ask").await?;
+        let question = root.find(By::Css("#vstage-board-ask")).await?.text().await?;
+        assert_eq!(question, "Uses 10 photos: Staging. 90 left (Staging) after this. Create them?");
+        submit(&root, "Not now").await?;
+        root.query(By::Css(".vstage-ask")).not_exists().await?;
+        let used = |user: Value| user["photosUsedThisPeriod"]["staging"].as_u64();
+        let user: Value = reqwest::get(format!("{api}/v2/user")).await.unwrap().json().await.unwrap();
+        assert_eq!(used(user), Some(0), "nothing was spent");
+        let board: Value = reqwest::get(format!("{api}/board")).await.unwrap().json().await.unwrap();
+        assert!(board["renders"].as_array().is_none_or(Vec::is_empty), "nothing was created: {board}");
+        // asked again, and answered: the ten are created
+        submit(&root, "Create 10 renders").await?;
+        click_text(&root.find(By::Css(".vstage-ask")).await?, "button", "Create 10 renders").await?;
+        let deadline = tokio::time::Instant::now() + FINISH;
+        while rows(&root).await?.len() < 10 && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(rows(&root).await?.len(), 10);
+        let user: Value = reqwest::get(format!("{api}/v2/user")).await.unwrap().json().await.unwrap();
+        assert_eq!(used(user), Some(10), "the ten were charged once created");
         Ok(())
     })
     .await;
