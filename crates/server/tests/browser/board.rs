@@ -125,7 +125,7 @@ async fn a_listing_fills_the_board_live_and_a_failed_photo_says_why() {
         assert!(text.contains("failed this photo on purpose"), "the failed row says why: {text}");
         failed.find(By::Css(".vstage-board__failure button")).await?;
         screenshot(&driver, "board-done").await?;
-        picture_for_the_docs(&driver, "board", None).await?;
+        picture_for_the_docs(&driver, "board", Some(".vstage-board__renders")).await?;
 
         // Three selected; the full one is named and left out, the two others get one more variation each.
         for row in rows(&root).await?.iter().take(3) {
@@ -309,6 +309,7 @@ async fn waiting_photos_are_a_grid_whose_cards_guess_and_choose_each_room() {
             3,
             "a chosen room is no guess"
         );
+        picture_for_the_docs(&driver, "board-photos", Some(".vstage-board__photos")).await?;
         submit(&root, "Create 4 renders").await?;
         let deadline = tokio::time::Instant::now() + FINISH;
         while rows(&root).await?.len() < 4 && tokio::time::Instant::now() < deadline {

@@ -118,14 +118,17 @@ pub async fn screenshot(driver: &WebDriver, name: &str) -> WebDriverResult<()> {
 }
 
 /// The page as a picture of the docs (`docs/images/{name}.png`, 800 pixels wide from a 1280 × 1100 window), from
-/// its top or from the element `top` selects: written there with `VSTAGE_DOCS_PICTURES=1`, else beside the
+/// its top or from the element `top` selects (on the page or in the studio): written there with `VSTAGE_DOCS_PICTURES=1`, else beside the
 /// screenshots, so that a test run leaves the sources alone.
 pub async fn picture_for_the_docs(driver: &WebDriver, name: &str, top: Option<&str>) -> WebDriverResult<()> {
     driver.set_window_rect(0, 0, 1280, 1100).await?;
     match top {
         Some(selector) => {
-            let element = driver.find(By::Css(selector)).await?;
-            driver.execute("arguments[0].scrollIntoView({ block: 'start' })", vec![element.to_json()?]).await?;
+            // on the page, or in the studio's shadow root
+            let script = "const found = document.querySelector(arguments[0])
+                ?? document.querySelector('vstage-widget')?.shadowRoot?.querySelector(arguments[0]);
+                found.scrollIntoView({ block: 'start' })";
+            driver.execute(script, vec![serde_json::json!(selector)]).await?;
         }
         None => {
             driver.execute("window.scrollTo(0, 0)", vec![]).await?;
