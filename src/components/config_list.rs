@@ -70,7 +70,7 @@ pub fn ConfigList(
                     let max = MAX_VARIATIONS_PER_RENDER;
                     if existing > 0 {
                         let new = total - existing;
-                        td_string!(locale, forms.list_total_adding, new = new, total = total, max = max, existing = existing)
+                        td_string!(locale, forms.list_total_adding, new = new, total = total, max = max)
                     } else {
                         td_string!(locale, forms.list_total, total = total, max = max)
                     }

@@ -117,7 +117,7 @@ async fn removal_plus_staging_gives_pairs_with_lineage_and_a_removal_can_be_stag
         select(&root, "-removal", "on").await?;
         pick_style(&root, "scandinavian").await?;
         let total = root.find(By::Css(".vstage-total")).await?.text().await?;
-        assert!(total.contains("2 of 20"), "one staged and one empty room: {total}");
+        assert!(total.contains("2 of the 20"), "one staged and one empty room: {total}");
         submit(&root, "Create render").await?;
         wait_for_all_done(&root, 2).await?;
         let staged = "article[aria-label*='Living room · Scandinavian 1']";
