@@ -13,6 +13,7 @@ use crate::project::{self, Project, output_line};
 pub const SCHEMATHESIS_VERSION: &str = "4.32.5";
 /// moto's S3-compatible server, which the kept-results tests store into.
 pub const MOTO_VERSION: &str = "5.2.5";
+pub const STANDARD_WEBHOOKS_VERSION: &str = "1.1.0";
 pub const BINARYEN_VERSION: &str = "132";
 /// Trunk.toml's `trunk-version`.
 pub const TRUNK_VERSION: &str = "0.21.14";
@@ -65,6 +66,7 @@ fn downloads(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
         nginx()?;
         python_tool(project, &PythonTool::SCHEMATHESIS)?;
         python_tool(project, &PythonTool::MOTO)?;
+        python_tool(project, &PythonTool::STANDARD_WEBHOOKS)?;
         axe_core(project)?;
         exiftool()?;
     }
@@ -253,6 +255,13 @@ impl PythonTool {
     };
     pub const MOTO: PythonTool =
         PythonTool { name: "moto", package: "moto[server]", version: MOTO_VERSION, binary: "moto_server" };
+    /// The Standard Webhooks reference library, which the tests verify the host's webhooks with.
+    pub const STANDARD_WEBHOOKS: PythonTool = PythonTool {
+        name: "standardwebhooks",
+        package: "standardwebhooks",
+        version: STANDARD_WEBHOOKS_VERSION,
+        binary: "python",
+    };
 
     pub fn binary_in(&self, project: &Project) -> std::path::PathBuf {
         project.tools_dir().join(self.name).join("bin").join(self.binary)

@@ -48,6 +48,8 @@ pub enum Command {
     Allowance(AllowanceArgs),
     /// Report the photos charged and refunded per subject and kind over a span of days, for billing.
     Usage(UsageArgs),
+    /// Show the host's webhooks and what became of them, or send one again (the database serve uses).
+    Deliveries(DeliveriesArgs),
 }
 
 /// The database a command reads, as `serve` names it.
@@ -80,6 +82,27 @@ pub enum AllowanceAction {
     },
     /// Every subject's own allowance.
     List,
+}
+
+#[derive(Debug, Args)]
+pub struct DeliveriesArgs {
+    #[command(subcommand)]
+    pub action: DeliveriesAction,
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DeliveriesAction {
+    /// The newest deliveries, a line each: `pending`, `sent` or `failed` ones, or all.
+    List {
+        #[arg(long, value_parser = ["pending", "sent", "failed"])]
+        outcome: Option<String>,
+        #[arg(long, default_value_t = 50)]
+        limit: i64,
+    },
+    /// Send event ID (`msg_...`) again to each of its receivers, whatever became of it.
+    Retry { id: String },
 }
 
 #[derive(Debug, Args)]
@@ -253,6 +276,15 @@ pub struct ServeArgs {
     /// How long results are kept, e.g. 365d; 0s to keep them for ever.
     #[arg(long, default_value = "365d", value_parser = humantime::parse_duration)]
     pub results_retention: Duration,
+    /// An address of the listing site's backend that the studio's events are posted to, signed to the Standard
+    /// Webhooks specification with VSTAGE_HOST_WEBHOOK_SECRET (docs/embedding.md); repeat for several. Private
+    /// addresses are allowed: the operator sets them, never a browser or a token.
+    #[arg(long = "host-webhook-url", value_name = "URL")]
+    pub host_webhook_urls: Vec<String>,
+    /// The first delay before a host webhook that was not taken is sent again, in milliseconds; it doubles each
+    /// time, up to an hour, for three days.
+    #[arg(long, default_value_t = 5000)]
+    pub host_webhook_retry_ms: u64,
     /// Live-event streams a subject may hold open at once.
     #[arg(long, default_value_t = 32)]
     pub max_event_streams: usize,

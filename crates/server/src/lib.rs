@@ -17,6 +17,7 @@ mod disclosure;
 mod downloads;
 mod error;
 mod health;
+mod host_webhooks;
 mod inert;
 mod live;
 mod metrics;
@@ -43,5 +44,6 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Token(args) => commands::token::run(args),
         Command::Allowance(args) => commands::allowance::run(args).await,
         Command::Usage(args) => commands::usage::run(args).await,
+        Command::Deliveries(args) => commands::deliveries::run(args).await,
     }
 }

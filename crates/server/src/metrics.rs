@@ -80,6 +80,10 @@ pub struct Metrics {
     pub upstream_seconds: Family<EndpointLabels, Histogram>,
     /// `received`, `refused` (signature or age) or `duplicate`.
     pub webhooks: Family<Outcome, Counter>,
+    /// Attempts to deliver the host's webhooks, by outcome (`sent`, `retried`, `failed`).
+    pub host_webhooks: Family<Outcome, Counter>,
+    /// The host's webhooks waiting in the outbox (all servers').
+    pub host_webhooks_pending: Gauge,
     pub event_streams_open: Gauge,
     /// Events sent to browsers' streams, one per stream.
     pub events_sent: Counter,
@@ -108,6 +112,8 @@ impl Metrics {
             upstream_calls: Family::default(),
             upstream_seconds: Family::new_with_constructor(latency),
             webhooks: Family::default(),
+            host_webhooks: Family::default(),
+            host_webhooks_pending: Gauge::default(),
             event_streams_open: Gauge::default(),
             events_sent: Counter::default(),
             kept_copies: Family::default(),
@@ -135,6 +141,16 @@ impl Metrics {
             metrics.upstream_seconds.clone(),
         );
         registry.register("webhooks", "Webhook deliveries, by outcome", metrics.webhooks.clone());
+        registry.register(
+            "host_webhooks",
+            "Attempts to deliver the host's webhooks, by outcome",
+            metrics.host_webhooks.clone(),
+        );
+        registry.register(
+            "host_webhooks_pending",
+            "The host's webhooks waiting to be delivered",
+            metrics.host_webhooks_pending.clone(),
+        );
         registry.register("event_streams_open", "Live event streams open now", metrics.event_streams_open.clone());
         registry.register("events_sent", "Events sent to live streams", metrics.events_sent.clone());
         registry.register("kept_copies", "Result copies kept, by outcome", metrics.kept_copies.clone());

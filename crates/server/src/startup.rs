@@ -1,6 +1,7 @@
 //! What `vstage serve` and `vstage check` make of the options before anything listens: the access rules and
-//! CORS, the database, the object store, the service (or the embedded sandbox) and the widget's loader, each
-//! checked as it is made (`checks`), so that a wrong setting stops the start with a sentence that names it.
+//! CORS, the database, the host's webhooks, the object store, the service (or the embedded sandbox) and the
+//! widget's loader, each checked as it is made (`checks`), so that a wrong setting stops the start with a sentence
+//! that names it.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,6 +16,7 @@ use crate::access::Access;
 use crate::access::token::WidgetSecret;
 use crate::checks;
 use crate::cli::{AccessMode, ServeArgs, SkippableCheck};
+use crate::host_webhooks::{self, HostWebhooks};
 use crate::request_log::REQUEST_ID;
 use crate::secret;
 use crate::site::loader::Loader;
@@ -36,6 +38,8 @@ pub struct Foundation {
     pub embedded_sandbox: Option<RunningSandbox>,
     pub http: HttpClient,
     pub loader: Loader,
+    /// The listing site's backend's webhooks, when `--host-webhook-url` names it.
+    pub host_webhooks: Option<Arc<HostWebhooks>>,
 }
 
 impl Foundation {
@@ -48,6 +52,12 @@ impl Foundation {
             None => local_url.to_string(),
         };
         let store = storage::open(args.database.as_deref(), &args.data_dir).await?;
+        let host_webhooks = HostWebhooks::new(
+            &args.host_webhook_urls,
+            std::env::var(host_webhooks::SECRET_VARIABLE).ok().as_deref(),
+            store.clone(),
+            Duration::from_millis(args.host_webhook_retry_ms.max(1)),
+        )?;
         let files = objects::open(args.storage.as_deref(), &args.data_dir)?;
         let location = match &args.storage {
             Some(location) => location.clone(),
@@ -76,7 +86,18 @@ impl Foundation {
         } else {
             checks::widget_is_built(&args.dist, &loader)?;
         }
-        Ok(Foundation { access, cors, public_url, store, files, upstream, embedded_sandbox, http, loader })
+        Ok(Foundation {
+            access,
+            cors,
+            public_url,
+            store,
+            files,
+            upstream,
+            embedded_sandbox,
+            http,
+            loader,
+            host_webhooks,
+        })
     }
 }
 

@@ -65,7 +65,7 @@ impl AppState {
         embedded: bool,
         listening: SocketAddr,
     ) -> anyhow::Result<AppState> {
-        let Foundation { access, cors, public_url, store, files, upstream, http, loader, .. } = parts;
+        let Foundation { access, cors, public_url, store, files, upstream, http, loader, host_webhooks, .. } = parts;
         let webhook_secret = Arc::new(webhook_secret(args, &upstream, &http, embedded).await?);
         // The embedded sandbox reaches us on loopback; the real service only at the public address.
         let webhook_url = match (embedded, &args.public_url) {
@@ -166,6 +166,7 @@ impl AppState {
                 defaults: args.allowance,
                 period: args.allowance_period,
             }),
+            host_webhooks,
         });
         Ok(AppState {
             proxy,

@@ -2,6 +2,7 @@
 
 pub mod allowance;
 pub mod check;
+pub mod deliveries;
 pub mod sandbox;
 pub mod serve;
 pub mod token;

@@ -22,6 +22,9 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let state = Arc::new(AppState::assemble(&args, parts, embedded_sandbox.is_some(), listening).await?);
     tokio::spawn(state.uploads.clone().remove_expired_forever());
     tokio::spawn(state.proxy.kept.clone().remove_expired_forever());
+    if let Some(hooks) = state.proxy.host_webhooks.clone() {
+        tokio::spawn(hooks.deliver_forever());
+    }
     if let Some(address) = args.metrics_listen {
         let listener = bind(address).await?;
         say(&format!("vstage metrics on http://{}/metrics", listener.local_addr()?));

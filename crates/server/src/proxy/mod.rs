@@ -25,6 +25,7 @@ use crate::access::{Gate, Subject};
 use crate::addresses;
 use crate::allowance::Allowances;
 use crate::error::ServerError;
+use crate::host_webhooks::HostWebhooks;
 use crate::live::events::Events;
 use crate::live::webhooks::{WebhookSecret, resource_key};
 use crate::metrics::metrics;
@@ -62,6 +63,8 @@ pub struct ProxyState {
     pub kept: Arc<KeptResults>,
     /// Each subject's photos per month: a creation is charged before it is sent.
     pub allowances: Arc<Allowances>,
+    /// The listing site's backend, told of what the studio does; `None` without `--host-webhook-url`.
+    pub host_webhooks: Option<Arc<HostWebhooks>>,
 }
 
 /// One worker's proxy: the shared state, and this worker's connections to the service.
@@ -341,7 +344,13 @@ impl Proxy {
                 }
             },
         };
-        self.state.ownership.record(kind, ids.clone(), subject.as_str()).await?;
+        let reported = match (&self.state.host_webhooks, kind) {
+            (Some(hooks), Kind::Render) => {
+                hooks.renders_created(subject.as_str(), &ids, vstage_api::time::now_millis())
+            }
+            _ => Vec::new(),
+        };
+        self.state.ownership.record(kind, ids.clone(), subject.as_str(), &reported).await?;
         let resources = ids.iter().map(|id| resource_key(kind, id)).collect();
         self.state.events.claim(resources, subject.as_str()).await
     }

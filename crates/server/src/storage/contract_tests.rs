@@ -65,11 +65,11 @@ fn delivery(id: &str, body: &str, now: i64) -> Delivery {
 async fn ownership_is_per_subject_and_pages_in_order() {
     on_both(|store| async move {
         let ids: Vec<String> = (0..5).map(|n| format!("rnd_{n}")).collect();
-        store.record_owners(Kind::Render, &ids[..3], "alice").await.unwrap();
-        store.record_owners(Kind::Render, &ids[3..], "bob").await.unwrap();
+        store.record_owners(Kind::Render, &ids[..3], "alice", &[]).await.unwrap();
+        store.record_owners(Kind::Render, &ids[3..], "bob", &[]).await.unwrap();
         // a retried record changes nothing, another kind is another id space
-        store.record_owners(Kind::Render, &ids[..1], "bob").await.unwrap();
-        store.record_owners(Kind::Analysis, &ids[..1], "bob").await.unwrap();
+        store.record_owners(Kind::Render, &ids[..1], "bob", &[]).await.unwrap();
+        store.record_owners(Kind::Analysis, &ids[..1], "bob", &[]).await.unwrap();
         assert!(store.owns_all(Kind::Render, &ids[..3], "alice").await.unwrap());
         assert!(!store.owns_all(Kind::Render, &ids[..4], "alice").await.unwrap());
         assert!(!store.owns_all(Kind::Render, &["nobody's".into()], "alice").await.unwrap());
@@ -128,7 +128,7 @@ async fn a_board_is_bounded() {
 #[tokio::test]
 async fn a_delivery_is_stored_once_for_its_owner_and_remembered_for_a_week() {
     on_both(|store| async move {
-        store.record_owners(Kind::Render, &["rnd_a".into()], "alice").await.unwrap();
+        store.record_owners(Kind::Render, &["rnd_a".into()], "alice", &[]).await.unwrap();
         let first = store.receive_delivery(delivery("rnd_a", "{1}", 1_000)).await.unwrap().unwrap();
         assert_eq!(first.subject, "alice");
         assert!(store.receive_delivery(delivery("rnd_a", "{1}", 2_000)).await.unwrap().is_none(), "a duplicate");
@@ -145,7 +145,7 @@ async fn events_wait_for_their_owner_and_replay_in_order() {
         let bounds = store.event_log_bounds().await.unwrap();
         assert_eq!((bounds.newest, bounds.dropped_through), (0, 0));
         // One for alice's render, one before its owner is known, one in open access.
-        store.record_owners(Kind::Render, &["rnd_a".into()], "alice").await.unwrap();
+        store.record_owners(Kind::Render, &["rnd_a".into()], "alice", &[]).await.unwrap();
         let owned = store.receive_delivery(delivery("rnd_a", "{a}", 10)).await.unwrap().unwrap();
         let early = store.receive_delivery(delivery("rnd_b", "{b}", 11)).await.unwrap().unwrap();
         assert_eq!(early.subject, "", "kept for a later claim");
@@ -153,7 +153,7 @@ async fn events_wait_for_their_owner_and_replay_in_order() {
         assert_eq!(store.receive_delivery(open).await.unwrap().unwrap().subject, "local");
         assert!(store.events_since("alice", 0, 10).await.unwrap().iter().all(|event| event.id != early.id));
 
-        store.record_owners(Kind::Render, &["rnd_b".into()], "alice").await.unwrap();
+        store.record_owners(Kind::Render, &["rnd_b".into()], "alice", &[]).await.unwrap();
         let claimed = store.claim_events(&["Render:rnd_b".into()], "alice").await.unwrap();
         assert_eq!(claimed.iter().map(|event| event.id).collect::<Vec<_>>(), [early.id]);
         assert!(store.claim_events(&["Render:rnd_b".into()], "alice").await.unwrap().is_empty(), "claimed once");
@@ -184,7 +184,7 @@ async fn a_delivery_names_the_creator_of_a_render_whose_owner_was_never_recorded
         assert_eq!(adopted.subject, "alice");
         assert!(store.owns_all(Kind::Render, &["rnd_a".into()], "alice").await.unwrap(), "recorded as alice's");
         // A recorded owner is never replaced by a creation's.
-        store.record_owners(Kind::Render, &["rnd_b".into()], "carol").await.unwrap();
+        store.record_owners(Kind::Render, &["rnd_b".into()], "carol", &[]).await.unwrap();
         assert_eq!(store.receive_delivery(named("rnd_b", "{b}", "crt_1")).await.unwrap().unwrap().subject, "carol");
         // Creations are forgotten with the deliveries seen.
         let week_later = Delivery { creation: Some("crt_1".into()), ..delivery("rnd_c", "{c}", 2_000 + SEEN_FOR_MS) };
@@ -196,7 +196,7 @@ async fn a_delivery_names_the_creator_of_a_render_whose_owner_was_never_recorded
 #[tokio::test]
 async fn events_past_the_window_leave_the_log_and_the_bounds_say_so() {
     on_both(|store| async move {
-        store.record_owners(Kind::Render, &["rnd_a".into()], "alice").await.unwrap();
+        store.record_owners(Kind::Render, &["rnd_a".into()], "alice", &[]).await.unwrap();
         let old = store.receive_delivery(delivery("rnd_a", "{old}", 1_000)).await.unwrap().unwrap();
         let newer = Delivery { events_since: 1_500, ..delivery("rnd_a", "{newer}", 2_000) };
         let newer = store.receive_delivery(newer).await.unwrap().unwrap();
@@ -330,10 +330,10 @@ async fn a_shared_store_announces_every_event_to_every_server() {
     assert!(first.is_shared());
     // handed over once it listens: nothing stored from here on is missed
     let mut feed = second.event_feed().await.unwrap().expect("a feed");
-    first.record_owners(Kind::Render, &["rnd_a".into()], "alice").await.unwrap();
+    first.record_owners(Kind::Render, &["rnd_a".into()], "alice", &[]).await.unwrap();
     let stored = first.receive_delivery(delivery("rnd_a", "{a}", 1)).await.unwrap().unwrap();
     let unowned = first.receive_delivery(delivery("rnd_b", "{b}", 2)).await.unwrap().unwrap();
-    first.record_owners(Kind::Render, &["rnd_b".into()], "bob").await.unwrap();
+    first.record_owners(Kind::Render, &["rnd_b".into()], "bob", &[]).await.unwrap();
     first.claim_events(&["Render:rnd_b".into()], "bob").await.unwrap();
     let mut next = async || {
         tokio::time::timeout(std::time::Duration::from_secs(30), feed.next()).await.expect("announced").unwrap()
@@ -354,7 +354,7 @@ async fn a_feed_cut_off_listens_again_and_misses_nothing() {
     let url = fresh_database().await;
     let store: Arc<dyn Store> = Arc::new(Postgres::connect(&url).await.unwrap());
     let mut feed = store.event_feed().await.unwrap().expect("a feed");
-    store.record_owners(Kind::Render, &["rnd_a".into()], "alice").await.unwrap();
+    store.record_owners(Kind::Render, &["rnd_a".into()], "alice", &[]).await.unwrap();
     let mut next = async || {
         tokio::time::timeout(std::time::Duration::from_secs(30), feed.next()).await.expect("announced").unwrap()
     };
@@ -488,6 +488,63 @@ async fn concurrent_reservations_never_spend_more_than_the_allowance() {
         });
         let outcomes = futures_util::future::join_all(tries).await;
         assert_eq!(outcomes.iter().filter(|outcome| **outcome == Reserved::Charged).count(), 7);
+    })
+    .await;
+}
+
+fn outbox_entry(id: &str, target: &str, render_id: &str, now: i64) -> super::outbox::OutboxEntry {
+    super::outbox::OutboxEntry {
+        id: id.into(),
+        target: target.into(),
+        render_id: render_id.into(),
+        kind: "render.created".into(),
+        payload: format!("{{\"id\":\"{id}\"}}"),
+        created_at: now,
+    }
+}
+
+#[tokio::test]
+async fn the_host_outbox_delivers_each_event_once_in_order_per_render() {
+    use super::outbox::Attempt;
+    on_both(|store| async move {
+        let (a, b) = ("http://a.example/in", "http://b.example/in");
+        let first = [outbox_entry("msg_1", a, "rnd_a", 1_000), outbox_entry("msg_1", b, "rnd_a", 1_000)];
+        store.record_owners(Kind::Render, &["rnd_a".into()], "alice", &first).await.unwrap();
+        // again, as a retried record: nothing new
+        store.record_owners(Kind::Render, &["rnd_a".into()], "alice", &first).await.unwrap();
+        let later = [outbox_entry("msg_2", a, "rnd_a", 1_001), outbox_entry("msg_3", a, "rnd_b", 1_001)];
+        store.record_owners(Kind::Render, &["rnd_b".into()], "alice", &later).await.unwrap();
+        assert_eq!(store.delivery_counts().await.unwrap().pending, 4);
+
+        // the render's first event goes before its second; another render's goes alongside
+        let claimed = store.claim_due(2_000, 60_000, 10).await.unwrap();
+        let claimed_ids: Vec<(&str, &str)> =
+            claimed.iter().map(|c| (c.entry.id.as_str(), c.entry.target.as_str())).collect();
+        assert_eq!(claimed_ids, [("msg_1", a), ("msg_1", b), ("msg_3", a)]);
+        assert_eq!(claimed[0].attempts, 1);
+        assert!(store.claim_due(2_001, 60_000, 10).await.unwrap().is_empty(), "held by the claim");
+
+        // a's msg_1 is taken; b's is to be tried again later; msg_3's claim lapses (its server died)
+        store.settle_delivery(claimed[0].seq, Attempt::Sent, 2_100).await.unwrap();
+        let retry = Attempt::Retry { at: 100_000, why: "HTTP 503".into() };
+        store.settle_delivery(claimed[1].seq, retry, 2_100).await.unwrap();
+        let next = store.claim_due(62_001, 60_000, 10).await.unwrap();
+        let next_ids: Vec<&str> = next.iter().map(|c| c.entry.id.as_str()).collect();
+        assert_eq!(next_ids, ["msg_2", "msg_3"], "msg_2 follows msg_1 to a; msg_3 again after its lease");
+        for claim in &next {
+            store.settle_delivery(claim.seq, Attempt::Sent, 62_100).await.unwrap();
+        }
+        let again = store.claim_due(200_000, 60_000, 10).await.unwrap();
+        assert_eq!(again.len(), 1);
+        assert_eq!((again[0].entry.target.as_str(), again[0].attempts), (b, 2));
+        store.settle_delivery(again[0].seq, Attempt::GaveUp { why: "HTTP 500".into() }, 200_100).await.unwrap();
+
+        let failed = store.deliveries(Some("failed"), 10).await.unwrap();
+        assert_eq!((failed.len(), failed[0].last_error.as_str()), (1, "HTTP 500"));
+        assert_eq!(store.retry_delivery("msg_1", 300_000).await.unwrap(), 2, "both receivers of msg_1");
+        assert_eq!(store.retry_delivery("msg_9", 300_000).await.unwrap(), 0);
+        let counts = store.delivery_counts().await.unwrap();
+        assert_eq!((counts.pending, counts.sent, counts.failed), (2, 2, 0));
     })
     .await;
 }

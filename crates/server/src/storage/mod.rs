@@ -1,13 +1,14 @@
 //! What the server keeps: its database behind one interface (`store`: SQLite in `sqlite`, or PostgreSQL shared by
 //! several servers in `postgres`), who created what (`ownership`), each subject's listing board (`boards`), the
-//! browsers' uploads (`uploads`, cleared of location metadata by `metadata`), and the object store that uploads
-//! and kept results go to (`objects`: a directory or S3).
+//! browsers' uploads (`uploads`, cleared of location metadata by `metadata`), the host's webhooks waiting to be
+//! delivered (`outbox`), and the object store that uploads and kept results go to (`objects`: a directory or S3).
 
 pub mod boards;
 #[cfg(test)]
 mod contract_tests;
 pub mod metadata;
 pub mod objects;
+pub mod outbox;
 pub mod ownership;
 pub mod postgres;
 pub mod sqlite;

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::outbox::OutboxEntry;
 use super::store::Store;
 pub use super::store::{Kind, OwnedPage};
 use crate::error::ServerError;
@@ -17,9 +18,16 @@ impl Ownership {
         Ownership { store }
     }
 
-    /// Records `ids` as created by `subject` (a retried record changes nothing).
-    pub async fn record(&self, kind: Kind, ids: Vec<String>, subject: &str) -> Result<(), ServerError> {
-        self.store.record_owners(kind, &ids, subject).await
+    /// Records `ids` as created by `subject` (a retried record changes nothing), with the host's webhooks that
+    /// report it.
+    pub async fn record(
+        &self,
+        kind: Kind,
+        ids: Vec<String>,
+        subject: &str,
+        reported: &[OutboxEntry],
+    ) -> Result<(), ServerError> {
+        self.store.record_owners(kind, &ids, subject, reported).await
     }
 
     /// Remembers that `subject` is sending a creation of `kind` named `creation` (see `Delivery::creation`).

@@ -9,6 +9,7 @@ use futures_util::stream::BoxStream;
 use vstage_api::board::{Board, BoardRender};
 use vstage_api::usage::{Cost, UsageKind};
 
+use super::outbox::{HostOutbox, OutboxEntry};
 use crate::error::ServerError;
 use crate::metrics::PoolState;
 
@@ -308,7 +309,7 @@ pub struct LedgerRow {
 }
 
 #[async_trait]
-pub trait Store: Send + Sync + std::fmt::Debug {
+pub trait Store: HostOutbox + Send + Sync + std::fmt::Debug {
     /// Whether other servers share this database: events are then announced through it (`event_feed`), not by
     /// the server that stored them.
     fn is_shared(&self) -> bool;
@@ -321,8 +322,15 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         None
     }
 
-    /// Records `ids` as created by `subject` (a retried record changes nothing).
-    async fn record_owners(&self, kind: Kind, ids: &[String], subject: &str) -> Result<(), ServerError>;
+    /// Records `ids` as created by `subject` (a retried record changes nothing), and the host's webhooks that
+    /// report it, in one transaction.
+    async fn record_owners(
+        &self,
+        kind: Kind,
+        ids: &[String],
+        subject: &str,
+        reported: &[OutboxEntry],
+    ) -> Result<(), ServerError>;
     /// Whether `subject` created every one of `ids`.
     async fn owns_all(&self, kind: Kind, ids: &[String], subject: &str) -> Result<bool, ServerError>;
     /// `limit` of `subject`'s ids after `cursor` (one of them), newest first unless `ascending`; a cursor that is

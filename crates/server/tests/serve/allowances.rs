@@ -41,7 +41,7 @@ async fn usage_of(server: &Server, token: &str) -> Value {
 }
 
 /// `vstage ARGS` on `server`'s database; its standard output.
-fn vstage(server: &Server, args: &[&str]) -> String {
+pub fn vstage(server: &Server, args: &[&str]) -> String {
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_vstage"))
         .args(args)
         .arg("--data-dir")

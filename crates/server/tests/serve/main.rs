@@ -13,6 +13,7 @@ mod disclosures;
 mod events;
 mod forwarding;
 mod health;
+mod host_webhooks;
 mod instances;
 mod kept;
 mod metrics;

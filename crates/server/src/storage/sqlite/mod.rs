@@ -1,6 +1,8 @@
 //! The server's own SQLite database in the data dir (the default, for one server): the `Store` in SQL for SQLite,
 //! on one connection used from a blocking thread, with its migrations counted by `PRAGMA user_version`.
 
+mod outbox;
+
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -12,6 +14,7 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use vstage_api::board::{Board, BoardRender};
 use vstage_api::usage::UsageKind;
 
+use super::outbox::OutboxEntry;
 use super::store::{
     Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LedgerRow, Limits, LogBounds, OwnedPage, Reservation,
     Reserved, Store, StoredEvent, SubjectAllowance, UploadRecord, board_full, not_a_cursor,
@@ -154,6 +157,27 @@ CREATE INDEX ledger_by_reservation ON ledger (reservation);
     "
 CREATE INDEX ledger_by_render ON ledger (render_ids) WHERE amount > 0;
 ",
+    // The host's webhooks (outbox.rs), as PostgreSQL's 0007_host_outbox.sql.
+    "
+CREATE TABLE host_outbox (
+    seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+    id          TEXT NOT NULL,
+    target      TEXT NOT NULL,
+    render_id   TEXT NOT NULL,
+    kind        TEXT NOT NULL,
+    payload     TEXT NOT NULL,
+    created_at  INTEGER NOT NULL,
+    attempts    INTEGER NOT NULL DEFAULT 0,
+    next_at     INTEGER NOT NULL,
+    lease_until INTEGER NOT NULL DEFAULT 0,
+    outcome     TEXT NOT NULL DEFAULT 'pending',
+    settled_at  INTEGER,
+    last_error  TEXT NOT NULL DEFAULT '',
+    UNIQUE (id, target)
+);
+CREATE INDEX host_outbox_due ON host_outbox (next_at) WHERE outcome = 'pending';
+CREATE INDEX host_outbox_by_render ON host_outbox (target, render_id, seq) WHERE outcome = 'pending';
+",
 ];
 
 impl Sqlite {
@@ -206,8 +230,14 @@ impl Store for Sqlite {
         self.run(|db| Ok(db.query_row("SELECT 1", [], |_| Ok(()))?)).await
     }
 
-    async fn record_owners(&self, kind: Kind, ids: &[String], subject: &str) -> Result<(), ServerError> {
-        let (ids, subject) = (ids.to_vec(), subject.to_string());
+    async fn record_owners(
+        &self,
+        kind: Kind,
+        ids: &[String],
+        subject: &str,
+        reported: &[OutboxEntry],
+    ) -> Result<(), ServerError> {
+        let (ids, subject, reported) = (ids.to_vec(), subject.to_string(), reported.to_vec());
         self.run(move |db| {
             let tx = db.transaction()?;
             for id in &ids {
@@ -216,6 +246,7 @@ impl Store for Sqlite {
                     params![kind.as_str(), id, subject],
                 )?;
             }
+            outbox::enqueue(&tx, &reported)?;
             tx.commit()?;
             Ok(())
         })

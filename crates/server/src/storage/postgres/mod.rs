@@ -4,6 +4,8 @@
 //! What one SQLite connection did by being alone, locks do here: advisory locks (per subject, per resource)
 //! serialize what must not interleave across servers, and one counter row hands out event ids in commit order.
 
+mod outbox;
+
 use std::future::Future;
 use std::time::Duration;
 
@@ -16,6 +18,7 @@ use tokio::runtime::Handle;
 use tokio_postgres::{AsyncMessage, NoTls, Row};
 use vstage_api::board::{Board, BoardRender};
 
+use super::outbox::OutboxEntry;
 use super::store::{
     Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LedgerRow, Limits, LogBounds, OwnedPage, Reservation,
     Reserved, Store, StoredEvent, SubjectAllowance, UploadRecord, board_full, not_a_cursor,
@@ -31,12 +34,13 @@ const POOL_SIZE: usize = 16;
 
 /// Applied in order, once each, numbered from 1 in `vstage_schema`; never edited once released.
 pub(super) const MIGRATIONS: &[&str] = &[
-    include_str!("../../migrations/postgres/0001_initial.sql"),
-    include_str!("../../migrations/postgres/0002_creations.sql"),
-    include_str!("../../migrations/postgres/0003_disclosures.sql"),
-    include_str!("../../migrations/postgres/0004_disclosure_choices.sql"),
-    include_str!("../../migrations/postgres/0005_allowances.sql"),
-    include_str!("../../migrations/postgres/0006_ledger_by_render.sql"),
+    include_str!("../../../migrations/postgres/0001_initial.sql"),
+    include_str!("../../../migrations/postgres/0002_creations.sql"),
+    include_str!("../../../migrations/postgres/0003_disclosures.sql"),
+    include_str!("../../../migrations/postgres/0004_disclosure_choices.sql"),
+    include_str!("../../../migrations/postgres/0005_allowances.sql"),
+    include_str!("../../../migrations/postgres/0006_ledger_by_render.sql"),
+    include_str!("../../../migrations/postgres/0007_host_outbox.sql"),
 ];
 
 pub struct Postgres {
@@ -139,17 +143,25 @@ impl Store for Postgres {
         .await
     }
 
-    async fn record_owners(&self, kind: Kind, ids: &[String], subject: &str) -> Result<(), ServerError> {
-        let (ids, subject) = (ids.to_vec(), subject.to_string());
+    async fn record_owners(
+        &self,
+        kind: Kind,
+        ids: &[String],
+        subject: &str,
+        reported: &[OutboxEntry],
+    ) -> Result<(), ServerError> {
+        let (ids, subject, reported) = (ids.to_vec(), subject.to_string(), reported.to_vec());
         self.run(move |pool| async move {
-            let client = pool.get().await?;
-            client
-                .execute(
-                    "INSERT INTO owners (kind, id, subject) SELECT $1, id, $3 FROM unnest($2::TEXT[]) AS id
-                     ON CONFLICT (kind, id) DO NOTHING",
-                    &[&kind.as_str(), &ids, &subject],
-                )
-                .await?;
+            let mut client = pool.get().await?;
+            let tx = client.transaction().await?;
+            tx.execute(
+                "INSERT INTO owners (kind, id, subject) SELECT $1, id, $3 FROM unnest($2::TEXT[]) AS id
+                 ON CONFLICT (kind, id) DO NOTHING",
+                &[&kind.as_str(), &ids, &subject],
+            )
+            .await?;
+            outbox::enqueue(&tx, &reported).await?;
+            tx.commit().await?;
             Ok(())
         })
         .await

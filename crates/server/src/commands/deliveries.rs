@@ -1,0 +1,26 @@
+//! `vstage deliveries list|retry`: the host's webhooks in the database the servers share, and sending one again.
+
+use crate::cli::{DeliveriesAction, DeliveriesArgs};
+use crate::commands::say;
+use crate::storage;
+
+pub async fn run(args: DeliveriesArgs) -> anyhow::Result<()> {
+    let store = storage::open(args.database.database.as_deref(), &args.database.data_dir).await?;
+    match args.action {
+        DeliveriesAction::List { outcome, limit } => {
+            for row in store.deliveries(outcome.as_deref(), limit.max(1)).await? {
+                let error = if row.last_error.is_empty() { String::new() } else { format!(" ({})", row.last_error) };
+                say(&format!(
+                    "{} {} {} render {} to {}: {} after {} attempt(s){error}",
+                    row.id, row.created_at, row.kind, row.render_id, row.target, row.outcome, row.attempts
+                ));
+            }
+        }
+        DeliveriesAction::Retry { id } => {
+            let reset = store.retry_delivery(&id, vstage_api::time::now_millis()).await?;
+            anyhow::ensure!(reset > 0, "no delivery has the id {id}; `vstage deliveries list` shows them");
+            say(&format!("{id}: sent again to {reset} receiver(s) as soon as a server delivers"));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,78 @@
+//! The host's webhooks' events, as the outbox keeps them: one entry per receiver, sharing the event's id, with
+//! the Standard Webhooks body `{type, timestamp, data}`. Each names its subject and render, so that the host can
+//! join it to its own records.
+
+use chrono::{DateTime, SecondsFormat};
+use serde_json::{Value, json};
+
+use super::HostWebhooks;
+use crate::storage::outbox::OutboxEntry;
+
+/// `render.created`: `subject` created render `render_id` through this server.
+pub const RENDER_CREATED: &str = "render.created";
+
+impl HostWebhooks {
+    /// The entries reporting that `subject` created the renders `ids` at `now` (ms).
+    pub fn renders_created(&self, subject: &str, ids: &[String], now: i64) -> Vec<OutboxEntry> {
+        ids.iter()
+            .flat_map(|id| self.event(RENDER_CREATED, id, json!({"subject": subject, "render_id": id}), now))
+            .collect()
+    }
+
+    /// One event about render `render_id`, for every receiver.
+    fn event(&self, kind: &str, render_id: &str, data: Value, now: i64) -> Vec<OutboxEntry> {
+        let id = event_id();
+        let timestamp =
+            DateTime::from_timestamp_millis(now).unwrap_or_default().to_rfc3339_opts(SecondsFormat::Millis, true);
+        let payload = json!({"type": kind, "timestamp": timestamp, "data": data}).to_string();
+        self.targets
+            .iter()
+            .map(|target| OutboxEntry {
+                id: id.clone(),
+                target: target.clone(),
+                render_id: render_id.to_string(),
+                kind: kind.to_string(),
+                payload: payload.clone(),
+                created_at: now,
+            })
+            .collect()
+    }
+}
+
+/// A new event's id: `msg_` and 128 random bits.
+fn event_id() -> String {
+    let mut bytes = [0u8; 16];
+    // Without randomness the id is still unique enough in practice: the clock and a counter.
+    if getrandom::fill(&mut bytes).is_err() {
+        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let count = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        bytes[..8].copy_from_slice(&vstage_api::time::now_millis().to_be_bytes());
+        bytes[8..].copy_from_slice(&count.to_be_bytes());
+    }
+    format!("msg_{}", hex::encode(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn an_event_goes_to_every_receiver_with_one_id_and_names_its_render() {
+        let store: std::sync::Arc<dyn crate::storage::store::Store> =
+            std::sync::Arc::new(crate::storage::sqlite::Sqlite::open(tempfile::tempdir().unwrap().path()).unwrap());
+        let targets = ["https://a.example/hooks".to_string(), "http://10.0.0.2/in".to_string()];
+        let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+        let hooks =
+            HostWebhooks::new(&targets, Some(secret), store, std::time::Duration::from_secs(5)).unwrap().unwrap();
+        let entries = hooks.renders_created("agent-7", &["rnd_1".into()], 1_796_083_200_123);
+        assert_eq!(entries.len(), 2);
+        assert_eq!(entries[0].id, entries[1].id);
+        assert_eq!((entries[1].target.as_str(), entries[1].render_id.as_str()), ("http://10.0.0.2/in", "rnd_1"));
+        let body: Value = serde_json::from_str(&entries[0].payload).unwrap();
+        assert_eq!(
+            body,
+            json!({"type": "render.created", "timestamp": "2026-12-01T00:00:00.123Z",
+                   "data": {"subject": "agent-7", "render_id": "rnd_1"}})
+        );
+    }
+}

@@ -1,0 +1,140 @@
+//! The listing site's backend told of what the studio does: signed to the Standard Webhooks specification (checked
+//! by its reference library, PyPI's `standardwebhooks`, not by our code), delivered again after a receiver's
+//! failures until it takes them, and listed by `vstage deliveries`.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::http::{HeaderMap, StatusCode};
+use serde_json::Value;
+
+use crate::allowances::vstage;
+use crate::support::{Server, widget_dir};
+use crate::{create_render, sample_url};
+
+/// A secret in the specification's form.
+const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+/// What a receiver was sent: each request's headers and body, in arrival order.
+type Received = Arc<Mutex<Vec<(HeaderMap, String)>>>;
+
+/// A host's backend on a free port that answers 503 to its first `failures` requests, then 204.
+async fn receiver(failures: usize) -> (String, Received) {
+    let received: Received = Arc::default();
+    let kept = received.clone();
+    let app = axum::Router::new().route(
+        "/hooks/vstage",
+        axum::routing::post(move |headers: HeaderMap, body: String| {
+            let kept = kept.clone();
+            async move {
+                let mut all = kept.lock().unwrap();
+                all.push((headers, body));
+                if all.len() <= failures { StatusCode::SERVICE_UNAVAILABLE } else { StatusCode::NO_CONTENT }
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hooks/vstage?site=1", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.ok() });
+    (url, received)
+}
+
+/// Waits until the receiver has `count` requests; a copy of them.
+async fn wait_for(received: &Received, count: usize) -> Vec<(HeaderMap, String)> {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let now = received.lock().unwrap().clone();
+        if now.len() >= count {
+            return now;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "only {} of {count} deliveries arrived", now.len());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The reference library's verdict on a delivery: the payload it verified, or its error.
+fn verified_by_the_reference(headers: &HeaderMap, body: &str) -> Result<Value, String> {
+    let python = std::env::var("VSTAGE_STANDARDWEBHOOKS_PYTHON").unwrap_or_else(|_| {
+        let tools = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/tools");
+        tools.join("standardwebhooks/bin/python").display().to_string()
+    });
+    let script = "import json, sys\nfrom standardwebhooks.webhooks import Webhook\n\
+        secret, id, timestamp, signature = sys.argv[1:5]\n\
+        headers = {'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature}\n\
+        print(json.dumps(Webhook(secret).verify(sys.stdin.read(), headers)))";
+    let header = |name: &str| headers.get(name).and_then(|value| value.to_str().ok()).unwrap_or_default().to_string();
+    let mut child = std::process::Command::new(&python)
+        .args(["-c", script, SECRET, &header("webhook-id"), &header("webhook-timestamp"), &header("webhook-signature")])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{python} runs (cargo xtask setup installs standardwebhooks): {e}"));
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), body.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    match output.status.success() {
+        true => Ok(serde_json::from_slice(&output.stdout).unwrap()),
+        false => Err(String::from_utf8_lossy(&output.stderr).into_owned()),
+    }
+}
+
+#[tokio::test]
+async fn a_render_created_reaches_the_host_signed_after_its_receiver_failed_three_times() {
+    let (url, received) = receiver(3).await;
+    let dist = widget_dir();
+    let args = ["--host-webhook-url", &url, "--host-webhook-retry-ms", "20"];
+    let server = Server::start_with(dist.path(), &args, &[("VSTAGE_HOST_WEBHOOK_SECRET", SECRET)]).await;
+    let photo = sample_url(&server, "living-empty.jpg").await;
+    let render = create_render(&server, None, &photo, false).await;
+    let render_id = render["id"].as_str().unwrap();
+
+    let deliveries = wait_for(&received, 4).await;
+    let ids: Vec<&str> = deliveries.iter().map(|(headers, _)| headers["webhook-id"].to_str().unwrap()).collect();
+    assert!(ids.iter().all(|id| *id == ids[0] && id.starts_with("msg_")), "one event, tried four times: {ids:?}");
+    let (headers, body) = deliveries.last().unwrap();
+    let payload = verified_by_the_reference(headers, body).expect("the reference library verifies the delivery");
+    assert_eq!(payload["type"], "render.created");
+    assert_eq!(
+        (payload["data"]["render_id"].as_str(), payload["data"]["subject"].as_str()),
+        (Some(render_id), Some("local"))
+    );
+    let mut forged = headers.clone();
+    forged.insert("webhook-signature", "v1,bm90IHRoZSBzaWduYXR1cmU=".parse().unwrap());
+    assert!(verified_by_the_reference(&forged, body).is_err(), "the reference refuses a wrong signature");
+
+    // the server says so once the fourth was taken (the receiver's answer and the outbox's record are not one step)
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let listed = loop {
+        let listed = vstage(&server, &["deliveries", "list"]);
+        if listed.contains(": sent after 4 attempt(s)") || tokio::time::Instant::now() > deadline {
+            break listed;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(listed.contains(&format!("render.created render {render_id}")), "{listed}");
+    assert!(listed.contains(": sent after 4 attempt(s)"), "{listed}");
+    let again = vstage(&server, &["deliveries", "retry", ids[0]]);
+    assert!(again.contains("sent again to 1 receiver(s)"), "{again}");
+    wait_for(&received, 5).await;
+}
+
+#[tokio::test]
+async fn a_host_webhook_address_without_its_secret_stops_the_start_with_what_to_do() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_vstage"))
+        .args([
+            "check",
+            "--host-webhook-url",
+            "http://127.0.0.1:9/hooks",
+            "--skip-check",
+            "upstream",
+            "--skip-check",
+            "widget",
+        ])
+        .arg("--data-dir")
+        .arg(tempfile::tempdir().unwrap().path())
+        .env_remove("VSTAGE_HOST_WEBHOOK_SECRET")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success() && said.contains("VSTAGE_HOST_WEBHOOK_SECRET"), "{said}");
+}
