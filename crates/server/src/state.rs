@@ -108,17 +108,20 @@ impl AppState {
             },
         ));
         let links = result_links(&access, &args.data_dir)?;
-        let kept = Arc::new(KeptResults::new(
-            files.results,
-            store.clone(),
-            ResultFetcher::new(http, upstream.sandbox().cloned(), public_url.clone())?,
-            &public_url,
-            links.clone(),
-            KeptLimits {
-                quota: megabytes(args.results_quota_mb),
-                retention: Some(args.results_retention).filter(|retention| !retention.is_zero()),
-            },
-        ));
+        let kept = Arc::new(
+            KeptResults::new(
+                files.results,
+                store.clone(),
+                ResultFetcher::new(http, upstream.sandbox().cloned(), public_url.clone())?,
+                &public_url,
+                links.clone(),
+                KeptLimits {
+                    quota: megabytes(args.results_quota_mb),
+                    retention: Some(args.results_retention).filter(|retention| !retention.is_zero()),
+                },
+            )
+            .reporting_to(host_webhooks.clone()),
+        );
         let disclosures = Arc::new(Disclosures {
             store: store.clone(),
             kept: kept.clone(),
@@ -127,6 +130,7 @@ impl AppState {
             default_profile: args.disclosure_profile,
             max_a_day: args.max_disclosures_a_day,
             decoding: tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, usize::from)),
+            host_webhooks: host_webhooks.clone(),
         });
         let receiver = Arc::new(Receiver {
             secret: webhook_secret.clone(),

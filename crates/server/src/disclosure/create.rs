@@ -96,8 +96,12 @@ impl Recorder {
             photo_file: photo,
             original_file: original,
         };
-        // Two servers recording the same choice at once keep the first record.
-        let recorded = store.record_disclosure(&record).await?;
+        // Two servers recording the same choice at once keep the first record, and report that one alone.
+        let reported = match &self.disclosures.host_webhooks {
+            Some(hooks) => hooks.result_chosen(&self.disclosures.shown(&record), record.created_at),
+            None => Vec::new(),
+        };
+        let recorded = store.record_disclosure(&record, &reported).await?;
         Ok(self.disclosures.shown(&recorded))
     }
 

@@ -40,6 +40,8 @@ pub struct Disclosures {
     /// Photos decoded at once (an original's copy for screens, a labelled copy), a core each: each may take a few
     /// hundred megabytes, whatever the number of callers.
     pub decoding: tokio::sync::Semaphore,
+    /// The listing site's backend, told of each new record (`result.chosen`).
+    pub host_webhooks: Option<Arc<crate::host_webhooks::HostWebhooks>>,
 }
 
 /// The records one `GET /api/disclosures` answers with unless it asks for fewer, and the most it may ask for.

@@ -3,13 +3,27 @@
 //! join it to its own records.
 
 use chrono::{DateTime, SecondsFormat};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
+use vstage_api::disclosure::Disclosure;
+use vstage_api::vocabulary::VariationType;
 
 use super::HostWebhooks;
 use crate::storage::outbox::OutboxEntry;
 
 /// `render.created`: `subject` created render `render_id` through this server.
 pub const RENDER_CREATED: &str = "render.created";
+/// `variation.done`: a finished variation's images are kept, at lasting links.
+pub const VARIATION_DONE: &str = "variation.done";
+/// `result.chosen`: a result was chosen for a listing, with its disclosure.
+pub const RESULT_CHOSEN: &str = "result.chosen";
+
+/// A kept image of a variation: its index in the result, its role (`url`, `optimized_url`, `thumbnail_url`) and
+/// its lasting (signed) address.
+pub struct KeptImage<'a> {
+    pub index: u32,
+    pub role: &'a str,
+    pub address: String,
+}
 
 impl HostWebhooks {
     /// The entries reporting that `subject` created the renders `ids` at `now` (ms).
@@ -17,6 +31,38 @@ impl HostWebhooks {
         ids.iter()
             .flat_map(|id| self.event(RENDER_CREATED, id, json!({"subject": subject, "render_id": id}), now))
             .collect()
+    }
+
+    /// The entries reporting that `subject`'s variation is done and kept: its images at their lasting addresses, by
+    /// index (`[{url, optimized_url, thumbnail_url}]`).
+    pub fn variation_done(
+        &self,
+        subject: &str,
+        (render_id, variation_id): (&str, &str),
+        kind: Option<&VariationType>,
+        images: &[KeptImage<'_>],
+        now: i64,
+    ) -> Vec<OutboxEntry> {
+        let mut by_index: Vec<Map<String, Value>> = Vec::new();
+        for image in images {
+            let index = usize::try_from(image.index).unwrap_or(usize::MAX).min(by_index.len());
+            if index == by_index.len() {
+                by_index.push(Map::new());
+            }
+            by_index[index].insert(image.role.to_string(), Value::String(image.address.clone()));
+        }
+        let data = json!({
+            "subject": subject, "render_id": render_id, "variation_id": variation_id,
+            "variation_type": kind.map(VariationType::as_str), "images": by_index,
+        });
+        self.event(VARIATION_DONE, render_id, data, now)
+    }
+
+    /// The entries reporting that a result was chosen for a listing: the disclosure as the listing shows it
+    /// (what `vstage-result-chosen` carries of it: statement, links, placement, ...).
+    pub fn result_chosen(&self, disclosure: &Disclosure, now: i64) -> Vec<OutboxEntry> {
+        let data = serde_json::to_value(disclosure).unwrap_or(Value::Null);
+        self.event(RESULT_CHOSEN, &disclosure.render_id, data, now)
     }
 
     /// One event about render `render_id`, for every receiver.

@@ -29,7 +29,10 @@ use super::links::LinkKey;
 use super::provenance;
 use crate::access::Subject;
 use crate::error::ServerError;
+use crate::host_webhooks::HostWebhooks;
+use crate::host_webhooks::events::KeptImage;
 use crate::metrics::metrics;
+use crate::storage::outbox::OutboxEntry;
 use crate::storage::store::{KeptFile, Store};
 
 /// How much kept results may take, and for how long.
@@ -59,6 +62,8 @@ pub struct KeptResults {
     /// Copies are made one at a time, so the quota check sees every copy before it (and the service is asked for
     /// one result's images at a time).
     one_at_a_time: tokio::sync::Mutex<()>,
+    /// The listing site's backend, told of each variation kept (`variation.done`).
+    host_webhooks: Option<Arc<HostWebhooks>>,
 }
 
 /// One image to copy: where it is in the result, and the service's address.
@@ -108,7 +113,28 @@ impl KeptResults {
             limits,
             copying: Mutex::default(),
             one_at_a_time: Default::default(),
+            host_webhooks: None,
         }
+    }
+
+    /// Tells the host's backend (when there is one) of each variation kept, with its lasting links.
+    pub fn reporting_to(mut self, host_webhooks: Option<Arc<HostWebhooks>>) -> Self {
+        self.host_webhooks = host_webhooks;
+        self
+    }
+
+    /// The host's webhooks that report `files` kept for `subject`.
+    fn reported(&self, subject: &str, kind: Option<&VariationType>, files: &[KeptFile]) -> Vec<OutboxEntry> {
+        let (Some(hooks), Some(first)) = (&self.host_webhooks, files.first()) else { return Vec::new() };
+        let images: Vec<KeptImage<'_>> = files
+            .iter()
+            .map(|kept| KeptImage {
+                index: kept.image_index,
+                role: &kept.role,
+                address: self.address(&format!("{}/{}/{}", kept.render_id, kept.variation_id, kept.file)),
+            })
+            .collect();
+        hooks.variation_done(subject, (&first.render_id, &first.variation_id), kind, &images, first.kept_at)
     }
 
     /// Copies a finished variation's images in the background, once; `subject` is the render's owner, whose
@@ -194,7 +220,7 @@ impl KeptResults {
                 removed: false,
             })
             .collect();
-        self.store.record_kept(&files).await?;
+        self.store.record_kept(&files, &self.reported(subject, kind, &files)).await?;
         Ok(true)
     }
 
@@ -257,7 +283,7 @@ impl KeptResults {
             .put(&location, bytes.into())
             .await
             .map_err(|error| ServerError::Internal(format!("the storage refused {location}: {error}")))?;
-        self.store.record_kept(std::slice::from_ref(&file)).await
+        self.store.record_kept(std::slice::from_ref(&file), &[]).await
     }
 
     /// The kept file of a variation in `role` for image `index` (`render/variation/file`), while it is kept.

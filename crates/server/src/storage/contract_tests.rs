@@ -243,10 +243,10 @@ async fn kept_results_are_counted_removed_and_expired() {
             removed: false,
         };
         assert!(!store.ever_kept("rnd_a", "var_1").await.unwrap());
-        store.record_kept(&[file("var_1", "0-url.jpg", 10), file("var_1", "0-thumb.jpg", 10)]).await.unwrap();
-        store.record_kept(&[file("var_2", "0-url.jpg", 20)]).await.unwrap();
+        store.record_kept(&[file("var_1", "0-url.jpg", 10), file("var_1", "0-thumb.jpg", 10)], &[]).await.unwrap();
+        store.record_kept(&[file("var_2", "0-url.jpg", 20)], &[]).await.unwrap();
         // recorded again: stays as it is
-        store.record_kept(&[file("var_2", "0-url.jpg", 99)]).await.unwrap();
+        store.record_kept(&[file("var_2", "0-url.jpg", 99)], &[]).await.unwrap();
         assert!(store.ever_kept("rnd_a", "var_1").await.unwrap());
         assert_eq!(store.kept_bytes("alice").await.unwrap(), 300);
         let mut files = store.kept_files(&["rnd_a".into(), "rnd_other".into()]).await.unwrap();
@@ -288,7 +288,7 @@ fn disclosure(id: &str, subject: &str, created_at: i64) -> DisclosureRecord {
 async fn disclosures_are_read_back_whole_per_subject_newest_first() {
     on_both(|store| async move {
         for (id, subject, at) in [("dsc_a", "alice", 10), ("dsc_b", "bob", 20), ("dsc_c", "alice", 30)] {
-            store.record_disclosure(&disclosure(id, subject, at)).await.unwrap();
+            store.record_disclosure(&disclosure(id, subject, at), &[]).await.unwrap();
         }
         assert_eq!(store.disclosure("dsc_b").await.unwrap(), Some(disclosure("dsc_b", "bob", 20)));
         assert_eq!(store.disclosure("dsc_x").await.unwrap(), None);
@@ -299,7 +299,7 @@ async fn disclosures_are_read_back_whole_per_subject_newest_first() {
         assert_eq!(ids(first.clone()), ["dsc_c"]);
         let after = DisclosureCursor::decoded(&DisclosureCursor::after(&first[0]).encoded()).unwrap();
         assert_eq!(ids(store.disclosures(None, 5, Some(&after)).await.unwrap()), ["dsc_b", "dsc_a"], "the next page");
-        assert!(store.record_disclosure(&disclosure("dsc_a", "bob", 40)).await.is_err(), "an id is recorded once");
+        assert!(store.record_disclosure(&disclosure("dsc_a", "bob", 40), &[]).await.is_err(), "an id is recorded once");
     })
     .await;
 }
@@ -308,12 +308,12 @@ async fn disclosures_are_read_back_whole_per_subject_newest_first() {
 async fn the_same_choice_is_recorded_once_and_a_subjects_day_is_counted() {
     on_both(|store| async move {
         let first = disclosure("dsc_a", "alice", 10);
-        assert_eq!(store.record_disclosure(&first).await.unwrap(), first);
+        assert_eq!(store.record_disclosure(&first, &[]).await.unwrap(), first);
         let same_choice = DisclosureRecord { id: "dsc_b".into(), created_at: 20, ..first.clone() };
-        assert_eq!(store.record_disclosure(&same_choice).await.unwrap(), first, "the first record of the choice");
+        assert_eq!(store.record_disclosure(&same_choice, &[]).await.unwrap(), first, "the first record of the choice");
         assert_eq!(store.disclosure_of_choice(&same_choice.choice()).await.unwrap(), Some(first.clone()));
         let other_language = DisclosureRecord { id: "dsc_c".into(), lang: "fr".into(), ..first.clone() };
-        assert_eq!(store.record_disclosure(&other_language).await.unwrap(), other_language, "another choice");
+        assert_eq!(store.record_disclosure(&other_language, &[]).await.unwrap(), other_language, "another choice");
         assert_eq!(store.disclosure("dsc_b").await.unwrap(), None);
         assert_eq!(store.disclosures_since("alice", 10).await.unwrap(), (2, Some(10)));
         assert_eq!(store.disclosures_since("alice", 11).await.unwrap(), (0, None));

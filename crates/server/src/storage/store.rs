@@ -378,7 +378,8 @@ pub trait Store: HostOutbox + Send + Sync + std::fmt::Debug {
     /// Whether a variation has ever been kept (removed ones count).
     async fn ever_kept(&self, render_id: &str, variation_id: &str) -> Result<bool, ServerError>;
     /// Records a variation's files, all or none (one kept already stays as it is).
-    async fn record_kept(&self, files: &[KeptFile]) -> Result<(), ServerError>;
+    /// Records kept files, and the host's webhooks that report them when any file is new, in one transaction.
+    async fn record_kept(&self, files: &[KeptFile], reported: &[OutboxEntry]) -> Result<(), ServerError>;
     /// The bytes `subject` keeps now.
     async fn kept_bytes(&self, subject: &str) -> Result<u64, ServerError>;
     /// Marks a variation's files removed.
@@ -390,7 +391,12 @@ pub trait Store: HostOutbox + Send + Sync + std::fmt::Debug {
 
     /// Records a chosen result's disclosure, unless its choice (`DisclosureRecord::choice`) is recorded already:
     /// the record of the choice either way. An id recorded before is an error.
-    async fn record_disclosure(&self, record: &DisclosureRecord) -> Result<DisclosureRecord, ServerError>;
+    /// `reported` (the host's webhooks) go into the outbox with a new record, in its transaction.
+    async fn record_disclosure(
+        &self,
+        record: &DisclosureRecord,
+        reported: &[OutboxEntry],
+    ) -> Result<DisclosureRecord, ServerError>;
     async fn disclosure(&self, id: &str) -> Result<Option<DisclosureRecord>, ServerError>;
     /// The record of `choice` (`choice_of`), if it was made.
     async fn disclosure_of_choice(&self, choice: &str) -> Result<Option<DisclosureRecord>, ServerError>;

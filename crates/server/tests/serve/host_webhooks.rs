@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::http::{HeaderMap, StatusCode};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::allowances::vstage;
 use crate::support::{Server, widget_dir};
@@ -88,10 +88,11 @@ async fn a_render_created_reaches_the_host_signed_after_its_receiver_failed_thre
     let render = create_render(&server, None, &photo, false).await;
     let render_id = render["id"].as_str().unwrap();
 
+    // the render's later events (its variation done) wait for this one: the first four are its attempts
     let deliveries = wait_for(&received, 4).await;
-    let ids: Vec<&str> = deliveries.iter().map(|(headers, _)| headers["webhook-id"].to_str().unwrap()).collect();
+    let ids: Vec<&str> = deliveries[..4].iter().map(|(headers, _)| headers["webhook-id"].to_str().unwrap()).collect();
     assert!(ids.iter().all(|id| *id == ids[0] && id.starts_with("msg_")), "one event, tried four times: {ids:?}");
-    let (headers, body) = deliveries.last().unwrap();
+    let (headers, body) = &deliveries[3];
     let payload = verified_by_the_reference(headers, body).expect("the reference library verifies the delivery");
     assert_eq!(payload["type"], "render.created");
     assert_eq!(
@@ -113,9 +114,11 @@ async fn a_render_created_reaches_the_host_signed_after_its_receiver_failed_thre
     };
     assert!(listed.contains(&format!("render.created render {render_id}")), "{listed}");
     assert!(listed.contains(": sent after 4 attempt(s)"), "{listed}");
+    let before = received.lock().unwrap().len();
     let again = vstage(&server, &["deliveries", "retry", ids[0]]);
     assert!(again.contains("sent again to 1 receiver(s)"), "{again}");
-    wait_for(&received, 5).await;
+    let after = wait_for(&received, before + 1).await;
+    assert!(after[before..].iter().any(|(headers, _)| headers["webhook-id"] == ids[0]), "sent again");
 }
 
 #[tokio::test]
@@ -137,4 +140,51 @@ async fn a_host_webhook_address_without_its_secret_stops_the_start_with_what_to_
         .unwrap();
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success() && said.contains("VSTAGE_HOST_WEBHOOK_SECRET"), "{said}");
+}
+
+#[tokio::test]
+async fn a_renders_events_reach_the_host_with_lasting_links_and_the_disclosure_once() {
+    let (url, received) = receiver(0).await;
+    let dist = widget_dir();
+    let server =
+        Server::start_with(dist.path(), &["--host-webhook-url", &url], &[("VSTAGE_HOST_WEBHOOK_SECRET", SECRET)]).await;
+    let photo = sample_url(&server, "living-empty.jpg").await;
+    let render = create_render(&server, None, &photo, false).await;
+    let render_id = render["id"].as_str().unwrap().to_string();
+
+    let deliveries = wait_for(&received, 2).await;
+    let bodies: Vec<Value> = deliveries.iter().map(|(_, body)| serde_json::from_str(body).unwrap()).collect();
+    // (which of the two the server recorded first is the network's business: the outbox keeps that order)
+    let mut types: Vec<&str> = bodies.iter().map(|body| body["type"].as_str().unwrap()).collect();
+    types.sort_unstable();
+    assert_eq!(types, ["render.created", "variation.done"]);
+    let done = &bodies.iter().find(|body| body["type"] == "variation.done").unwrap()["data"];
+    assert_eq!((done["render_id"].as_str(), done["subject"].as_str()), (Some(render_id.as_str()), Some("local")));
+    let kept = done["images"][0]["url"].as_str().unwrap();
+    assert!(kept.starts_with(&server.api("/results/")), "a lasting link of this server: {done}");
+    assert_eq!(reqwest::get(kept).await.unwrap().status(), 200, "the link opens the kept image");
+    let variation_id = done["variation_id"].as_str().unwrap();
+
+    let chosen = json!({"render_id": render_id, "variation_id": variation_id, "profile": "ab723"});
+    let answer = reqwest::Client::new().post(server.api("/disclosures")).json(&chosen).send().await.unwrap();
+    assert_eq!(answer.status(), 200);
+    // chosen again: the same record, and no second event
+    reqwest::Client::new().post(server.api("/disclosures")).json(&chosen).send().await.unwrap();
+    let deliveries = wait_for(&received, 3).await;
+    let (headers, body) = &deliveries[2];
+    let payload = verified_by_the_reference(headers, body).expect("verified");
+    assert_eq!(payload["type"], "result.chosen");
+    let disclosure = &payload["data"];
+    assert_eq!(
+        (disclosure["render_id"].as_str(), disclosure["variation_id"].as_str()),
+        (Some(render_id.as_str()), Some(variation_id))
+    );
+    assert!(
+        disclosure["statement"].as_str().is_some_and(|s| s.starts_with("Virtually staged"))
+            || disclosure["exempt"] == true,
+        "{disclosure}"
+    );
+    assert!(disclosure["disclosure_url"].is_string() || disclosure["exempt"] == true, "{disclosure}");
+    let listed = vstage(&server, &["deliveries", "list", "--outcome", "pending"]);
+    assert!(!listed.contains("result.chosen render"), "{listed}");
 }

@@ -506,30 +506,35 @@ impl Store for Postgres {
         .await
     }
 
-    async fn record_kept(&self, files: &[KeptFile]) -> Result<(), ServerError> {
-        let files = files.to_vec();
+    async fn record_kept(&self, files: &[KeptFile], reported: &[OutboxEntry]) -> Result<(), ServerError> {
+        let (files, reported) = (files.to_vec(), reported.to_vec());
         self.run(move |pool| async move {
             let mut client = pool.get().await?;
             let tx = client.transaction().await?;
+            let mut new = 0;
             for file in &files {
-                tx.execute(
-                    &format!(
-                        "INSERT INTO kept_results ({KEPT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                new += tx
+                    .execute(
+                        &format!(
+                            "INSERT INTO kept_results ({KEPT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
                          ON CONFLICT DO NOTHING"
-                    ),
-                    &[
-                        &file.render_id,
-                        &file.variation_id,
-                        &file.file,
-                        &i64::from(file.image_index),
-                        &file.role,
-                        &file.subject,
-                        &(file.bytes as i64),
-                        &file.kept_at,
-                        &file.removed,
-                    ],
-                )
-                .await?;
+                        ),
+                        &[
+                            &file.render_id,
+                            &file.variation_id,
+                            &file.file,
+                            &i64::from(file.image_index),
+                            &file.role,
+                            &file.subject,
+                            &(file.bytes as i64),
+                            &file.kept_at,
+                            &file.removed,
+                        ],
+                    )
+                    .await?;
+            }
+            if new > 0 {
+                outbox::enqueue(&tx, &reported).await?;
             }
             tx.commit().await?;
             Ok(())
@@ -595,13 +600,18 @@ impl Store for Postgres {
         .await
     }
 
-    async fn record_disclosure(&self, record: &DisclosureRecord) -> Result<DisclosureRecord, ServerError> {
-        let record = record.clone();
+    async fn record_disclosure(
+        &self,
+        record: &DisclosureRecord,
+        reported: &[OutboxEntry],
+    ) -> Result<DisclosureRecord, ServerError> {
+        let (record, reported) = (record.clone(), reported.to_vec());
         self.run(move |pool| async move {
             let index = i64::from(record.image_index);
             let choice = record.choice();
-            let connection = pool.get().await?;
-            connection
+            let mut connection = pool.get().await?;
+            let tx = connection.transaction().await?;
+            let new = tx
                 .execute(
                     &format!(
                         "INSERT INTO disclosures ({DISCLOSURE_COLUMNS}, choice) \
@@ -626,9 +636,13 @@ impl Store for Postgres {
                     ],
                 )
                 .await?;
-            let row = connection
+            if new > 0 {
+                outbox::enqueue(&tx, &reported).await?;
+            }
+            let row = tx
                 .query_one(&format!("SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE choice = $1"), &[&choice])
                 .await?;
+            tx.commit().await?;
             Ok(read_disclosure(&row))
         })
         .await

@@ -522,15 +522,16 @@ impl Store for Sqlite {
         .await
     }
 
-    async fn record_kept(&self, files: &[KeptFile]) -> Result<(), ServerError> {
-        let files = files.to_vec();
+    async fn record_kept(&self, files: &[KeptFile], reported: &[OutboxEntry]) -> Result<(), ServerError> {
+        let (files, reported) = (files.to_vec(), reported.to_vec());
         self.run(move |db| {
             let tx = db.transaction()?;
+            let mut new = 0;
             for file in &files {
                 let insert = format!(
                     "INSERT OR IGNORE INTO kept_results ({KEPT_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
                 );
-                tx.execute(
+                new += tx.execute(
                     &insert,
                     params![
                         file.render_id,
@@ -544,6 +545,9 @@ impl Store for Sqlite {
                         file.removed
                     ],
                 )?;
+            }
+            if new > 0 {
+                outbox::enqueue(&tx, &reported)?;
             }
             tx.commit()?;
             Ok(())
@@ -594,10 +598,15 @@ impl Store for Sqlite {
         .await
     }
 
-    async fn record_disclosure(&self, record: &DisclosureRecord) -> Result<DisclosureRecord, ServerError> {
-        let record = record.clone();
+    async fn record_disclosure(
+        &self,
+        record: &DisclosureRecord,
+        reported: &[OutboxEntry],
+    ) -> Result<DisclosureRecord, ServerError> {
+        let (record, reported) = (record.clone(), reported.to_vec());
         self.run(move |db| {
-            db.execute(
+            let tx = db.transaction()?;
+            let new = tx.execute(
                 &format!(
                     "INSERT INTO disclosures ({DISCLOSURE_COLUMNS}, choice) \
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) \
@@ -620,11 +629,16 @@ impl Store for Sqlite {
                     record.choice()
                 ],
             )?;
-            Ok(db.query_row(
+            if new > 0 {
+                outbox::enqueue(&tx, &reported)?;
+            }
+            let recorded = tx.query_row(
                 &format!("SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE choice = ?1"),
                 params![record.choice()],
                 read_disclosure,
-            )?)
+            )?;
+            tx.commit()?;
+            Ok(recorded)
         })
         .await
     }
