@@ -188,3 +188,57 @@ async fn a_renders_events_reach_the_host_with_lasting_links_and_the_disclosure_o
     let listed = vstage(&server, &["deliveries", "list", "--outcome", "pending"]);
     assert!(!listed.contains("result.chosen render"), "{listed}");
 }
+
+#[tokio::test]
+async fn two_servers_on_one_database_deliver_each_event_once() {
+    let (url, received) = receiver(0).await;
+    let database = tokio::task::spawn_blocking(|| vstage_postgres_cluster::Cluster::fresh_test_database("hooks"))
+        .await
+        .unwrap()
+        .expect("a fresh database on the private PostgreSQL cluster");
+    let dist = widget_dir();
+    let args = ["--database", database.as_str(), "--host-webhook-url", url.as_str()];
+    let env = [("VSTAGE_HOST_WEBHOOK_SECRET", SECRET)];
+    let servers =
+        [Server::start_with(dist.path(), &args, &env).await, Server::start_with(dist.path(), &args, &env).await];
+    let mut renders = Vec::new();
+    for round in 0..6 {
+        let server = &servers[round % 2];
+        let photo = sample_url(server, "living-empty.jpg").await;
+        renders.push(create_render(server, None, &photo, false).await["id"].as_str().unwrap().to_string());
+    }
+
+    // Once nothing is pending, every delivery the database calls sent has reached the receiver (it is marked sent
+    // after the receiver answered): each of them exactly once.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    let outbox = |outcome: &'static str| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_vstage"))
+            .args(["deliveries", "list", "--limit", "1000", "--outcome", outcome, "--database", &database])
+            .output()
+            .unwrap();
+        String::from_utf8(output.stdout).unwrap()
+    };
+    loop {
+        let sent = outbox("sent").lines().count();
+        if sent >= 2 * renders.len() && outbox("pending").trim().is_empty() {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "still pending: {}", outbox("pending"));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let all = received.lock().unwrap().clone();
+    let mut ids: Vec<String> = all.iter().map(|(headers, _)| headers["webhook-id"].to_str().unwrap().into()).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!((all.len(), ids.len()), (2 * renders.len(), 2 * renders.len()), "each event once, none twice");
+    let created: Vec<String> = all
+        .iter()
+        .map(|(_, body)| serde_json::from_str::<Value>(body).unwrap())
+        .filter(|body| body["type"] == "render.created")
+        .map(|body| body["data"]["render_id"].as_str().unwrap().to_string())
+        .collect();
+    let (mut created, mut made) = (created, renders.clone());
+    created.sort();
+    made.sort();
+    assert_eq!(created, made, "every render made through either server is reported");
+}
