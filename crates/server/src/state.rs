@@ -143,6 +143,7 @@ impl AppState {
                 header: args.webhook_signature_header.clone(),
                 encoding: args.webhook_signature_encoding,
             },
+            host_webhooks: host_webhooks.clone(),
         });
         let guard = match *access {
             Access::Open { .. } => Some(OpenGuard::new(listening, args.public_url.as_deref(), &args.allow_origins)),

@@ -6,6 +6,7 @@ use chrono::{DateTime, SecondsFormat};
 use serde_json::{Map, Value, json};
 use vstage_api::disclosure::Disclosure;
 use vstage_api::vocabulary::VariationType;
+use vstage_api::webhook::VariationFailed;
 
 use super::HostWebhooks;
 use crate::storage::outbox::OutboxEntry;
@@ -14,6 +15,8 @@ use crate::storage::outbox::OutboxEntry;
 pub const RENDER_CREATED: &str = "render.created";
 /// `variation.done`: a finished variation's images are kept, at lasting links.
 pub const VARIATION_DONE: &str = "variation.done";
+/// `variation.failed`: the service could not make a variation.
+pub const VARIATION_FAILED: &str = "variation.failed";
 /// `result.chosen`: a result was chosen for a listing, with its disclosure.
 pub const RESULT_CHOSEN: &str = "result.chosen";
 
@@ -56,6 +59,16 @@ impl HostWebhooks {
             "variation_type": kind.map(VariationType::as_str), "images": by_index,
         });
         self.event(VARIATION_DONE, render_id, data, now)
+    }
+
+    /// The entries reporting that `subject`'s variation failed, with the service's reason when it gave one.
+    pub fn variation_failed(&self, subject: &str, failed: &VariationFailed, now: i64) -> Vec<OutboxEntry> {
+        let data = json!({
+            "subject": subject, "render_id": failed.render_id, "variation_id": failed.variation_id,
+            "variation_type": failed.variation_type.as_ref().map(VariationType::as_str),
+            "error_message": failed.error_message,
+        });
+        self.event(VARIATION_FAILED, &failed.render_id, data, now)
     }
 
     /// The entries reporting that a result was chosen for a listing: the disclosure as the listing shows it

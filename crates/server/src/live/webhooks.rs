@@ -18,12 +18,13 @@ use vstage_api::time::now_millis;
 
 use crate::access::{Access, OPEN_SUBJECT};
 use crate::error::ServerError;
+use crate::host_webhooks::HostWebhooks;
 use crate::live::events::Events;
 use crate::live::verification::Verification;
 use crate::metrics::metrics;
 use crate::results::kept::KeptResults;
 use crate::storage::ownership::Kind;
-use crate::storage::store::{Delivery, Store};
+use crate::storage::store::{Delivery, ReportFor, Store};
 
 /// A webhook body is a small JSON object.
 pub const BODY_LIMIT: usize = 256 * 1024;
@@ -124,6 +125,8 @@ pub struct Receiver {
     pub verification: Arc<Verification>,
     /// Where a delivery's signature is and how it is written (`--webhook-signature-header`, `-encoding`).
     pub signature: SignatureFormat,
+    /// The listing site's backend, told of each variation the service failed (`variation.failed`).
+    pub host_webhooks: Option<Arc<HostWebhooks>>,
 }
 
 /// The header a delivery's signature comes in and its encoding: settings, since the service's public docs do not
@@ -214,6 +217,7 @@ pub async fn receive(
         now,
         seen_since: now - SEEN_FOR_MS,
         events_since: now.saturating_sub(window),
+        reported: reported(receiver.host_webhooks.clone(), &event, now),
     };
     let stored = receiver.store.receive_delivery(delivery).await?;
     // Owned through its creation just now: the events that waited for an owner are its creator's too.
@@ -233,6 +237,13 @@ pub async fn receive(
         None => tracing::debug!("dropped a duplicate webhook delivery"),
     }
     Ok(acknowledged())
+}
+
+/// The host's webhooks that report `event` (a variation failed), made once its owner is known.
+fn reported(hooks: Option<Arc<HostWebhooks>>, event: &WebhookEvent, now: i64) -> Option<ReportFor> {
+    let (Some(hooks), WebhookEvent::Error(failed)) = (hooks, event) else { return None };
+    let failed = failed.clone();
+    Some(ReportFor(Arc::new(move |subject: &str| hooks.variation_failed(subject, &failed, now))))
 }
 
 fn acknowledged() -> Json<Value> {

@@ -58,6 +58,7 @@ fn delivery(id: &str, body: &str, now: i64) -> Delivery {
         now,
         seen_since: now - SEEN_FOR_MS,
         events_since: 0,
+        reported: None,
     }
 }
 
@@ -545,6 +546,28 @@ async fn the_host_outbox_delivers_each_event_once_in_order_per_render() {
         assert_eq!(store.retry_delivery("msg_9", 300_000).await.unwrap(), 0);
         let counts = store.delivery_counts().await.unwrap();
         assert_eq!((counts.pending, counts.sent, counts.failed), (2, 2, 0));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_deliverys_host_webhooks_are_written_with_it_once_its_owner_is_known() {
+    use super::store::ReportFor;
+    on_both(|store| async move {
+        let report = ReportFor(Arc::new(|subject: &str| {
+            vec![outbox_entry(&format!("msg_{subject}"), "http://a.example/in", "rnd_a", 1_000)]
+        }));
+        let reported = |id: &str, body: &str| Delivery { reported: Some(report.clone()), ..delivery(id, body, 1_000) };
+        // kept unowned (token access, no owner yet): nothing reported
+        store.receive_delivery(reported("rnd_a", "{1}")).await.unwrap().unwrap();
+        assert_eq!(store.delivery_counts().await.unwrap().pending, 0);
+        store.record_owners(Kind::Render, &["rnd_a".into()], "alice", &[]).await.unwrap();
+        store.receive_delivery(reported("rnd_a", "{2}")).await.unwrap().unwrap();
+        let pending = store.deliveries(Some("pending"), 10).await.unwrap();
+        assert_eq!(pending.iter().map(|row| row.id.as_str()).collect::<Vec<_>>(), ["msg_alice"]);
+        // a duplicate delivery is not stored, nor reported again
+        assert!(store.receive_delivery(reported("rnd_a", "{2}")).await.unwrap().is_none());
+        assert_eq!(store.delivery_counts().await.unwrap().pending, 1);
     })
     .await;
 }

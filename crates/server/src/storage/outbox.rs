@@ -1,5 +1,5 @@
 //! The host's webhooks waiting in the database (`host_outbox`): each event for each receiver, written in the
-//! transaction of what it reports (`record_owners`, `record_kept`, `record_disclosure` take them), then
+//! transaction of what it reports (`record_owners`, `record_kept`, `record_disclosure` and `receive_delivery` take them), then
 //! claimed by one server at a time for a lease, in order per render and receiver, and settled as sent, to be
 //! retried, or given up. A server killed mid-delivery leaves its claim to lapse, and another (or its restart)
 //! sends it again: at least once.

@@ -106,6 +106,32 @@ pub struct Delivery {
     pub seen_since: i64,
     /// Events received before this leave the log (ms since the epoch).
     pub events_since: i64,
+    /// The host's webhooks that report the event, made for its owner once the store knows it (none for an event
+    /// kept unowned): they go into the outbox in the event's transaction.
+    pub reported: Option<ReportFor>,
+}
+
+/// Makes the host's webhooks that report an event, for the subject that owns it.
+pub type Reporter = dyn Fn(&str) -> Vec<OutboxEntry> + Send + Sync;
+
+/// A delivery's [`Reporter`], shared.
+#[derive(Clone)]
+pub struct ReportFor(pub std::sync::Arc<Reporter>);
+
+impl std::fmt::Debug for ReportFor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ReportFor(..)")
+    }
+}
+
+impl Delivery {
+    /// The host's webhooks that report this delivery for `subject`: none for an event kept unowned.
+    pub fn reported_for(&self, subject: &str) -> Vec<OutboxEntry> {
+        match &self.reported {
+            Some(ReportFor(report)) if !subject.is_empty() => report(subject),
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// An upload's record: its file name, whose it is and its size.

@@ -242,3 +242,20 @@ async fn two_servers_on_one_database_deliver_each_event_once() {
     made.sort();
     assert_eq!(created, made, "every render made through either server is reported");
 }
+
+#[tokio::test]
+async fn a_variation_the_service_failed_reaches_the_host_with_its_reason() {
+    let (url, received) = receiver(0).await;
+    let dist = widget_dir();
+    let server =
+        Server::start_with(dist.path(), &["--host-webhook-url", &url], &[("VSTAGE_HOST_WEBHOOK_SECRET", SECRET)]).await;
+    let photo = format!("{}?sandbox-fail", sample_url(&server, "living-empty.jpg").await);
+    let render = create_render(&server, None, &photo, false).await;
+    let deliveries = wait_for(&received, 2).await;
+    let bodies: Vec<Value> = deliveries.iter().map(|(_, body)| serde_json::from_str(body).unwrap()).collect();
+    let failed = bodies.iter().find(|body| body["type"] == "variation.failed").expect("a variation.failed event");
+    assert_eq!(failed["data"]["render_id"], render["id"]);
+    assert_eq!(failed["data"]["subject"], "local");
+    let reason = failed["data"]["error_message"].as_str().unwrap_or_default();
+    assert!(reason.contains("sandbox-fail"), "the service's reason: {failed}");
+}

@@ -337,7 +337,7 @@ impl Store for Postgres {
                 )
                 .await?;
             }
-            let subject = owner.or(creator).unwrap_or(delivery.unowned_subject);
+            let subject = owner.or(creator).unwrap_or_else(|| delivery.unowned_subject.clone());
             tx.execute("DELETE FROM deliveries_seen WHERE received_at < $1", &[&delivery.seen_since]).await?;
             let fresh = tx
                 .execute(
@@ -359,6 +359,7 @@ impl Store for Postgres {
             )
             .await?;
             tx.execute("DELETE FROM events WHERE received_at < $1", &[&delivery.events_since]).await?;
+            outbox::enqueue(&tx, &delivery.reported_for(&subject)).await?;
             if !subject.is_empty() {
                 tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &id.to_string()]).await?;
             }

@@ -386,7 +386,7 @@ impl Store for Sqlite {
                         )?;
                         creator
                     }
-                    None => delivery.unowned_subject,
+                    None => delivery.unowned_subject.clone(),
                 },
             };
             tx.execute("DELETE FROM deliveries_seen WHERE received_at < ?1", [delivery.seen_since])?;
@@ -402,6 +402,7 @@ impl Store for Sqlite {
                 params![subject, delivery.resource, delivery.event_type, delivery.data, delivery.now],
             )?;
             let id = tx.last_insert_rowid();
+            outbox::enqueue(&tx, &delivery.reported_for(&subject))?;
             // Indexed by time: usually an empty range.
             tx.execute("DELETE FROM events WHERE received_at < ?1", [delivery.events_since])?;
             tx.commit()?;
