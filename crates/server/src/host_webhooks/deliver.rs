@@ -2,7 +2,8 @@
 //! entry signed (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`), and settles it:
 //! a 2xx is sent; anything else (another status, no answer in ten seconds) is tried again after a delay that
 //! starts at `first_retry` and doubles, up to an hour, until three days after the event, when it is given up. The
-//! claim's lease outlives an attempt, so a server killed mid-delivery leaves the entry to another after a minute.
+//! claim's lease outlives an attempt, so a server killed mid-delivery leaves the entry to another (or to its
+//! restart) after half a minute.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,8 +17,8 @@ use crate::metrics::{Outcome, metrics};
 use crate::storage::outbox::{Attempt, Claimed, OutboxEntry};
 use crate::upstream::http_client::{HttpClient, Origin, Outgoing, Target};
 
-/// How long a claim holds an entry from the other servers: longer than an attempt may take.
-const LEASE_MS: i64 = 60_000;
+/// How long a claim holds an entry from the other servers: three times what an attempt may take.
+const LEASE_MS: i64 = 30_000;
 /// How long a receiver has to answer.
 const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long an event is tried for.

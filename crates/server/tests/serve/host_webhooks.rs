@@ -20,6 +20,11 @@ type Received = Arc<Mutex<Vec<(HeaderMap, String)>>>;
 
 /// A host's backend on a free port that answers 503 to its first `failures` requests, then 204.
 async fn receiver(failures: usize) -> (String, Received) {
+    answering(failures, false).await
+}
+
+/// The same, or one that never answers its first request (`hold_first`): a delivery in flight for ever.
+async fn answering(failures: usize, hold_first: bool) -> (String, Received) {
     let received: Received = Arc::default();
     let kept = received.clone();
     let app = axum::Router::new().route(
@@ -27,9 +32,15 @@ async fn receiver(failures: usize) -> (String, Received) {
         axum::routing::post(move |headers: HeaderMap, body: String| {
             let kept = kept.clone();
             async move {
-                let mut all = kept.lock().unwrap();
-                all.push((headers, body));
-                if all.len() <= failures { StatusCode::SERVICE_UNAVAILABLE } else { StatusCode::NO_CONTENT }
+                let count = {
+                    let mut all = kept.lock().unwrap();
+                    all.push((headers, body));
+                    all.len()
+                };
+                if hold_first && count == 1 {
+                    std::future::pending::<()>().await;
+                }
+                if count <= failures { StatusCode::SERVICE_UNAVAILABLE } else { StatusCode::NO_CONTENT }
             }
         }),
     );
@@ -258,4 +269,33 @@ async fn a_variation_the_service_failed_reaches_the_host_with_its_reason() {
     assert_eq!(failed["data"]["subject"], "local");
     let reason = failed["data"]["error_message"].as_str().unwrap_or_default();
     assert!(reason.contains("sandbox-fail"), "the service's reason: {failed}");
+}
+
+#[tokio::test]
+async fn a_server_killed_mid_delivery_leaves_it_to_its_restart() {
+    let (url, received) = answering(0, true).await;
+    let dist = widget_dir();
+    let args = ["--host-webhook-url", url.as_str()];
+    let env = [("VSTAGE_HOST_WEBHOOK_SECRET", SECRET)];
+    let server = Server::start_with(dist.path(), &args, &env).await;
+    let photo = sample_url(&server, "living-empty.jpg").await;
+    create_render(&server, None, &photo, false).await;
+    // the first delivery is in flight (its receiver never answers) when the server is killed
+    let held = wait_for(&received, 1).await[0].0["webhook-id"].to_str().unwrap().to_string();
+    let _restarted = server.killed_and_restarted_with(dist.path(), &args, &env).await;
+    // once its claim lapses, the restarted server sends it again (at least once), then the render's next event
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        let ids: Vec<String> = received
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(headers, _)| headers["webhook-id"].to_str().unwrap().into())
+            .collect();
+        if ids.iter().filter(|id| **id == held).count() == 2 {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "never sent again: {ids:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }

@@ -112,6 +112,13 @@ impl Server {
         answer.json().await.unwrap()
     }
 
+    /// Kills the server with SIGKILL (no code of its own runs) and starts another on the same data dir.
+    pub async fn killed_and_restarted_with(self, dist: &Path, args: &[&str], envs: &[(&str, &str)]) -> Server {
+        let Server { mut process, data, .. } = self;
+        process.kill().await.expect("the server is killed");
+        Server::start_in(data, "127.0.0.1:0", dist, args, envs).await
+    }
+
     /// Kills the server with SIGKILL: no code of its own runs.
     pub async fn kill(mut self) {
         self.process.kill().await.expect("the server is killed");
