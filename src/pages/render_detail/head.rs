@@ -1,5 +1,6 @@
-//! The render's heading: when it was made and how many of its 20 variations it has, and, once one is finished,
-//! every finished image as one ZIP.
+//! The render's heading: what its results are ("Living room · Modern + Empty room", "Render" before any is
+//! known), when it was made and how many of its 20 variations it has, and, once one is finished, every finished
+//! image as one ZIP.
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
@@ -15,6 +16,9 @@ pub fn RenderHead(
     /// When the render was made, epoch milliseconds.
     created: i64,
     #[prop(into)] variation_count: Signal<u64>,
+    /// What its results are, once a variation is known.
+    #[prop(into)]
+    name: Signal<Option<String>>,
     /// The ZIP's address, once there is something in it.
     #[prop(into)]
     download: Signal<Option<String>>,
@@ -23,7 +27,9 @@ pub fn RenderHead(
     let now = use_now();
     view! {
         <div class="vstage-render-head">
-            <ScreenHeading id="vstage-render-title">{move || td_string!(locale.get(), studio.detail_title)}</ScreenHeading>
+            <ScreenHeading id="vstage-render-title">
+                {move || name.get().unwrap_or_else(|| td_string!(locale.get(), studio.detail_title).to_string())}
+            </ScreenHeading>
             <p class="vstage-muted vstage-render-head__meta">
                 {move || {
                     let locale = locale.get();

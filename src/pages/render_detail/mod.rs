@@ -32,6 +32,7 @@ use crate::components::image_viewer::ImageViewer;
 use crate::components::link::Link;
 use crate::components::screen_heading::ScreenHeading;
 use crate::config_draft::ConfigDraft;
+use crate::describe;
 use crate::host::{VARIATION_DONE, use_host};
 use crate::live::follow_render;
 use crate::locale::errors::api_error;
@@ -65,6 +66,7 @@ pub fn RenderDetail(
     );
     let load_more = Callback::new(move |()| reload.run(more_cursor.get_untracked()));
     let existing = Signal::derive(move || state.existing());
+    let name = Signal::derive(move || variations.with(|list| describe::render_name(locale.get(), list)));
     let on_added = Callback::new(move |added| {
         state.added(added);
         reload.run(None);
@@ -91,7 +93,7 @@ pub fn RenderDetail(
                 (None, None) => view! { <RenderLoading /> }.into_any(),
                 (None, Some(message)) => view! { <RenderFailed message on_retry=move |()| retry() /> }.into_any(),
                 (Some(loaded), failure) => view! {
-                    <RenderHead created=loaded.created_at.millis() variation_count=existing download />
+                    <RenderHead created=loaded.created_at.millis() variation_count=existing name download />
                     {failure.map(|message| view! {
                         <p class="vstage-error" role="alert">{message} " " <button class="vstage-link" on:click=move |_| retry()>{move || td_string!(locale.get(), common.try_again)}</button></p>
                     })}

@@ -67,6 +67,8 @@ async fn a_staging_render_from_a_sample_finishes_on_screen_without_a_reload() {
         wait_for_all_done(&root, 1).await?;
         let card = root.find(By::Css(".vstage-variation")).await?.text().await?;
         assert!(card.contains("Living room · Modern 1"), "a result is named by its room and style: {card}");
+        let heading = root.find(By::Css("#vstage-render-title")).await?.text().await?;
+        assert_eq!(heading, "Living room · Modern", "the render is named by its results");
         root.query(By::Css(".vstage-compare__handle")).first().await?;
         screenshot(&driver, "render-done").await?;
         picture_for_the_docs(&driver, "studio", None).await?;
