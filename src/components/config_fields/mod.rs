@@ -17,7 +17,7 @@ use vstage_api::{OutputResolution, RemovalMode, RoomType, SkyStyle, Style, Valid
 use crate::components::choice_field::ChoiceField;
 use crate::config_draft::Kind;
 use crate::describe;
-use crate::locale::use_locale;
+use crate::locale::{Locale, use_locale};
 use count_field::CountField;
 use draft::DraftFields;
 pub use draft::Drafts;
@@ -51,6 +51,16 @@ pub const STYLES: [Style; 8] = [
     Style::Coastal,
     Style::Standard,
 ];
+/// The room types as a `ChoiceField` offers them: the contract's spelling and the words in `locale`.
+pub fn room_options(locale: Locale) -> Vec<(String, String)> {
+    ROOM_TYPES.iter().map(|room| (room.as_str().to_string(), describe::room_type(locale, room))).collect()
+}
+
+/// The styles as a `ChoiceField` offers them (where there is no room for the swatches).
+pub fn style_options(locale: Locale) -> Vec<(String, String)> {
+    STYLES.iter().map(|style| (style.as_str().to_string(), describe::style(locale, style))).collect()
+}
+
 const REMOVAL_MODES: [RemovalMode; 3] = [RemovalMode::Off, RemovalMode::Auto, RemovalMode::On];
 const SKIES: [SkyStyle; 3] = [SkyStyle::Dusk, SkyStyle::Golden, SkyStyle::Blue];
 const RESOLUTIONS: [OutputResolution; 3] =

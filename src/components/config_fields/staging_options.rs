@@ -7,7 +7,7 @@ use vstage_api::{RemovalMode, RoomType};
 
 use super::draft::DraftFields;
 use super::style_choice::StyleChoice;
-use super::{REMOVAL_MODES, ROOM_TYPES};
+use super::{REMOVAL_MODES, room_options};
 use crate::components::choice_field::ChoiceField;
 use crate::describe;
 use crate::locale::use_locale;
@@ -22,7 +22,7 @@ pub fn StagingOptions(fields: DraftFields) -> impl IntoView {
             <ChoiceField
                 id=fields.dom("room")
                 label=td_string!(locale, forms.config_room_type)
-                options=ROOM_TYPES.iter().map(|room| (room.as_str().to_string(), describe::room_type(locale, room))).collect()
+                options=room_options(locale)
                 current=Signal::derive(move || fields.draft().room_type.as_str().to_string())
                 on_pick=move |value: String| fields.edit(|d| d.room_type = RoomType::from(value.as_str()))
             />

@@ -7,8 +7,7 @@ use vstage_api::{RoomType, Style};
 
 use super::photos::BoardPhotos;
 use crate::components::choice_field::ChoiceField;
-use crate::components::config_fields::{ROOM_TYPES, STYLES};
-use crate::describe;
+use crate::components::config_fields::{room_options, style_options};
 use crate::locale::use_locale;
 
 #[component]
@@ -34,14 +33,14 @@ pub fn WaitingPhotoRoom(photos: BoardPhotos, key: u32) -> impl IntoView {
                 <ChoiceField
                     id=format!("vstage-board-room-{key}")
                     label=td_string!(locale, forms.config_room_type)
-                    options=ROOM_TYPES.iter().map(|room| (room.as_str().to_string(), describe::room_type(locale, room))).collect()
+                    options=room_options(locale)
                     current=Signal::derive(move || draft.with(|d| d.room_type.as_str().to_string()))
                     on_pick=pick_room
                 />
                 <ChoiceField
                     id=format!("vstage-board-style-{key}")
                     label=td_string!(locale, forms.config_style)
-                    options=STYLES.iter().map(|style| (style.as_str().to_string(), describe::style(locale, style))).collect()
+                    options=style_options(locale)
                     current=Signal::derive(move || draft.with(|d| d.style.as_str().to_string()))
                     on_pick=pick_style
                 />

@@ -7,8 +7,7 @@ use vstage_api::{RoomType, Style};
 
 use super::state::FurnitureMaskState;
 use crate::components::choice_field::ChoiceField;
-use crate::components::config_fields::{ROOM_TYPES, STYLES};
-use crate::describe;
+use crate::components::config_fields::{room_options, style_options};
 use crate::locale::use_locale;
 
 #[component]
@@ -21,14 +20,14 @@ pub fn StagingChoices(page: FurnitureMaskState) -> impl IntoView {
             <ChoiceField
                 id="vstage-mask-room".to_string()
                 label=td_string!(locale, studio.mask_room_type)
-                options=ROOM_TYPES.iter().map(|room| (room.as_str().to_string(), describe::room_type(locale, room))).collect()
+                options=room_options(locale)
                 current=Signal::derive(move || room_type.get().as_str().to_string())
                 on_pick=move |value: String| room_type.set(RoomType::from(value.as_str()))
             />
             <ChoiceField
                 id="vstage-mask-style".to_string()
                 label=td_string!(locale, studio.mask_style)
-                options=STYLES.iter().map(|s| (s.as_str().to_string(), describe::style(locale, s))).collect()
+                options=style_options(locale)
                 current=Signal::derive(move || style.get().as_str().to_string())
                 on_pick=move |value: String| style.set(Style::from(value.as_str()))
             />

@@ -98,17 +98,14 @@ impl HostWebhooks {
     }
 }
 
-/// A new event's id: `msg_` and 128 random bits.
+/// A new event's id: `msg_` and 128 random bits (`secret::random`, as the other ids); the clock and a counter in
+/// the unlikely case the system has no randomness to give.
 fn event_id() -> String {
-    let mut bytes = [0u8; 16];
-    // Without randomness the id is still unique enough in practice: the clock and a counter.
-    if getrandom::fill(&mut bytes).is_err() {
-        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    crate::secret::random("msg_").map(|id| id[.."msg_".len() + 32].to_string()).unwrap_or_else(|_| {
         let count = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        bytes[..8].copy_from_slice(&vstage_api::time::now_millis().to_be_bytes());
-        bytes[8..].copy_from_slice(&count.to_be_bytes());
-    }
-    format!("msg_{}", hex::encode(bytes))
+        format!("msg_{:016x}{count:016x}", vstage_api::time::now_millis())
+    })
 }
 
 #[cfg(test)]
