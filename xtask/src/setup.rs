@@ -68,6 +68,7 @@ fn downloads(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
         python_tool(project, &PythonTool::MOTO)?;
         python_tool(project, &PythonTool::STANDARD_WEBHOOKS)?;
         axe_core(project)?;
+        host_kit(project)?;
         exiftool()?;
     }
     if purpose == Purpose::Bench {
@@ -201,11 +202,35 @@ fn axe_core(project: &Project) -> anyhow::Result<()> {
     npm_install(project, "axe", &format!("axe-core@{AXE_CORE_VERSION}"), "axe-core")
 }
 
-/// `npm install spec` under target/tools/`folder` (npm itself from Debian when missing); `what` names the tool.
-fn npm_install(project: &Project, folder: &str, spec: &str, what: &str) -> anyhow::Result<()> {
+/// The kit's npm packages (kit/package-lock.json: TypeScript, React, Vue), which its tests type-check and bundle,
+/// in kit/node_modules; installed again when the lock file is newer than npm's record of what it installed.
+fn host_kit(project: &Project) -> anyhow::Result<()> {
+    let kit = project.root.join("kit");
+    let modified = |path: &std::path::Path| std::fs::metadata(path).and_then(|meta| meta.modified()).ok();
+    let installed = modified(&kit.join("node_modules").join(".package-lock.json"));
+    if installed.is_some() && installed >= modified(&kit.join("package-lock.json")) {
+        println!("    the kit's npm packages: present");
+        return Ok(());
+    }
+    ensure_npm("the kit's packages")?;
+    project::run(
+        "installing the kit's npm packages (kit/package-lock.json) in kit/node_modules",
+        project.command("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&kit),
+    )
+    .with_context(|| format!("install them by hand: (cd {} && npm ci)", kit.display()))
+}
+
+/// Node.js and npm, from Debian when missing; `what` says what they are for.
+fn ensure_npm(what: &str) -> anyhow::Result<()> {
     if output_line(Command::new("npm").arg("--version")).is_none() {
         apt_install(&["nodejs", "npm"], &format!("Node.js and npm (to install {what} from npm)"))?;
     }
+    Ok(())
+}
+
+/// `npm install spec` under target/tools/`folder` (npm itself from Debian when missing); `what` names the tool.
+fn npm_install(project: &Project, folder: &str, spec: &str, what: &str) -> anyhow::Result<()> {
+    ensure_npm(what)?;
     let prefix = project.tools_dir().join(folder);
     std::fs::create_dir_all(&prefix)?;
     project::run(

@@ -203,6 +203,7 @@ fn nextest(cargo: &LintingCargo, name: &'static str, profile: &str, packages: &[
         .env("VSTAGE_MOTO_SERVER", PythonTool::MOTO.binary_in(project))
         .env("VSTAGE_STANDARDWEBHOOKS_PYTHON", PythonTool::STANDARD_WEBHOOKS.binary_in(project))
         .env("VSTAGE_AXE", setup::axe_script(project))
+        .env("VSTAGE_ESBUILD", setup::esbuild_bin(project))
         .env("VSTAGE_POSTGRES_DIR", postgres_dir(project));
     // setup found them, so the tests need not look again
     if let Ok(bin) = Cluster::binaries() {

@@ -65,6 +65,9 @@ mod tests {
         for dir in ["src", "tests", "crates", "xtask"] {
             self::files(&root.join(dir), ".rs", &mut files);
         }
+        for suffix in [".ts", ".tsx", ".mjs"] {
+            self::files(&root.join("kit"), suffix, &mut files);
+        }
         assert!(files.len() > 100, "the walk found only {} files", files.len());
         let silent: Vec<String> = files
             .iter()

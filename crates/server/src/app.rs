@@ -18,7 +18,7 @@ use crate::proxy::{self, Proxy};
 use crate::request_log::RequestIds;
 use crate::results::fetch::ResultFetcher;
 use crate::serving::body_deadline;
-use crate::site::{demo, static_files};
+use crate::site::{declarations, demo, static_files};
 use crate::state::AppState;
 use crate::storage::uploads;
 use crate::upstream::http_client::HttpClient;
@@ -122,7 +122,8 @@ fn router(state: &AppState, proxy: Arc<Proxy>, fetcher: ResultFetcher, http: Htt
                 async move { loader.respond(&headers) }
             }),
         )
-        // Only on /embed.js: a Router's layer wraps the routes it has so far.
+        .merge(declarations::routes())
+        // Only on /embed.js and the declarations: a Router's layer wraps the routes it has so far.
         .layer(static_files::for_any_origin())
         .layer(static_files::compressed());
     if let Some(sandbox) = shared.upstream.sandbox() {

@@ -128,6 +128,18 @@ mod tests {
         assert_eq!(secret().verify(&token, None, SystemTime::now()).unwrap().sub, "agent-7");
     }
 
+    /// docs/embedding.md's test vector, which kit/widget-token.mjs makes too (crates/server/tests/browser/host_kit.rs).
+    #[test]
+    fn the_documented_test_vector_is_what_the_server_signs_and_accepts() {
+        let secret = WidgetSecret::new("test-vector-secret-for-vstage-tokens").unwrap();
+        let claims =
+            Claims { sub: "agent-7".into(), exp: 4_102_444_800, origin: Some("https://listings.example".into()) };
+        let vector = "v1.eyJzdWIiOiJhZ2VudC03IiwiZXhwIjo0MTAyNDQ0ODAwLCJvcmlnaW4iOiJodHRwczovL2xpc3RpbmdzLmV4YW1wbGUifQ.\
+                      kPzeVRkrhUFeqBA42hUiwH9he5_G11xsWAk0XrCo4gw";
+        assert_eq!(secret.sign(&claims), vector);
+        assert_eq!(secret.verify(vector, Some("https://listings.example"), SystemTime::now()), Ok(claims));
+    }
+
     #[test]
     fn expired_tampered_foreign_and_wrong_origin_tokens_are_refused() {
         let token = secret().mint("agent-7", Duration::from_secs(60), Some("https://listings.example"));

@@ -17,6 +17,7 @@ mod embed;
 mod figures;
 mod header;
 mod host_controls;
+mod host_kit;
 mod keyboard;
 mod locales;
 mod mask;

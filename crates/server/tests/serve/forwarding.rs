@@ -226,6 +226,20 @@ async fn embed_js_is_compressed_for_clients_that_take_it() {
 }
 
 #[tokio::test]
+async fn the_elements_typescript_declarations_are_served_beside_embed_js() {
+    let dist = widget_dir();
+    let server = Server::start(dist.path()).await;
+    let kit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../kit");
+    for name in ["vstage-widget.d.ts", "vstage-widget-react.d.ts", "vstage-widget-vue.d.ts"] {
+        let answer = reqwest::get(format!("{}/{name}", server.url)).await.unwrap();
+        assert_eq!(answer.status(), 200, "{name}");
+        assert_eq!(answer.headers()["content-type"], "text/plain; charset=utf-8", "{name}");
+        assert_eq!(answer.headers()["access-control-allow-origin"], "*", "{name}");
+        assert_eq!(answer.text().await.unwrap(), std::fs::read_to_string(kit.join(name)).unwrap(), "{name}");
+    }
+}
+
+#[tokio::test]
 async fn a_missing_hashed_file_is_a_404_never_the_page_cached_for_good() {
     // A chunk of another build (a page loaded before a deploy) must fail plainly, so that a retry after the
     // deploy is not answered from a cache holding the page under the chunk's name.
