@@ -2,11 +2,10 @@
 //! allowance of a kind gets there, once each time: a chunk, fetched the first time a user with an allowance is read.
 
 use leptos::prelude::*;
-use vstage_api::usage::UsageKind;
+use vstage_api::usage::{UsageKind, UsageLevel};
 use vstage_api::{Limit, User};
 
 use crate::chunks::chunk;
-use crate::components::usage_meter::UsageLevel;
 use crate::host::{ALLOWANCE_LOW, ALLOWANCE_SPENT, Host, use_host};
 
 /// Tells the studio's host (if it has one) what `user`'s allowance reached since `told`, once the chunk is here; a

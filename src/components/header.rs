@@ -4,6 +4,7 @@
 //! (`crate::parts`) are hidden by the screens' styles, which read the element's `hide` and `show`.
 
 use leptos::prelude::*;
+use vstage_api::usage::UsageLevel;
 
 use crate::account::use_account;
 use crate::allowance_events;
@@ -11,7 +12,7 @@ use crate::components::link::Link;
 use crate::components::mode_badge::ModeBadge;
 use crate::components::polling_note::PollingNote;
 use crate::components::status_badge::StatusBadge;
-use crate::components::usage_meter::{UsageLevel, UsageMeter};
+use crate::components::usage_meter::UsageMeter;
 use crate::i18n::*;
 use crate::live::use_live;
 use crate::locale::errors::api_error;

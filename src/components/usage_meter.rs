@@ -5,32 +5,9 @@
 use leptos::prelude::*;
 use leptos_i18n::td_string;
 use vstage_api::Limit;
+use vstage_api::usage::UsageLevel;
 
 use crate::locale::{format, use_locale};
-
-/// From this share of the limit on, the meter warns.
-pub const NEAR_LIMIT: f64 = 0.8;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UsageLevel {
-    Normal,
-    /// At or above `NEAR_LIMIT` of the limit.
-    Near,
-    /// Nothing left this period.
-    Reached,
-}
-
-impl UsageLevel {
-    pub fn of(used: u64, limit: u64) -> Self {
-        if used >= limit {
-            UsageLevel::Reached
-        } else if used as f64 >= limit as f64 * NEAR_LIMIT {
-            UsageLevel::Near
-        } else {
-            UsageLevel::Normal
-        }
-    }
-}
 
 /// The bar's filled width as CSS, `"0.0%"` to `"100.0%"` to a tenth, rounded down. Worked out in whole tenths: a
 /// float's formatting would bring about 5 KiB of code into the first load for this one number.

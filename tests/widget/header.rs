@@ -9,7 +9,7 @@ use vstage_api::Limit;
 use vstage_widget::account::ServiceState;
 use vstage_widget::components::polling_note::PollingNote;
 use vstage_widget::components::status_badge::StatusBadge;
-use vstage_widget::components::usage_meter::{UsageLevel, UsageMeter, filled_width};
+use vstage_widget::components::usage_meter::{UsageMeter, filled_width};
 use vstage_widget::live::Channel;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -86,15 +86,6 @@ fn usage_meter_of_an_unlimited_plan_shows_what_was_used_and_no_bar() {
         view! { <UsageMeter label="Staging" used=2 limit=Limit::Other("per-seat".into()) /> }
     });
     assert!(other.text_content().unwrap().contains("2 used (per-seat)"));
-}
-
-#[wasm_bindgen_test]
-fn usage_levels_follow_the_thresholds() {
-    assert_eq!(UsageLevel::of(0, 100), UsageLevel::Normal);
-    assert_eq!(UsageLevel::of(79, 100), UsageLevel::Normal);
-    assert_eq!(UsageLevel::of(80, 100), UsageLevel::Near);
-    assert_eq!(UsageLevel::of(100, 100), UsageLevel::Reached);
-    assert_eq!(UsageLevel::of(0, 0), UsageLevel::Reached, "a plan without photos has nothing left");
 }
 
 #[wasm_bindgen_test]

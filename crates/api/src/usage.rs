@@ -50,6 +50,37 @@ impl UsageKind {
     }
 }
 
+/// How much of an allowance of one kind is used: below 80 % of it, from 80 % on (the studio's meter warns and
+/// the host hears `vstage-allowance-low`), or all of it (`-spent`). The widget and the server read it alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum UsageLevel {
+    Normal,
+    /// At or above 80 % of the limit.
+    Near,
+    /// Nothing left this period.
+    Reached,
+}
+
+impl UsageLevel {
+    /// The level of `used` photos of `limit`, worked out in whole numbers (80 % is `used × 5 ≥ limit × 4`).
+    pub fn of(used: u64, limit: u64) -> Self {
+        if used >= limit {
+            UsageLevel::Reached
+        } else if u128::from(used) * 5 >= u128::from(limit) * 4 {
+            UsageLevel::Near
+        } else {
+            UsageLevel::Normal
+        }
+    }
+
+    /// The level a charge from `before` to `after` photos brings `limit` to, when it is a warning one it was not
+    /// at before: once each time the allowance gets there (a refund can bring it back below).
+    pub fn reached(before: u64, after: u64, limit: u64) -> Option<Self> {
+        let (was, now) = (UsageLevel::of(before, limit), UsageLevel::of(after, limit));
+        (now != was && now != UsageLevel::Normal).then_some(now)
+    }
+}
+
 /// Photos of each kind.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cost {
@@ -126,6 +157,26 @@ pub const V1_RENDER: Cost = Cost { staging: 1, image_editing: 0 };
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn usage_levels_follow_the_thresholds() {
+        assert_eq!(UsageLevel::of(0, 100), UsageLevel::Normal);
+        assert_eq!(UsageLevel::of(79, 100), UsageLevel::Normal);
+        assert_eq!(UsageLevel::of(80, 100), UsageLevel::Near);
+        assert_eq!(UsageLevel::of(4, 5), UsageLevel::Near, "80 % exactly, with no rounding");
+        assert_eq!(UsageLevel::of(100, 100), UsageLevel::Reached);
+        assert_eq!(UsageLevel::of(0, 0), UsageLevel::Reached, "a plan without photos has nothing left");
+        assert_eq!(UsageLevel::of(u64::MAX - 1, u64::MAX), UsageLevel::Near, "no overflow");
+    }
+
+    #[test]
+    fn a_charge_reaches_a_level_once_each_time_it_gets_there() {
+        assert_eq!(UsageLevel::reached(7, 8, 10), Some(UsageLevel::Near));
+        assert_eq!(UsageLevel::reached(8, 9, 10), None, "already near");
+        assert_eq!(UsageLevel::reached(9, 10, 10), Some(UsageLevel::Reached));
+        assert_eq!(UsageLevel::reached(2, 10, 10), Some(UsageLevel::Reached), "the highest level it got to");
+        assert_eq!(UsageLevel::reached(1, 2, 10), None);
+    }
 
     fn render(json: serde_json::Value) -> CreateRender {
         serde_json::from_value(json).unwrap()

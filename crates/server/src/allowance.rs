@@ -16,8 +16,9 @@ use vstage_api::{Limit, PhotoCounts, PhotoLimits, Render, User, VariationStatus}
 
 use crate::access::Subject;
 use crate::error::ServerError;
+use crate::host_webhooks::HostWebhooks;
 use crate::metrics::metrics;
-use crate::storage::store::{LedgerRow, Limits, Reservation, Reserved, Store};
+use crate::storage::store::{LedgerRow, LevelReached, LevelReports, Limits, Reservation, Reserved, Store};
 
 #[derive(Debug)]
 pub struct Allowances {
@@ -26,6 +27,8 @@ pub struct Allowances {
     pub defaults: Limits,
     /// How long an allowance lasts (`--allowance-period`).
     pub period: AllowancePeriod,
+    /// Told when a charge brings an allowance to 80 % or all of it used (`allowance.low`, `allowance.spent`).
+    pub host_webhooks: Option<Arc<HostWebhooks>>,
 }
 
 /// How long an allowance lasts before it renews, in UTC (`--allowance-period`): a calendar month from its first
@@ -137,10 +140,15 @@ impl Allowances {
         let id = crate::secret::random("rsv_").map_err(|e| ServerError::Internal(format!("no randomness: {e}")))?;
         let reservation = Reservation { id, subject: subject.as_str().into(), cost, what: what.into(), at };
         let period = self.period.containing(at);
-        match self.store.reserve(&reservation, self.defaults, period.start).await? {
-            Reserved::Charged => {
+        let reports = self.level_reports(subject, period.end, at);
+        match self.store.reserve(&reservation, self.defaults, period.start, reports).await? {
+            Reserved::Charged { reached } => {
                 for (kind, photos) in cost.parts() {
                     metrics().photos_charged(kind.as_str(), photos);
+                }
+                for LevelReached { kind, level, used, limit } in reached {
+                    let (subject, kind) = (subject.as_str(), kind.as_str());
+                    tracing::info!(subject, kind, used, limit, ?level, "an allowance reached a warning level");
                 }
                 Ok(Some(reservation.id))
             }
@@ -150,6 +158,13 @@ impl Allowances {
                 Err(spent(kind, used, limit, &period, at))
             }
         }
+    }
+
+    /// The host's webhook events of a level `subject`'s charge at `at` reaches, in a period renewing at `renews_at`.
+    fn level_reports(&self, subject: &Subject, renews_at: i64, at: i64) -> LevelReports {
+        let Some(webhooks) = self.host_webhooks.clone() else { return Arc::new(|_: &LevelReached| Vec::new()) };
+        let subject = subject.as_str().to_string();
+        Arc::new(move |reached: &LevelReached| webhooks.allowance_level(&subject, reached, renews_at, at))
     }
 
     /// The renders a reservation made, named in its ledger rows; a failure to write it is logged, not the caller's.

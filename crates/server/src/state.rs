@@ -170,6 +170,7 @@ impl AppState {
                 store: store.clone(),
                 defaults: args.allowance,
                 period: args.allowance_period,
+                host_webhooks: host_webhooks.clone(),
             }),
             host_webhooks,
         });

@@ -10,9 +10,10 @@ pub async fn run(args: DeliveriesArgs) -> anyhow::Result<()> {
         DeliveriesAction::List { outcome, limit } => {
             for row in store.deliveries(outcome.as_deref(), limit.max(1)).await? {
                 let error = if row.last_error.is_empty() { String::new() } else { format!(" ({})", row.last_error) };
+                let about = if row.render_id.is_empty() { String::new() } else { format!(" render {}", row.render_id) };
                 say(&format!(
-                    "{} {} {} render {} to {}: {} after {} attempt(s){error}",
-                    row.id, row.created_at, row.kind, row.render_id, row.target, row.outcome, row.attempts
+                    "{} {} {}{about} to {}: {} after {} attempt(s){error}",
+                    row.id, row.created_at, row.kind, row.target, row.outcome, row.attempts
                 ));
             }
         }

@@ -5,11 +5,13 @@
 use chrono::{DateTime, SecondsFormat};
 use serde_json::{Map, Value, json};
 use vstage_api::disclosure::Disclosure;
+use vstage_api::usage::UsageLevel;
 use vstage_api::vocabulary::VariationType;
 use vstage_api::webhook::VariationFailed;
 
 use super::HostWebhooks;
 use crate::storage::outbox::OutboxEntry;
+use crate::storage::store::LevelReached;
 
 /// `render.created`: `subject` created render `render_id` through this server.
 pub const RENDER_CREATED: &str = "render.created";
@@ -19,6 +21,10 @@ pub const VARIATION_DONE: &str = "variation.done";
 pub const VARIATION_FAILED: &str = "variation.failed";
 /// `result.chosen`: a result was chosen for a listing, with its disclosure.
 pub const RESULT_CHOSEN: &str = "result.chosen";
+/// `allowance.low`: a charge brought an agent's allowance of a kind to 80 % used.
+pub const ALLOWANCE_LOW: &str = "allowance.low";
+/// `allowance.spent`: a charge used all of it.
+pub const ALLOWANCE_SPENT: &str = "allowance.spent";
 
 /// A kept image of a variation: its index in the result, its role (`url`, `optimized_url`, `thumbnail_url`) and
 /// its lasting (signed) address.
@@ -78,7 +84,19 @@ impl HostWebhooks {
         self.event(RESULT_CHOSEN, &disclosure.render_id, data, now)
     }
 
-    /// One event about render `render_id`, for every receiver.
+    /// The entries reporting that a charge brought `subject`'s allowance of a kind to a warning level:
+    /// `{subject, kind, used, limit, renews_at}`, what `vstage-allowance-low` (or `-spent`) tells the page, with the
+    /// subject. About no render: one subject's go in order with the other allowance events.
+    pub fn allowance_level(&self, subject: &str, reached: &LevelReached, renews_at: i64, now: i64) -> Vec<OutboxEntry> {
+        let kind = if reached.level == UsageLevel::Reached { ALLOWANCE_SPENT } else { ALLOWANCE_LOW };
+        let data = json!({
+            "subject": subject, "kind": reached.kind.as_str(), "used": reached.used, "limit": reached.limit,
+            "renews_at": renews_at,
+        });
+        self.event(kind, "", data, now)
+    }
+
+    /// One event about render `render_id` (empty for none), for every receiver.
     fn event(&self, kind: &str, render_id: &str, data: Value, now: i64) -> Vec<OutboxEntry> {
         let id = event_id();
         let timestamp =

@@ -1,8 +1,9 @@
 //! The listing site's backend in the loop: what happens in the studio is sent to the addresses the operator set
 //! (`--host-webhook-url`), signed to the Standard Webhooks specification with `VSTAGE_HOST_WEBHOOK_SECRET`. Each
-//! event (`events`: a render created, a variation done and kept or failed, a result chosen) is written to the
-//! database's outbox (`storage/outbox.rs`) in the transaction of what it reports, and `deliver` sends it from
-//! there: at least once, in order per render, retried with growing delays for three days, one server at a time.
+//! event (`events`: a render created, a variation done and kept or failed, a result chosen, an allowance low or
+//! spent) is written to the database's outbox (`storage/outbox.rs`) in the transaction of what it reports, and
+//! `deliver` sends it from there: at least once, in order per render, retried with growing delays for three days,
+//! one server at a time.
 
 pub mod deliver;
 pub mod events;

@@ -10,11 +10,11 @@ use super::boards::Boards;
 use super::postgres::Postgres;
 use super::sqlite::Sqlite;
 use super::store::{
-    Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, Limits, Reservation, Reserved, Setting, Store,
-    StoredEvent, SubjectAllowance, UploadRecord,
+    Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LevelReached, LevelReports, Limits, Reservation,
+    Reserved, Setting, Store, StoredEvent, SubjectAllowance, UploadRecord,
 };
 use crate::live::webhooks::SEEN_FOR_MS;
-use vstage_api::usage::{Cost, UsageKind};
+use vstage_api::usage::{Cost, UsageKind, UsageLevel};
 
 /// Runs `test` on a new SQLite database, then on a new PostgreSQL one; a failure names the database.
 async fn on_both<Test, Testing>(test: Test)
@@ -432,6 +432,22 @@ fn reservation(id: &str, subject: &str, cost: Cost, at: i64) -> Reservation {
     Reservation { id: id.into(), subject: subject.into(), cost, what: "render".into(), at }
 }
 
+/// Reports of levels reached that write nothing.
+fn unreported() -> LevelReports {
+    std::sync::Arc::new(|_: &LevelReached| Vec::new())
+}
+
+/// Reports of levels reached as one outbox entry each, named by the level and the photos used.
+fn reported_as_entries() -> LevelReports {
+    std::sync::Arc::new(|reached: &LevelReached| {
+        vec![outbox_entry(&format!("{:?}-{}", reached.level, reached.used), "https://host.example/in", "", 1)]
+    })
+}
+
+fn charged(reached: &[LevelReached]) -> Reserved {
+    Reserved::Charged { reached: reached.to_vec() }
+}
+
 #[tokio::test]
 async fn an_allowance_is_charged_refunded_once_and_counted_per_period() {
     on_both(|store| async move {
@@ -439,19 +455,23 @@ async fn an_allowance_is_charged_refunded_once_and_counted_per_period() {
         let staging = Cost::of(UsageKind::Staging, 1);
         let charge = |id: &'static str, at| {
             let store = store.clone();
-            async move { store.reserve(&reservation(id, "alice", staging, at), defaults, 100).await.unwrap() }
+            async move {
+                store.reserve(&reservation(id, "alice", staging, at), defaults, 100, unreported()).await.unwrap()
+            }
         };
-        assert_eq!(charge("rsv_old", 50).await, Reserved::Charged, "before the period: not counted in it");
-        assert_eq!(charge("rsv_a", 100).await, Reserved::Charged);
-        assert_eq!(charge("rsv_b", 110).await, Reserved::Charged);
+        let spent = |used, limit| LevelReached { kind: UsageKind::Staging, level: UsageLevel::Reached, used, limit };
+        assert_eq!(charge("rsv_old", 50).await, charged(&[]), "before the period: not counted in it");
+        assert_eq!(charge("rsv_a", 100).await, charged(&[]));
+        assert_eq!(charge("rsv_b", 110).await, charged(&[spent(2, 2)]));
         let refused = Reserved::Refused { kind: UsageKind::Staging, used: 2, limit: 2 };
         assert_eq!(charge("rsv_c", 120).await, refused);
         let editing = reservation("rsv_e", "alice", Cost::of(UsageKind::ImageEditing, 5), 120);
-        assert_eq!(store.reserve(&editing, defaults, 100).await.unwrap(), Reserved::Charged, "no image-editing limit");
+        let no_limit = store.reserve(&editing, defaults, 100, unreported()).await.unwrap();
+        assert_eq!(no_limit, charged(&[]), "no image-editing limit, no level");
 
         store.refund("rsv_b", "refused by the service", 130).await.unwrap();
         store.refund("rsv_b", "refused by the service", 131).await.unwrap();
-        assert_eq!(charge("rsv_d", 140).await, Reserved::Charged, "the refund gave the photo back, once");
+        assert_eq!(charge("rsv_d", 140).await, charged(&[spent(2, 2)]), "the refund gave the photo back, once");
         assert_eq!(charge("rsv_f", 150).await, Reserved::Refused { kind: UsageKind::Staging, used: 2, limit: 2 });
 
         store.settle("rsv_a", &["rnd_1".into(), "rnd_2".into()]).await.unwrap();
@@ -466,9 +486,9 @@ async fn an_allowance_is_charged_refunded_once_and_counted_per_period() {
 
         let own = SubjectAllowance { staging: Setting::Photos(3), image_editing: Setting::Photos(0) };
         store.set_allowance("alice", own).await.unwrap();
-        assert_eq!(charge("rsv_g", 160).await, Reserved::Charged, "her own allowance of 3 over the default's 2");
+        assert_eq!(charge("rsv_g", 160).await, charged(&[spent(3, 3)]), "her own allowance of 3 over the default's 2");
         let refused = Reserved::Refused { kind: UsageKind::ImageEditing, used: 5, limit: 0 };
-        assert_eq!(store.reserve(&editing, defaults, 100).await.unwrap(), refused);
+        assert_eq!(store.reserve(&editing, defaults, 100, unreported()).await.unwrap(), refused);
         assert_eq!(store.allowances(None).await.unwrap(), [("alice".to_string(), own)]);
         assert_eq!(store.allowances(Some("alice")).await.unwrap(), [("alice".to_string(), own)]);
         assert!(store.allowances(Some("bob")).await.unwrap().is_empty());
@@ -484,11 +504,39 @@ async fn concurrent_reservations_never_spend_more_than_the_allowance() {
             let store = store.clone();
             async move {
                 let reserved = reservation(&format!("rsv_{n}"), "bob", Cost::of(UsageKind::Staging, 1), 10);
-                store.reserve(&reserved, defaults, 0).await.unwrap()
+                store.reserve(&reserved, defaults, 0, reported_as_entries()).await.unwrap()
             }
         });
         let outcomes = futures_util::future::join_all(tries).await;
-        assert_eq!(outcomes.iter().filter(|outcome| **outcome == Reserved::Charged).count(), 7);
+        let charged = outcomes.iter().filter(|outcome| matches!(outcome, Reserved::Charged { .. })).count();
+        assert_eq!(charged, 7);
+        // 6 of 7 is the first past 80 %, 7 of 7 all of it: each reported once, whatever the order
+        let mut reports: Vec<String> =
+            store.deliveries(None, 100).await.unwrap().into_iter().map(|delivery| delivery.id).collect();
+        reports.sort();
+        assert_eq!(reports, ["Near-6", "Reached-7"]);
+        let claimed = store.claim_due(10_000, 1000, 100).await.unwrap();
+        let first: Vec<&str> = claimed.iter().map(|claimed| claimed.entry.id.as_str()).collect();
+        assert_eq!(first, ["Near-6"], "events about no render go one at a time, in order");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_charge_that_reaches_a_level_writes_its_reports_with_it_and_a_refusal_writes_none() {
+    on_both(|store| async move {
+        let defaults = Limits { staging: Some(5), image_editing: None };
+        let mut reached = Vec::new();
+        for n in 0..6 {
+            let reserved = reservation(&format!("rsv_{n}"), "carol", Cost::of(UsageKind::Staging, 1), 10);
+            reached.push(store.reserve(&reserved, defaults, 0, reported_as_entries()).await.unwrap());
+        }
+        let level = |level, used| LevelReached { kind: UsageKind::Staging, level, used, limit: 5 };
+        assert_eq!(reached[3], charged(&[level(UsageLevel::Near, 4)]), "4 of 5 is 80 %");
+        assert_eq!(reached[4], charged(&[level(UsageLevel::Reached, 5)]));
+        assert_eq!(reached[5], Reserved::Refused { kind: UsageKind::Staging, used: 5, limit: 5 });
+        let counts = store.delivery_counts().await.unwrap();
+        assert_eq!(counts.pending, 2, "one entry per level reached, none for the charges below it or the refusal");
     })
     .await;
 }

@@ -15,7 +15,8 @@ pub struct OutboxEntry {
     pub id: String,
     /// The receiver's address (`--host-webhook-url`).
     pub target: String,
-    /// The render it is about: deliveries of one render go in order.
+    /// The render it is about, empty for an event about none (an allowance's): deliveries of one render go in
+    /// order, and those about no render among themselves.
     pub render_id: String,
     /// `render.created`, `variation.done`, ...
     pub kind: String,

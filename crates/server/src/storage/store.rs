@@ -7,7 +7,7 @@
 use async_trait::async_trait;
 use futures_util::stream::BoxStream;
 use vstage_api::board::{Board, BoardRender};
-use vstage_api::usage::{Cost, UsageKind};
+use vstage_api::usage::{Cost, UsageKind, UsageLevel};
 
 use super::outbox::{HostOutbox, OutboxEntry};
 use crate::error::ServerError;
@@ -314,12 +314,34 @@ pub struct Reservation {
     pub at: i64,
 }
 
-/// Whether a reservation was charged, or which kind's allowance could not cover it.
+/// Whether a reservation was charged, with the warning levels it brought allowances to, or which kind's allowance
+/// could not cover it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reserved {
-    Charged,
+    Charged { reached: Vec<LevelReached> },
     Refused { kind: UsageKind, used: u64, limit: u64 },
 }
+
+/// A kind of a subject's allowance that a charge brought to a warning level: 80 % of it used, or all of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LevelReached {
+    pub kind: UsageKind,
+    pub level: UsageLevel,
+    /// Photos used with the charge, of `limit`.
+    pub used: u64,
+    pub limit: u64,
+}
+
+impl LevelReached {
+    /// What charging `photos` more of `kind`, with `used` of `limit` used before, reaches (`UsageLevel::reached`).
+    pub fn by_charge(kind: UsageKind, used: u64, photos: u64, limit: u64) -> Option<LevelReached> {
+        let after = used.saturating_add(photos);
+        UsageLevel::reached(used, after, limit).map(|level| LevelReached { kind, level, used: after, limit })
+    }
+}
+
+/// The events reporting a level a charge reached (the host's webhooks), written in the charge's transaction.
+pub type LevelReports = std::sync::Arc<dyn Fn(&LevelReached) -> Vec<OutboxEntry> + Send + Sync>;
 
 /// One row of the ledger: a charge (positive) or a refund (negative).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -429,12 +451,14 @@ pub trait Store: HostOutbox + Send + Sync + std::fmt::Debug {
     /// How many records `subject` made at or after `since` (ms), and when the oldest of them was made.
     async fn disclosures_since(&self, subject: &str, since: i64) -> Result<(u64, Option<i64>), ServerError>;
     /// Charges `reservation` to its subject in one transaction that checks it fits the subject's allowance of the
-    /// period starting at `period_start` (its own, else `defaults`), whichever server asks at once.
+    /// period starting at `period_start` (its own, else `defaults`), whichever server asks at once; the events
+    /// `reports` makes of each warning level the charge reaches are written in the same transaction.
     async fn reserve(
         &self,
         reservation: &Reservation,
         defaults: Limits,
         period_start: i64,
+        reports: LevelReports,
     ) -> Result<Reserved, ServerError>;
     /// Names the renders a charged reservation made.
     async fn settle(&self, reservation: &str, render_ids: &[String]) -> Result<(), ServerError>;

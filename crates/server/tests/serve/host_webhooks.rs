@@ -299,3 +299,52 @@ async fn a_server_killed_mid_delivery_leaves_it_to_its_restart() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+#[tokio::test]
+async fn an_allowance_at_80_percent_and_spent_reaches_the_host_once_each() {
+    let (url, received) = receiver(0).await;
+    let dist = widget_dir();
+    let args = ["--host-webhook-url", &url, "--allowance", "image-editing=5"];
+    let server = Server::start_with(dist.path(), &args, &[("VSTAGE_HOST_WEBHOOK_SECRET", SECRET)]).await;
+    let photo = sample_url(&server, "living-empty.jpg").await;
+    for _ in 0..5 {
+        create_render(&server, None, &photo, false).await;
+    }
+    let allowance_events = |all: &[(HeaderMap, String)]| -> Vec<(HeaderMap, String, Value)> {
+        all.iter()
+            .map(|(headers, body)| (headers.clone(), body.clone(), serde_json::from_str::<Value>(body).unwrap()))
+            .filter(|(_, _, payload)| payload["type"].as_str().is_some_and(|kind| kind.starts_with("allowance.")))
+            .collect()
+    };
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    let events = loop {
+        let events = allowance_events(&received.lock().unwrap());
+        if events.len() >= 2 {
+            break events;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the allowance's events never came: {events:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let kinds: Vec<&str> = events.iter().map(|(_, _, payload)| payload["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["allowance.low", "allowance.spent"], "in the order they happened, once each");
+    let (low, spent) = (&events[0].2["data"], &events[1].2["data"]);
+    assert_eq!(
+        (&low["subject"], &low["kind"], &low["used"], &low["limit"]),
+        (&json!("local"), &json!("image-editing"), &json!(4), &json!(5))
+    );
+    assert_eq!((&spent["used"], &spent["limit"]), (&json!(5), &json!(5)));
+    let usage: Value = reqwest::get(server.api("/usage")).await.unwrap().json().await.unwrap();
+    assert_eq!(spent["renews_at"], usage["period"]["end"], "when it renews, as the usage says");
+    let (headers, body, _) = &events[1];
+    assert!(verified_by_the_reference(headers, body).is_ok(), "signed like every event");
+    // a sixth is refused, and reports nothing more
+    let refused = reqwest::Client::new()
+        .post(server.api("/v2/renders"))
+        .json(&json!({"image_url": photo, "variation_count": 1, "config": {"type": "enhancement"}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 429, "{}", refused.text().await.unwrap());
+    let listed = vstage(&server, &["deliveries", "list"]);
+    assert_eq!(listed.matches("allowance.").count(), 2, "{listed}");
+}

@@ -20,8 +20,9 @@ use vstage_api::board::{Board, BoardRender};
 
 use super::outbox::OutboxEntry;
 use super::store::{
-    Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LedgerRow, Limits, LogBounds, OwnedPage, Reservation,
-    Reserved, Store, StoredEvent, SubjectAllowance, UploadRecord, board_full, not_a_cursor,
+    Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LedgerRow, LevelReached, LevelReports, Limits,
+    LogBounds, OwnedPage, Reservation, Reserved, Store, StoredEvent, SubjectAllowance, UploadRecord, board_full,
+    not_a_cursor,
 };
 use crate::error::ServerError;
 use crate::metrics::PoolState;
@@ -696,6 +697,7 @@ impl Store for Postgres {
         reservation: &Reservation,
         defaults: Limits,
         period_start: i64,
+        reports: LevelReports,
     ) -> Result<Reserved, ServerError> {
         let reservation = reservation.clone();
         self.run(move |pool| async move {
@@ -708,6 +710,7 @@ impl Store for Postgres {
                 .await?
                 .map(|row| SubjectAllowance::from_stored(row.get(0), row.get(1)))
                 .unwrap_or_default();
+            let mut reached = Vec::new();
             for (kind, photos) in reservation.cost.parts() {
                 let Some(limit) = own.get(kind).limit(defaults.get(kind)) else { continue };
                 let row = tx
@@ -721,6 +724,7 @@ impl Store for Postgres {
                 if used + photos > limit {
                     return Ok(Reserved::Refused { kind, used, limit });
                 }
+                reached.extend(LevelReached::by_charge(kind, used, photos, limit));
             }
             for (kind, photos) in reservation.cost.parts() {
                 tx.execute(
@@ -736,8 +740,11 @@ impl Store for Postgres {
                 )
                 .await?;
             }
+            for level in &reached {
+                outbox::enqueue(&tx, &reports(level)).await?;
+            }
             tx.commit().await?;
-            Ok(Reserved::Charged)
+            Ok(Reserved::Charged { reached })
         })
         .await
     }

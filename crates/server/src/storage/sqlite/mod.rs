@@ -16,8 +16,9 @@ use vstage_api::usage::UsageKind;
 
 use super::outbox::OutboxEntry;
 use super::store::{
-    Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LedgerRow, Limits, LogBounds, OwnedPage, Reservation,
-    Reserved, Store, StoredEvent, SubjectAllowance, UploadRecord, board_full, not_a_cursor,
+    Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LedgerRow, LevelReached, LevelReports, Limits,
+    LogBounds, OwnedPage, Reservation, Reserved, Store, StoredEvent, SubjectAllowance, UploadRecord, board_full,
+    not_a_cursor,
 };
 use crate::error::ServerError;
 
@@ -689,6 +690,7 @@ impl Store for Sqlite {
         reservation: &Reservation,
         defaults: Limits,
         period_start: i64,
+        reports: LevelReports,
     ) -> Result<Reserved, ServerError> {
         let reservation = reservation.clone();
         self.run(move |db| {
@@ -701,6 +703,7 @@ impl Store for Sqlite {
                 )
                 .optional()?
                 .unwrap_or_default();
+            let mut reached = Vec::new();
             for (kind, photos) in reservation.cost.parts() {
                 let Some(limit) = own.get(kind).limit(defaults.get(kind)) else { continue };
                 let used: i64 = tx.query_row(
@@ -712,6 +715,7 @@ impl Store for Sqlite {
                 if used + photos > limit {
                     return Ok(Reserved::Refused { kind, used, limit });
                 }
+                reached.extend(LevelReached::by_charge(kind, used, photos, limit));
             }
             for (kind, photos) in reservation.cost.parts() {
                 tx.execute(
@@ -726,8 +730,11 @@ impl Store for Sqlite {
                     ],
                 )?;
             }
+            for level in &reached {
+                outbox::enqueue(&tx, &reports(level))?;
+            }
             tx.commit()?;
-            Ok(Reserved::Charged)
+            Ok(Reserved::Charged { reached })
         })
         .await
     }
