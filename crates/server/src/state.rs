@@ -89,8 +89,8 @@ impl AppState {
         let events = Events::new(
             store.clone(),
             args.max_event_streams,
-            Duration::from_secs(args.event_keep_alive_s.max(1)),
-            Duration::from_secs(args.event_window_s),
+            (Duration::from_secs(args.event_keep_alive_s.max(1)), Duration::from_secs(args.event_window_s)),
+            host_webhooks.clone(),
         );
         let upstream = Arc::new(upstream);
         let verification = Arc::new(Verification::default());

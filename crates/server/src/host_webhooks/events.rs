@@ -7,11 +7,11 @@ use serde_json::{Map, Value, json};
 use vstage_api::disclosure::Disclosure;
 use vstage_api::usage::UsageLevel;
 use vstage_api::vocabulary::VariationType;
-use vstage_api::webhook::VariationFailed;
+use vstage_api::webhook::{VariationFailed, WebhookEvent};
 
 use super::HostWebhooks;
 use crate::storage::outbox::OutboxEntry;
-use crate::storage::store::LevelReached;
+use crate::storage::store::{LevelReached, StoredEvent};
 
 /// `render.created`: `subject` created render `render_id` through this server.
 pub const RENDER_CREATED: &str = "render.created";
@@ -77,6 +77,15 @@ impl HostWebhooks {
         self.event(VARIATION_FAILED, &failed.render_id, data, now)
     }
 
+    /// The entries reporting an event that waited for its owner, now that `event.subject` claimed it: a failed
+    /// variation's (its done one is reported when its images are kept, whoever reads it first).
+    pub fn claimed_event(&self, event: &StoredEvent, now: i64) -> Vec<OutboxEntry> {
+        match serde_json::from_str::<WebhookEvent>(&event.data) {
+            Ok(WebhookEvent::Error(failed)) => self.variation_failed(&event.subject, &failed, now),
+            _ => Vec::new(),
+        }
+    }
+
     /// The entries reporting that a result was chosen for a listing: the disclosure as the listing shows it
     /// (what `vstage-result-chosen` carries of it: statement, links, placement, ...).
     pub fn result_chosen(&self, disclosure: &Disclosure, now: i64) -> Vec<OutboxEntry> {
@@ -130,14 +139,17 @@ fn event_id() -> String {
 mod tests {
     use super::*;
 
-    #[tokio::test]
-    async fn an_event_goes_to_every_receiver_with_one_id_and_names_its_render() {
+    fn hooks(targets: &[String]) -> std::sync::Arc<HostWebhooks> {
         let store: std::sync::Arc<dyn crate::storage::store::Store> =
             std::sync::Arc::new(crate::storage::sqlite::Sqlite::open(tempfile::tempdir().unwrap().path()).unwrap());
-        let targets = ["https://a.example/hooks".to_string(), "http://10.0.0.2/in".to_string()];
         let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
-        let hooks =
-            HostWebhooks::new(&targets, Some(secret), store, std::time::Duration::from_secs(5)).unwrap().unwrap();
+        HostWebhooks::new(targets, Some(secret), store, std::time::Duration::from_secs(5)).unwrap().unwrap()
+    }
+
+    #[tokio::test]
+    async fn an_event_goes_to_every_receiver_with_one_id_and_names_its_render() {
+        let targets = ["https://a.example/hooks".to_string(), "http://10.0.0.2/in".to_string()];
+        let hooks = hooks(&targets);
         let entries = hooks.renders_created("agent-7", &["rnd_1".into()], 1_796_083_200_123);
         assert_eq!(entries.len(), 2);
         assert_eq!(entries[0].id, entries[1].id);
@@ -148,5 +160,26 @@ mod tests {
             json!({"type": "render.created", "timestamp": "2026-12-01T00:00:00.123Z",
                    "data": {"subject": "agent-7", "render_id": "rnd_1"}})
         );
+    }
+
+    #[tokio::test]
+    async fn a_failure_that_waited_for_its_owner_is_reported_for_its_claimant() {
+        let hooks = hooks(&["https://a.example/hooks".to_string()]);
+        let failed = r#"{"event_type": "error", "render_id": "rnd_1", "variation_id": "var_1",
+                         "timestamp": 1796083200000, "error_message": "Not a room"}"#;
+        let stored = |event_type: &str, data: String| StoredEvent {
+            id: 1,
+            subject: "agent-7".into(),
+            event_type: event_type.into(),
+            data,
+        };
+        let as_stored = serde_json::to_string(&serde_json::from_str::<WebhookEvent>(failed).unwrap()).unwrap();
+        let entries = hooks.claimed_event(&stored("error", as_stored), 0);
+        let body: Value = serde_json::from_str(&entries[0].payload).unwrap();
+        assert_eq!((body["type"].as_str(), &body["data"]["subject"]), (Some(VARIATION_FAILED), &json!("agent-7")));
+        assert_eq!(body["data"]["error_message"], "Not a room");
+        let other = r#"{"event_type": "update", "render_id": "rnd_1", "variation_id": "var_1",
+                        "timestamp": 1796083200000, "status": "rendering"}"#;
+        assert!(hooks.claimed_event(&stored("update", other.into()), 0).is_empty(), "only failures wait to be told");
     }
 }

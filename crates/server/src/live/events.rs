@@ -20,9 +20,10 @@ use tokio::sync::broadcast;
 use crate::access::Subject;
 use crate::access::cap::{Cap, Slot};
 use crate::error::ServerError;
+use crate::host_webhooks::HostWebhooks;
 use crate::metrics::metrics;
 pub use crate::storage::store::StoredEvent;
-use crate::storage::store::{LogBounds, Store};
+use crate::storage::store::{ClaimReporter, LogBounds, Store};
 
 /// The most events one resume replays; a client further behind is told to `reset`.
 const REPLAY_LIMIT: i64 = 1000;
@@ -38,6 +39,8 @@ pub struct Events {
     window: Duration,
     /// Set when the server stops, so open streams end and graceful shutdown can finish.
     closing: tokio::sync::watch::Sender<bool>,
+    /// Told of a failed variation whose event waited for its owner, once the owner claims it.
+    host_webhooks: Option<Arc<HostWebhooks>>,
 }
 
 impl Events {
@@ -46,13 +49,13 @@ impl Events {
     pub fn new(
         store: Arc<dyn Store>,
         max_streams_per_subject: usize,
-        keep_alive: Duration,
-        window: Duration,
+        (keep_alive, window): (Duration, Duration),
+        host_webhooks: Option<Arc<HostWebhooks>>,
     ) -> Arc<Self> {
         let (live, _) = broadcast::channel(1024);
         let (closing, _) = tokio::sync::watch::channel(false);
         let streams = Cap::new(max_streams_per_subject, 30);
-        let events = Arc::new(Events { store, live, streams, keep_alive, window, closing });
+        let events = Arc::new(Events { store, live, streams, keep_alive, window, closing, host_webhooks });
         if events.store.is_shared() {
             tokio::spawn(events.clone().relay_feed());
         }
@@ -103,9 +106,14 @@ impl Events {
         }
     }
 
-    /// Gives `subject` the events that arrived about `resources` before their owner was recorded.
+    /// Gives `subject` the events that arrived about `resources` before their owner was recorded, reporting to the
+    /// host's webhooks, in the same transaction, the failures among them.
     pub async fn claim(&self, resources: Vec<String>, subject: &str) -> Result<(), ServerError> {
-        let claimed = self.store.claim_events(&resources, subject).await?;
+        let reported = self.host_webhooks.clone().map(|hooks| {
+            let now = vstage_api::time::now_millis();
+            Arc::new(move |event: &StoredEvent| hooks.claimed_event(event, now)) as Arc<ClaimReporter>
+        });
+        let claimed = self.store.claim_events(&resources, subject, reported).await?;
         claimed.into_iter().for_each(|event| self.announce(event));
         Ok(())
     }

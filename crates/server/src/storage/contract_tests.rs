@@ -10,8 +10,8 @@ use super::boards::Boards;
 use super::postgres::Postgres;
 use super::sqlite::Sqlite;
 use super::store::{
-    Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LevelReached, LevelReports, Limits, Reservation,
-    Reserved, Setting, Store, StoredEvent, SubjectAllowance, UploadRecord,
+    ClaimReporter, Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LevelReached, LevelReports, Limits,
+    Reservation, Reserved, Setting, Store, StoredEvent, SubjectAllowance, UploadRecord,
 };
 use crate::live::webhooks::SEEN_FOR_MS;
 use vstage_api::usage::{Cost, UsageKind, UsageLevel};
@@ -155,9 +155,16 @@ async fn events_wait_for_their_owner_and_replay_in_order() {
         assert!(store.events_since("alice", 0, 10).await.unwrap().iter().all(|event| event.id != early.id));
 
         store.record_owners(Kind::Render, &["rnd_b".into()], "alice", &[]).await.unwrap();
-        let claimed = store.claim_events(&["Render:rnd_b".into()], "alice").await.unwrap();
+        // the claim reports each event it gives, in its transaction, for the subject that claimed it
+        let report: Arc<ClaimReporter> = Arc::new(|event: &StoredEvent| {
+            vec![outbox_entry(&format!("{}-{}", event.subject, event.data), "https://host.example/in", "rnd_b", 1)]
+        });
+        let claimed = store.claim_events(&["Render:rnd_b".into()], "alice", Some(report.clone())).await.unwrap();
         assert_eq!(claimed.iter().map(|event| event.id).collect::<Vec<_>>(), [early.id]);
-        assert!(store.claim_events(&["Render:rnd_b".into()], "alice").await.unwrap().is_empty(), "claimed once");
+        let again = store.claim_events(&["Render:rnd_b".into()], "alice", Some(report)).await.unwrap();
+        assert!(again.is_empty(), "claimed once");
+        let reported: Vec<String> = store.deliveries(None, 10).await.unwrap().into_iter().map(|row| row.id).collect();
+        assert_eq!(reported, ["alice-{b}"], "reported once, as its claimant's");
 
         let alice: Vec<i64> = store.events_since("alice", 0, 10).await.unwrap().iter().map(|e| e.id).collect();
         assert_eq!(alice, [owned.id, early.id]);
@@ -335,7 +342,7 @@ async fn a_shared_store_announces_every_event_to_every_server() {
     let stored = first.receive_delivery(delivery("rnd_a", "{a}", 1)).await.unwrap().unwrap();
     let unowned = first.receive_delivery(delivery("rnd_b", "{b}", 2)).await.unwrap().unwrap();
     first.record_owners(Kind::Render, &["rnd_b".into()], "bob", &[]).await.unwrap();
-    first.claim_events(&["Render:rnd_b".into()], "bob").await.unwrap();
+    first.claim_events(&["Render:rnd_b".into()], "bob", None).await.unwrap();
     let mut next = async || {
         tokio::time::timeout(std::time::Duration::from_secs(30), feed.next()).await.expect("announced").unwrap()
     };

@@ -4,6 +4,8 @@
 //! Each method is one unit of work (one transaction where it writes more than one row), so the callers hold no SQL
 //! and both databases pass the same tests (`contract_tests.rs`).
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
 use futures_util::stream::BoxStream;
 use vstage_api::board::{Board, BoardRender};
@@ -113,6 +115,9 @@ pub struct Delivery {
 
 /// Makes the host's webhooks that report an event, for the subject that owns it.
 pub type Reporter = dyn Fn(&str) -> Vec<OutboxEntry> + Send + Sync;
+
+/// Makes the host's webhooks that report an event kept unowned, once a subject claims it (the event names it).
+pub type ClaimReporter = dyn Fn(&StoredEvent) -> Vec<OutboxEntry> + Send + Sync;
 
 /// A delivery's [`Reporter`], shared.
 #[derive(Clone)]
@@ -407,8 +412,14 @@ pub trait Store: HostOutbox + Send + Sync + std::fmt::Debug {
     /// duplicate check: `None` when the same body was seen already. Old deliveries, creations and events are
     /// dropped on the way.
     async fn receive_delivery(&self, delivery: Delivery) -> Result<Option<StoredEvent>, ServerError>;
-    /// Gives `subject` the events that arrived about `resources` before their owner was recorded, in id order.
-    async fn claim_events(&self, resources: &[String], subject: &str) -> Result<Vec<StoredEvent>, ServerError>;
+    /// Gives `subject` the events that arrived about `resources` before their owner was recorded, in id order;
+    /// what `reported` makes of each claimed event goes into the outbox in the same transaction.
+    async fn claim_events(
+        &self,
+        resources: &[String],
+        subject: &str,
+        reported: Option<Arc<ClaimReporter>>,
+    ) -> Result<Vec<StoredEvent>, ServerError>;
     /// At most `limit` of `subject`'s events after `after`, in id order.
     async fn events_since(&self, subject: &str, after: i64, limit: i64) -> Result<Vec<StoredEvent>, ServerError>;
     async fn event_log_bounds(&self) -> Result<LogBounds, ServerError>;

@@ -20,9 +20,9 @@ use vstage_api::board::{Board, BoardRender};
 
 use super::outbox::OutboxEntry;
 use super::store::{
-    Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LedgerRow, LevelReached, LevelReports, Limits,
-    LogBounds, OwnedPage, Reservation, Reserved, Store, StoredEvent, SubjectAllowance, UploadRecord, board_full,
-    not_a_cursor,
+    ClaimReporter, Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LedgerRow, LevelReached, LevelReports,
+    Limits, LogBounds, OwnedPage, Reservation, Reserved, Store, StoredEvent, SubjectAllowance, UploadRecord,
+    board_full, not_a_cursor,
 };
 use crate::error::ServerError;
 use crate::metrics::PoolState;
@@ -370,7 +370,12 @@ impl Store for Postgres {
         .await
     }
 
-    async fn claim_events(&self, resources: &[String], subject: &str) -> Result<Vec<StoredEvent>, ServerError> {
+    async fn claim_events(
+        &self,
+        resources: &[String],
+        subject: &str,
+        reported: Option<std::sync::Arc<ClaimReporter>>,
+    ) -> Result<Vec<StoredEvent>, ServerError> {
         let (resources, subject) = (resources.to_vec(), subject.to_string());
         self.run(move |pool| async move {
             let mut client = pool.get().await?;
@@ -390,6 +395,9 @@ impl Store for Postgres {
             claimed.sort_by_key(|event| event.id);
             for event in &claimed {
                 tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &event.id.to_string()]).await?;
+                if let Some(report) = &reported {
+                    outbox::enqueue(&tx, &report(event)).await?;
+                }
             }
             tx.commit().await?;
             Ok(claimed)

@@ -16,9 +16,9 @@ use vstage_api::usage::UsageKind;
 
 use super::outbox::OutboxEntry;
 use super::store::{
-    Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LedgerRow, LevelReached, LevelReports, Limits,
-    LogBounds, OwnedPage, Reservation, Reserved, Store, StoredEvent, SubjectAllowance, UploadRecord, board_full,
-    not_a_cursor,
+    ClaimReporter, Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LedgerRow, LevelReached, LevelReports,
+    Limits, LogBounds, OwnedPage, Reservation, Reserved, Store, StoredEvent, SubjectAllowance, UploadRecord,
+    board_full, not_a_cursor,
 };
 use crate::error::ServerError;
 
@@ -412,19 +412,33 @@ impl Store for Sqlite {
         .await
     }
 
-    async fn claim_events(&self, resources: &[String], subject: &str) -> Result<Vec<StoredEvent>, ServerError> {
+    async fn claim_events(
+        &self,
+        resources: &[String],
+        subject: &str,
+        reported: Option<std::sync::Arc<ClaimReporter>>,
+    ) -> Result<Vec<StoredEvent>, ServerError> {
         let (resources, subject) = (resources.to_vec(), subject.to_string());
         self.run(move |db| {
+            let tx = db.transaction()?;
             let mut claimed = Vec::new();
-            let mut statement = db.prepare_cached(
-                "UPDATE events SET subject = ?1 WHERE subject = '' AND resource = ?2
-                 RETURNING id, subject, event_type, data",
-            )?;
-            for resource in &resources {
-                let rows = statement.query_map(params![subject, resource], read_event)?;
-                claimed.extend(rows.collect::<Result<Vec<_>, _>>()?);
+            {
+                let mut statement = tx.prepare_cached(
+                    "UPDATE events SET subject = ?1 WHERE subject = '' AND resource = ?2
+                     RETURNING id, subject, event_type, data",
+                )?;
+                for resource in &resources {
+                    let rows = statement.query_map(params![subject, resource], read_event)?;
+                    claimed.extend(rows.collect::<Result<Vec<_>, _>>()?);
+                }
             }
             claimed.sort_by_key(|event| event.id);
+            if let Some(report) = &reported {
+                for event in &claimed {
+                    outbox::enqueue(&tx, &report(event))?;
+                }
+            }
+            tx.commit()?;
             Ok(claimed)
         })
         .await
