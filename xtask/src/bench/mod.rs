@@ -5,6 +5,7 @@ mod allowance_check;
 mod attacks;
 mod body_memory;
 mod fan_out;
+mod host_webhooks;
 mod imaging;
 mod instructions;
 mod mask_editor;
@@ -35,6 +36,8 @@ pub enum Group {
     Allowance,
     // Two `vstage serve` sharing one PostgreSQL database: the live-event fan-out delay across them.
     Instances,
+    /// A variation's end to the host's webhook receiver, on one server and across two.
+    HostWebhooks,
     Studio,
     Imaging,
     Mask,
@@ -54,7 +57,7 @@ fn dev_loop(project: &Project, report: &mut Report) -> anyhow::Result<()> {
 pub fn run(project: &Project, only: &[Group]) -> anyhow::Result<()> {
     setup::ensure(project, Purpose::Bench)?;
     let mut report = Report::default();
-    let measures: [(Group, Measurement); 12] = [
+    let measures: [(Group, Measurement); 13] = [
         (Group::Widget, widget_size::measure),
         (Group::Sandbox, sandbox_http::measure),
         (Group::Proxy, proxy_http::measure),
@@ -62,6 +65,7 @@ pub fn run(project: &Project, only: &[Group]) -> anyhow::Result<()> {
         (Group::Attacks, attacks::measure),
         (Group::Allowance, allowance_check::measure),
         (Group::Instances, fan_out::measure),
+        (Group::HostWebhooks, host_webhooks::measure),
         (Group::Studio, studio::measure),
         (Group::Imaging, imaging::measure),
         (Group::Mask, mask_editor::measure),
