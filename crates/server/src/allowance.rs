@@ -146,6 +146,9 @@ impl Allowances {
                 for (kind, photos) in cost.parts() {
                     metrics().photos_charged(kind.as_str(), photos);
                 }
+                if let Some(hooks) = self.host_webhooks.as_ref().filter(|_| !reached.is_empty()) {
+                    hooks.wake();
+                }
                 for LevelReached { kind, level, used, limit } in reached {
                     let (subject, kind) = (subject.as_str(), kind.as_str());
                     tracing::info!(subject, kind, used, limit, ?level, "an allowance reached a warning level");

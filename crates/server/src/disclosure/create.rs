@@ -102,6 +102,9 @@ impl Recorder {
             None => Vec::new(),
         };
         let recorded = store.record_disclosure(&record, &reported).await?;
+        if let Some(hooks) = &self.disclosures.host_webhooks {
+            hooks.wake();
+        }
         Ok(self.disclosures.shown(&recorded))
     }
 

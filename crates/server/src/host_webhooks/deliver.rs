@@ -1,4 +1,5 @@
-//! Delivering the outbox: every second (at once again after a busy round) a server claims what is due, sends each
+//! Delivering the outbox: every second, at once after this server wrote events (`HostWebhooks::wake`) and again
+//! after a busy round, a server claims what is due, sends each
 //! entry signed (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`), and settles it:
 //! a 2xx is sent; anything else (another status, no answer in ten seconds) is tried again after a delay that
 //! starts at `first_retry` and doubles, up to an hour, until three days after the event, when it is given up. The
@@ -42,7 +43,7 @@ impl HostWebhooks {
         };
         loop {
             match self.deliver_due(&client).await {
-                Ok(0) => tokio::time::sleep(IDLE).await,
+                Ok(0) => self.until_due(IDLE).await,
                 Ok(_) => {}
                 Err(error) => {
                     tracing::warn!(%error, "could not read the host's webhooks' outbox; trying again");

@@ -25,6 +25,8 @@ pub struct HostWebhooks {
     pub store: Arc<dyn Store>,
     /// The first delay after a failed attempt; it doubles each time, up to an hour.
     pub first_retry: Duration,
+    /// Rung when this server has just written events, so that it sends them now rather than at its next round.
+    due: tokio::sync::Notify,
 }
 
 impl std::fmt::Debug for HostWebhooks {
@@ -58,7 +60,22 @@ impl HostWebhooks {
         })?;
         let signer = standardwebhooks::Webhook::new(secret.trim())
             .map_err(|e| anyhow::anyhow!("{SECRET_VARIABLE} is not whsec_ then base64: {e}"))?;
-        Ok(Some(Arc::new(HostWebhooks { targets: targets.to_vec(), signer, store, first_retry })))
+        let due = tokio::sync::Notify::new();
+        Ok(Some(Arc::new(HostWebhooks { targets: targets.to_vec(), signer, store, first_retry, due })))
+    }
+
+    /// Says that events were just written to the outbox (their transaction committed): this server's deliverer
+    /// sends them now. Another server's finds them at its next round, within a second.
+    pub fn wake(&self) {
+        self.due.notify_one();
+    }
+
+    /// Waits until [`Self::wake`] or `idle` has passed, whichever is first.
+    async fn until_due(&self, idle: Duration) {
+        tokio::select! {
+            () = self.due.notified() => {}
+            () = tokio::time::sleep(idle) => {}
+        }
     }
 
     /// The `webhook-signature` header's value for a message.

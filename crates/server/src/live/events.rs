@@ -114,6 +114,9 @@ impl Events {
             Arc::new(move |event: &StoredEvent| hooks.claimed_event(event, now)) as Arc<ClaimReporter>
         });
         let claimed = self.store.claim_events(&resources, subject, reported).await?;
+        if let Some(hooks) = self.host_webhooks.as_ref().filter(|_| !claimed.is_empty()) {
+            hooks.wake();
+        }
         claimed.into_iter().for_each(|event| self.announce(event));
         Ok(())
     }

@@ -220,6 +220,9 @@ pub async fn receive(
         reported: reported(receiver.host_webhooks.clone(), &event, now),
     };
     let stored = receiver.store.receive_delivery(delivery).await?;
+    if let (Some(hooks), WebhookEvent::Error(_)) = (&receiver.host_webhooks, &event) {
+        hooks.wake();
+    }
     // Owned through its creation just now: the events that waited for an owner are its creator's too.
     if let Some(stored) = stored.as_ref().filter(|stored| address.creation.is_some() && !stored.subject.is_empty()) {
         receiver.events.claim(vec![resource], &stored.subject).await?;

@@ -351,6 +351,9 @@ impl Proxy {
             _ => Vec::new(),
         };
         self.state.ownership.record(kind, ids.clone(), subject.as_str(), &reported).await?;
+        if let Some(hooks) = self.state.host_webhooks.as_ref().filter(|_| !reported.is_empty()) {
+            hooks.wake();
+        }
         let resources = ids.iter().map(|id| resource_key(kind, id)).collect();
         self.state.events.claim(resources, subject.as_str()).await
     }

@@ -221,6 +221,9 @@ impl KeptResults {
             })
             .collect();
         self.store.record_kept(&files, &self.reported(subject, kind, &files)).await?;
+        if let Some(hooks) = &self.host_webhooks {
+            hooks.wake();
+        }
         Ok(true)
     }
 
