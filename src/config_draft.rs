@@ -1,10 +1,12 @@
 //! The configuration form's model: what a person has chosen for one configuration, turned into the contract's
-//! `Config`, and the arithmetic that keeps a render's variations at 20 or fewer while they type.
+//! `Config` and, for a photo, into the render to create; and the arithmetic that keeps a render's variations at 20
+//! or fewer while they type.
 
 use leptos_i18n::td_string;
 use vstage_api::{
-    AddFurniture, Config, DayToDuskConfig, EnhancementConfig, MAX_VARIATIONS_PER_RENDER, OutputResolution, RemovalMode,
-    RemovalOnlyConfig, RemoveFurniture, RoomType, SkyStyle, StagingConfig, Style, ValidationError,
+    AddFurniture, Config, ConfigEntry, CreateRender, DayToDuskConfig, EnhancementConfig, MAX_VARIATIONS_PER_RENDER,
+    OutputResolution, RemovalMode, RemovalOnlyConfig, RemoveFurniture, RenderConfigs, RoomType, SkyStyle,
+    StagingConfig, Style, ValidationError,
 };
 
 use crate::locale::Locale;
@@ -155,9 +157,49 @@ pub fn error_for(error: &ValidationError, index: usize, single: bool) -> Option<
     Some(rest.trim_start_matches('.'))
 }
 
+/// The request for these choices (single form for one configuration, multi form for several).
+pub fn render_request(
+    image_url: &str,
+    drafts: &[ConfigDraft],
+    webhook_url: &str,
+    wait_for_completion: bool,
+) -> CreateRender {
+    let configs = match drafts {
+        [only] => RenderConfigs::Single { config: only.to_config(), variation_count: only.count },
+        many => RenderConfigs::Multi {
+            configs: many
+                .iter()
+                .map(|draft| ConfigEntry { config: draft.to_config(), variation_count: draft.count })
+                .collect(),
+        },
+    };
+    CreateRender {
+        image_url: image_url.trim().to_string(),
+        image_urls: Vec::new(),
+        configs,
+        webhook_url: Some(webhook_url.trim().to_string()).filter(|url| !url.is_empty()),
+        wait_for_completion: wait_for_completion.then_some(true),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn one_configuration_is_the_single_form_and_more_the_multi_form() {
+        let one = render_request("  https://img.example/room.jpg ", &[ConfigDraft::default()], " ", false);
+        assert_eq!(one.image_url, "https://img.example/room.jpg");
+        assert!(matches!(one.configs, RenderConfigs::Single { variation_count: 1, .. }), "{:?}", one.configs);
+        assert_eq!((one.webhook_url, one.wait_for_completion), (None, None));
+
+        let drafts = [ConfigDraft::default(), ConfigDraft { count: 3, ..ConfigDraft::default() }];
+        let many = render_request("https://img.example/room.jpg", &drafts, " https://hooks.example/in ", true);
+        let RenderConfigs::Multi { configs } = &many.configs else { panic!("{:?}", many.configs) };
+        assert_eq!(configs.iter().map(|entry| entry.variation_count).collect::<Vec<_>>(), [1, 3]);
+        assert_eq!(many.webhook_url.as_deref(), Some("https://hooks.example/in"));
+        assert_eq!(many.wait_for_completion, Some(true));
+    }
     use wasm_bindgen_test::wasm_bindgen_test;
 
     #[wasm_bindgen_test(unsupported = test)]

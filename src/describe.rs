@@ -1,4 +1,5 @@
-//! How the studio words things for people, in their language: relative times, configurations, statuses and counts.
+//! How the studio words things for people, in their language: relative times, configurations, statuses, counts
+//! and photos' names.
 //! Plain functions of their inputs (the locale and the clock are passed in), so they are tested apart from any view.
 
 use leptos_i18n::td_string;
@@ -274,12 +275,29 @@ pub fn newest_thumbnail(variations: &[Variation]) -> Option<String> {
         .map(|(_, url)| url)
 }
 
+/// A photo's name from its address's last part (`Living%20Room.jpg` → `Living Room.jpg`); the address when it has
+/// no name.
+pub fn photo_name(address: &str) -> String {
+    let path = address.split(['?', '#']).next().unwrap_or_default();
+    let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or_default();
+    let decoded =
+        percent_encoding::percent_decode_str(last).decode_utf8().map_or_else(|_| last.to_string(), String::from);
+    if decoded.is_empty() || address.starts_with("data:") { address.chars().take(60).collect() } else { decoded }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn a_photo_is_named_by_its_address_last_part() {
+        assert_eq!(photo_name("https://p.example/photos/Living%20Room.jpg?v=1"), "Living Room.jpg");
+        assert_eq!(photo_name("https://p.example/"), "p.example");
+        assert_eq!(photo_name("https://p.example/bad%ZZname.jpg"), "bad%ZZname.jpg");
+    }
 
     fn variation(status: &str, created_at: i64, thumbnail: Option<&str>) -> Variation {
         let result = thumbnail.map(|url| json!({"url": format!("{url}-full"), "thumbnail_url": url}));

@@ -22,6 +22,7 @@ pub mod locale;
 pub mod mask_editor;
 pub mod pages;
 pub mod parts;
+pub mod render_state;
 pub mod route;
 pub mod upload;
 pub mod variation_plan;

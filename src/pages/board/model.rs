@@ -206,16 +206,6 @@ pub fn what_it_is(locale: Locale, variation: &Variation) -> String {
     }
 }
 
-/// A photo's name from its address's last part (`Living%20Room.jpg` → `Living Room.jpg`); the address when it has
-/// no name.
-pub fn label_of(address: &str) -> String {
-    let path = address.split(['?', '#']).next().unwrap_or_default();
-    let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or_default();
-    let decoded =
-        percent_encoding::percent_decode_str(last).decode_utf8().map_or_else(|_| last.to_string(), String::from);
-    if decoded.is_empty() || address.starts_with("data:") { address.chars().take(60).collect() } else { decoded }
-}
-
 /// The addresses pasted in `text` (one a line, or separated by spaces or commas), and a sentence for each piece
 /// that is not a web address.
 pub fn pasted_addresses(locale: Locale, text: &str) -> (Vec<String>, Vec<String>) {
@@ -371,10 +361,7 @@ mod tests {
     }
 
     #[wasm_bindgen_test(unsupported = test)]
-    fn photos_are_named_and_addresses_read_from_a_paste() {
-        assert_eq!(label_of("https://p.example/photos/Living%20Room.jpg?v=1"), "Living Room.jpg");
-        assert_eq!(label_of("https://p.example/"), "p.example");
-        assert_eq!(label_of("https://p.example/bad%ZZname.jpg"), "bad%ZZname.jpg");
+    fn addresses_are_read_from_a_paste() {
         let (addresses, refused) =
             pasted_addresses(Locale::en, "https://a.example/1.jpg\n  http://b.example/2.jpg, kitchen.jpg\n\n");
         assert_eq!(addresses, ["https://a.example/1.jpg", "http://b.example/2.jpg"]);

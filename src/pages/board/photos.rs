@@ -6,8 +6,9 @@ use leptos::task::spawn_local;
 use leptos_i18n::td_string;
 
 pub use super::model::{Photo, PhotoState};
-use super::model::{label_of, ready_count, uploading_count};
+use super::model::{ready_count, uploading_count};
 use crate::config_draft::ConfigDraft;
+use crate::describe::photo_name;
 use crate::locale::Locale;
 use crate::upload::{self, Uploader};
 
@@ -52,7 +53,7 @@ impl BoardPhotos {
     /// Adds photos ready at these addresses, each named by its address's last part.
     pub fn add_addresses(&self, locale: Locale, addresses: Vec<String>) {
         for address in addresses {
-            self.add(locale, label_of(&address), address.clone(), PhotoState::Ready(address));
+            self.add(locale, photo_name(&address), address.clone(), PhotoState::Ready(address));
         }
     }
 

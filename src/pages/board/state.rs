@@ -12,7 +12,7 @@ use super::model::{BoardChange, Progress};
 use crate::api::ApiClient;
 use crate::locale::Locale;
 use crate::locale::errors::api_error;
-use crate::pages::render_detail::state::RenderState;
+use crate::render_state::RenderState;
 
 /// Whether the board's list has been read.
 #[derive(Debug, Clone, PartialEq)]

@@ -11,7 +11,7 @@ use super::state::read_render;
 use crate::api::use_api;
 use crate::locale::errors::api_error;
 use crate::locale::{Locale, use_locale};
-use crate::pages::render_detail::state::RenderState;
+use crate::render_state::RenderState;
 
 #[component]
 pub fn TryAgain(render_id: Signal<String>, state: RenderState) -> impl IntoView {

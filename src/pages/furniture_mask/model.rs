@@ -5,9 +5,9 @@
 use leptos_i18n::td_string;
 use vstage_api::{Analysis, CreateRender, RemovalMode, RoomType, Style};
 
+use crate::config_draft::render_request;
 use crate::config_draft::{ConfigDraft, Kind};
 use crate::locale::Locale;
-use crate::pages::new_render::model::build_request;
 
 /// Where the page is.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,7 +54,7 @@ pub fn removal_request(image_url: &str, mask_url: String, staging: Option<(RoomT
         },
         None => ConfigDraft { kind: Kind::Declutter, mask_url: Some(mask_url), ..ConfigDraft::default() },
     };
-    build_request(image_url, &[draft], "", false)
+    render_request(image_url, &[draft], "", false)
 }
 
 #[cfg(test)]

@@ -1,38 +1,12 @@
-//! What the new render form works out as plain functions: the request for its choices, a custom mask taken into its
-//! configuration, the sentence when the mask comes before the photo, and the submit button's words. Tested in the
+//! What the new render form works out as plain functions: a custom mask taken into its configuration, the sentence when the mask comes before the photo, and the submit button's words. Tested in the
 //! browser.
 
 use leptos_i18n::td_string;
 use vstage_api::validate::Problem;
-use vstage_api::{ConfigEntry, CreateRender, RemovalMode, RenderConfigs, Rule, ValidationError};
+use vstage_api::{RemovalMode, Rule, ValidationError};
 
 use crate::config_draft::{ConfigDraft, Kind};
 use crate::locale::Locale;
-
-/// The request for these choices (single form for one configuration, multi form for several).
-pub fn build_request(
-    image_url: &str,
-    drafts: &[ConfigDraft],
-    webhook_url: &str,
-    wait_for_completion: bool,
-) -> CreateRender {
-    let configs = match drafts {
-        [only] => RenderConfigs::Single { config: only.to_config(), variation_count: only.count },
-        many => RenderConfigs::Multi {
-            configs: many
-                .iter()
-                .map(|draft| ConfigEntry { config: draft.to_config(), variation_count: draft.count })
-                .collect(),
-        },
-    };
-    CreateRender {
-        image_url: image_url.trim().to_string(),
-        image_urls: Vec::new(),
-        configs,
-        webhook_url: Some(webhook_url.trim().to_string()).filter(|url| !url.is_empty()),
-        wait_for_completion: wait_for_completion.then_some(true),
-    }
-}
 
 /// The other views' addresses, a line each, without blank lines.
 pub fn other_views(lines: &str) -> Vec<String> {
@@ -75,21 +49,6 @@ pub fn submit_words(locale: Locale, sending: bool, wait: bool) -> &'static str {
 mod tests {
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test;
-
-    #[wasm_bindgen_test(unsupported = test)]
-    fn one_configuration_is_the_single_form_and_more_the_multi_form() {
-        let one = build_request("  https://img.example/room.jpg ", &[ConfigDraft::default()], " ", false);
-        assert_eq!(one.image_url, "https://img.example/room.jpg");
-        assert!(matches!(one.configs, RenderConfigs::Single { variation_count: 1, .. }), "{:?}", one.configs);
-        assert_eq!((one.webhook_url, one.wait_for_completion), (None, None));
-
-        let drafts = [ConfigDraft::default(), ConfigDraft { count: 3, ..ConfigDraft::default() }];
-        let many = build_request("https://img.example/room.jpg", &drafts, " https://hooks.example/in ", true);
-        let RenderConfigs::Multi { configs } = &many.configs else { panic!("{:?}", many.configs) };
-        assert_eq!(configs.iter().map(|entry| entry.variation_count).collect::<Vec<_>>(), [1, 3]);
-        assert_eq!(many.webhook_url.as_deref(), Some("https://hooks.example/in"));
-        assert_eq!(many.wait_for_completion, Some(true));
-    }
 
     #[wasm_bindgen_test(unsupported = test)]
     fn a_custom_mask_makes_staging_remove_the_furniture() {

@@ -69,8 +69,12 @@ impl NewRenderForm {
     /// The request for what the form holds now, checked or not (read in a reactive context, it follows the form).
     pub fn request(&self) -> CreateRender {
         let drafts: Vec<ConfigDraft> = self.drafts.get().into_iter().map(|(_, draft)| draft).collect();
-        let mut request =
-            model::build_request(&self.image_url.get(), &drafts, &self.webhook_url.get(), self.wait.get());
+        let mut request = crate::config_draft::render_request(
+            &self.image_url.get(),
+            &drafts,
+            &self.webhook_url.get(),
+            self.wait.get(),
+        );
         if !model::other_views(&self.views.get()).is_empty() {
             request.image_urls = self.photos();
         }

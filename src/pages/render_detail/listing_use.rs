@@ -8,11 +8,11 @@ use leptos::task::spawn_local;
 use leptos_i18n::td_string;
 use vstage_api::host_events::ResultChosen;
 
-use super::state::RenderState;
 use crate::api::use_api;
 use crate::host::use_host;
 use crate::listing::{self, ListingUse};
 use crate::locale::use_locale;
+use crate::render_state::RenderState;
 use crate::route::{History, use_navigator};
 
 /// "Use in listing" where there is a listing: the callback runs with a variation's id and image, which is marked as

@@ -9,7 +9,6 @@ mod listing_use;
 pub mod model;
 mod render_failure;
 mod source_photo;
-pub mod state;
 mod variation_groups;
 
 use leptos::prelude::*;
@@ -25,7 +24,6 @@ use self::head::RenderHead;
 use self::listing_use::use_in_listing;
 use self::render_failure::RenderFailure;
 use self::source_photo::SourcePhoto;
-use self::state::RenderState;
 use self::variation_groups::VariationGroups;
 use crate::api::{Token, use_api, use_token, with_access_token};
 use crate::components::image_viewer::ImageViewer;
@@ -37,6 +35,7 @@ use crate::host::{VARIATION_DONE, use_host};
 use crate::live::follow_render;
 use crate::locale::errors::api_error;
 use crate::locale::use_locale;
+use crate::render_state::RenderState;
 use crate::route::Route;
 
 const VARIATIONS_PAGE: u32 = 20;

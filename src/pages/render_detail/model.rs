@@ -1,11 +1,8 @@
-//! What the render page shows, as plain functions of the render's variations: groups by type, lineage, events
-//! applied in place, pages merged, the before/after comparison, what to announce and how a render failed. Tested
-//! in the browser.
+//! What the render page shows, as plain functions of the render's variations: groups by type, lineage, the
+//! before/after comparison, what to announce and how a render failed. Tested in the browser.
 
 use leptos_i18n::td_string;
-use vstage_api::{
-    AddVariations, Config, MAX_VARIATIONS_PER_RENDER, Variation, VariationStatus, VariationType, WebhookEvent,
-};
+use vstage_api::{AddVariations, Config, MAX_VARIATIONS_PER_RENDER, Variation, VariationStatus, VariationType};
 
 use crate::describe;
 use crate::locale::Locale;
@@ -70,58 +67,6 @@ fn base_of(variation: &Variation, all: &[Variation]) -> Option<String> {
 pub fn lineage(locale: Locale, variation: &Variation, all: &[Variation]) -> Option<String> {
     let base = base_of(variation, all)?;
     Some(td_string!(locale, studio.detail_lineage, base = base))
-}
-
-/// Updates the variation an event is about from the event alone (no request); `false` when the event is not
-/// one this can apply (an unknown variation or event type), so the render must be read again.
-pub fn apply_event(variations: &mut [Variation], event: &WebhookEvent) -> bool {
-    let id = match event {
-        WebhookEvent::Done(done) => &done.variation_id,
-        WebhookEvent::Error(failed) => &failed.variation_id,
-        WebhookEvent::Update(update) => &update.variation_id,
-        _ => return false,
-    };
-    let Some(variation) = variations.iter_mut().find(|v| v.id == *id) else { return false };
-    match event {
-        WebhookEvent::Done(done) => {
-            variation.status = VariationStatus::Done;
-            variation.result = Some(done.result.clone());
-            variation.eta = None;
-            if done.base_variation_id.is_some() {
-                variation.base_variation_id.clone_from(&done.base_variation_id);
-            }
-        }
-        WebhookEvent::Error(failed) => {
-            variation.status = VariationStatus::Error;
-            variation.eta = None;
-            variation.error_message.clone_from(&failed.error_message);
-        }
-        WebhookEvent::Update(update) => {
-            if let Some(status) = &update.status {
-                variation.status = status.clone();
-            }
-            if update.eta.is_some() {
-                variation.eta.clone_from(&update.eta);
-            }
-        }
-        _ => {}
-    }
-    true
-}
-
-/// Keeps the newest copy of each variation, in the order first seen, adding new ones at the end.
-pub fn merge(existing: &mut Vec<Variation>, fresh: Vec<Variation>) {
-    for variation in fresh {
-        match existing.iter_mut().find(|v| v.id == variation.id) {
-            Some(old) => *old = variation,
-            None => existing.push(variation),
-        }
-    }
-}
-
-/// The etas of the unfinished variations (epoch ms; `None` where the service gave none).
-pub fn pending_etas(variations: &[Variation]) -> Vec<Option<i64>> {
-    variations.iter().filter(|v| !v.status.is_final()).map(|v| v.eta.as_ref().map(|e| e.millis())).collect()
 }
 
 /// How a render failed, when every variation it has ended in `error`.
@@ -264,24 +209,6 @@ mod tests {
     }
 
     #[wasm_bindgen_test(unsupported = test)]
-    fn a_done_event_finishes_its_variation_and_an_unknown_one_asks_for_a_read() {
-        let mut list = vec![variation("a", "staging", "processing", None)];
-        let done: WebhookEvent = serde_json::from_value(json!({
-            "event_type": "done", "render_id": "rnd_1", "variation_id": "a", "variation_type": "staging",
-            "timestamp": 2, "result": {"url": "https://img.example/a.jpg"},
-        }))
-        .unwrap();
-        assert!(apply_event(&mut list, &done));
-        assert_eq!(list[0].status, VariationStatus::Done);
-        let about_another: WebhookEvent = serde_json::from_value(json!({
-            "event_type": "done", "render_id": "rnd_1", "variation_id": "zz", "variation_type": "staging",
-            "timestamp": 2, "result": {"url": "https://img.example/z.jpg"},
-        }))
-        .unwrap();
-        assert!(!apply_event(&mut list, &about_another), "a variation this page has not seen is read, not guessed");
-    }
-
-    #[wasm_bindgen_test(unsupported = test)]
     fn a_render_failed_when_every_variation_failed_and_trying_again_repeats_its_configuration() {
         let failed = |id: &str| {
             let mut variation = variation(id, "staging", "error", None);
@@ -305,13 +232,10 @@ mod tests {
     }
 
     #[wasm_bindgen_test(unsupported = test)]
-    fn pages_merge_by_id_and_newly_finished_variations_are_announced() {
+    fn newly_finished_variations_are_announced_once() {
         let mut list = vec![variation("a", "staging", "processing", None), variation("b", "removal", "queued", None)];
         let before = finality(&list);
-        merge(&mut list, vec![variation("a", "staging", "done", None), variation("c", "staging", "queued", None)]);
-        let ids: Vec<&str> = list.iter().map(|v| v.id.as_str()).collect();
-        assert_eq!(ids, ["a", "b", "c"], "the newest copy in the place first seen, new ones last");
-        assert_eq!(pending_etas(&list).len(), 2);
+        list[0] = variation("a", "staging", "done", None);
         let finished = newly_finished(&before, &list);
         assert_eq!(announcement(Locale::en, &finished), "Virtual staging is done.");
         assert_eq!(announcement(Locale::de, &finished), "Virtuelles Einrichten: fertig.");

@@ -3,8 +3,8 @@
 
 use vstage_api::{ApiError, ListRenders, Render, SortOrder};
 
+use crate::describe::photo_name;
 use crate::locale::Locale;
-use crate::pages::board::model::label_of;
 use crate::plural;
 
 pub const PAGE_SIZE: u32 = 20;
@@ -61,7 +61,7 @@ pub fn placeholder(loading: Loading, no_renders: bool) -> Option<Placeholder> {
 /// How a render is named in the dialog: its photo's file name, else its id.
 pub fn render_name(render: &Render) -> String {
     let photo = render.image_url.as_deref().filter(|url| !url.starts_with("data:"));
-    photo.map(label_of).map_or_else(|| render.id.clone(), |name| format!("{name} ({})", render.id))
+    photo.map(photo_name).map_or_else(|| render.id.clone(), |name| format!("{name} ({})", render.id))
 }
 
 #[cfg(test)]

@@ -1,10 +1,11 @@
-//! The render page's state: the render, its variations as read and as events change them, the next page's cursor,
-//! and the last failure. Methods take each read or event in; the view only reads.
+//! A render as a screen keeps it (the render page, and each row of the listing board): the render, its variations
+//! as read and as events change them (`variations`), the next page's cursor, and the last failure. Methods take
+//! each read or event in; the views only read.
+
+pub mod variations;
 
 use leptos::prelude::*;
 use vstage_api::{Render, Variation, VariationStatus, WebhookEvent};
-
-use super::model;
 
 #[derive(Debug, Clone, Copy)]
 pub struct RenderState {
@@ -43,7 +44,7 @@ impl RenderState {
 
     /// Takes a read of the render (its first page of variations).
     pub fn read(&self, fresh: Render) {
-        self.variations.update(|list| model::merge(list, fresh.variation_items().to_vec()));
+        self.variations.update(|list| variations::merge(list, fresh.variation_items().to_vec()));
         if self.more_cursor.get_untracked().is_none() && self.render.get_untracked().is_none() {
             self.more_cursor.set(fresh.variations.as_ref().and_then(|page| page.next_cursor.clone()));
         }
@@ -54,13 +55,13 @@ impl RenderState {
 
     /// Takes a further page of variations.
     pub fn page(&self, page: Render) {
-        self.variations.update(|list| model::merge(list, page.variation_items().to_vec()));
+        self.variations.update(|list| variations::merge(list, page.variation_items().to_vec()));
         self.more_cursor.set(page.variations.and_then(|page| page.next_cursor));
     }
 
     /// Takes variations just added.
     pub fn added(&self, added: Vec<Variation>) {
-        self.variations.update(|list| model::merge(list, added));
+        self.variations.update(|list| variations::merge(list, added));
     }
 
     pub fn failed(&self, message: String) {
@@ -71,7 +72,7 @@ impl RenderState {
     /// Applies a live event in place; `false` when the render must be read again instead.
     pub fn apply(&self, event: &WebhookEvent) -> bool {
         let mut applied = false;
-        self.variations.update(|list| applied = model::apply_event(list, event));
+        self.variations.update(|list| applied = variations::apply_event(list, event));
         if applied {
             self.version.update(|v| *v += 1);
         }
@@ -94,7 +95,7 @@ impl RenderState {
     /// The etas of its unfinished variations, worked out again at every read and event.
     pub fn pending_etas(&self) -> Vec<Option<i64>> {
         self.version.track();
-        self.variations.with(|list| model::pending_etas(list))
+        self.variations.with(|list| variations::pending_etas(list))
     }
 }
 
