@@ -54,8 +54,9 @@ enum Command {
     /// Trunk's post_build hook (Trunk.toml): splits the release build into chunks, names and compresses its files.
     #[command(hide = true)]
     SplitWidget,
-    /// Lints and every test suite; ends with one line `N passed, N failed`.
-    Test,
+    /// Lints and every test suite; ends with one line `N passed, N failed`. Given a suite, that suite alone (no
+    /// lints): the quick loop.
+    Test { suite: Option<test::Suite> },
     /// Measure the figures and write target/bench/report.md.
     Bench {
         /// Only these groups of figures (widget, sandbox, proxy, bodies, instances, studio, imaging, mask, results, dev); all
@@ -71,7 +72,8 @@ fn main() -> ExitCode {
         Command::Run { listen } => run::run(&project, listen),
         Command::Dev { port, data_dir } => dev::run(&project, port, data_dir),
         Command::SplitWidget => widget::hook(&project),
-        Command::Test => test::run(&project),
+        Command::Test { suite: None } => test::run(&project),
+        Command::Test { suite: Some(suite) } => test::run_suite(&project, suite),
         Command::Bench { only } => bench::run(&project, &only),
     });
     match result {

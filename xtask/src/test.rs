@@ -91,6 +91,53 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
     summarise(&steps, started)
 }
 
+/// One suite of `cargo xtask test`, run alone with `cargo xtask test SUITE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Suite {
+    /// The server's unit tests and its handlers called in-process (`crates/server/src`, `testing.rs`).
+    App,
+    /// The server started as a process (`crates/server/tests/serve/`): start-up, signals, several servers, the CLI.
+    Serve,
+    /// The sandbox's own tests and the public clients replayed against it.
+    Sandbox,
+    /// Every native test of the server's crates (`app`, `serve`, `sandbox`, the wire's).
+    Native,
+    /// The widget's and the mask model's tests in headless Chromium.
+    Widget,
+    /// The release widget built, then the end-to-end tests in Chromium.
+    Browser,
+    /// schemathesis against the sandbox.
+    Contract,
+}
+
+/// `cargo xtask test SUITE`: the set-up, then that suite alone, with the same closing lines.
+pub fn run_suite(project: &Project, suite: Suite) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let cargo = LintingCargo::locate(project)?;
+    let mut steps = vec![timed(|| setup_step(project))];
+    if steps[0].ok {
+        let native = |name, selection: &[&str]| timed(|| nextest(&cargo, name, "native", selection));
+        match suite {
+            Suite::App => steps.push(native("the server's own tests", &["-p", "vstage-server", "--lib"])),
+            Suite::Serve => steps.push(native("the server as a process", &["-p", "vstage-server", "--test", "serve"])),
+            Suite::Sandbox => steps.push(native("the sandbox's tests", &["-p", "vstage-sandbox"])),
+            Suite::Native => steps.push(native("native tests (server crates)", SERVER_CRATES)),
+            Suite::Widget => steps.push(timed(|| wasm_tests(&cargo))),
+            Suite::Contract => steps.push(timed(|| contract_tests(&cargo))),
+            Suite::Browser => {
+                steps.push(timed(|| build_widget_aside(project)));
+                if steps[1].ok {
+                    steps.push(timed(|| nextest(&cargo, "browser end-to-end tests", "e2e", SERVER_CRATES)));
+                }
+            }
+        }
+    }
+    if let Err(error) = Cluster::stop(&postgres_dir(project)) {
+        eprintln!("    could not stop the tests' PostgreSQL cluster: {error:#}");
+    }
+    summarise(&steps, started)
+}
+
 const SETUP_STEP: &str = "setup (tools)";
 
 fn setup_step(project: &Project) -> Step {

@@ -33,7 +33,7 @@ pub fn for_this_worker(state: &AppState) -> anyhow::Result<serving::App> {
         ResultFetcher::new(http.clone(), state.proxy.upstream.sandbox().cloned(), state.proxy.public_url.clone())?;
     let router = router(state, proxy.clone(), fetcher, http);
     let routes = proxy::Routes::new(proxy);
-    let forward_or_route = move |request: hyper::Request<hyper::body::Incoming>| -> serving::ResponseFuture {
+    let forward_or_route = move |request: hyper::Request<axum::body::Body>| -> serving::ResponseFuture {
         match routes.route(request) {
             Ok(forwarded) => Box::pin(forwarded),
             Err(request) => {
@@ -41,7 +41,7 @@ pub fn for_this_worker(state: &AppState) -> anyhow::Result<serving::App> {
             }
         }
     };
-    let answer: Arc<dyn Fn(hyper::Request<hyper::body::Incoming>) -> serving::ResponseFuture + Send + Sync> =
+    let answer: Arc<dyn Fn(hyper::Request<axum::body::Body>) -> serving::ResponseFuture + Send + Sync> =
         match state.cors.clone() {
             None => Arc::new(forward_or_route),
             Some(cors) => {

@@ -12,3 +12,19 @@ pub fn route(capabilities: Capabilities) -> MethodRouter {
         async move { Json(capabilities) }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{TestApp, json};
+
+    #[tokio::test]
+    async fn capabilities_say_what_this_server_offers() {
+        let server = TestApp::start(&[]).await;
+        let (status, capabilities) = json(server.get("/api/capabilities").await).await;
+        assert_eq!(status, 200);
+        assert_eq!(
+            capabilities,
+            serde_json::json!({"mode": "sandbox", "events": true, "uploads": true, "board": true, "access": "open"})
+        );
+    }
+}

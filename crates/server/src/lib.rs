@@ -30,6 +30,8 @@ mod site;
 mod startup;
 mod state;
 mod storage;
+#[cfg(test)]
+mod testing;
 mod upstream;
 
 pub use access::token;

@@ -1,8 +1,11 @@
 //! `vstage serve`: lays and checks the parts (`startup`), assembles the state once (`state`), and serves every
 //! worker's app (`app`) until a stop signal, then closes the live streams and finishes the requests under way.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
+
+use vstage_sandbox::RunningSandbox;
 
 use crate::access::cap::Cap;
 use crate::cli::ServeArgs;
@@ -10,21 +13,13 @@ use crate::commands::{announce, bind, say};
 use crate::serving::{self, shutdown};
 use crate::startup::Foundation;
 use crate::state::AppState;
+use crate::storage::store::Store;
 use crate::{app, metrics};
 
 pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let listener = bind(args.listen).await?;
     let listening = listener.local_addr()?;
-    let mut parts = Foundation::lay(&args, &format!("http://{listening}")).await?;
-    // Stopped when dropped, after the server.
-    let embedded_sandbox = parts.embedded_sandbox.take();
-    let store = parts.store.clone();
-    let state = Arc::new(AppState::assemble(&args, parts, embedded_sandbox.is_some(), listening).await?);
-    tokio::spawn(state.uploads.clone().remove_expired_forever());
-    tokio::spawn(state.proxy.kept.clone().remove_expired_forever());
-    if let Some(hooks) = state.proxy.host_webhooks.clone() {
-        tokio::spawn(hooks.deliver_forever());
-    }
+    let Started { state, store, embedded_sandbox } = start(&args, listening).await?;
     if let Some(address) = args.metrics_listen {
         let listener = bind(address).await?;
         say(&format!("vstage metrics on http://{}/metrics", listener.local_addr()?));
@@ -41,12 +36,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         shutdown::signal().await;
         live_events.close();
     };
-    let options = serving::Options {
-        workers: args.workers.unwrap_or_else(serving::default_workers),
-        header_timeout: Some(Duration::from_secs(args.header_timeout_s)).filter(|timeout| !timeout.is_zero()),
-        send_timeout: Some(Duration::from_secs(args.send_timeout_s)).filter(|timeout| !timeout.is_zero()),
-        max_connections: args.max_connections.max(1),
-    };
+    let options = serving_options(&args);
     let per_address = (args.max_connections_per_address > 0).then(|| serving::PerAddress {
         cap: Cap::new(args.max_connections_per_address, 1),
         trusted_proxies: args.trusted_proxies.iter().map(|ip| ip.to_canonical()).collect(),
@@ -56,4 +46,39 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     drop(embedded_sandbox);
     say("vstage stopped");
     Ok(())
+}
+
+/// A server's state, assembled as `vstage serve` assembles it, with its work in the background under way.
+pub struct Started {
+    pub state: Arc<AppState>,
+    /// The database's store, whose pool the metrics read.
+    pub store: Arc<dyn Store>,
+    /// With no `--upstream`: the sandbox in this process, stopped when dropped (after the server).
+    pub embedded_sandbox: Option<RunningSandbox>,
+}
+
+/// Lays and checks the parts `args` name (`startup`), assembles the state once, and starts what runs beside the
+/// requests: removing expired uploads and kept results, and delivering the host's webhooks. `listening` is the
+/// address the server answers at.
+pub async fn start(args: &ServeArgs, listening: SocketAddr) -> anyhow::Result<Started> {
+    let mut parts = Foundation::lay(args, &format!("http://{listening}")).await?;
+    let embedded_sandbox = parts.embedded_sandbox.take();
+    let store = parts.store.clone();
+    let state = Arc::new(AppState::assemble(args, parts, embedded_sandbox.is_some(), listening).await?);
+    tokio::spawn(state.uploads.clone().remove_expired_forever());
+    tokio::spawn(state.proxy.kept.clone().remove_expired_forever());
+    if let Some(hooks) = state.proxy.host_webhooks.clone() {
+        tokio::spawn(hooks.deliver_forever());
+    }
+    Ok(Started { state, store, embedded_sandbox })
+}
+
+/// How `args` say connections are served.
+pub fn serving_options(args: &ServeArgs) -> serving::Options {
+    serving::Options {
+        workers: args.workers.unwrap_or_else(serving::default_workers),
+        header_timeout: Some(Duration::from_secs(args.header_timeout_s)).filter(|timeout| !timeout.is_zero()),
+        send_timeout: Some(Duration::from_secs(args.send_timeout_s)).filter(|timeout| !timeout.is_zero()),
+        max_connections: args.max_connections.max(1),
+    }
 }

@@ -338,3 +338,95 @@ mod tests {
         assert!(matches!(endpoint("/v2/renders/{render_id}").upstream_path(&dots), Err(ServerError::BadRequest(_))));
     }
 }
+
+/// Through the whole app, in-process, to the embedded sandbox.
+#[cfg(test)]
+mod served {
+    use axum::body::Body;
+    use axum::http::Method;
+    use serde_json::{Value, json};
+
+    use crate::testing::{TestApp, json};
+
+    fn posting(server: &TestApp, path: &str, body: &Value) -> axum::http::Request<Body> {
+        let request = server.request(Method::POST, path).header("content-type", "application/json");
+        request.body(Body::from(body.to_string())).unwrap()
+    }
+
+    #[tokio::test]
+    async fn status_and_user_are_forwarded_to_the_embedded_sandbox_with_its_key() {
+        let server = TestApp::start(&[]).await;
+        assert_eq!(server.get("/api/v2/status").await.status(), 200);
+        // The browser sends no key; whatever Authorization it sends is replaced by the server's own.
+        let user = server.request(Method::GET, "/api/v2/user").header("Authorization", "Api-Key not-the-key");
+        let (status, body) = json(server.call(user.body(Body::empty()).unwrap()).await).await;
+        assert_eq!(status, 200);
+        assert_eq!(body["photoLimit"]["staging"], 100);
+        assert_eq!(body["photosUsedThisPeriod"]["imageEditing"], 0);
+        assert!(body["user"]["email"].is_string());
+    }
+
+    #[tokio::test]
+    async fn unknown_api_paths_are_json_404s_not_the_page() {
+        let server = TestApp::start(&[]).await;
+        let (status, body) = json(server.get("/api/v2/not-an-endpoint").await).await;
+        assert_eq!(status, 404);
+        assert!(body["message"].as_str().unwrap().contains("No such API endpoint"));
+    }
+
+    #[tokio::test]
+    async fn every_endpoint_is_forwarded_and_nothing_else() {
+        let server = TestApp::start(&[]).await;
+        let photo = format!("{}/api/v2/status", server.url); // any http address passes the contract's pattern
+        let body = json!({"image_url": photo, "variation_count": 1, "config": {"type": "enhancement"}});
+        let (_, created) = json(server.call(posting(&server, "/api/v2/renders", &body)).await).await;
+        let id = created["id"].as_str().expect("a render id").to_string();
+        let variation = created["variations"]["items"][0]["id"].as_str().unwrap().to_string();
+        for path in [
+            format!("/v2/renders/{id}?include_variations=true"),
+            format!("/v2/renders/{id}/variations/{variation}"),
+            "/v2/renders?limit=1".to_string(),
+            "/v1/ping".to_string(),
+            "/v1/options".to_string(),
+        ] {
+            let answer = server.get(&format!("/api{path}")).await;
+            assert_eq!(answer.status(), 200, "{path}");
+            assert_eq!(answer.headers()["cache-control"], "no-store");
+        }
+        let (_, page) = json(server.get("/api/v2/renders?limit=1").await).await;
+        assert_eq!(page["items"][0]["id"], id.as_str(), "the query string reaches the service");
+        let more = json!({"variation_count": 1, "config": {"type": "enhancement"}});
+        let added = server.call(posting(&server, &format!("/api/v2/renders/{id}/variations"), &more)).await;
+        assert_eq!(added.status(), 200);
+
+        // path tricks, other versions and the sandbox's own tools are refused before anything is forwarded (the
+        // request's address is used as written, as a socket would bring it)
+        for (path, status) in [
+            ("/v2/renders/%2e%2e", 400),
+            ("/v2/renders/..%2Fuser", 400),
+            ("/v2/renders/a%5Cb", 400),
+            ("/v2//user", 404),
+            ("/v3/user", 404),
+            ("/sandbox/faults", 404),
+            ("/openapi.json", 404),
+        ] {
+            let (answered, body) = json(server.get(&format!("/api{path}")).await).await;
+            assert_eq!(answered, status, "{path}");
+            assert!(body["message"].is_string(), "{path}: {body}");
+        }
+        let wrong_method = server.call(server.request(Method::DELETE, "/api/v2/renders").body(Body::empty()).unwrap());
+        let wrong_method = wrong_method.await;
+        assert_eq!(wrong_method.headers()["allow"], "GET, POST");
+        let (status, body) = json(wrong_method).await;
+        assert_eq!(status, 405);
+        assert!(body["message"].as_str().unwrap().contains("only GET, POST"), "{body}");
+        let head = server.call(server.request(Method::HEAD, "/api/v2/renders/rnd_1").body(Body::empty()).unwrap());
+        let head = head.await;
+        assert_eq!((head.status().as_u16(), &head.headers()["allow"]), (405, &"GET".parse().unwrap()));
+        // refused by its length, before a byte of it is read
+        let large = " ".repeat(2 * 1024 * 1024);
+        let too_large = server.request(Method::POST, "/api/v2/renders").header("content-length", large.len());
+        let too_large = server.call(too_large.body(Body::from(large)).unwrap()).await;
+        assert_eq!(too_large.status(), 413);
+    }
+}

@@ -21,7 +21,6 @@ use std::time::Duration;
 use anyhow::{Context, anyhow};
 use axum::response::Response;
 use axum::serve::Listener;
-use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
@@ -32,8 +31,9 @@ use tokio_io_timeout::TimeoutStream;
 use crate::access::cap::{Cap, Slot};
 use crate::error::ServerError;
 
-/// One worker's app: answers a request that came from `Peer`.
-pub type App = Arc<dyn Fn(hyper::Request<Incoming>, Peer) -> ResponseFuture + Send + Sync>;
+/// One worker's app: answers a request that came from `Peer`. Its body is axum's, so that a test can call the app
+/// in-process (`as_service`) as a connection does.
+pub type App = Arc<dyn Fn(hyper::Request<axum::body::Body>, Peer) -> ResponseFuture + Send + Sync>;
 /// The answer to one request, to come.
 pub type ResponseFuture = Pin<Box<dyn Future<Output = Response> + Send>>;
 /// Builds one worker's app; called once on each worker's thread.
@@ -187,7 +187,7 @@ fn run_worker(
             let app = app.clone();
             let peer = Peer(peer);
             let service = hyper::service::service_fn(move |request| {
-                let answer = app(request, peer);
+                let answer = app(request.map(axum::body::Body::new), peer);
                 async move { Ok::<_, Infallible>(answer.await) }
             });
             let mut stream = TimeoutStream::new(stream);

@@ -30,3 +30,22 @@ pub fn routes() -> Router {
         )
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{TestApp, text};
+
+    #[tokio::test]
+    async fn the_elements_declarations_are_served_as_text_to_any_page() {
+        let server = TestApp::start(&[]).await;
+        let kit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../kit");
+        for name in ["vstage-widget.d.ts", "vstage-widget-react.d.ts", "vstage-widget-vue.d.ts"] {
+            let answer = server.get(&format!("/{name}")).await;
+            assert_eq!(answer.headers()["content-type"], "text/plain; charset=utf-8", "{name}");
+            assert_eq!(answer.headers()["access-control-allow-origin"], "*", "{name}");
+            let (status, body) = text(answer).await;
+            assert_eq!(status, 200, "{name}");
+            assert_eq!(body, std::fs::read_to_string(kit.join(name)).unwrap(), "{name}");
+        }
+    }
+}

@@ -309,3 +309,37 @@ mod tests {
         assert!(script.body.unwrap_err().contains("cargo xtask run"));
     }
 }
+
+/// Through the whole app, in-process.
+#[cfg(test)]
+mod served {
+    use axum::body::Body;
+    use axum::http::Method;
+    use http_body_util::BodyExt;
+
+    use crate::testing::{TestApp, text, widget_files};
+
+    #[tokio::test]
+    async fn embed_js_is_compressed_for_clients_that_take_it() {
+        // The script carries each screen's list of files: a few kilobytes that compress to a quarter.
+        let dist = widget_files();
+        let files: Vec<String> = (0..40).map(|n| format!("chunk_{n}-0123456789abcdef.wasm")).collect();
+        let screens = serde_json::json!({ "board": files, "account": files });
+        std::fs::write(dist.path().join("vstage-screens.json"), screens.to_string()).unwrap();
+        let server = TestApp::serving(dist, &[]).await;
+        let taking = |accepted: &str| {
+            server.request(Method::GET, "/embed.js").header("Accept-Encoding", accepted).body(Body::empty()).unwrap()
+        };
+        let plain = text(server.call(taking("identity")).await).await.1;
+        assert!(plain.contains("chunk_39-0123456789abcdef.wasm"));
+        let answer = server.call(taking("gzip")).await;
+        assert_eq!(answer.headers()["content-encoding"], "gzip");
+        let vary: Vec<String> =
+            answer.headers().get_all("vary").iter().map(|value| value.to_str().unwrap().to_lowercase()).collect();
+        assert!(vary.iter().any(|value| value.contains("accept-encoding")), "{vary:?}");
+        assert!(vary.iter().any(|value| value.contains("origin")), "{vary:?}");
+        assert_eq!(answer.headers()["access-control-allow-origin"], "*");
+        let sent = answer.into_body().collect().await.unwrap().to_bytes();
+        assert!(sent.len() * 3 < plain.len(), "{} bytes sent for {}", sent.len(), plain.len());
+    }
+}

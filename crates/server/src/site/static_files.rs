@@ -92,3 +92,80 @@ mod tests {
         assert!(!is_hashed_asset("/app.js"));
     }
 }
+
+/// Through the whole app, in-process.
+#[cfg(test)]
+mod served {
+    use axum::body::Body;
+    use axum::http::Method;
+
+    use crate::testing::{TestApp, text, widget_files};
+
+    #[tokio::test]
+    async fn page_paths_fall_back_to_index_html_and_files_are_served() {
+        let server = TestApp::start(&[]).await;
+        for path in ["/", "/renders/r_123", "/some/deep/link"] {
+            let answer = server.get(path).await;
+            assert_eq!(answer.headers()["cache-control"], "no-cache", "{path}");
+            let (status, body) = text(answer).await;
+            assert_eq!(status, 200, "{path}");
+            assert!(body.contains("<title>widget</title>"), "{path}");
+        }
+        let script = server.get("/app.js").await;
+        assert!(script.headers()["content-type"].to_str().unwrap().contains("javascript"));
+        assert_eq!(text(script).await.1, "console.log('widget')");
+    }
+
+    #[tokio::test]
+    async fn hashed_assets_are_cached_for_good_and_text_is_compressed() {
+        let dist = widget_files();
+        std::fs::write(dist.path().join("vstage-widget-0123456789abcdef.js"), "x".repeat(4096)).unwrap();
+        let server = TestApp::serving(dist, &[]).await;
+        let gzipped =
+            server.request(Method::GET, "/vstage-widget-0123456789abcdef.js").header("Accept-Encoding", "gzip");
+        let hashed = server.call(gzipped.body(Body::empty()).unwrap()).await;
+        assert_eq!(hashed.headers()["cache-control"], "public, max-age=31536000, immutable");
+        assert_eq!(hashed.headers()["content-encoding"], "gzip");
+        assert!(text(hashed).await.1.len() < 4096);
+        assert_eq!(server.get("/renders/r1").await.headers()["cache-control"], "no-cache");
+    }
+
+    #[tokio::test]
+    async fn a_missing_hashed_file_is_a_404_never_the_page_cached_for_good() {
+        // A chunk of another build (a page loaded before a deploy) must fail plainly, so that a retry after the
+        // deploy is not answered from a cache holding the page under the chunk's name.
+        let server = TestApp::start(&[]).await;
+        let missing = server.get("/split_account_screen-0123456789abcdef.wasm").await;
+        assert_eq!(missing.status(), 404);
+        assert_eq!(missing.headers()["cache-control"], "no-cache");
+    }
+
+    #[tokio::test]
+    async fn the_builds_precompressed_files_are_sent_to_clients_that_take_them() {
+        let dist = widget_files();
+        let wasm = dist.path().join("vstage-widget-0123456789abcdef_bg.wasm");
+        std::fs::write(&wasm, b"\0asm plain").unwrap();
+        std::fs::write(wasm.with_extension("wasm.br"), b"brotli bytes").unwrap();
+        std::fs::write(wasm.with_extension("wasm.gz"), b"gzip bytes").unwrap();
+        let server = TestApp::serving(dist, &[]).await;
+        let path = "/vstage-widget-0123456789abcdef_bg.wasm";
+        let taking = |accepted: &str| {
+            server.request(Method::GET, path).header("Accept-Encoding", accepted).body(Body::empty()).unwrap()
+        };
+        for (accepted, encoding, body) in
+            [("br, gzip", Some("br"), "brotli bytes"), ("gzip", Some("gzip"), "gzip bytes")]
+        {
+            let answer = server.call(taking(accepted)).await;
+            let headers = answer.headers();
+            assert_eq!(headers["content-type"], "application/wasm", "for {accepted}");
+            assert_eq!(headers.get("content-encoding").map(|v| v.to_str().unwrap()), encoding, "for {accepted}");
+            assert_eq!(headers["cache-control"], "public, max-age=31536000, immutable");
+            assert_eq!(headers["access-control-allow-origin"], "*");
+            assert!(headers["vary"].to_str().unwrap().to_lowercase().contains("accept-encoding"));
+            assert_eq!(text(answer).await.1, body, "for {accepted}");
+        }
+        let plain = server.call(taking("identity")).await;
+        assert!(plain.headers().get("content-encoding").is_none());
+        assert_eq!(text(plain).await.1, "\0asm plain");
+    }
+}
