@@ -1,4 +1,4 @@
--- vstage serve's tables in PostgreSQL, as the SQLite migrations leave them (crates/server/src/storage/sqlite.rs).
+-- vstage serve's tables in PostgreSQL, as the SQLite migrations leave them (crates/server/migrations/sqlite/).
 -- Applied once by the first server to start; numbered in vstage_schema.
 
 CREATE TABLE owners (

@@ -1,5 +1,6 @@
-//! What the server keeps: its database behind one interface (`store`: SQLite in `sqlite`, or PostgreSQL shared by
-//! several servers in `postgres`), who created what (`ownership`), each subject's listing board (`boards`), the
+//! What the server keeps: its database behind one interface (`store`, a trait per concern; SQLite in `sqlite`, or
+//! PostgreSQL shared by several servers in `postgres`, each with a file per concern and its schema's migrations in
+//! `crates/server/migrations/`), who created what (`ownership`), each subject's listing board (`boards`), the
 //! browsers' uploads (`uploads`, cleared of location metadata by `metadata`), the host's webhooks waiting to be
 //! delivered (`outbox`), and the object store that uploads and kept results go to (`objects`: a directory or S3).
 

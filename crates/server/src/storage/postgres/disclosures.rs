@@ -1,0 +1,124 @@
+//! `DisclosureRecords` (`store/disclosures.rs`) on PostgreSQL: its SQL.
+
+use super::*;
+use crate::storage::store::DisclosureRecords;
+
+#[async_trait]
+impl DisclosureRecords for Postgres {
+    async fn record_disclosure(
+        &self,
+        record: &DisclosureRecord,
+        reported: &[OutboxEntry],
+    ) -> Result<DisclosureRecord, ServerError> {
+        let (record, reported) = (record.clone(), reported.to_vec());
+        self.run(move |pool| async move {
+            let index = i64::from(record.image_index);
+            let choice = record.choice();
+            let mut connection = pool.get().await?;
+            let tx = connection.transaction().await?;
+            let new = tx
+                .execute(
+                    &format!(
+                        "INSERT INTO disclosures ({DISCLOSURE_COLUMNS}, choice) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
+                         ON CONFLICT (choice) DO NOTHING"
+                    ),
+                    &[
+                        &record.id,
+                        &record.subject,
+                        &record.created_at,
+                        &record.render_id,
+                        &record.variation_id,
+                        &index,
+                        &record.variation_type,
+                        &record.style,
+                        &record.furniture_removed,
+                        &record.profile,
+                        &record.lang,
+                        &record.photo_file,
+                        &record.original_file,
+                        &choice,
+                    ],
+                )
+                .await?;
+            if new > 0 {
+                outbox::enqueue(&tx, &reported).await?;
+            }
+            let row = tx
+                .query_one(&format!("SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE choice = $1"), &[&choice])
+                .await?;
+            tx.commit().await?;
+            Ok(read_disclosure(&row))
+        })
+        .await
+    }
+
+    async fn disclosure_of_choice(&self, choice: &str) -> Result<Option<DisclosureRecord>, ServerError> {
+        let choice = choice.to_string();
+        self.run(move |pool| async move {
+            let row = pool
+                .get()
+                .await?
+                .query_opt(&format!("SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE choice = $1"), &[&choice])
+                .await?;
+            Ok(row.as_ref().map(read_disclosure))
+        })
+        .await
+    }
+
+    async fn disclosures_since(&self, subject: &str, since: i64) -> Result<(u64, Option<i64>), ServerError> {
+        let subject = subject.to_string();
+        self.run(move |pool| async move {
+            let row = pool
+                .get()
+                .await?
+                .query_one(
+                    "SELECT COUNT(*), MIN(created_at) FROM disclosures WHERE subject = $1 AND created_at >= $2",
+                    &[&subject, &since],
+                )
+                .await?;
+            Ok((row.get::<_, i64>(0).max(0) as u64, row.get(1)))
+        })
+        .await
+    }
+
+    async fn disclosure(&self, id: &str) -> Result<Option<DisclosureRecord>, ServerError> {
+        let id = id.to_string();
+        self.run(move |pool| async move {
+            let row = pool
+                .get()
+                .await?
+                .query_opt(&format!("SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE id = $1"), &[&id])
+                .await?;
+            Ok(row.as_ref().map(read_disclosure))
+        })
+        .await
+    }
+
+    async fn disclosures(
+        &self,
+        subject: Option<&str>,
+        limit: u32,
+        after: Option<&DisclosureCursor>,
+    ) -> Result<Vec<DisclosureRecord>, ServerError> {
+        let subject = subject.map(str::to_string);
+        let (at, id) = after.map(|cursor| (cursor.created_at, cursor.id.clone())).unzip();
+        self.run(move |pool| async move {
+            let limit = i64::from(limit);
+            let rows = pool
+                .get()
+                .await?
+                .query(
+                    &format!(
+                        "SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE ($1::TEXT IS NULL OR subject = $1) \
+                         AND ($3::BIGINT IS NULL OR created_at < $3 OR (created_at = $3 AND id > $4::TEXT)) \
+                         ORDER BY created_at DESC, id LIMIT $2"
+                    ),
+                    &[&subject, &limit, &at, &id],
+                )
+                .await?;
+            Ok(rows.iter().map(read_disclosure).collect())
+        })
+        .await
+    }
+}

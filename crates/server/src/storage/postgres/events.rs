@@ -1,0 +1,148 @@
+//! `EventLog` (`store/events.rs`) on PostgreSQL: its SQL.
+
+use super::*;
+use crate::storage::store::EventLog;
+
+#[async_trait]
+impl EventLog for Postgres {
+    async fn receive_delivery(&self, delivery: Delivery) -> Result<Option<StoredEvent>, ServerError> {
+        self.run(move |pool| async move {
+            let mut client = pool.get().await?;
+            let tx = client.transaction().await?;
+            // Under the resource's lock, which a claim takes too: the owner read here is recorded and claimed
+            // either wholly before (and seen) or wholly after (and this event is claimed then).
+            lock(&tx, "resource", &delivery.resource).await?;
+            let owner: Option<String> = tx
+                .query_opt(
+                    "SELECT subject FROM owners WHERE kind = $1 AND id = $2",
+                    &[&delivery.kind.as_str(), &delivery.id],
+                )
+                .await?
+                .map(|row| row.get(0));
+            tx.execute("DELETE FROM creations WHERE started_at < $1", &[&delivery.seen_since]).await?;
+            let creator: Option<String> = match (&owner, &delivery.creation) {
+                (None, Some(creation)) => tx
+                    .query_opt(
+                        "SELECT subject FROM creations WHERE token = $1 AND kind = $2",
+                        &[creation, &delivery.kind.as_str()],
+                    )
+                    .await?
+                    .map(|row| row.get(0)),
+                _ => None,
+            };
+            if let Some(creator) = &creator {
+                tx.execute(
+                    "INSERT INTO owners (kind, id, subject) VALUES ($1, $2, $3) ON CONFLICT (kind, id) DO NOTHING",
+                    &[&delivery.kind.as_str(), &delivery.id, creator],
+                )
+                .await?;
+            }
+            let subject = owner.or(creator).unwrap_or_else(|| delivery.unowned_subject.clone());
+            tx.execute("DELETE FROM deliveries_seen WHERE received_at < $1", &[&delivery.seen_since]).await?;
+            let fresh = tx
+                .execute(
+                    "INSERT INTO deliveries_seen (digest, received_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                    &[&delivery.digest, &delivery.now],
+                )
+                .await?
+                == 1;
+            if !fresh {
+                return Ok(None);
+            }
+            // The counter's row lock orders the ids as the transactions commit: no server hands out an id
+            // below one already visible.
+            let id: i64 = tx.query_one("UPDATE event_ids SET newest = newest + 1 RETURNING newest", &[]).await?.get(0);
+            tx.execute(
+                "INSERT INTO events (id, subject, resource, event_type, data, received_at)
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+                &[&id, &subject, &delivery.resource, &delivery.event_type, &delivery.data, &delivery.now],
+            )
+            .await?;
+            tx.execute("DELETE FROM events WHERE received_at < $1", &[&delivery.events_since]).await?;
+            outbox::enqueue(&tx, &delivery.reported_for(&subject)).await?;
+            if !subject.is_empty() {
+                tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &id.to_string()]).await?;
+            }
+            tx.commit().await?;
+            Ok(Some(StoredEvent { id, subject, event_type: delivery.event_type, data: delivery.data }))
+        })
+        .await
+    }
+
+    async fn claim_events(
+        &self,
+        resources: &[String],
+        subject: &str,
+        reported: Option<std::sync::Arc<ClaimReporter>>,
+    ) -> Result<Vec<StoredEvent>, ServerError> {
+        let (resources, subject) = (resources.to_vec(), subject.to_string());
+        self.run(move |pool| async move {
+            let mut client = pool.get().await?;
+            let tx = client.transaction().await?;
+            let mut claimed = Vec::new();
+            for resource in &resources {
+                lock(&tx, "resource", resource).await?;
+                let rows = tx
+                    .query(
+                        "UPDATE events SET subject = $1 WHERE subject = '' AND resource = $2
+                         RETURNING id, subject, event_type, data",
+                        &[&subject, resource],
+                    )
+                    .await?;
+                claimed.extend(rows.iter().map(read_event));
+            }
+            claimed.sort_by_key(|event| event.id);
+            for event in &claimed {
+                tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &event.id.to_string()]).await?;
+                if let Some(report) = &reported {
+                    outbox::enqueue(&tx, &report(event)).await?;
+                }
+            }
+            tx.commit().await?;
+            Ok(claimed)
+        })
+        .await
+    }
+
+    async fn events_since(&self, subject: &str, after: i64, limit: i64) -> Result<Vec<StoredEvent>, ServerError> {
+        let subject = subject.to_string();
+        self.run(move |pool| async move {
+            let rows = pool
+                .get()
+                .await?
+                .query(
+                    "SELECT id, subject, event_type, data FROM events WHERE subject = $1 AND id > $2
+                     ORDER BY id LIMIT $3",
+                    &[&subject, &after, &limit],
+                )
+                .await?;
+            Ok(rows.iter().map(read_event).collect())
+        })
+        .await
+    }
+
+    async fn event_log_bounds(&self) -> Result<LogBounds, ServerError> {
+        self.run(|pool| async move {
+            let row =
+                pool.get().await?.query_one("SELECT newest, (SELECT MIN(id) FROM events) FROM event_ids", &[]).await?;
+            let (newest, oldest_kept): (i64, Option<i64>) = (row.get(0), row.get(1));
+            Ok(LogBounds { newest, dropped_through: oldest_kept.map_or(newest, |oldest| oldest - 1) })
+        })
+        .await
+    }
+
+    async fn event_feed(&self) -> Result<Option<BoxStream<'static, StoredEvent>>, ServerError> {
+        let (sender, receiver) = tokio::sync::mpsc::channel(1024);
+        let (listening, listened) = tokio::sync::oneshot::channel();
+        self.runtime.spawn(feed_events(self.config.clone(), self.pool.clone(), sender, listening));
+        // The feed is handed over once it listens, so nothing announced from then on is missed; one that cannot
+        // listen yet keeps trying (and says so in the log) rather than hold the caller up for good.
+        if tokio::time::timeout(FEED_READY, listened).await.is_err() {
+            tracing::warn!("the live events feed is not listening yet; it goes on trying");
+        }
+        let feed = futures_util::stream::unfold(receiver, |mut receiver| async move {
+            receiver.recv().await.map(|event| (event, receiver))
+        });
+        Ok(Some(feed.boxed()))
+    }
+}

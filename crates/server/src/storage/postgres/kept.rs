@@ -1,0 +1,130 @@
+//! `KeptRecords` (`store/kept.rs`) on PostgreSQL: its SQL.
+
+use super::*;
+use crate::storage::store::KeptRecords;
+
+#[async_trait]
+impl KeptRecords for Postgres {
+    async fn kept_files(&self, renders: &[String]) -> Result<Vec<KeptFile>, ServerError> {
+        let renders = renders.to_vec();
+        self.run(move |pool| async move {
+            let rows = pool
+                .get()
+                .await?
+                .query(&format!("SELECT {KEPT_COLUMNS} FROM kept_results WHERE render_id = ANY($1)"), &[&renders])
+                .await?;
+            Ok(rows.iter().map(read_kept).collect())
+        })
+        .await
+    }
+
+    async fn ever_kept(&self, render_id: &str, variation_id: &str) -> Result<bool, ServerError> {
+        let (render, variation) = (render_id.to_string(), variation_id.to_string());
+        self.run(move |pool| async move {
+            Ok(pool
+                .get()
+                .await?
+                .query_one(
+                    "SELECT EXISTS (SELECT 1 FROM kept_results WHERE render_id = $1 AND variation_id = $2)",
+                    &[&render, &variation],
+                )
+                .await?
+                .get(0))
+        })
+        .await
+    }
+
+    async fn record_kept(&self, files: &[KeptFile], reported: &[OutboxEntry]) -> Result<(), ServerError> {
+        let (files, reported) = (files.to_vec(), reported.to_vec());
+        self.run(move |pool| async move {
+            let mut client = pool.get().await?;
+            let tx = client.transaction().await?;
+            let mut new = 0;
+            for file in &files {
+                new += tx
+                    .execute(
+                        &format!(
+                            "INSERT INTO kept_results ({KEPT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                         ON CONFLICT DO NOTHING"
+                        ),
+                        &[
+                            &file.render_id,
+                            &file.variation_id,
+                            &file.file,
+                            &i64::from(file.image_index),
+                            &file.role,
+                            &file.subject,
+                            &(file.bytes as i64),
+                            &file.kept_at,
+                            &file.removed,
+                        ],
+                    )
+                    .await?;
+            }
+            if new > 0 {
+                outbox::enqueue(&tx, &reported).await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn kept_bytes(&self, subject: &str) -> Result<u64, ServerError> {
+        let subject = subject.to_string();
+        self.run(move |pool| async move {
+            let used: i64 = pool
+                .get()
+                .await?
+                .query_one(
+                    "SELECT COALESCE(SUM(bytes), 0)::BIGINT FROM kept_results WHERE subject = $1 AND NOT removed",
+                    &[&subject],
+                )
+                .await?
+                .get(0);
+            Ok(used.max(0) as u64)
+        })
+        .await
+    }
+
+    async fn mark_kept_removed(&self, render_id: &str, variation_id: &str) -> Result<(), ServerError> {
+        let (render, variation) = (render_id.to_string(), variation_id.to_string());
+        self.run(move |pool| async move {
+            pool.get()
+                .await?
+                .execute(
+                    "UPDATE kept_results SET removed = TRUE WHERE render_id = $1 AND variation_id = $2",
+                    &[&render, &variation],
+                )
+                .await?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn expired_kept(&self, cutoff: i64) -> Result<Vec<KeptFile>, ServerError> {
+        self.run(move |pool| async move {
+            let rows = pool
+                .get()
+                .await?
+                .query(
+                    &format!("SELECT {KEPT_COLUMNS} FROM kept_results WHERE NOT removed AND kept_at < $1"),
+                    &[&cutoff],
+                )
+                .await?;
+            Ok(rows.iter().map(read_kept).collect())
+        })
+        .await
+    }
+
+    async fn mark_kept_expired(&self, cutoff: i64) -> Result<(), ServerError> {
+        self.run(move |pool| async move {
+            pool.get()
+                .await?
+                .execute("UPDATE kept_results SET removed = TRUE WHERE NOT removed AND kept_at < $1", &[&cutoff])
+                .await?;
+            Ok(())
+        })
+        .await
+    }
+}

@@ -1,0 +1,110 @@
+//! `OwnerRecords` (`store/owners.rs`) on PostgreSQL: its SQL.
+
+use super::*;
+use crate::storage::store::OwnerRecords;
+
+#[async_trait]
+impl OwnerRecords for Postgres {
+    async fn record_owners(
+        &self,
+        kind: Kind,
+        ids: &[String],
+        subject: &str,
+        reported: &[OutboxEntry],
+    ) -> Result<(), ServerError> {
+        let (ids, subject, reported) = (ids.to_vec(), subject.to_string(), reported.to_vec());
+        self.run(move |pool| async move {
+            let mut client = pool.get().await?;
+            let tx = client.transaction().await?;
+            tx.execute(
+                "INSERT INTO owners (kind, id, subject) SELECT $1, id, $3 FROM unnest($2::TEXT[]) AS id
+                 ON CONFLICT (kind, id) DO NOTHING",
+                &[&kind.as_str(), &ids, &subject],
+            )
+            .await?;
+            outbox::enqueue(&tx, &reported).await?;
+            tx.commit().await?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn owns_all(&self, kind: Kind, ids: &[String], subject: &str) -> Result<bool, ServerError> {
+        let (mut ids, subject) = (ids.to_vec(), subject.to_string());
+        ids.sort();
+        ids.dedup();
+        self.run(move |pool| async move {
+            let client = pool.get().await?;
+            let owned: i64 = client
+                .query_one(
+                    "SELECT COUNT(*) FROM owners WHERE kind = $1 AND subject = $2 AND id = ANY($3)",
+                    &[&kind.as_str(), &subject, &ids],
+                )
+                .await?
+                .get(0);
+            Ok(owned as usize == ids.len())
+        })
+        .await
+    }
+
+    async fn owned_page(
+        &self,
+        kind: Kind,
+        subject: &str,
+        limit: u32,
+        cursor: Option<&str>,
+        ascending: bool,
+    ) -> Result<OwnedPage, ServerError> {
+        let (subject, cursor) = (subject.to_string(), cursor.map(str::to_string));
+        self.run(move |pool| async move {
+            let client = pool.get().await?;
+            let after: Option<i64> = match &cursor {
+                Some(cursor) => Some(
+                    client
+                        .query_opt(
+                            "SELECT seq FROM owners WHERE kind = $1 AND id = $2 AND subject = $3",
+                            &[&kind.as_str(), cursor, &subject],
+                        )
+                        .await?
+                        .ok_or_else(|| not_a_cursor(cursor))?
+                        .get(0),
+                ),
+                None => None,
+            };
+            let sql = format!(
+                "SELECT id FROM owners WHERE kind = $1 AND subject = $2 AND ($3::BIGINT IS NULL OR seq {} $3)
+                 ORDER BY seq {} LIMIT $4",
+                if ascending { ">" } else { "<" },
+                if ascending { "ASC" } else { "DESC" }
+            );
+            let ids = client
+                .query(&sql, &[&kind.as_str(), &subject, &after, &(i64::from(limit) + 1)])
+                .await?
+                .iter()
+                .map(|row| row.get(0))
+                .collect();
+            let total: i64 = client
+                .query_one("SELECT COUNT(*) FROM owners WHERE kind = $1 AND subject = $2", &[&kind.as_str(), &subject])
+                .await?
+                .get(0);
+            Ok(OwnedPage::from_rows(ids, limit, total))
+        })
+        .await
+    }
+
+    async fn record_creation(&self, creation: &str, kind: Kind, subject: &str, now: i64) -> Result<(), ServerError> {
+        let (creation, subject) = (creation.to_string(), subject.to_string());
+        self.run(move |pool| async move {
+            pool.get()
+                .await?
+                .execute(
+                    "INSERT INTO creations (token, kind, subject, started_at) VALUES ($1, $2, $3, $4)
+                     ON CONFLICT DO NOTHING",
+                    &[&creation, &kind.as_str(), &subject, &now],
+                )
+                .await?;
+            Ok(())
+        })
+        .await
+    }
+}

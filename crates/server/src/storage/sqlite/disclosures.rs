@@ -1,0 +1,117 @@
+//! `DisclosureRecords` (`store/disclosures.rs`) on SQLite: its SQL.
+
+use super::*;
+use crate::storage::store::DisclosureRecords;
+
+#[async_trait]
+impl DisclosureRecords for Sqlite {
+    async fn record_disclosure(
+        &self,
+        record: &DisclosureRecord,
+        reported: &[OutboxEntry],
+    ) -> Result<DisclosureRecord, ServerError> {
+        let (record, reported) = (record.clone(), reported.to_vec());
+        self.run(move |db| {
+            let tx = db.transaction()?;
+            let new = tx.execute(
+                &format!(
+                    "INSERT INTO disclosures ({DISCLOSURE_COLUMNS}, choice) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) \
+                     ON CONFLICT (choice) DO NOTHING"
+                ),
+                params![
+                    record.id,
+                    record.subject,
+                    record.created_at,
+                    record.render_id,
+                    record.variation_id,
+                    record.image_index,
+                    record.variation_type,
+                    record.style,
+                    record.furniture_removed,
+                    record.profile,
+                    record.lang,
+                    record.photo_file,
+                    record.original_file,
+                    record.choice()
+                ],
+            )?;
+            if new > 0 {
+                outbox::enqueue(&tx, &reported)?;
+            }
+            let recorded = tx.query_row(
+                &format!("SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE choice = ?1"),
+                params![record.choice()],
+                read_disclosure,
+            )?;
+            tx.commit()?;
+            Ok(recorded)
+        })
+        .await
+    }
+
+    async fn disclosure_of_choice(&self, choice: &str) -> Result<Option<DisclosureRecord>, ServerError> {
+        let choice = choice.to_string();
+        self.run(move |db| {
+            Ok(db
+                .query_row(
+                    &format!("SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE choice = ?1"),
+                    params![choice],
+                    read_disclosure,
+                )
+                .optional()?)
+        })
+        .await
+    }
+
+    async fn disclosures_since(&self, subject: &str, since: i64) -> Result<(u64, Option<i64>), ServerError> {
+        let subject = subject.to_string();
+        self.run(move |db| {
+            Ok(db.query_row(
+                "SELECT COUNT(*), MIN(created_at) FROM disclosures WHERE subject = ?1 AND created_at >= ?2",
+                params![subject, since],
+                |row| Ok((row.get::<_, i64>(0)?.max(0) as u64, row.get(1)?)),
+            )?)
+        })
+        .await
+    }
+
+    async fn disclosure(&self, id: &str) -> Result<Option<DisclosureRecord>, ServerError> {
+        let id = id.to_string();
+        self.run(move |db| {
+            Ok(db
+                .query_row(
+                    &format!("SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE id = ?1"),
+                    params![id],
+                    read_disclosure,
+                )
+                .optional()?)
+        })
+        .await
+    }
+
+    async fn disclosures(
+        &self,
+        subject: Option<&str>,
+        limit: u32,
+        after: Option<&DisclosureCursor>,
+    ) -> Result<Vec<DisclosureRecord>, ServerError> {
+        let subject = subject.map(str::to_string);
+        let (at, id) = after.map(|cursor| (cursor.created_at, cursor.id.clone())).unzip();
+        self.run(move |db| {
+            let (filter, subject) = match subject {
+                Some(subject) => ("subject = ?1", subject),
+                None => ("?1 = ''", String::new()),
+            };
+            Ok(db
+                .prepare_cached(&format!(
+                    "SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE {filter} \
+                     AND (?3 IS NULL OR created_at < ?3 OR (created_at = ?3 AND id > ?4)) \
+                     ORDER BY created_at DESC, id LIMIT ?2"
+                ))?
+                .query_map(params![subject, limit, at, id], read_disclosure)?
+                .collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+}

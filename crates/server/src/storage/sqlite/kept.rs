@@ -1,0 +1,109 @@
+//! `KeptRecords` (`store/kept.rs`) on SQLite: its SQL.
+
+use super::*;
+use crate::storage::store::KeptRecords;
+
+#[async_trait]
+impl KeptRecords for Sqlite {
+    async fn kept_files(&self, renders: &[String]) -> Result<Vec<KeptFile>, ServerError> {
+        let renders = renders.to_vec();
+        self.run(move |db| {
+            let mut query =
+                db.prepare_cached(&format!("SELECT {KEPT_COLUMNS} FROM kept_results WHERE render_id = ?1"))?;
+            let mut files = Vec::new();
+            for render in &renders {
+                files.extend(query.query_map(params![render], read_kept)?.collect::<Result<Vec<_>, _>>()?);
+            }
+            Ok(files)
+        })
+        .await
+    }
+
+    async fn ever_kept(&self, render_id: &str, variation_id: &str) -> Result<bool, ServerError> {
+        let (render, variation) = (render_id.to_string(), variation_id.to_string());
+        self.run(move |db| {
+            Ok(db.query_row(
+                "SELECT EXISTS (SELECT 1 FROM kept_results WHERE render_id = ?1 AND variation_id = ?2)",
+                params![render, variation],
+                |row| row.get(0),
+            )?)
+        })
+        .await
+    }
+
+    async fn record_kept(&self, files: &[KeptFile], reported: &[OutboxEntry]) -> Result<(), ServerError> {
+        let (files, reported) = (files.to_vec(), reported.to_vec());
+        self.run(move |db| {
+            let tx = db.transaction()?;
+            let mut new = 0;
+            for file in &files {
+                let insert = format!(
+                    "INSERT OR IGNORE INTO kept_results ({KEPT_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+                );
+                new += tx.execute(
+                    &insert,
+                    params![
+                        file.render_id,
+                        file.variation_id,
+                        file.file,
+                        file.image_index,
+                        file.role,
+                        file.subject,
+                        file.bytes as i64,
+                        file.kept_at,
+                        file.removed
+                    ],
+                )?;
+            }
+            if new > 0 {
+                outbox::enqueue(&tx, &reported)?;
+            }
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn kept_bytes(&self, subject: &str) -> Result<u64, ServerError> {
+        let subject = subject.to_string();
+        self.run(move |db| {
+            let used: i64 = db.query_row(
+                "SELECT COALESCE(SUM(bytes), 0) FROM kept_results WHERE subject = ?1 AND removed = 0",
+                params![subject],
+                |row| row.get(0),
+            )?;
+            Ok(used.max(0) as u64)
+        })
+        .await
+    }
+
+    async fn mark_kept_removed(&self, render_id: &str, variation_id: &str) -> Result<(), ServerError> {
+        let (render, variation) = (render_id.to_string(), variation_id.to_string());
+        self.run(move |db| {
+            db.execute(
+                "UPDATE kept_results SET removed = 1 WHERE render_id = ?1 AND variation_id = ?2",
+                params![render, variation],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn expired_kept(&self, cutoff: i64) -> Result<Vec<KeptFile>, ServerError> {
+        self.run(move |db| {
+            Ok(db
+                .prepare_cached(&format!("SELECT {KEPT_COLUMNS} FROM kept_results WHERE removed = 0 AND kept_at < ?1"))?
+                .query_map(params![cutoff], read_kept)?
+                .collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    async fn mark_kept_expired(&self, cutoff: i64) -> Result<(), ServerError> {
+        self.run(move |db| {
+            db.execute("UPDATE kept_results SET removed = 1 WHERE removed = 0 AND kept_at < ?1", params![cutoff])?;
+            Ok(())
+        })
+        .await
+    }
+}
