@@ -20,6 +20,7 @@ use crate::allowance::Allowances;
 use crate::cli::ServeArgs;
 use crate::disclosure::Disclosures;
 use crate::health::Readiness;
+use crate::host_webhooks::HostWebhooks;
 use crate::live::events::Events;
 use crate::live::verification::Verification;
 use crate::live::webhooks::{Receiver, SignatureFormat, WebhookSecret};
@@ -32,6 +33,7 @@ use crate::site::loader::Loader;
 use crate::startup::Foundation;
 use crate::storage::boards::Boards;
 use crate::storage::ownership::Ownership;
+use crate::storage::store::Store;
 use crate::storage::uploads::{UploadLimits, Uploads};
 use crate::upstream::Upstream;
 use crate::upstream::http_client::HttpClient;
@@ -67,18 +69,7 @@ impl AppState {
     ) -> anyhow::Result<AppState> {
         let Foundation { access, cors, public_url, store, files, upstream, http, loader, host_webhooks, .. } = parts;
         let webhook_secret = Arc::new(webhook_secret(args, &upstream, &http, embedded).await?);
-        // The embedded sandbox reaches us on loopback; the real service only at the public address.
-        let webhook_url = match (embedded, &args.public_url) {
-            (true, _) => Some(format!("http://{listening}/api/webhooks/service")),
-            (false, Some(_)) => Some(format!("{public_url}/api/webhooks/service")),
-            (false, None) => None,
-        }
-        .filter(|_| webhook_secret.is_set());
-        if !embedded && args.public_url.is_none() {
-            tracing::warn!(
-                "without --public-url the service can neither fetch uploads nor send webhooks here; live events are off"
-            );
-        }
+        let webhook_url = webhook_address(args, embedded, listening, &public_url).filter(|_| webhook_secret.is_set());
         let capabilities = Capabilities {
             mode: upstream.mode().into(),
             events: webhook_url.is_some(),
@@ -86,92 +77,40 @@ impl AppState {
             board: true,
             access: access.name().into(),
         };
-        let events = Events::new(
-            store.clone(),
-            args.max_event_streams,
-            (Duration::from_secs(args.event_keep_alive_s.max(1)), Duration::from_secs(args.event_window_s)),
-            host_webhooks.clone(),
-        );
+        let window = (Duration::from_secs(args.event_keep_alive_s.max(1)), Duration::from_secs(args.event_window_s));
+        let events = Events::new(store.clone(), args.max_event_streams, window, host_webhooks.clone());
         let upstream = Arc::new(upstream);
         let verification = Arc::new(Verification::default());
         let readiness = Arc::new(
             Readiness::new(store.clone(), files.results.clone(), upstream.clone(), http.clone())
                 .reporting(verification.clone()),
         );
-        let uploads = Arc::new(Uploads::new(
-            files.uploads,
-            &public_url,
-            store.clone(),
-            UploadLimits {
-                quota: megabytes(args.upload_quota_mb),
-                retention: Some(args.upload_retention).filter(|retention| !retention.is_zero()),
-            },
-        ));
+        let uploads = Arc::new(Uploads::new(files.uploads, &public_url, store.clone(), upload_limits(args)));
         let links = result_links(&access, &args.data_dir)?;
+        let fetcher = ResultFetcher::new(http, upstream.sandbox().cloned(), public_url.clone())?;
         let kept = Arc::new(
-            KeptResults::new(
-                files.results,
-                store.clone(),
-                ResultFetcher::new(http, upstream.sandbox().cloned(), public_url.clone())?,
-                &public_url,
-                links.clone(),
-                KeptLimits {
-                    quota: megabytes(args.results_quota_mb),
-                    retention: Some(args.results_retention).filter(|retention| !retention.is_zero()),
-                },
-            )
-            .reporting_to(host_webhooks.clone()),
+            KeptResults::new(files.results, store.clone(), fetcher, &public_url, links.clone(), kept_limits(args))
+                .reporting_to(host_webhooks.clone()),
         );
-        let disclosures = Arc::new(Disclosures {
-            store: store.clone(),
-            kept: kept.clone(),
-            links,
-            public_url: public_url.clone(),
-            default_profile: args.disclosure_profile,
-            max_a_day: args.max_disclosures_a_day,
-            decoding: tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, usize::from)),
-            host_webhooks: host_webhooks.clone(),
-        });
-        let receiver = Arc::new(Receiver {
-            secret: webhook_secret.clone(),
-            access: access.clone(),
-            store: store.clone(),
-            events: events.clone(),
-            kept: kept.clone(),
-            verification,
-            signature: SignatureFormat {
-                header: args.webhook_signature_header.clone(),
-                encoding: args.webhook_signature_encoding,
-            },
-            host_webhooks: host_webhooks.clone(),
-        });
+        let shared = Shared { args, store: &store, kept: &kept, host_webhooks: &host_webhooks };
+        let disclosures = shared.disclosures(links, &public_url);
+        let receiver = shared.receiver(webhook_secret.clone(), access.clone(), events.clone(), verification);
         let guard = match *access {
             Access::Open { .. } => Some(OpenGuard::new(listening, args.public_url.as_deref(), &args.allow_origins)),
             Access::Token(_) => None,
         };
-        let gate = Arc::new(Gate {
-            // The demo page mints tokens for anyone who asks: only where nothing real is at stake.
-            demo_subjects: embedded && !access.is_token() && access.widget_secret().is_some(),
-            access,
-            rate_limit: RateLimit::per_minute(args.rate_limit).map(Arc::new),
-            in_flight: (args.max_in_flight > 0).then(|| Cap::new(args.max_in_flight, 1)),
-        });
+        let allowances = shared.allowances();
         let proxy = Arc::new(ProxyState {
             upstream,
-            gate,
+            gate: gate(args, access, embedded),
             ownership: Ownership::new(store.clone()),
             events,
             webhook_secret,
             webhook_url,
             public_url,
-            body_timeout: Some(Duration::from_secs(args.body_timeout_s)).filter(|limit| !limit.is_zero()),
+            body_timeout: seconds(args.body_timeout_s),
             kept,
-            allowances: Arc::new(Allowances {
-                store: store.clone(),
-                defaults: args.allowance,
-                period: args.allowance_period,
-                host_webhooks: host_webhooks.clone(),
-            }),
+            allowances,
             host_webhooks,
         });
         Ok(AppState {
@@ -186,7 +125,7 @@ impl AppState {
             dist: args.dist.clone(),
             loader,
             cors,
-            upload_timeout: Some(Duration::from_secs(args.upload_timeout_s)).filter(|limit| !limit.is_zero()),
+            upload_timeout: seconds(args.upload_timeout_s),
         })
     }
 
@@ -194,6 +133,108 @@ impl AppState {
     pub fn offers_the_demo(&self) -> bool {
         self.proxy.gate.demo_subjects
     }
+}
+
+/// What several of the state's parts are made with.
+struct Shared<'a> {
+    args: &'a ServeArgs,
+    store: &'a Arc<dyn Store>,
+    kept: &'a Arc<KeptResults>,
+    host_webhooks: &'a Option<Arc<HostWebhooks>>,
+}
+
+impl Shared<'_> {
+    /// Chosen results' records, their pages and QR codes, with links signed by `links`.
+    fn disclosures(&self, links: LinkKey, public_url: &str) -> Arc<Disclosures> {
+        Arc::new(Disclosures {
+            store: self.store.clone(),
+            kept: self.kept.clone(),
+            links,
+            public_url: public_url.to_string(),
+            default_profile: self.args.disclosure_profile,
+            max_a_day: self.args.max_disclosures_a_day,
+            decoding: tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, usize::from)),
+            host_webhooks: self.host_webhooks.clone(),
+        })
+    }
+
+    /// The service's webhooks, verified with `secret` and told to `events`.
+    fn receiver(
+        &self,
+        secret: Arc<WebhookSecret>,
+        access: Arc<Access>,
+        events: Arc<Events>,
+        verification: Arc<Verification>,
+    ) -> Arc<Receiver> {
+        Arc::new(Receiver {
+            secret,
+            access,
+            store: self.store.clone(),
+            events,
+            kept: self.kept.clone(),
+            verification,
+            signature: SignatureFormat {
+                header: self.args.webhook_signature_header.clone(),
+                encoding: self.args.webhook_signature_encoding,
+            },
+            host_webhooks: self.host_webhooks.clone(),
+        })
+    }
+
+    /// Each subject's allowance (`--allowance`, `--allowance-period`).
+    fn allowances(&self) -> Arc<Allowances> {
+        Arc::new(Allowances {
+            store: self.store.clone(),
+            defaults: self.args.allowance,
+            period: self.args.allowance_period,
+            host_webhooks: self.host_webhooks.clone(),
+        })
+    }
+}
+
+/// Where the service sends its webhooks: the embedded sandbox reaches this server on loopback, the real service
+/// only at the public address (without one, live events are off).
+fn webhook_address(args: &ServeArgs, embedded: bool, listening: SocketAddr, public_url: &str) -> Option<String> {
+    match (embedded, &args.public_url) {
+        (true, _) => Some(format!("http://{listening}/api/webhooks/service")),
+        (false, Some(_)) => Some(format!("{public_url}/api/webhooks/service")),
+        (false, None) => {
+            tracing::warn!(
+                "without --public-url the service can neither fetch uploads nor send webhooks here; live events are off"
+            );
+            None
+        }
+    }
+}
+
+/// Who may call, how often and how many calls at once (`--rate-limit`, `--max-in-flight`).
+fn gate(args: &ServeArgs, access: Arc<Access>, embedded: bool) -> Arc<Gate> {
+    Arc::new(Gate {
+        // The demo page mints tokens for anyone who asks: only where nothing real is at stake.
+        demo_subjects: embedded && !access.is_token() && access.widget_secret().is_some(),
+        access,
+        rate_limit: RateLimit::per_minute(args.rate_limit).map(Arc::new),
+        in_flight: (args.max_in_flight > 0).then(|| Cap::new(args.max_in_flight, 1)),
+    })
+}
+
+fn upload_limits(args: &ServeArgs) -> UploadLimits {
+    UploadLimits {
+        quota: megabytes(args.upload_quota_mb),
+        retention: Some(args.upload_retention).filter(|retention| !retention.is_zero()),
+    }
+}
+
+fn kept_limits(args: &ServeArgs) -> KeptLimits {
+    KeptLimits {
+        quota: megabytes(args.results_quota_mb),
+        retention: Some(args.results_retention).filter(|retention| !retention.is_zero()),
+    }
+}
+
+/// `--…-s` as a limit; 0 is none.
+fn seconds(limit: u64) -> Option<Duration> {
+    Some(Duration::from_secs(limit)).filter(|limit| !limit.is_zero())
 }
 
 /// `--…-quota-mb` in bytes; 0 is no quota.

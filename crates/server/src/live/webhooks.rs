@@ -24,7 +24,7 @@ use crate::live::verification::Verification;
 use crate::metrics::metrics;
 use crate::results::kept::KeptResults;
 use crate::storage::ownership::Kind;
-use crate::storage::store::{Delivery, ReportFor, Store};
+use crate::storage::store::{Delivery, ReportFor, Store, StoredEvent};
 
 /// A webhook body is a small JSON object.
 pub const BODY_LIMIT: usize = 256 * 1024;
@@ -151,33 +151,111 @@ pub async fn receive(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<Value>, ServerError> {
-    if !receiver.secret.is_set() {
-        return Err(ServerError::Unavailable(
-            "This server has no webhook secret; set VSTAGE_WEBHOOK_SECRET to the secret configured on the service."
-                .into(),
-        ));
-    }
-    let format = &receiver.signature;
-    let signature = headers.get(&format.header).and_then(|value| value.to_str().ok()).unwrap_or_default();
-    if !receiver.secret.verifies(&body, signature, format.encoding) {
-        receiver.verification.refused();
-        metrics().webhook("refused");
-        return Err(ServerError::Unauthorized("The webhook signature does not verify.".into()));
-    }
-    receiver.verification.verified();
+    receiver.verify(&headers, &body)?;
     let event: WebhookEvent = serde_json::from_slice(&body)
         .map_err(|e| ServerError::BadRequest(format!("The webhook body is not a delivery this server reads: {e}")))?;
-    let (kind, id) = match (&event, event.render_id()) {
-        (_, Some(render_id)) => (Kind::Render, render_id.to_string()),
-        (WebhookEvent::AnalysisCompletion(analysis), _) => (Kind::Analysis, analysis.analysis_id.clone()),
-        (WebhookEvent::AnalysisError(analysis), _) => (Kind::Analysis, analysis.analysis_id.clone()),
-        _ => {
-            tracing::info!("a webhook delivery about no render or analysis; acknowledged and ignored");
-            return Ok(acknowledged());
-        }
+    let Some((kind, id)) = about(&event) else {
+        tracing::info!("a webhook delivery about no render or analysis; acknowledged and ignored");
+        return Ok(acknowledged());
     };
     let now = now_millis();
-    // A delivery older than the duplicate window could be one captured and sent again once forgotten.
+    in_time(&event, now)?;
+    let delivery = receiver.delivery(&event, (kind, id), &body, address.creation.clone(), now)?;
+    let resource = delivery.resource.clone();
+    let stored = receiver.store.receive_delivery(delivery).await?;
+    if let (Some(hooks), WebhookEvent::Error(_)) = (&receiver.host_webhooks, &event) {
+        hooks.wake();
+    }
+    // Owned through its creation just now: the events that waited for an owner are its creator's too.
+    if let Some(stored) = stored.as_ref().filter(|stored| address.creation.is_some() && !stored.subject.is_empty()) {
+        receiver.events.claim(vec![resource], &stored.subject).await?;
+    }
+    metrics().webhook(if stored.is_some() { "received" } else { "duplicate" });
+    match stored {
+        Some(stored) => receiver.take_in(&event, stored),
+        None => tracing::debug!("dropped a duplicate webhook delivery"),
+    }
+    Ok(acknowledged())
+}
+
+impl Receiver {
+    /// Refuses a delivery when this server has no secret to check it with, or its signature does not verify.
+    fn verify(&self, headers: &HeaderMap, body: &[u8]) -> Result<(), ServerError> {
+        if !self.secret.is_set() {
+            return Err(ServerError::Unavailable(
+                "This server has no webhook secret; set VSTAGE_WEBHOOK_SECRET to the secret configured on the service."
+                    .into(),
+            ));
+        }
+        let format = &self.signature;
+        let signature = headers.get(&format.header).and_then(|value| value.to_str().ok()).unwrap_or_default();
+        if !self.secret.verifies(body, signature, format.encoding) {
+            self.verification.refused();
+            metrics().webhook("refused");
+            return Err(ServerError::Unauthorized("The webhook signature does not verify.".into()));
+        }
+        self.verification.verified();
+        Ok(())
+    }
+
+    /// The delivery to store of `event` about `(kind, id)`, which arrived `now` as `body`, naming `creation`.
+    fn delivery(
+        &self,
+        event: &WebhookEvent,
+        (kind, id): (Kind, String),
+        body: &[u8],
+        creation: Option<String>,
+        now: i64,
+    ) -> Result<Delivery, ServerError> {
+        let event_type = event_name(event.event_type());
+        let data = published(event, &event_type, &id)?;
+        // Every creation through the proxy is recorded with its subject. With tokens an event that arrives first
+        // is kept unowned until the creation claims it; in open access what nobody owns goes to the local subject.
+        let unowned_subject = match self.access.as_ref() {
+            Access::Open { .. } => OPEN_SUBJECT.to_string(),
+            Access::Token(_) => String::new(),
+        };
+        let window = i64::try_from(self.events.window().as_millis()).unwrap_or(i64::MAX);
+        Ok(Delivery {
+            resource: resource_key(kind, &id),
+            kind,
+            id,
+            event_type,
+            data,
+            digest: Sha256::digest(body).to_vec(),
+            creation,
+            unowned_subject,
+            now,
+            seen_since: now - SEEN_FOR_MS,
+            events_since: now.saturating_sub(window),
+            reported: reported(self.host_webhooks.clone(), event, now),
+        })
+    }
+
+    /// A stored event sent to its subject's streams; a finished variation's images copied as soon as its owner is
+    /// known.
+    fn take_in(&self, event: &WebhookEvent, stored: StoredEvent) {
+        if let WebhookEvent::Done(done) = event {
+            let kind = done.variation_type.clone();
+            self.kept.keep_later(&stored.subject, &done.render_id, &done.variation_id, kind, &done.result);
+        }
+        self.events.announce(stored)
+    }
+}
+
+/// The render or analysis a delivery is about; `None` for neither.
+fn about(event: &WebhookEvent) -> Option<(Kind, String)> {
+    match (event, event.render_id()) {
+        (_, Some(render_id)) => Some((Kind::Render, render_id.to_string())),
+        (WebhookEvent::AnalysisCompletion(analysis), _) => Some((Kind::Analysis, analysis.analysis_id.clone())),
+        (WebhookEvent::AnalysisError(analysis), _) => Some((Kind::Analysis, analysis.analysis_id.clone())),
+        _ => None,
+    }
+}
+
+/// Refuses a delivery older than the duplicate window (one captured and sent again once forgotten), with no
+/// timestamp, or dated ahead of this server's clock.
+fn in_time(event: &WebhookEvent, now: i64) -> Result<(), ServerError> {
     if event.sent_at().is_none_or(|sent_at| sent_at < now - SEEN_FOR_MS) {
         tracing::warn!("refused a webhook delivery older than the duplicate window, or with no timestamp");
         metrics().webhook("refused");
@@ -194,52 +272,7 @@ pub async fn receive(
             AHEAD_MS / 60_000
         )));
     }
-    let event_type = event_name(event.event_type());
-    let resource = resource_key(kind, &id);
-    let digest = Sha256::digest(&body).to_vec();
-    let data = published(&event, &event_type, &id)?;
-    // Every creation through the proxy is recorded with its subject. With tokens an event that arrives first is
-    // kept unowned until the creation claims it; in open access what nobody owns goes to the local subject.
-    let unowned_subject = match receiver.access.as_ref() {
-        Access::Open { .. } => OPEN_SUBJECT.to_string(),
-        Access::Token(_) => String::new(),
-    };
-    let window = i64::try_from(receiver.events.window().as_millis()).unwrap_or(i64::MAX);
-    let delivery = Delivery {
-        kind,
-        id,
-        resource: resource.clone(),
-        event_type,
-        data,
-        digest,
-        creation: address.creation.clone(),
-        unowned_subject,
-        now,
-        seen_since: now - SEEN_FOR_MS,
-        events_since: now.saturating_sub(window),
-        reported: reported(receiver.host_webhooks.clone(), &event, now),
-    };
-    let stored = receiver.store.receive_delivery(delivery).await?;
-    if let (Some(hooks), WebhookEvent::Error(_)) = (&receiver.host_webhooks, &event) {
-        hooks.wake();
-    }
-    // Owned through its creation just now: the events that waited for an owner are its creator's too.
-    if let Some(stored) = stored.as_ref().filter(|stored| address.creation.is_some() && !stored.subject.is_empty()) {
-        receiver.events.claim(vec![resource], &stored.subject).await?;
-    }
-    metrics().webhook(if stored.is_some() { "received" } else { "duplicate" });
-    match stored {
-        Some(stored) => {
-            // A finished variation's images are copied as soon as its owner is known.
-            if let WebhookEvent::Done(done) = &event {
-                let kind = done.variation_type.clone();
-                receiver.kept.keep_later(&stored.subject, &done.render_id, &done.variation_id, kind, &done.result);
-            }
-            receiver.events.announce(stored)
-        }
-        None => tracing::debug!("dropped a duplicate webhook delivery"),
-    }
-    Ok(acknowledged())
+    Ok(())
 }
 
 /// The host's webhooks that report `event` (a variation failed), made once its owner is known.
