@@ -99,7 +99,10 @@ fn event_details_are_plain_objects_with_the_contract_names() {
     assert!(field("optimized_url").is_null());
     assert_eq!(
         field("disclosure").as_string().as_deref(),
-        Some("Virtually staged. See the original photo: https://a.example/photo.jpg")
+        Some(
+            "Virtually staged: this image was digitally altered. The unaltered original can be accessed at the \
+             linked page: https://a.example/photo.jpg"
+        )
     );
 
     // dispatched on the element, it leaves a shadow root and bubbles to the document

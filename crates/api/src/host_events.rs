@@ -173,18 +173,20 @@ impl ResultChosen {
     }
 }
 
-/// "Virtually staged. See the original photo: <url>", worded for what the variation did.
+/// "Virtually staged: this image was digitally altered. The unaltered original can be accessed at the linked page:
+/// <url>", worded for what the variation did, as California's §10140.8(a)(1) asks (the statement the server's
+/// disclosure record gives replaces it, in the listing's language).
 pub fn disclosure(kind: Option<&VariationType>, original_url: Option<&str>) -> String {
     let what = match kind {
-        Some(VariationType::Staging) => "Virtually staged",
-        Some(VariationType::Removal) => "Digitally altered: furniture removed",
-        Some(VariationType::DayToDusk) => "Digitally altered: daytime photo shown at dusk",
-        Some(VariationType::Enhancement) => "Digitally enhanced",
-        _ => "Digitally altered",
+        Some(VariationType::Staging) => "Virtually staged: this image was digitally altered.",
+        Some(VariationType::Removal) => "This image was digitally altered: furniture removed.",
+        Some(VariationType::DayToDusk) => "This image was digitally altered: daytime photo shown at dusk.",
+        Some(VariationType::Enhancement) => "This image was digitally enhanced.",
+        _ => "This image was digitally altered.",
     };
     match original_url {
-        Some(url) => format!("{what}. See the original photo: {url}"),
-        None => format!("{what}. The original photo is available on request."),
+        Some(url) => format!("{what} The unaltered original can be accessed at the linked page: {url}"),
+        None => format!("{what} The unaltered original is available on request."),
     }
 }
 
@@ -237,7 +239,11 @@ mod tests {
                 .unwrap();
         assert!(chosen.virtually_staged);
         assert_eq!(chosen.url, "https://img.example/full.jpg");
-        assert_eq!(chosen.disclosure, "Virtually staged. See the original photo: https://a.example/p.jpg");
+        assert_eq!(
+            chosen.disclosure,
+            "Virtually staged: this image was digitally altered. The unaltered original can be accessed at the \
+             linked page: https://a.example/p.jpg"
+        );
         let json = serde_json::to_value(&chosen).unwrap();
         assert_eq!(json["variation_type"], "staging");
         assert_eq!(json["optimized_url"], "https://img.example/web.jpg");
@@ -247,9 +253,11 @@ mod tests {
     fn every_kind_is_disclosed_and_only_staging_counts_as_staged() {
         let removal = ResultChosen::of(&variation(VariationType::Removal, Some(image())), 0, None).unwrap();
         assert!(!removal.virtually_staged);
-        assert!(removal.disclosure.starts_with("Digitally altered: furniture removed."));
+        assert!(removal.disclosure.starts_with("This image was digitally altered: furniture removed."));
         let dusk = disclosure(Some(&VariationType::DayToDusk), Some("u"));
-        assert!(dusk.contains("dusk") && dusk.ends_with("original photo: u"));
+        assert!(
+            dusk.contains("dusk") && dusk.ends_with("The unaltered original can be accessed at the linked page: u")
+        );
         assert!(ResultChosen::of(&variation(VariationType::Staging, None), 0, None).is_none());
     }
 

@@ -150,7 +150,9 @@ mod tests {
         let facts = facts();
         let english = page(&ENGLISH, &facts);
         assert!(english.starts_with("<!DOCTYPE html><html lang=\"en\">"));
-        for text in ["Virtually staged", "Furniture removed digitally", "The original photo, as taken", "2026-11-26"] {
+        for text in
+            ["Virtually staged", "Furniture removed digitally", "The original, unaltered photo, as taken", "2026-11-26"]
+        {
             assert!(english.contains(text), "{text} in {english}");
         }
         assert!(english.contains("href=\"/disclosures/dsc_1?sig=c&amp;lang=de\""));

@@ -3,10 +3,24 @@
 
 use vstage_api::disclosure::{DisclosureProfile, Placement};
 
+/// Where a profile's rule is published, and its words there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleSource {
+    /// The law's section or the MLS's rule number.
+    pub citation: &'static str,
+    /// Its public address.
+    pub address: &'static str,
+    /// The words this row implements, quoted as published.
+    pub words: &'static str,
+}
+
 /// One profile's rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rules {
     pub profile: DisclosureProfile,
+    /// The rule, read at its source; `None` where it was not (a profile of the host's own, or one kept from an
+    /// earlier release whose rule is still to be read at its source: see `docs/embedding.md`).
+    pub source: Option<RuleSource>,
     /// A statement on or next to the photo.
     pub statement: bool,
     /// A link to the public page with the original photo, and a QR code for it.
@@ -30,6 +44,18 @@ pub const PROFILES: [Rules; 6] = [
     // straightening, cropping and exposure changes are exempt.
     Rules {
         profile: DisclosureProfile::Ab723,
+        source: Some(RuleSource {
+            citation: "California Business and Professions Code §10140.8(a)(1) (AB 723, in force 1 January 2026)",
+            address: "https://leginfo.legislature.ca.gov/faces/codes_displaySection.xhtml?lawCode=BPC&sectionNum=10140.8",
+            words: "A real estate broker or salesperson, or person acting on their behalf, who includes a digitally \
+                    altered image in an advertisement or other promotional material for the sale of real property \
+                    shall include in the advertisement or promotional material a statement disclosing that the image \
+                    has been altered and a link to a publicly accessible internet website, URL, or QR code that \
+                    includes, and clearly identifies, the original, unaltered image. The statement shall be \
+                    reasonably conspicuous and located on or adjacent to the image and shall include language \
+                    indicating that the unaltered images can be accessed on the linked internet website, URL, or QR \
+                    code.",
+        }),
         statement: true,
         link: true,
         qr: true,
@@ -44,6 +70,14 @@ pub const PROFILES: [Rules; 6] = [
     // watermark needed. Its members are in California, so AB 723's statement and link apply as well.
     Rules {
         profile: DisclosureProfile::Crmls,
+        source: Some(RuleSource {
+            citation: "CRMLS Rule 11.5.2, as CRMLS's knowledge base gives it",
+            address: "https://kb.crmls.org/?p=10900",
+            words: "When adding a digitally enhanced image to the MLS, the original, unaltered version must appear in \
+                    the listing immediately before or after the digitally enhanced image. Clearly label the digitally \
+                    enhanced image in the photo description text field. Use terms such as \u{201c}digitally \
+                    enhanced,\u{201d} \u{201c}digitally altered,\u{201d} or \u{201c}virtually staged,\u{201d} etc.",
+        }),
         statement: true,
         link: true,
         qr: true,
@@ -56,6 +90,8 @@ pub const PROFILES: [Rules; 6] = [
     // Smart MLS (Connecticut) rules: a virtually staged or altered photo carries a watermark saying so.
     Rules {
         profile: DisclosureProfile::SmartMls,
+        // Its rule was not found at Smart MLS's own address: kept as shipped before, to be sourced or withdrawn.
+        source: None,
         statement: true,
         link: false,
         qr: false,
@@ -69,6 +105,14 @@ pub const PROFILES: [Rules; 6] = [
     // photo's description (with the link to the original, as words).
     Rules {
         profile: DisclosureProfile::MlsNow,
+        source: Some(RuleSource {
+            citation: "MLS Now Rules, Section 3.1 and 3.3",
+            address: "https://support.mlsnow.com/hc/en-us/articles/47635315367067-MLS-Now-Rules-Section-3-Images-Media-Virtual-Staging",
+            words: "The following are prohibited: visible branding, watermarks, photos of agent/broker, marketing \
+                    overlays, QR codes, misleading content, or any content violating law. [...] 3.3.1 Permitted \
+                    alterations (with disclosure): Virtual staging limited to movable personal property (e.g., \
+                    furniture, rugs, art)",
+        }),
         statement: false,
         link: true,
         qr: false,
@@ -82,6 +126,14 @@ pub const PROFILES: [Rules; 6] = [
     // photo itself is described as virtually staged.
     Rules {
         profile: DisclosureProfile::Stellar,
+        source: Some(RuleSource {
+            citation: "Stellar MLS Rules, Article 04.04: Virtually Staged Photos",
+            address: "https://rules.stellarmls.com/hc/en-us/articles/14692987795095-Article-04-04-Virtually-Staged-Photos",
+            words: "Disclosure of virtually-staged photo(s) is required in the specified field, namely the photo \
+                    description entry field by adding the words \u{201c}Virtually staged\u{201d} and by checking the \
+                    virtually staged field. Additionally, the first words of the public remarks must read \u{201c}One \
+                    or more photo(s) was virtually staged.\u{201d}.",
+        }),
         statement: false,
         link: false,
         qr: false,
@@ -94,6 +146,7 @@ pub const PROFILES: [Rules; 6] = [
     // The host discloses on its own; the choice is still recorded and its public page exists.
     Rules {
         profile: DisclosureProfile::None,
+        source: None,
         statement: false,
         link: false,
         qr: false,
@@ -120,6 +173,26 @@ mod tests {
             assert_eq!(PROFILES.iter().filter(|rules| rules.profile == profile).count(), 1, "{profile:?}");
             assert_eq!(rules(profile).profile, profile);
         }
+    }
+
+    #[test]
+    fn every_profile_of_a_law_or_mls_quotes_its_rule_at_its_public_address() {
+        for rules in PROFILES {
+            let Some(source) = rules.source else {
+                let unsourced = [DisclosureProfile::None, DisclosureProfile::SmartMls];
+                assert!(unsourced.contains(&rules.profile), "{:?} names no rule", rules.profile);
+                continue;
+            };
+            assert!(source.address.starts_with("https://") && !source.words.is_empty(), "{:?}", rules.profile);
+        }
+        let statute = rules(DisclosureProfile::Ab723).source.unwrap().words;
+        assert!(statute.contains("can be accessed on the linked internet website, URL, or QR code"));
+        let stellar = rules(DisclosureProfile::Stellar);
+        let quoted = stellar.source.unwrap().words;
+        assert!(quoted.contains("photo description") && stellar.description, "its photo description field");
+        assert!(quoted.contains("first words of the public remarks") && stellar.remarks);
+        let mls_now = rules(DisclosureProfile::MlsNow);
+        assert!(mls_now.source.unwrap().words.contains("watermarks") && !mls_now.watermark && !mls_now.qr);
     }
 
     #[test]

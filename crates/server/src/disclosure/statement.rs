@@ -58,6 +58,15 @@ impl Facts {
         }
     }
 
+    /// The statement as a sentence that says the image was altered (or only enhanced).
+    pub fn altered_sentence(&self, words: &Words) -> &'static str {
+        match self.kind {
+            Some(VariationType::Staging) => words.staged_altered,
+            Some(VariationType::Enhancement) if !self.furniture_removed => words.image_enhanced,
+            _ => words.image_altered,
+        }
+    }
+
     /// What was changed, a line each, in `words`' language.
     pub fn changes(&self, words: &Words) -> Vec<String> {
         let mut changes = Vec::new();
@@ -95,15 +104,23 @@ pub fn disclosure(record: &DisclosureRecord, links: Links) -> Disclosure {
     let facts = Facts::of_record(record);
     let exempt = facts.exempt(&rules);
     let short = facts.short_statement(words);
-    let with_link = |text: &str| format!("{text}. {} {}", words.original_at, links.page);
+    // Where there is a link, the statute's words: the image was altered, and the unaltered original can be accessed
+    // at the link (or QR code).
+    let access = if rules.qr { words.unaltered_at_link_or_qr } else { words.unaltered_at_link };
+    let altered = facts.altered_sentence(words);
+    let with_link = format!("{altered} {access}: {}", links.page);
     let statement = (rules.statement && !exempt).then(|| match rules.link {
-        true => with_link(short),
+        true => with_link.clone(),
         false => short.to_string(),
     });
     let description_text = rules.description.then(|| match (rules.link, rules.placement) {
         (_, vstage_api::disclosure::Placement::OriginalFirst) => format!("{short}. {}", words.original_before),
-        (true, _) if !exempt => with_link(short),
+        (true, _) if !exempt => with_link.clone(),
         _ => format!("{short}."),
+    });
+    let statement_words = statement.as_ref().map(|_| match rules.link {
+        true => format!("{altered} {access}."),
+        false => format!("{short}."),
     });
     let remarks_sentence = rules.remarks.then(|| match facts.kind {
         Some(VariationType::Staging) => words.remarks_staged.to_string(),
@@ -125,8 +142,8 @@ pub fn disclosure(record: &DisclosureRecord, links: Links) -> Disclosure {
         exempt,
         url: links.photo,
         original_url: links.original,
-        statement_words: statement.is_some().then(|| format!("{short}.")),
-        link_words: linked.then(|| words.see_original.to_string()),
+        statement_words,
+        link_words: linked.then(|| words.unaltered_original.to_string()),
         statement,
         description_text,
         remarks_sentence,
@@ -175,19 +192,49 @@ mod tests {
     #[test]
     fn ab_723_gives_a_statement_with_the_link_and_a_qr_code() {
         let shown = disclosure(&record("ab723", "staging", "en"), links());
+        // §10140.8(a)(1): that it was altered, and that the unaltered original can be accessed at the link or QR code
         assert_eq!(
             shown.statement.as_deref(),
-            Some("Virtually staged. Original photo: https://v.example/disclosures/dsc_1?sig=c")
+            Some(
+                "Virtually staged: this image was digitally altered. The unaltered original can be accessed at the \
+                 linked page or QR code: https://v.example/disclosures/dsc_1?sig=c"
+            )
         );
         assert_eq!(shown.processing, "Furniture and decor added digitally, in the mid century modern style");
         // the same words apart from the link, for a caption that shows the link as a link
         let apart = (shown.statement_words.as_deref(), shown.link_words.as_deref());
-        assert_eq!(apart, (Some("Virtually staged."), Some("See the original photo")));
-        let in_french = disclosure(&record("ab723", "staging", "fr"), links()).link_words;
-        assert_eq!(in_french.as_deref(), Some("Voir la photo d’origine"));
+        let words = "Virtually staged: this image was digitally altered. The unaltered original can be accessed at \
+                     the linked page or QR code.";
+        assert_eq!(apart, (Some(words), Some("Unaltered original photo")));
         assert!(shown.qr_png_url.is_some() && shown.disclosure_url.is_some());
         assert_eq!((shown.placement, shown.watermarked, shown.exempt), (Placement::NextToAlteredPhoto, false, false));
         assert_eq!(shown.description_text, None);
+    }
+
+    #[test]
+    fn the_statute_s_sentence_is_said_in_every_language() {
+        for (lang, altered, accessed, link) in [
+            ("en", "digitally altered", "can be accessed at the linked page or QR code", "Unaltered original photo"),
+            (
+                "de",
+                "digital verändert",
+                "über die verlinkte Seite oder den QR-Code abrufbar",
+                "Unverändertes Originalfoto",
+            ),
+            (
+                "es",
+                "modificada digitalmente",
+                "puede consultarse en la página enlazada o con el código QR",
+                "sin modificar",
+            ),
+            ("fr", "retouchée numériquement", "accessible sur la page liée ou par le code QR", "non retouchée"),
+        ] {
+            let shown = disclosure(&record("ab723", "staging", lang), links());
+            let statement = shown.statement.unwrap_or_default();
+            assert!(statement.contains(altered) && statement.contains(accessed), "{lang}: {statement}");
+            assert!(statement.ends_with("https://v.example/disclosures/dsc_1?sig=c"), "{lang}: {statement}");
+            assert!(shown.link_words.unwrap_or_default().contains(link), "{lang}");
+        }
     }
 
     #[test]
@@ -210,8 +257,13 @@ mod tests {
         );
         let mls_now = disclosure(&record("mls-now", "day_to_dusk", "en"), links());
         assert_eq!((mls_now.statement, mls_now.qr_png_url, mls_now.watermarked), (None, None, false));
-        assert!(
-            mls_now.description_text.unwrap().ends_with("Original photo: https://v.example/disclosures/dsc_1?sig=c")
+        // no QR code under MLS Now: the link alone is named
+        assert_eq!(
+            mls_now.description_text.as_deref(),
+            Some(
+                "This image was digitally altered. The unaltered original can be accessed at the linked page: \
+                 https://v.example/disclosures/dsc_1?sig=c"
+            )
         );
         let stellar = disclosure(&record("stellar", "staging", "en"), links());
         assert_eq!(stellar.remarks_sentence.as_deref(), Some("One or more photo(s) was virtually staged."));

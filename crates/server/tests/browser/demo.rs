@@ -44,8 +44,10 @@ async fn the_demo_listing_page_starts_each_agents_studio_with_its_own_token() {
         let chosen = driver.query(By::Css("#photos li.chosen")).first().await?;
         let caption = chosen.find(By::Css("figcaption")).await?.text().await?;
         // the statement's words, and its link as a link rather than a written address
-        assert!(caption.starts_with("Virtually staged.") && !caption.contains("http"), "{caption}");
-        let link = chosen.find(By::LinkText("See the original photo")).await?.attr("href").await?.unwrap_or_default();
+        assert!(
+            caption.starts_with("Virtually staged: this image was digitally altered.") && !caption.contains("http")
+        );
+        let link = chosen.find(By::LinkText("Unaltered original photo")).await?.attr("href").await?.unwrap_or_default();
         assert!(link.contains("/disclosures/dsc_"), "{link}");
         // the images were just put in: wait until each has loaded (or failed), then ask
         driver.set_script_timeout(std::time::Duration::from_secs(60)).await?;

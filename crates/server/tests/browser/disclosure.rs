@@ -178,7 +178,9 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
         let ab723 = choose("ab723").await?;
         let page = ab723["chosen"]["disclosure_url"].as_str().unwrap().to_string();
         assert!(page.starts_with(&format!("{}/disclosures/dsc_", server.url)), "{ab723}");
-        assert_eq!(ab723["caption"], format!("Virtually staged. Original photo: {page}"));
+        let statute = "Virtually staged: this image was digitally altered. The unaltered original can be accessed \
+                       at the linked page or QR code";
+        assert_eq!(ab723["caption"], format!("{statute}: {page}"));
         assert_eq!(ab723["link"], page.as_str());
         assert_eq!(roles(&ab723), ["altered", "qr"]);
         // the result is in the listing under these rules: said so, and not offered again
@@ -199,7 +201,9 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
         assert_eq!(roles(&mls_now), ["altered"], "nothing on the photo: {mls_now}");
         assert_eq!(mls_now["caption"], "", "no statement next to it");
         let description = mls_now["description"].as_str().unwrap();
-        assert!(description.starts_with("Virtually staged. Original photo: ") && description.contains("/disclosures/dsc_"));
+        let altered = "Virtually staged: this image was digitally altered. The unaltered original can be accessed at \
+                       the linked page: ";
+        assert!(description.starts_with(altered) && description.contains("/disclosures/dsc_"), "{description}");
 
         let stellar = choose("stellar").await?;
         assert_eq!(stellar["remarks"], "One or more photo(s) was virtually staged.");
@@ -222,7 +226,7 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
         assert_eq!(v1["chosen"]["variation_id"], "v1-output-0", "{v1}");
         let v1_page = v1["chosen"]["disclosure_url"].as_str().unwrap_or_default();
         assert!(v1_page.contains("/disclosures/dsc_") && v1_page != page, "a record of its own: {v1}");
-        assert_eq!(v1["caption"], format!("Virtually staged. Original photo: {v1_page}"));
+        assert_eq!(v1["caption"], format!("{statute}: {v1_page}"));
         assert_eq!(roles(&v1), ["altered", "qr"]);
 
         let violations: Vec<String> = driver.execute("return window.violations", vec![]).await?.convert()?;

@@ -336,7 +336,10 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
         assert_eq!(chosen["virtually_staged"], true);
         let page = chosen["disclosure_url"].as_str().unwrap_or_default();
         assert!(page.starts_with(&format!("{}/disclosures/dsc_", server.url)), "{chosen}");
-        assert_eq!(chosen["disclosure"], format!("Virtually staged. Original photo: {page}"));
+        // California's statute: that it was altered, and that the unaltered original can be seen at the link
+        let statement = "Virtually staged: this image was digitally altered. The unaltered original can be accessed \
+                         at the linked page or QR code";
+        assert_eq!(chosen["disclosure"], format!("{statement}: {page}"));
         // the result image loaded across origins
         let loaded: bool = driver
             .execute(

@@ -80,9 +80,9 @@ fn every_detail() -> Vec<(&'static str, Value)> {
         disclosure: "Virtually staged.".into(),
         disclosure_id: Some("dsc_1".into()),
         profile: Some(DisclosureProfile::Ab723),
-        statement: Some("Virtually staged. See the original photo: https://vstage.example/d".into()),
-        statement_words: Some("Virtually staged.".into()),
-        link_words: Some("See the original photo".into()),
+        statement: Some("Virtually staged: this image was digitally altered. ...: https://vstage.example/d".into()),
+        statement_words: Some("Virtually staged: this image was digitally altered. ...".into()),
+        link_words: Some("Unaltered original photo".into()),
         description_text: Some("Photo 1 was virtually staged.".into()),
         remarks_sentence: Some("Some photos were virtually staged.".into()),
         disclosure_url: Some("https://vstage.example/disclosures/dsc_1".into()),
@@ -276,7 +276,9 @@ async fn walk(example: &'static str) {
         assert!(chosen["src"].as_str().is_some_and(|src| src.starts_with(&server.url)), "{chosen}");
         let page = format!("{}/disclosures/dsc_", server.url);
         assert!(chosen["link"].as_str().is_some_and(|link| link.starts_with(&page)), "{chosen}");
-        assert!(chosen["caption"].as_str().is_some_and(|c| c.starts_with("Virtually staged.")), "{chosen}");
+        let caption = chosen["caption"].as_str().unwrap_or_default();
+        assert!(caption.starts_with("Virtually staged: this image was digitally altered."), "{chosen}");
+        assert!(caption.contains("Unaltered original photo"), "the link's words: {chosen}");
 
         // Closing the studio unmounts it: its element goes, and the server's stream for it ends.
         streams_open_until(&metrics, |open| open >= 1).await;

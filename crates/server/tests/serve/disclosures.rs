@@ -64,7 +64,9 @@ async fn a_chosen_result_is_disclosed_as_its_profile_asks_and_its_page_lives_wit
     assert_eq!(status, 200, "{record}");
     let page = record["disclosure_url"].as_str().unwrap().to_string();
     assert!(page.starts_with(&format!("{}/disclosures/dsc_", server.url)), "{record}");
-    assert_eq!(record["statement"], format!("Virtuell eingerichtet. Originalfoto: {page}"));
+    let statement = "Virtuell eingerichtet: Dieses Bild wurde digital verändert. Das unveränderte Original ist über die \
+                     verlinkte Seite oder den QR-Code abrufbar";
+    assert_eq!(record["statement"], format!("{statement}: {page}"));
     assert_eq!(
         (&record["placement"], &record["watermarked"], &record["exempt"]),
         (&json!("next-to-altered-photo"), &json!(false), &json!(false))
@@ -82,7 +84,7 @@ async fn a_chosen_result_is_disclosed_as_its_profile_asks_and_its_page_lives_wit
     assert!(policy.contains("default-src 'none'") && policy.contains("img-src 'self'"), "{policy}");
     let html = answer.text().await.unwrap();
     assert!(html.contains("<html lang=\"de\">") && html.contains("Dieses Inseratsfoto wurde digital verändert"));
-    assert!(html.contains("Das Originalfoto, wie aufgenommen"));
+    assert!(html.contains("Das unveränderte Originalfoto, wie aufgenommen"));
     assert!(!html.contains("<script"), "no script");
     for source in html.split("src=\"").skip(1).map(|rest| rest.split('"').next().unwrap().replace("&amp;", "&")) {
         assert!(source.starts_with("/api/results/"), "only this server's photos: {source}");
@@ -197,7 +199,9 @@ async fn a_v1_output_is_disclosed_and_kept_like_a_variation() {
     assert_eq!(status, 200, "{record}");
     assert_eq!(record["variation_type"], "staging");
     let page = record["disclosure_url"].as_str().unwrap();
-    assert_eq!(record["statement"], format!("Amueblada virtualmente. Foto original: {page}"));
+    let statement = "Amueblada virtualmente: esta imagen fue modificada digitalmente. El original sin modificar puede \
+                     consultarse en la página enlazada o con el código QR";
+    assert_eq!(record["statement"], format!("{statement}: {page}"));
     let kept = record["url"].as_str().unwrap();
     assert!(kept.starts_with(&server.api(&format!("/results/{render_id}/v1-output-0/0-url."))), "{record}");
     let metadata = exiftool(&get(kept).await.bytes().await.unwrap());
