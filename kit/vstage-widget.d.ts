@@ -63,6 +63,20 @@ export interface VstageResultImage {
 /** A variation's result: one image, or one per view for a multi-view render. */
 export type VstageVariationResult = VstageResultImage | VstageResultImage[];
 
+/** The chosen photo's fields of the RESO Data Dictionary 2.1 Media resource, as RESO names and values them. */
+export interface VstageResoMedia {
+  /** Values of RESO's `MediaAlteration` lookup. */
+  MediaAlteration: Array<
+    | "VirtualStagingItemAddition"
+    | "DeclutteredItemRemoved"
+    | "TwilightConversion"
+    | "VirtualEnhancements"
+    | "OtherMediaModification"
+  >;
+  /** At most 1,024 characters: the disclosure, for the photo's description. */
+  LongDescription: string;
+}
+
 /** `vstage-ready`: mounted, and its server answered. */
 export interface VstageReadyDetail {
   api_base: string;
@@ -116,6 +130,8 @@ export interface VstageResultChosenDetail {
   watermarked: boolean;
   /** Whether the law lets this result go without a statement. */
   exempt: boolean;
+  /** `MediaAlteration` and `LongDescription` for an MLS feed; `null` when no record could be made. */
+  reso: VstageResoMedia | null;
 }
 
 /** `vstage-token-expired`: the server refused the token; calls wait until a new `token` is set. */

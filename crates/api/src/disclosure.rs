@@ -100,6 +100,19 @@ pub struct DiscloseRequest {
     pub original_url: Option<String>,
 }
 
+/// The chosen photo's fields of the RESO Data Dictionary 2.1 Media resource, named and valued as RESO publishes
+/// them, so that an MLS feed takes them as they are.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResoMedia {
+    /// `MediaAlteration`, values of its lookup: `VirtualStagingItemAddition`, `DeclutteredItemRemoved`,
+    /// `TwilightConversion`, `VirtualEnhancements` or `OtherMediaModification`.
+    #[serde(rename = "MediaAlteration")]
+    pub media_alteration: Vec<String>,
+    /// `LongDescription` (at most 1,024 characters): the disclosure, for the photo's description.
+    #[serde(rename = "LongDescription")]
+    pub long_description: String,
+}
+
 /// A chosen result's disclosure: the record `vstage serve` keeps, and what the listing shows. Every address is
 /// this server's, signed, and lives as long as the kept result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -129,7 +142,7 @@ pub struct Disclosure {
     /// (`link_words` on `disclosure_url`) rather than as a written address.
     #[serde(default)]
     pub statement_words: Option<String>,
-    /// The words of the link to the originals page ("See the original photo"), when there is a link.
+    /// The words of the link to the originals page ("Unaltered original photo"), when there is a link.
     #[serde(default)]
     pub link_words: Option<String>,
     /// The words for the photo's description field.
@@ -143,6 +156,9 @@ pub struct Disclosure {
     pub placement: Placement,
     /// Whether `url`'s photo carries a visible label saying it was altered.
     pub watermarked: bool,
+    /// The same for an MLS feed, in RESO's terms.
+    #[serde(default)]
+    pub reso: ResoMedia,
 }
 
 /// `GET /api/disclosures`: a page of the subject's records, newest first (every subject's for the operator); the

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::disclosure::{Disclosure, DisclosureProfile, Placement};
+use crate::disclosure::{Disclosure, DisclosureProfile, Placement, ResoMedia};
 use crate::render::{Variation, VariationResult};
 use crate::usage::UsageKind;
 use crate::vocabulary::VariationType;
@@ -104,6 +104,9 @@ pub struct ResultChosen {
     /// Whether the law lets this result go without a statement (enhancement alone, under AB 723).
     #[serde(default)]
     pub exempt: bool,
+    /// RESO's `MediaAlteration` and `LongDescription` for an MLS feed, from the record.
+    #[serde(default)]
+    pub reso: Option<ResoMedia>,
 }
 
 impl ResultChosen {
@@ -148,6 +151,7 @@ impl ResultChosen {
             placement: Some(record.placement),
             watermarked: record.watermarked,
             exempt: record.exempt,
+            reso: Some(record.reso),
             ..self
         }
     }
@@ -304,6 +308,10 @@ mod tests {
             qr_png_url: None,
             placement: Placement::OnPhoto,
             watermarked: true,
+            reso: ResoMedia {
+                media_alteration: vec!["VirtualStagingItemAddition".into()],
+                long_description: "Virtually staged".into(),
+            },
         };
         let disclosed = chosen.disclosed(record);
         assert_eq!(disclosed.url, "https://v.example/api/results/rnd_1/var_1/0-labelled-en.jpg?sig=a");
@@ -317,5 +325,6 @@ mod tests {
             (&json["profile"], &json["placement"]),
             (&serde_json::json!("smart-mls"), &serde_json::json!("on-photo"))
         );
+        assert_eq!(json["reso"]["MediaAlteration"], serde_json::json!(["VirtualStagingItemAddition"]), "RESO's names");
     }
 }

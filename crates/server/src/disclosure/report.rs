@@ -4,7 +4,8 @@ use vstage_api::disclosure::Disclosure;
 
 use crate::error::ServerError;
 
-const HEADER: [&str; 16] = [
+/// Ours, then the RESO Media resource's `MediaAlteration` (its values, comma-separated) and `LongDescription`.
+const HEADER: [&str; 18] = [
     "id",
     "chosen_at",
     "subject",
@@ -21,6 +22,8 @@ const HEADER: [&str; 16] = [
     "photo_url",
     "original_url",
     "disclosure_url",
+    "MediaAlteration",
+    "LongDescription",
 ];
 
 /// The CSV of `records`, a header first.
@@ -52,6 +55,8 @@ pub fn csv(records: &[Disclosure]) -> Result<Vec<u8>, ServerError> {
                 record.url.clone(),
                 record.original_url.clone(),
                 optional(&record.disclosure_url),
+                record.reso.media_alteration.join(","),
+                record.reso.long_description.clone(),
             ])
             .map_err(failed)?;
     }

@@ -3,7 +3,7 @@
 //! Plain functions of the data, tested here.
 
 use vstage_api::config::Config;
-use vstage_api::disclosure::{Disclosure, DisclosureProfile};
+use vstage_api::disclosure::{Disclosure, DisclosureProfile, ResoMedia};
 use vstage_api::render::Variation;
 use vstage_api::vocabulary::{RemovalMode, VariationType};
 
@@ -67,6 +67,22 @@ impl Facts {
         }
     }
 
+    /// RESO's `MediaAlteration` values for what was done.
+    pub fn media_alteration(&self) -> Vec<String> {
+        let mut values = Vec::new();
+        if self.furniture_removed {
+            values.push("DeclutteredItemRemoved");
+        }
+        match self.kind {
+            Some(VariationType::Staging) => values.push("VirtualStagingItemAddition"),
+            Some(VariationType::DayToDusk) => values.push("TwilightConversion"),
+            Some(VariationType::Enhancement) => values.push("VirtualEnhancements"),
+            Some(VariationType::Removal) if self.furniture_removed => {}
+            _ => values.push("OtherMediaModification"),
+        }
+        values.into_iter().map(str::to_string).collect()
+    }
+
     /// What was changed, a line each, in `words`' language.
     pub fn changes(&self, words: &Words) -> Vec<String> {
         let mut changes = Vec::new();
@@ -126,6 +142,13 @@ pub fn disclosure(record: &DisclosureRecord, links: Links) -> Disclosure {
         Some(VariationType::Staging) => words.remarks_staged.to_string(),
         _ => words.remarks_altered.to_string(),
     });
+    // RESO's LongDescription: what the description field gets, else the statement, else that it was altered.
+    let long_description =
+        description_text.clone().or_else(|| statement.clone()).unwrap_or_else(|| altered.to_string());
+    let reso = ResoMedia {
+        media_alteration: facts.media_alteration(),
+        long_description: long_description.chars().take(RESO_LONG_DESCRIPTION).collect(),
+    };
     let linked = rules.link && !exempt;
     let coded = rules.qr && !exempt;
     Disclosure {
@@ -152,8 +175,12 @@ pub fn disclosure(record: &DisclosureRecord, links: Links) -> Disclosure {
         qr_png_url: coded.then_some(links.qr_png),
         placement: rules.placement,
         watermarked: rules.watermark,
+        reso,
     }
 }
+
+/// The longest `LongDescription` RESO's Data Dictionary 2.1 takes.
+const RESO_LONG_DESCRIPTION: usize = 1024;
 
 #[cfg(test)]
 mod tests {
@@ -235,6 +262,23 @@ mod tests {
             assert!(statement.ends_with("https://v.example/disclosures/dsc_1?sig=c"), "{lang}: {statement}");
             assert!(shown.link_words.unwrap_or_default().contains(link), "{lang}");
         }
+    }
+
+    #[test]
+    fn the_reso_fields_say_what_was_done_in_its_lookup_s_values() {
+        let staged = disclosure(&record("crmls", "staging", "en"), links());
+        assert_eq!(staged.reso.media_alteration, ["VirtualStagingItemAddition"]);
+        assert_eq!(Some(staged.reso.long_description), staged.description_text, "the description field's words");
+        let removed = disclosure(&record("ab723", "removal", "de"), links());
+        assert_eq!(removed.reso.media_alteration, ["DeclutteredItemRemoved"]);
+        assert_eq!(Some(removed.reso.long_description), removed.statement);
+        let dusk = disclosure(&record("none", "day_to_dusk", "en"), links());
+        assert_eq!(dusk.reso.media_alteration, ["TwilightConversion"]);
+        assert_eq!(dusk.reso.long_description, "This image was digitally altered.", "said even with no profile");
+        let both = Facts { kind: Some(VariationType::Staging), style: None, furniture_removed: true };
+        assert_eq!(both.media_alteration(), ["DeclutteredItemRemoved", "VirtualStagingItemAddition"]);
+        let enhanced = disclosure(&record("ab723", "enhancement", "en"), links());
+        assert_eq!(enhanced.reso.media_alteration, ["VirtualEnhancements"]);
     }
 
     #[test]

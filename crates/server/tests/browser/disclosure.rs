@@ -182,6 +182,10 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
                        at the linked page or QR code";
         assert_eq!(ab723["caption"], format!("{statute}: {page}"));
         assert_eq!(ab723["link"], page.as_str());
+        // RESO's Media fields for the MLS feed, in the event as the record has them
+        let reso = &ab723["chosen"]["reso"];
+        assert!(reso["MediaAlteration"].as_array().is_some_and(|v| v.contains(&json!("VirtualStagingItemAddition"))));
+        assert_eq!(reso["LongDescription"], ab723["chosen"]["statement"], "{reso}");
         assert_eq!(roles(&ab723), ["altered", "qr"]);
         // the result is in the listing under these rules: said so, and not offered again
         with_text(&studio, ".vstage-in-listing", "In the listing ✓").first().await?;

@@ -13,7 +13,7 @@ use serde_json::Value;
 use thirtyfour::prelude::*;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
-use vstage_api::disclosure::{DisclosureProfile, Placement};
+use vstage_api::disclosure::{DisclosureProfile, Placement, ResoMedia};
 use vstage_api::host_events::{
     AllowanceLevel, Ready, RenderCreated, ResultChosen, TokenExpired, VariationDone, WidgetError,
 };
@@ -91,6 +91,10 @@ fn every_detail() -> Vec<(&'static str, Value)> {
         placement: Some(Placement::NextToAlteredPhoto),
         watermarked: false,
         exempt: false,
+        reso: Some(ResoMedia {
+            media_alteration: vec!["DeclutteredItemRemoved".into(), "VirtualStagingItemAddition".into()],
+            long_description: "Virtually staged: this image was digitally altered.".into(),
+        }),
     };
     let allowance = AllowanceLevel { kind: UsageKind::ImageEditing, used: 8, limit: 10, renews_at: 1_800_000_000_000 };
     let done = |result| VariationDone {

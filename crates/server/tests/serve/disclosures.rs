@@ -159,6 +159,9 @@ async fn a_chosen_result_is_disclosed_as_its_profile_asks_and_its_page_lives_wit
     assert_eq!(lines.len(), 3, "a header and two records: {csv}");
     assert!(lines[0].starts_with("id,chosen_at,subject,render_id,variation_id"), "{csv}");
     assert!(lines[1].contains("smart-mls") && lines[2].contains("ab723") && lines[2].contains(&page), "{csv}");
+    // and RESO's Media fields, as an MLS feed takes them
+    assert!(lines[0].ends_with(",MediaAlteration,LongDescription"), "{csv}");
+    assert!(lines[1..].iter().all(|line| line.contains("VirtualStagingItemAddition")), "{csv}");
 
     // Removed by its owner, the kept result takes its page and QR code with it.
     let removed = reqwest::Client::new()

@@ -186,6 +186,10 @@ async fn a_renders_events_reach_the_host_with_lasting_links_and_the_disclosure_o
     let payload = verified_by_the_reference(headers, body).expect("verified");
     assert_eq!(payload["type"], "result.chosen");
     let disclosure = &payload["data"];
+    let reso = &disclosure["reso"];
+    // an enhancement: RESO's value for it, and words saying so even where the law asks no statement
+    assert_eq!(reso["MediaAlteration"], json!(["VirtualEnhancements"]), "{disclosure}");
+    assert_eq!(reso["LongDescription"], "This image was digitally enhanced.", "{disclosure}");
     assert_eq!(
         (disclosure["render_id"].as_str(), disclosure["variation_id"].as_str()),
         (Some(render_id.as_str()), Some(variation_id))
