@@ -109,14 +109,7 @@ fn deliver(
     let body = format!(
         r#"{{"event_type":"update","render_id":"rnd_bench","variation_id":"{variation}","timestamp":{timestamp}}}"#
     );
-    let mut mac = <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(SECRET.as_bytes())?;
-    mac.update(body.as_bytes());
-    let signature = hex::encode(mac.finalize().into_bytes());
-    let request = format!(
-        "POST /api/webhooks/service HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-         X-SERVICE-Signature: {signature}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
+    let request = signed_delivery(addr, &body, SECRET)?;
     // Connected before the clock starts: the delay is the server's, not the handshake's.
     let mut connection = TcpStream::connect(addr)?;
     let posted = Instant::now();
@@ -149,6 +142,19 @@ fn deliver(
         }
     }
     Ok((posted, arrived.into_iter().flatten().collect()))
+}
+
+/// The HTTP request of a service webhook `body` to the server at `addr`, signed with `secret` as the service signs
+/// (`X-SERVICE-Signature`, hex HMAC-SHA256), on a connection closed after it.
+pub(super) fn signed_delivery(addr: &str, body: &str, secret: &str) -> anyhow::Result<String> {
+    let mut mac = <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(secret.as_bytes())?;
+    mac.update(body.as_bytes());
+    let signature = hex::encode(mac.finalize().into_bytes());
+    Ok(format!(
+        "POST /api/webhooks/service HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         X-SERVICE-Signature: {signature}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    ))
 }
 
 /// A stream's reader: sends the variation id of each event it receives, with the time its read returned, until

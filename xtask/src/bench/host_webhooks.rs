@@ -8,11 +8,10 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, bail};
-use hmac::{KeyInit, Mac};
 use vstage_postgres_cluster::Cluster;
 
 use super::Report;
-use super::fan_out::StopCluster;
+use super::fan_out::{StopCluster, signed_delivery};
 use super::proxy_http::start_serve;
 use super::report::{Measure, quantile};
 use crate::project::Project;
@@ -149,14 +148,7 @@ fn post_done(addr: &str, variation: &str, image: &str) -> anyhow::Result<Instant
     let body = format!(
         r#"{{"event_type":"done","render_id":"rnd_{variation}","variation_id":"{variation}","variation_type":"staging","timestamp":{timestamp},"result":{{"url":"{image}"}}}}"#
     );
-    let mut mac = <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(SERVICE_SECRET.as_bytes())?;
-    mac.update(body.as_bytes());
-    let signature = hex::encode(mac.finalize().into_bytes());
-    let request = format!(
-        "POST /api/webhooks/service HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-         X-SERVICE-Signature: {signature}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
+    let request = signed_delivery(addr, &body, SERVICE_SECRET)?;
     let posted = Instant::now();
     let (status, answer) = http(addr, &request)?;
     anyhow::ensure!(status.contains(" 200 "), "the done webhook was refused: {status} {answer}");
