@@ -20,7 +20,14 @@ export type VstageView =
 export type VstageLanguage = "en" | "de" | "es" | "fr" | (string & {});
 
 /** The listing's disclosure rules for "Use in listing". */
-export type VstageDisclosureProfile = "ab723" | "crmls" | "smart-mls" | "mls-now" | "stellar" | "none";
+export type VstageDisclosureProfile =
+  | "ab723"
+  | "crmls"
+  | "smart-mls"
+  | "mls-now"
+  | "stellar"
+  | "realtracs"
+  | "none";
 
 /** What a variation is. The service may add kinds: other strings can come. */
 export type VstageVariationType = "staging" | "removal" | "daytodusk" | "enhancement" | (string & {});

@@ -21,17 +21,21 @@ pub enum DisclosureProfile {
     MlsNow,
     /// Stellar MLS: the public remarks begin with a sentence saying photos were virtually staged.
     Stellar,
+    /// RealTracs (Tennessee): the photo's media remarks say it was virtually staged, the photo as it is right
+    /// before it, and nothing drawn over it.
+    Realtracs,
     /// No disclosure beyond the record (the host takes care of it).
     None,
 }
 
 impl DisclosureProfile {
-    pub const ALL: [DisclosureProfile; 6] = [
+    pub const ALL: [DisclosureProfile; 7] = [
         DisclosureProfile::Ab723,
         DisclosureProfile::Crmls,
         DisclosureProfile::SmartMls,
         DisclosureProfile::MlsNow,
         DisclosureProfile::Stellar,
+        DisclosureProfile::Realtracs,
         DisclosureProfile::None,
     ];
 
@@ -43,6 +47,7 @@ impl DisclosureProfile {
             DisclosureProfile::SmartMls => "smart-mls",
             DisclosureProfile::MlsNow => "mls-now",
             DisclosureProfile::Stellar => "stellar",
+            DisclosureProfile::Realtracs => "realtracs",
             DisclosureProfile::None => "none",
         }
     }

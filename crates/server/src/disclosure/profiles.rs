@@ -37,7 +37,7 @@ pub struct Rules {
     pub enhancement_exempt: bool,
 }
 
-pub const PROFILES: [Rules; 6] = [
+pub const PROFILES: [Rules; 7] = [
     // California AB 723, Business and Professions Code §10140.8 (in force 1 January 2026): an altered listing image
     // carries a reasonably conspicuous statement on or next to it and a link, URL or QR code to a publicly
     // accessible page where the original is clearly identified. Lighting, white balance, colour, sharpening,
@@ -143,6 +143,28 @@ pub const PROFILES: [Rules; 6] = [
         placement: Placement::InDescription,
         enhancement_exempt: false,
     },
+    // RealTracs (Tennessee) Rule 2.7: the media remarks designate a virtually staged image, the room as it is comes
+    // immediately before or after it, and nothing is overlaid on a photo (no label, no QR code).
+    Rules {
+        profile: DisclosureProfile::Realtracs,
+        source: Some(RuleSource {
+            citation: "RealTracs Rules and Regulations, Rule 2.7 (Listing Media Requirements)",
+            address: "https://news.realtracs.com/tag/photos/",
+            words: "b) Digitally altering images to include overlays of other images, text, photos, or logos is \
+                    prohibited. [...] 2. All virtually staged images must be designated as such in the media \
+                    remarks. 3. Except for To-Be-Built and Under Construction listings, an image of the existing room \
+                    or property in its current state must be included immediately before or immediately after the \
+                    virtually staged image.",
+        }),
+        statement: false,
+        link: false,
+        qr: false,
+        description: true,
+        remarks: false,
+        watermark: false,
+        placement: Placement::OriginalFirst,
+        enhancement_exempt: false,
+    },
     // The host discloses on its own; the choice is still recorded and its public page exists.
     Rules {
         profile: DisclosureProfile::None,
@@ -193,6 +215,12 @@ mod tests {
         assert!(quoted.contains("first words of the public remarks") && stellar.remarks);
         let mls_now = rules(DisclosureProfile::MlsNow);
         assert!(mls_now.source.unwrap().words.contains("watermarks") && !mls_now.watermark && !mls_now.qr);
+        // RealTracs: no overlays, the media remarks, the room as it is immediately before
+        let realtracs = rules(DisclosureProfile::Realtracs);
+        let quoted = realtracs.source.unwrap().words;
+        assert!(quoted.contains("overlays") && !realtracs.watermark && !realtracs.qr && !realtracs.statement);
+        assert!(quoted.contains("media remarks") && realtracs.description);
+        assert!(quoted.contains("immediately before") && realtracs.placement == Placement::OriginalFirst);
     }
 
     #[test]

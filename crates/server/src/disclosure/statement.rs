@@ -309,6 +309,14 @@ mod tests {
                  https://v.example/disclosures/dsc_1?sig=c"
             )
         );
+        // RealTracs: the media remarks say it, the original comes first, nothing on the photo
+        let realtracs = disclosure(&record("realtracs", "staging", "en"), links());
+        assert_eq!(
+            realtracs.description_text.as_deref(),
+            Some("Virtually staged. The original photo is shown right before this one.")
+        );
+        assert_eq!((realtracs.placement, realtracs.watermarked), (Placement::OriginalFirst, false));
+        assert_eq!((realtracs.statement, realtracs.qr_png_url, realtracs.disclosure_url), (None, None, None));
         let stellar = disclosure(&record("stellar", "staging", "en"), links());
         assert_eq!(stellar.remarks_sentence.as_deref(), Some("One or more photo(s) was virtually staged."));
         let smart = disclosure(&record("smart-mls", "staging", "fr"), links());

@@ -212,6 +212,11 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
         let stellar = choose("stellar").await?;
         assert_eq!(stellar["remarks"], "One or more photo(s) was virtually staged.");
 
+        let realtracs = choose("realtracs").await?;
+        assert_eq!(roles(&realtracs), ["original", "altered"], "the room as it is first, nothing on the photo: {realtracs}");
+        assert_eq!(realtracs["description"], "Virtually staged. The original photo is shown right before this one.");
+        assert_eq!((&realtracs["caption"], &realtracs["link"]), (&json!(""), &Value::Null), "{realtracs}");
+
         let none = choose("none").await?;
         assert_eq!((&none["caption"], &none["link"], &none["description"]), (&json!(""), &Value::Null, &Value::Null));
         assert_eq!(roles(&none), ["altered"]);
@@ -226,7 +231,7 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
             )
             .await?;
         click_text(&studio, "button", "Use in listing").await?;
-        let v1 = shown(&driver, 7).await?;
+        let v1 = shown(&driver, 8).await?;
         assert_eq!(v1["chosen"]["variation_id"], "v1-output-0", "{v1}");
         let v1_page = v1["chosen"]["disclosure_url"].as_str().unwrap_or_default();
         assert!(v1_page.contains("/disclosures/dsc_") && v1_page != page, "a record of its own: {v1}");
