@@ -25,6 +25,38 @@ use crate::storage::{self, store::Store};
 use crate::upstream::http_client::HttpClient;
 use crate::upstream::{Upstream, checked_base};
 
+/// The secrets `vstage serve` takes from its environment, never from its arguments (which other users of the machine
+/// can read): read once at start (`from_env`), so that a server can also be started in-process with its own.
+#[derive(Clone, Default)]
+pub struct Secrets {
+    /// `VSTAGE_WIDGET_SECRET`, which widget tokens are signed with.
+    pub widget: Option<String>,
+    /// `VSTAGE_API_KEY`, the service's key.
+    pub api_key: Option<String>,
+    /// `VSTAGE_WEBHOOK_SECRET`, which the service signs its webhooks with.
+    pub webhook: Option<String>,
+    /// `VSTAGE_HOST_WEBHOOK_SECRET`, which the host's webhooks are signed with.
+    pub host_webhook: Option<String>,
+}
+
+impl Secrets {
+    pub fn from_env() -> Self {
+        let read = |name: &str| std::env::var(name).ok().filter(|value| !value.is_empty());
+        Secrets {
+            widget: read("VSTAGE_WIDGET_SECRET"),
+            api_key: read("VSTAGE_API_KEY"),
+            webhook: read("VSTAGE_WEBHOOK_SECRET"),
+            host_webhook: read(host_webhooks::SECRET_VARIABLE),
+        }
+    }
+}
+
+impl std::fmt::Debug for Secrets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secrets(..)")
+    }
+}
+
 /// The parts the server is assembled from, each known to work.
 pub struct Foundation {
     pub access: Arc<Access>,
@@ -40,12 +72,14 @@ pub struct Foundation {
     pub loader: Loader,
     /// The listing site's backend's webhooks, when `--host-webhook-url` names it.
     pub host_webhooks: Option<Arc<HostWebhooks>>,
+    /// `VSTAGE_WEBHOOK_SECRET`, for the state (`AppState::assemble`).
+    pub webhook_secret: Option<String>,
 }
 
 impl Foundation {
-    /// Everything `args` names, made and checked in order; `local_url` is where this server listens.
-    pub async fn lay(args: &ServeArgs, local_url: &str) -> anyhow::Result<Foundation> {
-        let access = Arc::new(access_from(args)?);
+    /// Everything `args` and `secrets` name, made and checked in order; `local_url` is where this server listens.
+    pub async fn lay(args: &ServeArgs, local_url: &str, secrets: Secrets) -> anyhow::Result<Foundation> {
+        let access = Arc::new(access_from(args, secrets.widget)?);
         let cors = cors_layer(&args.allow_origins)?;
         let public_url = match &args.public_url {
             Some(url) => checked_base("--public-url", url)?,
@@ -54,7 +88,7 @@ impl Foundation {
         let store = storage::open(args.database.as_deref(), &args.data_dir).await?;
         let host_webhooks = HostWebhooks::new(
             &args.host_webhook_urls,
-            std::env::var(host_webhooks::SECRET_VARIABLE).ok().as_deref(),
+            secrets.host_webhook.as_deref(),
             store.clone(),
             Duration::from_millis(args.host_webhook_retry_ms.max(1)),
         )?;
@@ -65,7 +99,7 @@ impl Foundation {
         };
         checks::store_works(files.results.as_ref(), &location).await?;
         let (upstream, embedded_sandbox) = match &args.upstream {
-            Some(url) => (Upstream::remote(url, std::env::var("VSTAGE_API_KEY").ok())?, None),
+            Some(url) => (Upstream::remote(url, secrets.api_key)?, None),
             None => {
                 let uploads = format!("{public_url}/api/uploads/");
                 let (upstream, running) =
@@ -97,6 +131,7 @@ impl Foundation {
             http,
             loader,
             host_webhooks,
+            webhook_secret: secrets.webhook,
         })
     }
 }
@@ -104,8 +139,7 @@ impl Foundation {
 /// Open access (no widget token) is safe only where nobody else can connect; tokens need the secret. In open
 /// access tokens are taken too when there is a secret: `VSTAGE_WIDGET_SECRET`, or with the embedded sandbox one
 /// made once and kept in the data dir (the demo listing page mints its agents' tokens with it).
-fn access_from(args: &ServeArgs) -> anyhow::Result<Access> {
-    let from_env = std::env::var("VSTAGE_WIDGET_SECRET").ok().filter(|secret| !secret.is_empty());
+fn access_from(args: &ServeArgs, from_env: Option<String>) -> anyhow::Result<Access> {
     let checked = |secret: String| WidgetSecret::new(&secret).map_err(anyhow::Error::msg);
     match args.access {
         AccessMode::Open if !args.listen.ip().is_loopback() => bail!(

@@ -68,7 +68,8 @@ impl AppState {
         listening: SocketAddr,
     ) -> anyhow::Result<AppState> {
         let Foundation { access, cors, public_url, store, files, upstream, http, loader, host_webhooks, .. } = parts;
-        let webhook_secret = Arc::new(webhook_secret(args, &upstream, &http, embedded).await?);
+        let from_env = parts.webhook_secret;
+        let webhook_secret = Arc::new(webhook_secret(args, from_env, &upstream, &http, embedded).await?);
         let webhook_url = webhook_address(args, embedded, listening, &public_url).filter(|_| webhook_secret.is_set());
         let capabilities = Capabilities {
             mode: upstream.mode().into(),
@@ -257,11 +258,11 @@ fn result_links(access: &Access, data_dir: &Path) -> anyhow::Result<LinkKey> {
 /// operator would.
 async fn webhook_secret(
     args: &ServeArgs,
+    from_env: Option<String>,
     upstream: &Upstream,
     http: &HttpClient,
     embedded: bool,
 ) -> anyhow::Result<WebhookSecret> {
-    let from_env = std::env::var("VSTAGE_WEBHOOK_SECRET").ok().filter(|secret| !secret.is_empty());
     let kept = WebhookSecret::load(from_env, Some(args.data_dir.join("webhook-secret.json")))?;
     let secret = match kept.current() {
         Some(secret) => secret,

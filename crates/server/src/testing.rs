@@ -18,6 +18,7 @@ use tower::ServiceExt;
 use crate::cli::{Cli, Command};
 use crate::commands::serve::{Started, serving_options, start};
 use crate::serving::{self, App, Peer};
+pub use crate::startup::Secrets;
 
 /// One server in this process.
 pub struct TestApp {
@@ -34,11 +35,16 @@ impl TestApp {
     /// A server started with `args` after `vstage serve`'s own (a data dir and a widget build of its own), with
     /// the embedded sandbox unless `args` name an upstream.
     pub async fn start(args: &[&str]) -> TestApp {
-        TestApp::serving(widget_files(), args).await
+        TestApp::serving(widget_files(), args, Secrets::default()).await
+    }
+
+    /// The same with `secrets`, as its environment would give them.
+    pub async fn with_secrets(args: &[&str], secrets: Secrets) -> TestApp {
+        TestApp::serving(widget_files(), args, secrets).await
     }
 
     /// The same, serving the widget's files in `dist`.
-    pub async fn serving(dist: tempfile::TempDir, args: &[&str]) -> TestApp {
+    pub async fn serving(dist: tempfile::TempDir, args: &[&str], secrets: Secrets) -> TestApp {
         let data = tempfile::tempdir().expect("a data dir");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a loopback port");
         let address = listener.local_addr().expect("its address");
@@ -49,7 +55,7 @@ impl TestApp {
         let Command::Serve(args) = Cli::try_parse_from(command).expect("the arguments parse").command else {
             unreachable!("serve was asked for")
         };
-        let Started { state, embedded_sandbox, .. } = start(&args, address).await.expect("the server starts");
+        let Started { state, embedded_sandbox, .. } = start(&args, address, secrets).await.expect("the server starts");
         let app = crate::app::for_this_worker(&state).expect("the worker's app");
         let factory: serving::AppFactory = {
             let state = state.clone();

@@ -257,3 +257,75 @@ fn subject_of(access: &Access, parts: &Parts) -> Result<Subject, ServerError> {
         .map_err(|error| ServerError::TokenRefused(error.to_string()))?;
     Ok(Subject { name: claims.sub.into(), from_token: true, expires_at: Some(claims.exp), calls: None })
 }
+
+/// Through the whole app, in-process, with token access.
+#[cfg(test)]
+mod served {
+    use std::time::Duration;
+
+    use axum::body::Body;
+    use axum::http::Method;
+
+    use super::token::{Claims, WidgetSecret};
+    use crate::testing::{Secrets, TestApp, json};
+
+    const SECRET: &str = "in-process-widget-secret-0123456789abcdef";
+
+    async fn token_server() -> TestApp {
+        let secrets = Secrets { widget: Some(SECRET.into()), ..Secrets::default() };
+        TestApp::with_secrets(&["--access", "token"], secrets).await
+    }
+
+    /// The answer's status and JSON to `method path` with `token` from a page of `origin`.
+    async fn call(
+        server: &TestApp,
+        (method, path): (&Method, &str),
+        token: Option<&str>,
+        origin: Option<&str>,
+    ) -> (u16, serde_json::Value) {
+        let mut request = server.request(method.clone(), path);
+        if let Some(token) = token {
+            request = request.header("Authorization", format!("Bearer {token}"));
+        }
+        if let Some(origin) = origin {
+            request = request.header("Origin", origin);
+        }
+        let body = if method == Method::POST { Body::from("x") } else { Body::empty() };
+        json(server.call(request.body(body).unwrap()).await).await
+    }
+
+    #[tokio::test]
+    async fn calls_without_a_valid_token_are_refused_with_a_sentence() {
+        let server = token_server().await;
+        let user = (&Method::GET, "/api/v2/user");
+        let (status, body) = call(&server, user, None, None).await;
+        assert_eq!(status, 401);
+        assert!(body["message"].as_str().unwrap().contains("widget token"), "{body}");
+
+        let secret = WidgetSecret::new(SECRET).unwrap();
+        let expired = secret.sign(&Claims { sub: "alice".into(), exp: 1, origin: None });
+        let (status, body) = call(&server, user, Some(&expired), None).await;
+        assert_eq!(status, 401);
+        assert!(body["message"].as_str().unwrap().contains("expired"), "{body}");
+
+        let foreign = WidgetSecret::new("another-secret-0123456789abcdef-xyz").unwrap();
+        let (status, body) =
+            call(&server, user, Some(&foreign.mint("alice", Duration::from_secs(3600), None)), None).await;
+        assert_eq!(status, 401);
+        assert!(body["message"].as_str().unwrap().contains("signature"), "{body}");
+
+        let bound = secret.mint("alice", Duration::from_secs(3600), Some("https://listings.example"));
+        assert_eq!(call(&server, user, Some(&bound), Some("https://evil.example")).await.0, 401);
+        assert_eq!(call(&server, user, Some(&bound), Some("https://listings.example")).await.0, 200);
+        assert_eq!(call(&server, user, Some(&bound), None).await.0, 200);
+
+        // uploads and events need a token too; capabilities do not
+        assert_eq!(call(&server, (&Method::POST, "/api/uploads"), None, None).await.0, 401);
+        assert_eq!(call(&server, (&Method::GET, "/api/events"), None, None).await.0, 401);
+        let (status, capabilities) = call(&server, (&Method::GET, "/api/capabilities"), None, None).await;
+        assert_eq!((status, capabilities["access"].as_str()), (200, Some("token")));
+        // the operator's webhook secret is not the widget's business
+        let secret_change = (&Method::DELETE, "/api/v2/user/webhook-secret");
+        assert_eq!(call(&server, secret_change, Some(&bound), None).await.0, 403);
+    }
+}

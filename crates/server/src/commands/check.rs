@@ -2,10 +2,10 @@
 
 use crate::cli::ServeArgs;
 use crate::commands::say;
-use crate::startup::Foundation;
+use crate::startup::{Foundation, Secrets};
 
 pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
-    let foundation = Foundation::lay(&args, &format!("http://{}", args.listen)).await?;
+    let foundation = Foundation::lay(&args, &format!("http://{}", args.listen), Secrets::from_env()).await?;
     drop(foundation);
     say("vstage check: the database, the store, the service with its key and the widget are ready");
     say(&format!(

@@ -11,7 +11,7 @@ use crate::access::cap::Cap;
 use crate::cli::ServeArgs;
 use crate::commands::{announce, bind, say};
 use crate::serving::{self, shutdown};
-use crate::startup::Foundation;
+use crate::startup::{Foundation, Secrets};
 use crate::state::AppState;
 use crate::storage::store::Store;
 use crate::{app, metrics};
@@ -19,7 +19,7 @@ use crate::{app, metrics};
 pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let listener = bind(args.listen).await?;
     let listening = listener.local_addr()?;
-    let Started { state, store, embedded_sandbox } = start(&args, listening).await?;
+    let Started { state, store, embedded_sandbox } = start(&args, listening, Secrets::from_env()).await?;
     if let Some(address) = args.metrics_listen {
         let listener = bind(address).await?;
         say(&format!("vstage metrics on http://{}/metrics", listener.local_addr()?));
@@ -57,11 +57,11 @@ pub struct Started {
     pub embedded_sandbox: Option<RunningSandbox>,
 }
 
-/// Lays and checks the parts `args` name (`startup`), assembles the state once, and starts what runs beside the
-/// requests: removing expired uploads and kept results, and delivering the host's webhooks. `listening` is the
-/// address the server answers at.
-pub async fn start(args: &ServeArgs, listening: SocketAddr) -> anyhow::Result<Started> {
-    let mut parts = Foundation::lay(args, &format!("http://{listening}")).await?;
+/// Lays and checks the parts `args` and `secrets` name (`startup`), assembles the state once, and starts what runs
+/// beside the requests: removing expired uploads and kept results, and delivering the host's webhooks. `listening`
+/// is the address the server answers at.
+pub async fn start(args: &ServeArgs, listening: SocketAddr, secrets: Secrets) -> anyhow::Result<Started> {
+    let mut parts = Foundation::lay(args, &format!("http://{listening}"), secrets).await?;
     let embedded_sandbox = parts.embedded_sandbox.take();
     let store = parts.store.clone();
     let state = Arc::new(AppState::assemble(args, parts, embedded_sandbox.is_some(), listening).await?);

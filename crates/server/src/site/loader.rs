@@ -326,7 +326,7 @@ mod served {
         let files: Vec<String> = (0..40).map(|n| format!("chunk_{n}-0123456789abcdef.wasm")).collect();
         let screens = serde_json::json!({ "board": files, "account": files });
         std::fs::write(dist.path().join("vstage-screens.json"), screens.to_string()).unwrap();
-        let server = TestApp::serving(dist, &[]).await;
+        let server = TestApp::serving(dist, &[], Default::default()).await;
         let taking = |accepted: &str| {
             server.request(Method::GET, "/embed.js").header("Accept-Encoding", accepted).body(Body::empty()).unwrap()
         };

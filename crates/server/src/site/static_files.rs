@@ -120,7 +120,7 @@ mod served {
     async fn hashed_assets_are_cached_for_good_and_text_is_compressed() {
         let dist = widget_files();
         std::fs::write(dist.path().join("vstage-widget-0123456789abcdef.js"), "x".repeat(4096)).unwrap();
-        let server = TestApp::serving(dist, &[]).await;
+        let server = TestApp::serving(dist, &[], Default::default()).await;
         let gzipped =
             server.request(Method::GET, "/vstage-widget-0123456789abcdef.js").header("Accept-Encoding", "gzip");
         let hashed = server.call(gzipped.body(Body::empty()).unwrap()).await;
@@ -147,7 +147,7 @@ mod served {
         std::fs::write(&wasm, b"\0asm plain").unwrap();
         std::fs::write(wasm.with_extension("wasm.br"), b"brotli bytes").unwrap();
         std::fs::write(wasm.with_extension("wasm.gz"), b"gzip bytes").unwrap();
-        let server = TestApp::serving(dist, &[]).await;
+        let server = TestApp::serving(dist, &[], Default::default()).await;
         let path = "/vstage-widget-0123456789abcdef_bg.wasm";
         let taking = |accepted: &str| {
             server.request(Method::GET, path).header("Accept-Encoding", accepted).body(Body::empty()).unwrap()

@@ -20,42 +20,6 @@ async fn status_of(request: reqwest::RequestBuilder) -> (u16, Value) {
 }
 
 #[tokio::test]
-async fn calls_without_a_valid_token_are_refused_with_a_sentence() {
-    let dist = widget_dir();
-    let server = token_server(dist.path(), &[]).await;
-    let http = reqwest::Client::new();
-    let user = || http.get(server.api("/v2/user"));
-
-    let (status, body) = status_of(user()).await;
-    assert_eq!(status, 401);
-    assert!(body["message"].as_str().unwrap().contains("widget token"), "{body}");
-
-    let expired = mint(WIDGET_SECRET, "alice", "0s", None).await;
-    let (status, body) = status_of(user().bearer_auth(&expired)).await;
-    assert_eq!(status, 401);
-    assert!(body["message"].as_str().unwrap().contains("expired"), "{body}");
-
-    let foreign = mint("another-secret-0123456789abcdef-xyz", "alice", "1h", None).await;
-    let (status, body) = status_of(user().bearer_auth(&foreign)).await;
-    assert_eq!(status, 401);
-    assert!(body["message"].as_str().unwrap().contains("signature"), "{body}");
-
-    let bound = mint(WIDGET_SECRET, "alice", "1h", Some("https://listings.example")).await;
-    assert_eq!(status_of(user().bearer_auth(&bound).header("Origin", "https://evil.example")).await.0, 401);
-    assert_eq!(status_of(user().bearer_auth(&bound).header("Origin", "https://listings.example")).await.0, 200);
-    assert_eq!(status_of(user().bearer_auth(&bound)).await.0, 200);
-
-    // uploads and events need a token too; capabilities and the page do not
-    assert_eq!(status_of(http.post(server.api("/uploads")).body("x")).await.0, 401);
-    assert_eq!(status_of(http.get(server.api("/events"))).await.0, 401);
-    let (status, capabilities) = status_of(http.get(server.api("/capabilities"))).await;
-    assert_eq!((status, capabilities["access"].as_str()), (200, Some("token")));
-    // the operator's webhook secret is not the widget's business
-    let (status, _) = status_of(http.delete(server.api("/v2/user/webhook-secret")).bearer_auth(&bound)).await;
-    assert_eq!(status, 403);
-}
-
-#[tokio::test]
 async fn a_subject_sees_only_its_own_renders() {
     let dist = widget_dir();
     let server = token_server(dist.path(), &[]).await;
