@@ -328,4 +328,35 @@ mod served {
         let secret_change = (&Method::DELETE, "/api/v2/user/webhook-secret");
         assert_eq!(call(&server, secret_change, Some(&bound), None).await.0, 403);
     }
+
+    #[tokio::test]
+    async fn the_rate_limit_answers_429_with_retry_after_per_subject() {
+        let secrets = Secrets { widget: Some(SECRET.into()), ..Secrets::default() };
+        let server = TestApp::with_secrets(&["--access", "token", "--rate-limit", "3"], secrets).await;
+        let secret = WidgetSecret::new(SECRET).unwrap();
+        let (alice, bob) = (
+            secret.mint("alice", Duration::from_secs(3600), None),
+            secret.mint("bob", Duration::from_secs(3600), None),
+        );
+        let status = (&Method::GET, "/api/v2/status");
+        for _ in 0..3 {
+            assert_eq!(call(&server, status, Some(&alice), None).await.0, 200);
+        }
+        let limited = server
+            .call(
+                server
+                    .request(Method::GET, "/api/v2/status")
+                    .header("Authorization", format!("Bearer {alice}"))
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await;
+        let retry_after: u64 = limited.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+        assert!((1..=20).contains(&retry_after), "{retry_after}");
+        let (code, body) = json(limited).await;
+        assert_eq!(code, 429);
+        assert!(body["message"].as_str().unwrap().contains("wait"), "{body}");
+        // the quota is per subject
+        assert_eq!(call(&server, status, Some(&bob), None).await.0, 200);
+    }
 }
