@@ -4,10 +4,12 @@ use anyhow::bail;
 
 use crate::access::token::WidgetSecret;
 use crate::cli::TokenArgs;
+use crate::startup::Secrets;
 
 pub fn run(args: TokenArgs) -> anyhow::Result<()> {
-    let secret = std::env::var("VSTAGE_WIDGET_SECRET")
-        .map_err(|_| anyhow::anyhow!("set VSTAGE_WIDGET_SECRET to the secret `vstage serve --access token` uses"))?;
+    let secret = Secrets::from_env()
+        .widget
+        .ok_or_else(|| anyhow::anyhow!("set VSTAGE_WIDGET_SECRET to the secret `vstage serve --access token` uses"))?;
     let secret = WidgetSecret::new(&secret).map_err(anyhow::Error::msg)?;
     if args.sub.is_empty() {
         bail!("--sub must name someone");

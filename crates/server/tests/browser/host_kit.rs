@@ -35,7 +35,7 @@ fn kit() -> PathBuf {
 /// A command of the kit's npm packages (`cargo xtask setup` installs them from kit/package-lock.json).
 fn kit_tool(name: &str) -> std::process::Command {
     let path = kit().join("node_modules/.bin").join(name);
-    assert!(path.is_file(), "no {} : run `cargo xtask setup`, which installs the kit's packages", path.display());
+    assert!(path.is_file(), "no {}: run `cargo xtask setup`, which installs the kit's packages", path.display());
     std::process::Command::new(path)
 }
 
