@@ -94,7 +94,7 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
 /// One suite of `cargo xtask test`, run alone with `cargo xtask test SUITE`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Suite {
-    /// The server's unit tests and its handlers called in-process (`crates/server/src`, `testing.rs`).
+    /// The server's unit tests and its handlers called in-process (`crates/server/src`, `testing/`).
     App,
     /// The server started as a process (`crates/server/tests/serve/`): start-up, signals, several servers, the CLI.
     Serve,

@@ -73,3 +73,7 @@ async fn clear(
 ) -> Result<Json<Board>, ServerError> {
     Ok(Json(state.boards.clear(subject.as_str()).await?))
 }
+
+/// Through the whole app, in-process.
+#[cfg(test)]
+mod served;

@@ -279,3 +279,7 @@ mod tests {
         assert_eq!(file_safe("Scandinavian / modern"), "scandinavian---modern");
     }
 }
+
+/// Through the whole app, in-process.
+#[cfg(test)]
+mod served;

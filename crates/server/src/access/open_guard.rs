@@ -174,3 +174,7 @@ mod tests {
         }
     }
 }
+
+/// Through the whole app, in-process.
+#[cfg(test)]
+mod served;

@@ -123,3 +123,7 @@ pub fn render_answer<T: DeserializeOwned>(answer: &Answer, id: &str) -> Result<O
         .map(Some)
         .map_err(|_| ServerError::BadGateway("The staging service sent a render this server cannot read.".into()))
 }
+
+/// Through the whole app, in-process.
+#[cfg(test)]
+mod served;

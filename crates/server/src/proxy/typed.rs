@@ -140,3 +140,7 @@ mod tests {
         assert!(matches!(rewritten(Operation::GetRender, &call, another), Err(ServerError::BadGateway(_))));
     }
 }
+
+/// Through the whole app, in-process.
+#[cfg(test)]
+mod served;

@@ -302,3 +302,7 @@ pub async fn serve(State(uploads): State<Arc<Uploads>>, Path(name): Path<String>
     crate::inert::as_inert(headers);
     Ok(response)
 }
+
+/// Through the whole app, in-process.
+#[cfg(test)]
+mod served;

@@ -5,10 +5,12 @@
 
 use serde_json::{Value, json};
 
-use crate::read_first::KEY;
 use crate::recording::RecordingUpstream;
 use crate::support::{Server, widget_dir};
 use crate::{WIDGET_SECRET, mint};
+
+/// The service key the servers here are given.
+const KEY: &str = "sk-live-0123456789abcdef";
 
 async fn start(upstream: &RecordingUpstream, args: &[&str]) -> (tempfile::TempDir, Server) {
     let dist = widget_dir();

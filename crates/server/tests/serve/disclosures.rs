@@ -7,7 +7,7 @@ use std::io::Read;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::results::staged;
+use crate::staged;
 use crate::support::{Server, widget_dir};
 use crate::{WIDGET_SECRET, alice_and_bob, sample_url};
 

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::results::staged;
+use crate::staged;
 use crate::support::{Server, widget_dir};
 use crate::{WIDGET_SECRET, alice_and_bob, sample_url};
 
@@ -79,7 +79,10 @@ async fn kept_after_the_service_lost_it(server: &Server) -> Value {
     // The render's ZIP is made from the kept copies.
     let zip = image(&server.api(&format!("/renders/{render_id}/results.zip")), Some(&alice)).await;
     assert_eq!(zip.status(), 200);
-    assert_eq!(crate::results::pictures_in(zip).await, ["living-empty_living-room-scandinavian_01.jpg"]);
+    assert_eq!(
+        crate::photos::pictures_in(&zip.bytes().await.unwrap()),
+        ["living-empty_living-room-scandinavian_01.jpg"]
+    );
     result
 }
 

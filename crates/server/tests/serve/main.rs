@@ -6,8 +6,6 @@ mod support;
 
 mod access;
 mod allowances;
-mod board;
-mod cost;
 mod deadlines;
 mod disclosures;
 mod events;
@@ -17,11 +15,13 @@ mod host_webhooks;
 mod instances;
 mod kept;
 mod metrics;
-mod open_access;
-mod read_first;
+#[allow(dead_code)] // the in-process tests use the rest
+#[path = "../../src/testing/photos.rs"]
+mod photos;
 mod real_service;
+#[allow(dead_code)] // the in-process tests use the rest
+#[path = "../../src/testing/recording.rs"]
 mod recording;
-mod results;
 mod secrets;
 mod sse;
 mod start_checks;
@@ -58,6 +58,24 @@ pub async fn sample_url(server: &Server, name: &str) -> String {
     samples.as_array().unwrap().iter().find(|s| s["name"] == name).unwrap()["url"].as_str().unwrap().to_string()
 }
 
+/// A staging render of `photo` with `count` variations, waited for.
+pub async fn staged(server: &Server, token: &str, photo: &str, count: u64) -> Value {
+    let answer = reqwest::Client::new()
+        .post(server.api("/v2/renders"))
+        .bearer_auth(token)
+        .json(&json!({
+            "image_url": photo,
+            "variation_count": count,
+            "config": {"type": "staging", "add_furniture": {"style": "scandinavian", "room_type": "living"}},
+            "wait_for_completion": true,
+        }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    answer.json().await.unwrap()
+}
+
 /// Creates an enhancement render of `image_url` (with `token` when given) and returns its JSON.
 pub async fn create_render(server: &Server, token: Option<&str>, image_url: &str, wait: bool) -> Value {
     let mut request = reqwest::Client::new().post(server.api("/v2/renders")).json(&json!({
@@ -72,38 +90,4 @@ pub async fn create_render(server: &Server, token: Option<&str>, image_url: &str
     let response = request.send().await.unwrap();
     assert_eq!(response.status().as_u16(), 200);
     response.json().await.unwrap()
-}
-
-/// A request sent byte for byte as written to `base` (`http://HOST:PORT`); the status and body of the answer.
-pub async fn raw_http(base: &str, request: &str) -> (u16, String) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut stream = tokio::net::TcpStream::connect(base.trim_start_matches("http://")).await.unwrap();
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).await.unwrap();
-    let status = answer.split_whitespace().nth(1).unwrap().parse().unwrap();
-    (status, answer.split_once("\r\n\r\n").map(|(_, body)| body.to_string()).unwrap_or_default())
-}
-
-/// A JSON body posted over a plain socket, which goes on reading the answer when the server stops reading the
-/// body (a client library would report the broken pipe instead); the status.
-pub async fn post_raw(base: &str, path: &str, token: Option<&str>, body: &str) -> u16 {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let address = base.trim_start_matches("http://");
-    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
-    let authorization = token.map(|token| format!("Authorization: Bearer {token}\r\n")).unwrap_or_default();
-    let head = format!(
-        "POST {path} HTTP/1.1\r\nHost: {address}\r\n{authorization}Content-Type: application/json\r\n\
-         Content-Length: {}\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).await.unwrap();
-    for chunk in body.as_bytes().chunks(64 * 1024) {
-        if stream.write_all(chunk).await.is_err() {
-            break;
-        }
-    }
-    let mut answer = vec![0u8; 64];
-    let read = stream.read(&mut answer).await.unwrap();
-    String::from_utf8_lossy(&answer[..read]).split_whitespace().nth(1).unwrap().parse().unwrap()
 }

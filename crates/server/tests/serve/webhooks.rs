@@ -222,3 +222,32 @@ async fn a_secret_rotated_against_a_real_upstream_is_kept_across_restarts() {
     assert_eq!(accepts(&server, "third-secret", "var_6").await, 200);
     assert_eq!(accepts(&server, "rotated-secret", "var_7").await, 401);
 }
+
+#[tokio::test]
+async fn a_captured_delivery_is_not_taken_once_older_than_the_duplicate_window_or_dated_ahead() {
+    let dist = widget_dir();
+    let server = Server::start(dist.path()).await;
+    let secret = kept_secret(&server);
+    let eight_days_ago = vstage_api::time::now_millis() - 8 * 24 * 60 * 60 * 1000;
+    let sign = |body: &[u8]| hex::encode(crate::webhooks::signature(&secret, body));
+    let old = done_event_sent_at("var_old", eight_days_ago);
+    assert_eq!(deliver(&server, &old, Some(&sign(&old))).await, 400);
+    // Dated ahead, it would outlive the duplicate window and could be sent again once forgotten.
+    let in_thirty_days = vstage_api::time::now_millis() + 30 * 24 * 60 * 60 * 1000;
+    let ahead = done_event_sent_at("var_ahead", in_thirty_days);
+    assert_eq!(deliver(&server, &ahead, Some(&sign(&ahead))).await, 400);
+    let fresh = done_event_sent_at("var_new", vstage_api::time::now_millis());
+    assert_eq!(deliver(&server, &fresh, Some(&sign(&fresh))).await, 200);
+}
+
+#[tokio::test]
+async fn a_delivery_that_names_a_kind_but_is_not_its_shape_is_not_passed_on() {
+    let dist = widget_dir();
+    let server = Server::start(dist.path()).await;
+    let secret = kept_secret(&server);
+    let sign = |body: &[u8]| hex::encode(crate::webhooks::signature(&secret, body));
+    let now = vstage_api::time::now_millis();
+    let not_done = serde_json::to_vec(&json!({"event_type": "done", "render_id": "rnd_x", "timestamp": now, "x": 1}));
+    let not_done = not_done.unwrap();
+    assert_eq!(deliver(&server, &not_done, Some(&sign(&not_done))).await, 400);
+}

@@ -1,0 +1,113 @@
+//! Uploads through the whole app, in-process: a photo sent raw or as a form is checked to be an image the service
+//! takes, refused when its header claims more pixels than the service's limit, and kept under its subject's
+//! quota for the retention period. (That a photo loses its location is a process test, which reads the log.)
+
+use std::io::Cursor;
+use std::time::Duration;
+
+use axum::http::Method;
+use image::{ImageFormat, RgbImage};
+
+use crate::testing::photos::{jpeg_with_location, photo};
+use crate::testing::{TestApp, text};
+
+/// The path of an address on `server`.
+fn path_of<'a>(server: &TestApp, url: &'a str) -> &'a str {
+    url.strip_prefix(&server.url).expect("an address on the server")
+}
+
+#[tokio::test]
+async fn a_form_upload_is_accepted_and_non_images_are_refused() {
+    let server = TestApp::start(&[]).await;
+    let mut png = Vec::new();
+    photo().write_to(&mut Cursor::new(&mut png), ImageFormat::Png).unwrap();
+    let form =
+        server.ask(Method::POST, "/api/uploads").form(("file", "mask.png", "image/png"), &png, &[("purpose", "mask")]);
+    let (status, uploaded) = form.answer().await;
+    assert_eq!(status, 200, "{uploaded}");
+    let url = uploaded["url"].as_str().unwrap();
+    assert!(url.ends_with(".png"), "{uploaded}");
+    assert_eq!(server.get(path_of(&server, url)).await.headers()["content-type"], "image/png");
+
+    let mut truncated = jpeg_with_location();
+    truncated.truncate(truncated.len() / 2);
+    for (body, status, words) in [
+        (b"just some text".to_vec(), 415, "not an image"),
+        (b"GIF89a\x01\x00\x01\x00\x00\x00\x00;".to_vec(), 415, "JPEG, PNG or WebP"),
+        (truncated, 400, "not a readable image"),
+        (Vec::new(), 400, "empty"),
+        (vec![0xFF; 25 * 1024 * 1024 + 1], 413, "25 MB"),
+    ] {
+        let (code, answer) = server.ask(Method::POST, "/api/uploads").body(body).answer().await;
+        assert_eq!(code, status, "{words}: {answer}");
+        assert!(answer["message"].as_str().unwrap().contains(words), "{answer}");
+    }
+    for name in ["nothere.jpg", "00000000000000000000000000000000.jpg", "..%2Fvstage.sqlite3"] {
+        assert_eq!(server.get(&format!("/api/uploads/{name}")).await.status(), 404, "{name}");
+    }
+}
+
+/// A JPEG whose header claims `width`x`height` over the pixels of a small photo: its size is read, its pixels
+/// would not decode.
+fn jpeg_claiming(width: u16, height: u16) -> Vec<u8> {
+    let mut jpeg = Vec::new();
+    photo().write_to(&mut Cursor::new(&mut jpeg), ImageFormat::Jpeg).unwrap();
+    let frame = jpeg.windows(2).position(|marker| marker == [0xFF, 0xC0]).expect("a baseline frame header");
+    jpeg[frame + 5..frame + 7].copy_from_slice(&height.to_be_bytes());
+    jpeg[frame + 7..frame + 9].copy_from_slice(&width.to_be_bytes());
+    jpeg
+}
+
+#[tokio::test]
+async fn a_photo_over_the_services_size_is_refused_before_it_is_decoded() {
+    let server = TestApp::start(&[]).await;
+    let (status, answer) = server.ask(Method::POST, "/api/uploads").body(jpeg_claiming(10_000, 6_000)).answer().await;
+    assert_eq!(status, 413);
+    let message = answer["message"].as_str().unwrap();
+    assert!(message.contains("10000x6000") && message.contains("50 megapixels"), "{message}");
+    // just under the limit, the size passes (the decoder then makes what it can of the pixels)
+    let (status, _) = server.ask(Method::POST, "/api/uploads").body(jpeg_claiming(8_000, 6_000)).answer().await;
+    assert_ne!(status, 413);
+}
+
+/// A PNG of noise that takes about `kilobytes` KB: it does not compress.
+fn noise_png(kilobytes: u32) -> Vec<u8> {
+    let side = (kilobytes * 1024 / 3).isqrt();
+    let mut state = 0x2545_F491_u32;
+    let image = RgbImage::from_fn(side, side, |_, _| {
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state as u8
+        };
+        image::Rgb([next(), next(), next()])
+    });
+    let mut png = Vec::new();
+    image.write_to(&mut Cursor::new(&mut png), ImageFormat::Png).unwrap();
+    png
+}
+
+#[tokio::test]
+async fn uploads_are_bounded_per_subject_and_removed_after_the_retention_period() {
+    let server = TestApp::with_tokens(&["--upload-quota-mb", "1", "--upload-retention", "3s"]).await;
+    let (alice, bob) = (server.token("alice"), server.token("bob"));
+    let photo = noise_png(600);
+    let upload = |token: &str| server.ask(Method::POST, "/api/uploads").bearer(token).body(photo.clone()).answer();
+
+    let (status, first) = upload(&alice).await;
+    assert_eq!(status, 200, "{first}");
+    let (status, answer) = upload(&alice).await;
+    assert_eq!(status, 507, "a second 600 KB photo is over alice's 1 MB");
+    assert!(answer["message"].as_str().unwrap().contains("1 MB you may keep"), "{answer}");
+    assert_eq!(upload(&bob).await.0, 200, "bob has a quota of his own");
+
+    // past the retention period the photos are gone (the sweep runs every second), and alice's room with them
+    let first = path_of(&server, first["url"].as_str().unwrap()).to_string();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while text(server.get(&first).await).await.0 != 404 {
+        assert!(tokio::time::Instant::now() < deadline, "an upload past its retention period is removed");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(upload(&alice).await.0, 200, "alice may upload again");
+}
