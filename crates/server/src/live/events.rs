@@ -303,3 +303,7 @@ fn to_sse(event: &StoredEvent) -> Event {
     metrics().events_sent.inc();
     Event::default().id(event.id.to_string()).event(&event.event_type).data(&event.data)
 }
+
+/// Through the whole app, in-process.
+#[cfg(test)]
+mod served;

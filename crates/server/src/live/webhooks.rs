@@ -349,3 +349,7 @@ mod tests {
         assert_eq!(event_name(None), "unknown");
     }
 }
+
+/// Through the whole app, in-process.
+#[cfg(test)]
+mod served;

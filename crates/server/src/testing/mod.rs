@@ -4,10 +4,13 @@
 //! reaches the server over the network (the embedded sandbox's webhooks, fetches of this server's files).
 //! Process tests (`tests/serve/`) keep what is about processes: start-up, signals, several servers, the CLI.
 
+pub mod deliveries;
 pub mod photos;
 #[allow(dead_code)] // shared with the process tests, which use its TLS half
 pub mod recording;
 pub mod sockets;
+#[allow(dead_code)] // shared with the process tests, which read over reqwest
+pub mod sse;
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -35,7 +38,7 @@ pub struct TestApp {
     pub url: String,
     address: SocketAddr,
     widget_secret: Option<String>,
-    _data: tempfile::TempDir,
+    data: tempfile::TempDir,
     _dist: tempfile::TempDir,
     _sandbox: Option<vstage_sandbox::RunningSandbox>,
 }
@@ -94,7 +97,7 @@ impl TestApp {
         let options = serving::Options { workers: std::num::NonZeroUsize::MIN, ..serving_options(&args) };
         tokio::spawn(serving::serve(listener, options, None, factory, std::future::pending()));
         let url = format!("http://{address}");
-        TestApp { app, url, address, widget_secret, _data: data, _dist: dist, _sandbox: embedded_sandbox }
+        TestApp { app, url, address, widget_secret, data, _dist: dist, _sandbox: embedded_sandbox }
     }
 
     /// A request for `path` on this server, as a browser on it would address it (the server answers only to its
@@ -157,6 +160,23 @@ impl TestApp {
         let (status, render) = self.ask(Method::POST, "/api/v2/renders").bearer(token).json(&body).answer().await;
         assert_eq!(status, 200, "{render}");
         render
+    }
+
+    /// The webhook secret this server made and keeps in its data folder (with the embedded sandbox, which signs
+    /// with it).
+    pub fn webhook_secret(&self) -> String {
+        let kept = std::fs::read(self.data.path().join("webhook-secret.json")).expect("a kept webhook secret");
+        let kept: Value = serde_json::from_slice(&kept).expect("JSON");
+        kept["secret"].as_str().expect("the secret").to_string()
+    }
+
+    /// The status of the webhook receiver's answer to `body`, signed with `signature` when given.
+    pub async fn deliver(&self, body: &[u8], signature: Option<&str>) -> u16 {
+        let mut asking = self.ask(Method::POST, "/api/webhooks/service").header("content-type", "application/json");
+        if let Some(signature) = signature {
+            asking = asking.header("X-SERVICE-Signature", signature);
+        }
+        asking.body(body.to_vec()).send().await.status().as_u16()
     }
 
     /// The answer to `GET path`: its head, and its body's bytes.

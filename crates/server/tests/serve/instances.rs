@@ -7,11 +7,12 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::process::Child;
 
+use crate::deliveries::signature;
 use crate::sse::EventStream;
 use crate::support::balancer::Balancer;
 use crate::support::s3::S3Server;
 use crate::support::{ONE_PIXEL_PNG, Server, sandbox, widget_dir};
-use crate::webhooks::{deliver, signature};
+use crate::webhooks::deliver;
 use crate::{WIDGET_SECRET, alice_and_bob};
 
 const API_KEY: &str = "k_instances_0123";

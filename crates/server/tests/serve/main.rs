@@ -1,5 +1,7 @@
-//! `vstage serve` over real HTTP, with the embedded sandbox (or a recording upstream) behind it: forwarding,
-//! access and ownership, uploads, the webhook receiver, live events, and the key kept out of everything.
+//! `vstage serve` as a process, over real HTTP, with the embedded sandbox (or a recording upstream) behind it:
+//! what is about processes (start-up checks and refusals, the log, signals and restarts, several servers on one
+//! database, the CLI, TLS trust from the environment) and what needs one (S3, exiftool, the metrics listener).
+//! The handlers' own tests run in-process, beside them (`crates/server/src/testing/`).
 
 #[path = "../support/mod.rs"]
 mod support;
@@ -15,18 +17,24 @@ mod host_webhooks;
 mod instances;
 mod kept;
 mod metrics;
-#[allow(dead_code)] // the in-process tests use the rest
-#[path = "../../src/testing/photos.rs"]
-mod photos;
 mod real_service;
-#[allow(dead_code)] // the in-process tests use the rest
-#[path = "../../src/testing/recording.rs"]
-mod recording;
 mod secrets;
-mod sse;
 mod start_checks;
 mod uploads;
 mod webhooks;
+
+// What the in-process tests use too (`crate::testing` in the server's own tests), each file shared as it is.
+#[path = "../../src/testing/deliveries.rs"]
+mod deliveries;
+#[allow(dead_code)] // the in-process tests use the rest
+#[path = "../../src/testing/photos.rs"]
+mod photos;
+#[allow(dead_code)] // the in-process tests use the rest
+#[path = "../../src/testing/recording.rs"]
+mod recording;
+#[allow(dead_code)] // the in-process tests use the rest
+#[path = "../../src/testing/sse.rs"]
+mod sse;
 
 use serde_json::{Value, json};
 

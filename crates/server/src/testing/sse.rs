@@ -1,4 +1,5 @@
-//! A small Server-Sent Events reader over reqwest, for checking `/api/events` as a browser would see it.
+//! A small Server-Sent Events reader, for checking `/api/events` as a browser would see it: over an in-process
+//! answer's body, or over reqwest for the process tests (which include this file by path).
 
 use std::time::Duration;
 
@@ -12,7 +13,7 @@ pub struct SseEvent {
 }
 
 pub struct EventStream {
-    chunks: futures_util::stream::BoxStream<'static, reqwest::Result<axum::body::Bytes>>,
+    chunks: futures_util::stream::BoxStream<'static, Result<axum::body::Bytes, String>>,
     buffer: String,
     /// Comment lines seen (keep-alives).
     pub comments: usize,
@@ -26,7 +27,19 @@ impl EventStream {
         let response = request.header("Accept", "text/event-stream").send().await.unwrap();
         assert_eq!(response.status().as_u16(), 200, "{:?}", response.text().await);
         assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
-        EventStream { chunks: response.bytes_stream().boxed(), buffer: String::new(), comments: 0, ended: false }
+        EventStream::reading(response.bytes_stream().map(|chunk| chunk.map_err(|error| error.to_string())).boxed())
+    }
+
+    /// Reads an in-process answer; panics unless it is 200 with `text/event-stream`.
+    pub fn of(answer: axum::response::Response) -> EventStream {
+        assert_eq!(answer.status().as_u16(), 200);
+        assert!(answer.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
+        let chunks = answer.into_body().into_data_stream().map(|chunk| chunk.map_err(|error| error.to_string()));
+        EventStream::reading(chunks.boxed())
+    }
+
+    fn reading(chunks: futures_util::stream::BoxStream<'static, Result<axum::body::Bytes, String>>) -> EventStream {
+        EventStream { chunks, buffer: String::new(), comments: 0, ended: false }
     }
 
     /// The next event within `within`, or `None` (then `ended` says whether the server ended the stream).

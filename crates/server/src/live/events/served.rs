@@ -1,0 +1,130 @@
+//! Live events through the whole app, in-process: a render created through the proxy finishes in the embedded
+//! sandbox, whose signed webhook reaches the receiver, and the stream shows `done`; resume, keep-alive, the cap
+//! per subject, each subject's own events, a token's expiry.
+
+use std::time::Duration;
+
+use axum::http::Method;
+use serde_json::{Value, json};
+
+use crate::access::token::WidgetSecret;
+use crate::testing::deliveries::{done_event, signature};
+use crate::testing::sse::EventStream;
+use crate::testing::{TEST_WIDGET_SECRET, TestApp};
+
+/// The stream of `GET /api/events` with `headers`.
+async fn stream(server: &TestApp, headers: &[(&str, &str)]) -> EventStream {
+    let mut asking = server.ask(Method::GET, "/api/events").header("Accept", "text/event-stream");
+    for (name, value) in headers {
+        asking = asking.header(name, value);
+    }
+    EventStream::of(asking.send().await)
+}
+
+#[tokio::test]
+async fn an_sse_client_receives_the_done_event_of_its_render_and_can_resume() {
+    let server = TestApp::start(&["--event-keep-alive-s", "1"]).await;
+    let mut events = stream(&server, &[]).await;
+
+    let photo = server.sample_url("living-empty.jpg").await;
+    let render = server.create_render(None, &photo, json!({"type": "enhancement"}), false).await;
+    let variation = render["variations"]["items"][0]["id"].as_str().unwrap();
+    let done = events.next(Duration::from_secs(30)).await.expect("a done event within 30 s");
+    assert_eq!(done.event.as_deref(), Some("done"));
+    let payload: Value = serde_json::from_str(&done.data).unwrap();
+    assert_eq!(payload["variation_id"], variation);
+    assert_eq!(payload["render_id"], render["id"]);
+    // the result is served by this server, not the sandbox's own port
+    let result = payload["result"]["url"].as_str().unwrap();
+    let path = result.strip_prefix(&server.url).expect("an address on this server");
+    assert!(path.starts_with("/sandbox/files/"), "{result}");
+    assert_eq!(server.get(path).await.headers()["content-type"], "image/jpeg");
+
+    // keep-alive comments flow while nothing happens
+    assert!(events.next(Duration::from_millis(2500)).await.is_none());
+    assert!(events.comments >= 1, "keep-alive comments");
+
+    // a client that lost the connection resumes after the last id it saw
+    let id: i64 = done.id.unwrap().parse().unwrap();
+    let mut resumed = stream(&server, &[("Last-Event-ID", &(id - 1).to_string())]).await;
+    assert_eq!(resumed.next(Duration::from_secs(30)).await.unwrap().id, Some(id.to_string()));
+    let mut caught_up = stream(&server, &[("Last-Event-ID", &id.to_string())]).await;
+    assert!(caught_up.next(Duration::from_millis(1500)).await.is_none(), "nothing after the last id");
+}
+
+#[tokio::test]
+async fn streams_are_capped_per_subject_and_carry_only_the_subjects_events() {
+    let server = TestApp::with_tokens(&["--max-event-streams", "1"]).await;
+    let (alice, bob) = (server.token("alice"), server.token("bob"));
+    // an EventSource cannot send headers: the token may come in the query
+    let mut alices = EventStream::of(server.get(&format!("/api/events?access_token={alice}")).await);
+    let mut bobs = stream(&server, &[("Authorization", &format!("Bearer {bob}"))]).await;
+    let second = server.ask(Method::GET, "/api/events").bearer(&alice).send().await;
+    assert_eq!(second.status(), 429, "one stream per subject here");
+
+    let photo = server.sample_url("living-empty.jpg").await;
+    // waiting for completion: the webhook arrives before the proxy knows whose render it is, and still reaches alice
+    let render = server.create_render(Some(&alice), &photo, json!({"type": "enhancement"}), true).await;
+    let done = alices.next(Duration::from_secs(30)).await.expect("alice's event");
+    assert!(done.data.contains(render["id"].as_str().unwrap()));
+    assert!(bobs.next(Duration::from_secs(2)).await.is_none(), "bob sees nothing of alice's render");
+    drop(alices);
+    // the server frees the place once it notices the stream closed: ask until it has
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let again = server.ask(Method::GET, "/api/events").bearer(&alice).send().await;
+        if again.status() == 200 {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "a closed stream frees its place: {}", again.status());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_stream_ends_when_its_token_expires() {
+    let server = TestApp::with_tokens(&[]).await;
+    // minted here, right before the stream opens, with time enough for a busy machine to open it
+    let short = WidgetSecret::new(TEST_WIDGET_SECRET).unwrap().mint("alice", Duration::from_secs(5), None);
+    let mut events = stream(&server, &[("Authorization", &format!("Bearer {short}"))]).await;
+    let expired = events.next(Duration::from_secs(30)).await.expect("an event when the token expires");
+    assert_eq!(expired.event.as_deref(), Some("token_expired"));
+    assert!(expired.data.contains("expired"), "{}", expired.data);
+    assert!(events.next(Duration::from_secs(30)).await.is_none(), "nothing after it: the stream ends");
+    assert!(events.ended, "the stream ends with its token");
+}
+
+#[tokio::test]
+async fn a_resume_from_before_the_kept_window_is_told_to_reset() {
+    let server = TestApp::start(&["--event-window-s", "1"]).await;
+    let secret = server.webhook_secret();
+    let deliver_done = async |variation: &str| {
+        let body = done_event(variation);
+        server.deliver(&body, Some(&hex::encode(signature(&secret, &body)))).await
+    };
+    let resume =
+        async |after: &str| stream(&server, &[("Last-Event-ID", after)]).await.next(Duration::from_secs(30)).await;
+    assert_eq!(deliver_done("var_1").await, 200);
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    // the first event is out of the window when the second is stored
+    assert_eq!(deliver_done("var_2").await, 200);
+
+    let reset = resume("0").await.expect("a reset for a client that missed a dropped event");
+    assert_eq!((reset.event.as_deref(), reset.id.as_deref()), (Some("reset"), Some("2")));
+    assert!(reset.data.contains("reload"), "{}", reset.data);
+    // one that saw the first misses nothing that was dropped
+    let next = resume("1").await.expect("the second event");
+    assert_eq!((next.event.as_deref(), next.id.as_deref()), (Some("done"), Some("2")));
+    // an id this log never gave (another server's, or before its data was cleared)
+    assert_eq!(resume("99").await.expect("a reset").event.as_deref(), Some("reset"));
+}
+
+#[tokio::test]
+async fn a_token_that_never_expires_opens_a_stream() {
+    // A host may mint tokens that never expire: an expiry beyond what the clock can hold is none.
+    let server = TestApp::with_tokens(&[]).await;
+    let forever = WidgetSecret::new(TEST_WIDGET_SECRET).unwrap().mint("alice", Duration::MAX, None);
+    let answer = server.ask(Method::GET, "/api/events").bearer(&forever).send().await;
+    assert_eq!(answer.status(), 200);
+    assert_eq!(answer.headers()["content-type"], "text/event-stream");
+}
