@@ -89,7 +89,7 @@ fn router(state: &AppState, proxy: Arc<Proxy>, fetcher: ResultFetcher, http: Htt
     let for_a_subject = Router::new()
         .route("/events", get(events::stream).with_state(shared.events.clone()))
         .merge(downloads::routes(proxy.clone(), fetcher.clone(), state.boards.clone(), state.disclosures.clone()))
-        .merge(disclosure::routes(state.disclosures.clone(), proxy.clone(), fetcher, state.uploads.clone()))
+        .merge(disclosure::routes(state.disclosures.clone(), proxy.clone(), fetcher))
         .merge(board::routes(state.boards.clone(), shared.ownership.clone()))
         .merge(allowance::routes(shared.allowances.clone()))
         .merge(results::kept::routes(shared.kept.clone()))

@@ -276,6 +276,14 @@ pub struct ServeArgs {
     /// How long results are kept, e.g. 365d; 0s to keep them for ever.
     #[arg(long, default_value = "365d", value_parser = humantime::parse_duration)]
     pub results_retention: Duration,
+    /// The certificate chain (PEM, signer first) that signs the content credentials (C2PA) of kept results; with
+    /// --c2pa-key. Without both, the server makes its own at first start in --data-dir (trusted by no reader
+    /// elsewhere, and each server makes its own: give these where a listing's readers should trust them).
+    #[arg(long, value_name = "PEM", requires = "c2pa_key")]
+    pub c2pa_cert: Option<PathBuf>,
+    /// The signer's private key for --c2pa-cert, as PKCS#8 PEM.
+    #[arg(long, value_name = "PEM", requires = "c2pa_cert")]
+    pub c2pa_key: Option<PathBuf>,
     /// An address of the listing site's backend that the studio's events are posted to, signed to the Standard
     /// Webhooks specification with VSTAGE_HOST_WEBHOOK_SECRET (docs/embedding.md); repeat for several. Private
     /// addresses are allowed: the operator sets them, never a browser or a token.

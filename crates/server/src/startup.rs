@@ -18,6 +18,7 @@ use crate::checks;
 use crate::cli::{AccessMode, ServeArgs, SkippableCheck};
 use crate::host_webhooks::{self, HostWebhooks};
 use crate::request_log::REQUEST_ID;
+use crate::results::credentials::ContentCredentials;
 use crate::secret;
 use crate::site::loader::Loader;
 use crate::storage::objects::{self, Stores};
@@ -74,6 +75,8 @@ pub struct Foundation {
     pub host_webhooks: Option<Arc<HostWebhooks>>,
     /// `VSTAGE_WEBHOOK_SECRET`, for the state (`AppState::assemble`).
     pub webhook_secret: Option<String>,
+    /// What signs the kept results' content credentials.
+    pub credentials: Arc<ContentCredentials>,
 }
 
 impl Foundation {
@@ -114,6 +117,9 @@ impl Foundation {
         } else {
             checks::upstream_accepts_the_key(&upstream, &http).await?;
         }
+        let maker = if embedded_sandbox.is_some() { "vstage sandbox" } else { "Virtual Staging AI" };
+        let (cert, key) = (args.c2pa_cert.as_deref(), args.c2pa_key.as_deref());
+        let credentials = Arc::new(ContentCredentials::load(cert, key, &args.data_dir, maker)?);
         let loader = Loader::from_dist(&args.dist).allowing(&args.allow_origins);
         if args.skip_checks.contains(&SkippableCheck::Widget) {
             checks::skipped("the widget's files");
@@ -132,6 +138,7 @@ impl Foundation {
             loader,
             host_webhooks,
             webhook_secret: secrets.webhook,
+            credentials,
         })
     }
 }

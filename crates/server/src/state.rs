@@ -67,7 +67,19 @@ impl AppState {
         embedded: bool,
         listening: SocketAddr,
     ) -> anyhow::Result<AppState> {
-        let Foundation { access, cors, public_url, store, files, upstream, http, loader, host_webhooks, .. } = parts;
+        let Foundation {
+            access,
+            cors,
+            public_url,
+            store,
+            files,
+            upstream,
+            http,
+            loader,
+            host_webhooks,
+            credentials,
+            ..
+        } = parts;
         let from_env = parts.webhook_secret;
         let webhook_secret = Arc::new(webhook_secret(args, from_env, &upstream, &http, embedded).await?);
         let webhook_url = webhook_address(args, embedded, listening, &public_url).filter(|_| webhook_secret.is_set());
@@ -91,7 +103,8 @@ impl AppState {
         let fetcher = ResultFetcher::new(http, upstream.sandbox().cloned(), public_url.clone())?;
         let kept = Arc::new(
             KeptResults::new(files.results, store.clone(), fetcher, &public_url, links.clone(), kept_limits(args))
-                .reporting_to(host_webhooks.clone()),
+                .reporting_to(host_webhooks.clone())
+                .signing(credentials, uploads.clone(), &public_url),
         );
         let shared = Shared { args, store: &store, kept: &kept, host_webhooks: &host_webhooks };
         let disclosures = shared.disclosures(links, &public_url);
@@ -156,6 +169,7 @@ impl Shared<'_> {
             max_a_day: self.args.max_disclosures_a_day,
             decoding: tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, usize::from)),
             host_webhooks: self.host_webhooks.clone(),
+            verdicts: Default::default(),
         })
     }
 

@@ -6,8 +6,10 @@ use crate::startup::{Foundation, Secrets};
 
 pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let foundation = Foundation::lay(&args, &format!("http://{}", args.listen), Secrets::from_env()).await?;
+    let credentials = foundation.credentials.describe();
     drop(foundation);
     say("vstage check: the database, the store, the service with its key and the widget are ready");
+    say(&format!("vstage check: {credentials}"));
     say(&format!(
         "vstage check: webhook deliveries are verified by the signature in their {} header, written as {}",
         args.webhook_signature_header,

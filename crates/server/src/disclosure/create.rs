@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use image::ImageFormat;
 use vstage_api::config::Config;
 use vstage_api::disclosure::{DiscloseRequest, Disclosure, v1_output_id, v1_output_index};
 use vstage_api::render::Variation;
@@ -20,18 +19,16 @@ use crate::access::Subject;
 use crate::error::ServerError;
 use crate::proxy::Proxy;
 use crate::proxy::reading::ReadRender;
+use crate::results::credentials::media_type;
 use crate::results::fetch::{ResultFetcher, extension};
-use crate::results::provenance;
-use crate::storage::metadata;
+use crate::results::kept::Original;
 use crate::storage::store::{DisclosureRecord, KeptFile, Kind, choice_of};
-use crate::storage::uploads::Uploads;
 
-/// What recording needs besides the shared part: this worker's proxy and fetcher, and the uploads.
+/// What recording needs besides the shared part: this worker's proxy and fetcher.
 pub struct Recorder {
     pub disclosures: Arc<Disclosures>,
     pub proxy: Arc<Proxy>,
     pub fetcher: ResultFetcher,
-    pub uploads: Arc<Uploads>,
 }
 
 /// The kept files' roles for the original photo and its copy for screens (at most 1280 pixels, as a result's
@@ -179,8 +176,8 @@ impl Recorder {
             Some(photo) => photo,
             None => {
                 let fetched = self.fetcher.fetch(url).await?;
-                let marked = provenance::mark(fetched, Some(&kind)).map_err(ServerError::BadGateway)?;
                 let file = format!("0-url.{}", extension(url));
+                let marked = kept.marked(fetched, Some(&kind), &file, None).await?;
                 let record = kept_file(subject, render_id, &variation_id, 0, "url", &file, marked.len());
                 kept.add_file(subject.as_str(), record, marked).await?;
                 format!("{render_id}/{variation_id}/{file}")
@@ -216,13 +213,9 @@ impl Recorder {
                     .into(),
             )
         })?;
-        let bytes = self.read_photo(address).await?;
-        let format = image::guess_format(&bytes)
-            .ok()
-            .filter(|format| matches!(format, ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::WebP))
-            .ok_or_else(|| ServerError::BadRequest("The original photo is not a JPEG, PNG or WebP image.".into()))?;
-        let cleaned = metadata::strip(bytes, format).map_err(ServerError::BadRequest)?;
-        let file = format!("{ORIGINAL}.{}", format.extensions_str().first().copied().unwrap_or("jpg"));
+        let original = kept.original_at(address).await?;
+        let extension = original.format.trim_start_matches("image/").replace("jpeg", "jpg");
+        let (file, cleaned) = (format!("{ORIGINAL}.{extension}"), original.bytes);
         let decoding = cleaned.clone();
         let _turn = self.disclosures.decoding.acquire().await.map_err(|e| ServerError::Internal(e.to_string()))?;
         let for_screens = tokio::task::spawn_blocking(move || {
@@ -240,18 +233,6 @@ impl Recorder {
         Ok(format!("{render_id}/{variation_id}/{file}"))
     }
 
-    /// A photo's bytes: this server's own upload from the store, anything else as results are fetched (never
-    /// from this machine or a private network).
-    async fn read_photo(&self, address: &str) -> Result<Bytes, ServerError> {
-        let own_uploads = format!("{}/api/uploads/", self.proxy.state.public_url.trim_end_matches('/'));
-        match address.strip_prefix(&own_uploads) {
-            Some(name) => self.uploads.read(name).await,
-            None => self.fetcher.fetch(address).await.map_err(|_| {
-                ServerError::BadGateway(format!("The original photo could not be read from {address}; try again."))
-            }),
-        }
-    }
-
     /// The kept photo with the statement drawn into it in `lang`, kept beside it (once per language).
     async fn keep_labelled(
         &self,
@@ -266,13 +247,17 @@ impl Recorder {
             return Ok(file);
         }
         let text = chosen.facts.short_statement(words(lang));
-        let bytes = kept.read_file(&chosen.photo).await?;
-        let kind = chosen.facts.kind.clone();
-        let _turn = self.disclosures.decoding.acquire().await.map_err(|e| ServerError::Internal(e.to_string()))?;
-        let labelled = tokio::task::spawn_blocking(move || label(&bytes, text, kind.as_ref()))
+        let photo = kept.read_file(&chosen.photo).await?;
+        let drawn_on = photo.clone();
+        let turn = self.disclosures.decoding.acquire().await.map_err(|e| ServerError::Internal(e.to_string()))?;
+        let labelled = tokio::task::spawn_blocking(move || label(&drawn_on, text))
             .await
             .map_err(|e| ServerError::Internal(format!("drawing a label stopped: {e}")))??;
+        drop(turn);
         let file = format!("{index}-{role}.jpg");
+        // Its credentials name the kept photo it was drawn on (whose own name the original) as its parent.
+        let parent = media_type(&photo).map(|format| Original { format, bytes: photo });
+        let labelled = kept.marked(labelled, chosen.facts.kind.as_ref(), &file, parent.as_ref()).await?;
         let record = kept_file(subject, render_id, variation_id, index, &role, &file, labelled.len());
         kept.add_file(subject.as_str(), record, labelled).await?;
         Ok(format!("{render_id}/{variation_id}/{file}"))
@@ -336,8 +321,8 @@ fn kept_file(
     }
 }
 
-/// `photo` with `text` drawn in its lower right corner, as a JPEG with its provenance.
-fn label(photo: &[u8], text: &str, kind: Option<&vstage_api::vocabulary::VariationType>) -> Result<Bytes, ServerError> {
+/// `photo` with `text` drawn in its lower right corner, as a JPEG.
+fn label(photo: &[u8], text: &str) -> Result<Bytes, ServerError> {
     let mut image = vstage_imaging::decode(photo)
         .map_err(|e| ServerError::Internal(format!("the kept photo could not be decoded: {e}")))?;
     vstage_imaging::watermark::label(&mut image, text);
@@ -345,5 +330,5 @@ fn label(photo: &[u8], text: &str, kind: Option<&vstage_api::vocabulary::Variati
     image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 90)
         .encode_image(&image)
         .map_err(|e| ServerError::Internal(format!("the labelled photo could not be encoded: {e}")))?;
-    provenance::mark(jpeg.into(), kind).map_err(ServerError::Internal)
+    Ok(jpeg.into())
 }

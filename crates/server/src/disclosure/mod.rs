@@ -1,7 +1,8 @@
 //! Disclosure of chosen results: `POST /api/disclosures` records a finished result a listing uses (keeping its
 //! copy, its original and, where the profile asks, a labelled copy) and answers with everything the listing shows;
 //! `GET /api/disclosures` lists the records; `/disclosures/{id}` is the public originals page, with its QR code,
-//! at a link this server signed. The rules per profile are `profiles.rs`, the words `words.rs`.
+//! at a link this server signed, which reads the photo's content credentials back (`verified.rs`). The rules per
+//! profile are `profiles.rs`, the words `words.rs`.
 
 pub mod page;
 pub mod profiles;
@@ -12,6 +13,11 @@ pub mod words;
 
 mod create;
 mod routes;
+mod verified;
+
+/// Through the whole app, in-process.
+#[cfg(test)]
+mod served;
 
 use std::sync::Arc;
 
@@ -42,6 +48,8 @@ pub struct Disclosures {
     pub decoding: tokio::sync::Semaphore,
     /// The listing site's backend, told of each new record (`result.chosen`).
     pub host_webhooks: Option<Arc<crate::host_webhooks::HostWebhooks>>,
+    /// What the originals pages found of their photos' content credentials, by kept photo (`verified`).
+    pub verdicts: verified::Verdicts,
 }
 
 /// The records one `GET /api/disclosures` answers with unless it asks for fewer, and the most it may ask for.

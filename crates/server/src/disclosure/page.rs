@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 
 use super::statement::Facts;
 use super::words::{LANGUAGES, Words};
+use crate::results::credentials::{OriginalCheck, Trust, Verdict};
 
 /// Small and legible on a phone first; side by side from tablet width.
 const STYLE: &str = "\
@@ -44,6 +45,8 @@ pub struct Page<'a> {
     pub page: &'a str,
     /// When the result was chosen, `YYYY-MM-DD` (UTC).
     pub date: &'a str,
+    /// What a reader finds of the altered photo's content credentials, when this server signs them.
+    pub credentials: Option<&'a Verdict>,
 }
 
 /// A photo on the page: the copy shown, and the full size it links to.
@@ -92,6 +95,12 @@ impl Page<'_> {
                         h2 { (words.what_changed) }
                         ul { @for change in self.facts.changes(words) { li { (change) } } }
                         p { (words.chosen_on) " " time datetime=(self.date) { (self.date) } }
+                        @if let Some(verdict) = self.credentials {
+                            section #credentials {
+                                h2 { (words.credentials) }
+                                @for sentence in credentials_sentences(words, verdict) { p { (sentence) } }
+                            }
+                        }
                         (self.languages())
                     }
                 }
@@ -114,6 +123,32 @@ impl Page<'_> {
             }
         }
     }
+}
+
+/// The page's sentences about `verdict`: whether the credentials verify and whose they are, then whether they
+/// name the original shown.
+fn credentials_sentences(words: &Words, verdict: &Verdict) -> Vec<String> {
+    let Verdict::Read { trust, signer, organization, agent, original, .. } = verdict else {
+        return vec![words.credentials_absent.to_string()];
+    };
+    let signer = match (signer, organization) {
+        (Some(name), Some(organization)) if name != organization => format!("{name} ({organization})"),
+        (Some(name), _) | (None, Some(name)) => name.clone(),
+        (None, None) => "?".into(),
+    };
+    let fill =
+        |sentence: &str| sentence.replace("{signer}", &signer).replace("{agent}", agent.as_deref().unwrap_or("?"));
+    let mut sentences = vec![match trust {
+        Trust::Trusted => fill(words.credentials_trusted),
+        Trust::Valid => fill(words.credentials_unknown_signer),
+        Trust::Invalid => return vec![words.credentials_broken.to_string()],
+    }];
+    match original {
+        OriginalCheck::Matches => sentences.push(words.credentials_name_this_original.to_string()),
+        OriginalCheck::Differs => sentences.push(words.credentials_name_another_original.to_string()),
+        OriginalCheck::NotNamed | OriginalCheck::NotCompared => {}
+    }
+    sentences
 }
 
 #[cfg(test)]
@@ -140,6 +175,7 @@ mod tests {
             },
             page: "/disclosures/dsc_1?sig=c",
             date: "2026-11-26",
+            credentials: None,
         }
         .render()
         .into_string()
@@ -167,5 +203,26 @@ mod tests {
         assert!(POLICY.contains("style-src 'sha256-"));
         assert!(!POLICY.contains("unsafe"));
         assert!(!POLICY.contains("script-src"));
+    }
+
+    #[test]
+    fn the_credentials_are_said_as_the_reader_found_them() {
+        let read = |trust, original| Verdict::Read {
+            trust,
+            signer: Some("Listings Example".into()),
+            organization: Some("Listings Example Inc.".into()),
+            agent: Some("Virtual Staging AI".into()),
+            source_type: None,
+            original,
+            problems: Vec::new(),
+        };
+        let trusted = credentials_sentences(&ENGLISH, &read(Trust::Trusted, OriginalCheck::Matches));
+        assert!(trusted[0].contains("signed by Listings Example (Listings Example Inc.)"), "{trusted:?}");
+        assert!(trusted[0].contains("by Virtual Staging AI") && trusted[1].contains("original shown here"));
+        let unknown = credentials_sentences(&GERMAN, &read(Trust::Valid, OriginalCheck::Differs));
+        assert!(unknown[0].contains("nicht kennt") && unknown[1].contains("anderes Foto"), "{unknown:?}");
+        let broken = credentials_sentences(&ENGLISH, &read(Trust::Invalid, OriginalCheck::Matches));
+        assert_eq!(broken, [ENGLISH.credentials_broken]);
+        assert_eq!(credentials_sentences(&ENGLISH, &Verdict::Absent), [ENGLISH.credentials_absent]);
     }
 }

@@ -26,22 +26,16 @@ use crate::proxy::Proxy;
 use crate::results::fetch::ResultFetcher;
 use crate::results::kept::VariationFiles;
 use crate::storage::store::{DisclosureCursor, DisclosureRecord};
-use crate::storage::uploads::Uploads;
 
 /// A request body is a few ids and names.
 pub const BODY_LIMIT: usize = 4 * 1024;
 
 /// `POST` and `GET /api/disclosures`, with this worker's proxy.
-pub fn routes(
-    disclosures: Arc<Disclosures>,
-    proxy: Arc<Proxy>,
-    fetcher: ResultFetcher,
-    uploads: Arc<Uploads>,
-) -> Router {
+pub fn routes(disclosures: Arc<Disclosures>, proxy: Arc<Proxy>, fetcher: ResultFetcher) -> Router {
     Router::new()
         .route("/disclosures", get(list).post(record))
         .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
-        .with_state(Arc::new(Recorder { disclosures, proxy, fetcher, uploads }))
+        .with_state(Arc::new(Recorder { disclosures, proxy, fetcher }))
 }
 
 async fn record(
@@ -150,6 +144,7 @@ async fn page(
     let kept = &disclosures.kept;
     let (photo_on_screen, original_on_screen) = on_screen(&record, &files);
     let (photo, original) = (kept.path(&record.photo_file), kept.path(&record.original_file));
+    let credentials = disclosures.verdict(&record).await;
     let html = Page {
         words,
         facts: &facts,
@@ -157,6 +152,7 @@ async fn page(
         original: Shown { on_screen: &kept.path(original_on_screen), full: &original },
         page: &page_path,
         date: &date[..10],
+        credentials: credentials.as_ref(),
     }
     .render()
     .into_string();

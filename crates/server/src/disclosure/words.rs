@@ -43,6 +43,15 @@ pub struct Words {
     pub chosen_on: &'static str,
     pub open_full_size: &'static str,
     pub other_languages: &'static str,
+    /// The page's reading of the altered photo's content credentials (C2PA): `{signer}` is who signed them,
+    /// `{agent}` what made the photo.
+    pub credentials: &'static str,
+    pub credentials_trusted: &'static str,
+    pub credentials_unknown_signer: &'static str,
+    pub credentials_broken: &'static str,
+    pub credentials_absent: &'static str,
+    pub credentials_name_this_original: &'static str,
+    pub credentials_name_another_original: &'static str,
 }
 
 pub const ENGLISH: Words = Words {
@@ -74,6 +83,15 @@ pub const ENGLISH: Words = Words {
     chosen_on: "Chosen for the listing on",
     open_full_size: "Open full size",
     other_languages: "Other languages",
+    credentials: "Content credentials (C2PA)",
+    credentials_trusted: "The photo's content credentials verify: signed by {signer}, they say it was altered with \
+                          trained algorithmic media by {agent}.",
+    credentials_unknown_signer: "The photo's content credentials are intact, but signed by {signer}, whom this site \
+                                 does not know; they say it was altered by {agent}.",
+    credentials_broken: "The photo's content credentials do not verify: it was changed after they were signed.",
+    credentials_absent: "The photo carries no content credentials.",
+    credentials_name_this_original: "They name the original shown here as the photo it was made from.",
+    credentials_name_another_original: "They name another photo than the original shown here.",
 };
 
 pub const GERMAN: Words = Words {
@@ -105,6 +123,15 @@ pub const GERMAN: Words = Words {
     chosen_on: "Für das Inserat gewählt am",
     open_full_size: "In voller Größe öffnen",
     other_languages: "Andere Sprachen",
+    credentials: "Inhaltsnachweise (C2PA)",
+    credentials_trusted: "Die Inhaltsnachweise des Fotos sind gültig: signiert von {signer}, besagen sie, dass es \
+                          von {agent} mit trainierten Algorithmen verändert wurde.",
+    credentials_unknown_signer: "Die Inhaltsnachweise des Fotos sind unverändert, aber von {signer} signiert, den \
+                                 diese Website nicht kennt; sie besagen, dass es von {agent} verändert wurde.",
+    credentials_broken: "Die Inhaltsnachweise des Fotos sind ungültig: Es wurde nach dem Signieren verändert.",
+    credentials_absent: "Das Foto trägt keine Inhaltsnachweise.",
+    credentials_name_this_original: "Sie nennen das hier gezeigte Original als das Foto, aus dem es entstand.",
+    credentials_name_another_original: "Sie nennen ein anderes Foto als das hier gezeigte Original.",
 };
 
 pub const SPANISH: Words = Words {
@@ -136,6 +163,15 @@ pub const SPANISH: Words = Words {
     chosen_on: "Elegida para el anuncio el",
     open_full_size: "Abrir a tamaño completo",
     other_languages: "Otros idiomas",
+    credentials: "Credenciales de contenido (C2PA)",
+    credentials_trusted: "Las credenciales de contenido de la foto son válidas: firmadas por {signer}, indican que \
+                          {agent} la alteró con medios algorítmicos entrenados.",
+    credentials_unknown_signer: "Las credenciales de contenido de la foto están intactas, pero las firmó {signer}, \
+                                 a quien este sitio no conoce; indican que {agent} la alteró.",
+    credentials_broken: "Las credenciales de contenido de la foto no son válidas: se modificó después de firmarlas.",
+    credentials_absent: "La foto no lleva credenciales de contenido.",
+    credentials_name_this_original: "Indican que la original mostrada aquí es la foto de la que se hizo.",
+    credentials_name_another_original: "Indican otra foto distinta de la original mostrada aquí.",
 };
 
 pub const FRENCH: Words = Words {
@@ -167,6 +203,16 @@ pub const FRENCH: Words = Words {
     chosen_on: "Choisie pour l’annonce le",
     open_full_size: "Ouvrir en taille réelle",
     other_languages: "Autres langues",
+    credentials: "Certificats de contenu (C2PA)",
+    credentials_trusted: "Les certificats de contenu de la photo sont valides : signés par {signer}, ils indiquent \
+                          qu'elle a été modifiée par {agent} à l'aide d'algorithmes entraînés.",
+    credentials_unknown_signer: "Les certificats de contenu de la photo sont intacts, mais signés par {signer}, que \
+                                 ce site ne connaît pas ; ils indiquent qu'elle a été modifiée par {agent}.",
+    credentials_broken: "Les certificats de contenu de la photo ne sont pas valides : elle a été modifiée après \
+                         leur signature.",
+    credentials_absent: "La photo ne porte aucun certificat de contenu.",
+    credentials_name_this_original: "Ils désignent l'original montré ici comme la photo dont elle est issue.",
+    credentials_name_another_original: "Ils désignent une autre photo que l'original montré ici.",
 };
 
 pub const LANGUAGES: [&Words; 4] = [&ENGLISH, &GERMAN, &SPANISH, &FRENCH];

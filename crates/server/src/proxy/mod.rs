@@ -31,7 +31,7 @@ use crate::live::webhooks::{WebhookSecret, resource_key};
 use crate::metrics::metrics;
 use crate::proxy::call::{Call, Incoming, Operation, Outbound};
 use crate::results::kept::KeptResults;
-use crate::storage::ownership::{Kind, Ownership};
+use crate::storage::ownership::{Creation, Kind, Ownership};
 use crate::upstream::Upstream;
 use crate::upstream::http_client::{Answer, CallFailure, HttpClient, Outgoing};
 
@@ -118,13 +118,15 @@ impl Proxy {
         let reservation = self.state.allowances.reserve(subject, call.cost(), call.what()).await?;
         match &mut call {
             Call::CreateRender(body) => {
-                body.webhook_url = self.webhook_url_for(body.webhook_url.take(), Kind::Render, subject).await?;
+                let (named, photo) = (body.webhook_url.take(), Some(body.image_url.as_str()));
+                body.webhook_url = self.webhook_url_for(named, (Kind::Render, photo), subject).await?;
             }
             Call::CreateRenders(body) => {
-                body.webhook_url = self.webhook_url_for(body.webhook_url.take(), Kind::Render, subject).await?;
+                body.webhook_url = self.webhook_url_for(body.webhook_url.take(), (Kind::Render, None), subject).await?;
             }
             Call::Analyze(body) => {
-                body.webhook_url = self.webhook_url_for(body.webhook_url.take(), Kind::Analysis, subject).await?;
+                body.webhook_url =
+                    self.webhook_url_for(body.webhook_url.take(), (Kind::Analysis, None), subject).await?;
             }
             _ => {}
         }
@@ -201,11 +203,11 @@ impl Proxy {
     /// token's holder never chooses where deliveries signed with the account's secret go: its address is replaced
     /// by ours, or removed when the service cannot reach us. Our address names the creation, remembered with its
     /// subject before it is sent: the service's deliveries then tell any server whose it is, even when this one
-    /// stops before recording the answer.
+    /// stops before recording the answer (and the photo of a render, when the call makes one).
     async fn webhook_url_for(
         &self,
         named: Option<String>,
-        kind: Kind,
+        (kind, photo): (Kind, Option<&str>),
         subject: &Subject,
     ) -> Result<Option<String>, ServerError> {
         match &self.state.webhook_url {
@@ -213,7 +215,8 @@ impl Proxy {
             Some(ours) => {
                 let creation = crate::secret::random("crt_")
                     .map_err(|e| ServerError::Internal(format!("no randomness for a creation: {e}")))?;
-                self.state.ownership.started(&creation, kind, subject.as_str()).await?;
+                let started = Creation { token: &creation, kind, subject: subject.as_str(), photo };
+                self.state.ownership.started(&started).await?;
                 Ok(Some(format!("{ours}?creation={creation}")))
             }
             None => Ok(None),
@@ -350,6 +353,12 @@ impl Proxy {
             }
             _ => Vec::new(),
         };
+        // The photos first: a result kept as soon as its owner is known names the photo it was made from.
+        let photos = photos_of(call);
+        if photos.len() == ids.len() {
+            let photos: Vec<(String, String)> = ids.iter().cloned().zip(photos).collect();
+            self.state.ownership.record_photos(&photos).await?;
+        }
         self.state.ownership.record(kind, ids.clone(), subject.as_str(), &reported).await?;
         if let Some(hooks) = self.state.host_webhooks.as_ref().filter(|_| !reported.is_empty()) {
             hooks.wake();
@@ -384,6 +393,15 @@ fn created(call: &Call, body: &[u8]) -> Option<(Kind, Vec<String>)> {
         Call::Analyze(_) => one(Kind::Analysis),
         Call::V1Create { .. } => one(Kind::V1Render),
         _ => None,
+    }
+}
+
+/// The photo of each render a creation makes, in the order the service names them (none for other calls).
+fn photos_of(call: &Call) -> Vec<String> {
+    match call {
+        Call::CreateRender(body) => vec![body.image_url.clone()],
+        Call::CreateRenders(body) => body.renders.iter().map(|render| render.image_url.clone()).collect(),
+        _ => Vec::new(),
     }
 }
 

@@ -10,8 +10,8 @@ use super::boards::Boards;
 use super::postgres::Postgres;
 use super::sqlite::Sqlite;
 use super::store::{
-    ClaimReporter, Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LevelReached, LevelReports, Limits,
-    Reservation, Reserved, Setting, Store, StoredEvent, SubjectAllowance, UploadRecord,
+    ClaimReporter, Creation, Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LevelReached, LevelReports,
+    Limits, Reservation, Reserved, Setting, Store, StoredEvent, SubjectAllowance, UploadRecord,
 };
 use crate::live::webhooks::SEEN_FOR_MS;
 use vstage_api::usage::{Cost, UsageKind, UsageLevel};
@@ -177,10 +177,32 @@ async fn events_wait_for_their_owner_and_replay_in_order() {
 }
 
 #[tokio::test]
+async fn a_renders_photo_is_kept_as_its_creation_first_named_it() {
+    on_both(|store| async move {
+        assert_eq!(store.photo_of("rnd_a").await.unwrap(), None);
+        let photos = [("rnd_a".to_string(), "https://photos.example/a.jpg".to_string())];
+        store.record_photos(&photos).await.unwrap();
+        let retried = [("rnd_a".to_string(), "https://photos.example/other.jpg".to_string())];
+        store.record_photos(&retried).await.unwrap();
+        assert_eq!(store.photo_of("rnd_a").await.unwrap().as_deref(), Some("https://photos.example/a.jpg"));
+        store.record_photos(&[]).await.unwrap();
+        // A delivery that names a creation before its answer is recorded adopts the creation's photo too.
+        let photo = Some("https://photos.example/b.jpg");
+        let creation = Creation { token: "crt_b", kind: Kind::Render, subject: "alice", photo };
+        store.record_creation(&creation, 1_000).await.unwrap();
+        let named = Delivery { creation: Some("crt_b".into()), ..delivery("rnd_b", "{b}", 2_000) };
+        assert_eq!(store.receive_delivery(named).await.unwrap().unwrap().subject, "alice");
+        assert_eq!(store.photo_of("rnd_b").await.unwrap().as_deref(), photo);
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn a_delivery_names_the_creator_of_a_render_whose_owner_was_never_recorded() {
     on_both(|store| async move {
-        store.record_creation("crt_1", Kind::Render, "alice", 1_000).await.unwrap();
-        store.record_creation("crt_2", Kind::Analysis, "bob", 1_000).await.unwrap();
+        let started = |token, kind, subject| Creation { token, kind, subject, photo: None };
+        store.record_creation(&started("crt_1", Kind::Render, "alice"), 1_000).await.unwrap();
+        store.record_creation(&started("crt_2", Kind::Analysis, "bob"), 1_000).await.unwrap();
         let named = |id: &str, body: &str, creation: &str| Delivery {
             creation: Some(creation.into()),
             ..delivery(id, body, 2_000)

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::outbox::OutboxEntry;
 use super::store::Store;
-pub use super::store::{Kind, OwnedPage};
+pub use super::store::{Creation, Kind, OwnedPage};
 use crate::error::ServerError;
 
 #[derive(Debug, Clone)]
@@ -30,9 +30,14 @@ impl Ownership {
         self.store.record_owners(kind, &ids, subject, reported).await
     }
 
-    /// Remembers that `subject` is sending a creation of `kind` named `creation` (see `Delivery::creation`).
-    pub async fn started(&self, creation: &str, kind: Kind, subject: &str) -> Result<(), ServerError> {
-        self.store.record_creation(creation, kind, subject, vstage_api::time::now_millis()).await
+    /// Remembers that a creation is being sent (see `Delivery::creation`).
+    pub async fn started(&self, creation: &Creation<'_>) -> Result<(), ServerError> {
+        self.store.record_creation(creation, vstage_api::time::now_millis()).await
+    }
+
+    /// Records each render's photo, `(render id, address)`.
+    pub async fn record_photos(&self, photos: &[(String, String)]) -> Result<(), ServerError> {
+        self.store.record_photos(photos).await
     }
 
     /// Whether `subject` created every one of `ids`.

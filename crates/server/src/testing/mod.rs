@@ -162,6 +162,11 @@ impl TestApp {
         render
     }
 
+    /// This server's data folder.
+    pub fn data_dir(&self) -> &std::path::Path {
+        self.data.path()
+    }
+
     /// The webhook secret this server made and keeps in its data folder (with the embedded sandbox, which signs
     /// with it).
     pub fn webhook_secret(&self) -> String {

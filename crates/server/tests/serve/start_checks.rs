@@ -98,3 +98,23 @@ async fn a_missing_widget_or_database_is_named() {
     let output = vstage("check", &["--dist", dist, "--database", &database], &[]).await;
     assert!(!String::from_utf8_lossy(&output.stderr).contains("hunter2-secret"), "the password is never said");
 }
+
+#[tokio::test]
+async fn content_credentials_name_their_signer_and_a_certificate_c2pa_refuses_stops_the_start() {
+    let dist = widget_dir();
+    let dist = dist.path().to_str().unwrap();
+    let passed = vstage("check", &["--dist", dist], &[]).await;
+    let said = String::from_utf8_lossy(&passed.stdout);
+    assert!(passed.status.success(), "{}", String::from_utf8_lossy(&passed.stderr));
+    assert!(said.contains("content credentials (C2PA): signed with a certificate this server made"), "{said}");
+    assert!(said.contains("--c2pa-cert"), "{said}");
+
+    // a certificate alone, or one that is not a certificate at all
+    both_refuse(&["--dist", dist, "--c2pa-cert", "/nowhere/chain.pem"], &[], &["--c2pa-key"]).await;
+    let files = tempfile::tempdir().unwrap();
+    let (cert, key) = (files.path().join("chain.pem"), files.path().join("key.pem"));
+    std::fs::write(&cert, "not a certificate").unwrap();
+    std::fs::write(&key, "not a key").unwrap();
+    let (cert, key) = (cert.to_str().unwrap(), key.to_str().unwrap());
+    both_refuse(&["--dist", dist, "--c2pa-cert", cert, "--c2pa-key", key], &[], &["cannot sign", "PKCS#8"]).await;
+}

@@ -109,7 +109,8 @@ impl KeptResults {
     }
 
     /// Fetches each image and puts it in the store, adding it to `stored`, within the subject's quota. Each copy
-    /// says in its metadata how it was made (`disclosure::provenance`), and carries none of the photo's own.
+    /// says in its metadata how it was made (`provenance`), carries none of the photo's own, and is signed with
+    /// content credentials naming the render's photo (`signing`).
     async fn copy(
         &self,
         subject: &str,
@@ -124,10 +125,11 @@ impl KeptResults {
             Some(_) => self.used_by(subject).await?,
             None => 0,
         };
+        let original = self.original_of(render_id).await;
         let mut adding = 0u64;
         for source in sources {
             let fetched = self.fetcher.fetch(&source.url).await?;
-            let bytes = provenance::mark(fetched, kind).map_err(ServerError::BadGateway)?;
+            let bytes = self.marked(fetched, kind, &source.file(), original.as_ref()).await?;
             adding += bytes.len() as u64;
             if let Some(quota) = self.limits.quota
                 && used + adding > quota

@@ -3,7 +3,8 @@
 //! (immutable, at links that carry their own permission: `links.rs`) and put in place of the service's addresses in
 //! what the server relays, so a listing does not depend on the service keeping its files. A quota per subject and
 //! a retention period bound it. Here the kept files' store; the copying (`copying`), the answers rewritten
-//! (`answers`), the routes (`routes`) and the retention (`retention`) each in a file of their own.
+//! (`answers`), the routes (`routes`), the retention (`retention`) and the content credentials signed into each
+//! copy (`signing`) each in a file of their own.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -25,6 +26,7 @@ use vstage_api::VariationResult;
 use vstage_api::time::now_millis;
 use vstage_api::vocabulary::VariationType;
 
+use super::credentials::ContentCredentials;
 use super::fetch::{ResultFetcher, extension};
 use super::links::LinkKey;
 use super::provenance;
@@ -35,13 +37,16 @@ use crate::host_webhooks::events::KeptImage;
 use crate::metrics::metrics;
 use crate::storage::outbox::OutboxEntry;
 use crate::storage::store::{KeptFile, Store};
+use crate::storage::uploads::Uploads;
 
 mod answers;
 mod copying;
 mod retention;
 mod routes;
+mod signing;
 
 pub use routes::{link_routes, routes};
+pub use signing::Original;
 
 /// How much kept results may take, and for how long.
 #[derive(Debug, Clone, Copy)]
@@ -72,6 +77,8 @@ pub struct KeptResults {
     one_at_a_time: tokio::sync::Mutex<()>,
     /// The listing site's backend, told of each variation kept (`variation.done`).
     host_webhooks: Option<Arc<HostWebhooks>>,
+    /// What signs each copy's content credentials, and where the photos renders were made from are read.
+    signing: Option<signing::Signing>,
 }
 
 impl KeptResults {
@@ -94,6 +101,7 @@ impl KeptResults {
             copying: Mutex::default(),
             one_at_a_time: Default::default(),
             host_webhooks: None,
+            signing: None,
         }
     }
 

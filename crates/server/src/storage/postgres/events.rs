@@ -36,6 +36,13 @@ impl EventLog for Postgres {
                     &[&delivery.kind.as_str(), &delivery.id, creator],
                 )
                 .await?;
+                tx.execute(
+                    "INSERT INTO render_photos (render_id, address)
+                     SELECT $1, photo FROM creations WHERE token = $2 AND kind = 'render' AND photo IS NOT NULL
+                     ON CONFLICT DO NOTHING",
+                    &[&delivery.id, &delivery.creation],
+                )
+                .await?;
             }
             let subject = owner.or(creator).unwrap_or_else(|| delivery.unowned_subject.clone());
             tx.execute("DELETE FROM deliveries_seen WHERE received_at < $1", &[&delivery.seen_since]).await?;

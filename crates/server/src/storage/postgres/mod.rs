@@ -49,6 +49,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/0005_allowances.sql"),
     include_str!("../../../migrations/postgres/0006_ledger_by_render.sql"),
     include_str!("../../../migrations/postgres/0007_host_outbox.sql"),
+    include_str!("../../../migrations/postgres/0008_render_photos.sql"),
 ];
 
 pub struct Postgres {

@@ -1,7 +1,7 @@
 //! `OwnerRecords` (`store/owners.rs`) on PostgreSQL: its SQL.
 
 use super::*;
-use crate::storage::store::OwnerRecords;
+use crate::storage::store::{Creation, OwnerRecords};
 
 #[async_trait]
 impl OwnerRecords for Postgres {
@@ -92,18 +92,48 @@ impl OwnerRecords for Postgres {
         .await
     }
 
-    async fn record_creation(&self, creation: &str, kind: Kind, subject: &str, now: i64) -> Result<(), ServerError> {
-        let (creation, subject) = (creation.to_string(), subject.to_string());
+    async fn record_creation(&self, creation: &Creation<'_>, now: i64) -> Result<(), ServerError> {
+        let (token, kind, subject) = (creation.token.to_string(), creation.kind, creation.subject.to_string());
+        let photo = creation.photo.map(str::to_string);
         self.run(move |pool| async move {
             pool.get()
                 .await?
                 .execute(
-                    "INSERT INTO creations (token, kind, subject, started_at) VALUES ($1, $2, $3, $4)
+                    "INSERT INTO creations (token, kind, subject, started_at, photo) VALUES ($1, $2, $3, $4, $5)
                      ON CONFLICT DO NOTHING",
-                    &[&creation, &kind.as_str(), &subject, &now],
+                    &[&token, &kind.as_str(), &subject, &now, &photo],
                 )
                 .await?;
             Ok(())
+        })
+        .await
+    }
+
+    async fn record_photos(&self, photos: &[(String, String)]) -> Result<(), ServerError> {
+        let (ids, addresses): (Vec<String>, Vec<String>) = photos.iter().cloned().unzip();
+        self.run(move |pool| async move {
+            pool.get()
+                .await?
+                .execute(
+                    "INSERT INTO render_photos (render_id, address)
+                     SELECT * FROM unnest($1::TEXT[], $2::TEXT[]) ON CONFLICT DO NOTHING",
+                    &[&ids, &addresses],
+                )
+                .await?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn photo_of(&self, render_id: &str) -> Result<Option<String>, ServerError> {
+        let render_id = render_id.to_string();
+        self.run(move |pool| async move {
+            let row = pool
+                .get()
+                .await?
+                .query_opt("SELECT address FROM render_photos WHERE render_id = $1", &[&render_id])
+                .await?;
+            Ok(row.map(|row| row.get(0)))
         })
         .await
     }

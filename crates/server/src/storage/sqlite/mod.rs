@@ -54,6 +54,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/sqlite/0010_allowances.sql"),
     include_str!("../../../migrations/sqlite/0011_ledger_by_render.sql"),
     include_str!("../../../migrations/sqlite/0012_host_outbox.sql"),
+    include_str!("../../../migrations/sqlite/0013_render_photos.sql"),
 ];
 
 impl Sqlite {

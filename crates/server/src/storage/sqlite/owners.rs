@@ -1,7 +1,7 @@
 //! `OwnerRecords` (`store/owners.rs`) on SQLite: its SQL.
 
 use super::*;
-use crate::storage::store::OwnerRecords;
+use crate::storage::store::{Creation, OwnerRecords};
 
 #[async_trait]
 impl OwnerRecords for Sqlite {
@@ -83,14 +83,40 @@ impl OwnerRecords for Sqlite {
         .await
     }
 
-    async fn record_creation(&self, creation: &str, kind: Kind, subject: &str, now: i64) -> Result<(), ServerError> {
-        let (creation, subject) = (creation.to_string(), subject.to_string());
+    async fn record_creation(&self, creation: &Creation<'_>, now: i64) -> Result<(), ServerError> {
+        let (token, kind, subject) = (creation.token.to_string(), creation.kind, creation.subject.to_string());
+        let photo = creation.photo.map(str::to_string);
         self.run(move |db| {
             db.execute(
-                "INSERT OR IGNORE INTO creations (token, kind, subject, started_at) VALUES (?1, ?2, ?3, ?4)",
-                params![creation, kind.as_str(), subject, now],
+                "INSERT OR IGNORE INTO creations (token, kind, subject, started_at, photo) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![token, kind.as_str(), subject, now, photo],
             )?;
             Ok(())
+        })
+        .await
+    }
+
+    async fn record_photos(&self, photos: &[(String, String)]) -> Result<(), ServerError> {
+        let photos = photos.to_vec();
+        self.run(move |db| {
+            let tx = db.transaction()?;
+            for (render_id, address) in &photos {
+                tx.execute(
+                    "INSERT OR IGNORE INTO render_photos (render_id, address) VALUES (?1, ?2)",
+                    params![render_id, address],
+                )?;
+            }
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn photo_of(&self, render_id: &str) -> Result<Option<String>, ServerError> {
+        let render_id = render_id.to_string();
+        self.run(move |db| {
+            let sql = "SELECT address FROM render_photos WHERE render_id = ?1";
+            Ok(db.query_row(sql, params![render_id], |row| row.get(0)).optional()?)
         })
         .await
     }

@@ -1,5 +1,5 @@
-//! Who created what: the renders and analyses recorded with their subject, paged for a subject, and the
-//! creations under way (an event naming one finds its subject).
+//! Who created what: the renders and analyses recorded with their subject, paged for a subject, the creations
+//! under way (an event naming one finds its subject), and the photo each render was made from.
 
 use super::*;
 
@@ -48,6 +48,15 @@ pub(in crate::storage) fn not_a_cursor(cursor: &str) -> ServerError {
     ServerError::BadRequest(format!("cursor: `{cursor}` is not one of your renders; start again from the first page."))
 }
 
+/// A creation under way: its token, what it makes, for whom, and the photo of the one render it makes.
+#[derive(Debug, Clone, Copy)]
+pub struct Creation<'a> {
+    pub token: &'a str,
+    pub kind: Kind,
+    pub subject: &'a str,
+    pub photo: Option<&'a str>,
+}
+
 #[async_trait]
 pub trait OwnerRecords: Send + Sync {
     /// Records `ids` as created by `subject` (a retried record changes nothing), and the host's webhooks that
@@ -71,6 +80,12 @@ pub trait OwnerRecords: Send + Sync {
         cursor: Option<&str>,
         ascending: bool,
     ) -> Result<OwnedPage, ServerError>;
-    /// Remembers that `subject` started a creation of `kind` named `creation`, before it is sent to the service.
-    async fn record_creation(&self, creation: &str, kind: Kind, subject: &str, now: i64) -> Result<(), ServerError>;
+    /// Remembers that `subject` started a creation of `kind` named `creation`, before it is sent to the service,
+    /// with the photo of the one render it makes (a delivery adopting the render adopts the photo too).
+    async fn record_creation(&self, creation: &Creation<'_>, now: i64) -> Result<(), ServerError>;
+    /// Records each render's photo, `(render id, the address its creation named)` (a retried record changes
+    /// nothing).
+    async fn record_photos(&self, photos: &[(String, String)]) -> Result<(), ServerError>;
+    /// The address of the photo `render_id` was made from, when it was created through this server.
+    async fn photo_of(&self, render_id: &str) -> Result<Option<String>, ServerError>;
 }

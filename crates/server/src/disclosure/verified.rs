@@ -1,0 +1,42 @@
+//! What the originals page finds of the listing photo's content credentials (`results::credentials`): read back
+//! by the reference crate's reader, trusting this server's signer, with the kept original to compare with the
+//! parent they name. Kept files do not change, so each photo is read once, on the blocking pool, and remembered
+//! (a bounded number of them: the page is public).
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use super::Disclosures;
+use crate::results::credentials::{Verdict, media_type};
+use crate::storage::store::DisclosureRecord;
+
+/// The verdicts remembered at most; past it they are forgotten and read again.
+const REMEMBERED: usize = 4096;
+
+#[derive(Debug, Default)]
+pub struct Verdicts(Mutex<HashMap<String, Verdict>>);
+
+impl Disclosures {
+    /// The verdict on `record`'s photo, `None` when this server signs no credentials or the files cannot be read.
+    pub(super) async fn verdict(&self, record: &DisclosureRecord) -> Option<Verdict> {
+        let credentials = self.kept.credentials()?.clone();
+        if let Some(known) = self.remembered().get(&record.photo_file) {
+            return Some(known.clone());
+        }
+        let photo = self.kept.read_file(&record.photo_file).await.ok()?;
+        let original = self.kept.read_file(&record.original_file).await.ok()?;
+        let format = media_type(&photo)?;
+        let verdict =
+            tokio::task::spawn_blocking(move || credentials.verify(&photo, format, Some(&original))).await.ok()?;
+        let mut remembered = self.remembered();
+        if remembered.len() >= REMEMBERED {
+            remembered.clear();
+        }
+        remembered.insert(record.photo_file.clone(), verdict.clone());
+        Some(verdict)
+    }
+
+    fn remembered(&self) -> std::sync::MutexGuard<'_, HashMap<String, Verdict>> {
+        self.verdicts.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}

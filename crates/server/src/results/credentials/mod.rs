@@ -1,0 +1,233 @@
+//! Content credentials (C2PA) in kept results: each kept image carries a manifest, signed with the operator's
+//! certificate (`--c2pa-cert`/`--c2pa-key`) or one this server made at first start (`authority`), that says what
+//! was done (an edit by trained algorithmic media, IPTC's digital source type), which service did it, and, when
+//! the server knows the photo the render was made from, that photo as the parent ingredient with its SHA-256. The
+//! originals page reads them back with the reference crate's reader (`verdict`).
+//!
+//! Signing and reading are the `c2pa` crate's (the C2PA reference implementation, its pure-Rust crypto); both
+//! are synchronous and CPU-bound, so callers run them on the blocking pool.
+
+mod authority;
+mod verdict;
+
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, bail};
+use c2pa::assertions::DigitalSourceType;
+use c2pa::{Builder, BuilderIntent, Context, SigningAlg, create_signer};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+pub use verdict::{OriginalCheck, Trust, Verdict};
+
+/// The ingredient's metadata field that holds the original's SHA-256 (C2PA's ingredient assertion has no field of
+/// its own for the bytes of an ingredient without credentials).
+const ORIGINAL_SHA256: &str = "vstage.original_sha256";
+
+/// Who signs the credentials.
+#[derive(Debug, Clone)]
+pub enum Signer {
+    /// The operator's certificate, from this file.
+    Operator(PathBuf),
+    /// A certificate this server made at first start, under the local authority kept in this file.
+    MadeHere(PathBuf),
+}
+
+/// What a kept image's credentials say was done, besides the parent photo.
+pub struct Made<'a> {
+    /// The image's media type (`image/jpeg`, `image/png`, `image/webp`).
+    pub format: &'a str,
+    /// The file's name, as the manifest's title.
+    pub title: &'a str,
+    /// IPTC's digital source type of the result.
+    pub source_type: &'a str,
+    /// What was done, in a sentence.
+    pub description: &'a str,
+}
+
+pub struct ContentCredentials {
+    chain_pem: String,
+    key_pem: String,
+    algorithm: SigningAlg,
+    /// The reader's trust settings: the signer's authority as an anchor, or the signer itself when it has none.
+    trust: Value,
+    pub signer: Signer,
+    /// What made the results: the service, or the embedded sandbox in its place.
+    maker: &'static str,
+}
+
+impl std::fmt::Debug for ContentCredentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContentCredentials").field("signer", &self.signer).field("maker", &self.maker).finish()
+    }
+}
+
+impl ContentCredentials {
+    /// The operator's certificate chain and key (both or neither), or else this server's own, made in `data_dir`
+    /// the first time; checked by signing a small image, so that a certificate C2PA refuses stops the start with
+    /// a sentence rather than every result later.
+    pub fn load(cert: Option<&Path>, key: Option<&Path>, data_dir: &Path, maker: &'static str) -> anyhow::Result<Self> {
+        let (chain_pem, key_pem, anchors, signer) = match (cert, key) {
+            (Some(cert), Some(key)) => {
+                let read =
+                    |path: &Path| std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()));
+                let chain_pem = read(cert)?;
+                let anchors = certificates(&chain_pem).into_iter().skip(1).collect::<String>();
+                (chain_pem, read(key)?, anchors, Signer::Operator(cert.to_path_buf()))
+            }
+            (None, None) => {
+                let made = authority::kept_in(data_dir)?;
+                (made.chain_pem, made.key_pem, made.root_pem, Signer::MadeHere(authority::root_file(data_dir)))
+            }
+            _ => bail!(
+                "--c2pa-cert and --c2pa-key go together: give both (the signer's certificate chain, signer first, \
+                 and its PKCS#8 private key, as PEM files) or neither, and this server makes its own"
+            ),
+        };
+        let trust = match anchors.is_empty() {
+            true => json!({"allowed_list": certificates(&chain_pem).into_iter().next().unwrap_or_default()}),
+            false => json!({"user_anchors": anchors}),
+        };
+        let mut credentials =
+            ContentCredentials { chain_pem, key_pem, algorithm: SigningAlg::Es256, trust, signer, maker };
+        credentials.algorithm = credentials.usable_algorithm()?;
+        Ok(credentials)
+    }
+
+    /// The first algorithm the key signs a small image with, or why none does.
+    fn usable_algorithm(&self) -> anyhow::Result<SigningAlg> {
+        let sample = sample_jpeg();
+        let source_type = super::provenance::source_type(None);
+        let made = Made { format: "image/jpeg", title: "check.jpg", source_type, description: "a check" };
+        let mut last = String::new();
+        for algorithm in
+            [SigningAlg::Es256, SigningAlg::Es384, SigningAlg::Es512, SigningAlg::Ps256, SigningAlg::Ed25519]
+        {
+            let signed = match self.sign_with(algorithm, &sample, &made, None) {
+                Ok(signed) => signed,
+                Err(error) => {
+                    last = error;
+                    continue;
+                }
+            };
+            // What the reference reader finds of it (whoever it trusts): it asks more than signing does.
+            if let Verdict::Read { trust: Trust::Invalid, problems, .. } = self.verify(&signed, made.format, None) {
+                bail!(
+                    "content credentials signed with this certificate do not verify ({}); the reference reader \
+                     asks the signer's subject to name its organization (O=), and a chain that leads to it",
+                    problems.join(", ")
+                );
+            }
+            return Ok(algorithm);
+        }
+        bail!(
+            "the content credentials' certificate cannot sign ({last}). C2PA asks for an X.509 v3 signer that is \
+             not an authority, with an authority key identifier, key usage digitalSignature and an extended key \
+             usage such as emailProtection or documentSigning, its chain in PEM (signer first) and its key as \
+             PKCS#8 PEM (`openssl pkcs8 -topk8 -nocrypt` converts one)"
+        )
+    }
+
+    /// `bytes` with a manifest saying what `made` says, and `original` (its bytes as kept) as the parent.
+    pub fn sign(&self, bytes: &[u8], made: &Made<'_>, original: Option<(&str, &[u8])>) -> Result<Vec<u8>, String> {
+        self.sign_with(self.algorithm, bytes, made, original)
+    }
+
+    fn sign_with(
+        &self,
+        algorithm: SigningAlg,
+        bytes: &[u8],
+        made: &Made<'_>,
+        original: Option<(&str, &[u8])>,
+    ) -> Result<Vec<u8>, String> {
+        let failed = |error: c2pa::Error| error.to_string();
+        let signer = create_signer::from_keys(self.chain_pem.as_bytes(), self.key_pem.as_bytes(), algorithm, None)
+            .map_err(failed)?;
+        let context = Context::new().with_settings(json!({"builder": {"thumbnail": {"enabled": false}}}));
+        let mut builder = Builder::from_context(context.map_err(failed)?)
+            .with_definition(json!({
+                "title": made.title,
+                "format": made.format,
+                "claim_generator_info": [{"name": "vstage", "version": env!("CARGO_PKG_VERSION")}],
+            }))
+            .map_err(failed)?;
+        let source_type: DigitalSourceType =
+            serde_json::from_value(json!(made.source_type)).unwrap_or(DigitalSourceType::TrainedAlgorithmicData);
+        let mut edited = json!({
+            "action": "c2pa.edited",
+            "digitalSourceType": made.source_type,
+            "softwareAgent": {"name": self.maker},
+            "description": made.description,
+        });
+        match original {
+            Some((format, original)) => {
+                builder.set_intent(BuilderIntent::Edit);
+                let ingredient = json!({
+                    "title": "original photo",
+                    "relationship": "parentOf",
+                    "label": "original",
+                    "metadata": {ORIGINAL_SHA256: hex::encode(Sha256::digest(original))},
+                });
+                builder
+                    .add_ingredient_from_stream(ingredient.to_string(), format, &mut Cursor::new(original))
+                    .map_err(failed)?;
+                edited["parameters"] = json!({"ingredientIds": ["original"]});
+            }
+            None => {
+                builder.set_intent(BuilderIntent::Create(source_type));
+                edited["action"] = json!("c2pa.created");
+            }
+        }
+        builder.add_action(edited).map_err(failed)?;
+        let mut signed = Cursor::new(Vec::with_capacity(bytes.len() + 32 * 1024));
+        builder.sign(&*signer, made.format, &mut Cursor::new(bytes), &mut signed).map_err(failed)?;
+        Ok(signed.into_inner())
+    }
+
+    /// What a reader makes of `bytes`' credentials, trusting this server's signer, with `original` (as kept) to
+    /// compare with the parent the credentials name.
+    pub fn verify(&self, bytes: &[u8], format: &str, original: Option<&[u8]>) -> Verdict {
+        verdict::read(bytes, format, &self.trust, original)
+    }
+
+    /// One line for `vstage check`.
+    pub fn describe(&self) -> String {
+        match &self.signer {
+            Signer::Operator(cert) => format!("content credentials (C2PA): signed with {}", cert.display()),
+            Signer::MadeHere(root) => format!(
+                "content credentials (C2PA): signed with a certificate this server made at first start (its \
+                 authority: {}); readers elsewhere do not trust it, and other servers make their own: give \
+                 --c2pa-cert and --c2pa-key for credentials a listing's readers can trust",
+                root.display()
+            ),
+        }
+    }
+}
+
+/// The media type C2PA reads `bytes` as, for the formats the service's results come in.
+pub fn media_type(bytes: &[u8]) -> Option<&'static str> {
+    match image::guess_format(bytes).ok()? {
+        image::ImageFormat::Jpeg => Some("image/jpeg"),
+        image::ImageFormat::Png => Some("image/png"),
+        image::ImageFormat::WebP => Some("image/webp"),
+        _ => None,
+    }
+}
+
+/// Each certificate of a PEM chain, in order.
+fn certificates(chain_pem: &str) -> Vec<String> {
+    const END: &str = "-----END CERTIFICATE-----";
+    chain_pem.split_inclusive(END).filter(|part| part.contains(END)).map(|part| format!("{}\n", part.trim())).collect()
+}
+
+/// An 8×8 JPEG to sign when checking a certificate.
+fn sample_jpeg() -> Vec<u8> {
+    let mut jpeg = Vec::new();
+    let pixels = image::RgbImage::from_pixel(8, 8, image::Rgb([120, 140, 160]));
+    let _ = pixels.write_to(&mut Cursor::new(&mut jpeg), image::ImageFormat::Jpeg);
+    jpeg
+}
+
+#[cfg(test)]
+mod tests;
