@@ -1,6 +1,7 @@
 //! Disclosure from "Use in listing" to what a host page shows, for each profile, on a listing site of its own origin
 //! under exactly the Content-Security-Policy docs/embedding.md gives; then the originals page as a phone opens it
-//! from the QR code: its photos, no script, and nothing serious for axe, in English and German.
+//! from the QR code: its photos, its content credentials verified, no script, and nothing serious for axe, in
+//! English and German.
 
 use std::time::Duration;
 
@@ -253,6 +254,10 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
         assert!(loaded, "the altered photo and the original load");
         let heading = driver.find(By::Css("h1")).await?.text().await?;
         assert_eq!(heading, "This listing photo was digitally altered");
+        // the photo's content credentials, read back by the server, verify and name the original shown
+        let credentials = driver.find(By::Css("#credentials")).await?.text().await?;
+        assert!(credentials.contains("content credentials verify"), "{credentials}");
+        assert!(credentials.contains("They name the original shown here"), "{credentials}");
         // axe is evaluated by the driver: the page's own policy refuses any script element
         let axe = axe_script();
         driver.execute(&format!("{axe}\n;return typeof window.axe;"), vec![]).await?;
@@ -262,6 +267,8 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
         driver.goto(&format!("{page}&lang=de")).await?;
         let heading = driver.find(By::Css("h1")).await?.text().await?;
         assert_eq!(heading, "Dieses Inseratsfoto wurde digital verändert");
+        let credentials = driver.find(By::Css("#credentials")).await?.text().await?;
+        assert!(credentials.contains("Inhaltsnachweise des Fotos sind gültig"), "{credentials}");
         driver.execute(&format!("{axe}\n;return typeof window.axe;"), vec![]).await?;
         let serious = serious_violations(&driver, &axe).await?;
         assert!(serious.is_empty(), "axe on the German originals page: {serious:?}");
