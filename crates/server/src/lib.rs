@@ -35,6 +35,8 @@ mod testing;
 mod upstream;
 
 pub use access::token;
+/// What a kept copy is made of (its provenance and its content credentials), for `benches/keeping.rs`.
+pub use results::{credentials, provenance};
 
 use crate::cli::{Cli, Command};
 

@@ -3,10 +3,10 @@
 
 mod allowance_check;
 mod attacks;
+mod bench_binaries;
 mod body_memory;
 mod fan_out;
 mod host_webhooks;
-mod imaging;
 mod instructions;
 mod mask_editor;
 mod proxy_http;
@@ -42,6 +42,8 @@ pub enum Group {
     Imaging,
     Mask,
     Results,
+    /// Keeping a 12 MP result with its content credentials (C2PA), beside keeping it without.
+    Credentials,
     /// The widget's dev loop (`cargo xtask dev`): a text saved to shown on screen.
     Dev,
 }
@@ -57,7 +59,7 @@ fn dev_loop(project: &Project, report: &mut Report) -> anyhow::Result<()> {
 pub fn run(project: &Project, only: &[Group]) -> anyhow::Result<()> {
     setup::ensure(project, Purpose::Bench)?;
     let mut report = Report::default();
-    let measures: [(Group, Measurement); 13] = [
+    let measures: [(Group, Measurement); 14] = [
         (Group::Widget, widget_size::measure),
         (Group::Sandbox, sandbox_http::measure),
         (Group::Proxy, proxy_http::measure),
@@ -67,9 +69,10 @@ pub fn run(project: &Project, only: &[Group]) -> anyhow::Result<()> {
         (Group::Instances, fan_out::measure),
         (Group::HostWebhooks, host_webhooks::measure),
         (Group::Studio, studio::measure),
-        (Group::Imaging, imaging::measure),
+        (Group::Imaging, bench_binaries::imaging),
         (Group::Mask, mask_editor::measure),
         (Group::Results, results_zip::measure),
+        (Group::Credentials, bench_binaries::keeping),
         (Group::Dev, dev_loop),
     ];
     for (group, measure) in measures {
