@@ -18,8 +18,7 @@ pub struct RuleSource {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rules {
     pub profile: DisclosureProfile,
-    /// The rule, read at its source; `None` where it was not (a profile of the host's own, or one kept from an
-    /// earlier release whose rule is still to be read at its source: see `docs/embedding.md`).
+    /// The rule, read at its source; `None` only for `none` (the host discloses in its own way).
     pub source: Option<RuleSource>,
     /// A statement on or next to the photo.
     pub statement: bool,
@@ -87,11 +86,18 @@ pub const PROFILES: [Rules; 7] = [
         placement: Placement::OriginalFirst,
         enhancement_exempt: true,
     },
-    // Smart MLS (Connecticut) rules: a virtually staged or altered photo carries a watermark saying so.
+    // Smart MLS (Connecticut): a virtually staged photo carries a stamp or watermark saying so; no original needs
+    // to go with it.
     Rules {
         profile: DisclosureProfile::SmartMls,
-        // Its rule was not found at Smart MLS's own address: kept as shipped before, to be sourced or withdrawn.
-        source: None,
+        source: Some(RuleSource {
+            citation: "Smart MLS, connectMLS help center: Virtually Staged Photos",
+            address: "https://connectmls.smartmls.com/hc/en-us/articles/34224328443675-Virtually-Staged-Photos",
+            words: "Virtually staged photos: MUST have a stamp/watermark that notes that they are virtually staged. \
+                    If you do not watermark the photo yourself prior to uploading it, you can ask connectMLS to \
+                    apply its own watermark to the photo. Do NOT need to be accompanied by an original/\"as is\" \
+                    photo",
+        }),
         statement: true,
         link: false,
         qr: false,
@@ -201,8 +207,7 @@ mod tests {
     fn every_profile_of_a_law_or_mls_quotes_its_rule_at_its_public_address() {
         for rules in PROFILES {
             let Some(source) = rules.source else {
-                let unsourced = [DisclosureProfile::None, DisclosureProfile::SmartMls];
-                assert!(unsourced.contains(&rules.profile), "{:?} names no rule", rules.profile);
+                assert_eq!(rules.profile, DisclosureProfile::None, "{:?} names no rule", rules.profile);
                 continue;
             };
             assert!(source.address.starts_with("https://") && !source.words.is_empty(), "{:?}", rules.profile);
@@ -221,6 +226,11 @@ mod tests {
         assert!(quoted.contains("overlays") && !realtracs.watermark && !realtracs.qr && !realtracs.statement);
         assert!(quoted.contains("media remarks") && realtracs.description);
         assert!(quoted.contains("immediately before") && realtracs.placement == Placement::OriginalFirst);
+        // Smart MLS: a watermark on the photo, and no original needed beside it
+        let smart = rules(DisclosureProfile::SmartMls);
+        let quoted = smart.source.unwrap().words;
+        assert!(quoted.contains("MUST have a stamp/watermark") && smart.watermark && smart.statement);
+        assert!(quoted.contains("Do NOT need to be accompanied by an original") && !smart.link && !smart.qr);
     }
 
     #[test]
