@@ -11,6 +11,10 @@ pub mod routes;
 pub mod typed;
 mod unlisted;
 
+/// Through the whole app, in-process.
+#[cfg(test)]
+mod served;
+
 use std::sync::Arc;
 use std::time::Duration;
 

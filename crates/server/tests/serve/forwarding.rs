@@ -1,4 +1,6 @@
-//! Forwarding to the embedded sandbox or to a service over TLS, the API's 404s, path tricks, and the widget's files.
+//! Forwarding to a service over TLS (its trust from the process's environment), open access refusing to listen
+//! beyond loopback, the deadlines on headers and bodies at the socket, and a closed standard output. (The proxy's
+//! handler tests run in-process, in `src/proxy/served.rs` and beside it.)
 
 use std::time::Duration;
 
@@ -92,109 +94,6 @@ async fn a_client_that_never_finishes_its_headers_is_disconnected() {
     assert!(started.elapsed() >= Duration::from_secs(1), "closed before its time: {:?}", started.elapsed());
     let capabilities = reqwest::get(server.api("/capabilities")).await.unwrap();
     assert_eq!(capabilities.status().as_u16(), 200);
-}
-
-#[tokio::test]
-async fn answers_are_not_sniffed_and_an_upstream_page_is_not_relayed() {
-    let upstream = RecordingUpstream::start().await;
-    let dist = widget_dir();
-    let server =
-        Server::start_with(dist.path(), &["--upstream", &upstream.url], &[("VSTAGE_API_KEY", "k_test_0123")]).await;
-    upstream.forget();
-    let http = reqwest::Client::new();
-
-    let relayed = http.get(server.api("/v2/renders/rnd_1")).send().await.unwrap();
-    assert_eq!(relayed.status().as_u16(), 200);
-    assert_eq!(relayed.headers()["x-content-type-options"], "nosniff");
-    let refused = http.get(server.api("/v2/no-such-endpoint")).send().await.unwrap();
-    assert_eq!(refused.headers()["x-content-type-options"], "nosniff", "errors of our own too");
-    let page = http.get(format!("{}/", server.url)).send().await.unwrap();
-    assert_eq!(page.headers()["x-content-type-options"], "nosniff", "and the widget's files");
-
-    // The service (or a proxy before it) answers an HTML page: it never becomes a page of this origin.
-    let html = http.get(server.api("/v2/renders/html-page")).send().await.unwrap();
-    assert_eq!(html.status().as_u16(), 502);
-    assert_eq!(html.headers()["content-type"], "application/json");
-    let body: serde_json::Value = html.json().await.unwrap();
-    assert!(body["message"].as_str().unwrap().contains("something other than data"), "{body}");
-}
-
-#[tokio::test]
-async fn the_query_sent_upstream_is_the_servers_own_encoding() {
-    let upstream = RecordingUpstream::start().await;
-    let dist = widget_dir();
-    let server =
-        Server::start_with(dist.path(), &["--upstream", &upstream.url], &[("VSTAGE_API_KEY", "k_test_0123")]).await;
-    upstream.forget();
-    let http = reqwest::Client::new();
-
-    let answer = http.get(server.api("/v1/render?render%5Fid=rnd_1&note=a+b%26c&&=x&RENDER_ID=rnd_2")).send();
-    assert_eq!(answer.await.unwrap().status().as_u16(), 200);
-    let twice = http.get(server.api("/v1/render?render_id=rnd_1&render%5Fid=rnd_2")).send().await.unwrap();
-    assert_eq!(twice.status().as_u16(), 400);
-    let seen = upstream.seen();
-    assert_eq!(seen.len(), 1, "the ambiguous query never left: {seen:?}");
-    // only the parameters the endpoint has, read and written again by this server: `note`, `RENDER_ID` dropped
-    assert_eq!(seen[0].path_and_query, "/v1/render?render_id=rnd_1");
-}
-
-#[tokio::test]
-async fn token_holders_choose_no_webhook_and_no_private_address() {
-    let upstream = RecordingUpstream::start().await;
-    let dist = widget_dir();
-    let secret = "test-widget-secret-0123456789abcdef";
-    let server = Server::start_with(
-        dist.path(),
-        &["--upstream", &upstream.url, "--access", "token", "--public-url", "https://studio.example"],
-        &[("VSTAGE_API_KEY", "k_test_0123"), ("VSTAGE_WIDGET_SECRET", secret), ("VSTAGE_WEBHOOK_SECRET", "whs_0123")],
-    )
-    .await;
-    upstream.forget();
-    let token = crate::mint(secret, "alice", "1h", None).await;
-    let creations = || upstream.seen().into_iter().filter(|seen| seen.method == "POST").collect::<Vec<_>>();
-    let http = reqwest::Client::new();
-    let create = |body: serde_json::Value| http.post(server.api("/v2/renders")).bearer_auth(&token).json(&body);
-    let render = |image_url: &str| {
-        serde_json::json!({"image_url": image_url, "variation_count": 1, "config": {"type": "enhancement"},
-                           "webhook_url": "https://attacker.example/hook"})
-    };
-
-    // the browser's webhook_url is replaced by the server's receiver, naming the creation
-    let answer = create(render("https://photos.example/a.jpg")).send().await.unwrap();
-    assert_eq!(answer.status().as_u16(), 200);
-    let sent: serde_json::Value = serde_json::from_slice(&creations()[0].body).unwrap();
-    let receiver = sent["webhook_url"].as_str().unwrap_or_default();
-    let creation = receiver.strip_prefix("https://studio.example/api/webhooks/service?creation=crt_");
-    assert!(creation.is_some_and(|token| token.len() == 64), "{receiver}");
-    // the server's own uploads are fine
-    let own = create(render("https://studio.example/api/uploads/abc.jpg")).send().await.unwrap();
-    assert_eq!(own.status().as_u16(), 200);
-
-    // this machine, the cloud's metadata service, a private network: refused, nothing sent
-    for (body, field) in [
-        (render("http://169.254.169.254/latest/meta-data/"), "image_url"),
-        (render("http://localhost:6379/"), "image_url"),
-        (
-            serde_json::json!({"image_url": "https://photos.example/a.jpg", "variation_count": 1,
-                               "config": {"type": "staging", "remove_furniture": {"mode": "on",
-                                          "mask_url": "http://10.1.2.3/mask.png"}}}),
-            "config.remove_furniture.mask_url",
-        ),
-    ] {
-        let answer = create(body).send().await.unwrap();
-        assert_eq!(answer.status().as_u16(), 400);
-        let message: serde_json::Value = answer.json().await.unwrap();
-        assert!(message["message"].as_str().unwrap().starts_with(field), "{message}");
-    }
-    let v1 = http
-        .post(server.api("/v1/render/create?image_url=http%3A%2F%2F192.168.0.10%2Fa.jpg&room_type=living"))
-        .bearer_auth(&token)
-        .multipart(reqwest::multipart::Form::new().text("note", "x"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(v1.status().as_u16(), 400);
-    assert_eq!(creations().len(), 2, "only the two public creations reached the service");
 }
 
 #[tokio::test]

@@ -1,0 +1,87 @@
+//! Forwarding through the whole app, in-process, in front of a recording stand-in for the service: answers are
+//! not sniffed and a page from upstream is not relayed, the query sent is this server's own encoding, and a
+//! token's holder chooses no webhook and no private address.
+
+use axum::http::Method;
+use serde_json::{Value, json};
+
+use crate::testing::TestApp;
+use crate::testing::recording::RecordingUpstream;
+
+#[tokio::test]
+async fn answers_are_not_sniffed_and_an_upstream_page_is_not_relayed() {
+    let upstream = RecordingUpstream::start().await;
+    let server = TestApp::in_front_of(&upstream, &[]).await;
+    let relayed = server.get("/api/v2/renders/rnd_1").await;
+    assert_eq!(relayed.status(), 200);
+    assert_eq!(relayed.headers()["x-content-type-options"], "nosniff");
+    let refused = server.get("/api/v2/no-such-endpoint").await;
+    assert_eq!(refused.headers()["x-content-type-options"], "nosniff", "errors of our own too");
+    assert_eq!(server.get("/").await.headers()["x-content-type-options"], "nosniff", "and the widget's files");
+
+    // The service (or a proxy before it) answers an HTML page: it never becomes a page of this origin.
+    let html = server.get("/api/v2/renders/html-page").await;
+    assert_eq!(html.headers()["content-type"], "application/json");
+    let (status, body) = crate::testing::json(html).await;
+    assert_eq!(status, 502);
+    assert!(body["message"].as_str().unwrap().contains("something other than data"), "{body}");
+}
+
+#[tokio::test]
+async fn the_query_sent_upstream_is_the_servers_own_encoding() {
+    let upstream = RecordingUpstream::start().await;
+    let server = TestApp::in_front_of(&upstream, &[]).await;
+    assert_eq!(server.get("/api/v1/render?render%5Fid=rnd_1&note=a+b%26c&&=x&RENDER_ID=rnd_2").await.status(), 200);
+    assert_eq!(server.get("/api/v1/render?render_id=rnd_1&render%5Fid=rnd_2").await.status(), 400);
+    let seen = upstream.seen();
+    assert_eq!(seen.len(), 1, "the ambiguous query never left: {seen:?}");
+    // only the parameters the endpoint has, read and written again by this server: `note`, `RENDER_ID` dropped
+    assert_eq!(seen[0].path_and_query, "/v1/render?render_id=rnd_1");
+}
+
+#[tokio::test]
+async fn token_holders_choose_no_webhook_and_no_private_address() {
+    let upstream = RecordingUpstream::start().await;
+    let server =
+        TestApp::in_front_of(&upstream, &["--access", "token", "--public-url", "https://studio.example"]).await;
+    let token = server.token("alice");
+    let creations = || upstream.seen().into_iter().filter(|seen| seen.method == "POST").collect::<Vec<_>>();
+    let create = |body: Value| server.ask(Method::POST, "/api/v2/renders").bearer(&token).json(&body).answer();
+    let render = |image_url: &str| {
+        json!({"image_url": image_url, "variation_count": 1, "config": {"type": "enhancement"},
+               "webhook_url": "https://attacker.example/hook"})
+    };
+
+    // the browser's webhook_url is replaced by the server's receiver, naming the creation
+    assert_eq!(create(render("https://photos.example/a.jpg")).await.0, 200);
+    let sent: Value = serde_json::from_slice(&creations()[0].body).unwrap();
+    let receiver = sent["webhook_url"].as_str().unwrap_or_default();
+    let creation = receiver.strip_prefix("https://studio.example/api/webhooks/service?creation=crt_");
+    assert!(creation.is_some_and(|token| token.len() == 64), "{receiver}");
+    // the server's own uploads are fine
+    assert_eq!(create(render("https://studio.example/api/uploads/abc.jpg")).await.0, 200);
+
+    // this machine, the cloud's metadata service, a private network: refused, nothing sent
+    for (body, field) in [
+        (render("http://169.254.169.254/latest/meta-data/"), "image_url"),
+        (render("http://localhost:6379/"), "image_url"),
+        (
+            json!({"image_url": "https://photos.example/a.jpg", "variation_count": 1,
+                   "config": {"type": "staging", "remove_furniture": {"mode": "on",
+                              "mask_url": "http://10.1.2.3/mask.png"}}}),
+            "config.remove_furniture.mask_url",
+        ),
+    ] {
+        let (status, message) = create(body).await;
+        assert_eq!(status, 400);
+        assert!(message["message"].as_str().unwrap().starts_with(field), "{message}");
+    }
+    let form = "--b\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nx\r\n--b--\r\n";
+    let v1 = server
+        .ask(Method::POST, "/api/v1/render/create?image_url=http%3A%2F%2F192.168.0.10%2Fa.jpg&room_type=living")
+        .bearer(&token)
+        .header("content-type", "multipart/form-data; boundary=b")
+        .body(form);
+    assert_eq!(v1.answer().await.0, 400);
+    assert_eq!(creations().len(), 2, "only the two public creations reached the service");
+}
