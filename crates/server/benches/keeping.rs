@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use image::imageops::FilterType;
 use vstage_api::vocabulary::VariationType;
-use vstage_server::credentials::{ContentCredentials, Made};
+use vstage_server::credentials::{ContentCredentials, Made, authority};
 use vstage_server::provenance;
 
 const RUNS: usize = 7;
@@ -35,8 +35,9 @@ fn photo_12mp(name: &str) -> Vec<u8> {
 
 fn main() {
     let (original, result) = (photo_12mp("living-empty.jpg"), photo_12mp("living-furnished.jpg"));
-    let data = tempfile::tempdir().expect("a data folder");
-    let credentials = ContentCredentials::load(None, None, data.path(), "Virtual Staging AI").expect("credentials");
+    let signer = authority::make().expect("a signer of its own");
+    let credentials =
+        ContentCredentials::made_here(signer, "local-authority.pem".into(), "Virtual Staging AI").expect("credentials");
     let kind = Some(&VariationType::Staging);
     let keep_unsigned = || provenance::mark(result.clone().into(), kind).expect("marks");
     let made = Made {

@@ -118,8 +118,9 @@ impl Foundation {
             checks::upstream_accepts_the_key(&upstream, &http).await?;
         }
         let maker = if embedded_sandbox.is_some() { "vstage sandbox" } else { "Virtual Staging AI" };
-        let (cert, key) = (args.c2pa_cert.as_deref(), args.c2pa_key.as_deref());
-        let credentials = Arc::new(ContentCredentials::load(cert, key, &args.data_dir, maker)?);
+        let signer_files = (args.c2pa_cert.as_deref(), args.c2pa_key.as_deref());
+        let credentials =
+            Arc::new(ContentCredentials::for_server(signer_files, store.as_ref(), &args.data_dir, maker).await?);
         let loader = Loader::from_dist(&args.dist).allowing(&args.allow_origins);
         if args.skip_checks.contains(&SkippableCheck::Widget) {
             checks::skipped("the widget's files");

@@ -11,7 +11,7 @@ use super::postgres::Postgres;
 use super::sqlite::Sqlite;
 use super::store::{
     ClaimReporter, Creation, Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LevelReached, LevelReports,
-    Limits, Reservation, Reserved, Setting, Store, StoredEvent, SubjectAllowance, UploadRecord,
+    Limits, Reservation, Reserved, Setting, SignerRecord, Store, StoredEvent, SubjectAllowance, UploadRecord,
 };
 use crate::live::webhooks::SEEN_FOR_MS;
 use vstage_api::usage::{Cost, UsageKind, UsageLevel};
@@ -193,6 +193,24 @@ async fn a_renders_photo_is_kept_as_its_creation_first_named_it() {
         let named = Delivery { creation: Some("crt_b".into()), ..delivery("rnd_b", "{b}", 2_000) };
         assert_eq!(store.receive_delivery(named).await.unwrap().unwrap().subject, "alice");
         assert_eq!(store.photo_of("rnd_b").await.unwrap().as_deref(), photo);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_first_content_signer_kept_is_every_servers() {
+    on_both(|store| async move {
+        assert_eq!(store.signer().await.unwrap(), None);
+        let signer = |n: &str| SignerRecord {
+            chain_pem: format!("chain {n}"),
+            key_pem: format!("key {n}"),
+            root_pem: format!("root {n}"),
+        };
+        let (first, second) = (signer("1"), signer("2"));
+        let kept = futures_util::future::join_all([store.keep_signer(&first), store.keep_signer(&second)]).await;
+        let kept: Vec<SignerRecord> = kept.into_iter().map(Result::unwrap).collect();
+        assert!(kept[0] == kept[1] && (kept[0] == first || kept[0] == second), "one signer for both");
+        assert_eq!(store.signer().await.unwrap().as_ref(), Some(&kept[0]));
     })
     .await;
 }

@@ -1,8 +1,9 @@
 //! The signing certificate a server makes at first start when its operator gives none: a local authority (a root
 //! that signs nothing but its signer) and a signer under it, as C2PA asks of a signing certificate (version 3, an
 //! authority key identifier, key usage `digitalSignature`, extended key usage `emailProtection`, not an authority,
-//! ECDSA on P-256), kept in the data folder so that every result this server signs names the same signer.
-//! A self-signed signer is what the C2PA specification forbids, so the root is separate.
+//! ECDSA on P-256, a subject that names its organization). A self-signed signer is what the C2PA specification
+//! forbids, so the root is separate. Kept in the database, so that every server on it signs as one and a result
+//! kept by one verifies on another's pages; the root is also written to the data folder, to hand to readers.
 
 use std::path::{Path, PathBuf};
 
@@ -13,51 +14,26 @@ use rcgen::{
     KeyUsagePurpose, PKCS_ECDSA_P256_SHA256,
 };
 
-/// The folder in the data folder, and its files.
-pub const FOLDER: &str = "content-credentials";
-const CHAIN: &str = "signer.pem";
-const KEY: &str = "signer-key.pem";
-const ROOT: &str = "local-authority.pem";
+use crate::storage::store::{SignerRecord, Store};
 
-/// A signer's certificate chain (signer first), its PKCS#8 private key, and the root to trust it by (PEM each).
-pub struct Certificates {
-    pub chain_pem: String,
-    pub key_pem: String,
-    pub root_pem: String,
-}
-
-/// The certificates kept in `data_dir`, made there the first time.
-pub fn kept_in(data_dir: &Path) -> anyhow::Result<Certificates> {
-    let folder = data_dir.join(FOLDER);
-    let read = |name: &str| std::fs::read_to_string(folder.join(name));
-    if let (Ok(chain_pem), Ok(key_pem), Ok(root_pem)) = (read(CHAIN), read(KEY), read(ROOT)) {
-        return Ok(Certificates { chain_pem, key_pem, root_pem });
-    }
-    let made = make().context("making the content credentials' signing certificate")?;
-    std::fs::create_dir_all(&folder).with_context(|| format!("creating {}", folder.display()))?;
-    write_private(&folder.join(KEY), &made.key_pem)?;
-    for (name, pem) in [(CHAIN, &made.chain_pem), (ROOT, &made.root_pem)] {
-        std::fs::write(folder.join(name), pem).with_context(|| format!("writing {}", folder.join(name).display()))?;
-    }
-    Ok(made)
-}
-
-/// Where the local authority's root is kept, for `vstage check` to name.
+/// Where the local authority's root is written in the data folder.
 pub fn root_file(data_dir: &Path) -> PathBuf {
-    data_dir.join(FOLDER).join(ROOT)
+    data_dir.join("content-credentials").join("local-authority.pem")
 }
 
-fn write_private(path: &Path, pem: &str) -> anyhow::Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(path)
-        .with_context(|| format!("writing {}", path.display()))?;
-    file.write_all(pem.as_bytes()).with_context(|| format!("writing {}", path.display()))
+/// The signer kept in `store`, made and kept the first time (the first kept wins among servers starting
+/// together); its root written to `data_dir`.
+pub async fn kept(store: &dyn Store, data_dir: &Path) -> anyhow::Result<SignerRecord> {
+    let signer = match store.signer().await? {
+        Some(signer) => signer,
+        None => store.keep_signer(&make().context("making the content credentials' signing certificate")?).await?,
+    };
+    let root = root_file(data_dir);
+    if let Some(folder) = root.parent() {
+        std::fs::create_dir_all(folder).with_context(|| format!("creating {}", folder.display()))?;
+    }
+    std::fs::write(&root, &signer.root_pem).with_context(|| format!("writing {}", root.display()))?;
+    Ok(signer)
 }
 
 fn name(common_name: &str) -> DistinguishedName {
@@ -69,7 +45,7 @@ fn name(common_name: &str) -> DistinguishedName {
 
 /// A root valid for 20 years and a signer under it valid for 10: without a time-stamping authority a reader checks
 /// the signer against today's date, so a short validity would make every kept result's credentials expire with it.
-fn make() -> anyhow::Result<Certificates> {
+pub fn make() -> anyhow::Result<SignerRecord> {
     let today = chrono::Utc::now().date_naive();
     let valid_from = rcgen::date_time_ymd(today.year(), today.month() as u8, today.day() as u8);
     let until = |years: i32| rcgen::date_time_ymd(today.year() + years, today.month() as u8, today.day().min(28) as u8);
@@ -92,5 +68,5 @@ fn make() -> anyhow::Result<Certificates> {
     signer.use_authority_key_identifier_extension = true;
     (signer.not_before, signer.not_after) = (valid_from, until(10));
     let chain_pem = signer.signed_by(&signer_key, &issuer)?.pem();
-    Ok(Certificates { chain_pem, key_pem: signer_key.serialize_pem(), root_pem })
+    Ok(SignerRecord { chain_pem, key_pem: signer_key.serialize_pem(), root_pem })
 }

@@ -7,7 +7,7 @@
 //! Signing and reading are the `c2pa` crate's (the C2PA reference implementation, its pure-Rust crypto); both
 //! are synchronous and CPU-bound, so callers run them on the blocking pool.
 
-mod authority;
+pub mod authority;
 mod verdict;
 
 use std::io::Cursor;
@@ -18,6 +18,8 @@ use c2pa::assertions::DigitalSourceType;
 use c2pa::{Builder, BuilderIntent, Context, SigningAlg, create_signer};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
+
+use crate::storage::store::{SignerRecord, Store};
 
 pub use verdict::{OriginalCheck, Trust, Verdict};
 
@@ -30,7 +32,8 @@ const ORIGINAL_SHA256: &str = "vstage.original_sha256";
 pub enum Signer {
     /// The operator's certificate, from this file.
     Operator(PathBuf),
-    /// A certificate this server made at first start, under the local authority kept in this file.
+    /// A certificate a server on this database made at first start, under the local authority written to this
+    /// file.
     MadeHere(PathBuf),
 }
 
@@ -64,31 +67,54 @@ impl std::fmt::Debug for ContentCredentials {
 }
 
 impl ContentCredentials {
-    /// The operator's certificate chain and key (both or neither), or else this server's own, made in `data_dir`
-    /// the first time; checked by signing a small image, so that a certificate C2PA refuses stops the start with
-    /// a sentence rather than every result later.
-    pub fn load(cert: Option<&Path>, key: Option<&Path>, data_dir: &Path, maker: &'static str) -> anyhow::Result<Self> {
-        let (chain_pem, key_pem, anchors, signer) = match (cert, key) {
-            (Some(cert), Some(key)) => {
-                let read =
-                    |path: &Path| std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()));
-                let chain_pem = read(cert)?;
-                let anchors = certificates(&chain_pem).into_iter().skip(1).collect::<String>();
-                (chain_pem, read(key)?, anchors, Signer::Operator(cert.to_path_buf()))
-            }
+    /// The operator's certificate chain and key (both or neither), or else the signer this server made at first
+    /// start, kept in `store` for every server on it (`authority`); checked by signing a small image and reading
+    /// it back, so that a certificate C2PA refuses stops the start with a sentence rather than every result later.
+    pub async fn for_server(
+        (cert, key): (Option<&Path>, Option<&Path>),
+        store: &dyn Store,
+        data_dir: &Path,
+        maker: &'static str,
+    ) -> anyhow::Result<Self> {
+        match (cert, key) {
+            (Some(cert), Some(key)) => ContentCredentials::operators(cert, key, maker),
             (None, None) => {
-                let made = authority::kept_in(data_dir)?;
-                (made.chain_pem, made.key_pem, made.root_pem, Signer::MadeHere(authority::root_file(data_dir)))
+                let signer = authority::kept(store, data_dir).await?;
+                ContentCredentials::made_here(signer, authority::root_file(data_dir), maker)
             }
             _ => bail!(
                 "--c2pa-cert and --c2pa-key go together: give both (the signer's certificate chain, signer first, \
                  and its PKCS#8 private key, as PEM files) or neither, and this server makes its own"
             ),
-        };
+        }
+    }
+
+    /// Signing with the operator's chain (PEM, signer first) and key (PKCS#8 PEM), trusting the chain's authorities
+    /// (or the signer itself when it comes alone).
+    pub fn operators(cert: &Path, key: &Path, maker: &'static str) -> anyhow::Result<Self> {
+        let read = |path: &Path| std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()));
+        let chain_pem = read(cert)?;
+        let anchors = certificates(&chain_pem).into_iter().skip(1).collect::<String>();
         let trust = match anchors.is_empty() {
             true => json!({"allowed_list": certificates(&chain_pem).into_iter().next().unwrap_or_default()}),
             false => json!({"user_anchors": anchors}),
         };
+        ContentCredentials::checked(chain_pem, read(key)?, trust, Signer::Operator(cert.to_path_buf()), maker)
+    }
+
+    /// Signing with a signer made by a server (`authority`), trusting its root (written to `root_file`).
+    pub fn made_here(signer: SignerRecord, root_file: PathBuf, maker: &'static str) -> anyhow::Result<Self> {
+        let trust = json!({"user_anchors": signer.root_pem});
+        ContentCredentials::checked(signer.chain_pem, signer.key_pem, trust, Signer::MadeHere(root_file), maker)
+    }
+
+    fn checked(
+        chain_pem: String,
+        key_pem: String,
+        trust: Value,
+        signer: Signer,
+        maker: &'static str,
+    ) -> anyhow::Result<Self> {
         let mut credentials =
             ContentCredentials { chain_pem, key_pem, algorithm: SigningAlg::Es256, trust, signer, maker };
         credentials.algorithm = credentials.usable_algorithm()?;
@@ -196,9 +222,9 @@ impl ContentCredentials {
         match &self.signer {
             Signer::Operator(cert) => format!("content credentials (C2PA): signed with {}", cert.display()),
             Signer::MadeHere(root) => format!(
-                "content credentials (C2PA): signed with a certificate this server made at first start (its \
-                 authority: {}); readers elsewhere do not trust it, and other servers make their own: give \
-                 --c2pa-cert and --c2pa-key for credentials a listing's readers can trust",
+                "content credentials (C2PA): signed with a certificate this server made at first start, kept in \
+                 the database for every server on it (its authority's root: {}); readers elsewhere do not trust \
+                 it: give --c2pa-cert and --c2pa-key for credentials a listing's readers can trust",
                 root.display()
             ),
         }

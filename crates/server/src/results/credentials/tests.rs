@@ -15,14 +15,18 @@ fn jpeg(shade: u8) -> Vec<u8> {
 
 const STAGED: &str = "http://cv.iptc.org/newscodes/digitalsourcetype/compositeWithTrainedAlgorithmicMedia";
 
+fn made_here(signer: SignerRecord, maker: &'static str) -> ContentCredentials {
+    ContentCredentials::made_here(signer, PathBuf::from("local-authority.pem"), maker).unwrap()
+}
+
 fn made() -> Made<'static> {
     Made { format: "image/jpeg", title: "0-url.jpg", source_type: STAGED, description: "Virtually staged." }
 }
 
 #[test]
 fn a_signed_result_names_the_edit_the_service_and_its_original() {
-    let data = tempfile::tempdir().unwrap();
-    let credentials = ContentCredentials::load(None, None, data.path(), "Virtual Staging AI").unwrap();
+    let made_signer = authority::make().unwrap();
+    let credentials = made_here(made_signer.clone(), "Virtual Staging AI");
     let (original, result) = (jpeg(10), jpeg(200));
     let signed = credentials.sign(&result, &made(), Some(("image/jpeg", &original))).unwrap();
     let Verdict::Read { trust, agent, source_type, original: check, signer, .. } =
@@ -44,17 +48,16 @@ fn a_signed_result_names_the_edit_the_service_and_its_original() {
     assert!(matches!(broken, Verdict::Read { trust: Trust::Invalid, .. }), "{broken:?}");
     assert_eq!(credentials.verify(&result, "image/jpeg", None), Verdict::Absent);
 
-    // the same certificate at the next start; another server's is not trusted here
-    let again = ContentCredentials::load(None, None, data.path(), "Virtual Staging AI").unwrap();
+    // the same signer on another server of the database; a signer made elsewhere is not trusted here
+    let again = made_here(made_signer, "Virtual Staging AI");
     assert!(matches!(again.verify(&signed, "image/jpeg", None), Verdict::Read { trust: Trust::Trusted, .. }));
-    let elsewhere = ContentCredentials::load(None, None, tempfile::tempdir().unwrap().path(), "x").unwrap();
+    let elsewhere = made_here(authority::make().unwrap(), "x");
     assert!(matches!(elsewhere.verify(&signed, "image/jpeg", None), Verdict::Read { trust: Trust::Valid, .. }));
 }
 
 #[test]
 fn a_result_whose_original_is_not_known_says_it_was_made_by_trained_media() {
-    let data = tempfile::tempdir().unwrap();
-    let credentials = ContentCredentials::load(None, None, data.path(), "vstage sandbox").unwrap();
+    let credentials = made_here(authority::make().unwrap(), "vstage sandbox");
     let signed = credentials.sign(&jpeg(90), &made(), None).unwrap();
     let verdict = credentials.verify(&signed, "image/jpeg", Some(&jpeg(10)));
     let Verdict::Read { trust, source_type, original, .. } = verdict else { panic!("{verdict:?}") };
@@ -85,8 +88,8 @@ fn operators_files(dir: &Path, signer: impl FnOnce(&mut rcgen::CertificateParams
     (chain, key_file)
 }
 
-#[test]
-fn an_operators_certificate_signs_and_one_c2pa_refuses_stops_the_start() {
+#[tokio::test]
+async fn an_operators_certificate_signs_and_one_c2pa_refuses_stops_the_start() {
     let dir = tempfile::tempdir().unwrap();
     let (chain, key) = operators_files(dir.path(), |signer| {
         signer.is_ca = rcgen::IsCa::ExplicitNoCa;
@@ -94,8 +97,7 @@ fn an_operators_certificate_signs_and_one_c2pa_refuses_stops_the_start() {
         signer.extended_key_usages = vec![rcgen::ExtendedKeyUsagePurpose::EmailProtection];
         signer.use_authority_key_identifier_extension = true;
     });
-    let credentials = ContentCredentials::load(Some(&chain), Some(&key), dir.path(), "Virtual Staging AI").unwrap();
-    assert!(!dir.path().join(authority::FOLDER).exists(), "no certificate of its own is made");
+    let credentials = ContentCredentials::operators(&chain, &key, "Virtual Staging AI").unwrap();
     let signed = credentials.sign(&jpeg(30), &made(), None).unwrap();
     let verdict = credentials.verify(&signed, "image/jpeg", None);
     assert!(
@@ -107,7 +109,7 @@ fn an_operators_certificate_signs_and_one_c2pa_refuses_stops_the_start() {
     let (chain, key) = operators_files(dir.path(), |signer| {
         signer.extended_key_usages = vec![rcgen::ExtendedKeyUsagePurpose::ServerAuth];
     });
-    let refused = ContentCredentials::load(Some(&chain), Some(&key), dir.path(), "x").unwrap_err().to_string();
+    let refused = ContentCredentials::operators(&chain, &key, "x").unwrap_err().to_string();
     assert!(refused.contains("cannot sign") && refused.contains("emailProtection"), "{refused}");
     // one whose subject names no organization signs, but the reference reader finds the signature invalid
     let (chain, key) = operators_files(dir.path(), |signer| {
@@ -117,16 +119,17 @@ fn an_operators_certificate_signs_and_one_c2pa_refuses_stops_the_start() {
         signer.use_authority_key_identifier_extension = true;
         signer.distinguished_name.remove(rcgen::DnType::OrganizationName);
     });
-    let refused = ContentCredentials::load(Some(&chain), Some(&key), dir.path(), "x").unwrap_err().to_string();
+    let refused = ContentCredentials::operators(&chain, &key, "x").unwrap_err().to_string();
     assert!(refused.contains("organization (O=)"), "{refused}");
-    let alone = ContentCredentials::load(Some(&chain), None, dir.path(), "x").unwrap_err().to_string();
-    assert!(alone.contains("go together"), "{alone}");
+    let store = crate::storage::open(None, dir.path()).await.unwrap();
+    let alone = ContentCredentials::for_server((Some(&chain), None), store.as_ref(), dir.path(), "x").await;
+    assert!(alone.unwrap_err().to_string().contains("go together"));
+    assert_eq!(store.signer().await.unwrap(), None, "no signer of its own is made for an operator's");
 }
 
 #[test]
 fn a_copy_drawn_on_a_signed_result_leads_back_to_the_original() {
-    let data = tempfile::tempdir().unwrap();
-    let credentials = ContentCredentials::load(None, None, data.path(), "Virtual Staging AI").unwrap();
+    let credentials = made_here(authority::make().unwrap(), "Virtual Staging AI");
     let original = jpeg(10);
     let staged = credentials.sign(&jpeg(200), &made(), Some(("image/jpeg", &original))).unwrap();
     let labelled = credentials.sign(&jpeg(201), &made(), Some(("image/jpeg", &staged))).unwrap();
@@ -135,4 +138,24 @@ fn a_copy_drawn_on_a_signed_result_leads_back_to_the_original() {
         matches!(verdict, Verdict::Read { trust: Trust::Trusted, original: OriginalCheck::Matches, .. }),
         "{verdict:?}"
     );
+}
+
+#[tokio::test]
+async fn servers_on_one_database_sign_with_one_signer() {
+    let database = tokio::task::spawn_blocking(|| vstage_postgres_cluster::Cluster::fresh_test_database("signer"))
+        .await
+        .unwrap()
+        .expect("a fresh database on the private PostgreSQL cluster");
+    let (first_data, second_data) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let first_store = crate::storage::open(Some(&database), first_data.path()).await.unwrap();
+    let second_store = crate::storage::open(Some(&database), second_data.path()).await.unwrap();
+    let (first, second) = tokio::join!(
+        ContentCredentials::for_server((None, None), first_store.as_ref(), first_data.path(), "vstage sandbox"),
+        ContentCredentials::for_server((None, None), second_store.as_ref(), second_data.path(), "vstage sandbox"),
+    );
+    let signed = first.unwrap().sign(&jpeg(60), &made(), None).unwrap();
+    let verdict = second.unwrap().verify(&signed, "image/jpeg", None);
+    assert!(matches!(verdict, Verdict::Read { trust: Trust::Trusted, .. }), "{verdict:?}");
+    let root = |data: &tempfile::TempDir| std::fs::read_to_string(authority::root_file(data.path())).unwrap();
+    assert_eq!(root(&first_data), root(&second_data), "each writes the one authority's root for readers");
 }

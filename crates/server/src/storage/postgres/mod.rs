@@ -11,6 +11,7 @@ mod kept;
 mod ledger;
 mod outbox;
 mod owners;
+mod signer;
 mod uploads;
 
 use std::future::Future;
@@ -49,7 +50,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/0005_allowances.sql"),
     include_str!("../../../migrations/postgres/0006_ledger_by_render.sql"),
     include_str!("../../../migrations/postgres/0007_host_outbox.sql"),
-    include_str!("../../../migrations/postgres/0008_render_photos.sql"),
+    include_str!("../../../migrations/postgres/0008_content_credentials.sql"),
 ];
 
 pub struct Postgres {

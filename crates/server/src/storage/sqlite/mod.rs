@@ -8,6 +8,7 @@ mod kept;
 mod ledger;
 mod outbox;
 mod owners;
+mod signer;
 mod uploads;
 
 use std::path::Path;
@@ -54,7 +55,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/sqlite/0010_allowances.sql"),
     include_str!("../../../migrations/sqlite/0011_ledger_by_render.sql"),
     include_str!("../../../migrations/sqlite/0012_host_outbox.sql"),
-    include_str!("../../../migrations/sqlite/0013_render_photos.sql"),
+    include_str!("../../../migrations/sqlite/0013_content_credentials.sql"),
 ];
 
 impl Sqlite {

@@ -1,7 +1,8 @@
 //! The one interface to what the server keeps in its database, `Store`, made of one trait per concern, each in a
 //! file of its own with its types: who created what (`owners`), the event log (`events`), listing boards, uploads'
-//! records, kept results, disclosure records, the allowances' ledger, and the host's webhooks' outbox
-//! (`../outbox.rs`); SQLite (`../sqlite/`) and PostgreSQL (`../postgres/`) implement each in a file of the same name.
+//! records, kept results, disclosure records, the allowances' ledger, the content credentials' signer (`signer`),
+//! and the host's webhooks' outbox (`../outbox.rs`); SQLite (`../sqlite/`) and PostgreSQL (`../postgres/`)
+//! implement each in a file of the same name.
 //!
 //! Each method is one unit of work (one transaction where it writes more than one row), so the callers hold no SQL
 //! and both databases pass the same tests (`contract_tests.rs`).
@@ -23,6 +24,7 @@ mod events;
 mod kept;
 mod ledger;
 mod owners;
+mod signer;
 mod uploads;
 
 pub use boards::*;
@@ -31,6 +33,7 @@ pub use events::*;
 pub use kept::*;
 pub use ledger::*;
 pub use owners::*;
+pub use signer::*;
 pub use uploads::*;
 
 #[async_trait]
@@ -42,6 +45,7 @@ pub trait Store:
     + KeptRecords
     + DisclosureRecords
     + Ledger
+    + SignerRecords
     + HostOutbox
     + Send
     + Sync

@@ -6,3 +6,11 @@ CREATE TABLE render_photos (
     address   TEXT NOT NULL
 );
 ALTER TABLE creations ADD COLUMN photo TEXT;
+-- The content credentials' signer a server made at first start, one for every server on the database (the first
+-- kept wins): its certificate chain, its private key and the local authority's root, as PEM.
+CREATE TABLE content_signer (
+    id      INTEGER PRIMARY KEY CHECK (id = 1),
+    chain   TEXT NOT NULL,
+    key     TEXT NOT NULL,
+    root    TEXT NOT NULL
+);
