@@ -16,6 +16,8 @@ pub(super) struct Signing {
     uploads: Arc<Uploads>,
     /// `{public_url}/api/uploads/`, which this server's own uploads start with.
     own_uploads: String,
+    /// The last render's photo read, by render: a render's variations are kept one after another, each naming it.
+    last_original: Mutex<Option<(String, Original)>>,
 }
 
 /// The photo a render was made from, as kept: its media type and bytes without metadata of its own.
@@ -29,7 +31,7 @@ impl KeptResults {
     /// Signs every copy with `credentials`, reading the renders' photos from `uploads` when they are this server's.
     pub fn signing(mut self, credentials: Arc<ContentCredentials>, uploads: Arc<Uploads>, public_url: &str) -> Self {
         let own_uploads = format!("{}/api/uploads/", public_url.trim_end_matches('/'));
-        self.signing = Some(Signing { credentials, uploads, own_uploads });
+        self.signing = Some(Signing { credentials, uploads, own_uploads, last_original: Mutex::default() });
         self
     }
 
@@ -57,8 +59,23 @@ impl KeptResults {
         Ok(Original { format: format.to_mime_type(), bytes })
     }
 
-    /// The photo `render_id` was made from, when its creation went through this server and it can be read now.
+    /// The photo `render_id` was made from, when its creation went through this server and it can be read now
+    /// (read once for a render's variations kept one after another).
     pub(super) async fn original_of(&self, render_id: &str) -> Option<Original> {
+        let last = |signing: &Signing| signing.last_original.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let remembered = self.signing.as_ref().and_then(last).filter(|(render, _)| render == render_id);
+        if let Some((_, original)) = remembered {
+            return Some(original);
+        }
+        let original = self.read_original_of(render_id).await?;
+        if let Some(signing) = &self.signing {
+            *signing.last_original.lock().unwrap_or_else(|p| p.into_inner()) =
+                Some((render_id.into(), original.clone()));
+        }
+        Some(original)
+    }
+
+    async fn read_original_of(&self, render_id: &str) -> Option<Original> {
         let address = match self.store.photo_of(render_id).await {
             Ok(address) => address?,
             Err(error) => {
