@@ -117,10 +117,7 @@ impl Foundation {
         } else {
             checks::upstream_accepts_the_key(&upstream, &http).await?;
         }
-        let maker = if embedded_sandbox.is_some() { "vstage sandbox" } else { "Virtual Staging AI" };
-        let signer_files = (args.c2pa_cert.as_deref(), args.c2pa_key.as_deref());
-        let credentials =
-            Arc::new(ContentCredentials::for_server(signer_files, store.as_ref(), &args.data_dir, maker).await?);
+        let credentials = Arc::new(content_credentials(args, store.as_ref(), embedded_sandbox.is_some()).await?);
         let loader = Loader::from_dist(&args.dist).allowing(&args.allow_origins);
         if args.skip_checks.contains(&SkippableCheck::Widget) {
             checks::skipped("the widget's files");
@@ -142,6 +139,18 @@ impl Foundation {
             credentials,
         })
     }
+}
+
+/// What signs the kept results' content credentials: `--c2pa-cert`/`--c2pa-key`, or the signer kept in `store`;
+/// naming as their maker the service, or the embedded sandbox in its place.
+async fn content_credentials(
+    args: &ServeArgs,
+    store: &dyn Store,
+    embedded: bool,
+) -> anyhow::Result<ContentCredentials> {
+    let maker = if embedded { "vstage sandbox" } else { "Virtual Staging AI" };
+    let signer_files = (args.c2pa_cert.as_deref(), args.c2pa_key.as_deref());
+    ContentCredentials::for_server(signer_files, store, &args.data_dir, maker).await
 }
 
 /// Open access (no widget token) is safe only where nobody else can connect; tokens need the secret. In open

@@ -3,6 +3,38 @@
 use super::*;
 use crate::storage::store::EventLog;
 
+/// The subject a delivery is for: its render's recorded owner, or else the subject that started the creation it
+/// names, recorded now as the owner (with the photo the creation named); `None` for neither.
+async fn owner_or_creator(
+    tx: &tokio_postgres::Transaction<'_>,
+    delivery: &Delivery,
+) -> Result<Option<String>, ServerError> {
+    let kind = delivery.kind.as_str();
+    let owner = tx.query_opt("SELECT subject FROM owners WHERE kind = $1 AND id = $2", &[&kind, &delivery.id]).await?;
+    tx.execute("DELETE FROM creations WHERE started_at < $1", &[&delivery.seen_since]).await?;
+    if let Some(owner) = owner {
+        return Ok(Some(owner.get(0)));
+    }
+    let Some(creation) = &delivery.creation else { return Ok(None) };
+    let sql = "SELECT subject FROM creations WHERE token = $1 AND kind = $2";
+    let Some(creator) = tx.query_opt(sql, &[creation, &kind]).await?.map(|row| row.get::<_, String>(0)) else {
+        return Ok(None);
+    };
+    tx.execute(
+        "INSERT INTO owners (kind, id, subject) VALUES ($1, $2, $3) ON CONFLICT (kind, id) DO NOTHING",
+        &[&kind, &delivery.id, &creator],
+    )
+    .await?;
+    tx.execute(
+        "INSERT INTO render_photos (render_id, address)
+         SELECT $1, photo FROM creations WHERE token = $2 AND kind = 'render' AND photo IS NOT NULL
+         ON CONFLICT DO NOTHING",
+        &[&delivery.id, creation],
+    )
+    .await?;
+    Ok(Some(creator))
+}
+
 #[async_trait]
 impl EventLog for Postgres {
     async fn receive_delivery(&self, delivery: Delivery) -> Result<Option<StoredEvent>, ServerError> {
@@ -12,39 +44,7 @@ impl EventLog for Postgres {
             // Under the resource's lock, which a claim takes too: the owner read here is recorded and claimed
             // either wholly before (and seen) or wholly after (and this event is claimed then).
             lock(&tx, "resource", &delivery.resource).await?;
-            let owner: Option<String> = tx
-                .query_opt(
-                    "SELECT subject FROM owners WHERE kind = $1 AND id = $2",
-                    &[&delivery.kind.as_str(), &delivery.id],
-                )
-                .await?
-                .map(|row| row.get(0));
-            tx.execute("DELETE FROM creations WHERE started_at < $1", &[&delivery.seen_since]).await?;
-            let creator: Option<String> = match (&owner, &delivery.creation) {
-                (None, Some(creation)) => tx
-                    .query_opt(
-                        "SELECT subject FROM creations WHERE token = $1 AND kind = $2",
-                        &[creation, &delivery.kind.as_str()],
-                    )
-                    .await?
-                    .map(|row| row.get(0)),
-                _ => None,
-            };
-            if let Some(creator) = &creator {
-                tx.execute(
-                    "INSERT INTO owners (kind, id, subject) VALUES ($1, $2, $3) ON CONFLICT (kind, id) DO NOTHING",
-                    &[&delivery.kind.as_str(), &delivery.id, creator],
-                )
-                .await?;
-                tx.execute(
-                    "INSERT INTO render_photos (render_id, address)
-                     SELECT $1, photo FROM creations WHERE token = $2 AND kind = 'render' AND photo IS NOT NULL
-                     ON CONFLICT DO NOTHING",
-                    &[&delivery.id, &delivery.creation],
-                )
-                .await?;
-            }
-            let subject = owner.or(creator).unwrap_or_else(|| delivery.unowned_subject.clone());
+            let subject = owner_or_creator(&tx, &delivery).await?.unwrap_or_else(|| delivery.unowned_subject.clone());
             tx.execute("DELETE FROM deliveries_seen WHERE received_at < $1", &[&delivery.seen_since]).await?;
             let fresh = tx
                 .execute(
