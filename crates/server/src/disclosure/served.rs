@@ -1,12 +1,16 @@
-//! A chosen result's content credentials through the whole app, in-process, read by the C2PA reference crate's
-//! reader (not this server's own reading): signed under the authority this server made at first start, naming
-//! the edit by trained algorithmic media, the service (here the embedded sandbox) and the kept original by its
-//! hash; and the originals page saying so.
+//! Disclosures through the whole app, in-process (over its loopback port, as a listing's visitors reach it): a
+//! chosen result recorded with a profile, its public originals page (two languages, no script, no cookie,
+//! signed), its QR code read back by an independent decoder, the provenance in the kept copy read back by
+//! exiftool, the records per subject, the board's `disclosures.csv`, the page gone with its kept result; and its
+//! content credentials read by the C2PA reference crate's reader (not this server's own reading): signed under
+//! the authority made at first start, naming the edit by trained algorithmic media, the service (here the
+//! embedded sandbox) and the kept original by its hash, and the originals page saying so.
 
-use std::io::Cursor;
+use std::io::{Cursor, Read};
 
 use axum::http::Method;
 use c2pa::{Context, Reader, Relationship, ValidationState};
+use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -57,4 +61,249 @@ async fn a_chosen_results_credentials_name_its_kept_original_and_its_page_says_t
     assert_eq!(status, 200);
     assert!(page.contains("Content credentials (C2PA)") && page.contains("content credentials verify"), "{page}");
     assert!(page.contains("They name the original shown here"), "{page}");
+}
+
+async fn disclose(server: &TestApp, token: &str, body: Value) -> (StatusCode, Value) {
+    let answer =
+        reqwest::Client::new().post(server.api("/disclosures")).bearer_auth(token).json(&body).send().await.unwrap();
+    let status = answer.status();
+    (status, answer.json().await.unwrap_or(Value::Null))
+}
+
+async fn get(address: &str) -> reqwest::Response {
+    reqwest::get(address).await.unwrap()
+}
+
+/// What exiftool (an independent reader) finds in `bytes`, as its JSON object.
+fn exiftool(bytes: &[u8]) -> Value {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), bytes).unwrap();
+    let output = std::process::Command::new("exiftool")
+        .args(["-j", "-G1", "-XMP:all", "-EXIF:all", "-GPS:all"])
+        .arg(file.path())
+        .output()
+        .expect("exiftool (Debian's libimage-exiftool-perl, installed by `cargo xtask setup`)");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice::<Value>(&output.stdout).unwrap()[0].clone()
+}
+
+#[tokio::test]
+async fn a_chosen_result_is_disclosed_as_its_profile_asks_and_its_page_lives_with_it() {
+    let server = TestApp::with_tokens(&[]).await;
+    let (alice, bob) = (server.token("alice"), server.token("bob"));
+    let photo = server.sample_url("living-empty.jpg").await;
+    let render = server.staged(&alice, &photo, 1).await;
+    let render_id = render["id"].as_str().unwrap();
+    let variation_id = render["variations"]["items"][0]["id"].as_str().unwrap();
+    let chosen = json!({"render_id": render_id, "variation_id": variation_id, "profile": "ab723", "lang": "de"});
+
+    // Another subject's render looks like none; a body that is not a request is refused with a sentence.
+    assert_eq!(disclose(&server, &bob, chosen.clone()).await.0, 404);
+    let (status, refused) = disclose(&server, &alice, json!({"render_id": render_id})).await;
+    assert_eq!(status, 400, "{refused}");
+    let (status, refused) = disclose(
+        &server,
+        &alice,
+        json!({"render_id": render_id, "variation_id": variation_id,
+        "image_index": 3}),
+    )
+    .await;
+    assert_eq!(status, 400, "{refused}");
+
+    let (status, record) = disclose(&server, &alice, chosen).await;
+    assert_eq!(status, 200, "{record}");
+    let page = record["disclosure_url"].as_str().unwrap().to_string();
+    assert!(page.starts_with(&format!("{}/disclosures/dsc_", server.url)), "{record}");
+    let statement = "Virtuell eingerichtet: Dieses Bild wurde digital verändert. Das unveränderte Original ist über die \
+                     verlinkte Seite oder den QR-Code abrufbar";
+    assert_eq!(record["statement"], format!("{statement}: {page}"));
+    assert_eq!(
+        (&record["placement"], &record["watermarked"], &record["exempt"]),
+        (&json!("next-to-altered-photo"), &json!(false), &json!(false))
+    );
+    assert_eq!(record["processing"], "Möbel und Dekoration digital hinzugefügt, im Stil scandinavian");
+    let original = record["original_url"].as_str().unwrap();
+    assert!(original.starts_with(&server.api(&format!("/results/{render_id}/{variation_id}/original."))), "{record}");
+
+    // The page: plain HTML in the listing's language, nothing but this server's photos, no script, no cookie.
+    let answer = get(&page).await;
+    assert_eq!(answer.status(), 200);
+    assert_eq!(answer.headers()["content-type"], "text/html; charset=utf-8");
+    assert!(answer.headers().get("set-cookie").is_none());
+    let policy = answer.headers()["content-security-policy"].to_str().unwrap().to_string();
+    assert!(policy.contains("default-src 'none'") && policy.contains("img-src 'self'"), "{policy}");
+    let html = answer.text().await.unwrap();
+    assert!(html.contains("<html lang=\"de\">") && html.contains("Dieses Inseratsfoto wurde digital verändert"));
+    assert!(html.contains("Das unveränderte Originalfoto, wie aufgenommen"));
+    assert!(!html.contains("<script"), "no script");
+    for source in html.split("src=\"").skip(1).map(|rest| rest.split('"').next().unwrap().replace("&amp;", "&")) {
+        assert!(source.starts_with("/api/results/"), "only this server's photos: {source}");
+        assert_eq!(get(&format!("{}{source}", server.url)).await.status(), 200, "{source} loads");
+    }
+    let english = get(&format!("{page}&lang=en")).await.text().await.unwrap();
+    assert!(english.contains("<html lang=\"en\">") && english.contains("This listing photo was digitally altered"));
+
+    // A forged link, or this record's signature on another id, opens nothing.
+    let (unsigned, signature) = page.split_once("?sig=").unwrap();
+    assert_eq!(get(&format!("{unsigned}?sig=AAAA{}", &signature[4..])).await.status(), 404);
+    assert_eq!(get(unsigned).await.status(), 404);
+    let moved = unsigned.replace("/dsc_", "/dsc_0");
+    assert_eq!(get(&format!("{moved}?sig={signature}")).await.status(), 404);
+
+    // The QR code holds the page's address (decoded by rqrr, not the encoder).
+    let png = get(record["qr_png_url"].as_str().unwrap()).await;
+    assert_eq!(png.headers()["content-type"], "image/png");
+    let code = image::load_from_memory(&png.bytes().await.unwrap()).unwrap().to_luma8();
+    let mut prepared = rqrr::PreparedImage::prepare(code);
+    let (_, decoded) = prepared.detect_grids()[0].decode().unwrap();
+    assert_eq!(decoded, page);
+    let svg = get(record["qr_svg_url"].as_str().unwrap()).await;
+    assert_eq!(svg.headers()["content-type"], "image/svg+xml");
+
+    // The kept copy says in its XMP that it was made with trained algorithmic media; the original keeps no
+    // private metadata.
+    let kept = get(record["url"].as_str().unwrap()).await.bytes().await.unwrap();
+    let metadata = exiftool(&kept);
+    assert_eq!(
+        metadata["XMP-iptcExt:DigitalSourceType"],
+        "http://cv.iptc.org/newscodes/digitalsourcetype/compositeWithTrainedAlgorithmicMedia",
+        "{metadata}"
+    );
+    assert!(metadata["XMP-dc:Description"].as_str().unwrap().starts_with("Virtually staged"), "{metadata}");
+    let original_metadata = exiftool(&get(original).await.bytes().await.unwrap());
+    assert!(original_metadata.as_object().unwrap().keys().all(|key| !key.starts_with("GPS")), "{original_metadata}");
+
+    // Smart MLS: the label drawn into a copy of its own, in the listing's language.
+    let smart = json!({"render_id": render_id, "variation_id": variation_id, "profile": "smart-mls", "lang": "fr"});
+    let (status, labelled) = disclose(&server, &alice, smart).await;
+    assert_eq!(status, 200, "{labelled}");
+    assert_eq!((&labelled["watermarked"], &labelled["statement"]), (&json!(true), &json!("Meublée virtuellement")));
+    assert_eq!((&labelled["disclosure_url"], &labelled["qr_png_url"]), (&Value::Null, &Value::Null));
+    let labelled_url = labelled["url"].as_str().unwrap();
+    assert!(labelled_url.contains("-labelled-fr.jpg?sig="), "{labelled}");
+    let labelled_photo = image::load_from_memory(&get(labelled_url).await.bytes().await.unwrap()).unwrap();
+    assert_ne!(labelled_photo.to_rgb8(), image::load_from_memory(&kept).unwrap().to_rgb8(), "the label is drawn");
+
+    // Each subject lists its own records.
+    let list = |token: String| {
+        let address = server.api("/disclosures");
+        async move {
+            reqwest::Client::new().get(address).bearer_auth(token).send().await.unwrap().json::<Value>().await.unwrap()
+        }
+    };
+    let alices = list(alice.clone()).await;
+    assert_eq!(alices["items"].as_array().unwrap().len(), 2, "{alices}");
+    assert_eq!(alices["items"][0]["profile"], "smart-mls", "newest first");
+    assert!(list(bob).await["items"].as_array().unwrap().is_empty());
+
+    // The board's ZIP carries the records as disclosures.csv.
+    let board = json!({"renders": [{"render_id": render_id, "label": "Living room"}]});
+    let added = reqwest::Client::new().post(server.api("/board/renders")).bearer_auth(&alice).json(&board).send().await;
+    assert_eq!(added.unwrap().status(), 200);
+    let zip = get(&format!("{}?access_token={alice}", server.api("/board/results.zip"))).await;
+    let bytes = zip.bytes().await.unwrap();
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
+    let mut csv = String::new();
+    archive.by_name("disclosures.csv").unwrap().read_to_string(&mut csv).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 3, "a header and two records: {csv}");
+    assert!(lines[0].starts_with("id,chosen_at,subject,render_id,variation_id"), "{csv}");
+    assert!(lines[1].contains("smart-mls") && lines[2].contains("ab723") && lines[2].contains(&page), "{csv}");
+    // and RESO's Media fields, as an MLS feed takes them
+    assert!(lines[0].ends_with(",MediaAlteration,LongDescription"), "{csv}");
+    assert!(lines[1..].iter().all(|line| line.contains("VirtualStagingItemAddition")), "{csv}");
+
+    // Removed by its owner, the kept result takes its page and QR code with it.
+    let removed = reqwest::Client::new()
+        .delete(server.api(&format!("/results/{render_id}/{variation_id}")))
+        .bearer_auth(&alice)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(removed.status(), 200);
+    assert_eq!(get(&page).await.status(), 404);
+    assert_eq!(get(record["qr_png_url"].as_str().unwrap()).await.status(), 404);
+}
+
+#[tokio::test]
+async fn a_v1_output_is_disclosed_and_kept_like_a_variation() {
+    let server = TestApp::with_tokens(&[]).await;
+    let (alice, bob) = (server.token("alice"), server.token("bob"));
+    let photo = server.sample_url("living-empty.jpg").await;
+    let created: Value = reqwest::Client::new()
+        .post(server.api("/v1/render/create"))
+        .bearer_auth(&alice)
+        .json(&json!({"image_url": photo, "room_type": "living", "style": "modern", "wait_for_completion": true}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let render_id = created["render_id"].as_str().unwrap();
+    let chosen = json!({"render_id": render_id, "variation_id": "v1-output-0", "profile": "ab723", "lang": "es"});
+
+    assert_eq!(disclose(&server, &bob, chosen.clone()).await.0, 404, "another subject's v1 render");
+    let beyond = json!({"render_id": render_id, "variation_id": "v1-output-9"});
+    assert_eq!(disclose(&server, &alice, beyond).await.0, 400);
+    let (status, record) = disclose(&server, &alice, chosen).await;
+    assert_eq!(status, 200, "{record}");
+    assert_eq!(record["variation_type"], "staging");
+    let page = record["disclosure_url"].as_str().unwrap();
+    let statement = "Amueblada virtualmente: esta imagen fue modificada digitalmente. El original sin modificar puede \
+                     consultarse en la página enlazada o con el código QR";
+    assert_eq!(record["statement"], format!("{statement}: {page}"));
+    let kept = record["url"].as_str().unwrap();
+    assert!(kept.starts_with(&server.api(&format!("/results/{render_id}/v1-output-0/0-url."))), "{record}");
+    let metadata = exiftool(&get(kept).await.bytes().await.unwrap());
+    assert!(
+        metadata["XMP-iptcExt:DigitalSourceType"]
+            .as_str()
+            .is_some_and(|t| t.ends_with("compositeWithTrainedAlgorithmicMedia"))
+    );
+    let html = get(page).await.text().await.unwrap();
+    assert!(html.contains("Esta foto del anuncio fue modificada digitalmente") && html.contains("estilo modern"));
+}
+
+#[tokio::test]
+async fn a_choice_made_again_is_one_record_new_ones_are_capped_and_the_list_pages() {
+    let server = TestApp::with_tokens(&["--max-disclosures-a-day", "2"]).await;
+    let alice = server.token("alice");
+    let photo = server.sample_url("living-empty.jpg").await;
+    let render = server.staged(&alice, &photo, 1).await;
+    let (render_id, variation_id) = (render["id"].as_str().unwrap(), render["variations"]["items"][0]["id"].as_str());
+    let choice = |lang: &str| json!({"render_id": render_id, "variation_id": variation_id, "lang": lang});
+
+    let mut ids = Vec::new();
+    for _ in 0..5 {
+        let (status, record) = disclose(&server, &alice, choice("en")).await;
+        assert_eq!(status, 200, "{record}");
+        ids.push(record["id"].as_str().unwrap().to_string());
+    }
+    ids.dedup();
+    assert_eq!(ids.len(), 1, "five clicks on \"Use in listing\" are one record");
+    assert_eq!(disclose(&server, &alice, choice("de")).await.0, 200, "another language is another choice");
+
+    let answer =
+        reqwest::Client::new().post(server.api("/disclosures")).bearer_auth(&alice).json(&choice("fr")).send().await;
+    let answer = answer.unwrap();
+    assert_eq!(answer.status(), 429);
+    let retry_after: u64 = answer.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=24 * 3600).contains(&retry_after));
+    let refused: Value = answer.json().await.unwrap();
+    assert!(refused["message"].as_str().unwrap().contains("2 results were chosen for listings"), "{refused}");
+    assert_eq!(disclose(&server, &alice, choice("en")).await.0, 200, "a choice made before is still answered");
+
+    let list = |query: String| {
+        let request = reqwest::Client::new().get(server.api(&format!("/disclosures{query}"))).bearer_auth(&alice);
+        async move { request.send().await.unwrap().json::<Value>().await.unwrap() }
+    };
+    let first = list("?limit=1".into()).await;
+    assert_eq!(first["items"].as_array().unwrap().len(), 1, "{first}");
+    let cursor = first["next_cursor"].as_str().expect("a next page");
+    let second = list(format!("?limit=1&cursor={cursor}")).await;
+    assert_eq!(second["items"].as_array().unwrap().len(), 1, "{second}");
+    assert_ne!(first["items"][0]["id"], second["items"][0]["id"]);
+    let all = list(String::new()).await;
+    assert_eq!((all["items"].as_array().unwrap().len(), all.get("next_cursor")), (2, None), "{all}");
 }

@@ -100,6 +100,11 @@ impl TestApp {
         TestApp { app, url, address, widget_secret, data, _dist: dist, _sandbox: embedded_sandbox }
     }
 
+    /// `/api{path}` on this server, at its loopback address (for what reaches it over the network).
+    pub fn api(&self, path: &str) -> String {
+        format!("{}/api{path}", self.url)
+    }
+
     /// A request for `path` on this server, as a browser on it would address it (the server answers only to its
     /// own names).
     pub fn request(&self, method: Method, path: &str) -> axum::http::request::Builder {

@@ -9,7 +9,6 @@ mod support;
 mod access;
 mod allowances;
 mod deadlines;
-mod disclosures;
 mod events;
 mod forwarding;
 mod health;
