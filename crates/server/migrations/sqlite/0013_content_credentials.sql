@@ -14,3 +14,6 @@ CREATE TABLE content_signer (
     key     TEXT NOT NULL,
     root    TEXT NOT NULL
 );
+-- Settled deliveries of the host's webhooks are forgotten after a while (sent after 30 days, given up after 90),
+-- found by when they settled.
+CREATE INDEX host_outbox_settled ON host_outbox (settled_at) WHERE outcome <> 'pending';

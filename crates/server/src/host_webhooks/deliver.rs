@@ -30,6 +30,8 @@ const LONGEST_DELAY: Duration = Duration::from_secs(3600);
 const BATCH: i64 = 16;
 /// The pause when nothing was due.
 const IDLE: Duration = Duration::from_secs(1);
+/// How often settled deliveries past their time are forgotten (and at start).
+const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 
 impl HostWebhooks {
     /// Delivers the outbox for as long as the server runs.
@@ -41,7 +43,12 @@ impl HostWebhooks {
                 return;
             }
         };
+        let mut pruned: Option<std::time::Instant> = None;
         loop {
+            if pruned.is_none_or(|at| at.elapsed() >= PRUNE_EVERY) {
+                self.forget_settled().await;
+                pruned = Some(std::time::Instant::now());
+            }
             match self.deliver_due(&client).await {
                 Ok(0) => self.until_due(IDLE).await,
                 Ok(_) => {}
@@ -50,6 +57,18 @@ impl HostWebhooks {
                     tokio::time::sleep(IDLE).await;
                 }
             }
+        }
+    }
+
+    /// Forgets deliveries sent more than 30 days ago and given up more than 90 days ago: the outbox holds what is
+    /// under way and a month's history (`vstage deliveries list`), not every event ever sent.
+    async fn forget_settled(&self) {
+        const DAY_MS: i64 = 24 * 60 * 60 * 1000;
+        let now = vstage_api::time::now_millis();
+        match self.store.forget_settled(now - 30 * DAY_MS, now - 90 * DAY_MS).await {
+            Ok(0) => {}
+            Ok(forgotten) => tracing::info!(forgotten, "settled host webhooks forgotten"),
+            Err(error) => tracing::warn!(%error, "settled host webhooks could not be forgotten; trying again later"),
         }
     }
 

@@ -641,6 +641,21 @@ async fn the_host_outbox_delivers_each_event_once_in_order_per_render() {
         assert_eq!(store.retry_delivery("msg_9", 300_000).await.unwrap(), 0);
         let counts = store.delivery_counts().await.unwrap();
         assert_eq!((counts.pending, counts.sent, counts.failed), (2, 2, 0));
+
+        // settled long enough ago, they are forgotten; what is pending stays
+        let given_up = store.claim_due(400_000, 60_000, 10).await.unwrap();
+        for claim in &given_up {
+            store.settle_delivery(claim.seq, Attempt::GaveUp { why: "HTTP 500".into() }, 400_100).await.unwrap();
+        }
+        store
+            .record_owners(Kind::Render, &["rnd_c".into()], "alice", &[outbox_entry("msg_4", a, "rnd_c", 1)])
+            .await
+            .unwrap();
+        assert_eq!(store.forget_settled(62_100, 400_100).await.unwrap(), 0, "none settled before");
+        assert_eq!(store.forget_settled(62_101, 400_100).await.unwrap(), 2, "msg_2 and msg_3, sent at 62_100");
+        assert_eq!(store.forget_settled(62_101, 400_101).await.unwrap(), 2, "msg_1 to both, given up at 400_100");
+        let counts = store.delivery_counts().await.unwrap();
+        assert_eq!((counts.pending, counts.sent, counts.failed), (1, 0, 0), "msg_4 still pending");
     })
     .await;
 }

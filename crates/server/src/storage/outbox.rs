@@ -85,4 +85,6 @@ pub trait HostOutbox: Send + Sync {
     /// Sends event `id` again (to each of its receivers) from `now`, whatever became of it; how many were reset.
     async fn retry_delivery(&self, id: &str, now: i64) -> Result<u64, ServerError>;
     async fn delivery_counts(&self) -> Result<DeliveryCounts, ServerError>;
+    /// Forgets the deliveries sent before `sent_before` and those given up before `failed_before`; how many.
+    async fn forget_settled(&self, sent_before: i64, failed_before: i64) -> Result<u64, ServerError>;
 }

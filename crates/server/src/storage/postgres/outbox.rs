@@ -161,4 +161,20 @@ impl HostOutbox for Postgres {
         })
         .await
     }
+
+    async fn forget_settled(&self, sent_before: i64, failed_before: i64) -> Result<u64, ServerError> {
+        self.run(move |pool| async move {
+            let forgotten = pool
+                .get()
+                .await?
+                .execute(
+                    "DELETE FROM host_outbox WHERE outcome <> 'pending'
+                     AND settled_at < CASE outcome WHEN 'sent' THEN $1::BIGINT ELSE $2::BIGINT END",
+                    &[&sent_before, &failed_before],
+                )
+                .await?;
+            Ok(forgotten)
+        })
+        .await
+    }
 }

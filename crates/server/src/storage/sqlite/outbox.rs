@@ -143,4 +143,16 @@ impl HostOutbox for Sqlite {
         })
         .await
     }
+
+    async fn forget_settled(&self, sent_before: i64, failed_before: i64) -> Result<u64, ServerError> {
+        self.run(move |db| {
+            let forgotten = db.execute(
+                "DELETE FROM host_outbox WHERE outcome <> 'pending'
+                 AND settled_at < CASE outcome WHEN 'sent' THEN ?1 ELSE ?2 END",
+                params![sent_before, failed_before],
+            )?;
+            Ok(forgotten as u64)
+        })
+        .await
+    }
 }
