@@ -1,5 +1,6 @@
 //! Content credentials (C2PA) in kept results: each kept image carries a manifest, signed with the operator's
-//! certificate (`--c2pa-cert`/`--c2pa-key`) or one this server made at first start (`authority`), that says what
+//! certificate (`--c2pa-cert`/`--c2pa-key`) or one a server made at first start, kept in the database for every
+//! server on it (`authority`), that says what
 //! was done (an edit by trained algorithmic media, IPTC's digital source type), which service did it, and, when
 //! the server knows the photo the render was made from, that photo as the parent ingredient with its SHA-256. The
 //! originals page reads them back with the reference crate's reader (`verdict`).
