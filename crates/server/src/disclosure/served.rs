@@ -10,7 +10,6 @@ use std::io::{Cursor, Read};
 
 use axum::http::Method;
 use c2pa::{Context, Reader, Relationship, ValidationState};
-use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -63,11 +62,13 @@ async fn a_chosen_results_credentials_name_its_kept_original_and_its_page_says_t
     assert!(page.contains("They name the original shown here"), "{page}");
 }
 
-async fn disclose(server: &TestApp, token: &str, body: Value) -> (StatusCode, Value) {
-    let answer =
-        reqwest::Client::new().post(server.api("/disclosures")).bearer_auth(token).json(&body).send().await.unwrap();
-    let status = answer.status();
-    (status, answer.json().await.unwrap_or(Value::Null))
+async fn disclose(server: &TestApp, token: &str, body: Value) -> (u16, Value) {
+    server.ask(Method::POST, "/api/disclosures").bearer(token).json(&body).answer().await
+}
+
+/// The caller's disclosure records after `query` (`""` or `?limit=..&cursor=..`).
+async fn records(server: &TestApp, token: &str, query: &str) -> Value {
+    server.ask(Method::GET, &format!("/api/disclosures{query}")).bearer(token).answer().await.1
 }
 
 async fn get(address: &str) -> reqwest::Response {
@@ -185,21 +186,15 @@ async fn a_chosen_result_is_disclosed_as_its_profile_asks_and_its_page_lives_wit
     assert_ne!(labelled_photo.to_rgb8(), image::load_from_memory(&kept).unwrap().to_rgb8(), "the label is drawn");
 
     // Each subject lists its own records.
-    let list = |token: String| {
-        let address = server.api("/disclosures");
-        async move {
-            reqwest::Client::new().get(address).bearer_auth(token).send().await.unwrap().json::<Value>().await.unwrap()
-        }
-    };
-    let alices = list(alice.clone()).await;
+    let alices = records(&server, &alice, "").await;
     assert_eq!(alices["items"].as_array().unwrap().len(), 2, "{alices}");
     assert_eq!(alices["items"][0]["profile"], "smart-mls", "newest first");
-    assert!(list(bob).await["items"].as_array().unwrap().is_empty());
+    assert!(records(&server, &bob, "").await["items"].as_array().unwrap().is_empty());
 
     // The board's ZIP carries the records as disclosures.csv.
     let board = json!({"renders": [{"render_id": render_id, "label": "Living room"}]});
-    let added = reqwest::Client::new().post(server.api("/board/renders")).bearer_auth(&alice).json(&board).send().await;
-    assert_eq!(added.unwrap().status(), 200);
+    let added = server.ask(Method::POST, "/api/board/renders").bearer(&alice).json(&board).answer().await;
+    assert_eq!(added.0, 200);
     let zip = get(&format!("{}?access_token={alice}", server.api("/board/results.zip"))).await;
     let bytes = zip.bytes().await.unwrap();
     let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
@@ -214,13 +209,8 @@ async fn a_chosen_result_is_disclosed_as_its_profile_asks_and_its_page_lives_wit
     assert!(lines[1..].iter().all(|line| line.contains("VirtualStagingItemAddition")), "{csv}");
 
     // Removed by its owner, the kept result takes its page and QR code with it.
-    let removed = reqwest::Client::new()
-        .delete(server.api(&format!("/results/{render_id}/{variation_id}")))
-        .bearer_auth(&alice)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(removed.status(), 200);
+    let removed = server.ask(Method::DELETE, &format!("/api/results/{render_id}/{variation_id}")).bearer(&alice);
+    assert_eq!(removed.answer().await.0, 200);
     assert_eq!(get(&page).await.status(), 404);
     assert_eq!(get(record["qr_png_url"].as_str().unwrap()).await.status(), 404);
 }
@@ -230,16 +220,8 @@ async fn a_v1_output_is_disclosed_and_kept_like_a_variation() {
     let server = TestApp::with_tokens(&[]).await;
     let (alice, bob) = (server.token("alice"), server.token("bob"));
     let photo = server.sample_url("living-empty.jpg").await;
-    let created: Value = reqwest::Client::new()
-        .post(server.api("/v1/render/create"))
-        .bearer_auth(&alice)
-        .json(&json!({"image_url": photo, "room_type": "living", "style": "modern", "wait_for_completion": true}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let v1 = json!({"image_url": photo, "room_type": "living", "style": "modern", "wait_for_completion": true});
+    let (_, created) = server.ask(Method::POST, "/api/v1/render/create").bearer(&alice).json(&v1).answer().await;
     let render_id = created["render_id"].as_str().unwrap();
     let chosen = json!({"render_id": render_id, "variation_id": "v1-output-0", "profile": "ab723", "lang": "es"});
 
@@ -284,26 +266,20 @@ async fn a_choice_made_again_is_one_record_new_ones_are_capped_and_the_list_page
     assert_eq!(ids.len(), 1, "five clicks on \"Use in listing\" are one record");
     assert_eq!(disclose(&server, &alice, choice("de")).await.0, 200, "another language is another choice");
 
-    let answer =
-        reqwest::Client::new().post(server.api("/disclosures")).bearer_auth(&alice).json(&choice("fr")).send().await;
-    let answer = answer.unwrap();
+    let answer = server.ask(Method::POST, "/api/disclosures").bearer(&alice).json(&choice("fr")).send().await;
     assert_eq!(answer.status(), 429);
     let retry_after: u64 = answer.headers()["retry-after"].to_str().unwrap().parse().unwrap();
     assert!((1..=24 * 3600).contains(&retry_after));
-    let refused: Value = answer.json().await.unwrap();
+    let (_, refused) = crate::testing::json(answer).await;
     assert!(refused["message"].as_str().unwrap().contains("2 results were chosen for listings"), "{refused}");
     assert_eq!(disclose(&server, &alice, choice("en")).await.0, 200, "a choice made before is still answered");
 
-    let list = |query: String| {
-        let request = reqwest::Client::new().get(server.api(&format!("/disclosures{query}"))).bearer_auth(&alice);
-        async move { request.send().await.unwrap().json::<Value>().await.unwrap() }
-    };
-    let first = list("?limit=1".into()).await;
+    let first = records(&server, &alice, "?limit=1").await;
     assert_eq!(first["items"].as_array().unwrap().len(), 1, "{first}");
     let cursor = first["next_cursor"].as_str().expect("a next page");
-    let second = list(format!("?limit=1&cursor={cursor}")).await;
+    let second = records(&server, &alice, &format!("?limit=1&cursor={cursor}")).await;
     assert_eq!(second["items"].as_array().unwrap().len(), 1, "{second}");
     assert_ne!(first["items"][0]["id"], second["items"][0]["id"]);
-    let all = list(String::new()).await;
+    let all = records(&server, &alice, "").await;
     assert_eq!((all["items"].as_array().unwrap().len(), all.get("next_cursor")), (2, None), "{all}");
 }

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
 use c2pa::assertions::DigitalSourceType;
-use c2pa::{Builder, BuilderIntent, Context, SigningAlg, create_signer};
+use c2pa::{BoxedSigner, Builder, BuilderIntent, Context, SigningAlg, create_signer};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -51,9 +51,8 @@ pub struct Made<'a> {
 }
 
 pub struct ContentCredentials {
-    chain_pem: String,
-    key_pem: String,
-    algorithm: SigningAlg,
+    /// The signer's key with its certificate chain, made once, in the first algorithm that works with it.
+    signing: BoxedSigner,
     /// The reader's trust settings: the signer's authority as an anchor, or the signer itself when it has none.
     trust: Value,
     pub signer: Signer,
@@ -116,100 +115,13 @@ impl ContentCredentials {
         signer: Signer,
         maker: &'static str,
     ) -> anyhow::Result<Self> {
-        let mut credentials =
-            ContentCredentials { chain_pem, key_pem, algorithm: SigningAlg::Es256, trust, signer, maker };
-        credentials.algorithm = credentials.usable_algorithm()?;
-        Ok(credentials)
-    }
-
-    /// The first algorithm the key signs a small image with, or why none does.
-    fn usable_algorithm(&self) -> anyhow::Result<SigningAlg> {
-        let sample = sample_jpeg();
-        let source_type = super::provenance::source_type(None);
-        let made = Made { format: "image/jpeg", title: "check.jpg", source_type, description: "a check" };
-        let mut last = String::new();
-        for algorithm in
-            [SigningAlg::Es256, SigningAlg::Es384, SigningAlg::Es512, SigningAlg::Ps256, SigningAlg::Ed25519]
-        {
-            let signed = match self.sign_with(algorithm, &sample, &made, None) {
-                Ok(signed) => signed,
-                Err(error) => {
-                    last = error;
-                    continue;
-                }
-            };
-            // What the reference reader finds of it (whoever it trusts): it asks more than signing does.
-            if let Verdict::Read { trust: Trust::Invalid, problems, .. } = self.verify(&signed, made.format, None) {
-                bail!(
-                    "content credentials signed with this certificate do not verify ({}); the reference reader \
-                     asks the signer's subject to name its organization (O=), and a chain that leads to it",
-                    problems.join(", ")
-                );
-            }
-            return Ok(algorithm);
-        }
-        bail!(
-            "the content credentials' certificate cannot sign ({last}). C2PA asks for an X.509 v3 signer that is \
-             not an authority, with an authority key identifier, key usage digitalSignature and an extended key \
-             usage such as emailProtection or documentSigning, its chain in PEM (signer first) and its key as \
-             PKCS#8 PEM (`openssl pkcs8 -topk8 -nocrypt` converts one)"
-        )
+        let signing = usable_signer((&chain_pem, &key_pem), &trust, maker)?;
+        Ok(ContentCredentials { signing, trust, signer, maker })
     }
 
     /// `bytes` with a manifest saying what `made` says, and `original` (its bytes as kept) as the parent.
     pub fn sign(&self, bytes: &[u8], made: &Made<'_>, original: Option<(&str, &[u8])>) -> Result<Vec<u8>, String> {
-        self.sign_with(self.algorithm, bytes, made, original)
-    }
-
-    fn sign_with(
-        &self,
-        algorithm: SigningAlg,
-        bytes: &[u8],
-        made: &Made<'_>,
-        original: Option<(&str, &[u8])>,
-    ) -> Result<Vec<u8>, String> {
-        let failed = |error: c2pa::Error| error.to_string();
-        let signer = create_signer::from_keys(self.chain_pem.as_bytes(), self.key_pem.as_bytes(), algorithm, None)
-            .map_err(failed)?;
-        let context = Context::new().with_settings(json!({"builder": {"thumbnail": {"enabled": false}}}));
-        let mut builder = Builder::from_context(context.map_err(failed)?)
-            .with_definition(json!({
-                "title": made.title,
-                "format": made.format,
-                "claim_generator_info": [{"name": "vstage", "version": env!("CARGO_PKG_VERSION")}],
-            }))
-            .map_err(failed)?;
-        let source_type: DigitalSourceType =
-            serde_json::from_value(json!(made.source_type)).unwrap_or(DigitalSourceType::TrainedAlgorithmicData);
-        let mut edited = json!({
-            "action": "c2pa.edited",
-            "digitalSourceType": made.source_type,
-            "softwareAgent": {"name": self.maker},
-            "description": made.description,
-        });
-        match original {
-            Some((format, original)) => {
-                builder.set_intent(BuilderIntent::Edit);
-                let ingredient = json!({
-                    "title": "original photo",
-                    "relationship": "parentOf",
-                    "label": "original",
-                    "metadata": {ORIGINAL_SHA256: hex::encode(Sha256::digest(original))},
-                });
-                builder
-                    .add_ingredient_from_stream(ingredient.to_string(), format, &mut Cursor::new(original))
-                    .map_err(failed)?;
-                edited["parameters"] = json!({"ingredientIds": ["original"]});
-            }
-            None => {
-                builder.set_intent(BuilderIntent::Create(source_type));
-                edited["action"] = json!("c2pa.created");
-            }
-        }
-        builder.add_action(edited).map_err(failed)?;
-        let mut signed = Cursor::new(Vec::with_capacity(bytes.len() + 32 * 1024));
-        builder.sign(&*signer, made.format, &mut Cursor::new(bytes), &mut signed).map_err(failed)?;
-        Ok(signed.into_inner())
+        sign_with(&*self.signing, self.maker, bytes, made, original)
     }
 
     /// What a reader makes of `bytes`' credentials, trusting this server's signer, with `original` (as kept) to
@@ -230,6 +142,97 @@ impl ContentCredentials {
             ),
         }
     }
+}
+
+/// The key of `chain_pem` and `key_pem` in the first algorithm it signs a small image with, which the reference
+/// reader then finds valid (it asks more than signing does); or why there is none.
+fn usable_signer(
+    (chain_pem, key_pem): (&str, &str),
+    trust: &Value,
+    maker: &'static str,
+) -> anyhow::Result<BoxedSigner> {
+    let sample = sample_jpeg();
+    let source_type = super::provenance::source_type(None);
+    let made = Made { format: "image/jpeg", title: "check.jpg", source_type, description: "a check" };
+    let mut last = String::new();
+    for algorithm in [SigningAlg::Es256, SigningAlg::Es384, SigningAlg::Es512, SigningAlg::Ps256, SigningAlg::Ed25519] {
+        let made_and_signed = create_signer::from_keys(chain_pem.as_bytes(), key_pem.as_bytes(), algorithm, None)
+            .map_err(|error| error.to_string())
+            .and_then(|signing| Ok((sign_with(&*signing, maker, &sample, &made, None)?, signing)));
+        let (signed, signing) = match made_and_signed {
+            Ok(made_and_signed) => made_and_signed,
+            Err(error) => {
+                last = error;
+                continue;
+            }
+        };
+        if let Verdict::Read { trust: Trust::Invalid, problems, .. } = verdict::read(&signed, made.format, trust, None)
+        {
+            bail!(
+                "content credentials signed with this certificate do not verify ({}); the reference reader asks the \
+                 signer's subject to name its organization (O=), and a chain that leads to it",
+                problems.join(", ")
+            );
+        }
+        return Ok(signing);
+    }
+    bail!(
+        "the content credentials' certificate cannot sign ({last}). C2PA asks for an X.509 v3 signer that is not an \
+         authority, with an authority key identifier, key usage digitalSignature and an extended key usage such as \
+         emailProtection or documentSigning, its chain in PEM (signer first) and its key as PKCS#8 PEM \
+         (`openssl pkcs8 -topk8 -nocrypt` converts one)"
+    )
+}
+
+/// `bytes` with a manifest signed by `signing`: what `made` says, done by `maker`, with `original` (its media
+/// type and bytes as kept) as the parent when known.
+fn sign_with(
+    signing: &dyn c2pa::Signer,
+    maker: &str,
+    bytes: &[u8],
+    made: &Made<'_>,
+    original: Option<(&str, &[u8])>,
+) -> Result<Vec<u8>, String> {
+    let failed = |error: c2pa::Error| error.to_string();
+    let context = Context::new().with_settings(json!({"builder": {"thumbnail": {"enabled": false}}}));
+    let mut builder = Builder::from_context(context.map_err(failed)?)
+        .with_definition(json!({
+            "title": made.title,
+            "format": made.format,
+            "claim_generator_info": [{"name": "vstage", "version": env!("CARGO_PKG_VERSION")}],
+        }))
+        .map_err(failed)?;
+    let source_type: DigitalSourceType =
+        serde_json::from_value(json!(made.source_type)).unwrap_or(DigitalSourceType::TrainedAlgorithmicData);
+    let mut edited = json!({
+        "action": "c2pa.edited",
+        "digitalSourceType": made.source_type,
+        "softwareAgent": {"name": maker},
+        "description": made.description,
+    });
+    match original {
+        Some((format, original)) => {
+            builder.set_intent(BuilderIntent::Edit);
+            let ingredient = json!({
+                "title": "original photo",
+                "relationship": "parentOf",
+                "label": "original",
+                "metadata": {ORIGINAL_SHA256: hex::encode(Sha256::digest(original))},
+            });
+            builder
+                .add_ingredient_from_stream(ingredient.to_string(), format, &mut Cursor::new(original))
+                .map_err(failed)?;
+            edited["parameters"] = json!({"ingredientIds": ["original"]});
+        }
+        None => {
+            builder.set_intent(BuilderIntent::Create(source_type));
+            edited["action"] = json!("c2pa.created");
+        }
+    }
+    builder.add_action(edited).map_err(failed)?;
+    let mut signed = Cursor::new(Vec::with_capacity(bytes.len() + 32 * 1024));
+    builder.sign(signing, made.format, &mut Cursor::new(bytes), &mut signed).map_err(failed)?;
+    Ok(signed.into_inner())
 }
 
 /// The media type C2PA reads `bytes` as, for the formats the service's results come in.
