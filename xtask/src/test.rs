@@ -84,10 +84,7 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
             steps.push(timed(|| nextest(&cargo, "browser end-to-end tests", "e2e", SERVER_CRATES)));
         }
     });
-    // The tests' cluster outlives them (pg_ctl daemonizes the server): nothing is left running after the run.
-    if let Err(error) = Cluster::stop(&postgres_dir(project)) {
-        eprintln!("    could not stop the tests' PostgreSQL cluster: {error:#}");
-    }
+    discard_cluster(project);
     summarise(&steps, started)
 }
 
@@ -132,9 +129,7 @@ pub fn run_suite(project: &Project, suite: Suite) -> anyhow::Result<()> {
             }
         }
     }
-    if let Err(error) = Cluster::stop(&postgres_dir(project)) {
-        eprintln!("    could not stop the tests' PostgreSQL cluster: {error:#}");
-    }
+    discard_cluster(project);
     summarise(&steps, started)
 }
 
@@ -194,6 +189,14 @@ fn build_widget_aside(project: &Project) -> Step {
 /// test that needs it.
 fn postgres_dir(project: &Project) -> PathBuf {
     project.target().join("postgres")
+}
+
+/// The tests' cluster outlives them (pg_ctl daemonizes the server) and keeps every database they made: after the
+/// run nothing is left running, nor kept on disk.
+fn discard_cluster(project: &Project) {
+    if let Err(error) = Cluster::discard(&postgres_dir(project)) {
+        eprintln!("    could not remove the tests' PostgreSQL cluster: {error:#}");
+    }
 }
 
 /// The closing summary: a line per step with its counts and time, then `N passed, N failed`; exits non-zero on

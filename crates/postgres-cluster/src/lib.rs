@@ -1,5 +1,5 @@
 //! A private PostgreSQL cluster for tests and benchmarks: made with initdb under a folder (`target/postgres`),
-//! started once with pg_ctl and shared by every test process of a run, and stopped by `cargo xtask test` at its end.
+//! started once with pg_ctl and shared by every test process of a run, and removed by `cargo xtask test` at its end.
 //!
 //! Only the cluster's own binaries are used (`initdb`, `pg_ctl`, `createdb`, `pg_isready`): no client library and
 //! no async. Beside the folder live `<dir>.lock`, which one process holds while it makes or starts the cluster, and
@@ -59,7 +59,7 @@ pub struct Cluster {
 
 impl Cluster {
     /// A new empty database for a test, on the cluster of the test run: the one in `$VSTAGE_POSTGRES_DIR`
-    /// (`cargo xtask test` sets it, and stops that cluster at the end), else in this workspace's `target/postgres`.
+    /// (`cargo xtask test` sets it, and removes that cluster at the end), else in this workspace's `target/postgres`.
     pub fn fresh_test_database(prefix: &str) -> anyhow::Result<String> {
         let dir = std::env::var_os("VSTAGE_POSTGRES_DIR")
             .map(PathBuf::from)
@@ -131,6 +131,19 @@ impl Cluster {
             return Ok(());
         }
         Cluster::at(dir)?.pg_ctl_stop()
+    }
+
+    /// Stops the cluster in `dir` and removes its folder: every test makes databases of its own and none drops
+    /// them, so a cluster kept from run to run grows without end (13 GB after some hundred runs on one machine).
+    /// The next run makes it anew with `initdb`, a few seconds.
+    pub fn discard(dir: &Path) -> anyhow::Result<()> {
+        Cluster::stop(dir)?;
+        match std::fs::remove_dir_all(dir) {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+                Err(error).with_context(|| format!("removing the cluster's folder {}", dir.display()))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Where Debian's PostgreSQL binaries are: `$VSTAGE_POSTGRES_BIN` if set, else the highest version under
@@ -415,13 +428,13 @@ mod tests {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/postgres-cluster-selftest")
     }
 
-    /// Stops the cluster even when an assertion fails.
-    struct StopOnDrop(PathBuf);
+    /// Stops and removes the cluster even when an assertion fails.
+    struct DiscardOnDrop(PathBuf);
 
-    impl Drop for StopOnDrop {
+    impl Drop for DiscardOnDrop {
         fn drop(&mut self) {
-            if let Err(error) = Cluster::stop(&self.0) {
-                eprintln!("could not stop the self-test cluster: {error:#}");
+            if let Err(error) = Cluster::discard(&self.0) {
+                eprintln!("could not remove the self-test cluster: {error:#}");
             }
         }
     }
@@ -442,9 +455,9 @@ mod tests {
     }
 
     #[test]
-    fn a_shared_cluster_is_made_once_reused_and_stopped() {
+    fn a_shared_cluster_is_made_once_reused_stopped_and_discarded() {
         let dir = selftest_dir();
-        let _stop = StopOnDrop(dir.clone());
+        let _discard = DiscardOnDrop(dir.clone());
         Cluster::stop(&dir).expect("a clean start");
 
         // Four callers at once (the lock is per open file, so threads contend as processes do): one starts it.
@@ -489,6 +502,12 @@ mod tests {
             .expect("psql runs");
         let databases = String::from_utf8_lossy(&databases.stdout);
         assert!(!databases.contains("storage_tests"), "the old databases are gone: {databases}");
+
+        // Discarded, nothing runs and nothing is kept; discarding what is not there is fine.
+        Cluster::discard(&dir).expect("discarded");
+        assert!(!answers(&anew, &anew.admin_url()), "stopped");
+        assert!(!dir.exists(), "{} removed", dir.display());
+        Cluster::discard(&dir).expect("nothing to discard");
     }
 
     #[test]

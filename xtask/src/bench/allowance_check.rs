@@ -10,7 +10,7 @@ use anyhow::{Context, bail};
 use vstage_postgres_cluster::Cluster;
 
 use super::Report;
-use super::fan_out::StopCluster;
+use super::fan_out::DiscardCluster;
 use super::proxy_http::start_serve;
 use super::report::{Measure, quantile};
 use super::sandbox_http::{self, KEY};
@@ -24,7 +24,7 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     let sandbox = sandbox_http::start_sandbox(project, "allowance-sandbox-data")?;
     let upstream = ["--upstream", &sandbox.url];
     let key = [("VSTAGE_API_KEY", KEY)];
-    let cluster = StopCluster(project.target().join("bench").join("postgres"));
+    let cluster = DiscardCluster(project.target().join("bench").join("postgres"));
     let database = Cluster::shared(&cluster.0)?.fresh_database("bench_allowance")?;
     for (store, extra) in [("SQLite", vec![]), ("PostgreSQL", vec!["--database", database.as_str()])] {
         let mut timed = Vec::new();

@@ -33,7 +33,7 @@ const SETUP: &str = "1,000 streams over 2 servers, PostgreSQL";
 pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     let total = SERVERS * STREAMS_PER_SERVER;
     // Declared first, so dropped last: the servers stop before their database does, on error too.
-    let cluster = StopCluster(project.target().join("bench").join("postgres"));
+    let cluster = DiscardCluster(project.target().join("bench").join("postgres"));
     let database = Cluster::shared(&cluster.0)?.fresh_database("bench_fan_out")?;
     let servers = (0..SERVERS)
         .map(|index| {
@@ -189,13 +189,13 @@ fn read_events(mut connection: TcpStream, stream: usize, sender: &mpsc::Sender<A
     }
 }
 
-/// Stops the bench's PostgreSQL cluster when the group ends, however it ends.
-pub(super) struct StopCluster(pub(super) PathBuf);
+/// Stops and removes the bench's PostgreSQL cluster when the group ends, however it ends.
+pub(super) struct DiscardCluster(pub(super) PathBuf);
 
-impl Drop for StopCluster {
+impl Drop for DiscardCluster {
     fn drop(&mut self) {
-        if let Err(error) = Cluster::stop(&self.0) {
-            eprintln!("    the bench's PostgreSQL cluster in {} did not stop: {error:#}", self.0.display());
+        if let Err(error) = Cluster::discard(&self.0) {
+            eprintln!("    the bench's PostgreSQL cluster in {} was not removed: {error:#}", self.0.display());
         }
     }
 }

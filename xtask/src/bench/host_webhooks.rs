@@ -11,7 +11,7 @@ use anyhow::{Context, bail};
 use vstage_postgres_cluster::Cluster;
 
 use super::Report;
-use super::fan_out::{StopCluster, signed_delivery};
+use super::fan_out::{DiscardCluster, signed_delivery};
 use super::proxy_http::start_serve;
 use super::report::{Measure, quantile};
 use crate::project::Project;
@@ -38,7 +38,7 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     add_quantiles(report, &alone, "one server, SQLite");
 
     // Declared first, so dropped last: the servers stop before their database does, on error too.
-    let cluster = StopCluster(project.target().join("bench").join("postgres"));
+    let cluster = DiscardCluster(project.target().join("bench").join("postgres"));
     let database = Cluster::shared(&cluster.0)?.fresh_database("bench_host_webhooks")?;
     let shared = [args[0], args[1], "--database", &database];
     let first = start_serve(project, &shared, &envs, "host-webhooks-serve-data-0")?;

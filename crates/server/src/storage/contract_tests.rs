@@ -1,5 +1,5 @@
 //! The `Store` contract, each test run against SQLite and against PostgreSQL (a fresh database on the private
-//! cluster under `target/postgres`, started on first use; `cargo xtask test` stops it at the end).
+//! cluster under `target/postgres`, started on first use; `cargo xtask test` removes it at the end).
 
 use std::sync::Arc;
 
