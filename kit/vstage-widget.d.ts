@@ -27,13 +27,21 @@ export type VstageDisclosureProfile =
   | "mls-now"
   | "stellar"
   | "realtracs"
+  | "rmls"
+  | "maar"
   | "none";
 
 /** What a variation is. The service may add kinds: other strings can come. */
 export type VstageVariationType = "staging" | "removal" | "daytodusk" | "enhancement" | (string & {});
 
 /** Where the listing shows the disclosure, as the profile asks. */
-export type VstagePlacement = "next-to-altered-photo" | "original-first" | "on-photo" | "in-description" | "none";
+export type VstagePlacement =
+  | "next-to-altered-photo"
+  | "original-first"
+  | "on-photo"
+  | "in-description"
+  | "in-remarks"
+  | "none";
 
 /** The two kinds of an agent's allowance. */
 export type VstageUsageKind = "staging" | "image-editing";
@@ -129,6 +137,8 @@ export interface VstageResultChosenDetail {
   link_words: string | null;
   description_text: string | null;
   remarks_sentence: string | null;
+  /** The sentence for the remarks only agents read (RESO's `PrivateRemarks`). */
+  private_remarks_sentence: string | null;
   disclosure_url: string | null;
   qr_svg_url: string | null;
   qr_png_url: string | null;

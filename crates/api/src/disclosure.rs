@@ -24,18 +24,25 @@ pub enum DisclosureProfile {
     /// RealTracs (Tennessee): the photo's media remarks say it was virtually staged, the photo as it is right
     /// before it, and nothing drawn over it.
     Realtracs,
+    /// RMLS (Portland, Oregon): a "Virtually Staged" watermark on the photo, nothing else added to it.
+    Rmls,
+    /// MAAR's MLS (Omaha, Nebraska): the agents' REALTOR® Remarks say photos were virtually staged; exteriors are
+    /// never virtually staged.
+    Maar,
     /// No disclosure beyond the record (the host takes care of it).
     None,
 }
 
 impl DisclosureProfile {
-    pub const ALL: [DisclosureProfile; 7] = [
+    pub const ALL: [DisclosureProfile; 9] = [
         DisclosureProfile::Ab723,
         DisclosureProfile::Crmls,
         DisclosureProfile::SmartMls,
         DisclosureProfile::MlsNow,
         DisclosureProfile::Stellar,
         DisclosureProfile::Realtracs,
+        DisclosureProfile::Rmls,
+        DisclosureProfile::Maar,
         DisclosureProfile::None,
     ];
 
@@ -48,6 +55,8 @@ impl DisclosureProfile {
             DisclosureProfile::MlsNow => "mls-now",
             DisclosureProfile::Stellar => "stellar",
             DisclosureProfile::Realtracs => "realtracs",
+            DisclosureProfile::Rmls => "rmls",
+            DisclosureProfile::Maar => "maar",
             DisclosureProfile::None => "none",
         }
     }
@@ -71,6 +80,8 @@ pub enum Placement {
     OnPhoto,
     /// Nothing on or over the photo: the statement goes into the photo's description.
     InDescription,
+    /// Nothing on or over the photo, nor in its description: the listing's remarks say it.
+    InRemarks,
     /// Nothing is asked for.
     None,
 }
@@ -154,6 +165,10 @@ pub struct Disclosure {
     pub description_text: Option<String>,
     /// The sentence the listing's public remarks begin with.
     pub remarks_sentence: Option<String>,
+    /// The sentence for the listing's remarks only agents read (RESO's `PrivateRemarks`; MAAR's "REALTOR®
+    /// Remarks").
+    #[serde(default)]
+    pub private_remarks_sentence: Option<String>,
     /// The public page with the original photo, what was changed and when.
     pub disclosure_url: Option<String>,
     pub qr_svg_url: Option<String>,

@@ -90,6 +90,9 @@ pub struct ResultChosen {
     pub description_text: Option<String>,
     #[serde(default)]
     pub remarks_sentence: Option<String>,
+    /// The sentence for the remarks only agents read (RESO's `PrivateRemarks`).
+    #[serde(default)]
+    pub private_remarks_sentence: Option<String>,
     #[serde(default)]
     pub disclosure_url: Option<String>,
     #[serde(default)]
@@ -145,6 +148,7 @@ impl ResultChosen {
             link_words: record.link_words,
             description_text: record.description_text,
             remarks_sentence: record.remarks_sentence,
+            private_remarks_sentence: record.private_remarks_sentence,
             disclosure_url: record.disclosure_url,
             qr_svg_url: record.qr_svg_url,
             qr_png_url: record.qr_png_url,
@@ -303,6 +307,7 @@ mod tests {
             link_words: None,
             description_text: None,
             remarks_sentence: None,
+            private_remarks_sentence: None,
             disclosure_url: None,
             qr_svg_url: None,
             qr_png_url: None,

@@ -255,7 +255,7 @@ pub struct ServeArgs {
     #[arg(long, env = "VSTAGE_DATABASE_URL", hide_env_values = true)]
     pub database: Option<String>,
     /// How a chosen result is disclosed when the widget's `disclosure` attribute names no profile: ab723, crmls,
-    /// smart-mls, mls-now, stellar, realtracs or none (docs/embedding.md).
+    /// smart-mls, mls-now, stellar, realtracs, rmls, maar or none (docs/embedding.md).
     #[arg(long, default_value = "ab723", value_parser = disclosure_profile)]
     pub disclosure_profile: DisclosureProfile,
     /// Photos each subject may use a period (--allowance-period), per kind: `staging=30,image-editing=100`; a kind

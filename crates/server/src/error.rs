@@ -25,6 +25,10 @@ pub enum ServerError {
     /// The resource is not in a state for this yet (409).
     #[error("{0}")]
     Conflict(String),
+    /// A well-formed request the listing's rules do not allow (422 Unprocessable Content): a chosen result that
+    /// its disclosure profile's rule forbids.
+    #[error("{0}")]
+    AgainstRules(String),
     /// A request for a name this server does not answer to (421 Misdirected Request).
     #[error("{0}")]
     Misdirected(String),
@@ -65,6 +69,7 @@ impl ServerError {
             ServerError::Forbidden(_) => StatusCode::FORBIDDEN,
             ServerError::NotFound(_) => StatusCode::NOT_FOUND,
             ServerError::Conflict(_) => StatusCode::CONFLICT,
+            ServerError::AgainstRules(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ServerError::Misdirected(_) => StatusCode::MISDIRECTED_REQUEST,
             ServerError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ServerError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,

@@ -9,10 +9,10 @@ use vstage_api::config::Config;
 use vstage_api::disclosure::{DiscloseRequest, Disclosure, v1_output_id, v1_output_index};
 use vstage_api::render::Variation;
 use vstage_api::time::now_millis;
-use vstage_api::vocabulary::{VariationStatus, VariationType};
+use vstage_api::vocabulary::{RoomType, VariationStatus, VariationType};
 
 use super::Disclosures;
-use super::profiles::rules;
+use super::profiles::{Rules, rules};
 use super::statement::Facts;
 use super::words::words;
 use crate::access::Subject;
@@ -48,6 +48,8 @@ struct Chosen {
     photographed: Option<String>,
     /// Whether the service drew its own "virtually staged" watermark into the result.
     service_watermarked: bool,
+    /// Whether it is a staging of the outside (the `outdoor` room type).
+    staged_outdoors: bool,
 }
 
 impl Recorder {
@@ -71,8 +73,12 @@ impl Recorder {
             Some(output) => self.v1_output(subject, &request.render_id, output).await?,
             None => self.variation(subject, &request).await?,
         };
+        let rules = rules(profile);
+        if chosen.staged_outdoors && !rules.exteriors_may_be_staged {
+            return Err(exterior_staged(&rules));
+        }
         let original = self.keep_original(subject, &chosen, request.original_url.as_deref()).await?;
-        let photo = match rules(profile).watermark && !chosen.service_watermarked {
+        let photo = match rules.watermark && !chosen.service_watermarked {
             true => self.keep_labelled(subject, &chosen, lang).await?,
             false => chosen.photo.clone(),
         };
@@ -149,6 +155,7 @@ impl Recorder {
             photo,
             photographed: render.image_url,
             service_watermarked: service_watermarked(variation),
+            staged_outdoors: staged_outdoors(variation.config.as_ref()),
         })
     }
 
@@ -169,6 +176,8 @@ impl Recorder {
         })?;
         let style = render.outputs_styles.get(at).filter(|style| !style.is_empty()).cloned();
         let kind = if style.is_some() { VariationType::Staging } else { VariationType::Removal };
+        let room_type = render.outputs_room_types.get(at).map(|room| RoomType::from(room.trim()));
+        let staged_outdoors = style.is_some() && room_type == Some(RoomType::Outdoor);
         let facts = Facts { furniture_removed: style.is_none(), style, kind: Some(kind.clone()) };
         let variation_id = v1_output_id(output);
         let kept = &self.disclosures.kept;
@@ -191,6 +200,7 @@ impl Recorder {
             photo,
             photographed: render.image_url,
             service_watermarked: false,
+            staged_outdoors,
         })
     }
 
@@ -292,6 +302,25 @@ fn not_kept() -> ServerError {
 
 fn not_finished() -> ServerError {
     ServerError::Conflict("This variation is not finished yet; choose it once it is done.".into())
+}
+
+/// Whether a v2 variation's config stages the outside.
+fn staged_outdoors(config: Option<&Config>) -> bool {
+    let room_type = match config {
+        Some(Config::Staging(staging)) => &staging.add_furniture.room_type,
+        Some(Config::LegacyStaging(legacy)) => &legacy.room_type,
+        _ => return false,
+    };
+    *room_type == RoomType::Outdoor
+}
+
+/// A staging of the outside chosen under a rule that forbids it: refused before anything is kept.
+fn exterior_staged(rules: &Rules) -> ServerError {
+    let rule = rules.source.map_or_else(String::new, |source| format!(" ({})", source.citation));
+    ServerError::AgainstRules(format!(
+        "This result virtually stages the outside of the property, which the listing's rules{rule} do not allow: \
+         choose a result of an interior room, or set the listing's disclosure rules if these are not its rules."
+    ))
 }
 
 /// Whether the service drew its own "virtually staged" watermark into the result.

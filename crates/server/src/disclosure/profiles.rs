@@ -29,14 +29,18 @@ pub struct Rules {
     pub description: bool,
     /// A sentence the listing's public remarks begin with.
     pub remarks: bool,
+    /// A sentence for the listing's remarks only agents read.
+    pub private_remarks: bool,
     /// A label drawn into the photo (our kept copy), in the listing's language.
     pub watermark: bool,
     pub placement: Placement,
     /// Whether a photo only enhanced (light, colour, exposure) needs no statement or link, as the law says.
     pub enhancement_exempt: bool,
+    /// Whether the rule lets a photo of the outside be virtually staged (a staging of the `outdoor` room type).
+    pub exteriors_may_be_staged: bool,
 }
 
-pub const PROFILES: [Rules; 7] = [
+pub const PROFILES: [Rules; 9] = [
     // California AB 723, Business and Professions Code §10140.8 (in force 1 January 2026): an altered listing image
     // carries a reasonably conspicuous statement on or next to it and a link, URL or QR code to a publicly
     // accessible page where the original is clearly identified. Lighting, white balance, colour, sharpening,
@@ -60,9 +64,11 @@ pub const PROFILES: [Rules; 7] = [
         qr: true,
         description: false,
         remarks: false,
+        private_remarks: false,
         watermark: false,
         placement: Placement::NextToAlteredPhoto,
         enhancement_exempt: true,
+        exteriors_may_be_staged: true,
     },
     // CRMLS (California Regional MLS) rules on virtual staging: the original photo right before or after the altered
     // one, and "virtually staged", "digitally altered" or "digitally enhanced" in the photo's description; no
@@ -82,9 +88,11 @@ pub const PROFILES: [Rules; 7] = [
         qr: true,
         description: true,
         remarks: false,
+        private_remarks: false,
         watermark: false,
         placement: Placement::OriginalFirst,
         enhancement_exempt: true,
+        exteriors_may_be_staged: true,
     },
     // Smart MLS (Connecticut): a virtually staged photo carries a stamp or watermark saying so; no original needs
     // to go with it.
@@ -103,9 +111,11 @@ pub const PROFILES: [Rules; 7] = [
         qr: false,
         description: false,
         remarks: false,
+        private_remarks: false,
         watermark: true,
         placement: Placement::OnPhoto,
         enhancement_exempt: false,
+        exteriors_may_be_staged: true,
     },
     // MLS Now (Ohio) rules: no watermarks, overlays or QR codes on listing photos; the disclosure goes into the
     // photo's description (with the link to the original, as words).
@@ -124,9 +134,11 @@ pub const PROFILES: [Rules; 7] = [
         qr: false,
         description: true,
         remarks: false,
+        private_remarks: false,
         watermark: false,
         placement: Placement::InDescription,
         enhancement_exempt: false,
+        exteriors_may_be_staged: true,
     },
     // Stellar MLS (Florida) rules: the public remarks begin "One or more photo(s) was virtually staged.", and the
     // photo itself is described as virtually staged.
@@ -145,9 +157,11 @@ pub const PROFILES: [Rules; 7] = [
         qr: false,
         description: true,
         remarks: true,
+        private_remarks: false,
         watermark: false,
         placement: Placement::InDescription,
         enhancement_exempt: false,
+        exteriors_may_be_staged: true,
     },
     // RealTracs (Tennessee) Rule 2.7: the media remarks designate a virtually staged image, the room as it is comes
     // immediately before or after it, and nothing is overlaid on a photo (no label, no QR code).
@@ -167,9 +181,55 @@ pub const PROFILES: [Rules; 7] = [
         qr: false,
         description: true,
         remarks: false,
+        private_remarks: false,
         watermark: false,
         placement: Placement::OriginalFirst,
         enhancement_exempt: false,
+        exteriors_may_be_staged: true,
+    },
+    // RMLS (Portland, Oregon) Rule 3.8: a virtually staged photo says so on the photograph with the "Virtually
+    // Staged" watermark; no other text or graphics are added (no QR code), and no original needs to go with it.
+    Rules {
+        profile: DisclosureProfile::Rmls,
+        source: Some(RuleSource {
+            citation: "RMLS Rules and Regulations, 3.8 Photographs (as amended 13 March 2023)",
+            address: "https://rmlscentral.com/category/rules-and-regulations/",
+            words: "The photographs are to be submitted without any added text or graphics, or any alterations that \
+                    misrepresent the property. [...] If there is virtual staging in any of the photographs it must be \
+                    disclosed on the photograph with the \u{201c}Virtually Staged\u{201d} watermark.",
+        }),
+        statement: true,
+        link: false,
+        qr: false,
+        description: false,
+        remarks: false,
+        private_remarks: false,
+        watermark: true,
+        placement: Placement::OnPhoto,
+        enhancement_exempt: false,
+        exteriors_may_be_staged: true,
+    },
+    // MAAR's MLS (Omaha Area Board of REALTORS®) Rules and Regulations, Section 1, Note 5: the disclosure is made in
+    // the REALTOR® Remarks (the remarks agents read), and photos of the exterior are never virtually staged.
+    Rules {
+        profile: DisclosureProfile::Maar,
+        source: Some(RuleSource {
+            citation: "MAAR MLS Rules and Regulations, Section 1, Note 5 (approved 26 July 2018)",
+            address: "https://maar.org/Default.aspx?p=34769&naid=25672",
+            words: "Virtual Staging shall only be used for the interior of an existing structure. [...] Disclosure of \
+                    virtually-staged photo(s) is required in REALTOR\u{ae} Remarks. [...] Prohibited Uses of Virtual \
+                    Staging in the Service: a) No photos of the exterior of the property shall be virtually staged.",
+        }),
+        statement: false,
+        link: false,
+        qr: false,
+        description: false,
+        remarks: false,
+        private_remarks: true,
+        watermark: false,
+        placement: Placement::InRemarks,
+        enhancement_exempt: false,
+        exteriors_may_be_staged: false,
     },
     // The host discloses on its own; the choice is still recorded and its public page exists.
     Rules {
@@ -180,9 +240,11 @@ pub const PROFILES: [Rules; 7] = [
         qr: false,
         description: false,
         remarks: false,
+        private_remarks: false,
         watermark: false,
         placement: Placement::None,
         enhancement_exempt: false,
+        exteriors_may_be_staged: true,
     },
 ];
 
@@ -231,6 +293,21 @@ mod tests {
         let quoted = smart.source.unwrap().words;
         assert!(quoted.contains("MUST have a stamp/watermark") && smart.watermark && smart.statement);
         assert!(quoted.contains("Do NOT need to be accompanied by an original") && !smart.link && !smart.qr);
+        // RMLS: the watermark on the photograph, no other text or graphics on it
+        let rmls = rules(DisclosureProfile::Rmls);
+        let quoted = rmls.source.unwrap().words;
+        assert!(
+            quoted.contains("disclosed on the photograph") && rmls.watermark && rmls.placement == Placement::OnPhoto
+        );
+        assert!(quoted.contains("without any added text or graphics") && !rmls.qr && !rmls.link);
+        // MAAR: the REALTOR® Remarks, which agents read, and no exterior virtually staged
+        let maar = rules(DisclosureProfile::Maar);
+        let quoted = maar.source.unwrap().words;
+        assert!(quoted.contains("required in REALTOR\u{ae} Remarks") && maar.private_remarks && !maar.remarks);
+        assert!(!maar.watermark && !maar.qr && !maar.statement && !maar.description);
+        assert!(quoted.contains("No photos of the exterior") && !maar.exteriors_may_be_staged);
+        let staging_outside = PROFILES.iter().filter(|rules| !rules.exteriors_may_be_staged);
+        assert_eq!(staging_outside.map(|rules| rules.profile).collect::<Vec<_>>(), [DisclosureProfile::Maar]);
     }
 
     #[test]

@@ -5,7 +5,7 @@ use vstage_api::disclosure::Disclosure;
 use crate::error::ServerError;
 
 /// Ours, then the RESO Media resource's `MediaAlteration` (its values, comma-separated) and `LongDescription`.
-const HEADER: [&str; 18] = [
+const HEADER: [&str; 19] = [
     "id",
     "chosen_at",
     "subject",
@@ -19,6 +19,7 @@ const HEADER: [&str; 18] = [
     "statement",
     "description_text",
     "remarks_sentence",
+    "private_remarks_sentence",
     "photo_url",
     "original_url",
     "disclosure_url",
@@ -52,6 +53,7 @@ pub fn csv(records: &[Disclosure]) -> Result<Vec<u8>, ServerError> {
                 optional(&record.statement),
                 optional(&record.description_text),
                 optional(&record.remarks_sentence),
+                optional(&record.private_remarks_sentence),
                 record.url.clone(),
                 record.original_url.clone(),
                 optional(&record.disclosure_url),

@@ -283,3 +283,48 @@ async fn a_choice_made_again_is_one_record_new_ones_are_capped_and_the_list_page
     let all = records(&server, &alice, "").await;
     assert_eq!((all["items"].as_array().unwrap().len(), all.get("next_cursor")), (2, None), "{all}");
 }
+
+#[tokio::test]
+async fn maar_refuses_a_staged_exterior_and_puts_the_disclosure_in_the_agents_remarks() {
+    let server = TestApp::with_tokens(&[]).await;
+    let alice = server.token("alice");
+    let photo = server.sample_url("living-empty.jpg").await;
+    let outside = json!({"type": "staging", "add_furniture": {"style": "modern", "room_type": "outdoor"}});
+    let outside = server.create_render(Some(&alice), &photo, outside, true).await;
+    let choice = |render: &Value, profile: &str| json!({"render_id": render["id"], "variation_id": render["variations"]["items"][0]["id"], "profile": profile});
+
+    // MAAR's rule: no photo of the exterior is virtually staged; refused with the rule named, nothing recorded.
+    let (status, refused) = disclose(&server, &alice, choice(&outside, "maar")).await;
+    assert_eq!(status, 422, "{refused}");
+    let message = refused["message"].as_str().unwrap();
+    assert!(message.contains("outside of the property") && message.contains("MAAR MLS Rules"), "{refused}");
+    assert!(records(&server, &alice, "").await["items"].as_array().unwrap().is_empty());
+    // Another MLS's rules let it be (RMLS: the label on the photo).
+    let (status, rmls) = disclose(&server, &alice, choice(&outside, "rmls")).await;
+    assert_eq!(status, 200, "{rmls}");
+    assert_eq!(
+        (&rmls["watermarked"], &rmls["placement"], &rmls["qr_png_url"]),
+        (&json!(true), &json!("on-photo"), &Value::Null)
+    );
+    // A legacy (v1) staging of the outside is refused the same way.
+    let v1 = json!({"image_url": photo, "room_type": "outdoor", "style": "modern", "wait_for_completion": true});
+    let (_, created) = server.ask(Method::POST, "/api/v1/render/create").bearer(&alice).json(&v1).answer().await;
+    let v1_choice = json!({"render_id": created["render_id"], "variation_id": "v1-output-0", "profile": "maar"});
+    assert_eq!(disclose(&server, &alice, v1_choice).await.0, 422, "{created}");
+
+    // An interior: the agents' remarks say it, nothing is drawn on the photo; the CSV carries the sentence.
+    let inside = server.staged(&alice, &photo, 1).await;
+    let (status, record) = disclose(&server, &alice, choice(&inside, "maar")).await;
+    assert_eq!(status, 200, "{record}");
+    assert_eq!(record["private_remarks_sentence"], "One or more photo(s) was virtually staged.");
+    assert_eq!((&record["placement"], &record["watermarked"]), (&json!("in-remarks"), &json!(false)));
+    assert_eq!((&record["statement"], &record["remarks_sentence"]), (&Value::Null, &Value::Null));
+    let board = json!({"renders": [{"render_id": inside["id"]}]});
+    assert_eq!(server.ask(Method::POST, "/api/board/renders").bearer(&alice).json(&board).answer().await.0, 200);
+    let zip = get(&format!("{}?access_token={alice}", server.api("/board/results.zip"))).await;
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zip.bytes().await.unwrap().to_vec())).unwrap();
+    let mut csv = String::new();
+    archive.by_name("disclosures.csv").unwrap().read_to_string(&mut csv).unwrap();
+    assert!(csv.lines().next().unwrap().contains(",remarks_sentence,private_remarks_sentence,"), "{csv}");
+    assert!(csv.contains(",maar,en,,,,One or more photo(s) was virtually staged.,"), "{csv}");
+}

@@ -138,10 +138,12 @@ pub fn disclosure(record: &DisclosureRecord, links: Links) -> Disclosure {
         true => format!("{altered} {access}."),
         false => format!("{short}."),
     });
-    let remarks_sentence = rules.remarks.then(|| match facts.kind {
-        Some(VariationType::Staging) => words.remarks_staged.to_string(),
-        _ => words.remarks_altered.to_string(),
-    });
+    let remarks = match facts.kind {
+        Some(VariationType::Staging) => words.remarks_staged,
+        _ => words.remarks_altered,
+    };
+    let remarks_sentence = rules.remarks.then(|| remarks.to_string());
+    let private_remarks_sentence = rules.private_remarks.then(|| remarks.to_string());
     // RESO's LongDescription: what the description field gets, else the statement, else that it was altered.
     let long_description =
         description_text.clone().or_else(|| statement.clone()).unwrap_or_else(|| altered.to_string());
@@ -170,6 +172,7 @@ pub fn disclosure(record: &DisclosureRecord, links: Links) -> Disclosure {
         statement,
         description_text,
         remarks_sentence,
+        private_remarks_sentence,
         disclosure_url: linked.then(|| links.page.clone()),
         qr_svg_url: coded.then_some(links.qr_svg),
         qr_png_url: coded.then_some(links.qr_png),
@@ -322,6 +325,20 @@ mod tests {
         let smart = disclosure(&record("smart-mls", "staging", "fr"), links());
         assert_eq!((smart.statement.as_deref(), smart.watermarked), (Some("Meublée virtuellement"), true));
         assert_eq!((smart.statement_words.as_deref(), smart.link_words), (Some("Meublée virtuellement."), None));
+        // RMLS: the label on the photo and nothing else added to it; MAAR: the agents' remarks, nothing on the photo
+        let rmls = disclosure(&record("rmls", "staging", "en"), links());
+        assert_eq!((rmls.statement.as_deref(), rmls.watermarked), (Some("Virtually staged"), true));
+        assert_eq!((rmls.placement, rmls.qr_png_url, rmls.disclosure_url), (Placement::OnPhoto, None, None));
+        let maar = disclosure(&record("maar", "staging", "en"), links());
+        assert_eq!(maar.private_remarks_sentence.as_deref(), Some("One or more photo(s) was virtually staged."));
+        assert_eq!((maar.placement, maar.watermarked, maar.remarks_sentence), (Placement::InRemarks, false, None));
+        assert_eq!((maar.statement, maar.description_text, maar.qr_png_url), (None, None, None));
+        let in_german = disclosure(&record("maar", "removal", "de"), links());
+        assert_eq!(
+            in_german.private_remarks_sentence.as_deref(),
+            Some("Ein oder mehrere Fotos wurden digital verändert.")
+        );
+        assert_eq!(stellar.private_remarks_sentence, None, "Stellar's remarks are the public ones");
         let none = disclosure(&record("none", "staging", "es"), links());
         assert_eq!((none.statement, none.description_text, none.disclosure_url), (None, None, None));
         assert_eq!(none.processing, "Muebles y decoración añadidos digitalmente, en estilo mid century modern");

@@ -85,6 +85,7 @@ fn every_detail() -> Vec<(&'static str, Value)> {
         link_words: Some("Unaltered original photo".into()),
         description_text: Some("Photo 1 was virtually staged.".into()),
         remarks_sentence: Some("Some photos were virtually staged.".into()),
+        private_remarks_sentence: Some("One or more photo(s) was virtually staged.".into()),
         disclosure_url: Some("https://vstage.example/disclosures/dsc_1".into()),
         qr_svg_url: Some("https://vstage.example/disclosures/dsc_1/qr.svg".into()),
         qr_png_url: Some("https://vstage.example/disclosures/dsc_1/qr.png".into()),
