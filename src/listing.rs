@@ -1,6 +1,7 @@
 //! Handing a chosen result to the host's listing: the choice recorded with the listing's disclosure rules
 //! (`POST /api/disclosures`), then `vstage-result-chosen` with what those rules ask the listing to show. When the
-//! record cannot be made, the listing still gets the photo with its plain caption, and the caller says why.
+//! record cannot be made, the listing still gets the photo with its plain caption, and the caller says why; when
+//! the rules forbid the result, it gets nothing.
 
 use leptos::prelude::*;
 use vstage_api::ApiError;
@@ -56,16 +57,26 @@ fn key(variation_id: &str, image_index: u32, rules: &Option<String>) -> Placed {
     (variation_id.to_string(), image_index, rules.clone())
 }
 
+/// Why a chosen result did not reach the listing with its record.
+#[derive(Debug)]
+pub enum NotRecorded {
+    /// The record could not be made: the listing got the photo with its plain caption.
+    PlainCaption(ApiError),
+    /// The listing's rules do not allow this result (the server's 422, which names the rule): the listing got
+    /// nothing.
+    AgainstRules(ApiError),
+}
+
 /// Records `chosen` under `profile` (the listing's, read with [`listing_profile`] while the click is handled) and
-/// the studio's language, then tells the host; the error, when it could not be recorded (the host got the plain
-/// choice).
+/// the studio's language, then tells the host; when it could not be recorded, the host got the plain choice,
+/// unless the listing's rules forbid the result.
 pub async fn hand_over(
     api: &ApiClient,
     host: &Host,
     chosen: ResultChosen,
     profile: Option<DisclosureProfile>,
     locale: Locale,
-) -> Result<(), ApiError> {
+) -> Result<(), NotRecorded> {
     let request = DiscloseRequest {
         render_id: chosen.render_id.clone(),
         variation_id: chosen.variation_id.clone(),
@@ -79,9 +90,10 @@ pub async fn hand_over(
             host.emit(RESULT_CHOSEN, &chosen.disclosed(record));
             Ok(())
         }
+        Err(error) if error.status() == Some(422) => Err(NotRecorded::AgainstRules(error)),
         Err(error) => {
             host.emit(RESULT_CHOSEN, &chosen);
-            Err(error)
+            Err(NotRecorded::PlainCaption(error))
         }
     }
 }

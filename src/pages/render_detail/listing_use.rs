@@ -10,17 +10,19 @@ use vstage_api::host_events::ResultChosen;
 
 use crate::api::use_api;
 use crate::host::use_host;
-use crate::listing::{self, ListingUse};
+use crate::listing::{self, ListingUse, NotRecorded};
 use crate::locale::use_locale;
 use crate::render_state::RenderState;
 use crate::route::{History, use_navigator};
 
 /// "Use in listing" where there is a listing: the callback runs with a variation's id and image, which is marked as
-/// in the listing at once (a second click records nothing); `announcement` says it was sent.
+/// in the listing at once (a second click records nothing); `announcement` says it was sent, `refusal` (shown)
+/// why the listing's rules kept it out.
 pub fn use_in_listing(
     render_id: Signal<String>,
     state: RenderState,
     announcement: RwSignal<String>,
+    refusal: RwSignal<Option<String>>,
 ) -> Option<ListingUse> {
     let (api, locale) = (use_api(), use_locale());
     let host = use_host().filter(|_| use_navigator().history() == History::Memory)?;
@@ -31,6 +33,7 @@ pub fn use_in_listing(
             return;
         }
         listing.mark(&variation_id, image_index, true);
+        refusal.set(None);
         let original = state.render.with_untracked(|r| r.as_ref().and_then(|r| r.image_url.clone()));
         let known = state.variations.with_untracked(|list| list.iter().find(|v| v.id == variation_id).cloned());
         let (api, host) = (api.clone(), host.clone());
@@ -43,11 +46,17 @@ pub fn use_in_listing(
                 listing.mark(&variation_id, image_index, false);
                 return;
             };
-            let sent = match listing::hand_over(&api, &host, chosen, profile, locale.get_untracked()).await {
-                Ok(()) => td_string!(locale.get_untracked(), studio.detail_sent_to_listing).to_string(),
-                Err(error) => {
-                    td_string!(locale.get_untracked(), studio.detail_sent_without_record, reason = error.to_string())
-                        .to_string()
+            let locale = locale.get_untracked();
+            let sent = match listing::hand_over(&api, &host, chosen, profile, locale).await {
+                Ok(()) => td_string!(locale, studio.detail_sent_to_listing).to_string(),
+                Err(NotRecorded::PlainCaption(error)) => {
+                    td_string!(locale, studio.detail_sent_without_record, reason = error.to_string()).to_string()
+                }
+                Err(NotRecorded::AgainstRules(error)) => {
+                    listing.mark(&variation_id, image_index, false);
+                    let refused = td_string!(locale, studio.detail_not_sent, reason = error.to_string()).to_string();
+                    let _ = refusal.try_set(Some(refused));
+                    return;
                 }
             };
             let _ = announcement.try_set(sent);

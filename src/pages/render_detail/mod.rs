@@ -54,7 +54,8 @@ pub fn RenderDetail(
     let compare_with_base = RwSignal::new(false);
     let add_form = AddForm::new();
     let announcement = RwSignal::new(String::new());
-    let on_use = use_in_listing(render_id, state, announcement);
+    let refusal = RwSignal::new(None::<String>);
+    let on_use = use_in_listing(render_id, state, announcement, refusal);
     let reload = reader(render_id, state);
     announce_finished(state, announcement);
     follow_render(
@@ -88,6 +89,7 @@ pub fn RenderDetail(
         <section class="vstage-page" aria-labelledby="vstage-render-title">
             <p><Link to=Route::Renders>{move || td_string!(locale.get(), studio.detail_back)}</Link></p>
             <div class="vstage-visually-hidden" role="status" aria-live="polite">{move || announcement.get()}</div>
+            {move || refusal.get().map(|refused| view! { <p class="vstage-error" role="alert">{refused}</p> })}
             {move || match (render.get(), failure.get()) {
                 (None, None) => view! { <RenderLoading /> }.into_any(),
                 (None, Some(message)) => view! { <RenderFailed message on_retry=move |()| retry() /> }.into_any(),

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use thirtyfour::prelude::*;
+use thirtyfour::stringmatch::StringMatch;
 
 use crate::accessibility::{axe_script, serious_violations};
 use crate::browser::{click_text, shadow_root, with_browser, with_text};
@@ -53,6 +54,7 @@ document.addEventListener("vstage-result-chosen", ({ detail: chosen }) => {
   entry.append(shown);
   if (chosen.description_text) entry.dataset.description = chosen.description_text;
   if (chosen.remarks_sentence) document.getElementById("remarks").textContent = chosen.remarks_sentence;
+  if (chosen.private_remarks_sentence) document.getElementById("agents-remarks").textContent = chosen.private_remarks_sentence;
   gallery.append(entry);
 });
 "#;
@@ -65,6 +67,7 @@ fn host_page(vstage: &str, token: &str, render_id: &str) -> String {
 </head><body>
 <h1>14 Alder Lane</h1>
 <p id="remarks"></p>
+<p id="agents-remarks"></p>
 <ul id="gallery"></ul>
 <vstage-widget token="{token}" view="render" render-id="{render_id}" show="classic"></vstage-widget>
 <script src="/host.js"></script>
@@ -104,7 +107,7 @@ async fn until(driver: &WebDriver, script: &str) -> WebDriverResult<Value> {
 }
 
 /// What the host shows for its `n`th chosen result (from 1): the detail, and the gallery entry's images (with
-/// whether each loaded), caption, link and description, and the remarks.
+/// whether each loaded), caption, link and description, and the remarks (public and the agents').
 async fn shown(driver: &WebDriver, n: usize) -> WebDriverResult<Value> {
     let script = format!(
         r##"const entry = document.querySelectorAll("#gallery li")[{index}];
@@ -114,7 +117,8 @@ async fn shown(driver: &WebDriver, n: usize) -> WebDriverResult<Value> {
                      caption: entry.querySelector(".altered figcaption").textContent,
                      link: entry.querySelector("a")?.href ?? null,
                      description: entry.dataset.description ?? null,
-                     remarks: document.getElementById("remarks").textContent }};"##,
+                     remarks: document.getElementById("remarks").textContent,
+                     agents_remarks: document.getElementById("agents-remarks").textContent }};"##,
         index = n - 1
     );
     until(driver, &script).await
@@ -149,6 +153,12 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
         "/v1/render/create",
         json!({"image_url": photo, "room_type": "living", "style": "modern",
         "wait_for_completion": true}),
+    )
+    .await;
+    let outside = create(
+        "/v2/renders",
+        json!({"image_url": photo, "variation_count": 1, "wait_for_completion": true,
+        "config": {"type": "staging", "add_furniture": {"style": "modern", "room_type": "outdoor"}}}),
     )
     .await;
     let render_id = render["id"].as_str().unwrap().to_string();
@@ -218,6 +228,14 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
         assert_eq!(realtracs["description"], "Virtually staged. The original photo is shown right before this one.");
         assert_eq!((&realtracs["caption"], &realtracs["link"]), (&json!(""), &Value::Null), "{realtracs}");
 
+        // RMLS: the labelled copy and nothing else on it; MAAR: the agents' remarks, nothing on the photo
+        let rmls = choose("rmls").await?;
+        assert_eq!(roles(&rmls), ["altered"], "no QR code: {rmls}");
+        assert!(rmls["images"][0]["src"].as_str().unwrap().contains("-labelled-en.jpg"), "{rmls}");
+        let maar = choose("maar").await?;
+        assert_eq!((&maar["caption"], &maar["link"], &maar["description"]), (&json!(""), &Value::Null, &Value::Null));
+        assert_eq!(maar["agents_remarks"], "One or more photo(s) was virtually staged.");
+
         let none = choose("none").await?;
         assert_eq!((&none["caption"], &none["link"], &none["description"]), (&json!(""), &Value::Null, &Value::Null));
         assert_eq!(roles(&none), ["altered"]);
@@ -232,12 +250,28 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
             )
             .await?;
         click_text(&studio, "button", "Use in listing").await?;
-        let v1 = shown(&driver, 8).await?;
+        let v1 = shown(&driver, 10).await?;
         assert_eq!(v1["chosen"]["variation_id"], "v1-output-0", "{v1}");
         let v1_page = v1["chosen"]["disclosure_url"].as_str().unwrap_or_default();
         assert!(v1_page.contains("/disclosures/dsc_") && v1_page != page, "a record of its own: {v1}");
         assert_eq!(v1["caption"], format!("{statute}: {v1_page}"));
         assert_eq!(roles(&v1), ["altered", "qr"]);
+
+        // A staged exterior under MAAR's rules: the studio says why, and the listing gets nothing.
+        driver
+            .execute(
+                &format!("{widget}.setAttribute('disclosure', 'maar'); {widget}.setAttribute('render-id', arguments[0]); \
+                          {widget}.setAttribute('view', 'render')"),
+                vec![outside["id"].clone()],
+            )
+            .await?;
+        click_text(&studio, "button", "Use in listing").await?;
+        let refused = with_text(&studio, "p.vstage-error", StringMatch::new("Not sent to the listing").partial());
+        let refused = refused.first().await?.text().await?;
+        assert!(refused.contains("outside of the property") && refused.contains("MAAR"), "{refused}");
+        let handed: u64 = driver.execute("return window.chosen.length", vec![]).await?.convert()?;
+        assert_eq!(handed, 10, "nothing more reached the listing");
+        with_text(&studio, "button", "Use in listing").first().await?;
 
         let violations: Vec<String> = driver.execute("return window.violations", vec![]).await?.convert()?;
         assert!(violations.is_empty(), "the documented policy lets everything in: {violations:?}");

@@ -9,7 +9,7 @@ use vstage_api::host_events::ResultChosen;
 use super::state::ClassicRenderState;
 use crate::api::use_api;
 use crate::host::{Host, use_host};
-use crate::listing;
+use crate::listing::{self, NotRecorded};
 use crate::locale::use_locale;
 use crate::pages::classic::model::{Output, outputs};
 use crate::route::{History, use_navigator};
@@ -52,8 +52,15 @@ fn OutputItem(
         let chosen = ResultChosen::of_v1_output(&render_id, index, &url, !empty, original.as_deref());
         let (api, profile) = (api.clone(), listing::listing_profile(&host));
         spawn_local(async move {
-            if let Err(error) = listing::hand_over(&api, &host, chosen, profile, locale.get_untracked()).await {
-                host.error(format!("The result was sent without its disclosure record: {error}"));
+            match listing::hand_over(&api, &host, chosen, profile, locale.get_untracked()).await {
+                Ok(()) => {}
+                Err(NotRecorded::PlainCaption(error)) => {
+                    host.error(format!("The result was sent without its disclosure record: {error}"));
+                }
+                Err(NotRecorded::AgainstRules(error)) => {
+                    page.announced.set(false);
+                    page.failure.set(Some(error));
+                }
             }
         });
         page.announced.set(true);
