@@ -1,7 +1,7 @@
 //! The studio's components that hold logic, mounted in headless Chromium: the configuration form (validation,
-//! the multi-config total kept at 20), the photo address field, the before/after slider with the keyboard, the
-//! ETA bar, the pager, and the live module's polling schedule and its answers to a reconnect and a reset, and the
-//! hooks over browser APIs.
+//! the multi-config total kept at 20, a staged exterior the listing's rules forbid), the photo address field, the
+//! before/after slider with the keyboard, the ETA bar, the pager, and the live module's polling schedule and its
+//! answers to a reconnect and a reset, and the hooks over browser APIs.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -19,6 +19,7 @@ use vstage_widget::config_draft::{ConfigDraft, Kind, count_limit};
 use vstage_widget::hooks::use_animation_frame::use_animation_frame;
 use vstage_widget::hooks::use_polling::{MAX_POLL_MS, MIN_POLL_MS, next_poll_delay};
 use vstage_widget::hooks::use_resize_observer::use_resize_observer;
+use vstage_widget::host::ListingDisclosure;
 use vstage_widget::live::{Channel, Live, follow_render};
 use vstage_widget::locale::{Locale, provide_locale};
 use wasm_bindgen::JsCast;
@@ -175,6 +176,27 @@ async fn the_form_says_at_once_when_a_count_is_more_than_twenty_and_never_change
     assert!(!fieldsets[0].text_content().unwrap().contains("between 1 and 20"));
     assert!(fieldsets[1].text_content().unwrap().contains("between 1 and 20"));
     assert_eq!(second.get_attribute("aria-invalid").as_deref(), Some("true"));
+}
+
+#[wasm_bindgen_test]
+async fn a_staged_exterior_the_listing_s_rules_forbid_is_said_before_the_click() {
+    let root = container();
+    let rules = RwSignal::new(Some("maar".to_string()));
+    let drafts = RwSignal::new(vec![(0u32, ConfigDraft::default())]);
+    let _mounted = leptos::mount::mount_to(root.clone(), move || {
+        provide_context(ListingDisclosure(rules.into()));
+        view! { <ConfigList drafts existing=Signal::stored(0) error=Signal::stored(None) /> }
+    });
+    let said = |root: &web_sys::HtmlElement| root.text_content().unwrap().contains("do not allow a staged exterior");
+    settle().await;
+    assert!(!said(&root), "a living room may be staged");
+    choose(&find(&root, "select[id$='-room']"), "outdoor");
+    settle().await;
+    assert!(said(&root) && root.text_content().unwrap().contains("(MAAR)"), "said under MAAR's rules");
+    assert_eq!(drafts.get_untracked()[0].1.room_type, vstage_api::RoomType::Outdoor, "the choice stays the agent's");
+    rules.set(Some("ab723".to_string()));
+    settle().await;
+    assert!(!said(&root), "AB 723 lets an exterior be staged, with its disclosure");
 }
 
 // ---- the photo address field ----

@@ -61,6 +61,28 @@ impl DisclosureProfile {
         }
     }
 
+    /// The law's or MLS's own name, for a sentence ("MAAR").
+    pub fn name(self) -> &'static str {
+        match self {
+            DisclosureProfile::Ab723 => "California AB 723",
+            DisclosureProfile::Crmls => "CRMLS",
+            DisclosureProfile::SmartMls => "Smart MLS",
+            DisclosureProfile::MlsNow => "MLS Now",
+            DisclosureProfile::Stellar => "Stellar MLS",
+            DisclosureProfile::Realtracs => "RealTracs",
+            DisclosureProfile::Rmls => "RMLS",
+            DisclosureProfile::Maar => "MAAR",
+            DisclosureProfile::None => "none",
+        }
+    }
+
+    /// Whether the profile's rule lets a photo of the outside be virtually staged: MAAR's does not ("No photos of
+    /// the exterior of the property shall be virtually staged", quoted in the server's table of profiles). The
+    /// studio says so before a staging of the `outdoor` room type is sent; the server refuses to record one.
+    pub fn allows_staged_exteriors(self) -> bool {
+        self != DisclosureProfile::Maar
+    }
+
     /// The profile an attribute or option names (case and spaces aside); `None` for a name that is not one.
     pub fn parse(name: &str) -> Option<Self> {
         let name = name.trim().to_ascii_lowercase();

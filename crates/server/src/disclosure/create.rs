@@ -74,7 +74,7 @@ impl Recorder {
             None => self.variation(subject, &request).await?,
         };
         let rules = rules(profile);
-        if chosen.staged_outdoors && !rules.exteriors_may_be_staged {
+        if chosen.staged_outdoors && !profile.allows_staged_exteriors() {
             return Err(exterior_staged(&rules));
         }
         let original = self.keep_original(subject, &chosen, request.original_url.as_deref()).await?;

@@ -36,8 +36,6 @@ pub struct Rules {
     pub placement: Placement,
     /// Whether a photo only enhanced (light, colour, exposure) needs no statement or link, as the law says.
     pub enhancement_exempt: bool,
-    /// Whether the rule lets a photo of the outside be virtually staged (a staging of the `outdoor` room type).
-    pub exteriors_may_be_staged: bool,
 }
 
 pub const PROFILES: [Rules; 9] = [
@@ -68,7 +66,6 @@ pub const PROFILES: [Rules; 9] = [
         watermark: false,
         placement: Placement::NextToAlteredPhoto,
         enhancement_exempt: true,
-        exteriors_may_be_staged: true,
     },
     // CRMLS (California Regional MLS) rules on virtual staging: the original photo right before or after the altered
     // one, and "virtually staged", "digitally altered" or "digitally enhanced" in the photo's description; no
@@ -92,7 +89,6 @@ pub const PROFILES: [Rules; 9] = [
         watermark: false,
         placement: Placement::OriginalFirst,
         enhancement_exempt: true,
-        exteriors_may_be_staged: true,
     },
     // Smart MLS (Connecticut): a virtually staged photo carries a stamp or watermark saying so; no original needs
     // to go with it.
@@ -115,7 +111,6 @@ pub const PROFILES: [Rules; 9] = [
         watermark: true,
         placement: Placement::OnPhoto,
         enhancement_exempt: false,
-        exteriors_may_be_staged: true,
     },
     // MLS Now (Ohio) rules: no watermarks, overlays or QR codes on listing photos; the disclosure goes into the
     // photo's description (with the link to the original, as words).
@@ -138,7 +133,6 @@ pub const PROFILES: [Rules; 9] = [
         watermark: false,
         placement: Placement::InDescription,
         enhancement_exempt: false,
-        exteriors_may_be_staged: true,
     },
     // Stellar MLS (Florida) rules: the public remarks begin "One or more photo(s) was virtually staged.", and the
     // photo itself is described as virtually staged.
@@ -161,7 +155,6 @@ pub const PROFILES: [Rules; 9] = [
         watermark: false,
         placement: Placement::InDescription,
         enhancement_exempt: false,
-        exteriors_may_be_staged: true,
     },
     // RealTracs (Tennessee) Rule 2.7: the media remarks designate a virtually staged image, the room as it is comes
     // immediately before or after it, and nothing is overlaid on a photo (no label, no QR code).
@@ -185,7 +178,6 @@ pub const PROFILES: [Rules; 9] = [
         watermark: false,
         placement: Placement::OriginalFirst,
         enhancement_exempt: false,
-        exteriors_may_be_staged: true,
     },
     // RMLS (Portland, Oregon) Rule 3.8: a virtually staged photo says so on the photograph with the "Virtually
     // Staged" watermark; no other text or graphics are added (no QR code), and no original needs to go with it.
@@ -207,7 +199,6 @@ pub const PROFILES: [Rules; 9] = [
         watermark: true,
         placement: Placement::OnPhoto,
         enhancement_exempt: false,
-        exteriors_may_be_staged: true,
     },
     // MAAR's MLS (Omaha Area Board of REALTORS®) Rules and Regulations, Section 1, Note 5: the disclosure is made in
     // the REALTOR® Remarks (the remarks agents read), and photos of the exterior are never virtually staged.
@@ -229,7 +220,6 @@ pub const PROFILES: [Rules; 9] = [
         watermark: false,
         placement: Placement::InRemarks,
         enhancement_exempt: false,
-        exteriors_may_be_staged: false,
     },
     // The host discloses on its own; the choice is still recorded and its public page exists.
     Rules {
@@ -244,7 +234,6 @@ pub const PROFILES: [Rules; 9] = [
         watermark: false,
         placement: Placement::None,
         enhancement_exempt: false,
-        exteriors_may_be_staged: true,
     },
 ];
 
@@ -305,8 +294,8 @@ mod tests {
         let quoted = maar.source.unwrap().words;
         assert!(quoted.contains("required in REALTOR\u{ae} Remarks") && maar.private_remarks && !maar.remarks);
         assert!(!maar.watermark && !maar.qr && !maar.statement && !maar.description);
-        assert!(quoted.contains("No photos of the exterior") && !maar.exteriors_may_be_staged);
-        let staging_outside = PROFILES.iter().filter(|rules| !rules.exteriors_may_be_staged);
+        assert!(quoted.contains("No photos of the exterior") && !DisclosureProfile::Maar.allows_staged_exteriors());
+        let staging_outside = PROFILES.iter().filter(|rules| !rules.profile.allows_staged_exteriors());
         assert_eq!(staging_outside.map(|rules| rules.profile).collect::<Vec<_>>(), [DisclosureProfile::Maar]);
     }
 
