@@ -32,7 +32,7 @@ pub struct Recorder {
 }
 
 /// The kept files' roles for the original photo and its copy for screens (at most 1280 pixels, as a result's
-/// `optimized_url`); a copy labelled in a language is `labelled-de`.
+/// `optimized_url`); a labelled copy is `labelled-de` (in a language) or `labelled-rmls` (in a rule's words).
 pub const ORIGINAL: &str = "original";
 pub const ORIGINAL_FOR_SCREENS: &str = "original_optimized";
 
@@ -79,7 +79,7 @@ impl Recorder {
         }
         let original = self.keep_original(subject, &chosen, request.original_url.as_deref()).await?;
         let photo = match rules.watermark && !chosen.service_watermarked {
-            true => self.keep_labelled(subject, &chosen, lang).await?,
+            true => self.keep_labelled(subject, &chosen, Label::under(&rules, &chosen.facts, lang)).await?,
             false => chosen.photo.clone(),
         };
         let record = DisclosureRecord {
@@ -243,24 +243,19 @@ impl Recorder {
         Ok(format!("{render_id}/{variation_id}/{file}"))
     }
 
-    /// The kept photo with the statement drawn into it in `lang`, kept beside it (once per language).
-    async fn keep_labelled(
-        &self,
-        subject: &Subject,
-        chosen: &Chosen,
-        lang: &'static str,
-    ) -> Result<String, ServerError> {
+    /// The kept photo with `label` drawn into it, kept beside it (once per label).
+    async fn keep_labelled(&self, subject: &Subject, chosen: &Chosen, label: Label) -> Result<String, ServerError> {
         let (render_id, variation_id, index) = (chosen.render_id.as_str(), chosen.variation_id.as_str(), chosen.index);
         let kept = &self.disclosures.kept;
-        let role = format!("labelled-{lang}");
+        let role = format!("labelled-{}", label.key);
         if let Some(file) = kept.kept_file(render_id, variation_id, index, &role).await? {
             return Ok(file);
         }
-        let text = chosen.facts.short_statement(words(lang));
+        let text = label.text;
         let photo = kept.read_file(&chosen.photo).await?;
         let drawn_on = photo.clone();
         let turn = self.disclosures.decoding.acquire().await.map_err(|e| ServerError::Internal(e.to_string()))?;
-        let labelled = tokio::task::spawn_blocking(move || label(&drawn_on, text))
+        let labelled = tokio::task::spawn_blocking(move || labelled_jpeg(&drawn_on, text))
             .await
             .map_err(|e| ServerError::Internal(format!("drawing a label stopped: {e}")))??;
         drop(turn);
@@ -271,6 +266,22 @@ impl Recorder {
         let record = kept_file(subject, render_id, variation_id, index, &role, &file, labelled.len());
         kept.add_file(subject.as_str(), record, labelled).await?;
         Ok(format!("{render_id}/{variation_id}/{file}"))
+    }
+}
+
+/// The words drawn into a labelled copy, and what names its copy: the listing's language (`labelled-de`), or the
+/// profile whose rule prescribes the words whatever the language (`labelled-rmls`).
+struct Label {
+    text: &'static str,
+    key: &'static str,
+}
+
+impl Label {
+    fn under(rules: &Rules, facts: &Facts, lang: &'static str) -> Label {
+        let words = words(lang);
+        let text = facts.label(rules, words);
+        let key = if text == facts.short_statement(words) { lang } else { rules.profile.as_str() };
+        Label { text, key }
     }
 }
 
@@ -351,7 +362,7 @@ fn kept_file(
 }
 
 /// `photo` with `text` drawn in its lower right corner, as a JPEG.
-fn label(photo: &[u8], text: &str) -> Result<Bytes, ServerError> {
+fn labelled_jpeg(photo: &[u8], text: &str) -> Result<Bytes, ServerError> {
     let mut image = vstage_imaging::decode(photo)
         .map_err(|e| ServerError::Internal(format!("the kept photo could not be decoded: {e}")))?;
     vstage_imaging::watermark::label(&mut image, text);

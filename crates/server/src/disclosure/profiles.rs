@@ -33,6 +33,9 @@ pub struct Rules {
     pub private_remarks: bool,
     /// A label drawn into the photo (our kept copy), in the listing's language.
     pub watermark: bool,
+    /// The label's words for a virtually staged photo where the rule prescribes them (RMLS's "Virtually Staged"),
+    /// whatever the listing's language; `None`: the listing's own words.
+    pub staged_label: Option<&'static str>,
     pub placement: Placement,
     /// Whether a photo only enhanced (light, colour, exposure) needs no statement or link, as the law says.
     pub enhancement_exempt: bool,
@@ -64,6 +67,7 @@ pub const PROFILES: [Rules; 9] = [
         remarks: false,
         private_remarks: false,
         watermark: false,
+        staged_label: None,
         placement: Placement::NextToAlteredPhoto,
         enhancement_exempt: true,
     },
@@ -87,6 +91,7 @@ pub const PROFILES: [Rules; 9] = [
         remarks: false,
         private_remarks: false,
         watermark: false,
+        staged_label: None,
         placement: Placement::OriginalFirst,
         enhancement_exempt: true,
     },
@@ -109,6 +114,7 @@ pub const PROFILES: [Rules; 9] = [
         remarks: false,
         private_remarks: false,
         watermark: true,
+        staged_label: None,
         placement: Placement::OnPhoto,
         enhancement_exempt: false,
     },
@@ -131,6 +137,7 @@ pub const PROFILES: [Rules; 9] = [
         remarks: false,
         private_remarks: false,
         watermark: false,
+        staged_label: None,
         placement: Placement::InDescription,
         enhancement_exempt: false,
     },
@@ -153,6 +160,7 @@ pub const PROFILES: [Rules; 9] = [
         remarks: true,
         private_remarks: false,
         watermark: false,
+        staged_label: None,
         placement: Placement::InDescription,
         enhancement_exempt: false,
     },
@@ -176,6 +184,7 @@ pub const PROFILES: [Rules; 9] = [
         remarks: false,
         private_remarks: false,
         watermark: false,
+        staged_label: None,
         placement: Placement::OriginalFirst,
         enhancement_exempt: false,
     },
@@ -197,6 +206,7 @@ pub const PROFILES: [Rules; 9] = [
         remarks: false,
         private_remarks: false,
         watermark: true,
+        staged_label: Some("Virtually Staged"),
         placement: Placement::OnPhoto,
         enhancement_exempt: false,
     },
@@ -218,6 +228,7 @@ pub const PROFILES: [Rules; 9] = [
         remarks: false,
         private_remarks: true,
         watermark: false,
+        staged_label: None,
         placement: Placement::InRemarks,
         enhancement_exempt: false,
     },
@@ -232,6 +243,7 @@ pub const PROFILES: [Rules; 9] = [
         remarks: false,
         private_remarks: false,
         watermark: false,
+        staged_label: None,
         placement: Placement::None,
         enhancement_exempt: false,
     },
@@ -289,6 +301,7 @@ mod tests {
             quoted.contains("disclosed on the photograph") && rmls.watermark && rmls.placement == Placement::OnPhoto
         );
         assert!(quoted.contains("without any added text or graphics") && !rmls.qr && !rmls.link);
+        assert!(quoted.contains(&format!("\u{201c}{}\u{201d} watermark", rmls.staged_label.unwrap())));
         // MAAR: the REALTOR® Remarks, which agents read, and no exterior virtually staged
         let maar = rules(DisclosureProfile::Maar);
         let quoted = maar.source.unwrap().words;

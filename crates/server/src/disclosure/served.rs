@@ -306,6 +306,9 @@ async fn maar_refuses_a_staged_exterior_and_puts_the_disclosure_in_the_agents_re
         (&rmls["watermarked"], &rmls["placement"], &rmls["qr_png_url"]),
         (&json!(true), &json!("on-photo"), &Value::Null)
     );
+    // in the rule's own words, drawn on a copy of their own (not the English one another profile would draw)
+    assert_eq!(rmls["statement"], "Virtually Staged", "{rmls}");
+    assert!(rmls["url"].as_str().unwrap().contains("-labelled-rmls.jpg?sig="), "{rmls}");
     // A legacy (v1) staging of the outside is refused the same way.
     let v1 = json!({"image_url": photo, "room_type": "outdoor", "style": "modern", "wait_for_completion": true});
     let (_, created) = server.ask(Method::POST, "/api/v1/render/create").bearer(&alice).json(&v1).answer().await;

@@ -58,6 +58,15 @@ impl Facts {
         }
     }
 
+    /// The label drawn into the photo under `rules`: the rule's own words for a staged photo where it prescribes
+    /// them, else the short statement in the listing's language.
+    pub fn label(&self, rules: &Rules, words: &Words) -> &'static str {
+        match (&self.kind, rules.staged_label) {
+            (Some(VariationType::Staging), Some(prescribed)) => prescribed,
+            _ => self.short_statement(words),
+        }
+    }
+
     /// The statement as a sentence that says the image was altered (or only enhanced).
     pub fn altered_sentence(&self, words: &Words) -> &'static str {
         match self.kind {
@@ -119,7 +128,7 @@ pub fn disclosure(record: &DisclosureRecord, links: Links) -> Disclosure {
     let (rules, words) = (rules(profile), words(&record.lang));
     let facts = Facts::of_record(record);
     let exempt = facts.exempt(&rules);
-    let short = facts.short_statement(words);
+    let short = facts.label(&rules, words);
     // Where there is a link, the statute's words: the image was altered, and the unaltered original can be accessed
     // at the link (or QR code).
     let access = if rules.qr { words.unaltered_at_link_or_qr } else { words.unaltered_at_link };
@@ -326,8 +335,10 @@ mod tests {
         assert_eq!((smart.statement.as_deref(), smart.watermarked), (Some("Meublée virtuellement"), true));
         assert_eq!((smart.statement_words.as_deref(), smart.link_words), (Some("Meublée virtuellement."), None));
         // RMLS: the label on the photo and nothing else added to it; MAAR: the agents' remarks, nothing on the photo
-        let rmls = disclosure(&record("rmls", "staging", "en"), links());
-        assert_eq!((rmls.statement.as_deref(), rmls.watermarked), (Some("Virtually staged"), true));
+        let rmls = disclosure(&record("rmls", "staging", "es"), links());
+        assert_eq!((rmls.statement.as_deref(), rmls.watermarked), (Some("Virtually Staged"), true), "the rule's words");
+        let removed = disclosure(&record("rmls", "removal", "es"), links());
+        assert_eq!(removed.statement.as_deref(), Some("Modificada digitalmente"), "the rule names staging alone");
         assert_eq!((rmls.placement, rmls.qr_png_url, rmls.disclosure_url), (Placement::OnPhoto, None, None));
         let maar = disclosure(&record("maar", "staging", "en"), links());
         assert_eq!(maar.private_remarks_sentence.as_deref(), Some("One or more photo(s) was virtually staged."));

@@ -231,7 +231,8 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
         // RMLS: the labelled copy and nothing else on it; MAAR: the agents' remarks, nothing on the photo
         let rmls = choose("rmls").await?;
         assert_eq!(roles(&rmls), ["altered"], "no QR code: {rmls}");
-        assert!(rmls["images"][0]["src"].as_str().unwrap().contains("-labelled-en.jpg"), "{rmls}");
+        assert!(rmls["images"][0]["src"].as_str().unwrap().contains("-labelled-rmls.jpg"), "{rmls}");
+        assert_eq!(rmls["caption"], "Virtually Staged", "the rule's words");
         let maar = choose("maar").await?;
         assert_eq!((&maar["caption"], &maar["link"], &maar["description"]), (&json!(""), &Value::Null, &Value::Null));
         assert_eq!(maar["agents_remarks"], "One or more photo(s) was virtually staged.");
