@@ -4,15 +4,14 @@
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
-use vstage_api::disclosure::DisclosureProfile;
 use vstage_api::{RemovalMode, RoomType};
 
 use super::draft::DraftFields;
 use super::style_choice::StyleChoice;
 use super::{REMOVAL_MODES, room_options};
 use crate::components::choice_field::ChoiceField;
+use crate::components::exterior_rule_note::ExteriorRuleNote;
 use crate::describe;
-use crate::host::ListingDisclosure;
 use crate::locale::use_locale;
 
 #[component]
@@ -48,18 +47,9 @@ pub fn StagingOptions(fields: DraftFields) -> impl IntoView {
             />
         }
     };
-    // said before the click: a staged exterior the listing's rules forbid could not be used in the listing
-    let listing = use_context::<ListingDisclosure>().map_or(Signal::stored(None), |rules| rules.0);
-    let forbidding = move || {
-        let profile = listing.get().as_deref().and_then(DisclosureProfile::parse)?;
-        let outdoor = fields.draft().room_type == RoomType::Outdoor;
-        (outdoor && !profile.allows_staged_exteriors()).then_some(profile.name())
-    };
     view! {
         {room}
-        {move || forbidding().map(|rules| view! {
-            <p class="vstage-hint" role="note">{td_string!(locale.get(), forms.config_exterior_against_rules, rules = rules)}</p>
-        })}
+        <ExteriorRuleNote room=Signal::derive(move || fields.draft().room_type) />
         <StyleChoice fields />
         <Show
             when=move || fields.draft().base_variation_id.is_none()

@@ -8,6 +8,7 @@ use vstage_api::{RoomType, Style};
 use super::photos::BoardPhotos;
 use crate::components::choice_field::ChoiceField;
 use crate::components::config_fields::{room_options, style_options};
+use crate::components::exterior_rule_note::ExteriorRuleNote;
 use crate::locale::use_locale;
 
 #[component]
@@ -44,6 +45,7 @@ pub fn WaitingPhotoRoom(photos: BoardPhotos, key: u32) -> impl IntoView {
                     current=Signal::derive(move || draft.with(|d| d.style.as_str().to_string()))
                     on_pick=pick_style
                 />
+                <ExteriorRuleNote room=Signal::derive(move || draft.with(|d| d.room_type.clone())) />
                 <Show when=guessed>
                     <p class="vstage-hint">{move || td_string!(locale, board.room_guessed)}</p>
                 </Show>

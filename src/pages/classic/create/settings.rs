@@ -3,12 +3,13 @@
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
-use vstage_api::v1;
+use vstage_api::{RoomType, v1};
 
 use super::mask_choice::MaskChoice;
 use super::mode_choice::ModeChoice;
 use super::output_choices::OutputChoices;
 use super::state::NewClassicForm;
+use crate::components::exterior_rule_note::ExteriorRuleNote;
 use crate::locale::use_locale;
 use crate::pages::classic::{ClassicOptions, RoomAndStyle};
 
@@ -30,6 +31,7 @@ pub fn SettingsSection(form: NewClassicForm) -> impl IntoView {
                         style=form.style
                     />
                 })}
+                <ExteriorRuleNote room=Signal::derive(move || RoomType::from(form.room_type.get().as_str())) />
             </Show>
             <Show when=move || form.mode.get().declutters()>
                 <MaskChoice form />
