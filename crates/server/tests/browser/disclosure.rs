@@ -124,6 +124,16 @@ async fn shown(driver: &WebDriver, n: usize) -> WebDriverResult<Value> {
     until(driver, &script).await
 }
 
+/// The studio set to show `render_id` on `view` under the `disclosure` rules, as a host would set it.
+async fn show(driver: &WebDriver, disclosure: &str, view: &str, render_id: &Value) -> WebDriverResult<()> {
+    let widget = "document.querySelector('vstage-widget')";
+    let script = format!(
+        "{widget}.setAttribute('disclosure', arguments[0]); {widget}.setAttribute('render-id', arguments[1]); \
+         {widget}.setAttribute('view', arguments[2])"
+    );
+    driver.execute(&script, vec![json!(disclosure), render_id.clone(), json!(view)]).await.map(drop)
+}
+
 fn roles(shown: &Value) -> Vec<String> {
     shown["images"].as_array().unwrap().iter().map(|image| image["role"].as_str().unwrap().to_string()).collect()
 }
@@ -242,14 +252,7 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
         assert_eq!(roles(&none), ["altered"]);
 
         // A classic (v1) render's output is recorded and disclosed the same way.
-        let widget = "document.querySelector('vstage-widget')";
-        driver
-            .execute(
-                &format!("{widget}.setAttribute('disclosure', 'ab723'); {widget}.setAttribute('render-id', arguments[0]); \
-                          {widget}.setAttribute('view', 'classic-render')"),
-                vec![classic["render_id"].clone()],
-            )
-            .await?;
+        show(&driver, "ab723", "classic-render", &classic["render_id"]).await?;
         click_text(&studio, "button", "Use in listing").await?;
         let v1 = shown(&driver, 10).await?;
         assert_eq!(v1["chosen"]["variation_id"], "v1-output-0", "{v1}");
@@ -259,13 +262,7 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
         assert_eq!(roles(&v1), ["altered", "qr"]);
 
         // A staged exterior under MAAR's rules: the studio says why, and the listing gets nothing.
-        driver
-            .execute(
-                &format!("{widget}.setAttribute('disclosure', 'maar'); {widget}.setAttribute('render-id', arguments[0]); \
-                          {widget}.setAttribute('view', 'render')"),
-                vec![outside["id"].clone()],
-            )
-            .await?;
+        show(&driver, "maar", "render", &outside["id"]).await?;
         click_text(&studio, "button", "Use in listing").await?;
         let refused = with_text(&studio, "p.vstage-error", StringMatch::new("Not sent to the listing").partial());
         let refused = refused.first().await?.text().await?;
