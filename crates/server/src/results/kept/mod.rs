@@ -43,6 +43,8 @@ mod answers;
 mod copying;
 mod retention;
 mod routes;
+#[cfg(test)]
+mod served;
 mod signing;
 
 pub use routes::{link_routes, routes};
