@@ -1,12 +1,15 @@
 //! Forwarding through the whole app, in-process, in front of a recording stand-in for the service: answers are
 //! not sniffed and a page from upstream is not relayed, the query sent is this server's own encoding, and a
-//! token's holder chooses no webhook and no private address.
+//! token's holder chooses no webhook and no private address; and in front of a stand-in that answers as the real
+//! service does beyond the contract (`testing/real_service.rs`): what it sends reaches the browser as read,
+//! nothing refused for being unfamiliar.
 
 use axum::http::Method;
 use serde_json::{Value, json};
 
-use crate::testing::TestApp;
+use crate::testing::real_service::{RENDER, RealService, user, variations};
 use crate::testing::recording::RecordingUpstream;
+use crate::testing::{Secrets, TestApp};
 
 #[tokio::test]
 async fn answers_are_not_sniffed_and_an_upstream_page_is_not_relayed() {
@@ -84,4 +87,46 @@ async fn token_holders_choose_no_webhook_and_no_private_address() {
         .body(form);
     assert_eq!(v1.answer().await.0, 400);
     assert_eq!(creations().len(), 2, "only the two public creations reached the service");
+}
+
+async fn behind_the_real_shapes() -> (TestApp, RealService) {
+    let service = RealService::start().await;
+    let secrets = Secrets { api_key: Some("sk-real-shapes".into()), ..Secrets::default() };
+    (TestApp::with_secrets(&["--upstream", &service.url], secrets).await, service)
+}
+
+async fn read(server: &TestApp, path: &str) -> Value {
+    let (status, body) = server.ask(Method::GET, path).answer().await;
+    assert_eq!(status, 200, "{path}: {body}");
+    body
+}
+
+#[tokio::test]
+async fn an_unlimited_plan_reaches_the_browser_as_the_service_said_it() {
+    let (server, _service) = behind_the_real_shapes().await;
+    let account = read(&server, "/api/v2/user").await;
+    assert_eq!(account["photoLimit"], user()["photoLimit"], "{account}");
+    assert_eq!(account["photoLimit"]["imageEditing"], "UNLIMITED");
+}
+
+/// Every status, settled, pending or unknown, a multi-view result (an array), a numeric output resolution and a
+/// `daytodusk` config are relayed as read, on the render and in the list.
+#[tokio::test]
+async fn every_variation_is_relayed_as_the_service_sent_it() {
+    let (server, _service) = behind_the_real_shapes().await;
+    let render = read(&server, &format!("/api/v2/renders/{RENDER}?include_variations=true")).await;
+    let listed = read(&server, "/api/v2/renders").await;
+    for items in [&render["variations"]["items"], &listed["items"][0]["variations"]["items"]] {
+        let items = items.as_array().expect("the variations");
+        let sent = variations();
+        assert_eq!(items.len(), sent.len());
+        for (relayed, sent) in items.iter().zip(&sent) {
+            assert_eq!(relayed["id"], sent["id"]);
+            assert_eq!(relayed["status"], sent["status"], "{relayed}");
+            assert_eq!(relayed["config"], sent["config"], "{relayed}");
+            assert_eq!(relayed["result"].as_array().map(Vec::len), sent["result"].as_array().map(Vec::len));
+        }
+        assert_eq!(items[0]["config"]["output_resolution"], 1536);
+        assert_eq!(items[2]["error_message"], "Failed to process image");
+    }
 }

@@ -6,6 +6,7 @@
 
 pub mod deliveries;
 pub mod photos;
+pub mod real_service;
 #[allow(dead_code)] // shared with the process tests, which use its TLS half
 pub mod recording;
 pub mod sockets;

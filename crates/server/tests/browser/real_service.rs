@@ -1,5 +1,5 @@
 //! The studio over a stand-in that answers as the real service does beyond the contract
-//! (`support/real_service.rs`): an unlimited plan, a deleted, a failed, an idle and an unknown variation, a
+//! (`src/testing/real_service.rs`): an unlimited plan, a deleted, a failed, an idle and an unknown variation, a
 //! multi-view result, a numeric output resolution and a day-to-dusk config, each shown for what it is; and the
 //! service's multi-view beta made from the new render form, on the sandbox.
 

@@ -16,7 +16,6 @@ mod host_webhooks;
 mod instances;
 mod kept;
 mod metrics;
-mod real_service;
 mod secrets;
 mod start_checks;
 mod uploads;

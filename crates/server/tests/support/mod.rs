@@ -4,6 +4,7 @@
 #![allow(dead_code)] // each test binary uses its own part of this
 
 pub mod balancer;
+#[path = "../../src/testing/real_service.rs"]
 pub mod real_service;
 pub mod s3;
 

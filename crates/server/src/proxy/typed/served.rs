@@ -1,7 +1,7 @@
 //! Nothing relayed that was not read, through the whole app in-process: what a token holder (or another site's
 //! page) sends is read into the contract's types before anything leaves, the service is sent this server's own
-//! serialisation, and what the service answers is examined before the browser sees it. A recording stand-in
-//! shows what reached the service.
+//! serialisation, and what the service answers is examined before the browser sees it; a multi-view render's
+//! photos are each checked. A recording stand-in shows what reached the service.
 
 use std::time::Duration;
 
@@ -231,4 +231,27 @@ async fn the_browser_gets_what_the_server_read_of_an_answer_and_nothing_unsafe()
         assert!(!answer.to_string().contains("account_email"), "{path}: {answer}");
         assert!(answer.to_string().contains(r#""room_detected":"living_room""#), "{path}: {answer}");
     }
+}
+
+/// Multi-view staging through the proxy, with a token: the compatibility check and a render of two photos reach
+/// the sandbox; a photo on a private address among the views is refused before anything is sent.
+#[tokio::test]
+async fn multi_view_staging_goes_through_with_its_photos_checked() {
+    let server = TestApp::with_tokens(&[]).await;
+    let alice = server.token("alice");
+    let photos = [server.sample_url("living-empty.jpg").await, server.sample_url("living-furnished.jpg").await];
+    let check = |body: Value| server.ask(Method::POST, "/api/v2/multi-view-compatability").bearer(&alice).json(&body);
+    assert_eq!(check(json!({"image_urls": photos})).answer().await, (200, json!({"compatible": true})));
+
+    let render = json!({"image_urls": photos, "variation_count": 1, "wait_for_completion": true,
+                        "config": {"type": "staging", "add_furniture": {"room_type": "living", "style": "coastal"}}});
+    let (status, created) = server.ask(Method::POST, "/api/v2/renders").bearer(&alice).json(&render).answer().await;
+    assert_eq!(status, 200, "{created}");
+    let views = created["variations"]["items"][0]["result"].as_array().expect("one image per photo");
+    assert_eq!(views.len(), 2, "{created}");
+
+    let private = json!({"image_urls": [photos[0].clone(), "http://169.254.169.254/latest/meta-data/photo.jpg"]});
+    let (status, refused) = check(private).answer().await;
+    assert_eq!(status, 400);
+    assert!(refused["message"].as_str().unwrap().contains("image_urls[1]"), "{refused}");
 }
