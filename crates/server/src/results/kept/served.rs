@@ -52,10 +52,10 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
 async fn kept_results_stay_within_the_subjects_quota() {
     let server = TestApp::with_tokens(&["--results-quota-mb", "1"]).await;
     let alice = server.token("alice");
-    let render_id = enhanced(&server, &alice, 20).await;
+    let render_id = enhanced(&server, &alice, 10).await;
     let kept_prefix = server.api("/results/");
     // Each read asks for the missing copies, until the quota says no: read until some are kept (however slow the
-    // copies), and twenty reads more; the quota keeps them under twenty whatever the time.
+    // copies), and twenty reads more; the quota keeps them under ten whatever the time.
     let mut kept = 0;
     let mut reads = 0;
     until("some results kept", async || {
@@ -66,7 +66,7 @@ async fn kept_results_stay_within_the_subjects_quota() {
     .await;
     let results = server.data_dir().join("results");
     let on_disk: u64 = files_under(&results).iter().map(|file| file.metadata().unwrap().len()).sum();
-    assert!(kept < 20, "some of the twenty fit in 1 MB, not all: {kept} kept, {on_disk} bytes");
+    assert!(kept < 10, "some of the ten fit in 1 MB, not all: {kept} kept, {on_disk} bytes");
     assert!(on_disk <= 1024 * 1024, "{on_disk} bytes kept");
 }
 
