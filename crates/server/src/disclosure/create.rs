@@ -325,7 +325,7 @@ fn staged_outdoors(config: Option<&Config>) -> bool {
     *room_type == RoomType::Outdoor
 }
 
-/// A staging of the outside chosen under a rule that forbids it: refused before anything is kept.
+/// A staging of the outside chosen under a rule that forbids it: refused with no record, before the original or a labelled copy is kept.
 fn exterior_staged(rules: &Rules) -> ServerError {
     let rule = rules.source.map_or_else(String::new, |source| format!(" ({})", source.citation));
     ServerError::AgainstRules(format!(
