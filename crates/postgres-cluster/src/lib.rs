@@ -226,8 +226,7 @@ impl Cluster {
         } else if self.dir.join("postmaster.pid").exists() {
             self.pg_ctl_stop()?;
         }
-        // A port the kernel just handed out and took back: free, barring a race with another bind.
-        self.port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?.local_addr()?.port();
+        self.port = unused_loopback_port();
         self.start_server()
     }
 
@@ -410,6 +409,31 @@ fn lock(dir: &Path) -> anyhow::Result<File> {
     Ok(file)
 }
 
+/// A loopback port nothing listens on now, for a server that is told its port before it starts (PostgreSQL here;
+/// nginx, moto or a second `vstage serve` in the tests). Taken at random below the kernel's ephemeral range
+/// (`/proc/sys/net/ipv4/ip_local_port_range`), from which every connection's own port and every `bind(0)` come:
+/// a port from that range, handed back, may go to another test's connection before the server binds it (seen
+/// on a busy 2-core machine). Only another caller of this function can then take it, which the random choice
+/// among some 22,000 ports makes unlikely; where the range leaves no room below it, the kernel's choice.
+pub fn unused_loopback_port() -> u16 {
+    const LOWEST: u16 = 10_000;
+    let ephemeral_start = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|range| range.split_whitespace().next()?.parse::<u16>().ok())
+        .unwrap_or(32_768);
+    let free = |port: u16| TcpListener::bind((Ipv4Addr::LOCALHOST, port)).ok()?.local_addr().ok().map(|a| a.port());
+    if ephemeral_start > LOWEST + 1_000 {
+        for _ in 0..1_000 {
+            let random = std::hash::BuildHasher::hash_one(&std::collections::hash_map::RandomState::new(), 0u8);
+            let port = LOWEST + (random % u64::from(ephemeral_start - LOWEST)) as u16;
+            if let Some(port) = free(port) {
+                return port;
+            }
+        }
+    }
+    free(0).expect("a loopback port")
+}
+
 /// Whether this process runs as root: the effective id on `/proc/self/status`'s `Uid:` line, else `id -u`.
 fn is_root() -> bool {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -508,6 +532,19 @@ mod tests {
         assert!(!answers(&anew, &anew.admin_url()), "stopped");
         assert!(!dir.exists(), "{} removed", dir.display());
         Cluster::discard(&dir).expect("nothing to discard");
+    }
+
+    #[test]
+    fn unused_ports_are_below_the_ephemeral_range_and_free() {
+        let ephemeral_start: u16 = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+            .map_or(32_768, |range| range.split_whitespace().next().unwrap().parse().unwrap());
+        let ports: Vec<u16> = (0..20).map(|_| unused_loopback_port()).collect();
+        for port in &ports {
+            assert!(*port < ephemeral_start, "{port} is below {ephemeral_start}");
+            TcpListener::bind((Ipv4Addr::LOCALHOST, *port)).expect("still free");
+        }
+        let distinct: std::collections::HashSet<_> = ports.iter().collect();
+        assert!(distinct.len() > 1, "chosen at random: {ports:?}");
     }
 
     #[test]

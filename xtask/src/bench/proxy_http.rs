@@ -340,9 +340,9 @@ fn nginx_config(dir: &Path, sandbox: &str, addr: &str, processes: &str) -> anyho
     Ok(path)
 }
 
-/// A loopback address with a port free a moment ago.
+/// A loopback address with a port nothing listens on, out of the way of the connections' own ports.
 pub(super) fn free_addr() -> anyhow::Result<String> {
-    Ok(format!("127.0.0.1:{}", std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port()))
+    Ok(format!("127.0.0.1:{}", vstage_postgres_cluster::unused_loopback_port()))
 }
 
 impl Nginx {

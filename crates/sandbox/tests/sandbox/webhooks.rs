@@ -167,7 +167,7 @@ async fn a_pending_delivery_survives_a_restart() {
         ..SandboxConfig::new(vec!["k".into()])
     };
     // an address where nothing listens yet: the first attempt fails
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = vstage_postgres_cluster::unused_loopback_port();
     let url = format!("http://127.0.0.1:{port}/hook");
     let first = sandbox_with(config.clone()).await;
     let photo = format!("{}/samples/living-empty.jpg", first.base_url());

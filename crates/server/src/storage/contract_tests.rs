@@ -460,7 +460,7 @@ async fn servers_starting_together_on_an_empty_database_all_come_up() {
 /// "db error".
 #[tokio::test]
 async fn a_database_that_cannot_be_reached_is_named_with_the_reason() {
-    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let closed = vstage_postgres_cluster::unused_loopback_port();
     let url = format!("postgres://studio:secret-password@127.0.0.1:{closed}/listings");
     let error = format!("{:#}", Postgres::connect(&url).await.expect_err("nothing listens there"));
     assert!(error.contains("\"listings\" on 127.0.0.1:") && error.contains("as \"studio\""), "{error}");

@@ -157,7 +157,7 @@ pub async fn picture_for_the_docs(driver: &WebDriver, name: &str, top: Option<&s
 }
 
 async fn start() -> (WebDriver, Child) {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = vstage_postgres_cluster::unused_loopback_port();
     let chromedriver = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
     let process = Command::new(&chromedriver)
         .arg(format!("--port={port}"))

@@ -25,7 +25,7 @@ struct DevLoop {
 
 impl DevLoop {
     async fn start() -> DevLoop {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let port = vstage_postgres_cluster::unused_loopback_port();
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let data = tempfile::tempdir().unwrap();
         // Under `cargo xtask test` it inherits the clippy driver the tests were built with, so the server and the

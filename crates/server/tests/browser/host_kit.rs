@@ -20,6 +20,7 @@ use vstage_api::host_events::{
 use vstage_api::render::{ResultImage, VariationResult};
 use vstage_api::usage::UsageKind;
 use vstage_api::vocabulary::VariationType;
+use vstage_postgres_cluster::unused_loopback_port;
 
 use crate::browser::{click_text, dist, studio, with_browser};
 use crate::support::Server;
@@ -183,10 +184,6 @@ fn bundled(example: &str, into: &Path) {
     succeeds(command.arg(format!("--outfile={}", into.join(format!("{example}.js")).display())), "esbuild");
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
 /// The examples' Node backend (kit/examples/host.mjs) on `port`, once it says it listens.
 async fn node_host(port: u16, vstage: &str, bundles: &Path, photo: &str) -> Child {
     let mut host = Command::new("node")
@@ -248,9 +245,9 @@ async fn streams_open_until(metrics: &str, wanted: impl Fn(u64) -> bool) -> u64 
 async fn walk(example: &'static str) {
     let bundles = tempfile::tempdir().unwrap();
     bundled(example, bundles.path());
-    let port = free_port();
+    let port = unused_loopback_port();
     let host_origin = format!("http://127.0.0.1:{port}");
-    let metrics = format!("127.0.0.1:{}", free_port());
+    let metrics = format!("127.0.0.1:{}", unused_loopback_port());
     let args = ["--access", "token", "--allow-origin", &host_origin, "--metrics-listen", &metrics];
     let server = Server::start_with(&dist(), &args, &[("VSTAGE_WIDGET_SECRET", SECRET)]).await;
     let samples: Vec<Value> = reqwest::get(server.api("/samples")).await.unwrap().json().await.unwrap();

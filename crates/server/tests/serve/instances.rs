@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use tokio::process::Child;
+use vstage_postgres_cluster::unused_loopback_port;
 
 use crate::deliveries::signature;
 use crate::sse::EventStream;
@@ -45,8 +46,8 @@ enum Public {
 
 impl Deployment {
     async fn start(public: Public, processing_ms: u64) -> Deployment {
-        let ports = [free_port(), free_port()];
-        let balancer_port = free_port();
+        let ports = [unused_loopback_port(), unused_loopback_port()];
+        let balancer_port = unused_loopback_port();
         let public_url = format!(
             "http://127.0.0.1:{}",
             match public {
@@ -148,10 +149,6 @@ async fn service(data: &tempfile::TempDir, processing_ms: u64, uploads: &str) ->
         uploads,
     ];
     sandbox(&args, &[]).await
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 /// A JPEG photo of a room-like gradient.

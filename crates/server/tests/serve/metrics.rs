@@ -18,7 +18,7 @@ fn sum(text: &str, prefix: &str) -> f64 {
 
 #[tokio::test]
 async fn a_request_a_call_to_the_service_and_a_webhook_are_counted_by_template_only() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = vstage_postgres_cluster::unused_loopback_port();
     let address = format!("127.0.0.1:{port}");
     let dist = widget_dir();
     let server = Server::start_with(dist.path(), &["--metrics-listen", &address], &[]).await;
@@ -58,7 +58,7 @@ async fn a_request_a_call_to_the_service_and_a_webhook_are_counted_by_template_o
 
 #[tokio::test]
 async fn each_request_is_one_json_line_with_its_id_and_nothing_secret() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = vstage_postgres_cluster::unused_loopback_port();
     let address = format!("127.0.0.1:{port}");
     let dist = widget_dir();
     let args = ["--access", "token", "--log-format", "json", "--metrics-listen", &address];

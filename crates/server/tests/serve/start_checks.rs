@@ -63,7 +63,7 @@ async fn a_service_that_refuses_the_key_or_cannot_be_reached_is_named() {
     let (_service, service) = sandbox(&["--api-key", "k_right_0123"], &[]).await;
     let upstream = ["--dist", dist, "--upstream", service.as_str()];
     both_refuse(&upstream, &[("VSTAGE_API_KEY", "k_wrong_0123")], &["refused the API key", "VSTAGE_API_KEY"]).await;
-    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let closed = vstage_postgres_cluster::unused_loopback_port();
     let nowhere = format!("http://127.0.0.1:{closed}");
     both_refuse(
         &["--dist", dist, "--upstream", &nowhere],
@@ -92,7 +92,7 @@ async fn a_missing_widget_or_database_is_named() {
 
     let dist = widget_dir();
     let dist = dist.path().to_str().unwrap();
-    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let closed = vstage_postgres_cluster::unused_loopback_port();
     let database = format!("postgres://studio:hunter2-secret@127.0.0.1:{closed}/listings");
     both_refuse(&["--dist", dist, "--database", &database], &[], &["\"listings\" on 127.0.0.1:", "--database"]).await;
     let output = vstage("check", &["--dist", dist, "--database", &database], &[]).await;

@@ -26,7 +26,7 @@ impl S3Server {
     pub async fn start() -> S3Server {
         let binary = moto_server();
         assert!(binary.is_file(), "no S3-compatible server at {}; run `cargo xtask setup`", binary.display());
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let port = vstage_postgres_cluster::unused_loopback_port();
         let process = Command::new(&binary)
             .args(["-H", "127.0.0.1", "-p", &port.to_string()])
             .stdout(Stdio::null())
