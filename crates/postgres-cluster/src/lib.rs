@@ -7,6 +7,8 @@
 //! `initdb`, `pg_ctl`) run as `nobody` through util-linux's `setpriv`, and the folder belongs to nobody; where
 //! nobody cannot reach the folder (a clone under `/root`, say), they run as nobody in a user namespace of their
 //! own (util-linux's `unshare`), whose nobody is the caller outside it.
+//!
+//! Its port, like every port the tests name to a server before it listens, comes from `unused_loopback_port`.
 
 use std::ffi::OsStr;
 use std::fs::File;
