@@ -26,6 +26,11 @@ pub fn use_in_listing(
 ) -> Option<ListingUse> {
     let (api, locale) = (use_api(), use_locale());
     let host = use_host().filter(|_| use_navigator().history() == History::Memory)?;
+    // a refusal is about the render it was made on
+    Effect::new(move |_| {
+        render_id.track();
+        refusal.set(None);
+    });
     let listing = StoredValue::new(None::<ListingUse>);
     let choose = Callback::new(move |(variation_id, image_index): (String, u32)| {
         let Some(listing) = listing.get_value() else { return };

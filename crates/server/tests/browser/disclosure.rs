@@ -270,6 +270,12 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
         let handed: u64 = driver.execute("return window.chosen.length", vec![]).await?.convert()?;
         assert_eq!(handed, 10, "nothing more reached the listing");
         with_text(&studio, "button", "Use in listing").first().await?;
+        // the refusal was about that render: another one shown, it is gone
+        show(&driver, "maar", "render", &json!(render_id)).await?;
+        let living = StringMatch::new("Living room").partial();
+        with_text(&studio, ".vstage-render-head", living).first().await?;
+        let refusal = with_text(&studio, "p.vstage-error", StringMatch::new("Not sent to the listing").partial());
+        refusal.not_exists().await?;
 
         let violations: Vec<String> = driver.execute("return window.violations", vec![]).await?.convert()?;
         assert!(violations.is_empty(), "the documented policy lets everything in: {violations:?}");
