@@ -10,7 +10,9 @@
 //! `render/create`. So: a render costs one photo per photo it is made from (every view of a multi-view render),
 //! whatever its variations; added variations cost nothing. Which kind: staging and furniture removal count
 //! `staging`, day-to-dusk and enhancement `imageEditing` (our reading; a render whose configs ask for both kinds
-//! costs one of each). docs/api-notes.md says the same.
+//! costs one of each). "Unlimited regenerations" are regenerations of what was paid for: variations of a kind the
+//! render was not charged for (an enhancement added to a staging render) cost what a render of that kind would,
+//! one photo per photo of the render, once (`of_added`). docs/api-notes.md says the same.
 
 use serde::{Deserialize, Serialize};
 
@@ -31,10 +33,23 @@ impl UsageKind {
 
     /// The kind a config's variations count as; a config of a type the contract does not have counts as staging.
     pub fn of(config: &Config) -> UsageKind {
-        match config.variation_type() {
+        UsageKind::of_type(config.variation_type())
+    }
+
+    /// The kind variations of `kind` count as (a variation without a type counts as staging).
+    pub fn of_type(kind: Option<VariationType>) -> UsageKind {
+        match kind {
             Some(VariationType::DayToDusk | VariationType::Enhancement) => UsageKind::ImageEditing,
             _ => UsageKind::Staging,
         }
+    }
+
+    /// The kinds `configs` count as, each once, in order.
+    pub fn of_all<'a>(configs: impl IntoIterator<Item = &'a Config>) -> Vec<UsageKind> {
+        let mut kinds: Vec<UsageKind> = configs.into_iter().map(UsageKind::of).collect();
+        kinds.sort();
+        kinds.dedup();
+        kinds
     }
 
     /// As written in the ledger and on the command line: `staging`, `image-editing`.
@@ -120,7 +135,7 @@ impl Cost {
         UsageKind::ALL.into_iter().map(move |kind| (kind, self.get(kind))).filter(|(_, photos)| *photos > 0)
     }
 
-    fn plus(self, other: Cost) -> Cost {
+    pub fn plus(self, other: Cost) -> Cost {
         Cost {
             staging: self.staging.saturating_add(other.staging),
             image_editing: self.image_editing.saturating_add(other.image_editing),
@@ -130,10 +145,9 @@ impl Cost {
 
 /// A render of `photos` photos (several for multi-view) with `configs`: one photo each, of each kind asked for.
 fn of_photos<'a>(photos: usize, configs: impl IntoIterator<Item = &'a Config>) -> Cost {
-    let mut kinds: Vec<UsageKind> = configs.into_iter().map(UsageKind::of).collect();
-    kinds.sort();
-    kinds.dedup();
-    kinds.into_iter().fold(Cost::NONE, |cost, kind| cost.plus(Cost::of(kind, photos.max(1) as u64)))
+    UsageKind::of_all(configs)
+        .into_iter()
+        .fold(Cost::NONE, |cost, kind| cost.plus(Cost::of(kind, photos.max(1) as u64)))
 }
 
 /// `POST /v2/renders`.
@@ -145,11 +159,27 @@ pub fn of_render(request: &CreateRender) -> Cost {
 
 /// `POST /v2/renders/bulk`: each entry as a render.
 pub fn of_bulk_renders(request: &BulkCreateRenders) -> Cost {
-    request.renders.iter().map(|BulkRender { config, .. }| of_photos(1, [config])).fold(Cost::NONE, Cost::plus)
+    of_each_bulk_render(request).into_iter().fold(Cost::NONE, Cost::plus)
 }
 
-/// Variations added to a render (v2, bulk or v1's `create-variation`): nothing.
-pub const ADDED_VARIATIONS: Cost = Cost::NONE;
+/// `POST /v2/renders/bulk`, render by render, in the request's order (which is the answer's).
+pub fn of_each_bulk_render(request: &BulkCreateRenders) -> Vec<Cost> {
+    request.renders.iter().map(|BulkRender { config, .. }| of_photos(1, [config])).collect()
+}
+
+/// Variations of `kinds` added to a render made from `photos` photos (several for multi-view), which stands
+/// charged for `charged` (what its creation and earlier additions paid, less what was refunded): nothing for a
+/// kind it stands charged for (regenerations), one photo per photo of the render for each other kind. The same
+/// for v2's single and bulk additions and v1's `create-variation` (whose variations are staging).
+pub fn of_added(photos: u64, charged: Cost, kinds: &[UsageKind]) -> Cost {
+    let mut cost = Cost::NONE;
+    for &kind in kinds {
+        if charged.get(kind) == 0 {
+            *cost.get_mut(kind) = photos.max(1);
+        }
+    }
+    cost
+}
 
 /// v1's `render/create`: one staging photo (staging, removal or both).
 pub const V1_RENDER: Cost = Cost { staging: 1, image_editing: 0 };
@@ -196,6 +226,21 @@ mod tests {
             {"type": "enhancement", "variation_count": 1}, {"type": "daytodusk", "sky_style": "sunset", "variation_count": 1},
             {"type": "staging", "remove_furniture": {"mode": "on"}, "variation_count": 3}]}));
         assert_eq!(of_render(&both), Cost { staging: 1, image_editing: 1 });
+    }
+
+    #[test]
+    fn added_variations_cost_only_for_a_kind_the_render_does_not_stand_charged_for() {
+        let staged = Cost::of(UsageKind::Staging, 1);
+        assert_eq!(of_added(1, staged, &[UsageKind::Staging]), Cost::NONE, "a regeneration is free");
+        assert_eq!(of_added(1, staged, &[UsageKind::ImageEditing]), Cost::of(UsageKind::ImageEditing, 1));
+        assert_eq!(of_added(3, staged, &[UsageKind::ImageEditing]), Cost::of(UsageKind::ImageEditing, 3), "per view");
+        assert_eq!(
+            of_added(1, Cost::NONE, &[UsageKind::Staging, UsageKind::ImageEditing]),
+            Cost { staging: 1, image_editing: 1 },
+            "a refunded render pays again for what it makes"
+        );
+        assert_eq!(of_added(0, Cost::NONE, &[UsageKind::Staging]), Cost::of(UsageKind::Staging, 1), "at least one");
+        assert_eq!(of_added(1, Cost { staging: 1, image_editing: 1 }, &UsageKind::ALL), Cost::NONE);
     }
 
     #[test]

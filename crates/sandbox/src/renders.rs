@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 use vstage_api::time::now_millis;
-use vstage_api::usage;
+use vstage_api::usage::{self, Cost, UsageKind};
 use vstage_api::validate::MAX_VARIATIONS_PER_RENDER;
 use vstage_api::{
     AddVariations, BulkAddVariations, BulkCreateRenders, Config, CreateRender, GetRender, ListRenders, RemovalMode,
@@ -263,11 +263,25 @@ fn insert_added(
     let existing: i64 = tx
         .prepare_cached("SELECT COUNT(*) FROM variations WHERE render_id = ?1")?
         .query_row([render_id], |r| r.get(0))?;
+    accounts::charge(tx, account, cost_of_adding(tx, render_id, config)?)?;
     insert_variations(tx, render_id, existing as u64, &planned, planning.pace)?;
     Ok(planned.into_iter().map(|p| p.id).collect())
 }
 
-/// Checks the bound and inserts, inside the caller's transaction (added variations cost nothing: `usage`).
+/// What adding variations of `config` to `render_id` costs (`usage::of_added`): the render stands charged for the
+/// kinds of the variations it has (the sandbox gives nothing back), and is made from its views' photos.
+pub fn cost_of_adding(tx: &Connection, render_id: &str, config: &Config) -> Result<Cost, SandboxError> {
+    let mut charged = Cost::NONE;
+    let mut kinds = tx.prepare_cached("SELECT DISTINCT kind FROM variations WHERE render_id = ?1")?;
+    for kind in kinds.query_map([render_id], |row| row.get::<_, String>(0))? {
+        let kind = UsageKind::of_type(Some(VariationType::from(kind?.as_str())));
+        charged = charged.plus(Cost::of(kind, 1));
+    }
+    let photos = views(tx, render_id)?.len().max(1) as u64;
+    Ok(usage::of_added(photos, charged, &[UsageKind::of(config)]))
+}
+
+/// Checks the bound and inserts, inside the caller's transaction.
 pub fn insert_variations(
     tx: &Connection,
     render_id: &str,

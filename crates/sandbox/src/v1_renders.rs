@@ -142,7 +142,9 @@ pub fn vary(
         .optional()?;
     let existing: i64 =
         tx.prepare_cached("SELECT COUNT(*) FROM variations WHERE render_id = ?1")?.query_row([id], |row| row.get(0))?;
-    renders::insert_variations(&tx, id, existing as u64, &[staging(room_type, style, base)?], pace)?;
+    let planned = staging(room_type, style, base)?;
+    accounts::charge(&tx, account, renders::cost_of_adding(&tx, id, &planned.config)?)?;
+    renders::insert_variations(&tx, id, existing as u64, &[planned], pace)?;
     tx.prepare_cached("UPDATE renders SET v1_queued = ?1 WHERE id = ?2")?
         .execute(params![varying.switch_to_queued_immediately, id])?;
     tx.commit()?;

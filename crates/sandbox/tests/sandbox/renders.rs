@@ -71,7 +71,28 @@ async fn a_render_starts_with_queued_variations_an_eta_and_costs_a_photo() {
     let more = AddVariations { variation_count: 2, config: staging(None, None), wait_for_completion: None };
     client.add_variations(&render.id, &more, None).await.unwrap();
     let user = client.user().await.unwrap();
-    assert_eq!((user.staging_usage().0, user.image_editing_usage().0), (1, 1), "added variations cost nothing");
+    assert_eq!((user.staging_usage().0, user.image_editing_usage().0), (1, 1), "regenerations cost nothing");
+
+    // Image editing added to a staging render costs what an image-editing render would, once.
+    let enhance = AddVariations {
+        variation_count: 1,
+        config: Config::Enhancement(EnhancementConfig { output_resolution: None }),
+        wait_for_completion: None,
+    };
+    client.add_variations(&render.id, &enhance, None).await.unwrap();
+    client.add_variations(&render.id, &enhance, None).await.unwrap();
+    let user = client.user().await.unwrap();
+    assert_eq!((user.staging_usage().0, user.image_editing_usage().0), (1, 2), "the enhancement paid once");
+    let bulk = BulkAddVariations {
+        wait_for_completion: None,
+        renders: vec![BulkVariations {
+            render_id: render.id.clone(),
+            variation_count: 1,
+            config: Config::Enhancement(EnhancementConfig { output_resolution: None }),
+        }],
+    };
+    client.bulk_add_variations(&bulk).await.unwrap();
+    assert_eq!(client.user().await.unwrap().image_editing_usage().0, 2, "in bulk as one at a time");
 }
 
 #[tokio::test]
