@@ -1,6 +1,7 @@
 //! Each subject's allowance of photos per period (a calendar month in UTC unless set otherwise), per kind of usage: what a creation may cost
-//! (`vstage_api::usage`) is reserved in the transaction that checks it fits, before anything is sent; settled by
-//! what the service did (a refusal, or a render whose every variation failed, gives the photos back); every charge and refund a row of the ledger. With no
+//! (`vstage_api::usage`, variations added of a kind the render was not charged for included) is reserved in the
+//! transaction that checks it fits, before anything is sent; settled by what the service did (a refusal, or a
+//! render whose every variation failed and to which nothing was added, gives the photos back); every charge and refund a row of the ledger. With no
 //! allowance configured (`--allowance`, `vstage allowance set`) nothing is refused, and the ledger still counts.
 
 use std::sync::Arc;
@@ -18,7 +19,7 @@ use crate::access::Subject;
 use crate::error::ServerError;
 use crate::host_webhooks::HostWebhooks;
 use crate::metrics::metrics;
-use crate::storage::store::{LedgerRow, LevelReached, LevelReports, Limits, Reservation, Reserved, Store};
+use crate::storage::store::{AddedTo, LedgerRow, LevelReached, LevelReports, Limits, Reservation, Reserved, Store};
 
 #[derive(Debug)]
 pub struct Allowances {
@@ -130,19 +131,26 @@ pub struct Usage {
 }
 
 impl Allowances {
-    /// Reserves `cost` for `subject`'s creation (`what`), or refuses it with a sentence saying what is left and when
-    /// it renews; `None` when it costs nothing.
-    pub async fn reserve(&self, subject: &Subject, cost: Cost, what: &str) -> Result<Option<String>, ServerError> {
-        if cost.is_none() {
+    /// Reserves what `subject`'s call (`what`) costs: a creation's `cost` and the variations it adds to renders
+    /// (`added`), or refuses it with a sentence saying what is left and when it renews; `None` when it costs and
+    /// records nothing.
+    pub async fn reserve(
+        &self,
+        subject: &Subject,
+        cost: Cost,
+        added: Vec<AddedTo>,
+        what: &str,
+    ) -> Result<Option<String>, ServerError> {
+        if cost.is_none() && added.is_empty() {
             return Ok(None);
         }
         let at = now_millis();
         let id = crate::secret::random("rsv_").map_err(|e| ServerError::Internal(format!("no randomness: {e}")))?;
-        let reservation = Reservation { id, subject: subject.as_str().into(), cost, what: what.into(), at };
+        let reservation = Reservation { id, subject: subject.as_str().into(), cost, added, what: what.into(), at };
         let period = self.period.containing(at);
         let reports = self.level_reports(subject, period.end, at);
         match self.store.reserve(&reservation, self.defaults, period.start, reports).await? {
-            Reserved::Charged { reached } => {
+            Reserved::Charged { cost, reached } => {
                 for (kind, photos) in cost.parts() {
                     metrics().photos_charged(kind.as_str(), photos);
                 }
@@ -170,10 +178,21 @@ impl Allowances {
         Arc::new(move |reached: &LevelReached| webhooks.allowance_level(&subject, reached, renews_at, at))
     }
 
-    /// The renders a reservation made, named in its ledger rows; a failure to write it is logged, not the caller's.
-    pub async fn settle(&self, reservation: &str, render_ids: &[String]) {
-        if let Err(error) = self.store.settle(reservation, render_ids).await {
+    /// The renders a creation's reservation made, each with its cost, named in its ledger rows; a failure to write
+    /// it is logged, not the caller's.
+    pub async fn settle(&self, reservation: &str, renders: &[(String, Cost)]) {
+        if renders.is_empty() {
+            return;
+        }
+        if let Err(error) = self.store.settle(reservation, renders).await {
             tracing::warn!(%error, reservation, "a charge's renders could not be named in the ledger");
+        }
+    }
+
+    /// Names the variations the service made for a reservation's additions, `(render id, variation id)`.
+    pub async fn added(&self, reservation: &str, made: &[(String, String)]) {
+        if let Err(error) = self.store.added_variations(reservation, made).await {
+            tracing::warn!(%error, reservation, "the variations an addition made could not be named in the ledger");
         }
     }
 
@@ -184,8 +203,9 @@ impl Allowances {
         }
     }
 
-    /// Gives back what making `render` cost when the service failed it: every one of its variations read (the
-    /// whole page) ended in `error`, none done. Once per render, whichever server reads it first.
+    /// Gives back what `render` cost when the service failed it: every one of its variations read (the whole page)
+    /// ended in `error`, none done, among them every variation added to it (`Ledger::refund_render`). Each charge
+    /// once, whichever server reads it first; variations added after the refund pay again.
     pub async fn refund_if_failed(&self, render: &Render) {
         let Some(page) = render.variations.as_ref() else { return };
         let whole_page =
@@ -195,12 +215,10 @@ impl Allowances {
         if !(whole_page && failed) {
             return;
         }
-        match self.store.charge_of_render(&render.id).await {
-            Ok(Some(reservation)) => self.refund(&reservation, "refunded: the service failed every variation").await,
-            Ok(None) => {}
-            Err(error) => {
-                tracing::warn!(%error, render_id = render.id, "a failed render's charge could not be looked up")
-            }
+        let why = "refunded: the service failed every variation";
+        let failed: Vec<String> = page.items.iter().map(|variation| variation.id.clone()).collect();
+        if let Err(error) = self.store.refund_render(&render.id, &failed, why, now_millis()).await {
+            tracing::warn!(%error, render_id = render.id, "a failed render's charge could not be given back");
         }
     }
 
@@ -286,3 +304,7 @@ mod tests {
         }
     }
 }
+
+/// Through the whole app, in-process.
+#[cfg(test)]
+mod served;

@@ -3,19 +3,22 @@
 //! not hold is dropped, what cannot be read into them is refused with 400, and the service is sent this server's
 //! own serialisation of what was read: never the caller's bytes.
 
+use std::collections::BTreeMap;
+
 use axum::body::Bytes;
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, HeaderValue, Method};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use vstage_api::multi_view::CheckViews;
-use vstage_api::usage::{self, Cost};
+use vstage_api::usage::{self, Cost, UsageKind};
 use vstage_api::{
     AddVariations, Analyze, BulkAddVariations, BulkCreateRenders, Config, CreateRender, GetRender, ListRenders,
     PhotoFile, RenderConfigs, SetWebhookSecret, ValidationError, v1,
 };
 
 use crate::error::ServerError;
+use crate::storage::store::AddedTo;
 
 /// A JSON body of a few fields.
 const SMALL_JSON: usize = 16 * 1024;
@@ -143,16 +146,42 @@ pub struct Outbound {
 }
 
 impl Call {
-    /// What it costs the account's photo allowance (`vstage_api::usage`).
-    pub fn cost(&self) -> Cost {
-        match self {
-            Call::CreateRender(body) => usage::of_render(body),
-            Call::CreateRenders(body) => usage::of_bulk_renders(body),
-            Call::V1Create { .. } => usage::V1_RENDER,
-            Call::AddVariations { .. } | Call::AddVariationsInBulk(_) | Call::V1CreateVariation { .. } => {
-                usage::ADDED_VARIATIONS
+    /// What it costs the account's photo allowance (`vstage_api::usage`): a creation's cost, and the variations it
+    /// adds to renders, whose cost depends on what each render stands charged for (worked out as it is charged).
+    pub fn cost(&self) -> (Cost, Vec<AddedTo>) {
+        let added = |entries: Vec<(&String, &Config)>| {
+            let mut by_render: BTreeMap<&String, Vec<&Config>> = BTreeMap::new();
+            for (render_id, config) in entries {
+                by_render.entry(render_id).or_default().push(config);
             }
-            _ => Cost::NONE,
+            let each = by_render.into_iter().map(|(render_id, configs)| AddedTo {
+                render_id: render_id.clone(),
+                kinds: UsageKind::of_all(configs),
+            });
+            (Cost::NONE, each.collect())
+        };
+        match self {
+            Call::CreateRender(body) => (usage::of_render(body), Vec::new()),
+            Call::CreateRenders(body) => (usage::of_bulk_renders(body), Vec::new()),
+            Call::V1Create { .. } => (usage::V1_RENDER, Vec::new()),
+            Call::AddVariations { render_id, body } => added(vec![(render_id, &body.config)]),
+            Call::AddVariationsInBulk(body) => {
+                added(body.renders.iter().map(|entry| (&entry.render_id, &entry.config)).collect())
+            }
+            Call::V1CreateVariation { render_id, .. } => {
+                (Cost::NONE, vec![AddedTo { render_id: render_id.clone(), kinds: vec![UsageKind::Staging] }])
+            }
+            _ => (Cost::NONE, Vec::new()),
+        }
+    }
+
+    /// What each render a creation makes costs, in the order the service names them (none for other calls).
+    pub fn cost_of_each(&self) -> Vec<Cost> {
+        match self {
+            Call::CreateRender(body) => vec![usage::of_render(body)],
+            Call::CreateRenders(body) => usage::of_each_bulk_render(body),
+            Call::V1Create { .. } => vec![usage::V1_RENDER],
+            _ => Vec::new(),
         }
     }
 

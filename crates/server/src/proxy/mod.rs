@@ -24,6 +24,7 @@ use axum::http::{HeaderValue, Method};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use vstage_api::Config;
+use vstage_api::usage::Cost;
 
 use crate::access::{Gate, Subject};
 use crate::addresses;
@@ -119,7 +120,8 @@ impl Proxy {
             });
         }
         // Charged before anything is sent; a refusal is the answer.
-        let reservation = self.state.allowances.reserve(subject, call.cost(), call.what()).await?;
+        let (cost, added) = call.cost();
+        let reservation = self.state.allowances.reserve(subject, cost, added, call.what()).await?;
         match &mut call {
             Call::CreateRender(body) => {
                 let (named, photo) = (body.webhook_url.take(), Some(body.image_url.as_str()));
@@ -325,10 +327,13 @@ impl Proxy {
         let Some(reservation) = reservation else { return sent };
         let allowances = &self.state.allowances;
         match &sent {
-            Ok(answer) if answer.status.is_success() => {
-                let made = created(call, &answer.body).map(|(_, ids)| ids).unwrap_or_default();
-                allowances.settle(reservation, &made).await;
-            }
+            Ok(answer) if answer.status.is_success() => match added(call, &answer.body) {
+                Some(made) => allowances.added(reservation, &made).await,
+                None => {
+                    let made = created(call, &answer.body).map(|(_, ids)| ids).unwrap_or_default();
+                    allowances.settle(reservation, &each_made(made, call.cost_of_each())).await;
+                }
+            },
             Ok(answer) => {
                 let why = format!("refunded: the service refused it (HTTP {})", answer.status.as_u16());
                 allowances.refund(reservation, &why).await;
@@ -398,6 +403,44 @@ fn created(call: &Call, body: &[u8]) -> Option<(Kind, Vec<String>)> {
         Call::V1Create { .. } => one(Kind::V1Render),
         _ => None,
     }
+}
+
+/// A variation the service made, by its render.
+#[derive(Deserialize)]
+struct Made {
+    id: String,
+    render_id: String,
+}
+
+/// The variations v2's additions made, `(render id, variation id)`, from the service's answer `body`; `None` for
+/// other calls (v1's `create-variation` names none: its additions stay unseen, and keep the render's charge).
+fn added(call: &Call, body: &[u8]) -> Option<Vec<(String, String)>> {
+    #[derive(Deserialize)]
+    struct One {
+        variations: Vec<Made>,
+    }
+    #[derive(Deserialize)]
+    struct Bulk {
+        results: Vec<Made>,
+    }
+    let made = match call {
+        Call::AddVariations { .. } => serde_json::from_slice::<One>(body).map(|one| one.variations).unwrap_or_default(),
+        Call::AddVariationsInBulk(_) => {
+            serde_json::from_slice::<Bulk>(body).map(|bulk| bulk.results).unwrap_or_default()
+        }
+        _ => return None,
+    };
+    Some(made.into_iter().map(|made| (made.render_id, made.id)).collect())
+}
+
+/// Each render a creation made with what it cost; when the service names more or fewer renders than were asked
+/// for, the first carries the whole charge (the charge stands either way).
+fn each_made(made: Vec<String>, costs: Vec<Cost>) -> Vec<(String, Cost)> {
+    if made.len() == costs.len() {
+        return made.into_iter().zip(costs).collect();
+    }
+    let whole = costs.into_iter().fold(Cost::NONE, Cost::plus);
+    made.into_iter().enumerate().map(|(index, id)| (id, if index == 0 { whole } else { Cost::NONE })).collect()
 }
 
 /// The photo of each render a creation makes, in the order the service names them (none for other calls).

@@ -10,8 +10,9 @@ use super::boards::Boards;
 use super::postgres::Postgres;
 use super::sqlite::Sqlite;
 use super::store::{
-    ClaimReporter, Creation, Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LevelReached, LevelReports,
-    Limits, Reservation, Reserved, Setting, SignerRecord, Store, StoredEvent, SubjectAllowance, UploadRecord,
+    AddedTo, ClaimReporter, Creation, Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LevelReached,
+    LevelReports, Limits, Reservation, Reserved, Setting, SignerRecord, Store, StoredEvent, SubjectAllowance,
+    UploadRecord,
 };
 use crate::live::webhooks::SEEN_FOR_MS;
 use vstage_api::usage::{Cost, UsageKind, UsageLevel};
@@ -476,7 +477,7 @@ async fn a_database_that_cannot_be_reached_is_named_with_the_reason() {
 }
 
 fn reservation(id: &str, subject: &str, cost: Cost, at: i64) -> Reservation {
-    Reservation { id: id.into(), subject: subject.into(), cost, what: "render".into(), at }
+    Reservation { id: id.into(), subject: subject.into(), cost, added: Vec::new(), what: "render".into(), at }
 }
 
 /// Reports of levels reached that write nothing.
@@ -491,8 +492,8 @@ fn reported_as_entries() -> LevelReports {
     })
 }
 
-fn charged(reached: &[LevelReached]) -> Reserved {
-    Reserved::Charged { reached: reached.to_vec() }
+fn charged(cost: Cost, reached: &[LevelReached]) -> Reserved {
+    Reserved::Charged { cost, reached: reached.to_vec() }
 }
 
 #[tokio::test]
@@ -507,38 +508,112 @@ async fn an_allowance_is_charged_refunded_once_and_counted_per_period() {
             }
         };
         let spent = |used, limit| LevelReached { kind: UsageKind::Staging, level: UsageLevel::Reached, used, limit };
-        assert_eq!(charge("rsv_old", 50).await, charged(&[]), "before the period: not counted in it");
-        assert_eq!(charge("rsv_a", 100).await, charged(&[]));
-        assert_eq!(charge("rsv_b", 110).await, charged(&[spent(2, 2)]));
+        assert_eq!(charge("rsv_old", 50).await, charged(staging, &[]), "before the period: not counted in it");
+        assert_eq!(charge("rsv_a", 100).await, charged(staging, &[]));
+        assert_eq!(charge("rsv_b", 110).await, charged(staging, &[spent(2, 2)]));
         let refused = Reserved::Refused { kind: UsageKind::Staging, used: 2, limit: 2 };
         assert_eq!(charge("rsv_c", 120).await, refused);
         let editing = reservation("rsv_e", "alice", Cost::of(UsageKind::ImageEditing, 5), 120);
         let no_limit = store.reserve(&editing, defaults, 100, unreported()).await.unwrap();
-        assert_eq!(no_limit, charged(&[]), "no image-editing limit, no level");
+        assert_eq!(no_limit, charged(editing.cost, &[]), "no image-editing limit, no level");
 
         store.refund("rsv_b", "refused by the service", 130).await.unwrap();
         store.refund("rsv_b", "refused by the service", 131).await.unwrap();
-        assert_eq!(charge("rsv_d", 140).await, charged(&[spent(2, 2)]), "the refund gave the photo back, once");
+        assert_eq!(charge("rsv_d", 140).await, charged(staging, &[spent(2, 2)]), "the refund gave the photo back, once");
         assert_eq!(charge("rsv_f", 150).await, Reserved::Refused { kind: UsageKind::Staging, used: 2, limit: 2 });
 
-        store.settle("rsv_a", &["rnd_1".into(), "rnd_2".into()]).await.unwrap();
+        store.settle("rsv_a", &[("rnd_1".into(), staging), ("rnd_2".into(), staging)]).await.unwrap();
         let rows = store.ledger(Some("alice"), 100, 200).await.unwrap();
         let amounts: Vec<(&str, i64)> = rows.iter().map(|row| (row.reservation.as_str(), row.amount)).collect();
         assert_eq!(amounts, [("rsv_a", 1), ("rsv_b", 1), ("rsv_e", 5), ("rsv_b", -1), ("rsv_d", 1)]);
         assert_eq!((rows[0].render_ids.as_str(), rows[3].what.as_str()), ("rnd_1,rnd_2", "refused by the service"));
-        store.settle("rsv_d", &["rnd_4".into()]).await.unwrap();
-        assert_eq!(store.charge_of_render("rnd_4").await.unwrap().as_deref(), Some("rsv_d"));
-        assert_eq!(store.charge_of_render("rnd_1").await.unwrap(), None, "made with another render: not its alone");
-        assert_eq!(store.charge_of_render("rnd_none").await.unwrap(), None);
+        store.settle("rsv_d", &[("rnd_4".into(), staging)]).await.unwrap();
+        assert!(!store.refund_render("rnd_1", &[], "failed", 155).await.unwrap(), "made with another render: not its alone");
+        assert!(!store.refund_render("rnd_none", &[], "failed", 155).await.unwrap());
+        assert!(store.refund_render("rnd_4", &[], "failed", 155).await.unwrap());
+        assert!(!store.refund_render("rnd_4", &[], "failed", 156).await.unwrap(), "once");
+        assert_eq!(charge("rsv_h", 157).await, charged(staging, &[spent(2, 2)]), "rnd_4's photo given back");
 
         let own = SubjectAllowance { staging: Setting::Photos(3), image_editing: Setting::Photos(0) };
         store.set_allowance("alice", own).await.unwrap();
-        assert_eq!(charge("rsv_g", 160).await, charged(&[spent(3, 3)]), "her own allowance of 3 over the default's 2");
+        assert_eq!(charge("rsv_g", 160).await, charged(staging, &[spent(3, 3)]), "her own allowance of 3 over the default's 2");
         let refused = Reserved::Refused { kind: UsageKind::ImageEditing, used: 5, limit: 0 };
         assert_eq!(store.reserve(&editing, defaults, 100, unreported()).await.unwrap(), refused);
         assert_eq!(store.allowances(None).await.unwrap(), [("alice".to_string(), own)]);
         assert_eq!(store.allowances(Some("alice")).await.unwrap(), [("alice".to_string(), own)]);
         assert!(store.allowances(Some("bob")).await.unwrap().is_empty());
+    })
+    .await;
+}
+
+/// A reservation of `subject`'s adding variations of `kinds` to `render_id`.
+fn adding(id: &str, subject: &str, render_id: &str, kinds: &[UsageKind]) -> Reservation {
+    let added = vec![AddedTo { render_id: render_id.into(), kinds: kinds.to_vec() }];
+    Reservation { added, what: "variations".into(), ..reservation(id, subject, Cost::NONE, 20) }
+}
+
+#[tokio::test]
+async fn added_variations_pay_for_a_kind_their_render_does_not_stand_charged_for() {
+    on_both(|store| async move {
+        let defaults = Limits { staging: Some(10), image_editing: Some(10) };
+        let (staging, editing) = (Cost::of(UsageKind::Staging, 1), Cost::of(UsageKind::ImageEditing, 1));
+        let reserve = |reservation: Reservation| {
+            let store = store.clone();
+            async move { store.reserve(&reservation, defaults, 0, unreported()).await.unwrap() }
+        };
+        let make = |id: &'static str, render_id: &'static str, cost: Cost| {
+            let store = store.clone();
+            async move {
+                store.reserve(&reservation(id, "dana", cost, 10), defaults, 0, unreported()).await.unwrap();
+                store.settle(id, &[(render_id.into(), cost)]).await.unwrap();
+            }
+        };
+        make("rsv_a", "rnd_a", staging).await;
+        let (to_stage, to_edit) = ([UsageKind::Staging], [UsageKind::ImageEditing]);
+        assert_eq!(
+            reserve(adding("rsv_1", "dana", "rnd_a", &to_stage)).await,
+            charged(Cost::NONE, &[]),
+            "regenerating"
+        );
+        assert_eq!(reserve(adding("rsv_2", "dana", "rnd_a", &to_edit)).await, charged(editing, &[]), "a new kind");
+        assert_eq!(reserve(adding("rsv_3", "dana", "rnd_a", &to_edit)).await, charged(Cost::NONE, &[]), "paid for");
+        let failed = |ids: &[&str]| ids.iter().map(|id| id.to_string()).collect::<Vec<_>>();
+        let all_four = failed(&["var_0", "var_1", "var_2", "var_3"]);
+        let awaited = store.refund_render("rnd_a", &all_four, "failed", 30).await.unwrap();
+        assert!(!awaited, "an addition's answer is awaited: what it adds may yet be made");
+        for (n, reservation) in ["rsv_1", "rsv_2", "rsv_3"].into_iter().enumerate() {
+            store.added_variations(reservation, &[("rnd_a".into(), format!("var_{}", n + 1))]).await.unwrap();
+        }
+        let unseen = store.refund_render("rnd_a", &failed(&["var_0", "var_1"]), "failed", 31).await.unwrap();
+        assert!(!unseen, "var_2 and var_3 were not seen to fail");
+        assert!(store.refund_render("rnd_a", &all_four, "failed", 32).await.unwrap(), "its creation and rsv_2");
+
+        make("rsv_m", "rnd_m", Cost::of(UsageKind::Staging, 3)).await;
+        let views = reserve(adding("rsv_4", "dana", "rnd_m", &UsageKind::ALL)).await;
+        assert_eq!(views, charged(Cost::of(UsageKind::ImageEditing, 3), &[]), "every view of a multi-view render");
+
+        make("rsv_b", "rnd_b", staging).await;
+        let at_once = (0..10).map(|n| reserve(adding(&format!("rsv_b{n}"), "dana", "rnd_b", &to_edit)));
+        let paid: Cost = futures_util::future::join_all(at_once).await.into_iter().fold(Cost::NONE, |sum, reserved| {
+            let Reserved::Charged { cost, .. } = reserved else { panic!("refused: {reserved:?}") };
+            sum.plus(cost)
+        });
+        assert_eq!(paid, editing, "ten at once pay once");
+
+        make("rsv_c", "rnd_c", staging).await;
+        assert!(store.refund_render("rnd_c", &[], "failed", 40).await.unwrap());
+        let again = reserve(adding("rsv_5", "dana", "rnd_c", &to_stage)).await;
+        assert_eq!(again, charged(staging, &[]), "after its refund, what it makes pays again");
+
+        make("rsv_d", "rnd_d", staging).await;
+        reserve(adding("rsv_6", "dana", "rnd_d", &to_stage)).await;
+        store.refund("rsv_6", "refused by the service", 50).await.unwrap();
+        assert!(store.refund_render("rnd_d", &[], "failed", 51).await.unwrap(), "a refused addition added nothing");
+
+        let rows = store.ledger(Some("dana"), 0, 100).await.unwrap();
+        let used = |kind| rows.iter().filter(|row| row.kind == kind).map(|row| row.amount).sum::<i64>();
+        assert_eq!(used(UsageKind::Staging), 3 + 1 + 1, "rnd_m, rnd_b, rnd_c once again; rnd_a and rnd_d refunded");
+        assert_eq!(used(UsageKind::ImageEditing), 3 + 1, "rnd_m, rnd_b; rnd_a's refunded");
     })
     .await;
 }
@@ -579,8 +654,9 @@ async fn a_charge_that_reaches_a_level_writes_its_reports_with_it_and_a_refusal_
             reached.push(store.reserve(&reserved, defaults, 0, reported_as_entries()).await.unwrap());
         }
         let level = |level, used| LevelReached { kind: UsageKind::Staging, level, used, limit: 5 };
-        assert_eq!(reached[3], charged(&[level(UsageLevel::Near, 4)]), "4 of 5 is 80 %");
-        assert_eq!(reached[4], charged(&[level(UsageLevel::Reached, 5)]));
+        let one = Cost::of(UsageKind::Staging, 1);
+        assert_eq!(reached[3], charged(one, &[level(UsageLevel::Near, 4)]), "4 of 5 is 80 %");
+        assert_eq!(reached[4], charged(one, &[level(UsageLevel::Reached, 5)]));
         assert_eq!(reached[5], Reserved::Refused { kind: UsageKind::Staging, used: 5, limit: 5 });
         let counts = store.delivery_counts().await.unwrap();
         assert_eq!(counts.pending, 2, "one entry per level reached, none for the charges below it or the refusal");

@@ -1,5 +1,5 @@
 //! Each agent's allowance, over real HTTP at the recording stand-in: what the allowance cannot cover is refused
-//! with a sentence before anything reaches the service, added variations are free, a refusal or a failure by the
+//! with a sentence before anything reaches the service, regenerations are free, a refusal or a failure by the
 //! service (at once, or of every variation later) gives the photo back, a period other than the month is kept, the ledger is reported by `vstage usage`, a subject's own allowance set by `vstage allowance`
 //! comes first, and two servers on one PostgreSQL database never forward more than the allowance.
 
@@ -75,7 +75,7 @@ async fn an_allowance_is_charged_before_sending_refunded_on_refusal_and_reported
     assert!(retry_after.unwrap().parse::<u64>().unwrap() > 0);
     assert_eq!(creations(&upstream), 3, "the refused creation never reached the service");
 
-    // variations added to a render are free
+    // variations of the kind the render was charged for are free
     let more = json!({"variation_count": 2, "config": {"type": "staging", "add_furniture": {"room_type": "living", "style": "modern"}}});
     let added =
         reqwest::Client::new().post(server.api("/v2/renders/rnd_one/variations")).bearer_auth(&alice).json(&more);

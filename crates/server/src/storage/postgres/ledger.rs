@@ -1,7 +1,8 @@
 //! `Ledger` (`store/ledger.rs`) on PostgreSQL: its SQL.
 
 use super::*;
-use crate::storage::store::Ledger;
+use crate::storage::store::{Ledger, RenderCharge, by_render, cost_of_adding, failed_whole};
+use vstage_api::usage::Cost;
 
 #[async_trait]
 impl Ledger for Postgres {
@@ -18,57 +19,61 @@ impl Ledger for Postgres {
             let tx = client.transaction().await?;
             // One reservation of a subject's at a time, whichever server makes it: what it reads as used stays so.
             lock(&tx, "allowance", &reservation.subject).await?;
-            let own = tx
-                .query_opt("SELECT staging, image_editing FROM allowances WHERE subject = $1", &[&reservation.subject])
-                .await?
-                .map(|row| SubjectAllowance::from_stored(row.get(0), row.get(1)))
-                .unwrap_or_default();
-            let mut reached = Vec::new();
-            for (kind, photos) in reservation.cost.parts() {
-                let Some(limit) = own.get(kind).limit(defaults.get(kind)) else { continue };
-                let row = tx
-                    .query_one(
-                        "SELECT COALESCE(SUM(amount), 0)::BIGINT FROM ledger \
-                         WHERE subject = $1 AND kind = $2 AND at >= $3",
-                        &[&reservation.subject, &kind.as_str(), &period_start],
-                    )
-                    .await?;
-                let used = row.get::<_, i64>(0).max(0) as u64;
-                if used + photos > limit {
-                    return Ok(Reserved::Refused { kind, used, limit });
-                }
-                reached.extend(LevelReached::by_charge(kind, used, photos, limit));
+            let mut added = Vec::with_capacity(reservation.added.len());
+            let mut cost = reservation.cost;
+            for entry in &reservation.added {
+                let each = cost_of_adding(&render_charges(&tx, &entry.render_id).await?, &entry.kinds);
+                cost = cost.plus(each);
+                added.push((entry, each));
             }
-            for (kind, photos) in reservation.cost.parts() {
+            let reached = match levels_reached(&tx, &reservation.subject, cost, defaults, period_start).await? {
+                Ok(reached) => reached,
+                Err(refused) => return Ok(refused),
+            };
+            for (kind, photos) in cost.parts() {
                 tx.execute(
-                    "INSERT INTO ledger (reservation, subject, kind, amount, at, what) VALUES ($1, $2, $3, $4, $5, $6)",
+                    "INSERT INTO ledger (reservation, subject, kind, amount, render_ids, at, what) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
                     &[
                         &reservation.id,
                         &reservation.subject,
                         &kind.as_str(),
                         &(photos as i64),
+                        &reservation.added_to(),
                         &reservation.at,
                         &reservation.what,
                     ],
                 )
                 .await?;
             }
+            for (entry, each) in added {
+                for &kind in &entry.kinds {
+                    record_charge(&tx, &entry.render_id, &reservation.id, (kind, each.get(kind)), true).await?;
+                }
+            }
             for level in &reached {
                 outbox::enqueue(&tx, &reports(level)).await?;
             }
             tx.commit().await?;
-            Ok(Reserved::Charged { reached })
+            Ok(Reserved::Charged { cost, reached })
         })
         .await
     }
 
-    async fn settle(&self, reservation: &str, render_ids: &[String]) -> Result<(), ServerError> {
-        let (reservation, render_ids) = (reservation.to_string(), render_ids.join(","));
+    async fn settle(&self, reservation: &str, renders: &[(String, Cost)]) -> Result<(), ServerError> {
+        let (reservation, renders) = (reservation.to_string(), renders.to_vec());
         self.run(move |pool| async move {
-            pool.get()
-                .await?
-                .execute("UPDATE ledger SET render_ids = $1 WHERE reservation = $2", &[&render_ids, &reservation])
+            let mut client = pool.get().await?;
+            let tx = client.transaction().await?;
+            let render_ids = renders.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>().join(",");
+            tx.execute("UPDATE ledger SET render_ids = $1 WHERE reservation = $2", &[&render_ids, &reservation])
                 .await?;
+            for (render_id, cost) in &renders {
+                for charge in cost.parts() {
+                    record_charge(&tx, render_id, &reservation, charge, false).await?;
+                }
+            }
+            tx.commit().await?;
             Ok(())
         })
         .await
@@ -79,29 +84,68 @@ impl Ledger for Postgres {
         self.run(move |pool| async move {
             let mut client = pool.get().await?;
             let tx = client.transaction().await?;
-            lock(&tx, "refund", &reservation).await?;
-            tx.execute(
-                "INSERT INTO ledger (reservation, subject, kind, amount, render_ids, at, what) \
-                 SELECT reservation, subject, kind, -amount, render_ids, $2, $3 FROM ledger \
-                 WHERE reservation = $1 AND amount > 0 \
-                 AND NOT EXISTS (SELECT 1 FROM ledger WHERE reservation = $1 AND amount < 0)",
-                &[&reservation, &at, &why],
-            )
-            .await?;
+            let subject = "SELECT subject FROM ledger WHERE reservation = $1 LIMIT 1";
+            if let Some(row) = tx.query_opt(subject, &[&reservation]).await? {
+                lock(&tx, "allowance", row.get(0)).await?;
+            }
+            refund_once(&tx, &reservation, &why, at).await?;
+            tx.execute("DELETE FROM render_charges WHERE reservation = $1 AND added = 1", &[&reservation]).await?;
             tx.commit().await?;
             Ok(())
         })
         .await
     }
 
-    async fn charge_of_render(&self, render_id: &str) -> Result<Option<String>, ServerError> {
-        let render_id = render_id.to_string();
+    async fn added_variations(&self, reservation: &str, made: &[(String, String)]) -> Result<(), ServerError> {
+        let (reservation, made) = (reservation.to_string(), made.to_vec());
         self.run(move |pool| async move {
-            let client = pool.get().await?;
-            let row = client
-                .query_opt("SELECT reservation FROM ledger WHERE render_ids = $1 AND amount > 0 LIMIT 1", &[&render_id])
+            let mut client = pool.get().await?;
+            let tx = client.transaction().await?;
+            let answered = "UPDATE render_charges SET variations = '' WHERE reservation = $1 AND added = 1";
+            tx.execute(answered, &[&reservation]).await?;
+            for (render_id, ids) in by_render(&made) {
+                tx.execute(
+                    "UPDATE render_charges SET variations = $1 WHERE reservation = $2 AND render_id = $3 AND added = 1",
+                    &[&ids, &reservation, &render_id],
+                )
                 .await?;
-            Ok(row.map(|row| row.get(0)))
+            }
+            tx.commit().await?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn refund_render(&self, render_id: &str, failed: &[String], why: &str, at: i64) -> Result<bool, ServerError> {
+        let (render_id, failed, why) = (render_id.to_string(), failed.to_vec(), why.to_string());
+        self.run(move |pool| async move {
+            let mut client = pool.get().await?;
+            let tx = client.transaction().await?;
+            let subject = "SELECT l.subject FROM render_charges c JOIN ledger l ON l.reservation = c.reservation \
+                           WHERE c.render_id = $1 LIMIT 1";
+            let Some(subject) = tx.query_opt(subject, &[&render_id]).await? else { return Ok(false) };
+            // In line with the subject's reservations: an addition is either seen here or charged after.
+            lock(&tx, "allowance", subject.get(0)).await?;
+            let added = "SELECT variations FROM render_charges WHERE render_id = $1 AND added = 1";
+            let added: Vec<Option<String>> =
+                tx.query(added, &[&render_id]).await?.iter().map(|row| row.get(0)).collect();
+            if !failed_whole(&added, &failed) {
+                return Ok(false);
+            }
+            let alone = tx
+                .query(
+                    "SELECT DISTINCT c.reservation FROM render_charges c WHERE c.render_id = $1 \
+                     AND NOT EXISTS (SELECT 1 FROM render_charges o \
+                                     WHERE o.reservation = c.reservation AND o.render_id <> $1)",
+                    &[&render_id],
+                )
+                .await?;
+            let mut refunded = 0;
+            for row in &alone {
+                refunded += refund_once(&tx, row.get(0), &why, at).await?;
+            }
+            tx.commit().await?;
+            Ok(refunded > 0)
         })
         .await
     }
@@ -171,4 +215,93 @@ impl Ledger for Postgres {
         })
         .await
     }
+}
+
+/// The warning levels charging `cost` to `subject` reaches, or the refusal when an allowance cannot cover it.
+async fn levels_reached(
+    tx: &tokio_postgres::Transaction<'_>,
+    subject: &str,
+    cost: Cost,
+    defaults: Limits,
+    period_start: i64,
+) -> Result<Result<Vec<LevelReached>, Reserved>, ServerError> {
+    let own = tx
+        .query_opt("SELECT staging, image_editing FROM allowances WHERE subject = $1", &[&subject])
+        .await?
+        .map(|row| SubjectAllowance::from_stored(row.get(0), row.get(1)))
+        .unwrap_or_default();
+    let mut reached = Vec::new();
+    for (kind, photos) in cost.parts() {
+        let Some(limit) = own.get(kind).limit(defaults.get(kind)) else { continue };
+        let row = tx
+            .query_one(
+                "SELECT COALESCE(SUM(amount), 0)::BIGINT FROM ledger WHERE subject = $1 AND kind = $2 AND at >= $3",
+                &[&subject, &kind.as_str(), &period_start],
+            )
+            .await?;
+        let used = row.get::<_, i64>(0).max(0) as u64;
+        if used + photos > limit {
+            return Ok(Err(Reserved::Refused { kind, used, limit }));
+        }
+        reached.extend(LevelReached::by_charge(kind, used, photos, limit));
+    }
+    Ok(Ok(reached))
+}
+
+/// Render `render_id`'s charges, each with whether it stands (its reservation's rows of its kind sum above 0).
+async fn render_charges(
+    tx: &tokio_postgres::Transaction<'_>,
+    render_id: &str,
+) -> Result<Vec<RenderCharge>, ServerError> {
+    let rows = tx
+        .query(
+            "SELECT c.kind, c.photos, (SELECT COALESCE(SUM(l.amount), 0)::BIGINT FROM ledger l \
+                                      WHERE l.reservation = c.reservation AND l.kind = c.kind) \
+             FROM render_charges c WHERE c.render_id = $1",
+            &[&render_id],
+        )
+        .await?;
+    Ok(rows
+        .iter()
+        .map(|row| RenderCharge {
+            kind: UsageKind::parse(row.get(0)).unwrap_or(UsageKind::Staging),
+            photos: row.get::<_, i64>(1).max(0) as u64,
+            stands: row.get::<_, i64>(2) > 0,
+        })
+        .collect())
+}
+
+/// Records that `reservation` charged `photos` of `kind` for render `render_id` (its creation, or variations added).
+async fn record_charge(
+    tx: &tokio_postgres::Transaction<'_>,
+    render_id: &str,
+    reservation: &str,
+    (kind, photos): (UsageKind, u64),
+    added: bool,
+) -> Result<(), ServerError> {
+    tx.execute(
+        "INSERT INTO render_charges (render_id, reservation, kind, photos, added) VALUES ($1, $2, $3, $4, $5) \
+         ON CONFLICT DO NOTHING",
+        &[&render_id, &reservation, &kind.as_str(), &(photos as i64), &i16::from(added)],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Gives `reservation`'s photos back unless it was given back before; the rows written.
+async fn refund_once(
+    tx: &tokio_postgres::Transaction<'_>,
+    reservation: &str,
+    why: &str,
+    at: i64,
+) -> Result<u64, ServerError> {
+    Ok(tx
+        .execute(
+            "INSERT INTO ledger (reservation, subject, kind, amount, render_ids, at, what) \
+             SELECT reservation, subject, kind, -amount, render_ids, $2, $3 FROM ledger \
+             WHERE reservation = $1 AND amount > 0 \
+             AND NOT EXISTS (SELECT 1 FROM ledger WHERE reservation = $1 AND amount < 0)",
+            &[&reservation, &at, &why],
+        )
+        .await?)
 }

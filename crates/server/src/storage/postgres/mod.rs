@@ -51,6 +51,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/0006_ledger_by_render.sql"),
     include_str!("../../../migrations/postgres/0007_host_outbox.sql"),
     include_str!("../../../migrations/postgres/0008_content_credentials.sql"),
+    include_str!("../../../migrations/postgres/0009_render_charges.sql"),
 ];
 
 pub struct Postgres {

@@ -1,7 +1,8 @@
 //! `Ledger` (`store/ledger.rs`) on SQLite: its SQL.
 
 use super::*;
-use crate::storage::store::Ledger;
+use crate::storage::store::{Ledger, RenderCharge, by_render, cost_of_adding, failed_whole};
+use vstage_api::usage::Cost;
 
 #[async_trait]
 impl Ledger for Sqlite {
@@ -15,54 +16,58 @@ impl Ledger for Sqlite {
         let reservation = reservation.clone();
         self.run(move |db| {
             let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let own = tx
-                .query_row(
-                    "SELECT staging, image_editing FROM allowances WHERE subject = ?1",
-                    params![reservation.subject],
-                    |row| Ok(SubjectAllowance::from_stored(row.get(0)?, row.get(1)?)),
-                )
-                .optional()?
-                .unwrap_or_default();
-            let mut reached = Vec::new();
-            for (kind, photos) in reservation.cost.parts() {
-                let Some(limit) = own.get(kind).limit(defaults.get(kind)) else { continue };
-                let used: i64 = tx.query_row(
-                    "SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE subject = ?1 AND kind = ?2 AND at >= ?3",
-                    params![reservation.subject, kind.as_str(), period_start],
-                    |row| row.get(0),
-                )?;
-                let used = used.max(0) as u64;
-                if used + photos > limit {
-                    return Ok(Reserved::Refused { kind, used, limit });
-                }
-                reached.extend(LevelReached::by_charge(kind, used, photos, limit));
+            let mut added = Vec::with_capacity(reservation.added.len());
+            let mut cost = reservation.cost;
+            for entry in &reservation.added {
+                let each = cost_of_adding(&render_charges(&tx, &entry.render_id)?, &entry.kinds);
+                cost = cost.plus(each);
+                added.push((entry, each));
             }
-            for (kind, photos) in reservation.cost.parts() {
+            let reached = match levels_reached(&tx, &reservation.subject, cost, defaults, period_start)? {
+                Ok(reached) => reached,
+                Err(refused) => return Ok(refused),
+            };
+            for (kind, photos) in cost.parts() {
                 tx.execute(
-                    "INSERT INTO ledger (reservation, subject, kind, amount, at, what) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    "INSERT INTO ledger (reservation, subject, kind, amount, render_ids, at, what) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                     params![
                         reservation.id,
                         reservation.subject,
                         kind.as_str(),
                         photos as i64,
+                        reservation.added_to(),
                         reservation.at,
                         reservation.what
                     ],
                 )?;
             }
+            for (entry, each) in added {
+                for &kind in &entry.kinds {
+                    record_charge(&tx, &entry.render_id, &reservation.id, kind, each.get(kind), true)?;
+                }
+            }
             for level in &reached {
                 outbox::enqueue(&tx, &reports(level))?;
             }
             tx.commit()?;
-            Ok(Reserved::Charged { reached })
+            Ok(Reserved::Charged { cost, reached })
         })
         .await
     }
 
-    async fn settle(&self, reservation: &str, render_ids: &[String]) -> Result<(), ServerError> {
-        let (reservation, render_ids) = (reservation.to_string(), render_ids.join(","));
+    async fn settle(&self, reservation: &str, renders: &[(String, Cost)]) -> Result<(), ServerError> {
+        let (reservation, renders) = (reservation.to_string(), renders.to_vec());
         self.run(move |db| {
-            db.execute("UPDATE ledger SET render_ids = ?1 WHERE reservation = ?2", params![render_ids, reservation])?;
+            let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let render_ids = renders.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>().join(",");
+            tx.execute("UPDATE ledger SET render_ids = ?1 WHERE reservation = ?2", params![render_ids, reservation])?;
+            for (render_id, cost) in &renders {
+                for (kind, photos) in cost.parts() {
+                    record_charge(&tx, render_id, &reservation, kind, photos, false)?;
+                }
+            }
+            tx.commit()?;
             Ok(())
         })
         .await
@@ -71,25 +76,58 @@ impl Ledger for Sqlite {
     async fn refund(&self, reservation: &str, why: &str, at: i64) -> Result<(), ServerError> {
         let (reservation, why) = (reservation.to_string(), why.to_string());
         self.run(move |db| {
-            db.execute(
-                "INSERT INTO ledger (reservation, subject, kind, amount, render_ids, at, what) \
-                 SELECT reservation, subject, kind, -amount, render_ids, ?2, ?3 FROM ledger \
-                 WHERE reservation = ?1 AND amount > 0 \
-                 AND NOT EXISTS (SELECT 1 FROM ledger WHERE reservation = ?1 AND amount < 0)",
-                params![reservation, at, why],
-            )?;
+            let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            refund_once(&tx, &reservation, &why, at)?;
+            tx.execute("DELETE FROM render_charges WHERE reservation = ?1 AND added = 1", params![reservation])?;
+            tx.commit()?;
             Ok(())
         })
         .await
     }
 
-    async fn charge_of_render(&self, render_id: &str) -> Result<Option<String>, ServerError> {
-        let render_id = render_id.to_string();
+    async fn added_variations(&self, reservation: &str, made: &[(String, String)]) -> Result<(), ServerError> {
+        let (reservation, made) = (reservation.to_string(), made.to_vec());
         self.run(move |db| {
-            Ok(db
-                .prepare_cached("SELECT reservation FROM ledger WHERE render_ids = ?1 AND amount > 0 LIMIT 1")?
-                .query_row(params![render_id], |row| row.get(0))
-                .optional()?)
+            let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let answered = "UPDATE render_charges SET variations = '' WHERE reservation = ?1 AND added = 1";
+            tx.execute(answered, params![reservation])?;
+            for (render_id, ids) in by_render(&made) {
+                tx.execute(
+                    "UPDATE render_charges SET variations = ?1 WHERE reservation = ?2 AND render_id = ?3 AND added = 1",
+                    params![ids, reservation, render_id],
+                )?;
+            }
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn refund_render(&self, render_id: &str, failed: &[String], why: &str, at: i64) -> Result<bool, ServerError> {
+        let (render_id, failed, why) = (render_id.to_string(), failed.to_vec(), why.to_string());
+        self.run(move |db| {
+            let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let added: Vec<Option<String>> = tx
+                .prepare_cached("SELECT variations FROM render_charges WHERE render_id = ?1 AND added = 1")?
+                .query_map(params![render_id], |row| row.get(0))?
+                .collect::<Result<_, _>>()?;
+            if !failed_whole(&added, &failed) {
+                return Ok(false);
+            }
+            let alone: Vec<String> = tx
+                .prepare_cached(
+                    "SELECT DISTINCT c.reservation FROM render_charges c WHERE c.render_id = ?1 \
+                     AND NOT EXISTS (SELECT 1 FROM render_charges o \
+                                     WHERE o.reservation = c.reservation AND o.render_id <> ?1)",
+                )?
+                .query_map(params![render_id], |row| row.get(0))?
+                .collect::<Result<_, _>>()?;
+            let mut refunded = 0;
+            for reservation in &alone {
+                refunded += refund_once(&tx, reservation, &why, at)?;
+            }
+            tx.commit()?;
+            Ok(refunded > 0)
         })
         .await
     }
@@ -152,4 +190,81 @@ impl Ledger for Sqlite {
         })
         .await
     }
+}
+
+/// Render `render_id`'s charges, each with whether it stands (its reservation's rows of its kind sum above 0).
+fn render_charges(tx: &Connection, render_id: &str) -> rusqlite::Result<Vec<RenderCharge>> {
+    tx.prepare_cached(
+        "SELECT c.kind, c.photos, (SELECT COALESCE(SUM(l.amount), 0) FROM ledger l \
+                                  WHERE l.reservation = c.reservation AND l.kind = c.kind) \
+         FROM render_charges c WHERE c.render_id = ?1",
+    )?
+    .query_map(params![render_id], |row| {
+        let kind: String = row.get(0)?;
+        Ok(RenderCharge {
+            kind: UsageKind::parse(&kind).unwrap_or(UsageKind::Staging),
+            photos: row.get::<_, i64>(1)?.max(0) as u64,
+            stands: row.get::<_, i64>(2)? > 0,
+        })
+    })?
+    .collect()
+}
+
+/// Records that `reservation` charged `photos` of `kind` for render `render_id` (its creation, or variations added).
+fn record_charge(
+    tx: &Connection,
+    render_id: &str,
+    reservation: &str,
+    kind: UsageKind,
+    photos: u64,
+    added: bool,
+) -> rusqlite::Result<()> {
+    tx.prepare_cached(
+        "INSERT OR IGNORE INTO render_charges (render_id, reservation, kind, photos, added) \
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![render_id, reservation, kind.as_str(), photos as i64, added])?;
+    Ok(())
+}
+
+/// Gives `reservation`'s photos back unless it was given back before; the rows written.
+fn refund_once(tx: &Connection, reservation: &str, why: &str, at: i64) -> rusqlite::Result<usize> {
+    tx.prepare_cached(
+        "INSERT INTO ledger (reservation, subject, kind, amount, render_ids, at, what) \
+         SELECT reservation, subject, kind, -amount, render_ids, ?2, ?3 FROM ledger \
+         WHERE reservation = ?1 AND amount > 0 \
+         AND NOT EXISTS (SELECT 1 FROM ledger WHERE reservation = ?1 AND amount < 0)",
+    )?
+    .execute(params![reservation, at, why])
+}
+
+/// The warning levels charging `cost` to `subject` reaches, or the refusal when an allowance cannot cover it.
+fn levels_reached(
+    tx: &Connection,
+    subject: &str,
+    cost: Cost,
+    defaults: Limits,
+    period_start: i64,
+) -> rusqlite::Result<Result<Vec<LevelReached>, Reserved>> {
+    let own = tx
+        .query_row("SELECT staging, image_editing FROM allowances WHERE subject = ?1", params![subject], |row| {
+            Ok(SubjectAllowance::from_stored(row.get(0)?, row.get(1)?))
+        })
+        .optional()?
+        .unwrap_or_default();
+    let mut reached = Vec::new();
+    for (kind, photos) in cost.parts() {
+        let Some(limit) = own.get(kind).limit(defaults.get(kind)) else { continue };
+        let used: i64 = tx.query_row(
+            "SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE subject = ?1 AND kind = ?2 AND at >= ?3",
+            params![subject, kind.as_str(), period_start],
+            |row| row.get(0),
+        )?;
+        let used = used.max(0) as u64;
+        if used + photos > limit {
+            return Ok(Err(Reserved::Refused { kind, used, limit }));
+        }
+        reached.extend(LevelReached::by_charge(kind, used, photos, limit));
+    }
+    Ok(Ok(reached))
 }

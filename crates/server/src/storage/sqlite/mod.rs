@@ -56,6 +56,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/sqlite/0011_ledger_by_render.sql"),
     include_str!("../../../migrations/sqlite/0012_host_outbox.sql"),
     include_str!("../../../migrations/sqlite/0013_content_credentials.sql"),
+    include_str!("../../../migrations/sqlite/0014_render_charges.sql"),
 ];
 
 impl Sqlite {

@@ -79,23 +79,82 @@ impl Limits {
     }
 }
 
-/// What a creation may cost, charged to its subject before it is sent.
+/// What a call may cost, charged to its subject before it is sent: a creation's `cost`, and what the variations
+/// it adds to renders cost, worked out in the charge's transaction from what each render stands charged for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reservation {
     pub id: String,
     pub subject: String,
     pub cost: Cost,
-    /// What it is for: `render`, `bulk renders`, `v1 render`.
+    /// Variations added to renders, one entry per render.
+    pub added: Vec<AddedTo>,
+    /// What it is for: `render`, `bulk renders`, `v1 render`, `variations`.
     pub what: String,
     pub at: i64,
 }
 
-/// Whether a reservation was charged, with the warning levels it brought allowances to, or which kind's allowance
-/// could not cover it.
+impl Reservation {
+    /// The renders it adds variations to, as the ledger names them (comma-separated).
+    pub fn added_to(&self) -> String {
+        self.added.iter().map(|entry| entry.render_id.as_str()).collect::<Vec<_>>().join(",")
+    }
+}
+
+/// Variations of these kinds added to one render.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AddedTo {
+    pub render_id: String,
+    pub kinds: Vec<UsageKind>,
+}
+
+/// Whether a reservation was charged (what it cost, with the warning levels it brought allowances to), or which
+/// kind's allowance could not cover it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reserved {
-    Charged { reached: Vec<LevelReached> },
+    Charged { cost: Cost, reached: Vec<LevelReached> },
     Refused { kind: UsageKind, used: u64, limit: u64 },
+}
+
+/// One of a render's charges as the ledger keeps it (`render_charges`): its kind, the photos of that kind it was
+/// charged (0 for variations added at no cost), and whether that charge stands (not refunded).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RenderCharge {
+    pub kind: UsageKind,
+    pub photos: u64,
+    pub stands: bool,
+}
+
+/// Whether a render whose variations `failed` all failed is failed whole, by what was added to it (each
+/// addition's variation ids, `None` while its answer is awaited): every variation added is among them.
+pub fn failed_whole(added: &[Option<String>], failed: &[String]) -> bool {
+    added.iter().all(|made| {
+        made.as_deref()
+            .is_some_and(|ids| ids.split(',').filter(|id| !id.is_empty()).all(|id| failed.iter().any(|f| f == id)))
+    })
+}
+
+/// `(render id, variation id)` pairs as each render's ids, comma-separated.
+pub fn by_render(made: &[(String, String)]) -> std::collections::BTreeMap<&str, String> {
+    let mut ids: std::collections::BTreeMap<&str, String> = std::collections::BTreeMap::new();
+    for (render_id, variation_id) in made {
+        let joined = ids.entry(render_id).or_default();
+        if !joined.is_empty() {
+            joined.push(',');
+        }
+        joined.push_str(variation_id);
+    }
+    ids
+}
+
+/// What adding variations of `kinds` costs a render with these charges (`usage::of_added`): it is made from as
+/// many photos as its largest charge was for, and stands charged for the kinds of its standing charges.
+pub fn cost_of_adding(charges: &[RenderCharge], kinds: &[UsageKind]) -> Cost {
+    let photos = charges.iter().map(|charge| charge.photos).max().unwrap_or(1);
+    let charged = charges
+        .iter()
+        .filter(|charge| charge.stands && charge.photos > 0)
+        .fold(Cost::NONE, |cost, charge| cost.plus(Cost::of(charge.kind, charge.photos)));
+    vstage_api::usage::of_added(photos, charged, kinds)
 }
 
 /// A kind of a subject's allowance that a charge brought to a warning level: 80 % of it used, or all of it.
@@ -144,12 +203,17 @@ pub trait Ledger: Send + Sync {
         period_start: i64,
         reports: LevelReports,
     ) -> Result<Reserved, ServerError>;
-    /// Names the renders a charged reservation made.
-    async fn settle(&self, reservation: &str, render_ids: &[String]) -> Result<(), ServerError>;
-    /// Gives a reservation's photos back (once), saying why.
+    /// Names the renders a charged creation made, each with what it cost.
+    async fn settle(&self, reservation: &str, renders: &[(String, Cost)]) -> Result<(), ServerError>;
+    /// Gives a reservation's photos back (once), saying why; variations it added count as never added.
     async fn refund(&self, reservation: &str, why: &str, at: i64) -> Result<(), ServerError>;
-    /// The reservation that charged for making render `render_id` alone, if one did.
-    async fn charge_of_render(&self, render_id: &str) -> Result<Option<String>, ServerError>;
+    /// Names the variations the service made for a reservation's additions, as `(render id, variation id)`.
+    async fn added_variations(&self, reservation: &str, made: &[(String, String)]) -> Result<(), ServerError>;
+    /// Gives back what render `render_id` alone cost, its creation and the variations added to it (each charge
+    /// once), saying why, when the service failed all of it: `failed` (the ids of its variations, every one
+    /// failed) holds every variation added to it, and no addition's answer is still awaited. True when it gave
+    /// back.
+    async fn refund_render(&self, render_id: &str, failed: &[String], why: &str, at: i64) -> Result<bool, ServerError>;
     async fn set_allowance(&self, subject: &str, allowance: SubjectAllowance) -> Result<(), ServerError>;
     /// The subjects' own allowances, by subject: `subject`'s alone, or everyone's for `None`.
     async fn allowances(&self, subject: Option<&str>) -> Result<Vec<(String, SubjectAllowance)>, ServerError>;
