@@ -17,8 +17,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::Config;
+use crate::Variation;
 use crate::requests::{BulkCreateRenders, BulkRender, CreateRender};
-use crate::vocabulary::VariationType;
+use crate::vocabulary::{VariationStatus, VariationType};
 
 /// The service's two kinds of usage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -33,11 +34,11 @@ impl UsageKind {
 
     /// The kind a config's variations count as; a config of a type the contract does not have counts as staging.
     pub fn of(config: &Config) -> UsageKind {
-        UsageKind::of_type(config.variation_type())
+        UsageKind::of_type(config.variation_type().as_ref())
     }
 
     /// The kind variations of `kind` count as (a variation without a type counts as staging).
-    pub fn of_type(kind: Option<VariationType>) -> UsageKind {
+    pub fn of_type(kind: Option<&VariationType>) -> UsageKind {
         match kind {
             Some(VariationType::DayToDusk | VariationType::Enhancement) => UsageKind::ImageEditing,
             _ => UsageKind::Staging,
@@ -184,6 +185,25 @@ pub fn of_added(photos: u64, charged: Cost, kinds: &[UsageKind]) -> Cost {
 /// v1's `render/create`: one staging photo (staging, removal or both).
 pub const V1_RENDER: Cost = Cost { staging: 1, image_editing: 0 };
 
+/// What a render stands charged for as its variations show it, for the studio to say what an addition will cost:
+/// one photo of each kind of variation it holds, nothing when every one of them failed (the server gave its photos
+/// back, so what is added pays again). A multi-view render's views are not in its variations: it reads as one photo.
+pub fn charged_by(variations: &[Variation]) -> Cost {
+    if !variations.is_empty() && variations.iter().all(|variation| variation.status == VariationStatus::Error) {
+        return Cost::NONE;
+    }
+    let kinds: Vec<UsageKind> =
+        variations.iter().map(|variation| UsageKind::of_type(variation.kind.as_ref())).collect();
+    kinds
+        .into_iter()
+        .fold(Cost::NONE, |cost, kind| if cost.get(kind) > 0 { cost } else { cost.plus(Cost::of(kind, 1)) })
+}
+
+/// What adding variations of `config` to a render holding `variations` costs, as the studio predicts it.
+pub fn of_adding_to(variations: &[Variation], config: &Config) -> Cost {
+    of_added(1, charged_by(variations), &[UsageKind::of(config)])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,6 +261,23 @@ mod tests {
         );
         assert_eq!(of_added(0, Cost::NONE, &[UsageKind::Staging]), Cost::of(UsageKind::Staging, 1), "at least one");
         assert_eq!(of_added(1, Cost { staging: 1, image_editing: 1 }, &UsageKind::ALL), Cost::NONE);
+    }
+
+    #[test]
+    fn the_studio_reads_what_a_render_stands_charged_for_from_its_variations() {
+        let variation = |kind: &str, status: &str| -> Variation {
+            serde_json::from_value(serde_json::json!({"id": "var_1", "render_id": "rnd_1", "created_at": 1,
+                "type": kind, "status": status}))
+            .unwrap()
+        };
+        let enhancement: Config = serde_json::from_value(serde_json::json!({"type": "enhancement"})).unwrap();
+        let staged = [variation("staging", "done"), variation("staging", "error")];
+        assert_eq!(charged_by(&staged), Cost::of(UsageKind::Staging, 1));
+        assert_eq!(of_adding_to(&staged, &enhancement), Cost::of(UsageKind::ImageEditing, 1));
+        let enhanced = [variation("staging", "done"), variation("enhancement", "queued")];
+        assert_eq!(of_adding_to(&enhanced, &enhancement), Cost::NONE, "a regeneration");
+        let failed = [variation("staging", "error"), variation("removal", "error")];
+        assert_eq!(charged_by(&failed), Cost::NONE, "given back: what is added pays");
     }
 
     #[test]

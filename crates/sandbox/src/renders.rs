@@ -274,7 +274,7 @@ pub fn cost_of_adding(tx: &Connection, render_id: &str, config: &Config) -> Resu
     let mut charged = Cost::NONE;
     let mut kinds = tx.prepare_cached("SELECT DISTINCT kind FROM variations WHERE render_id = ?1")?;
     for kind in kinds.query_map([render_id], |row| row.get::<_, String>(0))? {
-        let kind = UsageKind::of_type(Some(VariationType::from(kind?.as_str())));
+        let kind = UsageKind::of_type(Some(&VariationType::from(kind?.as_str())));
         charged = charged.plus(Cost::of(kind, 1));
     }
     let photos = views(tx, render_id)?.len().max(1) as u64;

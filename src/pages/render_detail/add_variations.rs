@@ -4,11 +4,13 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_i18n::td_string;
+use vstage_api::usage;
 use vstage_api::{AddVariations as AddRequest, ApiError, MAX_VARIATIONS_PER_RENDER, ValidationError, Variation};
 
 use crate::account::use_account;
 use crate::api::use_api;
 use crate::components::config_list::ConfigList;
+use crate::components::cost_note::{CostNote, covered};
 use crate::config_draft::{ConfigDraft, total};
 use crate::hooks::use_focus_after::use_focus_after;
 use crate::locale::errors::form_error;
@@ -53,6 +55,9 @@ pub fn AddVariationsSection(
     /// Variations the render has now.
     #[prop(into)]
     existing: Signal<u64>,
+    /// The render's variations, by which an addition's cost is said (`usage::of_adding_to`).
+    #[prop(into)]
+    variations: Signal<Vec<Variation>>,
     /// Called with the variations the service added.
     on_added: Callback<Vec<Variation>>,
 ) -> impl IntoView {
@@ -62,12 +67,19 @@ pub fn AddVariationsSection(
     // "Stage this empty room" on a card far above opens the form here: it comes into view.
     use_focus_after(move || form.open.get(), "vstage-add-title");
     let left = move || MAX_VARIATIONS_PER_RENDER.saturating_sub(existing.get());
+    let cost = Signal::derive(move || {
+        let (_, draft) = form.drafts.with(|drafts| drafts.first().cloned())?;
+        Some(variations.with(|list| usage::of_adding_to(list, &draft.to_config())))
+    });
     let submit = move || {
         let Some((_, draft)) = form.drafts.get_untracked().first().cloned() else { return };
         let request = AddRequest { config: draft.to_config(), variation_count: draft.count, wait_for_completion: None };
         let existing = existing.get_untracked();
         if let Err(invalid) = request.validate(Some(existing)) {
             form.error.set(Some(invalid));
+            return;
+        }
+        if !cost.get_untracked().is_none_or(covered) {
             return;
         }
         form.error.set(None);
@@ -114,6 +126,7 @@ pub fn AddVariationsSection(
                             plural!(locale.get(), left, studio.add_left_singular, studio.add_left_plural, left = left, max = MAX_VARIATIONS_PER_RENDER)
                         }}</p>
                         <ConfigList drafts=form.drafts existing error=form.error />
+                        <CostNote cost />
                         {move || form.failure.get().map(|error| view! { <p class="vstage-error" role="alert">{form_error(locale.get(), &error)}</p> })}
                         <div class="vstage-form__actions">
                             <button type="submit" class="vstage-button" disabled=move || form.sending.get() || nothing_to_add()>

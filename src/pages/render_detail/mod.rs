@@ -110,7 +110,7 @@ pub fn RenderDetail(
                 <Show when=move || more_cursor.get().is_some()>
                     <button class="vstage-button vstage-button--secondary" on:click=move |_| load_more.run(())>{move || td_string!(locale.get(), studio.detail_show_more)}</button>
                 </Show>
-                <AddVariationsSection render_id form=add_form existing on_added />
+                <AddVariationsSection render_id form=add_form existing variations on_added />
             </Show>
             <ImageViewer open=viewer />
         </section>
