@@ -218,9 +218,10 @@ async fn a_failing_photo_shows_why() {
             .text()
             .await?;
         assert!(panel.contains("The staging service could not finish it: "), "why, in the agent's words: {panel}");
+        assert!(panel.contains("Uses 1 photo: Staging."), "its photo was given back: trying again uses one: {panel}");
         screenshot(&driver, "render-failed").await?;
 
-        // trying again adds the same variation to this render (free), which fails again here
+        // trying again adds the same variation to this render, which fails again here
         let render_page = driver.current_url().await?.path().to_string();
         click_text(&root, "button", "Try again").await?;
         let deadline = tokio::time::Instant::now() + FINISH;
