@@ -79,19 +79,28 @@ async fn image_editing_added_to_a_staging_render_is_charged_as_image_editing_on_
 
 #[tokio::test]
 async fn ten_enhancements_at_once_pay_once_with_an_allowance_none_without_one_and_nothing_at_zero() {
-    for (allowance, status, charged) in
-        [("staging=5,image-editing=0", 429, 0), ("staging=5,image-editing=3", 200, 1), ("staging=5", 200, 1)]
-    {
-        let server = TestApp::with_tokens(&["--allowance", allowance, "--rate-limit", "0"]).await;
+    let postgres = tokio::task::spawn_blocking(|| vstage_postgres_cluster::Cluster::fresh_test_database("spending"))
+        .await
+        .unwrap()
+        .unwrap();
+    for (allowance, status, charged, database) in [
+        ("staging=5,image-editing=0", 429, 0, None),
+        ("staging=5,image-editing=3", 200, 1, None),
+        ("staging=5", 200, 1, None),
+        ("staging=5,image-editing=3", 200, 1, Some(postgres.as_str())),
+    ] {
+        let mut args = vec!["--allowance", allowance, "--rate-limit", "0"];
+        args.extend(database.iter().flat_map(|url| ["--database", url]));
+        let server = TestApp::with_tokens(&args).await;
         let alice = server.token("alice");
         let photo = server.sample_url("living-empty.jpg").await;
         let render = id(&server.staged(&alice, &photo, 1).await);
         let at_once = (0..10).map(|_| add(&server, &alice, &render, enhancement(), false));
         let statuses: Vec<u16> = futures_util::future::join_all(at_once).await.into_iter().map(|(s, _)| s).collect();
-        assert!(statuses.iter().all(|each| *each == status), "{allowance}: {statuses:?}");
-        assert_eq!(used(&server, &alice).await, (1, charged), "{allowance}");
+        assert!(statuses.iter().all(|each| *each == status), "{allowance} {database:?}: {statuses:?}");
+        assert_eq!(used(&server, &alice).await, (1, charged), "{allowance} {database:?}");
         let made = if status == 200 { 11 } else { 1 };
-        assert_eq!(variations_of(&server, &alice, &render).await.len(), made, "{allowance}");
+        assert_eq!(variations_of(&server, &alice, &render).await.len(), made, "{allowance} {database:?}");
     }
 }
 
