@@ -323,6 +323,42 @@ async fn a_choice_made_again_is_one_record_new_ones_are_capped_and_the_list_page
     assert_eq!((all["items"].as_array().unwrap().len(), all.get("next_cursor")), (2, None), "{all}");
 }
 
+/// The day's cap counted with the record: one choice, then seven new ones at once under a cap of three, make
+/// three records in all; the others are refused with 429, however the requests interleave. On SQLite, then on
+/// PostgreSQL (a fresh database on the private cluster).
+#[tokio::test]
+async fn choices_made_at_once_never_pass_the_days_cap() {
+    seven_at_once_under_a_cap_of_three(None).await;
+    let database = tokio::task::spawn_blocking(|| vstage_postgres_cluster::Cluster::fresh_test_database("caps"))
+        .await
+        .unwrap()
+        .expect("a fresh database on the private PostgreSQL cluster");
+    seven_at_once_under_a_cap_of_three(Some(&database)).await;
+}
+
+async fn seven_at_once_under_a_cap_of_three(database: Option<&str>) {
+    let mut args = vec!["--max-disclosures-a-day", "3"];
+    args.extend(database.map(|url| ["--database", url]).into_iter().flatten());
+    let server = TestApp::with_tokens(&args).await;
+    let alice = server.token("alice");
+    let photo = server.sample_url("living-empty.jpg").await;
+    let render = server.staged(&alice, &photo, 1).await;
+    let choice = |profile: &str, lang: &str| {
+        json!({"render_id": render["id"], "variation_id": render["variations"]["items"][0]["id"],
+            "profile": profile, "lang": lang})
+    };
+    assert_eq!(disclose(&server, &alice, choice("ab723", "en")).await.0, 200);
+    let others = [("ab723", "de"), ("ab723", "es"), ("ab723", "fr"), ("crmls", "en"), ("crmls", "de")];
+    let others = others.into_iter().chain([("crmls", "es"), ("crmls", "fr")]);
+    let tries = others.map(|(profile, lang)| disclose(&server, &alice, choice(profile, lang)));
+    let answers = futures_util::future::join_all(tries).await;
+    let statuses: Vec<u16> = answers.iter().map(|(status, _)| *status).collect();
+    assert_eq!(statuses.iter().filter(|status| **status == 200).count(), 2, "{database:?}: {statuses:?}");
+    assert_eq!(statuses.iter().filter(|status| **status == 429).count(), 5, "{database:?}: {answers:?}");
+    let all = records(&server, &alice, "").await;
+    assert_eq!(all["items"].as_array().unwrap().len(), 3, "{database:?}: {all}");
+}
+
 #[tokio::test]
 async fn maar_refuses_a_staged_exterior_and_puts_the_disclosure_in_the_agents_remarks() {
     let server = TestApp::with_tokens(&[]).await;
