@@ -75,6 +75,27 @@ mod tests {
         assert!(cap.enter("a").is_ok());
     }
 
+    /// Per server by design, and atomic: 32 threads entering at once under a cap of 5 hold exactly 5 places.
+    #[test]
+    fn places_taken_at_once_from_many_threads_never_pass_the_cap() {
+        let cap = Cap::new(5, 1);
+        let start = std::sync::Barrier::new(32);
+        let held: Vec<Slot> = std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..32)
+                .map(|_| {
+                    scope.spawn(|| {
+                        start.wait();
+                        cap.enter("a").ok()
+                    })
+                })
+                .collect();
+            threads.into_iter().filter_map(|thread| thread.join().unwrap()).collect()
+        });
+        assert_eq!(held.len(), 5);
+        drop(held);
+        assert!(cap.counts.lock().unwrap().is_empty(), "every place given back");
+    }
+
     #[test]
     fn keys_with_nothing_held_are_forgotten() {
         let cap = Cap::new(1, 30);

@@ -119,4 +119,24 @@ mod tests {
         assert_eq!(limit.try_spend("a", NonZeroU32::new(60).unwrap()), Ok(()), "a burst's worth of calls at once");
         assert!(limit.try_spend("a", NonZeroU32::MIN).is_err(), "and then none");
     }
+
+    /// Per server by design, and atomic: 32 threads at once against a burst of 10 (on a clock that stands still)
+    /// get exactly 10 calls.
+    #[test]
+    fn calls_counted_at_once_from_many_threads_never_pass_the_burst() {
+        let limit = RateLimit::with_clock(100, governor::clock::FakeRelativeClock::default()).unwrap();
+        let start = std::sync::Barrier::new(32);
+        let passed = std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..32)
+                .map(|_| {
+                    scope.spawn(|| {
+                        start.wait();
+                        limit.check("a").is_ok()
+                    })
+                })
+                .collect();
+            threads.into_iter().map(|thread| thread.join().unwrap()).filter(|ok| *ok).count()
+        });
+        assert_eq!(passed, 10);
+    }
 }

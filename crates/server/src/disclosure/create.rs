@@ -22,7 +22,7 @@ use crate::proxy::reading::ReadRender;
 use crate::results::credentials::media_type;
 use crate::results::fetch::{ResultFetcher, extension};
 use crate::results::kept::Original;
-use crate::storage::store::{DisclosureRecord, KeptFile, Kind, choice_of};
+use crate::storage::store::{CapReached, DisclosureRecord, KeptFile, Kind, RecordsCap, choice_of};
 
 /// What recording needs besides the shared part: this worker's proxy and fetcher.
 pub struct Recorder {
@@ -30,6 +30,9 @@ pub struct Recorder {
     pub proxy: Arc<Proxy>,
     pub fetcher: ResultFetcher,
 }
+
+/// The span `--max-disclosures-a-day` counts over.
+const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 
 /// The kept files' roles for the original photo and its copy for screens (at most 1280 pixels, as a result's
 /// `optimized_url`); a labelled copy is `labelled-de` (in a language) or `labelled-rmls` (in a rule's words).
@@ -104,7 +107,12 @@ impl Recorder {
             Some(hooks) => hooks.result_chosen(&self.disclosures.shown(&record), record.created_at),
             None => Vec::new(),
         };
-        let recorded = store.record_disclosure(&record, &reported).await?;
+        // The cap is counted again with the record, in its transaction: choices made at once cannot all pass.
+        let cap = RecordsCap { most: self.disclosures.max_a_day, since: record.created_at - DAY_MS };
+        let recorded = match store.record_disclosure(&record, &reported, Some(cap)).await? {
+            Ok(recorded) => recorded,
+            Err(CapReached { oldest, .. }) => return Err(self.days_records_made(oldest, record.created_at)),
+        };
         if let Some(hooks) = &self.disclosures.host_webhooks {
             hooks.wake();
         }
@@ -112,25 +120,30 @@ impl Recorder {
     }
 
     /// A subject makes at most `--max-disclosures-a-day` new records in any 24 hours; beyond, 429 until the oldest
-    /// of them is a day old.
+    /// of them is a day old. Asked before the work of a choice, so that a subject at its cap is refused at once;
+    /// `record_disclosure` counts again as it records.
     async fn within_a_days_records(&self, subject: &Subject) -> Result<(), ServerError> {
-        const DAY_MS: i64 = 24 * 60 * 60 * 1000;
         let now = now_millis();
         let (made, oldest) = self.disclosures.store.disclosures_since(subject.as_str(), now - DAY_MS).await?;
-        let most = self.disclosures.max_a_day;
-        if made < most {
-            return Ok(());
+        match made < self.disclosures.max_a_day {
+            true => Ok(()),
+            false => Err(self.days_records_made(oldest, now)),
         }
+    }
+
+    /// The refusal of one more record `now`, the oldest of the day's made at `oldest`.
+    fn days_records_made(&self, oldest: Option<i64>, now: i64) -> ServerError {
+        let most = self.disclosures.max_a_day;
         let wait_ms = oldest.map_or(DAY_MS, |oldest| oldest + DAY_MS - now).clamp(1000, DAY_MS);
         let retry_after_s = (wait_ms as u64).div_ceil(1000);
-        Err(ServerError::LimitReached {
+        ServerError::LimitReached {
             message: format!(
                 "{most} results were chosen for listings in the last 24 hours, the most one agent may; \
                  choosing again is possible in {} minutes (a result already chosen can be chosen again at once).",
                 retry_after_s.div_ceil(60)
             ),
             retry_after_s,
-        })
+        }
     }
 
     /// A finished v2 variation's image, read through the proxy and kept now if it was not yet.

@@ -13,6 +13,7 @@ use c2pa::{Context, Reader, Relationship, ValidationState};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use crate::testing::csv::{assert_inert, read_with_python};
 use crate::testing::{TestApp, text};
 
 const STAGED: &str = "http://cv.iptc.org/newscodes/digitalsourcetype/compositeWithTrainedAlgorithmicMedia";
@@ -73,6 +74,16 @@ async fn records(server: &TestApp, token: &str, query: &str) -> Value {
 
 async fn get(address: &str) -> reqwest::Response {
     reqwest::get(address).await.unwrap()
+}
+
+/// The board's ZIP's `disclosures.csv` for `token`, as Python's csv module reads it.
+async fn board_csv(server: &TestApp, token: &str) -> Vec<Vec<String>> {
+    let zip = get(&format!("{}?access_token={token}", server.api("/board/results.zip"))).await;
+    assert_eq!(zip.status(), 200);
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zip.bytes().await.unwrap().to_vec())).unwrap();
+    let mut csv = Vec::new();
+    archive.by_name("disclosures.csv").unwrap().read_to_end(&mut csv).unwrap();
+    read_with_python(&csv).cells
 }
 
 /// What exiftool (an independent reader) finds in `bytes`, as its JSON object.
@@ -195,18 +206,14 @@ async fn a_chosen_result_is_disclosed_as_its_profile_asks_and_its_page_lives_wit
     let board = json!({"renders": [{"render_id": render_id, "label": "Living room"}]});
     let added = server.ask(Method::POST, "/api/board/renders").bearer(&alice).json(&board).answer().await;
     assert_eq!(added.0, 200);
-    let zip = get(&format!("{}?access_token={alice}", server.api("/board/results.zip"))).await;
-    let bytes = zip.bytes().await.unwrap();
-    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
-    let mut csv = String::new();
-    archive.by_name("disclosures.csv").unwrap().read_to_string(&mut csv).unwrap();
-    let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines.len(), 3, "a header and two records: {csv}");
-    assert!(lines[0].starts_with("id,chosen_at,subject,render_id,variation_id"), "{csv}");
-    assert!(lines[1].contains("smart-mls") && lines[2].contains("ab723") && lines[2].contains(&page), "{csv}");
+    let csv = board_csv(&server, &alice).await;
+    assert_eq!(csv.len(), 3, "a header and two records: {csv:?}");
+    assert_eq!(csv[0][..5], ["id", "chosen_at", "subject", "render_id", "variation_id"]);
+    assert!(csv[1].contains(&"smart-mls".into()) && csv[2].contains(&"ab723".into()), "{csv:?}");
+    assert!(csv[2].contains(&page), "{csv:?}");
     // and RESO's Media fields, as an MLS feed takes them
-    assert!(lines[0].ends_with(",MediaAlteration,LongDescription"), "{csv}");
-    assert!(lines[1..].iter().all(|line| line.contains("VirtualStagingItemAddition")), "{csv}");
+    assert_eq!(csv[0][17..], ["MediaAlteration", "LongDescription"]);
+    assert!(csv[1..].iter().all(|row| row[17].contains("VirtualStagingItemAddition")), "{csv:?}");
 
     // Removed by its owner, the kept result takes its page and QR code with it.
     let removed = server.ask(Method::DELETE, &format!("/api/results/{render_id}/{variation_id}")).bearer(&alice);
@@ -247,6 +254,38 @@ async fn a_v1_output_is_disclosed_and_kept_like_a_variation() {
     assert!(html.contains("Esta foto del anuncio fue modificada digitalmente") && html.contains("estilo modern"));
 }
 
+/// Subjects a host's tokens may name that a spreadsheet would run, or that would break a row: each agent's
+/// `disclosures.csv` read back by Python's csv module has its subject inert, and the ZIP's file names, made from a
+/// label just as hostile, are letters, digits, `-` and `_`.
+#[tokio::test]
+async fn a_boards_disclosures_csv_is_inert_whatever_the_subject_and_the_label() {
+    let server = TestApp::with_tokens(&[]).await;
+    let photo = server.sample_url("living-empty.jpg").await;
+    let subjects = ["=HYPERLINK(\"http://x.example\",\"open\")", "+1", "-2", "@SUM(A1:A9)", "\tcmd", "\rcmd"];
+    let server = &server;
+    let photo = &photo;
+    let agents = subjects.iter().map(|subject| async move {
+        let token = server.token(subject);
+        let render = server.staged(&token, photo, 1).await;
+        let choice = json!({"render_id": render["id"], "variation_id": render["variations"]["items"][0]["id"]});
+        assert_eq!(disclose(server, &token, choice).await.0, 200, "{subject:?}");
+        let label = format!("{subject}, \"q\"\n=cmd|' /C calc'!A0.jpg");
+        let board = json!({"renders": [{"render_id": render["id"], "label": label}]});
+        assert_eq!(server.ask(Method::POST, "/api/board/renders").bearer(&token).json(&board).answer().await.0, 200);
+        (subject, token)
+    });
+    for (subject, token) in futures_util::future::join_all(agents).await {
+        let csv = board_csv(server, &token).await;
+        assert_eq!(csv.len(), 2, "a header and the record: {csv:?}");
+        assert_inert(&csv[1][2], subject);
+        let zip = get(&format!("{}?access_token={token}", server.api("/board/results.zip"))).await;
+        for name in crate::testing::photos::pictures_in(&zip.bytes().await.unwrap()) {
+            let safe = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || "-_.".contains(c);
+            assert!(name.starts_with(|c: char| c.is_ascii_alphanumeric()) && name.chars().all(safe), "{name:?}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn a_choice_made_again_is_one_record_new_ones_are_capped_and_the_list_pages() {
     let server = TestApp::with_tokens(&["--max-disclosures-a-day", "2"]).await;
@@ -282,6 +321,42 @@ async fn a_choice_made_again_is_one_record_new_ones_are_capped_and_the_list_page
     assert_ne!(first["items"][0]["id"], second["items"][0]["id"]);
     let all = records(&server, &alice, "").await;
     assert_eq!((all["items"].as_array().unwrap().len(), all.get("next_cursor")), (2, None), "{all}");
+}
+
+/// The day's cap counted with the record: one choice, then seven new ones at once under a cap of three, make
+/// three records in all; the others are refused with 429, however the requests interleave. On SQLite, then on
+/// PostgreSQL (a fresh database on the private cluster).
+#[tokio::test]
+async fn choices_made_at_once_never_pass_the_days_cap() {
+    seven_at_once_under_a_cap_of_three(None).await;
+    let database = tokio::task::spawn_blocking(|| vstage_postgres_cluster::Cluster::fresh_test_database("caps"))
+        .await
+        .unwrap()
+        .expect("a fresh database on the private PostgreSQL cluster");
+    seven_at_once_under_a_cap_of_three(Some(&database)).await;
+}
+
+async fn seven_at_once_under_a_cap_of_three(database: Option<&str>) {
+    let mut args = vec!["--max-disclosures-a-day", "3"];
+    args.extend(database.map(|url| ["--database", url]).into_iter().flatten());
+    let server = TestApp::with_tokens(&args).await;
+    let alice = server.token("alice");
+    let photo = server.sample_url("living-empty.jpg").await;
+    let render = server.staged(&alice, &photo, 1).await;
+    let choice = |profile: &str, lang: &str| {
+        json!({"render_id": render["id"], "variation_id": render["variations"]["items"][0]["id"],
+            "profile": profile, "lang": lang})
+    };
+    assert_eq!(disclose(&server, &alice, choice("ab723", "en")).await.0, 200);
+    let others = [("ab723", "de"), ("ab723", "es"), ("ab723", "fr"), ("crmls", "en"), ("crmls", "de")];
+    let others = others.into_iter().chain([("crmls", "es"), ("crmls", "fr")]);
+    let tries = others.map(|(profile, lang)| disclose(&server, &alice, choice(profile, lang)));
+    let answers = futures_util::future::join_all(tries).await;
+    let statuses: Vec<u16> = answers.iter().map(|(status, _)| *status).collect();
+    assert_eq!(statuses.iter().filter(|status| **status == 200).count(), 2, "{database:?}: {statuses:?}");
+    assert_eq!(statuses.iter().filter(|status| **status == 429).count(), 5, "{database:?}: {answers:?}");
+    let all = records(&server, &alice, "").await;
+    assert_eq!(all["items"].as_array().unwrap().len(), 3, "{database:?}: {all}");
 }
 
 #[tokio::test]
@@ -324,10 +399,10 @@ async fn maar_refuses_a_staged_exterior_and_puts_the_disclosure_in_the_agents_re
     assert_eq!((&record["statement"], &record["remarks_sentence"]), (&Value::Null, &Value::Null));
     let board = json!({"renders": [{"render_id": inside["id"]}]});
     assert_eq!(server.ask(Method::POST, "/api/board/renders").bearer(&alice).json(&board).answer().await.0, 200);
-    let zip = get(&format!("{}?access_token={alice}", server.api("/board/results.zip"))).await;
-    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zip.bytes().await.unwrap().to_vec())).unwrap();
-    let mut csv = String::new();
-    archive.by_name("disclosures.csv").unwrap().read_to_string(&mut csv).unwrap();
-    assert!(csv.lines().next().unwrap().contains(",remarks_sentence,private_remarks_sentence,"), "{csv}");
-    assert!(csv.contains(",maar,en,,,,One or more photo(s) was virtually staged.,"), "{csv}");
+    let csv = board_csv(&server, &alice).await;
+    assert_eq!(
+        csv[0][8..14],
+        ["profile", "lang", "statement", "description_text", "remarks_sentence", "private_remarks_sentence"]
+    );
+    assert_eq!(csv[1][8..14], ["maar", "en", "", "", "", "One or more photo(s) was virtually staged."], "{csv:?}");
 }

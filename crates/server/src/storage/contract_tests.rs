@@ -9,6 +9,7 @@ use vstage_api::board::{BoardRender, MAX_BOARD_RENDERS};
 use super::boards::Boards;
 use super::postgres::Postgres;
 use super::sqlite::Sqlite;
+use super::store::{CapReached, RecordsCap};
 use super::store::{
     AddedTo, ClaimReporter, Creation, Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LevelReached,
     LevelReports, Limits, Reservation, Reserved, Setting, SignerRecord, Store, StoredEvent, SubjectAllowance,
@@ -292,10 +293,15 @@ async fn kept_results_are_counted_removed_and_expired() {
             removed: false,
         };
         assert!(!store.ever_kept("rnd_a", "var_1").await.unwrap());
-        store.record_kept(&[file("var_1", "0-url.jpg", 10), file("var_1", "0-thumb.jpg", 10)], &[]).await.unwrap();
-        store.record_kept(&[file("var_2", "0-url.jpg", 20)], &[]).await.unwrap();
+        let both = [file("var_1", "0-url.jpg", 10), file("var_1", "0-thumb.jpg", 10)];
+        assert_eq!(store.record_kept(&both, &[], None).await.unwrap(), Ok(()));
+        assert_eq!(store.record_kept(&[file("var_2", "0-url.jpg", 20)], &[], Some(300)).await.unwrap(), Ok(()));
         // recorded again: stays as it is
-        store.record_kept(&[file("var_2", "0-url.jpg", 99)], &[]).await.unwrap();
+        assert_eq!(store.record_kept(&[file("var_2", "0-url.jpg", 99)], &[], Some(300)).await.unwrap(), Ok(()));
+        // one more is past the quota: refused, nothing recorded
+        let third = [file("var_3", "0-url.jpg", 30)];
+        assert_eq!(store.record_kept(&third, &[], Some(300)).await.unwrap(), Err(300));
+        assert!(!store.ever_kept("rnd_a", "var_3").await.unwrap());
         assert!(store.ever_kept("rnd_a", "var_1").await.unwrap());
         assert_eq!(store.kept_bytes("alice").await.unwrap(), 300);
         let mut files = store.kept_files(&["rnd_a".into(), "rnd_other".into()]).await.unwrap();
@@ -337,7 +343,7 @@ fn disclosure(id: &str, subject: &str, created_at: i64) -> DisclosureRecord {
 async fn disclosures_are_read_back_whole_per_subject_newest_first() {
     on_both(|store| async move {
         for (id, subject, at) in [("dsc_a", "alice", 10), ("dsc_b", "bob", 20), ("dsc_c", "alice", 30)] {
-            store.record_disclosure(&disclosure(id, subject, at), &[]).await.unwrap();
+            recorded(&store, &disclosure(id, subject, at)).await;
         }
         assert_eq!(store.disclosure("dsc_b").await.unwrap(), Some(disclosure("dsc_b", "bob", 20)));
         assert_eq!(store.disclosure("dsc_x").await.unwrap(), None);
@@ -348,7 +354,10 @@ async fn disclosures_are_read_back_whole_per_subject_newest_first() {
         assert_eq!(ids(first.clone()), ["dsc_c"]);
         let after = DisclosureCursor::decoded(&DisclosureCursor::after(&first[0]).encoded()).unwrap();
         assert_eq!(ids(store.disclosures(None, 5, Some(&after)).await.unwrap()), ["dsc_b", "dsc_a"], "the next page");
-        assert!(store.record_disclosure(&disclosure("dsc_a", "bob", 40), &[]).await.is_err(), "an id is recorded once");
+        assert!(
+            store.record_disclosure(&disclosure("dsc_a", "bob", 40), &[], None).await.is_err(),
+            "an id is recorded once"
+        );
     })
     .await;
 }
@@ -357,16 +366,115 @@ async fn disclosures_are_read_back_whole_per_subject_newest_first() {
 async fn the_same_choice_is_recorded_once_and_a_subjects_day_is_counted() {
     on_both(|store| async move {
         let first = disclosure("dsc_a", "alice", 10);
-        assert_eq!(store.record_disclosure(&first, &[]).await.unwrap(), first);
+        assert_eq!(recorded(&store, &first).await, first);
         let same_choice = DisclosureRecord { id: "dsc_b".into(), created_at: 20, ..first.clone() };
-        assert_eq!(store.record_disclosure(&same_choice, &[]).await.unwrap(), first, "the first record of the choice");
+        assert_eq!(recorded(&store, &same_choice).await, first, "the first record of the choice");
         assert_eq!(store.disclosure_of_choice(&same_choice.choice()).await.unwrap(), Some(first.clone()));
         let other_language = DisclosureRecord { id: "dsc_c".into(), lang: "fr".into(), ..first.clone() };
-        assert_eq!(store.record_disclosure(&other_language, &[]).await.unwrap(), other_language, "another choice");
+        assert_eq!(recorded(&store, &other_language).await, other_language, "another choice");
         assert_eq!(store.disclosure("dsc_b").await.unwrap(), None);
         assert_eq!(store.disclosures_since("alice", 10).await.unwrap(), (2, Some(10)));
         assert_eq!(store.disclosures_since("alice", 11).await.unwrap(), (0, None));
         assert_eq!(store.disclosures_since("bob", 0).await.unwrap(), (0, None));
+    })
+    .await;
+}
+
+/// `record` recorded with no cap: the choice's record.
+async fn recorded(store: &Arc<dyn Store>, record: &DisclosureRecord) -> DisclosureRecord {
+    store.record_disclosure(record, &[], None).await.unwrap().expect("no cap")
+}
+
+/// How many of `outcomes` passed.
+fn passed<T, E>(outcomes: &[Result<T, E>]) -> usize {
+    outcomes.iter().filter(|outcome| outcome.is_ok()).count()
+}
+
+#[tokio::test]
+async fn choices_made_at_once_never_make_more_records_than_the_cap() {
+    on_both(|store| async move {
+        let cap = Some(RecordsCap { most: 3, since: 100 });
+        // one made before the cap's span does not count; one within it does
+        recorded(&store, &disclosure("dsc_old", "alice", 50)).await;
+        let first = disclosure("dsc_0", "alice", 150);
+        assert_eq!(store.record_disclosure(&first, &[], cap).await.unwrap(), Ok(first.clone()));
+        let tries = (1..=7).map(|n| {
+            let store = store.clone();
+            async move { store.record_disclosure(&disclosure(&format!("dsc_{n}"), "alice", 200 + n), &[], cap).await }
+        });
+        let outcomes = futures_util::future::join_all(tries).await;
+        let records = outcomes.iter().filter(|outcome| matches!(outcome, Ok(Ok(_)))).count();
+        assert_eq!(records, 2, "one before, two of the seven: {outcomes:?}");
+        for outcome in outcomes {
+            if let Err(refused) = outcome.unwrap() {
+                assert_eq!(refused, CapReached { made: 3, oldest: Some(150) });
+            }
+        }
+        assert_eq!(store.disclosures_since("alice", 100).await.unwrap().0, 3);
+        // at the cap, a choice made before is still its record, and another subject is not held
+        let again = DisclosureRecord { id: "dsc_again".into(), ..first.clone() };
+        assert_eq!(store.record_disclosure(&again, &[], cap).await.unwrap(), Ok(first));
+        let bobs = disclosure("dsc_bob", "bob", 300);
+        assert_eq!(store.record_disclosure(&bobs, &[], cap).await.unwrap(), Ok(bobs));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn uploads_at_once_never_pass_the_quota() {
+    on_both(|store| async move {
+        let tries = (0..10).map(|n| {
+            let store = store.clone();
+            async move {
+                let upload =
+                    UploadRecord { name: format!("{n}.jpg"), subject: "alice".into(), bytes: 300, stored_at: 1 };
+                store.reserve_upload(&upload, Some(1_000)).await.unwrap()
+            }
+        });
+        let outcomes = futures_util::future::join_all(tries).await;
+        assert_eq!(passed(&outcomes), 3, "{outcomes:?}");
+        assert!(outcomes.iter().all(|outcome| matches!(outcome, Ok(()) | Err(900))), "{outcomes:?}");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn results_kept_at_once_never_pass_the_quota() {
+    on_both(|store| async move {
+        let tries = (0..10).map(|n| {
+            let store = store.clone();
+            async move {
+                let file = KeptFile {
+                    render_id: format!("rnd_{n}"),
+                    variation_id: "var_1".into(),
+                    file: "0-url.jpg".into(),
+                    image_index: 0,
+                    role: "url".into(),
+                    subject: "alice".into(),
+                    bytes: 100,
+                    kept_at: 1,
+                    removed: false,
+                };
+                store.record_kept(&[file], &[], Some(350)).await.unwrap()
+            }
+        });
+        let outcomes = futures_util::future::join_all(tries).await;
+        assert_eq!(passed(&outcomes), 3, "{outcomes:?}");
+        assert_eq!(store.kept_bytes("alice").await.unwrap(), 300);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn renders_added_at_once_never_pass_a_boards_bound() {
+    on_both(|store| async move {
+        let tries = (0..10).map(|n| {
+            let store = store.clone();
+            async move { store.board_add("alice", &[render(&format!("r{n}"), "")], 4).await.map(|_| ()) }
+        });
+        let outcomes = futures_util::future::join_all(tries).await;
+        assert_eq!(passed(&outcomes), 4, "{outcomes:?}");
+        assert_eq!(store.board("alice").await.unwrap().renders.len(), 4);
     })
     .await;
 }

@@ -4,6 +4,7 @@
 //! reaches the server over the network (the embedded sandbox's webhooks, fetches of this server's files).
 //! Process tests (`tests/serve/`) keep what is about processes: start-up, signals, several servers, the CLI.
 
+pub mod csv;
 pub mod deliveries;
 pub mod photos;
 pub mod real_service;

@@ -89,7 +89,11 @@ async fn an_allowance_is_charged_before_sending_refunded_on_refusal_and_reported
 
     let today = tomorrow();
     let report = vstage(&server, &["usage", "--from", "2000-01-01", "--to", &today, "--format", "csv"]);
-    assert_eq!(report, "subject,kind,charged,refunded,net\nalice,staging,3,1,2\n*,staging,3,1,2\n");
+    assert_eq!(
+        report,
+        "\"line\",\"subject\",\"kind\",\"charged\",\"refunded\",\"net\"\n\
+         \"subject\",\"alice\",\"staging\",3,1,2\n\"total\",\"\",\"staging\",3,1,2\n"
+    );
 
     let said = vstage(&server, &["allowance", "set", "alice", "staging=3"]);
     assert_eq!(said.trim(), "alice: staging 3 a period, image-editing default");

@@ -101,7 +101,12 @@ impl KeptResults {
                 removed: false,
             })
             .collect();
-        self.store.record_kept(&files, &self.reported(subject, kind, &files)).await?;
+        // Counted again as it is recorded: another server may have kept the subject's results meanwhile.
+        let recorded = self.store.record_kept(&files, &self.reported(subject, kind, &files), self.limits.quota).await;
+        if let Err(error) = recorded.and_then(|within| within.map_err(|used| self.over_quota(used))) {
+            self.forget(stored.into_iter().map(|(_, location, _)| location).collect()).await;
+            return Err(error);
+        }
         if let Some(hooks) = &self.host_webhooks {
             hooks.wake();
         }
@@ -131,14 +136,8 @@ impl KeptResults {
             let fetched = self.fetcher.fetch(&source.url).await?;
             let bytes = self.marked(fetched, kind, &source.file(), original.as_ref()).await?;
             adding += bytes.len() as u64;
-            if let Some(quota) = self.limits.quota
-                && used + adding > quota
-            {
-                metrics().quota_refused("kept_results");
-                return Err(ServerError::InsufficientStorage(format!(
-                    "the subject keeps {used} bytes of results, the quota is {quota}: this result stays at the \
-                     service's address"
-                )));
+            if self.limits.quota.is_some_and(|quota| used + adding > quota) {
+                return Err(self.over_quota(used));
             }
             let location = Location::from(format!("{render_id}/{variation_id}/{}", source.file()));
             let size = bytes.len() as u64;

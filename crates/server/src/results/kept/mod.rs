@@ -117,13 +117,10 @@ impl KeptResults {
     /// it is served, counted, removed and expired with the variation's own files.
     pub async fn add_file(&self, subject: &str, file: KeptFile, bytes: Bytes) -> Result<(), ServerError> {
         let _turn = self.one_at_a_time.lock().await;
-        if let Some(quota) = self.limits.quota {
+        if self.limits.quota.is_some() {
             let used = self.used_by(subject).await?;
-            if used + bytes.len() as u64 > quota {
-                metrics().quota_refused("kept_results");
-                return Err(ServerError::InsufficientStorage(format!(
-                    "the subject keeps {used} bytes of results, the quota is {quota}: remove kept results first"
-                )));
+            if self.limits.quota.is_some_and(|quota| used + bytes.len() as u64 > quota) {
+                return Err(self.over_quota(used));
             }
         }
         let location = Location::from(format!("{}/{}/{}", file.render_id, file.variation_id, file.file));
@@ -131,7 +128,24 @@ impl KeptResults {
             .put(&location, bytes.into())
             .await
             .map_err(|error| ServerError::Internal(format!("the storage refused {location}: {error}")))?;
-        self.store.record_kept(std::slice::from_ref(&file), &[]).await
+        // Counted again as it is recorded: another server may have kept the subject's results meanwhile.
+        match self.store.record_kept(std::slice::from_ref(&file), &[], self.limits.quota).await? {
+            Ok(()) => Ok(()),
+            Err(used) => {
+                self.forget(vec![location]).await;
+                Err(self.over_quota(used))
+            }
+        }
+    }
+
+    /// The refusal of a copy that would take the subject, keeping `used` bytes, past its quota (counted).
+    fn over_quota(&self, used: u64) -> ServerError {
+        metrics().quota_refused("kept_results");
+        let quota = self.limits.quota.unwrap_or_default();
+        ServerError::InsufficientStorage(format!(
+            "The subject keeps {used} bytes of results, the quota is {quota}: this result stays at the service's \
+             address; remove kept results to keep more."
+        ))
     }
 
     /// The kept file of a variation in `role` for image `index` (`render/variation/file`), while it is kept.

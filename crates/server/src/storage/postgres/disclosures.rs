@@ -1,7 +1,7 @@
 //! `DisclosureRecords` (`store/disclosures.rs`) on PostgreSQL: its SQL.
 
 use super::*;
-use crate::storage::store::DisclosureRecords;
+use crate::storage::store::{CapReached, DisclosureRecords, RecordsCap};
 
 #[async_trait]
 impl DisclosureRecords for Postgres {
@@ -9,77 +9,63 @@ impl DisclosureRecords for Postgres {
         &self,
         record: &DisclosureRecord,
         reported: &[OutboxEntry],
-    ) -> Result<DisclosureRecord, ServerError> {
+        cap: Option<RecordsCap>,
+    ) -> Result<Result<DisclosureRecord, CapReached>, ServerError> {
         let (record, reported) = (record.clone(), reported.to_vec());
         self.run(move |pool| async move {
             let index = i64::from(record.image_index);
             let choice = record.choice();
             let mut connection = pool.get().await?;
             let tx = connection.transaction().await?;
-            let new = tx
-                .execute(
-                    &format!(
-                        "INSERT INTO disclosures ({DISCLOSURE_COLUMNS}, choice) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
-                         ON CONFLICT (choice) DO NOTHING"
-                    ),
-                    &[
-                        &record.id,
-                        &record.subject,
-                        &record.created_at,
-                        &record.render_id,
-                        &record.variation_id,
-                        &index,
-                        &record.variation_type,
-                        &record.style,
-                        &record.furniture_removed,
-                        &record.profile,
-                        &record.lang,
-                        &record.photo_file,
-                        &record.original_file,
-                        &choice,
-                    ],
-                )
-                .await?;
-            if new > 0 {
-                outbox::enqueue(&tx, &reported).await?;
+            // One record of a subject's at a time, whichever server makes it: what it counts stays so.
+            lock(&tx, "disclosures", &record.subject).await?;
+            if let Some(recorded) = of_choice(&tx, &choice).await? {
+                return Ok(Ok(recorded));
             }
-            let row = tx
-                .query_one(&format!("SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE choice = $1"), &[&choice])
-                .await?;
+            if let Some(cap) = cap {
+                let (made, oldest) = made_since(&tx, &record.subject, cap.since).await?;
+                if made >= cap.most {
+                    return Ok(Err(CapReached { made, oldest }));
+                }
+            }
+            tx.execute(
+                &format!(
+                    "INSERT INTO disclosures ({DISCLOSURE_COLUMNS}, choice) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
+                ),
+                &[
+                    &record.id,
+                    &record.subject,
+                    &record.created_at,
+                    &record.render_id,
+                    &record.variation_id,
+                    &index,
+                    &record.variation_type,
+                    &record.style,
+                    &record.furniture_removed,
+                    &record.profile,
+                    &record.lang,
+                    &record.photo_file,
+                    &record.original_file,
+                    &choice,
+                ],
+            )
+            .await?;
+            outbox::enqueue(&tx, &reported).await?;
             tx.commit().await?;
-            Ok(read_disclosure(&row))
+            Ok(Ok(record))
         })
         .await
     }
 
     async fn disclosure_of_choice(&self, choice: &str) -> Result<Option<DisclosureRecord>, ServerError> {
         let choice = choice.to_string();
-        self.run(move |pool| async move {
-            let row = pool
-                .get()
-                .await?
-                .query_opt(&format!("SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE choice = $1"), &[&choice])
-                .await?;
-            Ok(row.as_ref().map(read_disclosure))
-        })
-        .await
+        self.run(move |pool| async move { of_choice(&pool.get().await?, &choice).await }).await
     }
 
     async fn disclosures_since(&self, subject: &str, since: i64) -> Result<(u64, Option<i64>), ServerError> {
         let subject = subject.to_string();
-        self.run(move |pool| async move {
-            let row = pool
-                .get()
-                .await?
-                .query_one(
-                    "SELECT COUNT(*), MIN(created_at) FROM disclosures WHERE subject = $1 AND created_at >= $2",
-                    &[&subject, &since],
-                )
-                .await?;
-            Ok((row.get::<_, i64>(0).max(0) as u64, row.get(1)))
-        })
-        .await
+        self.run(move |pool| async move { made_since(&pool.get().await?, &subject, since).await }).await
     }
 
     async fn disclosure(&self, id: &str) -> Result<Option<DisclosureRecord>, ServerError> {
@@ -121,4 +107,23 @@ impl DisclosureRecords for Postgres {
         })
         .await
     }
+}
+
+/// The record of `choice`, if it was made.
+async fn of_choice(client: &impl GenericClient, choice: &str) -> Result<Option<DisclosureRecord>, ServerError> {
+    let row = client
+        .query_opt(&format!("SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE choice = $1"), &[&choice])
+        .await?;
+    Ok(row.as_ref().map(read_disclosure))
+}
+
+/// How many records `subject` made at or after `since`, and when the oldest of them was made.
+async fn made_since(client: &impl GenericClient, subject: &str, since: i64) -> Result<(u64, Option<i64>), ServerError> {
+    let row = client
+        .query_one(
+            "SELECT COUNT(*), MIN(created_at) FROM disclosures WHERE subject = $1 AND created_at >= $2",
+            &[&subject, &since],
+        )
+        .await?;
+    Ok((row.get::<_, i64>(0).max(0) as u64, row.get(1)))
 }

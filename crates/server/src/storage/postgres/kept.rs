@@ -34,14 +34,27 @@ impl KeptRecords for Postgres {
         .await
     }
 
-    async fn record_kept(&self, files: &[KeptFile], reported: &[OutboxEntry]) -> Result<(), ServerError> {
+    async fn record_kept(
+        &self,
+        files: &[KeptFile],
+        reported: &[OutboxEntry],
+        quota: Option<u64>,
+    ) -> Result<Result<(), u64>, ServerError> {
         let (files, reported) = (files.to_vec(), reported.to_vec());
         self.run(move |pool| async move {
             let mut client = pool.get().await?;
             let tx = client.transaction().await?;
-            let mut new = 0;
+            let used = match files.first() {
+                Some(first) => {
+                    // One record of a subject's kept files at a time, whichever server makes it.
+                    lock(&tx, "kept", &first.subject).await?;
+                    kept_by(&tx, &first.subject).await?
+                }
+                None => 0,
+            };
+            let (mut new, mut adding) = (0, 0u64);
             for file in &files {
-                new += tx
+                let inserted = tx
                     .execute(
                         &format!(
                             "INSERT INTO kept_results ({KEPT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -60,31 +73,24 @@ impl KeptRecords for Postgres {
                         ],
                     )
                     .await?;
+                new += inserted;
+                adding += if inserted > 0 && !file.removed { file.bytes } else { 0 };
+            }
+            if quota.is_some_and(|quota| used + adding > quota) {
+                return Ok(Err(used));
             }
             if new > 0 {
                 outbox::enqueue(&tx, &reported).await?;
             }
             tx.commit().await?;
-            Ok(())
+            Ok(Ok(()))
         })
         .await
     }
 
     async fn kept_bytes(&self, subject: &str) -> Result<u64, ServerError> {
         let subject = subject.to_string();
-        self.run(move |pool| async move {
-            let used: i64 = pool
-                .get()
-                .await?
-                .query_one(
-                    "SELECT COALESCE(SUM(bytes), 0)::BIGINT FROM kept_results WHERE subject = $1 AND NOT removed",
-                    &[&subject],
-                )
-                .await?
-                .get(0);
-            Ok(used.max(0) as u64)
-        })
-        .await
+        self.run(move |pool| async move { kept_by(&pool.get().await?, &subject).await }).await
     }
 
     async fn mark_kept_removed(&self, render_id: &str, variation_id: &str) -> Result<(), ServerError> {
@@ -127,4 +133,16 @@ impl KeptRecords for Postgres {
         })
         .await
     }
+}
+
+/// The bytes `subject` keeps now.
+async fn kept_by(client: &impl GenericClient, subject: &str) -> Result<u64, ServerError> {
+    let used: i64 = client
+        .query_one(
+            "SELECT COALESCE(SUM(bytes), 0)::BIGINT FROM kept_results WHERE subject = $1 AND NOT removed",
+            &[&subject],
+        )
+        .await?
+        .get(0);
+    Ok(used.max(0) as u64)
 }

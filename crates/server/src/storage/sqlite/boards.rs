@@ -13,7 +13,8 @@ impl BoardRecords for Sqlite {
     async fn board_add(&self, subject: &str, renders: &[BoardRender], max: usize) -> Result<Board, ServerError> {
         let (subject, renders) = (subject.to_string(), renders.to_vec());
         self.run(move |db| {
-            let tx = db.transaction()?;
+            // Immediate: the board counted stays so until the commit, whichever connection writes next.
+            let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let (count, last): (i64, Option<i64>) = tx.query_row(
                 "SELECT COUNT(*), MAX(position) FROM board_renders WHERE subject = ?1",
                 params![subject],

@@ -1,7 +1,7 @@
 //! `DisclosureRecords` (`store/disclosures.rs`) on SQLite: its SQL.
 
 use super::*;
-use crate::storage::store::DisclosureRecords;
+use crate::storage::store::{CapReached, DisclosureRecords, RecordsCap};
 
 #[async_trait]
 impl DisclosureRecords for Sqlite {
@@ -9,15 +9,25 @@ impl DisclosureRecords for Sqlite {
         &self,
         record: &DisclosureRecord,
         reported: &[OutboxEntry],
-    ) -> Result<DisclosureRecord, ServerError> {
+        cap: Option<RecordsCap>,
+    ) -> Result<Result<DisclosureRecord, CapReached>, ServerError> {
         let (record, reported) = (record.clone(), reported.to_vec());
         self.run(move |db| {
-            let tx = db.transaction()?;
-            let new = tx.execute(
+            // Immediate: the count below stays true until the commit, whichever connection writes next.
+            let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            if let Some(recorded) = of_choice(&tx, &record.choice())? {
+                return Ok(Ok(recorded));
+            }
+            if let Some(cap) = cap {
+                let (made, oldest) = made_since(&tx, &record.subject, cap.since)?;
+                if made >= cap.most {
+                    return Ok(Err(CapReached { made, oldest }));
+                }
+            }
+            tx.execute(
                 &format!(
                     "INSERT INTO disclosures ({DISCLOSURE_COLUMNS}, choice) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) \
-                     ON CONFLICT (choice) DO NOTHING"
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
                 ),
                 params![
                     record.id,
@@ -36,44 +46,21 @@ impl DisclosureRecords for Sqlite {
                     record.choice()
                 ],
             )?;
-            if new > 0 {
-                outbox::enqueue(&tx, &reported)?;
-            }
-            let recorded = tx.query_row(
-                &format!("SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE choice = ?1"),
-                params![record.choice()],
-                read_disclosure,
-            )?;
+            outbox::enqueue(&tx, &reported)?;
             tx.commit()?;
-            Ok(recorded)
+            Ok(Ok(record))
         })
         .await
     }
 
     async fn disclosure_of_choice(&self, choice: &str) -> Result<Option<DisclosureRecord>, ServerError> {
         let choice = choice.to_string();
-        self.run(move |db| {
-            Ok(db
-                .query_row(
-                    &format!("SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE choice = ?1"),
-                    params![choice],
-                    read_disclosure,
-                )
-                .optional()?)
-        })
-        .await
+        self.run(move |db| of_choice(db, &choice)).await
     }
 
     async fn disclosures_since(&self, subject: &str, since: i64) -> Result<(u64, Option<i64>), ServerError> {
         let subject = subject.to_string();
-        self.run(move |db| {
-            Ok(db.query_row(
-                "SELECT COUNT(*), MIN(created_at) FROM disclosures WHERE subject = ?1 AND created_at >= ?2",
-                params![subject, since],
-                |row| Ok((row.get::<_, i64>(0)?.max(0) as u64, row.get(1)?)),
-            )?)
-        })
-        .await
+        self.run(move |db| made_since(db, &subject, since)).await
     }
 
     async fn disclosure(&self, id: &str) -> Result<Option<DisclosureRecord>, ServerError> {
@@ -114,4 +101,24 @@ impl DisclosureRecords for Sqlite {
         })
         .await
     }
+}
+
+/// The record of `choice`, if it was made.
+fn of_choice(db: &Connection, choice: &str) -> Result<Option<DisclosureRecord>, ServerError> {
+    Ok(db
+        .query_row(
+            &format!("SELECT {DISCLOSURE_COLUMNS} FROM disclosures WHERE choice = ?1"),
+            params![choice],
+            read_disclosure,
+        )
+        .optional()?)
+}
+
+/// How many records `subject` made at or after `since`, and when the oldest of them was made.
+fn made_since(db: &Connection, subject: &str, since: i64) -> Result<(u64, Option<i64>), ServerError> {
+    Ok(db.query_row(
+        "SELECT COUNT(*), MIN(created_at) FROM disclosures WHERE subject = ?1 AND created_at >= ?2",
+        params![subject, since],
+        |row| Ok((row.get::<_, i64>(0)?.max(0) as u64, row.get(1)?)),
+    )?)
 }

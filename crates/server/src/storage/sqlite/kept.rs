@@ -31,16 +31,26 @@ impl KeptRecords for Sqlite {
         .await
     }
 
-    async fn record_kept(&self, files: &[KeptFile], reported: &[OutboxEntry]) -> Result<(), ServerError> {
+    async fn record_kept(
+        &self,
+        files: &[KeptFile],
+        reported: &[OutboxEntry],
+        quota: Option<u64>,
+    ) -> Result<Result<(), u64>, ServerError> {
         let (files, reported) = (files.to_vec(), reported.to_vec());
         self.run(move |db| {
-            let tx = db.transaction()?;
-            let mut new = 0;
+            // Immediate: what the subject keeps stays as counted until the commit.
+            let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let used = match files.first() {
+                Some(first) => kept_by(&tx, &first.subject)?,
+                None => 0,
+            };
+            let (mut new, mut adding) = (0, 0u64);
             for file in &files {
                 let insert = format!(
                     "INSERT OR IGNORE INTO kept_results ({KEPT_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
                 );
-                new += tx.execute(
+                let inserted = tx.execute(
                     &insert,
                     params![
                         file.render_id,
@@ -54,27 +64,24 @@ impl KeptRecords for Sqlite {
                         file.removed
                     ],
                 )?;
+                new += inserted;
+                adding += if inserted > 0 && !file.removed { file.bytes } else { 0 };
+            }
+            if quota.is_some_and(|quota| used + adding > quota) {
+                return Ok(Err(used));
             }
             if new > 0 {
                 outbox::enqueue(&tx, &reported)?;
             }
             tx.commit()?;
-            Ok(())
+            Ok(Ok(()))
         })
         .await
     }
 
     async fn kept_bytes(&self, subject: &str) -> Result<u64, ServerError> {
         let subject = subject.to_string();
-        self.run(move |db| {
-            let used: i64 = db.query_row(
-                "SELECT COALESCE(SUM(bytes), 0) FROM kept_results WHERE subject = ?1 AND removed = 0",
-                params![subject],
-                |row| row.get(0),
-            )?;
-            Ok(used.max(0) as u64)
-        })
-        .await
+        self.run(move |db| kept_by(db, &subject)).await
     }
 
     async fn mark_kept_removed(&self, render_id: &str, variation_id: &str) -> Result<(), ServerError> {
@@ -106,4 +113,14 @@ impl KeptRecords for Sqlite {
         })
         .await
     }
+}
+
+/// The bytes `subject` keeps now.
+fn kept_by(db: &Connection, subject: &str) -> Result<u64, ServerError> {
+    let used: i64 = db.query_row(
+        "SELECT COALESCE(SUM(bytes), 0) FROM kept_results WHERE subject = ?1 AND removed = 0",
+        params![subject],
+        |row| row.get(0),
+    )?;
+    Ok(used.max(0) as u64)
 }

@@ -8,7 +8,8 @@ impl UploadRecords for Sqlite {
     async fn reserve_upload(&self, upload: &UploadRecord, quota: Option<u64>) -> Result<Result<(), u64>, ServerError> {
         let upload = upload.clone();
         self.run(move |db| {
-            let tx = db.transaction()?;
+            // Immediate: the uploads counted stay so until the commit, whichever connection writes next.
+            let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
             if let Some(quota) = quota {
                 let used: i64 = tx.query_row(
                     "SELECT COALESCE(SUM(bytes), 0) FROM uploads WHERE subject = ?1",

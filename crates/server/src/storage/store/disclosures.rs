@@ -70,16 +70,35 @@ impl DisclosureCursor {
     }
 }
 
+/// How many new records a subject may make: at most `most` made at or after `since` (ms).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordsCap {
+    pub most: u64,
+    pub since: i64,
+}
+
+/// A record not made: the subject made `made` records since the cap's `since` (the oldest of them at `oldest`), as
+/// many as it may.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CapReached {
+    pub made: u64,
+    pub oldest: Option<i64>,
+}
+
 #[async_trait]
 pub trait DisclosureRecords: Send + Sync {
     /// Records a chosen result's disclosure, unless its choice (`DisclosureRecord::choice`) is recorded already:
-    /// the record of the choice either way. An id recorded before is an error.
+    /// the record of the choice either way (a choice made again is not new, whatever the cap). An id recorded before
+    /// is an error. A new record is made only while its subject is under `cap`, else `Err(CapReached)`: counted
+    /// and written in one transaction, one of a subject's at a time whichever server records it, so records asked
+    /// for at once never go past it.
     /// `reported` (the host's webhooks) go into the outbox with a new record, in its transaction.
     async fn record_disclosure(
         &self,
         record: &DisclosureRecord,
         reported: &[OutboxEntry],
-    ) -> Result<DisclosureRecord, ServerError>;
+        cap: Option<RecordsCap>,
+    ) -> Result<Result<DisclosureRecord, CapReached>, ServerError>;
     async fn disclosure(&self, id: &str) -> Result<Option<DisclosureRecord>, ServerError>;
     /// The record of `choice` (`choice_of`), if it was made.
     async fn disclosure_of_choice(&self, choice: &str) -> Result<Option<DisclosureRecord>, ServerError>;

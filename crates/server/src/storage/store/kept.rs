@@ -24,9 +24,16 @@ pub trait KeptRecords: Send + Sync {
     async fn kept_files(&self, renders: &[String]) -> Result<Vec<KeptFile>, ServerError>;
     /// Whether a variation has ever been kept (removed ones count).
     async fn ever_kept(&self, render_id: &str, variation_id: &str) -> Result<bool, ServerError>;
-    /// Records a variation's files, all or none (one kept already stays as it is).
-    /// Records kept files, and the host's webhooks that report them when any file is new, in one transaction.
-    async fn record_kept(&self, files: &[KeptFile], reported: &[OutboxEntry]) -> Result<(), ServerError>;
+    /// Records a variation's files (all of one subject's), all or none (one kept already stays as it is), and the
+    /// host's webhooks that report them when any file is new, in one transaction; if the subject keeps more than
+    /// `quota` bytes with the new ones, `Err(bytes kept before)` and nothing is recorded. Counted and written one
+    /// of a subject's at a time, whichever server records, so copies recorded at once never go past the quota.
+    async fn record_kept(
+        &self,
+        files: &[KeptFile],
+        reported: &[OutboxEntry],
+        quota: Option<u64>,
+    ) -> Result<Result<(), u64>, ServerError>;
     /// The bytes `subject` keeps now.
     async fn kept_bytes(&self, subject: &str) -> Result<u64, ServerError>;
     /// Marks a variation's files removed.
