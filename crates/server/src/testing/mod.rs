@@ -5,6 +5,8 @@
 //! Process tests (`tests/serve/`) keep what is about processes: start-up, signals, several servers, the CLI.
 
 pub mod deliveries;
+pub mod exiftool;
+pub mod phone;
 pub mod photos;
 pub mod real_service;
 #[allow(dead_code)] // shared with the process tests, which use its TLS half
