@@ -278,6 +278,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_image_fetched_from_the_service_goes_into_a_zip_without_its_metadata() {
+        let fetched = without_metadata(Bytes::from(crate::testing::phone::phone_jpeg())).unwrap();
+        crate::testing::exiftool::assert_drawing_only(&fetched, "a result fetched for a ZIP");
+        assert_eq!(without_metadata(Bytes::from_static(b"%PDF-1.7")).unwrap(), "%PDF-1.7");
+    }
+
+    #[test]
     fn names_come_from_the_photo_and_what_was_done() {
         assert_eq!(photo_name(None, Some("https://p.example/photos/Living%20Room.JPG?v=2"), "rnd_1"), "living-room");
         assert_eq!(photo_name(None, Some("data:image/png;base64,AAAA"), "rnd_1"), "rnd_1");

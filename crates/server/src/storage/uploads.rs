@@ -190,9 +190,11 @@ pub(crate) fn cleaned_photo(bytes: Bytes) -> Result<(Bytes, ImageFormat, u32, u3
             "{format:?} images are not accepted; upload a JPEG, PNG or WebP image."
         )));
     }
-    // The size first, from the header: a photo the service would refuse is not decoded at all.
+    // Its structure first (a file cut short is told so), then the size from the header: a photo the service
+    // would refuse is not decoded at all.
+    let cleaned = metadata::strip(bytes, format).map_err(ServerError::BadRequest)?;
     let (width, height) =
-        ImageReader::with_format(Cursor::new(&bytes[..]), format).into_dimensions().map_err(unreadable)?;
+        ImageReader::with_format(Cursor::new(&cleaned[..]), format).into_dimensions().map_err(unreadable)?;
     if u64::from(width) * u64::from(height) > MAX_PHOTO_PIXELS {
         return Err(ServerError::TooLarge(format!(
             "The photo is {width}x{height} pixels, over the {} megapixels the service takes; resize it and upload \
@@ -200,7 +202,6 @@ pub(crate) fn cleaned_photo(bytes: Bytes) -> Result<(Bytes, ImageFormat, u32, u3
             MAX_PHOTO_PIXELS / 1_000_000
         )));
     }
-    let cleaned = metadata::strip(bytes, format).map_err(ServerError::BadRequest)?;
     Ok((cleaned, format, width, height))
 }
 
