@@ -240,6 +240,12 @@ async fn the_original_a_disclosure_page_links_keeps_only_what_draws_the_photo() 
         let kept = get(original).await.bytes().await.unwrap();
         assert_drawing_only(&kept, &format!("the original of {photo}"));
         assert_eq!(image::load_from_memory(&kept).unwrap().to_rgb8(), photo_pixels, "the photo's own pixels");
+        // and its copy for screens, which the page shows
+        let sources = page.split("src=\"").skip(1).map(|rest| rest.split('"').next().unwrap().replace("&amp;", "&"));
+        let on_screen = sources.filter(|source| source.contains("/original-")).collect::<Vec<_>>();
+        assert_eq!(on_screen.len(), 1, "{page}");
+        let shown = get(&format!("{}{}", server.url, on_screen[0])).await.bytes().await.unwrap();
+        assert_drawing_only(&shown, &format!("the original of {photo} as the page shows it"));
     }
 }
 

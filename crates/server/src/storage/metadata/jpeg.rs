@@ -12,6 +12,9 @@ use img_parts::{Bytes, ImageEXIF};
 
 use super::{cut_short, orientation_only_exif, turning, unreadable};
 
+/// The most segments read after the first scan (a progressive JPEG has a few dozen: a scan and its tables at a
+/// time), so that a file of empty segments cannot make a list many times its size.
+const MOST_SEGMENTS_AFTER_THE_FIRST_SCAN: usize = 4096;
 /// What a JFIF header holds before its thumbnail: identifier, version, units, densities, thumbnail size.
 const JFIF_WITHOUT_THUMBNAIL: usize = 14;
 
@@ -45,39 +48,48 @@ pub(super) fn drawing_only(bytes: Bytes) -> Result<Bytes, String> {
 
 /// The scans from the first one's header on, each with its data, and the segments between them that drawing
 /// needs, into `kept`, up to the end-of-image marker. `data` starts with the first scan's data.
-fn scans(mut header: Bytes, mut data: Bytes, kept: &mut Vec<JpegSegment>) -> Result<(), String> {
-    loop {
-        let end = scan_end(&data).ok_or_else(cut_short)?;
-        kept.push(JpegSegment::new_with_entropy(markers::SOS, header, data.slice(..end)));
-        let mut at = end;
-        loop {
-            let (marker, after) = next_marker(&data, at).ok_or_else(cut_short)?;
-            if marker == markers::EOI {
-                return Ok(());
-            }
-            if !has_length(marker) {
-                at = after;
-                continue;
-            }
-            let length = data.get(after..after + 2).map(|b| usize::from(u16::from_be_bytes([b[0], b[1]])));
-            let length = length.ok_or_else(cut_short)?;
-            if length < 2 {
-                return Err(
-                    "The file's structure is damaged (a segment's length is wrong); export the photo again.".into()
-                );
-            }
-            if after + length > data.len() {
-                return Err(cut_short());
-            }
-            let contents = data.slice(after + 2..after + length);
-            at = after + length;
-            if marker == markers::SOS {
-                (header, data) = (contents, data.slice(at..));
-                break;
-            }
+fn scans(header: Bytes, data: Bytes, kept: &mut Vec<JpegSegment>) -> Result<(), String> {
+    let mut at = scan_end(&data).ok_or_else(cut_short)?;
+    kept.push(JpegSegment::new_with_entropy(markers::SOS, header, data.slice(..at)));
+    for _ in 0..MOST_SEGMENTS_AFTER_THE_FIRST_SCAN {
+        let (marker, after) = next_marker(&data, at).ok_or_else(cut_short)?;
+        if marker == markers::EOI {
+            return Ok(());
+        }
+        if !has_length(marker) {
+            at = after;
+            continue;
+        }
+        let contents = contents_at(&data, after)?;
+        at = after + 2 + contents.len();
+        if marker == markers::SOS {
+            let scan = scan_end(&data[at..]).ok_or_else(cut_short)?;
+            kept.push(JpegSegment::new_with_entropy(markers::SOS, contents, data.slice(at..at + scan)));
+            at += scan;
+        } else {
             kept.extend(drawing(marker, &contents));
         }
     }
+    Err(too_many_segments())
+}
+
+/// The contents of the segment whose length is at `at`.
+fn contents_at(data: &Bytes, at: usize) -> Result<Bytes, String> {
+    let length = data.get(at..at + 2).map(|b| usize::from(u16::from_be_bytes([b[0], b[1]]))).ok_or_else(cut_short)?;
+    if length < 2 {
+        return Err("The file's structure is damaged (a segment's length is wrong); export the photo again.".into());
+    }
+    if at + length > data.len() {
+        return Err(cut_short());
+    }
+    Ok(data.slice(at + 2..at + length))
+}
+
+fn too_many_segments() -> String {
+    format!(
+        "The file has more than {MOST_SEGMENTS_AFTER_THE_FIRST_SCAN} segments after its first scan, which no photo \
+         has; export the photo again."
+    )
 }
 
 /// Where a scan's entropy-coded data at the start of `data` ends: at the first `FF` that is neither a stuffed

@@ -134,3 +134,48 @@ fn a_photo_cut_short_is_refused_and_one_whose_trailer_is_cut_is_not() {
     let kept = cut(&phone, phone.len() - 40, ImageFormat::Jpeg).unwrap();
     assert_drawing_only(&kept, "a motion photo whose video was cut");
 }
+
+#[test]
+fn a_file_of_empty_segments_is_refused_before_it_makes_a_list_many_times_its_size() {
+    let plain = plain_jpeg();
+    let end = plain.len() - 2;
+    let empty_tables = b"\xFF\xC4\x00\x02".repeat(5000);
+    let photo = [&plain[..end], &empty_tables, &plain[end..]].concat();
+    let refused = strip(Bytes::from(photo), ImageFormat::Jpeg).unwrap_err();
+    assert!(refused.contains("segments after its first scan"), "{refused}");
+}
+
+/// An animated WebP of one frame (`frame`, 16x12), with XMP naming a place in the file and inside the frame.
+fn animated_webp(frame: &image::RgbaImage) -> Vec<u8> {
+    use img_parts::riff::{RiffChunk, RiffContent};
+    let data = |bytes: &[u8]| RiffContent::Data(Bytes::copy_from_slice(bytes));
+    let mut still = Vec::new();
+    frame.write_to(&mut std::io::Cursor::new(&mut still), ImageFormat::WebP).unwrap();
+    let still = WebP::from_bytes(still.into()).unwrap();
+    let lossless = still.chunk_by_id(*b"VP8L").unwrap().clone();
+    let xmp = RiffChunk::new(*b"XMP ", data(b"<x:xmpmeta>48.8584 N</x:xmpmeta>"));
+    let mut anmf = vec![0, 0, 0, 0, 0, 0, 15, 0, 0, 11, 0, 0, 100, 0, 0, 0];
+    anmf.extend_from_slice(&lossless.encoder().bytes());
+    anmf.extend_from_slice(&xmp.clone().encoder().bytes());
+    let chunks = vec![
+        RiffChunk::new(*b"VP8X", data(&[0x02 | 0x04, 0, 0, 0, 15, 0, 0, 11, 0, 0])),
+        RiffChunk::new(*b"ANIM", data(&[0, 0, 0, 0, 0, 0])),
+        RiffChunk::new(*b"ANMF", data(&anmf)),
+        xmp,
+    ];
+    let riff = RiffChunk::new(*b"RIFF", RiffContent::List { kind: Some(*b"WEBP"), subchunks: chunks });
+    WebP::new(riff).unwrap().encoder().bytes().to_vec()
+}
+
+#[test]
+fn an_animated_webp_keeps_its_frames_and_loses_what_they_carry() {
+    let frame = image::RgbaImage::from_fn(16, 12, |x, y| image::Rgba([(x * 16) as u8, (y * 20) as u8, 77, 255]));
+    let photo = animated_webp(&frame);
+    let place = |file: &[u8]| file.windows(7).filter(|w| w == b"48.8584").count();
+    assert_eq!(place(&photo), 2, "the animation as built names the place in the file and in its frame");
+    let stripped = strip(Bytes::from(photo.clone()), ImageFormat::WebP).unwrap();
+    assert_drawing_only(&stripped, "an animated WebP");
+    assert_eq!(tags(&stripped)["RIFF:WebP_Flags"], "Animation");
+    let first_frame = |file: &[u8]| image::load_from_memory(file).unwrap().to_rgba8();
+    assert_eq!(first_frame(&stripped), first_frame(&photo));
+}
