@@ -10,7 +10,7 @@
 use img_parts::jpeg::{Jpeg, JpegSegment, markers};
 use img_parts::{Bytes, ImageEXIF};
 
-use super::{cut_short, orientation_only_exif, turning, unreadable};
+use super::{cut_short, no_image, orientation_only_exif, turning, unreadable};
 
 /// The most segments read after the first scan (a progressive JPEG has a few dozen: a scan and its tables at a
 /// time), so that a file of empty segments cannot make a list many times its size.
@@ -34,6 +34,9 @@ pub(super) fn drawing_only(bytes: Bytes) -> Result<Bytes, String> {
     let orientation = turning(head.exif());
     let mut jpeg = Jpeg::from_bytes(Bytes::from_static(&[markers::P, markers::SOI, markers::P, markers::EOI]))
         .map_err(unreadable)?;
+    if !kept.iter().any(|segment| segment.marker() == markers::SOS) {
+        return Err(no_image());
+    }
     let scanned = kept.iter().any(JpegSegment::has_entropy);
     *jpeg.segments_mut() = kept;
     if let Some(orientation) = orientation {

@@ -29,6 +29,11 @@ fn cut_short() -> String {
         .to_string()
 }
 
+/// What a file whose structure holds no picture is told.
+fn no_image() -> String {
+    "The file holds no image data, only headers; export the photo again.".to_string()
+}
+
 /// What the parser's refusal is told: cut short, or damaged otherwise.
 fn unreadable(error: img_parts::Error) -> String {
     match error {

@@ -4,7 +4,7 @@
 use img_parts::png::Png;
 use img_parts::{Bytes, ImageEXIF};
 
-use super::{cut_short, orientation_only_exif, turning, unreadable};
+use super::{cut_short, no_image, orientation_only_exif, turning, unreadable};
 
 /// The chunks kept: the header, palette and transparency, the colour (gamma, chromaticities, sRGB, ICC profile,
 /// coding-independent code points, significant bits), the image data and the end. Text (`tEXt`, `zTXt`, `iTXt`
@@ -20,6 +20,9 @@ pub(super) fn drawing_only(bytes: Bytes) -> Result<Bytes, String> {
     }
     let orientation = turning(png.exif());
     png.chunks_mut().retain(|chunk| DRAWING.contains(&&chunk.kind()));
+    if png.chunk_by_type(*b"IDAT").is_none() {
+        return Err(no_image());
+    }
     if let Some(orientation) = orientation {
         png.set_exif(Some(orientation_only_exif(orientation)));
     }

@@ -179,3 +179,18 @@ fn an_animated_webp_keeps_its_frames_and_loses_what_they_carry() {
     let first_frame = |file: &[u8]| image::load_from_memory(file).unwrap().to_rgba8();
     assert_eq!(first_frame(&stripped), first_frame(&photo));
 }
+
+#[test]
+fn a_file_of_headers_alone_is_refused() {
+    let plain = plain_jpeg();
+    let scan = plain.windows(2).position(|w| w == [0xFF, 0xDA]).unwrap();
+    let headers = [&plain[..scan], &[0xFF, 0xD9][..]].concat();
+    let mut png = Vec::new();
+    scene().write_to(&mut std::io::Cursor::new(&mut png), ImageFormat::Png).unwrap();
+    let mut png = Png::from_bytes(png.into()).unwrap();
+    png.remove_chunks_by_type(*b"IDAT");
+    for (file, format) in [(headers, ImageFormat::Jpeg), (png.encoder().bytes().to_vec(), ImageFormat::Png)] {
+        let refused = strip(Bytes::from(file), format).unwrap_err();
+        assert!(refused.contains("no image data"), "{format:?}: {refused}");
+    }
+}

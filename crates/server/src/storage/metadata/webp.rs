@@ -27,6 +27,9 @@ pub(super) fn drawing_only(bytes: Bytes) -> Result<Bytes, String> {
     let mut webp = WebP::from_bytes(bytes).map_err(unreadable)?;
     let orientation = turning(webp.exif());
     webp.chunks_mut().retain(|chunk| DRAWING.contains(&chunk.id()));
+    if ![CHUNK_VP8, CHUNK_VP8L, CHUNK_ANMF].iter().any(|id| webp.has_chunk(*id)) {
+        return Err(super::no_image());
+    }
     for chunk in webp.chunks_mut().iter_mut().filter(|chunk| chunk.id() == CHUNK_ANMF) {
         if let RiffContent::Data(frame) = chunk.content_mut() {
             *frame = frame_drawing_only(frame)?;
