@@ -1,7 +1,8 @@
 //! Phone-like photos for the metadata tests, built here segment by segment as phones write them: a JPEG with a
 //! JFIF thumbnail, EXIF (maker, model, serial, maker note, GPS), XMP of a Google motion photo with extended XMP, an
 //! ICC profile, MPF, C2PA's JUMBF with a GPS assertion in APP11, IPTC in APP13 and a comment, followed after its end
-//! by another EXIF block, the MPF's second image and the motion photo's video with its location; a PNG with
+//! by another EXIF block, the MPF's second image and the motion photo's video with its location; a Samsung motion
+//! photo, whose video (and country code, and time) is in Samsung's trailer after the end; a PNG with
 //! `eXIf`, XMP in `iTXt`, `tEXt`, `zTXt`, `tIME` and C2PA's `caBX`, data after `IEND`; a WebP with EXIF, XMP and a
 //! C2PA chunk, data after its end. Each carries the words of `SECRETS` somewhere.
 
@@ -316,4 +317,38 @@ pub fn phone_webp() -> Vec<u8> {
     let mut file = webp.encoder().bytes().to_vec();
     file.extend([&b"Exif\0\0"[..], &phone_exif()].concat());
     file
+}
+
+/// A Samsung trailer (little-endian): its blocks (type, name, data), then the `SEFH` directory that finds them
+/// backwards from itself, its length and `SEFT`.
+fn samsung_trailer(blocks: &[(u16, &str, &[u8])]) -> Vec<u8> {
+    let mut data = Vec::new();
+    let mut entries = Vec::new();
+    for (kind, name, contents) in blocks {
+        let block =
+            [&[0, 0][..], &kind.to_le_bytes(), &(name.len() as u32).to_le_bytes(), name.as_bytes(), contents].concat();
+        entries.push((*kind, data.len(), block.len()));
+        data.extend(block);
+    }
+    let mut directory = [&b"SEFH"[..], &101u32.to_le_bytes(), &(entries.len() as u32).to_le_bytes()].concat();
+    for (kind, at, size) in entries {
+        let back = (data.len() - at) as u32; // from the directory's start back to the block's
+        directory
+            .extend([&[0, 0][..], &kind.to_le_bytes(), &back.to_le_bytes(), &(size as u32).to_le_bytes()].concat());
+    }
+    [&data[..], &directory, &(directory.len() as u32).to_le_bytes(), b"SEFT"].concat()
+}
+
+/// `scene()` as a Samsung motion photo: the JPEG with a phone's EXIF, then Samsung's trailer holding the video
+/// (with its location), the network's country code and the time.
+pub fn samsung_motion_jpeg() -> Vec<u8> {
+    let mut jpeg = Jpeg::from_bytes(plain_jpeg().into()).unwrap();
+    jpeg.set_exif(Some(phone_exif().into()));
+    let video = [&b"MotionPhoto_Data"[..], &motion_video()].concat();
+    let trailer = samsung_trailer(&[
+        (0x0A30, "MotionPhoto_Data", &video),
+        (0x0AA1, "MCC_Data", b"208"),
+        (0x0A01, "Image_UTC_Data", b"1763633551000"),
+    ]);
+    [jpeg.encoder().bytes().to_vec(), trailer].concat()
 }

@@ -10,7 +10,7 @@ use img_parts::{Bytes, ImageEXIF, ImageICC};
 
 use super::*;
 use crate::testing::exiftool::{assert_drawing_only, tags};
-use crate::testing::phone::{icc_profile, phone_jpeg, phone_png, phone_webp, plain_jpeg, scene};
+use crate::testing::phone::{icc_profile, phone_jpeg, phone_png, phone_webp, plain_jpeg, samsung_motion_jpeg, scene};
 
 #[test]
 fn the_orientation_block_reads_back() {
@@ -48,6 +48,18 @@ fn a_phone_photo_of_each_kind_keeps_what_draws_it_and_nothing_else() {
         let pixels = |bytes: &[u8]| image::load_from_memory_with_format(bytes, format).unwrap().to_rgba8();
         assert!(pixels(&photo) == pixels(&stripped), "{format:?}: the pixels decode identically");
     }
+}
+
+#[test]
+fn a_samsung_motion_photo_loses_its_trailer() {
+    let photo = samsung_motion_jpeg();
+    let found = tags(&photo);
+    assert!(found.keys().any(|name| name.ends_with(":EmbeddedVideoFile")), "the trailer as built is read: {found:?}");
+    let stripped = strip(Bytes::from(photo.clone()), ImageFormat::Jpeg).unwrap();
+    assert_drawing_only(&stripped, "a Samsung motion photo");
+    assert!(!stripped.windows(4).any(|w| w == b"SEFT"), "the trailer is gone");
+    let pixels = |bytes: &[u8]| image::load_from_memory(bytes).unwrap().to_rgb8();
+    assert_eq!(pixels(&photo), pixels(&stripped));
 }
 
 #[test]

@@ -9,7 +9,7 @@ use axum::http::Method;
 use image::{ImageFormat, RgbImage};
 
 use crate::testing::exiftool::assert_drawing_only;
-use crate::testing::phone::{phone_jpeg, phone_png, phone_webp, plain_jpeg};
+use crate::testing::phone::{phone_jpeg, phone_png, phone_webp, plain_jpeg, samsung_motion_jpeg};
 use crate::testing::photos::{jpeg_with_location, photo};
 use crate::testing::{TestApp, text};
 
@@ -54,6 +54,7 @@ async fn a_phone_photo_is_served_back_with_only_what_draws_it_sent_raw_or_as_a_f
     let server = TestApp::start(&[]).await;
     for (photo, name, mime) in [
         (phone_jpeg(), "motion.jpg", "image/jpeg"),
+        (samsung_motion_jpeg(), "samsung.jpg", "image/jpeg"),
         (phone_png(), "screen.png", "image/png"),
         (phone_webp(), "shared.webp", "image/webp"),
     ] {
