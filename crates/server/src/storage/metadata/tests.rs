@@ -206,3 +206,20 @@ fn a_file_of_headers_alone_is_refused() {
         assert!(refused.contains("no image data"), "{format:?}: {refused}");
     }
 }
+
+#[test]
+fn no_cut_nor_changed_byte_makes_the_stripper_panic() {
+    for (photo, format) in [
+        (phone_jpeg(), ImageFormat::Jpeg),
+        (samsung_motion_jpeg(), ImageFormat::Jpeg),
+        (phone_png(), ImageFormat::Png),
+        (phone_webp(), ImageFormat::WebP),
+    ] {
+        for at in (0..photo.len()).step_by(11) {
+            let _ = strip(Bytes::copy_from_slice(&photo[..at]), format);
+            let mut changed = photo.clone();
+            changed[at] ^= 0xFF;
+            let _ = strip(Bytes::from(changed), format);
+        }
+    }
+}
