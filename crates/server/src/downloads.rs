@@ -216,8 +216,8 @@ impl Write for Parts {
     }
 }
 
-/// Reads each image (its kept copy, else from the service) and writes it as a stored entry (photos are compressed already), sending the ZIP as it
-/// grows. A failure ends the body with an error, so the download fails visibly instead of ending short.
+/// Reads each image (its kept copy, else from the service, reduced to what draws it as uploads are) and writes it as
+/// a stored entry (photos are compressed already), sending the ZIP as it grows. A failure ends the body with an error, so the download fails visibly instead of ending short.
 async fn write_zip(
     zips: Arc<Zips>,
     entries: Vec<Entry>,
@@ -230,7 +230,7 @@ async fn write_zip(
     for entry in entries {
         let image = match zips.proxy.state.kept.read(&entry.url).await {
             Some(kept) => Ok(kept),
-            None => zips.fetcher.fetch(&entry.url).await,
+            None => zips.fetcher.fetch(&entry.url).await.and_then(without_metadata),
         };
         let written = match image {
             Ok(image) => zip
@@ -262,9 +262,27 @@ async fn write_zip(
     let _ = parts.send(finished).await;
 }
 
+/// An image fetched from the service (not kept here) with only what draws it: the service may have copied the
+/// photo's own metadata into its result. Another kind of file goes as it came.
+fn without_metadata(image: Bytes) -> Result<Bytes, ServerError> {
+    match image::guess_format(&image) {
+        Ok(format @ (image::ImageFormat::Jpeg | image::ImageFormat::Png | image::ImageFormat::WebP)) => {
+            crate::storage::metadata::strip(image, format).map_err(ServerError::BadGateway)
+        }
+        _ => Ok(image),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_image_fetched_from_the_service_goes_into_a_zip_without_its_metadata() {
+        let fetched = without_metadata(Bytes::from(crate::testing::phone::phone_jpeg())).unwrap();
+        crate::testing::exiftool::assert_drawing_only(&fetched, "a result fetched for a ZIP");
+        assert_eq!(without_metadata(Bytes::from_static(b"%PDF-1.7")).unwrap(), "%PDF-1.7");
+    }
 
     #[test]
     fn names_come_from_the_photo_and_what_was_done() {

@@ -14,6 +14,8 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::testing::csv::{assert_inert, read_with_python};
+use crate::testing::exiftool::assert_drawing_only;
+use crate::testing::phone::phone_jpeg;
 use crate::testing::{TestApp, text};
 
 const STAGED: &str = "http://cv.iptc.org/newscodes/digitalsourcetype/compositeWithTrainedAlgorithmicMedia";
@@ -220,6 +222,38 @@ async fn a_chosen_result_is_disclosed_as_its_profile_asks_and_its_page_lives_wit
     assert_eq!(removed.answer().await.0, 200);
     assert_eq!(get(&page).await.status(), 404);
     assert_eq!(get(record["qr_png_url"].as_str().unwrap()).await.status(), 404);
+}
+
+#[tokio::test]
+async fn the_original_a_disclosure_page_links_keeps_only_what_draws_the_photo() {
+    let server = TestApp::with_tokens(&[]).await;
+    let alice = server.token("alice");
+    let (status, uploaded) = server.ask(Method::POST, "/api/uploads").bearer(&alice).body(phone_jpeg()).answer().await;
+    assert_eq!(status, 200, "{uploaded}");
+    // A photo that reaches the kept original as it came (here an upload an older server stored whole; a photo
+    // at a public address is read the same way) is stripped there too.
+    let as_it_came = format!("{}.jpg", "ab".repeat(16));
+    std::fs::write(server.data_dir().join("uploads").join(&as_it_came), phone_jpeg()).unwrap();
+    let photo_pixels = image::load_from_memory(&phone_jpeg()).unwrap().to_rgb8();
+    for photo in [uploaded["url"].as_str().unwrap().to_string(), server.api(&format!("/uploads/{as_it_came}"))] {
+        let render = server.staged(&alice, &photo, 1).await;
+        let choice = json!({"render_id": render["id"], "variation_id": render["variations"]["items"][0]["id"]});
+        let (status, record) = disclose(&server, &alice, choice).await;
+        assert_eq!(status, 200, "{record}");
+        let page = get(record["disclosure_url"].as_str().unwrap()).await.text().await.unwrap();
+        let original = record["original_url"].as_str().unwrap();
+        let (path, _) = original.strip_prefix(&server.url).unwrap().split_once('?').unwrap();
+        assert!(page.contains(path), "the page links the original {path}");
+        let kept = get(original).await.bytes().await.unwrap();
+        assert_drawing_only(&kept, &format!("the original of {photo}"));
+        assert_eq!(image::load_from_memory(&kept).unwrap().to_rgb8(), photo_pixels, "the photo's own pixels");
+        // and its copy for screens, which the page shows
+        let sources = page.split("src=\"").skip(1).map(|rest| rest.split('"').next().unwrap().replace("&amp;", "&"));
+        let on_screen = sources.filter(|source| source.contains("/original-")).collect::<Vec<_>>();
+        assert_eq!(on_screen.len(), 1, "{page}");
+        let shown = get(&format!("{}{}", server.url, on_screen[0])).await.bytes().await.unwrap();
+        assert_drawing_only(&shown, &format!("the original of {photo} as the page shows it"));
+    }
 }
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 //! `POST /api/uploads`: a photo or mask from the browser (multipart or a raw body, 25 MB and 50 megapixels at most),
-//! checked to decode as an image, cleared of location metadata, kept in the object store (the data dir, or S3 that
-//! several servers share) under its subject's quota for the retention period, and served at an unguessable
-//! address by any server.
+//! checked to decode whole as an image, reduced to what draws it (no metadata but its orientation), kept in the
+//! object store (the data dir, or S3 that several servers share) under its subject's quota for the retention
+//! period, and served at an unguessable address by any server.
 
 use std::io::Cursor;
 use std::sync::Arc;
@@ -168,19 +168,21 @@ fn quota_reached(used: u64, quota: u64, retention: Option<Duration>) -> ServerEr
     ))
 }
 
-/// Format, size and a full decode (so a truncated or corrupt file is caught here, not by the service).
+/// Format, size and a full decode of what is kept (so a truncated or corrupt file is caught here, not by the
+/// service).
 fn inspect(bytes: Bytes) -> Result<(Bytes, ImageFormat, u32, u32), ServerError> {
-    let (cleaned, format, _, _) = cleaned_photo(bytes.clone())?;
+    let (cleaned, format, _, _) = cleaned_photo(bytes)?;
     let mut limits = Limits::default();
     limits.max_alloc = Some(DECODE_MEMORY);
-    let mut reader = ImageReader::with_format(Cursor::new(&bytes[..]), format);
+    let mut reader = ImageReader::with_format(Cursor::new(&cleaned[..]), format);
     reader.limits(limits);
     let image = reader.decode().map_err(unreadable)?;
     Ok((cleaned, format, image.width(), image.height()))
 }
 
 /// A photo passing through (an upload, v1's form): a JPEG, PNG or WebP within the service's size from its header,
-/// returned without its metadata, with its format and size. Nothing is decoded, so it costs about its bytes.
+/// whole (not cut short), returned with only what draws it (`metadata::strip`), with its format and size. Nothing
+/// is decoded, so it costs about its bytes.
 pub(crate) fn cleaned_photo(bytes: Bytes) -> Result<(Bytes, ImageFormat, u32, u32), ServerError> {
     let format = image::guess_format(&bytes).map_err(|_| not_an_image())?;
     if !matches!(format, ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::WebP) {
@@ -188,9 +190,11 @@ pub(crate) fn cleaned_photo(bytes: Bytes) -> Result<(Bytes, ImageFormat, u32, u3
             "{format:?} images are not accepted; upload a JPEG, PNG or WebP image."
         )));
     }
-    // The size first, from the header: a photo the service would refuse is not decoded at all.
+    // Its structure first (a file cut short is told so), then the size from the header: a photo the service
+    // would refuse is not decoded at all.
+    let cleaned = metadata::strip(bytes, format).map_err(ServerError::BadRequest)?;
     let (width, height) =
-        ImageReader::with_format(Cursor::new(&bytes[..]), format).into_dimensions().map_err(unreadable)?;
+        ImageReader::with_format(Cursor::new(&cleaned[..]), format).into_dimensions().map_err(unreadable)?;
     if u64::from(width) * u64::from(height) > MAX_PHOTO_PIXELS {
         return Err(ServerError::TooLarge(format!(
             "The photo is {width}x{height} pixels, over the {} megapixels the service takes; resize it and upload \
@@ -198,7 +202,6 @@ pub(crate) fn cleaned_photo(bytes: Bytes) -> Result<(Bytes, ImageFormat, u32, u3
             MAX_PHOTO_PIXELS / 1_000_000
         )));
     }
-    let cleaned = metadata::strip(bytes, format).map_err(ServerError::BadRequest)?;
     Ok((cleaned, format, width, height))
 }
 

@@ -6,6 +6,8 @@
 
 pub mod csv;
 pub mod deliveries;
+pub mod exiftool;
+pub mod phone;
 pub mod photos;
 pub mod real_service;
 #[allow(dead_code)] // shared with the process tests, which use its TLS half

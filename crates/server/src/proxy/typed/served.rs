@@ -8,7 +8,9 @@ use std::time::Duration;
 use axum::http::Method;
 use serde_json::{Value, json};
 
-use crate::testing::photos::{contains, jpeg_with_location};
+use crate::testing::exiftool::assert_drawing_only;
+use crate::testing::phone::{SECRETS, phone_jpeg};
+use crate::testing::photos::contains;
 use crate::testing::recording::RecordingUpstream;
 use crate::testing::sockets::{post_raw, raw_http};
 use crate::testing::{TEST_API_KEY, TestApp, text};
@@ -98,8 +100,8 @@ async fn each_body_is_capped_to_what_its_call_needs() {
 async fn a_v1_photo_goes_on_without_its_metadata_and_a_non_photo_not_at_all() {
     let upstream = RecordingUpstream::start().await;
     let (server, alice) = behind_tokens(&upstream).await;
-    let original = jpeg_with_location();
-    assert!(contains(&original, b"48.8584") && contains(&original, b"GPSLatitude"));
+    let original = phone_jpeg();
+    assert!(SECRETS.iter().all(|secret| contains(&original, secret.as_bytes())));
     let create = |bytes: &[u8]| {
         let path = "/api/v1/render/create?room_type=living&style=modern&ROOM_TYPE=x";
         let file = ("file", "room.jpg", "image/jpeg");
@@ -111,9 +113,12 @@ async fn a_v1_photo_goes_on_without_its_metadata_and_a_non_photo_not_at_all() {
     assert_eq!(seen[0].path_and_query, "/v1/render/create?room_type=living&style=modern");
     let sent = &seen[0].body;
     assert!(contains(sent, b"filename=\"room.jpg\"") && !contains(sent, b"note"), "{}", String::from_utf8_lossy(sent));
-    for secret in [&b"48.8584"[..], b"GPSLatitude", b"Home Street"] {
-        assert!(!contains(sent, secret), "{} reached the service", String::from_utf8_lossy(secret));
-    }
+    // the photo as the service got it: from its start of image to the form's closing boundary
+    let start = sent.windows(2).position(|w| w == [0xFF, 0xD8]).expect("the photo in the form");
+    let end = sent.windows(4).rposition(|w| w == b"\r\n--").expect("the form's end");
+    assert_drawing_only(&sent[start..end], "the photo v1's create sent on");
+    let refused = create(&original[..original.len() / 3]).await;
+    assert_eq!(refused.0, 400, "a photo cut short: {}", refused.1);
     assert_eq!(create(b"<svg><script>alert(1)</script></svg>").await.0, 415);
     assert_eq!(upstream.seen().len(), 1);
 }

@@ -1,6 +1,6 @@
 //! Uploads through the whole app, in-process: a photo sent raw or as a form is checked to be an image the service
-//! takes, refused when its header claims more pixels than the service's limit, and kept under its subject's
-//! quota for the retention period. (That a photo loses its location is a process test, which reads the log.)
+//! takes, whole, refused when its header claims more pixels than the service's limit, served back with nothing of
+//! its metadata (read by exiftool) and kept under its subject's quota for the retention period.
 
 use std::io::Cursor;
 use std::time::Duration;
@@ -8,6 +8,8 @@ use std::time::Duration;
 use axum::http::Method;
 use image::{ImageFormat, RgbImage};
 
+use crate::testing::exiftool::assert_drawing_only;
+use crate::testing::phone::{phone_jpeg, phone_png, phone_webp, plain_jpeg, samsung_motion_jpeg};
 use crate::testing::photos::{jpeg_with_location, photo};
 use crate::testing::{TestApp, text};
 
@@ -34,7 +36,7 @@ async fn a_form_upload_is_accepted_and_non_images_are_refused() {
     for (body, status, words) in [
         (b"just some text".to_vec(), 415, "not an image"),
         (b"GIF89a\x01\x00\x01\x00\x00\x00\x00;".to_vec(), 415, "JPEG, PNG or WebP"),
-        (truncated, 400, "not a readable image"),
+        (truncated, 400, "cut short"),
         (Vec::new(), 400, "empty"),
         (vec![0xFF; 25 * 1024 * 1024 + 1], 413, "25 MB"),
     ] {
@@ -44,6 +46,42 @@ async fn a_form_upload_is_accepted_and_non_images_are_refused() {
     }
     for name in ["nothere.jpg", "00000000000000000000000000000000.jpg", "..%2Fvstage.sqlite3"] {
         assert_eq!(server.get(&format!("/api/uploads/{name}")).await.status(), 404, "{name}");
+    }
+}
+
+#[tokio::test]
+async fn a_phone_photo_is_served_back_with_only_what_draws_it_sent_raw_or_as_a_form() {
+    let server = TestApp::start(&[]).await;
+    for (photo, name, mime) in [
+        (phone_jpeg(), "motion.jpg", "image/jpeg"),
+        (samsung_motion_jpeg(), "samsung.jpg", "image/jpeg"),
+        (phone_png(), "screen.png", "image/png"),
+        (phone_webp(), "shared.webp", "image/webp"),
+    ] {
+        let raw = server.ask(Method::POST, "/api/uploads").header("content-type", mime).body(photo.clone());
+        let form = server.ask(Method::POST, "/api/uploads").form(("file", name, mime), &photo, &[]);
+        for (how, asking) in [("raw", raw), ("form", form)] {
+            let (status, uploaded) = asking.answer().await;
+            assert_eq!(status, 200, "{name} {how}: {uploaded}");
+            let (head, served) = server.bytes(path_of(&server, uploaded["url"].as_str().unwrap())).await;
+            assert_eq!(head.headers()["content-type"], mime);
+            assert_eq!(uploaded["bytes"], served.len(), "{name} {how}");
+            assert_drawing_only(&served, &format!("{name} sent {how}"));
+            let pixels = |bytes: &[u8]| image::load_from_memory(bytes).unwrap().to_rgba8();
+            assert!(pixels(&served) == pixels(&photo), "{name} {how}: the same pixels");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_photo_cut_short_is_refused_with_what_to_do() {
+    let server = TestApp::start(&[]).await;
+    let jpeg = plain_jpeg();
+    for at in [jpeg.len() * 3 / 10, jpeg.len() * 6 / 10, jpeg.len() - 1] {
+        let (status, answer) = server.ask(Method::POST, "/api/uploads").body(jpeg[..at].to_vec()).answer().await;
+        assert_eq!(status, 400, "cut at {at} of {}: {answer}", jpeg.len());
+        let message = answer["message"].as_str().unwrap();
+        assert!(message.contains("cut short") && message.contains("upload the whole file"), "{message}");
     }
 }
 

@@ -1,0 +1,143 @@
+//! A JPEG reduced to its frame, tables, scans and colour (the JFIF header without its thumbnail, the ICC profile,
+//! Adobe's colour transform), up to its end-of-image marker and nothing after it.
+//!
+//! `img-parts` reads the segments up to the first scan and leaves the rest of the file as that scan's data (the
+//! other scans of a progressive JPEG, the tables and metadata between them, the end-of-image marker and whatever
+//! a phone appends after it: an MPF second image, a motion photo's video, another EXIF block). The rest is read
+//! here, into `img-parts`' own segments: the scan's data ends at the first marker that is neither a stuffed
+//! `FF 00` nor a restart marker, and what follows is a marker with its length, up to the end-of-image marker.
+
+use img_parts::jpeg::{Jpeg, JpegSegment, markers};
+use img_parts::{Bytes, ImageEXIF};
+
+use super::{cut_short, no_image, orientation_only_exif, turning, unreadable};
+
+/// The most segments read after the first scan (a progressive JPEG has a few dozen: a scan and its tables at a
+/// time), so that a file of empty segments cannot make a list many times its size.
+const MOST_SEGMENTS_AFTER_THE_FIRST_SCAN: usize = 4096;
+/// What a JFIF header holds before its thumbnail: identifier, version, units, densities, thumbnail size.
+const JFIF_WITHOUT_THUMBNAIL: usize = 14;
+
+/// The JPEG with only what draws it, and its orientation alone as EXIF when it turns the photo.
+pub(super) fn drawing_only(bytes: Bytes) -> Result<Bytes, String> {
+    let head = Jpeg::from_bytes(bytes.clone()).map_err(unreadable)?;
+    let mut kept = Vec::with_capacity(head.segments().len());
+    for segment in head.segments() {
+        if segment.has_entropy() {
+            // the first scan, whose data img-parts runs to the end of the file
+            let rest = bytes.slice(bytes.len() - (segment.len_with_entropy() - segment.len())..);
+            scans(segment.contents().clone(), rest, &mut kept)?;
+        } else if let Some(segment) = drawing(segment.marker(), segment.contents()) {
+            kept.push(segment);
+        }
+    }
+    let orientation = turning(head.exif());
+    let mut jpeg = Jpeg::from_bytes(Bytes::from_static(&[markers::P, markers::SOI, markers::P, markers::EOI]))
+        .map_err(unreadable)?;
+    if !kept.iter().any(|segment| segment.marker() == markers::SOS) {
+        return Err(no_image());
+    }
+    let scanned = kept.iter().any(JpegSegment::has_entropy);
+    *jpeg.segments_mut() = kept;
+    if let Some(orientation) = orientation {
+        jpeg.set_exif(Some(orientation_only_exif(orientation)));
+    }
+    if scanned {
+        // a scan's data no longer runs to the end of the file: the end-of-image marker is written after it
+        jpeg.segments_mut().push(JpegSegment::new(markers::EOI));
+    }
+    Ok(jpeg.encoder().bytes())
+}
+
+/// The scans from the first one's header on, each with its data, and the segments between them that drawing
+/// needs, into `kept`, up to the end-of-image marker. `data` starts with the first scan's data.
+fn scans(header: Bytes, data: Bytes, kept: &mut Vec<JpegSegment>) -> Result<(), String> {
+    let mut at = scan_end(&data).ok_or_else(cut_short)?;
+    kept.push(JpegSegment::new_with_entropy(markers::SOS, header, data.slice(..at)));
+    for _ in 0..MOST_SEGMENTS_AFTER_THE_FIRST_SCAN {
+        let (marker, after) = next_marker(&data, at).ok_or_else(cut_short)?;
+        if marker == markers::EOI {
+            return Ok(());
+        }
+        if !has_length(marker) {
+            at = after;
+            continue;
+        }
+        let contents = contents_at(&data, after)?;
+        at = after + 2 + contents.len();
+        if marker == markers::SOS {
+            let scan = scan_end(&data[at..]).ok_or_else(cut_short)?;
+            kept.push(JpegSegment::new_with_entropy(markers::SOS, contents, data.slice(at..at + scan)));
+            at += scan;
+        } else {
+            kept.extend(drawing(marker, &contents));
+        }
+    }
+    Err(too_many_segments())
+}
+
+/// The contents of the segment whose length is at `at`.
+fn contents_at(data: &Bytes, at: usize) -> Result<Bytes, String> {
+    let length = data.get(at..at + 2).map(|b| usize::from(u16::from_be_bytes([b[0], b[1]]))).ok_or_else(cut_short)?;
+    if length < 2 {
+        return Err("The file's structure is damaged (a segment's length is wrong); export the photo again.".into());
+    }
+    if at + length > data.len() {
+        return Err(cut_short());
+    }
+    Ok(data.slice(at + 2..at + length))
+}
+
+fn too_many_segments() -> String {
+    format!(
+        "The file has more than {MOST_SEGMENTS_AFTER_THE_FIRST_SCAN} segments after its first scan, which no photo \
+         has; export the photo again."
+    )
+}
+
+/// Where a scan's entropy-coded data at the start of `data` ends: at the first `FF` that is neither a stuffed
+/// zero nor a restart marker (nor a fill byte before a marker). `None` when the file ends first.
+fn scan_end(data: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    loop {
+        let ff = at + data[at..].iter().position(|&b| b == markers::P)?;
+        match *data.get(ff + 1)? {
+            markers::Z | markers::RST0..=markers::RST7 => at = ff + 2,
+            _ => return Some(ff),
+        }
+    }
+}
+
+/// The marker at or after `at` (bytes that are not a marker skipped, as `img-parts` does, and fill bytes), and
+/// where what follows it starts.
+fn next_marker(data: &[u8], at: usize) -> Option<(u8, usize)> {
+    let ff = at + data.get(at..)?.iter().position(|&b| b == markers::P)?;
+    let marker = ff + data[ff..].iter().position(|&b| b != markers::P)?;
+    Some((data[marker], marker + 1))
+}
+
+/// Whether `marker` is followed by a length and contents (as `img-parts` reads them).
+fn has_length(marker: u8) -> bool {
+    matches!(marker, markers::SOF0..=markers::SOF15 | markers::SOS..=markers::EXP | markers::APP0..=markers::COM)
+}
+
+/// The segment as kept, when drawing needs it: the frame, Huffman, arithmetic and quantisation tables, the
+/// restart interval, the number of lines, hierarchical frames, the JFIF header (without its thumbnail), the ICC
+/// profile and Adobe's colour transform. Anything else (EXIF, XMP, MPF, FlashPix, IPTC, JUMBF, comments...) goes.
+fn drawing(marker: u8, contents: &Bytes) -> Option<JpegSegment> {
+    let kept = match marker {
+        markers::SOF0..=markers::SOF15 | markers::DQT | markers::DNL | markers::DRI | markers::DHP | markers::EXP => {
+            contents.clone()
+        }
+        markers::APP0 if contents.starts_with(b"JFIF\0") && contents.len() >= JFIF_WITHOUT_THUMBNAIL => {
+            let mut header = contents[..JFIF_WITHOUT_THUMBNAIL].to_vec();
+            header[12..].fill(0); // a thumbnail of no pixels
+            Bytes::from(header)
+        }
+        markers::APP2 if contents.starts_with(b"ICC_PROFILE\0") => contents.clone(),
+        markers::APP14 if contents.starts_with(b"Adobe") => contents.clone(),
+        _ => return None,
+    };
+    // JPG (0xC8) is reserved for extensions, not a frame
+    (marker != markers::JPG).then(|| JpegSegment::new_with_contents(marker, kept))
+}
