@@ -3,6 +3,7 @@
 //! no room left under the 20-per-render limit or no empty room to stage.
 
 use leptos_i18n::td_string;
+use vstage_api::usage::{self, Cost, UsageKind};
 use vstage_api::{MAX_VARIATIONS_PER_RENDER, Variation, VariationStatus, VariationType};
 
 use crate::config_draft::{ConfigDraft, Kind};
@@ -19,6 +20,8 @@ pub struct Target {
     pub existing: u64,
     /// Its newest finished removal variation: the empty room to stage on.
     pub empty_room: Option<String>,
+    /// What it stands charged for, as its variations show it (`usage::charged_by`).
+    pub charged: Cost,
 }
 
 impl Target {
@@ -28,7 +31,8 @@ impl Target {
             .rev()
             .find(|v| v.kind == Some(VariationType::Removal) && v.status == VariationStatus::Done)
             .map(|v| v.id.clone());
-        Target { render_id: render_id.into(), label: label.into(), existing, empty_room }
+        let charged = usage::charged_by(variations);
+        Target { render_id: render_id.into(), label: label.into(), existing, empty_room, charged }
     }
 }
 
@@ -38,6 +42,8 @@ impl Target {
 pub struct Plan {
     pub send: Vec<(String, ConfigDraft)>,
     pub left_out: Vec<String>,
+    /// What sending it costs the allowance: another kind than a render stands charged for pays (`usage::of_added`).
+    pub cost: Cost,
 }
 
 /// One configuration for every target; with `on_empty_rooms`, staged on each render's own empty room (its
@@ -73,6 +79,8 @@ pub fn plan(locale: Locale, targets: &[Target], draft: &ConfigDraft, on_empty_ro
             });
             continue;
         }
+        let kinds = [UsageKind::of(&own.to_config())];
+        plan.cost = plan.cost.plus(usage::of_added(1, target.charged, &kinds));
         plan.send.push((target.render_id.clone(), own));
     }
     plan
@@ -116,6 +124,13 @@ mod tests {
         // removal first makes two variations a count
         let removing = ConfigDraft { removal: vstage_api::RemovalMode::On, kind: Kind::Staging, ..one };
         assert!(plan(Locale::en, &targets[2..], &removing, false).left_out[0].contains("not 2"));
+
+        // more of what a render is costs nothing; another kind, a photo of it per render
+        assert_eq!(same.cost, Cost::NONE, "staging added to a staging render");
+        let enhancing = ConfigDraft { kind: Kind::Enhancement, ..draft.clone() };
+        assert_eq!(plan(Locale::en, &targets, &enhancing, false).cost, Cost::of(UsageKind::ImageEditing, 1));
+        let failed = [Target::of("r4", "Porch.jpg", 1, &[variation("f1", "staging", "error")])];
+        assert_eq!(plan(Locale::en, &failed, &draft, false).cost, Cost::of(UsageKind::Staging, 1), "given back");
 
         // in French, one variation is singular
         assert_eq!(

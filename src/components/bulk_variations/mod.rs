@@ -22,6 +22,7 @@ use self::sending::Sending;
 use self::state::BulkDialog;
 use crate::api::use_api;
 use crate::components::config_fields::ConfigFields;
+use crate::components::cost_note::{CostNote, covered};
 use crate::locale::use_locale;
 
 #[component]
@@ -44,6 +45,7 @@ pub fn BulkVariations(
             <ConfigFields id=DRAFT_ID drafts=dialog.draft existing=Signal::stored(0) error=Signal::stored(None::<ValidationError>) />
             <ReadingNote reading=dialog.reading />
             <LeftOut plan=dialog.plan />
+            <CostNote cost=Signal::derive(move || dialog.plan.get().map(|plan| plan.cost)) />
             <Sending dialog on_send=send on_close />
         </div>
     }
@@ -72,6 +74,9 @@ fn read_renders(dialog: BulkDialog, chosen: Vec<(String, String)>) {
 fn sender(dialog: BulkDialog, on_added: Callback<Vec<String>>) -> Callback<()> {
     let api = use_api();
     Callback::new(move |()| {
+        if !dialog.plan.get_untracked().is_none_or(|plan| covered(plan.cost)) {
+            return;
+        }
         let Some(plan) = dialog.start_sending() else { return };
         let api = api.clone();
         spawn_local(async move {

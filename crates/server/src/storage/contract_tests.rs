@@ -9,12 +9,12 @@ use vstage_api::board::{BoardRender, MAX_BOARD_RENDERS};
 use super::boards::Boards;
 use super::postgres::Postgres;
 use super::sqlite::Sqlite;
-use super::store::{CapReached, RecordsCap};
 use super::store::{
     AddedTo, ClaimReporter, Creation, Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LevelReached,
     LevelReports, Limits, Reservation, Reserved, Setting, SignerRecord, Store, StoredEvent, SubjectAllowance,
     UploadRecord,
 };
+use super::store::{CapReached, RecordsCap};
 use crate::live::webhooks::SEEN_FOR_MS;
 use vstage_api::usage::{Cost, UsageKind, UsageLevel};
 
