@@ -293,6 +293,13 @@ pub struct ServeArgs {
     /// time, up to an hour, for three days.
     #[arg(long, default_value_t = 5000)]
     pub host_webhook_retry_ms: u64,
+    /// Seconds each host webhook receiver has to answer an attempt; one that does not is tried again later.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub host_webhook_timeout_s: u64,
+    /// Attempts under way at once to each host webhook receiver (each about another render): a receiver that
+    /// hangs holds at most this many of its own, and delays no other receiver.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub host_webhook_concurrency: u64,
     /// Live-event streams a subject may hold open at once.
     #[arg(long, default_value_t = 32)]
     pub max_event_streams: usize,
