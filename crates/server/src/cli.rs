@@ -329,6 +329,14 @@ pub struct ServeArgs {
     /// ZIP, a file, pipelined requests) loses its connection, and the work for it stops. 0 for no limit.
     #[arg(long, default_value_t = 30)]
     pub send_timeout_s: u64,
+    /// The least a request's body, or an answer, must move once it waits for the client: fewer bytes than this in
+    /// a window of --transfer-window-s waiting (a body dripped, an answer left unread) and the connection is cut (a
+    /// body answered 408), however long its whole time-out. 0 for no least.
+    #[arg(long, default_value_t = 1024)]
+    pub min_transfer_bytes: u64,
+    /// Seconds of waiting in which a transfer must move --min-transfer-bytes.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub transfer_window_s: u64,
 }
 
 /// Where it listens and what it serves, never `--database`, which may carry a password.
