@@ -18,6 +18,8 @@ use crate::upstream::http_client::HttpClient;
 const IDLE: Duration = Duration::from_secs(1);
 /// How often the outbox is searched for receivers no longer named that still have entries pending.
 const LOOK_FOR_RECEIVERS: Duration = Duration::from_secs(60);
+/// How often at most a lane counts what is pending, for the metrics (a count reads the whole outbox).
+const COUNT_EVERY: Duration = Duration::from_secs(1);
 /// How often settled deliveries past their time are forgotten (and at start).
 const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 
@@ -72,7 +74,12 @@ impl HostWebhooks {
     async fn lane(self: Arc<Self>, target: String, client: HttpClient, lasting: bool) {
         let mut written = self.due.subscribe();
         let mut under_way = JoinSet::new();
+        let (mut settled, mut counted_at) = (false, None::<std::time::Instant>);
         loop {
+            if settled && counted_at.is_none_or(|at| at.elapsed() >= COUNT_EVERY) {
+                self.count_pending().await;
+                (settled, counted_at) = (false, Some(std::time::Instant::now()));
+            }
             written.borrow_and_update();
             let free = self.pacing.per_receiver.saturating_sub(under_way.len());
             if free > 0 {
@@ -93,7 +100,7 @@ impl HostWebhooks {
             tokio::select! {
                 Some(_) = under_way.join_next(), if !under_way.is_empty() => {
                     while under_way.try_join_next().is_some() {}
-                    self.count_pending().await;
+                    settled = true;
                 }
                 Ok(()) = written.changed() => {}
                 () = tokio::time::sleep(IDLE) => {}
@@ -101,7 +108,7 @@ impl HostWebhooks {
         }
     }
 
-    /// Sets the metric of what is pending, once attempts have ended.
+    /// Sets the metric of what is pending, after attempts ended.
     async fn count_pending(&self) {
         if let Ok(counts) = self.store.delivery_counts().await {
             metrics().host_webhooks_pending.set(i64::try_from(counts.pending).unwrap_or(i64::MAX));
