@@ -101,8 +101,14 @@ pub enum DeliveriesAction {
         #[arg(long, default_value_t = 50)]
         limit: i64,
     },
-    /// Send event ID (`msg_...`) again to each of its receivers, whatever became of it.
-    Retry { id: String },
+    /// Send event ID (`msg_...`) again to each of its receivers (or to the one `--to` names), whatever became of
+    /// it; an attempt under way is left to end, and what it ends with stands.
+    Retry {
+        id: String,
+        /// Only to this receiver (its `--host-webhook-url`, as `list` shows it).
+        #[arg(long, value_name = "URL")]
+        to: Option<String>,
+    },
 }
 
 #[derive(Debug, Args)]

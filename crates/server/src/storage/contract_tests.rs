@@ -648,8 +648,13 @@ async fn the_host_outbox_delivers_each_event_once_in_order_per_render() {
 
         let failed = store.deliveries(Some("failed"), 10).await.unwrap();
         assert_eq!((failed.len(), failed[0].last_error.as_str()), (1, "HTTP 500"));
-        assert_eq!(store.retry_delivery("msg_1", 300_000).await.unwrap(), 2, "both receivers of msg_1");
-        assert_eq!(store.retry_delivery("msg_9", 300_000).await.unwrap(), 0);
+        assert_eq!(store.retry_delivery("msg_1", Some(b), 300_000).await.unwrap(), 1, "to b only");
+        assert_eq!(ids(&claim(b, 300_000).await), [format!("msg_1 {b}")], "due again at once");
+        assert!(claim(a, 300_000).await.is_empty(), "a's msg_1 stays sent");
+        assert_eq!(store.retry_delivery("msg_1", None, 300_000).await.unwrap(), 2, "both receivers of msg_1");
+        assert!(claim(b, 300_001).await.is_empty(), "b's attempt under way keeps its claim: not sent twice at once");
+        assert_eq!(store.retry_delivery("msg_9", None, 300_000).await.unwrap(), 0);
+        assert_eq!(store.retry_delivery("msg_1", Some("http://c.example/in"), 300_000).await.unwrap(), 0);
         let counts = store.delivery_counts().await.unwrap();
         assert_eq!((counts.pending, counts.sent, counts.failed), (2, 2, 0));
 

@@ -86,8 +86,10 @@ pub trait HostOutbox: Send + Sync {
     async fn settle_delivery(&self, seq: i64, attempt: Attempt, now: i64) -> Result<(), ServerError>;
     /// At most `limit` deliveries, newest first, of `outcome` (`pending`, `sent`, `failed`) or all.
     async fn deliveries(&self, outcome: Option<&str>, limit: i64) -> Result<Vec<DeliveryRow>, ServerError>;
-    /// Sends event `id` again (to each of its receivers) from `now`, whatever became of it; how many were reset.
-    async fn retry_delivery(&self, id: &str, now: i64) -> Result<u64, ServerError>;
+    /// Sends event `id` again from `now` to each of its receivers, or to receiver `to` only, whatever became of it;
+    /// how many were reset. An entry whose attempt is under way keeps its claim (it is not sent twice at once): what
+    /// that attempt ends with stands.
+    async fn retry_delivery(&self, id: &str, to: Option<&str>, now: i64) -> Result<u64, ServerError>;
     async fn delivery_counts(&self) -> Result<DeliveryCounts, ServerError>;
     /// Forgets the deliveries sent before `sent_before` and those given up before `failed_before`; how many.
     async fn forget_settled(&self, sent_before: i64, failed_before: i64) -> Result<u64, ServerError>;

@@ -126,7 +126,14 @@ async fn a_render_created_reaches_the_host_signed_after_its_receiver_failed_thre
     assert!(listed.contains(&format!("render.created render {render_id}")), "{listed}");
     assert!(listed.contains(": sent after 4 attempt(s)"), "{listed}");
     let before = received.lock().unwrap().len();
-    let again = vstage(&server, &["deliveries", "retry", ids[0]]);
+    let elsewhere = std::process::Command::new(env!("CARGO_BIN_EXE_vstage"))
+        .args(["deliveries", "retry", ids[0], "--to", "http://127.0.0.1:9/elsewhere", "--data-dir"])
+        .arg(server.data_dir())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&elsewhere.stderr);
+    assert!(!elsewhere.status.success() && said.contains("no delivery of"), "not a receiver of it: {said}");
+    let again = vstage(&server, &["deliveries", "retry", ids[0], "--to", &url]);
     assert!(again.contains("sent again to 1 receiver(s)"), "{again}");
     let after = wait_for(&received, before + 1).await;
     assert!(after[before..].iter().any(|(headers, _)| headers["webhook-id"] == ids[0]), "sent again");

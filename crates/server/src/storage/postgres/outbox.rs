@@ -142,15 +142,16 @@ impl HostOutbox for Postgres {
         .await
     }
 
-    async fn retry_delivery(&self, id: &str, now: i64) -> Result<u64, ServerError> {
-        let id = id.to_string();
+    async fn retry_delivery(&self, id: &str, to: Option<&str>, now: i64) -> Result<u64, ServerError> {
+        let (id, to) = (id.to_string(), to.map(str::to_string));
         self.run(move |pool| async move {
             let client = pool.get().await?;
             Ok(client
                 .execute(
-                    "UPDATE host_outbox SET outcome = 'pending', settled_at = NULL, next_at = $2, lease_until = 0
-                     WHERE id = $1",
-                    &[&id, &now],
+                    "UPDATE host_outbox SET next_at = $2, settled_at = NULL,
+                         lease_until = CASE WHEN outcome = 'pending' THEN lease_until ELSE 0 END, outcome = 'pending'
+                     WHERE id = $1 AND ($3::TEXT IS NULL OR target = $3)",
+                    &[&id, &now, &to],
                 )
                 .await?)
         })
