@@ -102,30 +102,39 @@ pub struct PacedBody {
 #[error("the request's body moved too slowly")]
 struct TooSlow;
 
-/// The request with its body held to `rate`, and the flag that says it was cut off; a request without a body
-/// as it is.
-pub fn pace_body(
-    request: hyper::Request<Body>,
-    rate: Option<MinRate>,
-) -> (hyper::Request<Body>, Option<Arc<AtomicBool>>) {
-    let Some(rate) = rate.filter(|_| !hyper::body::Body::is_end_stream(request.body())) else {
-        return (request, None);
-    };
-    let slow = Arc::new(AtomicBool::new(false));
-    let watched = slow.clone();
-    let request = request.map(|body| Body::new(PacedBody { body, watch: Watch::new(rate), slow: watched }));
-    (request, Some(slow))
+/// In a request whose body is held to the rate: says whether it was cut off, for the app to answer 408 (its log
+/// line, metrics and request id then tell what the client was answered).
+#[derive(Clone)]
+pub struct SlowBody {
+    slow: Arc<AtomicBool>,
+    rate: MinRate,
 }
 
-/// The answer to a request whose body was cut off: a 408 that says why, and the connection closed after it.
-pub fn answer(answer: Response, slow: Option<&AtomicBool>, rate: Option<MinRate>) -> Response {
-    let (Some(slow), Some(rate)) = (slow, rate) else { return answer };
-    if !slow.load(Ordering::Relaxed) {
-        return answer;
+/// The request with its body held to `rate` (and a [`SlowBody`] among its extensions); a request without a body
+/// as it is.
+pub fn pace_body(mut request: hyper::Request<Body>, rate: Option<MinRate>) -> hyper::Request<Body> {
+    let Some(rate) = rate.filter(|_| !hyper::body::Body::is_end_stream(request.body())) else { return request };
+    let slow = Arc::new(AtomicBool::new(false));
+    request.extensions_mut().insert(SlowBody { slow: slow.clone(), rate });
+    request.map(|body| Body::new(PacedBody { body, watch: Watch::new(rate), slow }))
+}
+
+impl SlowBody {
+    /// The request's, when its body is held to the rate.
+    pub fn of<B>(request: &hyper::Request<B>) -> Option<SlowBody> {
+        request.extensions().get::<SlowBody>().cloned()
     }
-    let mut refused = ServerError::BodyTimeout(rate.too_slow("request's body")).into_response();
-    refused.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
-    refused
+
+    /// The answer, or when the body was cut off a 408 that says why, the connection closed after it.
+    pub fn answer(&self, mut answer: Response) -> Response {
+        if !self.slow.load(Ordering::Relaxed) {
+            return answer;
+        }
+        let mut refused = ServerError::BodyTimeout(self.rate.too_slow("request's body")).into_response();
+        *refused.extensions_mut() = std::mem::take(answer.extensions_mut());
+        refused.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+        refused
+    }
 }
 
 impl hyper::body::Body for PacedBody {

@@ -195,9 +195,8 @@ fn run_worker(
             let peer = Peer(peer);
             let rate = options.min_rate;
             let service = hyper::service::service_fn(move |request: hyper::Request<_>| {
-                let (request, slow) = min_rate::pace_body(request.map(axum::body::Body::new), rate);
-                let answer = app(request, peer);
-                async move { Ok::<_, Infallible>(min_rate::answer(answer.await, slow.as_deref(), rate)) }
+                let answer = app(min_rate::pace_body(request.map(axum::body::Body::new), rate), peer);
+                async move { Ok::<_, Infallible>(answer.await) }
             });
             let mut stream = TimeoutStream::new(stream);
             stream.set_write_timeout(options.send_timeout);

@@ -44,7 +44,9 @@ async fn a_body_dripped_a_byte_at_a_time_is_cut_off_for_its_rate() {
     let answer = String::from_utf8_lossy(&answer);
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     assert!(answer.contains("fewer than 1024 bytes in 1 s"), "the answer says why: {answer}");
-    assert!(answer.to_ascii_lowercase().contains("connection: close"), "and the connection closes: {answer}");
+    let head = answer.to_ascii_lowercase();
+    assert!(head.contains("connection: close"), "and the connection closes: {answer}");
+    assert!(head.contains("x-request-id: "), "logged as the 408 it is, under its request id: {answer}");
 }
 
 #[tokio::test]
