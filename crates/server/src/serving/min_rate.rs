@@ -30,13 +30,18 @@ pub struct MinRate {
 }
 
 impl MinRate {
-    /// The sentence for a client cut off.
-    fn too_slow(&self, what: &str) -> String {
+    /// The sentence for a client whose body was cut off.
+    fn body_too_slow(&self) -> String {
         format!(
-            "The {what} moved fewer than {} bytes in {} s; send it again on a faster connection.",
+            "The request's body moved fewer than {} bytes in {} s; send it again on a faster connection.",
             self.bytes,
             self.window.as_secs()
         )
+    }
+
+    /// Why a connection whose answer was left unread ended (in the server's debug log).
+    fn answer_too_slow(&self) -> String {
+        format!("the client took fewer than {} bytes of the answer in {} s", self.bytes, self.window.as_secs())
     }
 }
 
@@ -130,7 +135,7 @@ impl SlowBody {
         if !self.slow.load(Ordering::Relaxed) {
             return answer;
         }
-        let mut refused = ServerError::BodyTimeout(self.rate.too_slow("request's body")).into_response();
+        let mut refused = ServerError::BodyTimeout(self.rate.body_too_slow()).into_response();
         *refused.extensions_mut() = std::mem::take(answer.extensions_mut());
         refused.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
         refused
@@ -188,7 +193,7 @@ impl<Io> PacedWrites<Io> {
                 Poll::Ready(Ok(count))
             }
             Poll::Pending if watch.ran_out(cx) => {
-                Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, watch.rate.too_slow("answer"))))
+                Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, watch.rate.answer_too_slow())))
             }
             other => other,
         }
