@@ -18,14 +18,31 @@ const WHOLE_TIMEOUTS: [&str; 8] =
 #[tokio::test]
 async fn a_body_dripped_a_byte_at_a_time_is_cut_off_for_its_rate() {
     let server = TestApp::start(&[&WHOLE_TIMEOUTS[..], &["--transfer-window-s", "1"]].concat()).await;
+    // an upload, a call the proxy reads, the service's webhook receiver: every body is held to the rate
+    for (path, content_type) in [
+        ("/api/uploads", "image/jpeg"),
+        ("/api/v2/renders", "application/json"),
+        ("/api/webhooks/service", "text/plain"),
+    ] {
+        let answer = dripped(&server, path, content_type).await;
+        assert!(answer.starts_with("HTTP/1.1 408"), "{path}: {answer}");
+        assert!(answer.contains("fewer than 1024 bytes in 1 s"), "{path}: the answer says why: {answer}");
+        let head = answer.to_ascii_lowercase();
+        assert!(head.contains("connection: close"), "{path}: and the connection closes: {answer}");
+        assert!(head.contains("x-request-id: "), "{path}: logged as the 408 it is, under its request id: {answer}");
+    }
+}
+
+/// What the server answers to a body posted to `path` a byte every 100 ms, each in time for any wait between two
+/// reads, until the server stops taking them; read until it closes the connection.
+async fn dripped(server: &TestApp, path: &str, content_type: &str) -> String {
     let address = server.url.trim_start_matches("http://").to_string();
     let stream = TcpStream::connect(&address).await.unwrap();
     let (mut reading, mut writing) = stream.into_split();
     let head = format!(
-        "POST /api/uploads HTTP/1.1\r\nHost: {address}\r\nContent-Type: image/jpeg\r\nContent-Length: 100000\r\n\r\n"
+        "POST {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: {content_type}\r\nContent-Length: 10000\r\n\r\n"
     );
     writing.write_all(head.as_bytes()).await.unwrap();
-    // a byte every 100 ms, each in time for any wait between two reads, until the server stops taking them
     let drip = tokio::spawn(async move {
         while writing.write_all(b"x").await.is_ok() {
             tokio::time::sleep(Duration::from_millis(100)).await;
@@ -41,12 +58,7 @@ async fn a_body_dripped_a_byte_at_a_time_is_cut_off_for_its_rate() {
         }
     }
     drip.abort();
-    let answer = String::from_utf8_lossy(&answer);
-    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
-    assert!(answer.contains("fewer than 1024 bytes in 1 s"), "the answer says why: {answer}");
-    let head = answer.to_ascii_lowercase();
-    assert!(head.contains("connection: close"), "and the connection closes: {answer}");
-    assert!(head.contains("x-request-id: "), "logged as the 408 it is, under its request id: {answer}");
+    String::from_utf8_lossy(&answer).into_owned()
 }
 
 #[tokio::test]
