@@ -18,6 +18,7 @@ use crate::proxy::{self, Proxy};
 use crate::request_log::RequestIds;
 use crate::results::fetch::ResultFetcher;
 use crate::serving::body_deadline;
+use crate::serving::min_rate::SlowBody;
 use crate::site::{declarations, demo, static_files};
 use crate::state::AppState;
 use crate::storage::uploads;
@@ -60,6 +61,7 @@ pub fn for_this_worker(state: &AppState) -> anyhow::Result<serving::App> {
     let ids = RequestIds::new()?;
     Ok(Arc::new(move |mut request, peer| {
         let begun = ids.begin(&request);
+        let slow_body = SlowBody::of(&request);
         if let Some(Err(refused)) =
             guard.as_ref().map(|guard| guard.check(request.method(), request.uri(), request.headers()))
         {
@@ -69,7 +71,13 @@ pub fn for_this_worker(state: &AppState) -> anyhow::Result<serving::App> {
         if needs_peer {
             request.extensions_mut().insert(ConnectInfo(peer));
         }
-        Box::pin(answer(request).map(move |response| begun.end(not_sniffed(response))))
+        Box::pin(answer(request).map(move |response| {
+            let response = match &slow_body {
+                Some(slow_body) => slow_body.answer(response),
+                None => response,
+            };
+            begun.end(not_sniffed(response))
+        }))
     }))
 }
 

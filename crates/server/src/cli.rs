@@ -101,8 +101,14 @@ pub enum DeliveriesAction {
         #[arg(long, default_value_t = 50)]
         limit: i64,
     },
-    /// Send event ID (`msg_...`) again to each of its receivers, whatever became of it.
-    Retry { id: String },
+    /// Send event ID (`msg_...`) again to each of its receivers (or to the one `--to` names), whatever became of
+    /// it; an attempt under way is left to end, and what it ends with stands.
+    Retry {
+        id: String,
+        /// Only to this receiver (its `--host-webhook-url`, as `list` shows it).
+        #[arg(long, value_name = "URL")]
+        to: Option<String>,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -293,6 +299,13 @@ pub struct ServeArgs {
     /// time, up to an hour, for three days.
     #[arg(long, default_value_t = 5000)]
     pub host_webhook_retry_ms: u64,
+    /// Seconds each host webhook receiver has to answer an attempt; one that does not is tried again later.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub host_webhook_timeout_s: u64,
+    /// Attempts under way at once to each host webhook receiver (each about another render): a receiver that
+    /// hangs holds at most this many of its own, and delays no other receiver.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub host_webhook_concurrency: u64,
     /// Live-event streams a subject may hold open at once.
     #[arg(long, default_value_t = 32)]
     pub max_event_streams: usize,
@@ -322,6 +335,14 @@ pub struct ServeArgs {
     /// ZIP, a file, pipelined requests) loses its connection, and the work for it stops. 0 for no limit.
     #[arg(long, default_value_t = 30)]
     pub send_timeout_s: u64,
+    /// The least a request's body, or an answer, must move once it waits for the client: fewer bytes than this in
+    /// a window of --transfer-window-s waiting (a body dripped, an answer left unread) and the connection is cut (a
+    /// body answered 408), however long its whole time-out. 0 for no least.
+    #[arg(long, default_value_t = 1024)]
+    pub min_transfer_bytes: u64,
+    /// Seconds of waiting in which a transfer must move --min-transfer-bytes.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub transfer_window_s: u64,
 }
 
 /// Where it listens and what it serves, never `--database`, which may carry a password.

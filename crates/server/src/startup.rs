@@ -93,7 +93,11 @@ impl Foundation {
             &args.host_webhook_urls,
             secrets.host_webhook.as_deref(),
             store.clone(),
-            Duration::from_millis(args.host_webhook_retry_ms.max(1)),
+            host_webhooks::Pacing {
+                first_retry: Duration::from_millis(args.host_webhook_retry_ms.max(1)),
+                attempt_timeout: Duration::from_secs(args.host_webhook_timeout_s),
+                per_receiver: usize::try_from(args.host_webhook_concurrency).unwrap_or(1),
+            },
         )?;
         let files = objects::open(args.storage.as_deref(), &args.data_dir)?;
         let location = match &args.storage {

@@ -17,9 +17,15 @@ pub async fn run(args: DeliveriesArgs) -> anyhow::Result<()> {
                 ));
             }
         }
-        DeliveriesAction::Retry { id } => {
-            let reset = store.retry_delivery(&id, vstage_api::time::now_millis()).await?;
-            anyhow::ensure!(reset > 0, "no delivery has the id {id}; `vstage deliveries list` shows them");
+        DeliveriesAction::Retry { id, to } => {
+            let reset = store.retry_delivery(&id, to.as_deref(), vstage_api::time::now_millis()).await?;
+            match &to {
+                Some(to) => anyhow::ensure!(
+                    reset > 0,
+                    "no delivery of {id} to {to}; `vstage deliveries list` shows them with their receivers"
+                ),
+                None => anyhow::ensure!(reset > 0, "no delivery has the id {id}; `vstage deliveries list` shows them"),
+            }
             say(&format!("{id}: sent again to {reset} receiver(s) as soon as a server delivers"));
         }
     }

@@ -80,5 +80,9 @@ pub fn serving_options(args: &ServeArgs) -> serving::Options {
         header_timeout: Some(Duration::from_secs(args.header_timeout_s)).filter(|timeout| !timeout.is_zero()),
         send_timeout: Some(Duration::from_secs(args.send_timeout_s)).filter(|timeout| !timeout.is_zero()),
         max_connections: args.max_connections.max(1),
+        min_rate: (args.min_transfer_bytes > 0).then(|| serving::min_rate::MinRate {
+            bytes: args.min_transfer_bytes,
+            window: Duration::from_secs(args.transfer_window_s),
+        }),
     }
 }

@@ -143,7 +143,12 @@ mod tests {
         let store: std::sync::Arc<dyn crate::storage::store::Store> =
             std::sync::Arc::new(crate::storage::sqlite::Sqlite::open(tempfile::tempdir().unwrap().path()).unwrap());
         let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
-        HostWebhooks::new(targets, Some(secret), store, std::time::Duration::from_secs(5)).unwrap().unwrap()
+        let pacing = crate::host_webhooks::Pacing {
+            first_retry: std::time::Duration::from_secs(5),
+            attempt_timeout: std::time::Duration::from_secs(10),
+            per_receiver: 4,
+        };
+        HostWebhooks::new(targets, Some(secret), store, pacing).unwrap().unwrap()
     }
 
     #[tokio::test]

@@ -3,10 +3,13 @@
 //! event (`events`: a render created, a variation done and kept or failed, a result chosen, an allowance low or
 //! spent) is written to the database's outbox (`storage/outbox.rs`) in the transaction of what it reports, and
 //! `deliver` sends it from there: at least once, in order per render, retried with growing delays for three days,
-//! one server at a time.
+//! one server at a time, each receiver in a lane of its own (`lanes`) so that one that hangs delays no other.
 
 pub mod deliver;
+#[cfg(test)]
+mod delivered;
 pub mod events;
+pub mod lanes;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -18,15 +21,26 @@ use crate::storage::store::Store;
 /// The environment variable holding the secret, in its `whsec_` form.
 pub const SECRET_VARIABLE: &str = "VSTAGE_HOST_WEBHOOK_SECRET";
 
+/// How the host's webhooks are sent: when a failed one is tried again, and each receiver's bounds.
+#[derive(Debug, Clone, Copy)]
+pub struct Pacing {
+    /// The first delay after a failed attempt; it doubles each time, up to an hour.
+    pub first_retry: Duration,
+    /// How long a receiver has to answer an attempt (`--host-webhook-timeout-s`).
+    pub attempt_timeout: Duration,
+    /// Attempts under way at once to one receiver, each about another render (`--host-webhook-concurrency`).
+    pub per_receiver: usize,
+}
+
 /// Where the host's webhooks go, and how they are signed and retried.
 pub struct HostWebhooks {
     pub targets: Vec<String>,
     signer: standardwebhooks::Webhook,
     pub store: Arc<dyn Store>,
-    /// The first delay after a failed attempt; it doubles each time, up to an hour.
-    pub first_retry: Duration,
-    /// Rung when this server has just written events, so that it sends them now rather than at its next round.
-    due: tokio::sync::Notify,
+    pub pacing: Pacing,
+    /// Counts up when this server has just written events, so that every lane sends them now rather than at its
+    /// next round.
+    due: tokio::sync::watch::Sender<u64>,
 }
 
 impl std::fmt::Debug for HostWebhooks {
@@ -42,7 +56,7 @@ impl HostWebhooks {
         targets: &[String],
         secret: Option<&str>,
         store: Arc<dyn Store>,
-        first_retry: Duration,
+        pacing: Pacing,
     ) -> anyhow::Result<Option<Arc<HostWebhooks>>> {
         if targets.is_empty() {
             return Ok(None);
@@ -60,22 +74,15 @@ impl HostWebhooks {
         })?;
         let signer = standardwebhooks::Webhook::new(secret.trim())
             .map_err(|e| anyhow::anyhow!("{SECRET_VARIABLE} is not whsec_ then base64: {e}"))?;
-        let due = tokio::sync::Notify::new();
-        Ok(Some(Arc::new(HostWebhooks { targets: targets.to_vec(), signer, store, first_retry, due })))
+        let pacing = Pacing { per_receiver: pacing.per_receiver.max(1), ..pacing };
+        let (due, _) = tokio::sync::watch::channel(0);
+        Ok(Some(Arc::new(HostWebhooks { targets: targets.to_vec(), signer, store, pacing, due })))
     }
 
-    /// Says that events were just written to the outbox (their transaction committed): this server's deliverer
-    /// sends them now. Another server's finds them at its next round, within a second.
+    /// Says that events were just written to the outbox (their transaction committed): this server's lanes send
+    /// them now. Another server's find them at their next round, within a second.
     pub fn wake(&self) {
-        self.due.notify_one();
-    }
-
-    /// Waits until [`Self::wake`] or `idle` has passed, whichever is first.
-    async fn until_due(&self, idle: Duration) {
-        tokio::select! {
-            () = self.due.notified() => {}
-            () = tokio::time::sleep(idle) => {}
-        }
+        self.due.send_modify(|written| *written = written.wrapping_add(1));
     }
 
     /// The `webhook-signature` header's value for a message.

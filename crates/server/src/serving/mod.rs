@@ -4,9 +4,13 @@
 //! most `per_address` from one client address; each worker serves its connections with hyper's HTTP/1 directly
 //! and hands every request to its own copy of the app. Every connection has deadlines: for a request's headers
 //! (which is also how long it may sit idle between requests) and for each write of an answer (a client that stops
-//! reading loses its connection, and its answer's work stops with it).
+//! reading loses its connection, and its answer's work stops with it), and a least rate for its request bodies and
+//! answers once they wait (`min_rate`).
 
 pub mod body_deadline;
+pub mod min_rate;
+#[cfg(test)]
+mod served;
 pub mod shutdown;
 
 use std::convert::Infallible;
@@ -30,6 +34,7 @@ use tokio_io_timeout::TimeoutStream;
 
 use crate::access::cap::{Cap, Slot};
 use crate::error::ServerError;
+use min_rate::{MinRate, PacedWrites};
 
 /// One worker's app: answers a request that came from `Peer`. Its body is axum's, so that a test can call the app
 /// in-process (`as_service`) as a connection does.
@@ -63,6 +68,8 @@ pub struct Options {
     pub send_timeout: Option<Duration>,
     /// Connections open at once; beyond it the acceptor waits, and new ones queue in the system's backlog.
     pub max_connections: usize,
+    /// The least a request body or an answer must move in a window once it waits; `None` for no least.
+    pub min_rate: Option<MinRate>,
 }
 
 /// Connections one client address may hold at once, but for the addresses that carry many clients.
@@ -186,13 +193,15 @@ fn run_worker(
             };
             let app = app.clone();
             let peer = Peer(peer);
-            let service = hyper::service::service_fn(move |request| {
-                let answer = app(request.map(axum::body::Body::new), peer);
+            let rate = options.min_rate;
+            let service = hyper::service::service_fn(move |request: hyper::Request<_>| {
+                let answer = app(min_rate::pace_body(request.map(axum::body::Body::new), rate), peer);
                 async move { Ok::<_, Infallible>(answer.await) }
             });
             let mut stream = TimeoutStream::new(stream);
             stream.set_write_timeout(options.send_timeout);
-            let connection = connections.watch(http.serve_connection(TokioIo::new(Box::pin(stream)), service));
+            let stream = PacedWrites::new(Box::pin(stream), rate);
+            let connection = connections.watch(http.serve_connection(TokioIo::new(stream), service));
             tokio::spawn(async move {
                 if let Err(error) = connection.await {
                     tracing::debug!(%error, "a connection ended with an error");

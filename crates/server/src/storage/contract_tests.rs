@@ -745,7 +745,7 @@ async fn concurrent_reservations_never_spend_more_than_the_allowance() {
             store.deliveries(None, 100).await.unwrap().into_iter().map(|delivery| delivery.id).collect();
         reports.sort();
         assert_eq!(reports, ["Near-6", "Reached-7"]);
-        let claimed = store.claim_due(10_000, 1000, 100).await.unwrap();
+        let claimed = store.claim_due("https://host.example/in", 10_000, 1000, 100).await.unwrap();
         let first: Vec<&str> = claimed.iter().map(|claimed| claimed.entry.id.as_str()).collect();
         assert_eq!(first, ["Near-6"], "events about no render go one at a time, in order");
     })
@@ -796,38 +796,54 @@ async fn the_host_outbox_delivers_each_event_once_in_order_per_render() {
         store.record_owners(Kind::Render, &["rnd_b".into()], "alice", &later).await.unwrap();
         assert_eq!(store.delivery_counts().await.unwrap().pending, 4);
 
-        // the render's first event goes before its second; another render's goes alongside
-        let claimed = store.claim_due(2_000, 60_000, 10).await.unwrap();
-        let claimed_ids: Vec<(&str, &str)> =
-            claimed.iter().map(|c| (c.entry.id.as_str(), c.entry.target.as_str())).collect();
-        assert_eq!(claimed_ids, [("msg_1", a), ("msg_1", b), ("msg_3", a)]);
-        assert_eq!(claimed[0].attempts, 1);
-        assert!(store.claim_due(2_001, 60_000, 10).await.unwrap().is_empty(), "held by the claim");
+        // the render's first event goes before its second; another render's goes alongside; each receiver apart
+        assert_eq!(store.pending_targets().await.unwrap(), [a, b]);
+        let claim = |target: &'static str, now: i64| {
+            let store = store.clone();
+            async move { store.claim_due(target, now, 60_000, 10).await.unwrap() }
+        };
+        let ids = |claimed: &[super::outbox::Claimed]| -> Vec<String> {
+            claimed.iter().map(|c| format!("{} {}", c.entry.id, c.entry.target)).collect()
+        };
+        let to_a = claim(a, 2_000).await;
+        assert_eq!(ids(&to_a), [format!("msg_1 {a}"), format!("msg_3 {a}")]);
+        assert_eq!(to_a[0].attempts, 1);
+        assert!(claim(a, 2_001).await.is_empty(), "held by the claim");
+        let to_b = claim(b, 2_001).await;
+        assert_eq!(ids(&to_b), [format!("msg_1 {b}")], "b's claimed while a's are held");
 
         // a's msg_1 is taken; b's is to be tried again later; msg_3's claim lapses (its server died)
-        store.settle_delivery(claimed[0].seq, Attempt::Sent, 2_100).await.unwrap();
+        store.settle_delivery(to_a[0].seq, Attempt::Sent, 2_100).await.unwrap();
         let retry = Attempt::Retry { at: 100_000, why: "HTTP 503".into() };
-        store.settle_delivery(claimed[1].seq, retry, 2_100).await.unwrap();
-        let next = store.claim_due(62_001, 60_000, 10).await.unwrap();
+        store.settle_delivery(to_b[0].seq, retry, 2_100).await.unwrap();
+        assert!(claim(b, 62_001).await.is_empty(), "b's msg_1 waits for its time");
+        let next = claim(a, 62_001).await;
         let next_ids: Vec<&str> = next.iter().map(|c| c.entry.id.as_str()).collect();
         assert_eq!(next_ids, ["msg_2", "msg_3"], "msg_2 follows msg_1 to a; msg_3 again after its lease");
         for claim in &next {
             store.settle_delivery(claim.seq, Attempt::Sent, 62_100).await.unwrap();
         }
-        let again = store.claim_due(200_000, 60_000, 10).await.unwrap();
+        assert!(claim(a, 200_000).await.is_empty());
+        let again = claim(b, 200_000).await;
         assert_eq!(again.len(), 1);
         assert_eq!((again[0].entry.target.as_str(), again[0].attempts), (b, 2));
         store.settle_delivery(again[0].seq, Attempt::GaveUp { why: "HTTP 500".into() }, 200_100).await.unwrap();
+        assert!(store.pending_targets().await.unwrap().is_empty());
 
         let failed = store.deliveries(Some("failed"), 10).await.unwrap();
         assert_eq!((failed.len(), failed[0].last_error.as_str()), (1, "HTTP 500"));
-        assert_eq!(store.retry_delivery("msg_1", 300_000).await.unwrap(), 2, "both receivers of msg_1");
-        assert_eq!(store.retry_delivery("msg_9", 300_000).await.unwrap(), 0);
+        assert_eq!(store.retry_delivery("msg_1", Some(b), 300_000).await.unwrap(), 1, "to b only");
+        assert_eq!(ids(&claim(b, 300_000).await), [format!("msg_1 {b}")], "due again at once");
+        assert!(claim(a, 300_000).await.is_empty(), "a's msg_1 stays sent");
+        assert_eq!(store.retry_delivery("msg_1", None, 300_000).await.unwrap(), 2, "both receivers of msg_1");
+        assert!(claim(b, 300_001).await.is_empty(), "b's attempt under way keeps its claim: not sent twice at once");
+        assert_eq!(store.retry_delivery("msg_9", None, 300_000).await.unwrap(), 0);
+        assert_eq!(store.retry_delivery("msg_1", Some("http://c.example/in"), 300_000).await.unwrap(), 0);
         let counts = store.delivery_counts().await.unwrap();
         assert_eq!((counts.pending, counts.sent, counts.failed), (2, 2, 0));
 
         // settled long enough ago, they are forgotten; what is pending stays
-        let given_up = store.claim_due(400_000, 60_000, 10).await.unwrap();
+        let given_up = [claim(a, 400_000).await, claim(b, 400_000).await].concat();
         for claim in &given_up {
             store.settle_delivery(claim.seq, Attempt::GaveUp { why: "HTTP 500".into() }, 400_100).await.unwrap();
         }

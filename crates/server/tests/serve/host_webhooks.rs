@@ -1,6 +1,7 @@
 //! The listing site's backend told of what the studio does: signed to the Standard Webhooks specification (checked
 //! by its reference library, PyPI's `standardwebhooks`, not by our code), delivered again after a receiver's
-//! failures until it takes them, and listed by `vstage deliveries`.
+//! failures until it takes them, each receiver apart from the others (one that hangs holds back no other), and
+//! listed by `vstage deliveries`.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -126,7 +127,14 @@ async fn a_render_created_reaches_the_host_signed_after_its_receiver_failed_thre
     assert!(listed.contains(&format!("render.created render {render_id}")), "{listed}");
     assert!(listed.contains(": sent after 4 attempt(s)"), "{listed}");
     let before = received.lock().unwrap().len();
-    let again = vstage(&server, &["deliveries", "retry", ids[0]]);
+    let elsewhere = std::process::Command::new(env!("CARGO_BIN_EXE_vstage"))
+        .args(["deliveries", "retry", ids[0], "--to", "http://127.0.0.1:9/elsewhere", "--data-dir"])
+        .arg(server.data_dir())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&elsewhere.stderr);
+    assert!(!elsewhere.status.success() && said.contains("no delivery of"), "not a receiver of it: {said}");
+    let again = vstage(&server, &["deliveries", "retry", ids[0], "--to", &url]);
     assert!(again.contains("sent again to 1 receiver(s)"), "{again}");
     let after = wait_for(&received, before + 1).await;
     assert!(after[before..].iter().any(|(headers, _)| headers["webhook-id"] == ids[0]), "sent again");
@@ -351,4 +359,94 @@ async fn an_allowance_at_80_percent_and_spent_reaches_the_host_once_each() {
     assert_eq!(refused.status(), 429, "{}", refused.text().await.unwrap());
     let listed = vstage(&server, &["deliveries", "list"]);
     assert_eq!(listed.matches("allowance.").count(), 2, "{listed}");
+}
+
+/// A host's backend that answers none of its requests, or (`gate`) each once the gate opens.
+async fn holding(gate: Option<tokio::sync::watch::Receiver<bool>>) -> (String, Received) {
+    let received: Received = Arc::default();
+    let kept = received.clone();
+    let app = axum::Router::new().route(
+        "/hooks/vstage",
+        axum::routing::post(move |headers: HeaderMap, body: String| {
+            let (kept, gate) = (kept.clone(), gate.clone());
+            async move {
+                kept.lock().unwrap().push((headers, body));
+                match gate {
+                    Some(mut gate) => drop(gate.wait_for(|open| *open).await),
+                    None => std::future::pending::<()>().await,
+                }
+                StatusCode::NO_CONTENT
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hooks/vstage", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.ok() });
+    (url, received)
+}
+
+/// The `webhook-id`s a receiver was sent, in arrival order.
+fn ids_of(received: &[(HeaderMap, String)]) -> Vec<String> {
+    received.iter().map(|(headers, _)| headers["webhook-id"].to_str().unwrap().to_string()).collect()
+}
+
+#[tokio::test]
+async fn a_receiver_that_hangs_and_one_that_is_slow_hold_back_no_other() {
+    let (hanging, hanging_got) = holding(None).await;
+    let (let_slow_answer, gate) = tokio::sync::watch::channel(false);
+    let (slow, slow_got) = holding(Some(gate)).await;
+    let (healthy, healthy_got) = receiver(0).await;
+    let dist = widget_dir();
+    let mut args = vec!["--host-webhook-timeout-s", "3600", "--host-webhook-concurrency", "1"];
+    for url in [&hanging, &slow, &healthy] {
+        args.extend(["--host-webhook-url", url.as_str()]);
+    }
+    let server = Server::start_with(dist.path(), &args, &[("VSTAGE_HOST_WEBHOOK_SECRET", SECRET)]).await;
+    let photo = sample_url(&server, "living-empty.jpg").await;
+    for _ in 0..3 {
+        create_render(&server, None, &photo, false).await;
+    }
+
+    // each render's render.created and variation.done reach the healthy receiver while the others hold their first
+    let to_healthy = ids_of(&wait_for(&healthy_got, 6).await);
+    let (first_to_hanging, first_to_slow) = (wait_for(&hanging_got, 1).await, wait_for(&slow_got, 1).await);
+    assert_eq!((hanging_got.lock().unwrap().len(), slow_got.lock().unwrap().len()), (1, 1), "one under way each");
+    let rows_to = |listed: &str, target: &str| -> Vec<String> {
+        let to = format!(" to {target}: ");
+        listed.lines().filter(|line| line.contains(&to)).map(str::to_string).collect()
+    };
+    // (the receiver's answer and the outbox's record of it are not one step)
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let listed = loop {
+        let listed = vstage(&server, &["deliveries", "list", "--limit", "100"]);
+        let sent = rows_to(&listed, &healthy).iter().filter(|row| row.contains(": sent after 1 attempt(s)")).count();
+        if sent == 6 || tokio::time::Instant::now() > deadline {
+            break listed;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let rows = |target: &str| rows_to(&listed, target);
+    assert!(rows(&healthy).iter().all(|row| row.contains(": sent after 1 attempt(s)")), "{listed}");
+    assert!(rows(&hanging).iter().all(|row| row.contains(": pending after")), "{listed}");
+    assert_eq!(rows(&healthy).len(), 6, "{listed}");
+    // the order each receiver is sent a render's events in is the outbox's (listed newest first)
+    let outbox_order = |target: &str| -> Vec<String> {
+        rows(target).iter().rev().map(|row| row.split_whitespace().next().unwrap().to_string()).collect()
+    };
+    let render_of = |id: &str| listed.lines().find(|line| line.starts_with(id)).unwrap().split(" render ").nth(1);
+    let per_render = |ids: &[String]| {
+        let mut by_render: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+        for id in ids {
+            let render = render_of(id).unwrap().split_whitespace().next().unwrap().to_string();
+            by_render.entry(render).or_default().push(id.clone());
+        }
+        by_render
+    };
+    assert_eq!(per_render(&to_healthy), per_render(&outbox_order(&healthy)), "in order per render");
+
+    let_slow_answer.send(true).unwrap();
+    let to_slow = ids_of(&wait_for(&slow_got, 6).await);
+    assert_eq!(to_slow[0], ids_of(&first_to_slow)[0]);
+    assert_eq!(per_render(&to_slow), per_render(&outbox_order(&slow)), "the slow one's in order per render too");
+    assert_eq!(ids_of(&hanging_got.lock().unwrap()), ids_of(&first_to_hanging), "the hanging one still holds one");
 }

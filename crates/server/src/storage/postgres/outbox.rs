@@ -42,7 +42,8 @@ fn read_row(row: &Row) -> DeliveryRow {
 
 #[async_trait]
 impl HostOutbox for Postgres {
-    async fn claim_due(&self, now: i64, lease_ms: i64, limit: i64) -> Result<Vec<Claimed>, ServerError> {
+    async fn claim_due(&self, target: &str, now: i64, lease_ms: i64, limit: i64) -> Result<Vec<Claimed>, ServerError> {
+        let target = target.to_string();
         self.run(move |pool| async move {
             let client = pool.get().await?;
             let rows = client
@@ -50,13 +51,13 @@ impl HostOutbox for Postgres {
                     "UPDATE host_outbox SET lease_until = $1 + $2, attempts = attempts + 1
                      WHERE seq IN (
                          SELECT o.seq FROM host_outbox o
-                         WHERE o.outcome = 'pending' AND o.next_at <= $1 AND o.lease_until <= $1
+                         WHERE o.outcome = 'pending' AND o.target = $4 AND o.next_at <= $1 AND o.lease_until <= $1
                            AND NOT EXISTS (SELECT 1 FROM host_outbox e WHERE e.outcome = 'pending'
                                AND e.target = o.target AND e.render_id = o.render_id AND e.seq < o.seq)
                          ORDER BY o.seq LIMIT $3
                          FOR UPDATE SKIP LOCKED)
                      RETURNING seq, id, target, render_id, kind, payload, created_at, attempts",
-                    &[&now, &lease_ms, &limit],
+                    &[&now, &lease_ms, &limit, &target],
                 )
                 .await?;
             let mut claimed: Vec<Claimed> = rows
@@ -76,6 +77,17 @@ impl HostOutbox for Postgres {
                 .collect();
             claimed.sort_by_key(|claim| claim.seq);
             Ok(claimed)
+        })
+        .await
+    }
+
+    async fn pending_targets(&self) -> Result<Vec<String>, ServerError> {
+        self.run(move |pool| async move {
+            let client = pool.get().await?;
+            let rows = client
+                .query("SELECT DISTINCT target FROM host_outbox WHERE outcome = 'pending' ORDER BY target", &[])
+                .await?;
+            Ok(rows.iter().map(|row| row.get(0)).collect())
         })
         .await
     }
@@ -130,15 +142,16 @@ impl HostOutbox for Postgres {
         .await
     }
 
-    async fn retry_delivery(&self, id: &str, now: i64) -> Result<u64, ServerError> {
-        let id = id.to_string();
+    async fn retry_delivery(&self, id: &str, to: Option<&str>, now: i64) -> Result<u64, ServerError> {
+        let (id, to) = (id.to_string(), to.map(str::to_string));
         self.run(move |pool| async move {
             let client = pool.get().await?;
             Ok(client
                 .execute(
-                    "UPDATE host_outbox SET outcome = 'pending', settled_at = NULL, next_at = $2, lease_until = 0
-                     WHERE id = $1",
-                    &[&id, &now],
+                    "UPDATE host_outbox SET next_at = $2, settled_at = NULL,
+                         lease_until = CASE WHEN outcome = 'pending' THEN lease_until ELSE 0 END, outcome = 'pending'
+                     WHERE id = $1 AND ($3::TEXT IS NULL OR target = $3)",
+                    &[&id, &now, &to],
                 )
                 .await?)
         })

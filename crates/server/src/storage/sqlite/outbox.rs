@@ -46,19 +46,20 @@ fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<DeliveryRow> {
 
 #[async_trait]
 impl HostOutbox for Sqlite {
-    async fn claim_due(&self, now: i64, lease_ms: i64, limit: i64) -> Result<Vec<Claimed>, ServerError> {
+    async fn claim_due(&self, target: &str, now: i64, lease_ms: i64, limit: i64) -> Result<Vec<Claimed>, ServerError> {
+        let target = target.to_string();
         self.run(move |db| {
             let mut claim = db.prepare_cached(
                 "UPDATE host_outbox SET lease_until = ?1 + ?2, attempts = attempts + 1
                  WHERE seq IN (
                      SELECT o.seq FROM host_outbox o
-                     WHERE o.outcome = 'pending' AND o.next_at <= ?1 AND o.lease_until <= ?1
+                     WHERE o.outcome = 'pending' AND o.target = ?4 AND o.next_at <= ?1 AND o.lease_until <= ?1
                        AND NOT EXISTS (SELECT 1 FROM host_outbox e WHERE e.outcome = 'pending'
                            AND e.target = o.target AND e.render_id = o.render_id AND e.seq < o.seq)
                      ORDER BY o.seq LIMIT ?3)
                  RETURNING seq, id, target, render_id, kind, payload, created_at, attempts",
             )?;
-            let claimed = claim.query_map(params![now, lease_ms, limit], |row| {
+            let claimed = claim.query_map(params![now, lease_ms, limit, target], |row| {
                 Ok(Claimed {
                     seq: row.get(0)?,
                     entry: OutboxEntry {
@@ -75,6 +76,16 @@ impl HostOutbox for Sqlite {
             let mut claimed = claimed.collect::<Result<Vec<_>, _>>()?;
             claimed.sort_by_key(|claim| claim.seq);
             Ok(claimed)
+        })
+        .await
+    }
+
+    async fn pending_targets(&self) -> Result<Vec<String>, ServerError> {
+        self.run(move |db| {
+            let mut query =
+                db.prepare_cached("SELECT DISTINCT target FROM host_outbox WHERE outcome = 'pending' ORDER BY target")?;
+            let targets = query.query_map([], |row| row.get(0))?;
+            Ok(targets.collect::<Result<Vec<String>, _>>()?)
         })
         .await
     }
@@ -112,13 +123,14 @@ impl HostOutbox for Sqlite {
         .await
     }
 
-    async fn retry_delivery(&self, id: &str, now: i64) -> Result<u64, ServerError> {
-        let id = id.to_string();
+    async fn retry_delivery(&self, id: &str, to: Option<&str>, now: i64) -> Result<u64, ServerError> {
+        let (id, to) = (id.to_string(), to.map(str::to_string));
         self.run(move |db| {
             let reset = db.execute(
-                "UPDATE host_outbox SET outcome = 'pending', settled_at = NULL, next_at = ?2, lease_until = 0
-                 WHERE id = ?1",
-                params![id, now],
+                "UPDATE host_outbox SET next_at = ?2, settled_at = NULL,
+                     lease_until = CASE WHEN outcome = 'pending' THEN lease_until ELSE 0 END, outcome = 'pending'
+                 WHERE id = ?1 AND (?3 IS NULL OR target = ?3)",
+                params![id, now, to],
             )?;
             Ok(reset as u64)
         })

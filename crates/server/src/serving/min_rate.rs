@@ -1,0 +1,235 @@
+//! The least a transfer must move once it waits, as nginx's `client_body_timeout` and `send_timeout` count between
+//! two reads or writes rather than over the whole transfer: a request body, or an answer the connection is
+//! writing, that moves fewer than `bytes` in the `window` after it began to wait loses its connection (a body is
+//! answered 408 first). A client that takes or gives a byte now and then, just in time, so no longer holds its
+//! place for the whole `--body-timeout-s`, `--upload-timeout-s` or `--send-timeout-s`: those stay upper bounds.
+//! A transfer that keeps up never waits and is never watched.
+
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use hyper::body::{Frame, SizeHint};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::time::{Instant, Sleep};
+
+use crate::error::ServerError;
+
+/// At least `bytes` in any `window` in which a transfer waits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MinRate {
+    pub bytes: u64,
+    pub window: Duration,
+}
+
+impl MinRate {
+    /// The sentence for a client whose body was cut off.
+    fn body_too_slow(&self) -> String {
+        format!(
+            "The request's body moved fewer than {} bytes in {} s; send it again on a faster connection.",
+            self.bytes,
+            self.window.as_secs()
+        )
+    }
+
+    /// Why a connection whose answer was left unread ended (in the server's debug log).
+    fn answer_too_slow(&self) -> String {
+        format!("the client took fewer than {} bytes of the answer in {} s", self.bytes, self.window.as_secs())
+    }
+}
+
+/// One direction's watch. A window opens when the transfer first waits; it closes once `bytes` moved in it. Its
+/// clock runs only while the transfer waits (the other side has not given or taken what this one is ready for),
+/// never while this side has nothing to send or does not ask for more (a handler at work, a stream between
+/// events, a connection between requests).
+struct Watch {
+    rate: MinRate,
+    window: Option<Window>,
+    /// When the present wait began.
+    waiting_since: Option<Instant>,
+    /// When the open window runs out if this wait goes on; made at the first wait.
+    runs_out: Option<Pin<Box<Sleep>>>,
+}
+
+/// What moved in the open window, and how long it had waited before the present wait.
+struct Window {
+    moved: u64,
+    waited: Duration,
+}
+
+impl Watch {
+    fn new(rate: MinRate) -> Watch {
+        Watch { rate, window: None, waiting_since: None, runs_out: None }
+    }
+
+    /// The wait (if any) ended with `count` bytes moved; enough closes the window.
+    fn moved(&mut self, count: usize) {
+        let waited = self.waiting_since.take().map(|since| since.elapsed());
+        let Some(window) = &mut self.window else { return };
+        window.waited = window.waited.saturating_add(waited.unwrap_or_default());
+        window.moved = window.moved.saturating_add(u64::try_from(count).unwrap_or(u64::MAX));
+        if window.moved >= self.rate.bytes {
+            self.window = None;
+        }
+    }
+
+    /// The transfer waits: opens a window if none is, and says whether the open one ran out with too little moved.
+    fn ran_out(&mut self, cx: &mut Context<'_>) -> bool {
+        let window = self.window.get_or_insert(Window { moved: 0, waited: Duration::ZERO });
+        if self.waiting_since.is_none() {
+            let now = Instant::now();
+            self.waiting_since = Some(now);
+            let end = now + self.rate.window.saturating_sub(window.waited);
+            match &mut self.runs_out {
+                Some(runs_out) => runs_out.as_mut().reset(end),
+                None => self.runs_out = Some(Box::pin(tokio::time::sleep_until(end))),
+            }
+        }
+        self.runs_out.as_mut().is_some_and(|runs_out| runs_out.as_mut().poll(cx).is_ready())
+    }
+}
+
+/// A request body held to the rate; `slow` is set when it was cut off, for the answer to say so.
+pub struct PacedBody {
+    body: Body,
+    watch: Watch,
+    slow: Arc<AtomicBool>,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("the request's body moved too slowly")]
+struct TooSlow;
+
+/// In a request whose body is held to the rate: says whether it was cut off, for the app to answer 408 (its log
+/// line, metrics and request id then tell what the client was answered).
+#[derive(Clone)]
+pub struct SlowBody {
+    slow: Arc<AtomicBool>,
+    rate: MinRate,
+}
+
+/// The request with its body held to `rate` (and a [`SlowBody`] among its extensions); a request without a body
+/// as it is.
+pub fn pace_body(mut request: hyper::Request<Body>, rate: Option<MinRate>) -> hyper::Request<Body> {
+    let Some(rate) = rate.filter(|_| !hyper::body::Body::is_end_stream(request.body())) else { return request };
+    let slow = Arc::new(AtomicBool::new(false));
+    request.extensions_mut().insert(SlowBody { slow: slow.clone(), rate });
+    request.map(|body| Body::new(PacedBody { body, watch: Watch::new(rate), slow }))
+}
+
+impl SlowBody {
+    /// The request's, when its body is held to the rate.
+    pub fn of<B>(request: &hyper::Request<B>) -> Option<SlowBody> {
+        request.extensions().get::<SlowBody>().cloned()
+    }
+
+    /// The answer, or when the body was cut off a 408 that says why, the connection closed after it.
+    pub fn answer(&self, mut answer: Response) -> Response {
+        if !self.slow.load(Ordering::Relaxed) {
+            return answer;
+        }
+        let mut refused = ServerError::BodyTimeout(self.rate.body_too_slow()).into_response();
+        *refused.extensions_mut() = std::mem::take(answer.extensions_mut());
+        refused.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+        refused
+    }
+}
+
+impl hyper::body::Body for PacedBody {
+    type Data = Bytes;
+    type Error = axum::BoxError;
+
+    fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+        match Pin::new(&mut self.body).poll_frame(cx) {
+            Poll::Ready(Some(Ok(frame))) => {
+                let count = frame.data_ref().map_or(0, Bytes::len);
+                self.watch.moved(count);
+                Poll::Ready(Some(Ok(frame)))
+            }
+            Poll::Ready(other) => Poll::Ready(other.map(|frame| frame.map_err(Into::into))),
+            Poll::Pending if self.watch.ran_out(cx) => {
+                self.slow.store(true, Ordering::Relaxed);
+                Poll::Ready(Some(Err(TooSlow.into())))
+            }
+            Poll::Pending => Poll::Pending,
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// A connection whose writes are held to the rate: once its writes have waited for the client a whole window in
+/// which fewer than `bytes` went out, the write fails and the connection ends. Reads pass as they are (a request's
+/// head has its own time-out, its body the body's watch).
+pub struct PacedWrites<Io> {
+    io: Io,
+    watch: Option<Watch>,
+}
+
+impl<Io> PacedWrites<Io> {
+    pub fn new(io: Io, rate: Option<MinRate>) -> Self {
+        PacedWrites { io, watch: rate.map(Watch::new) }
+    }
+
+    /// What became of a write: bytes that went count, a wait is watched.
+    fn watched(&mut self, cx: &mut Context<'_>, written: Poll<io::Result<usize>>) -> Poll<io::Result<usize>> {
+        let Some(watch) = &mut self.watch else { return written };
+        match written {
+            Poll::Ready(Ok(count)) => {
+                watch.moved(count);
+                Poll::Ready(Ok(count))
+            }
+            Poll::Pending if watch.ran_out(cx) => {
+                Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, watch.rate.answer_too_slow())))
+            }
+            other => other,
+        }
+    }
+}
+
+impl<Io: AsyncRead + Unpin> AsyncRead for PacedWrites<Io> {
+    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.io).poll_read(cx, buf)
+    }
+}
+
+impl<Io: AsyncWrite + Unpin> AsyncWrite for PacedWrites<Io> {
+    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        let written = Pin::new(&mut self.io).poll_write(cx, buf);
+        self.watched(cx, written)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let written = Pin::new(&mut self.io).poll_write_vectored(cx, bufs);
+        self.watched(cx, written)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.io).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.io).poll_shutdown(cx)
+    }
+}
