@@ -198,7 +198,7 @@ impl Allowances {
 
     /// Gives a reservation's photos back, because `why`.
     pub async fn refund(&self, reservation: &str, why: &str) {
-        if let Err(error) = self.store.refund(reservation, why, now_millis()).await {
+        if let Err(error) = self.store.refund(reservation, why).await {
             tracing::error!(%error, reservation, why, "photos could not be given back; the ledger overcounts");
         }
     }
@@ -217,7 +217,7 @@ impl Allowances {
         }
         let why = "refunded: the service failed every variation";
         let failed: Vec<String> = page.items.iter().map(|variation| variation.id.clone()).collect();
-        if let Err(error) = self.store.refund_render(&render.id, &failed, why, now_millis()).await {
+        if let Err(error) = self.store.refund_render(&render.id, &failed, why).await {
             tracing::warn!(%error, render_id = render.id, "a failed render's charge could not be given back");
         }
     }

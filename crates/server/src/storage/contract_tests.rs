@@ -10,9 +10,9 @@ use super::boards::Boards;
 use super::postgres::Postgres;
 use super::sqlite::Sqlite;
 use super::store::{
-    AddedTo, ClaimReporter, Creation, Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LevelReached,
-    LevelReports, Limits, Reservation, Reserved, Setting, SignerRecord, Store, StoredEvent, SubjectAllowance,
-    UploadRecord,
+    AddedTo, ClaimReporter, Creation, Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LedgerRow,
+    LevelReached, LevelReports, Limits, Reservation, Reserved, Setting, SignerRecord, Store, StoredEvent,
+    SubjectAllowance, UploadRecord,
 };
 use super::store::{CapReached, RecordsCap};
 use crate::live::webhooks::SEEN_FOR_MS;
@@ -625,21 +625,22 @@ async fn an_allowance_is_charged_refunded_once_and_counted_per_period() {
         let no_limit = store.reserve(&editing, defaults, 100, unreported()).await.unwrap();
         assert_eq!(no_limit, charged(editing.cost, &[]), "no image-editing limit, no level");
 
-        store.refund("rsv_b", "refused by the service", 130).await.unwrap();
-        store.refund("rsv_b", "refused by the service", 131).await.unwrap();
+        store.refund("rsv_b", "refused by the service").await.unwrap();
+        store.refund("rsv_b", "refused by the service").await.unwrap();
         assert_eq!(charge("rsv_d", 140).await, charged(staging, &[spent(2, 2)]), "the refund gave the photo back, once");
         assert_eq!(charge("rsv_f", 150).await, Reserved::Refused { kind: UsageKind::Staging, used: 2, limit: 2 });
 
         store.settle("rsv_a", &[("rnd_1".into(), staging), ("rnd_2".into(), staging)]).await.unwrap();
         let rows = store.ledger(Some("alice"), 100, 200).await.unwrap();
         let amounts: Vec<(&str, i64)> = rows.iter().map(|row| (row.reservation.as_str(), row.amount)).collect();
-        assert_eq!(amounts, [("rsv_a", 1), ("rsv_b", 1), ("rsv_e", 5), ("rsv_b", -1), ("rsv_d", 1)]);
-        assert_eq!((rows[0].render_ids.as_str(), rows[3].what.as_str()), ("rnd_1,rnd_2", "refused by the service"));
+        let refund_in_its_period = ("rsv_b", -1);
+        assert_eq!(amounts, [("rsv_a", 1), ("rsv_b", 1), refund_in_its_period, ("rsv_e", 5), ("rsv_d", 1)]);
+        assert_eq!((rows[0].render_ids.as_str(), rows[2].what.as_str()), ("rnd_1,rnd_2", "refused by the service"));
+        assert_eq!(rows[2].at, 110, "a refund counts in the period of its charge");
         store.settle("rsv_d", &[("rnd_4".into(), staging)]).await.unwrap();
-        assert!(!store.refund_render("rnd_1", &[], "failed", 155).await.unwrap(), "made with another render: not its alone");
-        assert!(!store.refund_render("rnd_none", &[], "failed", 155).await.unwrap());
-        assert!(store.refund_render("rnd_4", &[], "failed", 155).await.unwrap());
-        assert!(!store.refund_render("rnd_4", &[], "failed", 156).await.unwrap(), "once");
+        assert!(!store.refund_render("rnd_none", &[], "failed").await.unwrap());
+        assert!(store.refund_render("rnd_4", &[], "failed").await.unwrap());
+        assert!(!store.refund_render("rnd_4", &[], "failed").await.unwrap(), "once");
         assert_eq!(charge("rsv_h", 157).await, charged(staging, &[spent(2, 2)]), "rnd_4's photo given back");
 
         let own = SubjectAllowance { staging: Setting::Photos(3), image_editing: Setting::Photos(0) };
@@ -650,6 +651,38 @@ async fn an_allowance_is_charged_refunded_once_and_counted_per_period() {
         assert_eq!(store.allowances(None).await.unwrap(), [("alice".to_string(), own)]);
         assert_eq!(store.allowances(Some("alice")).await.unwrap(), [("alice".to_string(), own)]);
         assert!(store.allowances(Some("bob")).await.unwrap().is_empty());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_refund_gives_a_renders_own_share_back_in_the_period_it_was_charged_in() {
+    on_both(|store| async move {
+        let defaults = Limits { staging: Some(3), image_editing: None };
+        let one = Cost::of(UsageKind::Staging, 1);
+        let reserve = |reservation: Reservation, period_start| {
+            let store = store.clone();
+            async move { store.reserve(&reservation, defaults, period_start, unreported()).await.unwrap() }
+        };
+        reserve(reservation("rsv_bulk", "erin", Cost::of(UsageKind::Staging, 2), 100), 100).await;
+        store.settle("rsv_bulk", &[("rnd_x".into(), one), ("rnd_y".into(), one)]).await.unwrap();
+        assert!(store.refund_render("rnd_x", &[], "failed").await.unwrap(), "a bulk creation's render: its share");
+        assert!(!store.refund_render("rnd_x", &[], "failed").await.unwrap(), "once");
+        let net = |rows: Vec<LedgerRow>| rows.iter().map(|row| row.amount).sum::<i64>();
+        assert_eq!(net(store.ledger(Some("erin"), 100, 1000).await.unwrap()), 1, "rnd_y's share stands");
+        let to_stage = [UsageKind::Staging];
+        assert_eq!(reserve(adding("rsv_x2", "erin", "rnd_x", &to_stage), 100).await, charged(one, &[]), "pays again");
+        assert_eq!(reserve(adding("rsv_y2", "erin", "rnd_y", &to_stage), 100).await, charged(Cost::NONE, &[]));
+
+        // Charged before the period renewed (at 100), refunded after: it gives nothing to spend now.
+        reserve(reservation("rsv_old", "erin", one, 50), 0).await;
+        store.settle("rsv_old", &[("rnd_old".into(), one)]).await.unwrap();
+        let before = net(store.ledger(Some("erin"), 100, 1000).await.unwrap());
+        assert!(store.refund_render("rnd_old", &[], "failed").await.unwrap());
+        assert_eq!(net(store.ledger(Some("erin"), 100, 1000).await.unwrap()), before, "this period's use unchanged");
+        let old: Vec<LedgerRow> = store.ledger(Some("erin"), 0, 100).await.unwrap();
+        let old = old.into_iter().filter(|row| row.reservation == "rsv_old").collect();
+        assert_eq!(net(old), 0, "given back in the old period");
     })
     .await;
 }
@@ -687,14 +720,14 @@ async fn added_variations_pay_for_a_kind_their_render_does_not_stand_charged_for
         assert_eq!(reserve(adding("rsv_3", "dana", "rnd_a", &to_edit)).await, charged(Cost::NONE, &[]), "paid for");
         let failed = |ids: &[&str]| ids.iter().map(|id| id.to_string()).collect::<Vec<_>>();
         let all_four = failed(&["var_0", "var_1", "var_2", "var_3"]);
-        let awaited = store.refund_render("rnd_a", &all_four, "failed", 30).await.unwrap();
+        let awaited = store.refund_render("rnd_a", &all_four, "failed").await.unwrap();
         assert!(!awaited, "an addition's answer is awaited: what it adds may yet be made");
         for (n, reservation) in ["rsv_1", "rsv_2", "rsv_3"].into_iter().enumerate() {
             store.added_variations(reservation, &[("rnd_a".into(), format!("var_{}", n + 1))]).await.unwrap();
         }
-        let unseen = store.refund_render("rnd_a", &failed(&["var_0", "var_1"]), "failed", 31).await.unwrap();
+        let unseen = store.refund_render("rnd_a", &failed(&["var_0", "var_1"]), "failed").await.unwrap();
         assert!(!unseen, "var_2 and var_3 were not seen to fail");
-        assert!(store.refund_render("rnd_a", &all_four, "failed", 32).await.unwrap(), "its creation and rsv_2");
+        assert!(store.refund_render("rnd_a", &all_four, "failed").await.unwrap(), "its creation and rsv_2");
 
         make("rsv_m", "rnd_m", Cost::of(UsageKind::Staging, 3)).await;
         let views = reserve(adding("rsv_4", "dana", "rnd_m", &UsageKind::ALL)).await;
@@ -709,14 +742,14 @@ async fn added_variations_pay_for_a_kind_their_render_does_not_stand_charged_for
         assert_eq!(paid, editing, "ten at once pay once");
 
         make("rsv_c", "rnd_c", staging).await;
-        assert!(store.refund_render("rnd_c", &[], "failed", 40).await.unwrap());
+        assert!(store.refund_render("rnd_c", &[], "failed").await.unwrap());
         let again = reserve(adding("rsv_5", "dana", "rnd_c", &to_stage)).await;
         assert_eq!(again, charged(staging, &[]), "after its refund, what it makes pays again");
 
         make("rsv_d", "rnd_d", staging).await;
         reserve(adding("rsv_6", "dana", "rnd_d", &to_stage)).await;
-        store.refund("rsv_6", "refused by the service", 50).await.unwrap();
-        assert!(store.refund_render("rnd_d", &[], "failed", 51).await.unwrap(), "a refused addition added nothing");
+        store.refund("rsv_6", "refused by the service").await.unwrap();
+        assert!(store.refund_render("rnd_d", &[], "failed").await.unwrap(), "a refused addition added nothing");
 
         let rows = store.ledger(Some("dana"), 0, 100).await.unwrap();
         let used = |kind| rows.iter().filter(|row| row.kind == kind).map(|row| row.amount).sum::<i64>();

@@ -79,7 +79,7 @@ impl Ledger for Postgres {
         .await
     }
 
-    async fn refund(&self, reservation: &str, why: &str, at: i64) -> Result<(), ServerError> {
+    async fn refund(&self, reservation: &str, why: &str) -> Result<(), ServerError> {
         let (reservation, why) = (reservation.to_string(), why.to_string());
         self.run(move |pool| async move {
             let mut client = pool.get().await?;
@@ -88,7 +88,7 @@ impl Ledger for Postgres {
             if let Some(row) = tx.query_opt(subject, &[&reservation]).await? {
                 lock(&tx, "allowance", row.get(0)).await?;
             }
-            refund_once(&tx, &reservation, &why, at).await?;
+            refund_once(&tx, &reservation, &why).await?;
             tx.execute("DELETE FROM render_charges WHERE reservation = $1 AND added = 1", &[&reservation]).await?;
             tx.commit().await?;
             Ok(())
@@ -116,7 +116,7 @@ impl Ledger for Postgres {
         .await
     }
 
-    async fn refund_render(&self, render_id: &str, failed: &[String], why: &str, at: i64) -> Result<bool, ServerError> {
+    async fn refund_render(&self, render_id: &str, failed: &[String], why: &str) -> Result<bool, ServerError> {
         let (render_id, failed, why) = (render_id.to_string(), failed.to_vec(), why.to_string());
         self.run(move |pool| async move {
             let mut client = pool.get().await?;
@@ -132,18 +132,19 @@ impl Ledger for Postgres {
             if !failed_whole(&added, &failed) {
                 return Ok(false);
             }
-            let alone = tx
-                .query(
-                    "SELECT DISTINCT c.reservation FROM render_charges c WHERE c.render_id = $1 \
-                     AND NOT EXISTS (SELECT 1 FROM render_charges o \
-                                     WHERE o.reservation = c.reservation AND o.render_id <> $1)",
-                    &[&render_id],
+            // Each of its charges' share that still stands, in the period of the charge.
+            let refunded = tx
+                .execute(
+                    "INSERT INTO ledger (reservation, subject, kind, amount, render_ids, at, what) \
+                     SELECT c.reservation, l.subject, c.kind, -c.photos, c.render_id, l.at, $2 \
+                     FROM render_charges c \
+                     JOIN ledger l ON l.reservation = c.reservation AND l.kind = c.kind AND l.amount > 0 \
+                     WHERE c.render_id = $1 AND c.photos > 0 AND NOT EXISTS (SELECT 1 FROM ledger r \
+                         WHERE r.reservation = c.reservation AND r.kind = c.kind AND r.amount < 0 \
+                         AND r.render_ids IN (c.render_id, l.render_ids))",
+                    &[&render_id, &why],
                 )
                 .await?;
-            let mut refunded = 0;
-            for row in &alone {
-                refunded += refund_once(&tx, row.get(0), &why, at).await?;
-            }
             tx.commit().await?;
             Ok(refunded > 0)
         })
@@ -248,15 +249,17 @@ async fn levels_reached(
     Ok(Ok(reached))
 }
 
-/// Render `render_id`'s charges, each with whether it stands (its reservation's rows of its kind sum above 0).
+/// Render `render_id`'s charges, each with whether it stands (no refund of its share, nor of its whole charge).
 async fn render_charges(
     tx: &tokio_postgres::Transaction<'_>,
     render_id: &str,
 ) -> Result<Vec<RenderCharge>, ServerError> {
     let rows = tx
         .query(
-            "SELECT c.kind, c.photos, (SELECT COALESCE(SUM(l.amount), 0)::BIGINT FROM ledger l \
-                                      WHERE l.reservation = c.reservation AND l.kind = c.kind) \
+            "SELECT c.kind, c.photos, NOT EXISTS (SELECT 1 FROM ledger r JOIN ledger l \
+                 ON l.reservation = r.reservation AND l.kind = r.kind AND l.amount > 0 \
+                 WHERE r.reservation = c.reservation AND r.kind = c.kind AND r.amount < 0 \
+                 AND r.render_ids IN (c.render_id, l.render_ids)) \
              FROM render_charges c WHERE c.render_id = $1",
             &[&render_id],
         )
@@ -266,7 +269,7 @@ async fn render_charges(
         .map(|row| RenderCharge {
             kind: UsageKind::parse(row.get(0)).unwrap_or(UsageKind::Staging),
             photos: row.get::<_, i64>(1).max(0) as u64,
-            stands: row.get::<_, i64>(2) > 0,
+            stands: row.get(2),
         })
         .collect())
 }
@@ -288,20 +291,16 @@ async fn record_charge(
     Ok(())
 }
 
-/// Gives `reservation`'s photos back unless it was given back before; the rows written.
-async fn refund_once(
-    tx: &tokio_postgres::Transaction<'_>,
-    reservation: &str,
-    why: &str,
-    at: i64,
-) -> Result<u64, ServerError> {
+/// Gives `reservation`'s photos back unless it was given back before, in the period of its charge (a refund made
+/// after the period renewed gives nothing to spend now); the rows written.
+async fn refund_once(tx: &tokio_postgres::Transaction<'_>, reservation: &str, why: &str) -> Result<u64, ServerError> {
     Ok(tx
         .execute(
             "INSERT INTO ledger (reservation, subject, kind, amount, render_ids, at, what) \
-             SELECT reservation, subject, kind, -amount, render_ids, $2, $3 FROM ledger \
+             SELECT reservation, subject, kind, -amount, render_ids, at, $2 FROM ledger \
              WHERE reservation = $1 AND amount > 0 \
              AND NOT EXISTS (SELECT 1 FROM ledger WHERE reservation = $1 AND amount < 0)",
-            &[&reservation, &at, &why],
+            &[&reservation, &why],
         )
         .await?)
 }

@@ -73,11 +73,11 @@ impl Ledger for Sqlite {
         .await
     }
 
-    async fn refund(&self, reservation: &str, why: &str, at: i64) -> Result<(), ServerError> {
+    async fn refund(&self, reservation: &str, why: &str) -> Result<(), ServerError> {
         let (reservation, why) = (reservation.to_string(), why.to_string());
         self.run(move |db| {
             let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            refund_once(&tx, &reservation, &why, at)?;
+            refund_once(&tx, &reservation, &why)?;
             tx.execute("DELETE FROM render_charges WHERE reservation = ?1 AND added = 1", params![reservation])?;
             tx.commit()?;
             Ok(())
@@ -103,7 +103,7 @@ impl Ledger for Sqlite {
         .await
     }
 
-    async fn refund_render(&self, render_id: &str, failed: &[String], why: &str, at: i64) -> Result<bool, ServerError> {
+    async fn refund_render(&self, render_id: &str, failed: &[String], why: &str) -> Result<bool, ServerError> {
         let (render_id, failed, why) = (render_id.to_string(), failed.to_vec(), why.to_string());
         self.run(move |db| {
             let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -114,18 +114,18 @@ impl Ledger for Sqlite {
             if !failed_whole(&added, &failed) {
                 return Ok(false);
             }
-            let alone: Vec<String> = tx
+            // Each of its charges' share that still stands, in the period of the charge.
+            let refunded = tx
                 .prepare_cached(
-                    "SELECT DISTINCT c.reservation FROM render_charges c WHERE c.render_id = ?1 \
-                     AND NOT EXISTS (SELECT 1 FROM render_charges o \
-                                     WHERE o.reservation = c.reservation AND o.render_id <> ?1)",
+                    "INSERT INTO ledger (reservation, subject, kind, amount, render_ids, at, what) \
+                     SELECT c.reservation, l.subject, c.kind, -c.photos, c.render_id, l.at, ?2 \
+                     FROM render_charges c \
+                     JOIN ledger l ON l.reservation = c.reservation AND l.kind = c.kind AND l.amount > 0 \
+                     WHERE c.render_id = ?1 AND c.photos > 0 AND NOT EXISTS (SELECT 1 FROM ledger r \
+                         WHERE r.reservation = c.reservation AND r.kind = c.kind AND r.amount < 0 \
+                         AND r.render_ids IN (c.render_id, l.render_ids))",
                 )?
-                .query_map(params![render_id], |row| row.get(0))?
-                .collect::<Result<_, _>>()?;
-            let mut refunded = 0;
-            for reservation in &alone {
-                refunded += refund_once(&tx, reservation, &why, at)?;
-            }
+                .execute(params![render_id, why])?;
             tx.commit()?;
             Ok(refunded > 0)
         })
@@ -192,11 +192,13 @@ impl Ledger for Sqlite {
     }
 }
 
-/// Render `render_id`'s charges, each with whether it stands (its reservation's rows of its kind sum above 0).
+/// Render `render_id`'s charges, each with whether it stands (no refund of its share, nor of its whole charge).
 fn render_charges(tx: &Connection, render_id: &str) -> rusqlite::Result<Vec<RenderCharge>> {
     tx.prepare_cached(
-        "SELECT c.kind, c.photos, (SELECT COALESCE(SUM(l.amount), 0) FROM ledger l \
-                                  WHERE l.reservation = c.reservation AND l.kind = c.kind) \
+        "SELECT c.kind, c.photos, NOT EXISTS (SELECT 1 FROM ledger r JOIN ledger l \
+             ON l.reservation = r.reservation AND l.kind = r.kind AND l.amount > 0 \
+             WHERE r.reservation = c.reservation AND r.kind = c.kind AND r.amount < 0 \
+             AND r.render_ids IN (c.render_id, l.render_ids)) \
          FROM render_charges c WHERE c.render_id = ?1",
     )?
     .query_map(params![render_id], |row| {
@@ -204,7 +206,7 @@ fn render_charges(tx: &Connection, render_id: &str) -> rusqlite::Result<Vec<Rend
         Ok(RenderCharge {
             kind: UsageKind::parse(&kind).unwrap_or(UsageKind::Staging),
             photos: row.get::<_, i64>(1)?.max(0) as u64,
-            stands: row.get::<_, i64>(2)? > 0,
+            stands: row.get(2)?,
         })
     })?
     .collect()
@@ -227,15 +229,16 @@ fn record_charge(
     Ok(())
 }
 
-/// Gives `reservation`'s photos back unless it was given back before; the rows written.
-fn refund_once(tx: &Connection, reservation: &str, why: &str, at: i64) -> rusqlite::Result<usize> {
+/// Gives `reservation`'s photos back unless it was given back before, in the period of its charge (a refund made
+/// after the period renewed gives nothing to spend now); the rows written.
+fn refund_once(tx: &Connection, reservation: &str, why: &str) -> rusqlite::Result<usize> {
     tx.prepare_cached(
         "INSERT INTO ledger (reservation, subject, kind, amount, render_ids, at, what) \
-         SELECT reservation, subject, kind, -amount, render_ids, ?2, ?3 FROM ledger \
+         SELECT reservation, subject, kind, -amount, render_ids, at, ?2 FROM ledger \
          WHERE reservation = ?1 AND amount > 0 \
          AND NOT EXISTS (SELECT 1 FROM ledger WHERE reservation = ?1 AND amount < 0)",
     )?
-    .execute(params![reservation, at, why])
+    .execute(params![reservation, why])
 }
 
 /// The warning levels charging `cost` to `subject` reaches, or the refusal when an allowance cannot cover it.

@@ -116,7 +116,8 @@ pub enum Reserved {
 }
 
 /// One of a render's charges as the ledger keeps it (`render_charges`): its kind, the photos of that kind it was
-/// charged (0 for variations added at no cost), and whether that charge stands (not refunded).
+/// charged (0 for variations added at no cost; its own share of a bulk creation), and whether that stands (not
+/// refunded).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RenderCharge {
     pub kind: UsageKind,
@@ -205,15 +206,16 @@ pub trait Ledger: Send + Sync {
     ) -> Result<Reserved, ServerError>;
     /// Names the renders a charged creation made, each with what it cost.
     async fn settle(&self, reservation: &str, renders: &[(String, Cost)]) -> Result<(), ServerError>;
-    /// Gives a reservation's photos back (once), saying why; variations it added count as never added.
-    async fn refund(&self, reservation: &str, why: &str, at: i64) -> Result<(), ServerError>;
+    /// Gives a reservation's photos back (once), saying why, in the period it was charged in; variations it added
+    /// count as never added.
+    async fn refund(&self, reservation: &str, why: &str) -> Result<(), ServerError>;
     /// Names the variations the service made for a reservation's additions, as `(render id, variation id)`.
     async fn added_variations(&self, reservation: &str, made: &[(String, String)]) -> Result<(), ServerError>;
-    /// Gives back what render `render_id` alone cost, its creation and the variations added to it (each charge
-    /// once), saying why, when the service failed all of it: `failed` (the ids of its variations, every one
-    /// failed) holds every variation added to it, and no addition's answer is still awaited. True when it gave
-    /// back.
-    async fn refund_render(&self, render_id: &str, failed: &[String], why: &str, at: i64) -> Result<bool, ServerError>;
+    /// Gives back what render `render_id` cost, its creation's share (its own in a bulk creation) and what was
+    /// added to it, each once and in the period it was charged in, saying why, when the service failed all of it:
+    /// `failed` (the ids of its variations, every one failed) holds every variation added to it, and no addition's
+    /// answer is still awaited. True when it gave back.
+    async fn refund_render(&self, render_id: &str, failed: &[String], why: &str) -> Result<bool, ServerError>;
     async fn set_allowance(&self, subject: &str, allowance: SubjectAllowance) -> Result<(), ServerError>;
     /// The subjects' own allowances, by subject: `subject`'s alone, or everyone's for `None`.
     async fn allowances(&self, subject: Option<&str>) -> Result<Vec<(String, SubjectAllowance)>, ServerError>;
