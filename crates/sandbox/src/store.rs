@@ -102,7 +102,10 @@ impl Store {
             Some(dir) => {
                 std::fs::create_dir_all(dir)
                     .map_err(|e| SandboxError::Startup(format!("cannot create the data dir {}: {e}", dir.display())))?;
-                Connection::open(dir.join("sandbox.sqlite3"))
+                let path = dir.join("sandbox.sqlite3");
+                owner_only(&path)
+                    .map_err(|e| SandboxError::Startup(format!("cannot make {} private: {e}", path.display())))?;
+                Connection::open(path)
             }
             None => Connection::open_in_memory(),
         }
@@ -200,9 +203,44 @@ impl From<rusqlite::Error> for SandboxError {
     }
 }
 
+/// Keeps the database file and its journals readable by their owner only (they hold secrets): the file is made so
+/// before SQLite opens it, and an older file's mode is corrected.
+fn owner_only(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        std::fs::OpenOptions::new().create(true).append(true).mode(0o600).open(path)?;
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let mut file = path.as_os_str().to_owned();
+            file.push(suffix);
+            match std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)) {
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+                done => done?,
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn the_database_is_readable_by_its_owner_only_even_when_made_before() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sandbox.sqlite3");
+        std::fs::write(&path, b"").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let _store = Store::open(Some(dir.path())).unwrap();
+        for file in std::fs::read_dir(dir.path()).unwrap() {
+            let file = file.unwrap();
+            let mode = file.metadata().unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600, "{:?}", file.file_name());
+        }
+    }
 
     #[tokio::test]
     async fn queries_run_in_order_and_a_failing_one_fails_alone() {

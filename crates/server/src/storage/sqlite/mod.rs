@@ -65,6 +65,7 @@ impl Sqlite {
         std::fs::create_dir_all(data_dir)
             .with_context(|| format!("cannot create the data dir {}", data_dir.display()))?;
         let path = data_dir.join("vstage.sqlite3");
+        owner_only(&path).with_context(|| format!("cannot make {} private", path.display()))?;
         let connection = Connection::open(&path).with_context(|| format!("cannot open {}", path.display()))?;
         connection
             .busy_timeout(Duration::from_secs(5))
@@ -182,9 +183,44 @@ fn read_disclosure(row: &rusqlite::Row<'_>) -> rusqlite::Result<DisclosureRecord
     })
 }
 
+/// Keeps the database file and its journals readable by their owner only (they hold secrets): the file is made so
+/// before SQLite opens it, and an older file's mode is corrected.
+fn owner_only(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        std::fs::OpenOptions::new().create(true).append(true).mode(0o600).open(path)?;
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let mut file = path.as_os_str().to_owned();
+            file.push(suffix);
+            match std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)) {
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+                done => done?,
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn the_database_is_readable_by_its_owner_only_even_when_made_before() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("vstage.sqlite3");
+        std::fs::write(&path, b"").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let _store = Sqlite::open(dir.path()).unwrap();
+        for file in std::fs::read_dir(dir.path()).unwrap() {
+            let file = file.unwrap();
+            let mode = file.metadata().unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600, "{:?}", file.file_name());
+        }
+    }
 
     /// Each delivery forgets old deliveries, creations and events: a range of a time index, never a scan.
     #[tokio::test]
