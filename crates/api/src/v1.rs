@@ -14,10 +14,20 @@ pub struct Ping {
     /// Absent for a widget token's holder (see `User::user`).
     #[serde(rename = "userObj", default, skip_serializing_if = "Option::is_none")]
     pub user: Option<PingUser>,
-    #[serde(rename = "photoLimit")]
+    #[serde(rename = "photoLimit", serialize_with = "whole_when_it_is")]
     pub photo_limit: f64,
-    #[serde(rename = "photosUsedThisPeriod")]
+    #[serde(rename = "photosUsedThisPeriod", serialize_with = "whole_when_it_is")]
     pub photos_used_this_period: f64,
+}
+
+/// A count written as the service writes it, a plain number (`100`, not `100.0`), whatever was read (some services
+/// send `100.0`); a fraction, which no count has, as it is.
+fn whole_when_it_is<S: serde::Serializer>(count: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+    if count.fract() == 0.0 && (0.0..=u64::MAX as f64).contains(count) {
+        serializer.serialize_u64(*count as u64)
+    } else {
+        serializer.serialize_f64(*count)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -173,3 +183,16 @@ pub const STYLES: &[&str] = &[
     "american",
     "southwestern",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ping_counts_are_written_as_plain_numbers() {
+        let ping = Ping { user: None, photo_limit: 4_294_967_295.0, photos_used_this_period: 4.0 };
+        assert_eq!(serde_json::to_string(&ping).unwrap(), r#"{"photoLimit":4294967295,"photosUsedThisPeriod":4}"#);
+        let read: Ping = serde_json::from_str(r#"{"photoLimit": 100.0, "photosUsedThisPeriod": 2.5}"#).unwrap();
+        assert_eq!(serde_json::to_string(&read).unwrap(), r#"{"photoLimit":100,"photosUsedThisPeriod":2.5}"#);
+    }
+}
