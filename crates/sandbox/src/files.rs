@@ -3,7 +3,22 @@
 
 use std::path::{Path, PathBuf};
 
+use axum::extract::Request;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
 use crate::error::SandboxError;
+
+/// The longest file name a file system takes (`NAME_MAX`).
+const NAME_MAX: usize = 255;
+
+/// No file has a longer name than the file system takes: a path naming one is a 404, not the file system's error.
+pub async fn no_overlong_names(request: Request, next: Next) -> Response {
+    if request.uri().path().split('/').any(|segment| segment.len() > NAME_MAX) {
+        return SandboxError::NotFound("No such file; check the address.".into()).into_response();
+    }
+    next.run(request).await
+}
 
 #[derive(Debug)]
 pub struct Files {

@@ -148,7 +148,12 @@ pub fn build(config: &SandboxConfig, base_url: &str) -> Result<Sandbox, SandboxE
         .nest("/sandbox", faults::routes().merge(hold::routes()))
         .nest("/samples", samples::routes())
         .route("/openapi.json", axum::routing::get(openapi::serve))
-        .nest_service("/files", tower_http::services::ServeDir::new(state.files.dir()))
+        .nest(
+            "/files",
+            Router::new()
+                .fallback_service(tower_http::services::ServeDir::new(state.files.dir()))
+                .layer(axum::middleware::from_fn(files::no_overlong_names)),
+        )
         .fallback(error::not_found)
         .layer(axum::middleware::from_fn_with_state(state.clone(), faults::inject))
         .layer(cors)

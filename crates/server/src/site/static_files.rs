@@ -8,8 +8,8 @@ use std::path::Path;
 use axum::Router;
 use axum::extract::Request;
 use axum::http::HeaderName;
-use axum::http::HeaderValue;
 use axum::http::header::{ACCESS_CONTROL_ALLOW_ORIGIN, CACHE_CONTROL, VARY};
+use axum::http::{HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tower::ServiceExt;
@@ -26,6 +26,10 @@ pub fn router(dist: &Path) -> Router {
     let serve = move |request: Request| {
         let (assets, files) = (assets.clone(), files.clone());
         async move {
+            // No file has a name longer than the file system takes (255 bytes): not a file, nor a page's path.
+            if request.uri().path().split('/').any(|segment| segment.len() > 255) {
+                return StatusCode::NOT_FOUND.into_response();
+            }
             if is_hashed_asset(request.uri().path()) {
                 assets.oneshot(request).await.into_response()
             } else {
@@ -138,6 +142,16 @@ mod served {
         let missing = server.get("/split_account_screen-0123456789abcdef.wasm").await;
         assert_eq!(missing.status(), 404);
         assert_eq!(missing.headers()["cache-control"], "no-cache");
+    }
+
+    #[tokio::test]
+    async fn a_name_longer_than_a_file_system_takes_is_a_404_here_and_in_the_sandbox() {
+        let server = TestApp::start(&[]).await;
+        let overlong = "a".repeat(256);
+        for path in [format!("/{overlong}"), format!("/renders/{overlong}"), format!("/sandbox/files/{overlong}.jpg")] {
+            assert_eq!(server.get(&path).await.status(), 404, "{path}");
+        }
+        assert_eq!(server.get(&format!("/renders/{}", "a".repeat(255))).await.status(), 200, "a page's path");
     }
 
     #[tokio::test]
