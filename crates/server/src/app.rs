@@ -24,7 +24,7 @@ use crate::state::AppState;
 use crate::storage::uploads;
 use crate::upstream::http_client::HttpClient;
 use crate::upstream::sandbox_files;
-use crate::{access, allowance, board, capabilities, disclosure, downloads, health, metrics, results, serving};
+use crate::{access, allowance, board, capabilities, disclosure, downloads, error, health, metrics, results, serving};
 
 /// The app of the worker whose thread calls it.
 pub fn for_this_worker(state: &AppState) -> anyhow::Result<serving::App> {
@@ -139,11 +139,11 @@ fn router(state: &AppState, proxy: Arc<Proxy>, fetcher: ResultFetcher, http: Htt
         api = api.merge(samples_index);
         app = app.merge(images.layer(static_files::for_any_origin()));
         if let Some(secret) = shared.gate.access.widget_secret().filter(|_| state.offers_the_demo()) {
-            app = app.merge(demo::routes(secret.clone()));
+            app = app.merge(demo::routes(secret.clone()).layer(axum::middleware::from_fn(error::json_errors)));
         }
     }
     app = app.merge(disclosure::page_routes(state.disclosures.clone()).layer(static_files::for_any_origin()));
-    app.nest("/api", api)
+    app.nest("/api", api.layer(axum::middleware::from_fn(error::json_errors)))
         .merge(health::routes(state.readiness.clone()))
         .merge(static_files::router(&state.dist))
         .layer(axum::middleware::from_fn(metrics::name_the_route))

@@ -2,7 +2,7 @@
 //! that fits and a sentence that says what to do. Internal details go to the log, never into a response.
 
 use axum::Json;
-use axum::http::header::{ALLOW, RETRY_AFTER, WWW_AUTHENTICATE};
+use axum::http::header::{ALLOW, CONTENT_LENGTH, CONTENT_TYPE, RETRY_AFTER, WWW_AUTHENTICATE};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
@@ -115,6 +115,33 @@ impl IntoResponse for ServerError {
     }
 }
 
+/// Every error the API answers is `{"message"}`, also those of axum's extractors and body limits, which answer
+/// in plain text (a query that is not the endpoint's, a body over its limit): their words, in a sentence that says
+/// what to do.
+pub async fn json_errors(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let response = next.run(request).await;
+    let status = response.status();
+    let plain = response.headers().get(CONTENT_TYPE).is_none_or(|kind| kind.as_bytes().starts_with(b"text/plain"));
+    if !(status.is_client_error() || status.is_server_error()) || !plain {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let said = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
+    let said: String = String::from_utf8_lossy(&said).trim().chars().take(200).collect();
+    let message = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => "The body is larger than this endpoint takes; send a smaller one.".into(),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "Send the body as JSON, with Content-Type: application/json.".into(),
+        _ if said.is_empty() => format!("The request was refused ({status}); check it against the docs."),
+        _ => format!("The request could not be read ({said}); fix it and send it again."),
+    };
+    parts.headers.remove(CONTENT_LENGTH);
+    let mut answer = (status, Json(json!({ "message": message }))).into_response();
+    for (name, value) in parts.headers.iter().filter(|(name, _)| *name != CONTENT_TYPE) {
+        answer.headers_mut().insert(name, value.clone());
+    }
+    answer
+}
+
 impl From<rusqlite::Error> for ServerError {
     fn from(error: rusqlite::Error) -> Self {
         ServerError::Internal(format!("database: {error}"))
@@ -148,3 +175,7 @@ pub fn with_causes(error: &(dyn std::error::Error + 'static)) -> String {
     }
     text
 }
+
+/// Through the whole app, in-process.
+#[cfg(test)]
+mod served;
