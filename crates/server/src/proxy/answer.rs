@@ -96,6 +96,21 @@ fn own_error(answer: Answer, sent: &[&[u8]]) -> Answer {
     Answer { status, headers, body }
 }
 
+/// A refusal as a widget token's holder may read it: what the service says of the account (its plan, its photos
+/// used: 402 and 403) is the listing site's business, so it is said without the account's figures.
+pub fn to_a_token_holder(answer: Answer) -> Answer {
+    if !matches!(answer.status.as_u16(), 402 | 403) {
+        return answer;
+    }
+    let message = format!(
+        "The listing site's account with the staging service refused this (HTTP {}); its photos for this period \
+         may be used up. Ask the listing site.",
+        answer.status.as_u16()
+    );
+    let body = serde_json::to_vec(&Message { message }).map(Bytes::from).unwrap_or_default();
+    Answer { body, ..answer }
+}
+
 /// Short plain text with nothing in it this server sent (the key, or any stretch of it, or a header's value).
 fn fit_to_pass_on(message: &str, sent: &[&[u8]]) -> bool {
     let plain = !message.trim().is_empty()

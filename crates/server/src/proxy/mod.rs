@@ -139,6 +139,9 @@ impl Proxy {
         let sent = self.send(call.method(), path, call.outbound()?, call.waits()).await;
         let mut answer = self.settle(reservation.as_deref(), &call, sent).await?;
         if !answer.status.is_success() {
+            if subject.by_token() {
+                answer = answer::to_a_token_holder(answer);
+            }
             return Ok(answer::relay(answer));
         }
         // A render read is relayed from the one reading that also tells whether the service failed it.

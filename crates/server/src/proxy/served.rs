@@ -89,6 +89,22 @@ async fn token_holders_choose_no_webhook_and_no_private_address() {
     assert_eq!(creations().len(), 2, "only the two public creations reached the service");
 }
 
+#[tokio::test]
+async fn a_token_holder_is_not_told_the_accounts_figures_when_the_service_refuses_for_the_account() {
+    let upstream = RecordingUpstream::start().await;
+    let server = TestApp::in_front_of(&upstream, &["--access", "token"]).await;
+    let body = json!({"image_url": "https://photos.example/over-the-plan.jpg", "variation_count": 1,
+                      "config": {"type": "enhancement"}});
+    let (status, refused) =
+        server.ask(Method::POST, "/api/v2/renders").bearer(&server.token("alice")).json(&body).answer().await;
+    assert_eq!(status, 403);
+    let message = refused["message"].as_str().unwrap();
+    assert!(!message.contains("100") && message.contains("Ask the listing site"), "{message}");
+    let operator = TestApp::in_front_of(&upstream, &[]).await;
+    let (_, theirs) = operator.ask(Method::POST, "/api/v2/renders").json(&body).answer().await;
+    assert!(theirs["message"].as_str().unwrap().contains("100 of 100"), "the operator reads the service: {theirs}");
+}
+
 async fn behind_the_real_shapes() -> (TestApp, RealService) {
     let service = RealService::start().await;
     let secrets = Secrets { api_key: Some("sk-real-shapes".into()), ..Secrets::default() };

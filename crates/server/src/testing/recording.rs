@@ -145,7 +145,8 @@ async fn record(State(seen): State<Arc<Mutex<Vec<Seen>>>>, request: Request) -> 
 /// service reads it), a variation of the render the path names, the variations added, v1's render and creation,
 /// bulk variations, the secret's message; and for the last segments that say so: an HTML page, an SVG image with a script, a
 /// refusal that echoes the request's `Authorization`, another render's variation; a 422 for the photo
-/// `photos.example/refused.jpg`, a 503 for `photos.example/unavailable.jpg`; and after `MS` milliseconds
+/// `photos.example/refused.jpg`, a 503 for `photos.example/unavailable.jpg`, a 403 naming the account's figures
+/// for `photos.example/over-the-plan.jpg`; and after `MS` milliseconds
 /// when the path or the body holds `slow-MS`.
 async fn answer(parts: &axum::http::request::Parts, body: &[u8]) -> axum::response::Response {
     let segments: Vec<&str> = parts.uri.path().split('/').collect();
@@ -176,6 +177,11 @@ async fn answer(parts: &axum::http::request::Parts, body: &[u8]) -> axum::respon
         _ if text.contains("photos.example/unavailable.jpg") => {
             let message = r#"{"message":"The service is briefly unavailable."}"#;
             (axum::http::StatusCode::SERVICE_UNAVAILABLE, json(message.into())).into_response()
+        }
+        // the account's plan used up
+        _ if text.contains("photos.example/over-the-plan.jpg") => {
+            let message = r#"{"message":"The account's staging photo limit is reached: 100 of 100 used."}"#;
+            (axum::http::StatusCode::FORBIDDEN, json(message.into())).into_response()
         }
         // a photo the service refuses to stage
         _ if text.contains("photos.example/refused.jpg") => {
