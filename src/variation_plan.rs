@@ -20,8 +20,9 @@ pub struct Target {
     pub existing: u64,
     /// Its newest finished removal variation: the empty room to stage on.
     pub empty_room: Option<String>,
-    /// What it stands charged for, as its variations show it (`usage::charged_by`).
+    /// What it stands charged for, and the photos it is made from, as its variations show them (`usage`).
     pub charged: Cost,
+    pub photos: u64,
 }
 
 impl Target {
@@ -31,8 +32,8 @@ impl Target {
             .rev()
             .find(|v| v.kind == Some(VariationType::Removal) && v.status == VariationStatus::Done)
             .map(|v| v.id.clone());
-        let charged = usage::charged_by(variations);
-        Target { render_id: render_id.into(), label: label.into(), existing, empty_room, charged }
+        let (charged, photos) = (usage::charged_by(variations), usage::photos_of(variations));
+        Target { render_id: render_id.into(), label: label.into(), existing, empty_room, charged, photos }
     }
 }
 
@@ -80,7 +81,7 @@ pub fn plan(locale: Locale, targets: &[Target], draft: &ConfigDraft, on_empty_ro
             continue;
         }
         let kinds = [UsageKind::of(&own.to_config())];
-        plan.cost = plan.cost.plus(usage::of_added(1, target.charged, &kinds));
+        plan.cost = plan.cost.plus(usage::of_added(target.photos, target.charged, &kinds));
         plan.send.push((target.render_id.clone(), own));
     }
     plan

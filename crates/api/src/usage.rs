@@ -17,9 +17,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::Config;
-use crate::Variation;
 use crate::requests::{BulkCreateRenders, BulkRender, CreateRender};
 use crate::vocabulary::{VariationStatus, VariationType};
+use crate::{Variation, VariationResult};
 
 /// The service's two kinds of usage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -186,22 +186,32 @@ pub fn of_added(photos: u64, charged: Cost, kinds: &[UsageKind]) -> Cost {
 pub const V1_RENDER: Cost = Cost { staging: 1, image_editing: 0 };
 
 /// What a render stands charged for as its variations show it, for the studio to say what an addition will cost:
-/// one photo of each kind of variation it holds, nothing when every one of them failed (the server gave its photos
-/// back, so what is added pays again). A multi-view render's views are not in its variations: it reads as one photo.
+/// of each kind of variation it holds, one photo per photo it is made from (`photos_of`), nothing when every one
+/// of them failed (the server gave its photos back, so what is added pays again).
 pub fn charged_by(variations: &[Variation]) -> Cost {
     if !variations.is_empty() && variations.iter().all(|variation| variation.status == VariationStatus::Error) {
         return Cost::NONE;
     }
+    let photos = photos_of(variations);
     let kinds: Vec<UsageKind> =
         variations.iter().map(|variation| UsageKind::of_type(variation.kind.as_ref())).collect();
     kinds
         .into_iter()
-        .fold(Cost::NONE, |cost, kind| if cost.get(kind) > 0 { cost } else { cost.plus(Cost::of(kind, 1)) })
+        .fold(Cost::NONE, |cost, kind| if cost.get(kind) > 0 { cost } else { cost.plus(Cost::of(kind, photos)) })
+}
+
+/// The photos a render is made from as its variations show it: a multi-view result holds an image per view.
+pub fn photos_of(variations: &[Variation]) -> u64 {
+    let views = |variation: &Variation| match &variation.result {
+        Some(VariationResult::Many(images)) => images.len() as u64,
+        _ => 1,
+    };
+    variations.iter().map(views).max().unwrap_or(1).max(1)
 }
 
 /// What adding variations of `config` to a render holding `variations` costs, as the studio predicts it.
 pub fn of_adding_to(variations: &[Variation], config: &Config) -> Cost {
-    of_added(1, charged_by(variations), &[UsageKind::of(config)])
+    of_added(photos_of(variations), charged_by(variations), &[UsageKind::of(config)])
 }
 
 #[cfg(test)]
@@ -278,6 +288,11 @@ mod tests {
         assert_eq!(of_adding_to(&enhanced, &enhancement), Cost::NONE, "a regeneration");
         let failed = [variation("staging", "error"), variation("removal", "error")];
         assert_eq!(charged_by(&failed), Cost::NONE, "given back: what is added pays");
+        let views: Variation = serde_json::from_value(serde_json::json!({"id": "var_2", "render_id": "rnd_1",
+            "created_at": 1, "type": "staging", "status": "done",
+            "result": [{"url": "https://a/1.jpg"}, {"url": "https://a/2.jpg"}, {"url": "https://a/3.jpg"}]}))
+        .unwrap();
+        assert_eq!(of_adding_to(&[views], &enhancement), Cost::of(UsageKind::ImageEditing, 3), "every view");
     }
 
     #[test]
