@@ -41,7 +41,10 @@ impl MinRate {
 
     /// Why a connection whose answer was left unread ended (in the server's debug log).
     fn answer_too_slow(&self) -> String {
-        format!("the client took fewer than {} bytes of the answer in {} s", self.bytes, self.window.as_secs())
+        match self.bytes {
+            1 => format!("the client took nothing of the answer in {} s (--send-timeout-s)", self.window.as_secs()),
+            bytes => format!("the client took fewer than {bytes} bytes of the answer in {} s", self.window.as_secs()),
+        }
     }
 }
 
@@ -56,6 +59,8 @@ struct Watch {
     waiting_since: Option<Instant>,
     /// When the open window runs out if this wait goes on; made at the first wait.
     runs_out: Option<Pin<Box<Sleep>>>,
+    /// Of what the other side took in the present wait, what earlier windows of it counted.
+    counted: u64,
 }
 
 /// What moved in the open window, and how long it had waited before the present wait.
@@ -66,11 +71,12 @@ struct Window {
 
 impl Watch {
     fn new(rate: MinRate) -> Watch {
-        Watch { rate, window: None, waiting_since: None, runs_out: None }
+        Watch { rate, window: None, waiting_since: None, runs_out: None, counted: 0 }
     }
 
     /// The wait (if any) ended with `count` bytes moved; enough closes the window.
     fn moved(&mut self, count: usize) {
+        self.counted = 0;
         let waited = self.waiting_since.take().map(|since| since.elapsed());
         let Some(window) = &mut self.window else { return };
         window.waited = window.waited.saturating_add(waited.unwrap_or_default());
@@ -82,17 +88,37 @@ impl Watch {
 
     /// The transfer waits: opens a window if none is, and says whether the open one ran out with too little moved.
     fn ran_out(&mut self, cx: &mut Context<'_>) -> bool {
-        let window = self.window.get_or_insert(Window { moved: 0, waited: Duration::ZERO });
-        if self.waiting_since.is_none() {
-            let now = Instant::now();
-            self.waiting_since = Some(now);
-            let end = now + self.rate.window.saturating_sub(window.waited);
-            match &mut self.runs_out {
-                Some(runs_out) => runs_out.as_mut().reset(end),
-                None => self.runs_out = Some(Box::pin(tokio::time::sleep_until(end))),
+        self.ran_out_taking(cx, || 0)
+    }
+
+    /// The same, where `taken` says how many bytes the other side took since the present wait began, which no
+    /// wake-up counts (what a client read out of the socket's send buffer: the kernel wakes a writer only once much
+    /// of a large buffer is free, so a steady reader can take a whole window's worth before the write goes on). A
+    /// window that runs out having taken enough that way is a new window, from now.
+    fn ran_out_taking(&mut self, cx: &mut Context<'_>, mut taken: impl FnMut() -> u64) -> bool {
+        loop {
+            let window = self.window.get_or_insert(Window { moved: 0, waited: Duration::ZERO });
+            if self.waiting_since.is_none() {
+                let now = Instant::now();
+                self.waiting_since = Some(now);
+                let end = now + self.rate.window.saturating_sub(window.waited);
+                match &mut self.runs_out {
+                    Some(runs_out) => runs_out.as_mut().reset(end),
+                    None => self.runs_out = Some(Box::pin(tokio::time::sleep_until(end))),
+                }
             }
+            if !self.runs_out.as_mut().is_some_and(|runs_out| runs_out.as_mut().poll(cx).is_ready()) {
+                return false;
+            }
+            let taken = taken();
+            if window.moved.saturating_add(taken.saturating_sub(self.counted)) < self.rate.bytes {
+                return true;
+            }
+            // Enough went while it waited: the wait goes on in a new window.
+            self.counted = taken;
+            self.window = None;
+            self.waiting_since = None;
         }
-        self.runs_out.as_mut().is_some_and(|runs_out| runs_out.as_mut().poll(cx).is_ready())
     }
 }
 
@@ -171,32 +197,96 @@ impl hyper::body::Body for PacedBody {
     }
 }
 
-/// A connection whose writes are held to the rate: once its writes have waited for the client a whole window in
-/// which fewer than `bytes` went out, the write fails and the connection ends. Reads pass as they are (a request's
+/// A connection whose writes are held to the rate and to the send time-out: once its writes have waited for the
+/// client a whole window in which fewer than the rate's bytes went out (or a whole `--send-timeout-s` in which
+/// nothing did), the write fails and the connection ends. What went out is what the client took: bytes written,
+/// and while a write waits, what left the socket's send buffer (`unsent`). Reads pass as they are (a request's
 /// head has its own time-out, its body the body's watch).
 pub struct PacedWrites<Io> {
     io: Io,
-    watch: Option<Watch>,
+    watches: Vec<Watch>,
+    unsent: Unsent,
 }
 
 impl<Io> PacedWrites<Io> {
-    pub fn new(io: Io, rate: Option<MinRate>) -> Self {
-        PacedWrites { io, watch: rate.map(Watch::new) }
+    pub fn new(io: Io, unsent: Unsent, rate: Option<MinRate>, send_timeout: Option<Duration>) -> Self {
+        let nothing_taken = send_timeout.map(|window| MinRate { bytes: 1, window });
+        PacedWrites { io, watches: rate.into_iter().chain(nothing_taken).map(Watch::new).collect(), unsent }
     }
 
-    /// What became of a write: bytes that went count, a wait is watched.
+    /// What became of a write: bytes that went count, a wait is watched by each watch.
     fn watched(&mut self, cx: &mut Context<'_>, written: Poll<io::Result<usize>>) -> Poll<io::Result<usize>> {
-        let Some(watch) = &mut self.watch else { return written };
         match written {
             Poll::Ready(Ok(count)) => {
-                watch.moved(count);
+                for watch in &mut self.watches {
+                    watch.moved(count);
+                }
+                self.unsent.wait_ended();
                 Poll::Ready(Ok(count))
             }
-            Poll::Pending if watch.ran_out(cx) => {
-                Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, watch.rate.answer_too_slow())))
+            Poll::Pending => {
+                self.unsent.wait_began();
+                let unsent = &self.unsent;
+                for watch in &mut self.watches {
+                    if watch.ran_out_taking(cx, || unsent.taken()) {
+                        return Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, watch.rate.answer_too_slow())));
+                    }
+                }
+                Poll::Pending
             }
             other => other,
         }
+    }
+}
+
+/// What a connection's socket still holds to send (Linux's `SIOCOUTQ`), to tell what a waiting client took.
+pub struct Unsent {
+    #[cfg(target_os = "linux")]
+    socket: Option<std::os::fd::RawFd>,
+    /// What it held when the present wait began.
+    since: Option<u64>,
+}
+
+impl Unsent {
+    /// The socket of `stream`, read while the connection lives (the stream owns it).
+    pub fn of(stream: &tokio::net::TcpStream) -> Unsent {
+        #[cfg(target_os = "linux")]
+        return Unsent { socket: Some(std::os::fd::AsRawFd::as_raw_fd(stream)), since: None };
+        #[cfg(not(target_os = "linux"))]
+        return {
+            let _ = stream;
+            Unsent { since: None }
+        };
+    }
+
+    fn wait_began(&mut self) {
+        if self.since.is_none() {
+            self.since = self.held();
+        }
+    }
+
+    fn wait_ended(&mut self) {
+        self.since = None;
+    }
+
+    /// Bytes that left the send buffer since the present wait began.
+    fn taken(&self) -> u64 {
+        let (Some(first), Some(now)) = (self.since, self.held()) else { return 0 };
+        first.saturating_sub(now)
+    }
+
+    fn held(&self) -> Option<u64> {
+        #[cfg(target_os = "linux")]
+        {
+            let socket = self.socket?;
+            let mut held: libc::c_int = 0;
+            // SAFETY: SIOCOUTQ (TIOCOUTQ) writes one int; the descriptor is the connection's own, open while the
+            // connection (which owns this) is.
+            let done = unsafe { libc::ioctl(socket, libc::TIOCOUTQ, &mut held) };
+            (done == 0).then(|| u64::try_from(held).unwrap_or(0))
+        }
+        #[cfg(not(target_os = "linux"))]
+        None
     }
 }
 

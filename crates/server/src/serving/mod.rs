@@ -30,7 +30,6 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
-use tokio_io_timeout::TimeoutStream;
 
 use crate::access::cap::{Cap, Slot};
 use crate::error::ServerError;
@@ -198,9 +197,8 @@ fn run_worker(
                 let answer = app(min_rate::pace_body(request.map(axum::body::Body::new), rate), peer);
                 async move { Ok::<_, Infallible>(answer.await) }
             });
-            let mut stream = TimeoutStream::new(stream);
-            stream.set_write_timeout(options.send_timeout);
-            let stream = PacedWrites::new(Box::pin(stream), rate);
+            let unsent = min_rate::Unsent::of(&stream);
+            let stream = PacedWrites::new(stream, unsent, rate, options.send_timeout);
             let connection = connections.watch(http.serve_connection(TokioIo::new(stream), service));
             tokio::spawn(async move {
                 if let Err(error) = connection.await {

@@ -137,6 +137,37 @@ async fn a_client_that_keeps_up_is_never_cut_off_however_long_it_sits_between_re
     }
 }
 
+#[tokio::test]
+async fn a_steady_slow_reader_is_never_cut_off_while_its_bytes_wait_in_the_socket() {
+    const SIZE: usize = 4 << 20;
+    let dist = widget_files();
+    let mut wasm = b"\0asm\x01\0\0\0".to_vec();
+    wasm.resize(SIZE, 7);
+    std::fs::write(dist.path().join("vstage-widget-0123abcd_bg.wasm"), wasm).unwrap();
+    // The kernel wakes a waiting writer only once much of its (megabytes of) send buffer is free: far more than a
+    // second's reading here. What the client took while the write waited is what counts, for the rate and for the
+    // send time-out alike.
+    let timeouts =
+        ["--body-timeout-s", "600", "--header-timeout-s", "600", "--transfer-window-s", "1", "--send-timeout-s", "2"];
+    let server = TestApp::serving(dist, &timeouts, Secrets::default()).await;
+    let address = server.url.trim_start_matches("http://").to_string();
+    let mut stream = TcpStream::connect(&address).await.unwrap();
+    let request =
+        format!("GET /vstage-widget-0123abcd_bg.wasm HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    // a phone on a slow line: 32 KiB every tenth of a second, some 300 KB/s, far above the least rate
+    let (mut got, mut buffer) = (0, vec![0u8; 32 * 1024]);
+    loop {
+        let read = tokio::time::timeout(PATIENCE, stream.read(&mut buffer)).await.expect("the server answers");
+        match read {
+            Ok(0) | Err(_) => break,
+            Ok(count) => got += count,
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(got > SIZE, "the whole answer, head and body: {got} bytes");
+}
+
 /// One answer with a `content-length`, read whole from `stream`: its body.
 async fn read_answer(stream: &mut TcpStream) -> Vec<u8> {
     let mut read = Vec::new();
