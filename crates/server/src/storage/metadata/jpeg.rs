@@ -17,6 +17,35 @@ use super::{cut_short, no_image, orientation_only_exif, turning, unreadable};
 const MOST_SEGMENTS_AFTER_THE_FIRST_SCAN: usize = 4096;
 /// What a JFIF header holds before its thumbnail: identifier, version, units, densities, thumbnail size.
 const JFIF_WITHOUT_THUMBNAIL: usize = 14;
+/// What Adobe's APP14 segment holds (Adobe's technical note 5116): its identifier and five more fields.
+const ADOBE: usize = 12;
+/// An ICC profile's chunk: this identifier, its number and the count of chunks (ICC.1, annex B.4), then its part.
+const ICC_CHUNK: &[u8] = b"ICC_PROFILE\0";
+
+/// Keeps the ICC profile's chunks only when, put together in their order, they are one whole profile; else none.
+fn keep_a_whole_profile_only(kept: &mut Vec<JpegSegment>) {
+    let is_chunk = |segment: &JpegSegment| segment.marker() == markers::APP2;
+    let mut chunks: Vec<(u8, u8, Bytes)> = kept
+        .iter()
+        .filter(|segment| is_chunk(segment))
+        .filter_map(|segment| {
+            let contents = segment.contents();
+            let (number, count) = (*contents.get(ICC_CHUNK.len())?, *contents.get(ICC_CHUNK.len() + 1)?);
+            Some((number, count, contents.slice(ICC_CHUNK.len() + 2..)))
+        })
+        .collect();
+    if chunks.is_empty() {
+        return;
+    }
+    chunks.sort_by_key(|(number, _, _)| *number);
+    let count = chunks[0].1;
+    let numbered =
+        chunks.iter().enumerate().all(|(at, (number, of, _))| usize::from(*number) == at + 1 && *of == count);
+    let profile: Vec<u8> = chunks.iter().flat_map(|(_, _, part)| part.iter().copied()).collect();
+    if !(numbered && chunks.len() == usize::from(count) && super::is_icc_profile(&profile)) {
+        kept.retain(|segment| !is_chunk(segment));
+    }
+}
 
 /// The JPEG with only what draws it, and its orientation alone as EXIF when it turns the photo.
 pub(super) fn drawing_only(bytes: Bytes) -> Result<Bytes, String> {
@@ -31,6 +60,7 @@ pub(super) fn drawing_only(bytes: Bytes) -> Result<Bytes, String> {
             kept.push(segment);
         }
     }
+    keep_a_whole_profile_only(&mut kept);
     let orientation = turning(head.exif());
     let mut jpeg = Jpeg::from_bytes(Bytes::from_static(&[markers::P, markers::SOI, markers::P, markers::EOI]))
         .map_err(unreadable)?;
@@ -134,8 +164,9 @@ fn drawing(marker: u8, contents: &Bytes) -> Option<JpegSegment> {
             header[12..].fill(0); // a thumbnail of no pixels
             Bytes::from(header)
         }
-        markers::APP2 if contents.starts_with(b"ICC_PROFILE\0") => contents.clone(),
-        markers::APP14 if contents.starts_with(b"Adobe") => contents.clone(),
+        markers::APP2 if contents.starts_with(ICC_CHUNK) => contents.clone(),
+        // "Adobe", version, two flags and the colour transform: nothing after them
+        markers::APP14 if contents.starts_with(b"Adobe") && contents.len() >= ADOBE => contents.slice(..ADOBE),
         _ => return None,
     };
     // JPG (0xC8) is reserved for extensions, not a frame

@@ -42,6 +42,29 @@ fn unreadable(error: img_parts::Error) -> String {
     }
 }
 
+/// Whether `profile` is an ICC colour profile, whole (ICC.1:2022, 7.2 and 7.3): its size as its header declares
+/// it, the `acsp` signature, and a tag table whose every tag lies inside it. Anything else carried in a colour
+/// profile's place (an EXIF block, text) is not one, and goes.
+fn is_icc_profile(profile: &[u8]) -> bool {
+    let word =
+        |at: usize| profile.get(at..at + 4).map(|bytes| u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]));
+    let (Some(size), Some(count)) = (word(0), word(128)) else { return false };
+    if size as usize != profile.len() || profile.get(36..40) != Some(b"acsp") {
+        return false;
+    }
+    let table_end = 132usize.saturating_add((count as usize).saturating_mul(12));
+    table_end <= profile.len()
+        && (0..count as usize).all(|tag| {
+            let entry = 132 + tag * 12;
+            match (word(entry + 4), word(entry + 8)) {
+                (Some(offset), Some(length)) => {
+                    (offset as usize) >= table_end && (offset as usize).saturating_add(length as usize) <= profile.len()
+                }
+                _ => false,
+            }
+        })
+}
+
 /// The orientation an EXIF block gives, when it turns or flips the photo.
 fn turning(exif: Option<Bytes>) -> Option<Orientation> {
     exif.and_then(|exif| Orientation::from_exif_chunk(&exif)).filter(|o| *o != Orientation::NoTransforms)

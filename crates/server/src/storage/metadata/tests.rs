@@ -108,6 +108,43 @@ fn what_decoding_needs_is_kept_and_metadata_after_the_scan_goes() {
 }
 
 #[test]
+fn what_is_carried_in_a_colour_segments_place_goes_unless_it_is_one() {
+    // an ICC chunk holding an EXIF block with GPS, and Adobe's marker with text after its twelve bytes
+    let exif_as_icc = [&b"ICC_PROFILE\0\x01\x01"[..], b"Exif\0\0MM\0\x2aGPS 37.7749 -122.4194"].concat();
+    let adobe_and_more: &[u8] = b"Adobe\0\x64\0\0\0\0\x01GPS 37.7749";
+    let photo = with_segments(&[(0xE2, &exif_as_icc), (0xEE, adobe_and_more)], &[]);
+    let stripped = strip(Bytes::from(photo), ImageFormat::Jpeg).unwrap();
+    assert_eq!(stripped, with_segments(&[(0xEE, &adobe_and_more[..12])], &[]), "no profile, Adobe's twelve bytes");
+    // a whole profile in two chunks is kept; one of them alone is not
+    let profile = icc_profile();
+    let chunk = |number: u8, part: &[u8]| [&b"ICC_PROFILE\0"[..], &[number, 2], part].concat();
+    let (first, second) = (chunk(1, &profile[..100]), chunk(2, &profile[100..]));
+    let whole = with_segments(&[(0xE2, &first), (0xE2, &second)], &[]);
+    assert_eq!(strip(Bytes::from(whole.clone()), ImageFormat::Jpeg).unwrap(), whole);
+    let half = with_segments(&[(0xE2, &first)], &[]);
+    assert_eq!(strip(Bytes::from(half), ImageFormat::Jpeg).unwrap(), with_segments(&[], &[]));
+
+    // PNG: an iCCP chunk that inflates to no profile, an sBIT chunk with more than its bits
+    let mut png = Png::from_bytes(Bytes::from(phone_png())).unwrap();
+    let planted = [&b"PLANTICC\0\0"[..], &miniz_oxide::deflate::compress_to_vec_zlib(b"GPS 37.7749", 6)].concat();
+    png.set_icc_profile(None);
+    let at = png.chunks().len() - 1;
+    png.chunks_mut().insert(1, img_parts::png::PngChunk::new(*b"iCCP", Bytes::from(planted)));
+    png.chunks_mut()
+        .insert(at, img_parts::png::PngChunk::new(*b"sBIT", Bytes::from_static(b"\x08\x08\x08GPS 37.7749")));
+    let stripped = strip(png.encoder().bytes(), ImageFormat::Png).unwrap();
+    let kinds: Vec<[u8; 4]> = Png::from_bytes(stripped.clone()).unwrap().chunks().iter().map(|c| c.kind()).collect();
+    assert!(!kinds.contains(b"iCCP") && !kinds.contains(b"sBIT"), "{kinds:?}");
+    assert!(!stripped.windows(7).any(|w| w == b"37.7749"));
+
+    // WebP: an ICCP chunk that is no profile
+    let mut webp = WebP::from_bytes(Bytes::from(phone_webp())).unwrap();
+    webp.set_icc_profile(Some(Bytes::from_static(b"GPS 37.7749 and more")));
+    let stripped = strip(webp.encoder().bytes(), ImageFormat::WebP).unwrap();
+    assert_eq!(profile_and_exif(&stripped, ImageFormat::WebP).0, None);
+}
+
+#[test]
 fn every_scan_is_kept_with_the_tables_between_them_up_to_the_end() {
     // the structure of a progressive JPEG: scans whose data holds stuffed zeros and restart markers, tables and
     // metadata between them, fill bytes before a marker, and a video after the end

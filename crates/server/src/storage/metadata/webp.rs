@@ -27,6 +27,11 @@ pub(super) fn drawing_only(bytes: Bytes) -> Result<Bytes, String> {
     let mut webp = WebP::from_bytes(bytes).map_err(unreadable)?;
     let orientation = turning(webp.exif());
     webp.chunks_mut().retain(|chunk| DRAWING.contains(&chunk.id()));
+    webp.chunks_mut().retain(|chunk| match (chunk.id(), chunk.content()) {
+        (CHUNK_ICCP, RiffContent::Data(profile)) => super::is_icc_profile(profile),
+        (CHUNK_ICCP, _) => false,
+        _ => true,
+    });
     if ![CHUNK_VP8, CHUNK_VP8L, CHUNK_ANMF].iter().any(|id| webp.has_chunk(*id)) {
         return Err(super::no_image());
     }
