@@ -11,9 +11,9 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::Method;
-use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, ORIGIN};
+use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, ORIGIN, REFERER};
 use axum::http::request::Parts;
+use axum::http::{HeaderMap, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http_body_util::BodyExt;
@@ -251,11 +251,23 @@ fn subject_of(access: &Access, parts: &Parts) -> Result<Subject, ServerError> {
             return Ok(OPEN.clone());
         }
     };
-    let origin = headers.get(ORIGIN).and_then(|value| value.to_str().ok());
+    let origin = page_origin(headers);
     let claims = secret
-        .verify(token, origin, SystemTime::now())
+        .verify(token, origin.as_deref(), SystemTime::now())
         .map_err(|error| ServerError::TokenRefused(error.to_string()))?;
     Ok(Subject { name: claims.sub.into(), from_token: true, expires_at: Some(claims.exp), calls: None })
+}
+
+/// The origin of the page a call comes from: its `Origin`, or where the browser sends none (a link followed, a
+/// download), its `Referer`'s, so that a token bound to an origin is refused from another site's link too. Neither
+/// (a referrer withheld, a caller that is no browser) tells nothing.
+fn page_origin(headers: &HeaderMap) -> Option<String> {
+    if let Some(origin) = headers.get(ORIGIN).and_then(|value| value.to_str().ok()) {
+        return Some(origin.to_string());
+    }
+    let referer = headers.get(REFERER).and_then(|value| value.to_str().ok())?;
+    let origin = url::Url::parse(referer).ok()?.origin();
+    origin.is_tuple().then(|| origin.ascii_serialization())
 }
 
 /// Through the whole app, in-process, with token access.

@@ -59,7 +59,17 @@ async fn calls_without_a_valid_token_are_refused_with_a_sentence() {
     let bound = secret.mint("alice", Duration::from_secs(3600), Some("https://listings.example"));
     assert_eq!(call(&server, user.clone(), Some(&bound), Some("https://evil.example")).await.0, 401);
     assert_eq!(call(&server, user.clone(), Some(&bound), Some("https://listings.example")).await.0, 200);
-    assert_eq!(call(&server, user, Some(&bound), None).await.0, 200);
+    assert_eq!(call(&server, user.clone(), Some(&bound), None).await.0, 200);
+    // a link followed from another site carries no Origin: its Referer names the page
+    let followed = |referer: &'static str| {
+        server
+            .ask(Method::GET, "/api/v2/user")
+            .bearer(&bound)
+            .header("referer", referer)
+            .header("sec-fetch-site", "cross-site")
+    };
+    assert_eq!(followed("https://evil.example/listing?x=1").answer().await.0, 401, "from another site's link");
+    assert_eq!(followed("https://listings.example/homes/42").answer().await.0, 200, "from the host's own page");
 
     // uploads and events need a token too; capabilities do not
     assert_eq!(call(&server, (Method::POST, "/api/uploads"), None, None).await.0, 401);
