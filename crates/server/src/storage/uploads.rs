@@ -153,11 +153,21 @@ impl Uploads {
     }
 }
 
+/// A retention as a sentence says it: `30 days`, `12 hours`, else humantime's `90s`.
+fn spoken(duration: Duration) -> String {
+    let seconds = duration.as_secs();
+    match (seconds % 86_400, seconds % 3_600) {
+        (0, _) if seconds > 0 => format!("{} day{}", seconds / 86_400, if seconds == 86_400 { "" } else { "s" }),
+        (_, 0) if seconds > 0 => format!("{} hour{}", seconds / 3_600, if seconds == 3_600 { "" } else { "s" }),
+        _ => humantime::format_duration(duration).to_string(),
+    }
+}
+
 fn quota_reached(used: u64, quota: u64, retention: Option<Duration>) -> ServerError {
     let megabytes = |bytes: u64| bytes.div_ceil(1024 * 1024);
     let freed = match retention {
         Some(retention) => {
-            format!(" Uploads are removed {} after they are made.", humantime::format_duration(retention))
+            format!(" Uploads are removed {} after they are made.", spoken(retention))
         }
         None => String::new(),
     };

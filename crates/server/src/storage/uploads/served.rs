@@ -149,3 +149,12 @@ async fn uploads_are_bounded_per_subject_and_removed_after_the_retention_period(
     }
     assert_eq!(upload(&alice).await.0, 200, "alice may upload again");
 }
+
+#[test]
+fn a_retention_is_said_in_words() {
+    use std::time::Duration;
+    assert_eq!(super::spoken(Duration::from_secs(30 * 86_400)), "30 days");
+    assert_eq!(super::spoken(Duration::from_secs(86_400)), "1 day");
+    assert_eq!(super::spoken(Duration::from_secs(12 * 3_600)), "12 hours");
+    assert_eq!(super::spoken(Duration::from_secs(90)), "1m 30s");
+}
