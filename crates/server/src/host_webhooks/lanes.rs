@@ -76,10 +76,6 @@ impl HostWebhooks {
         let mut under_way = JoinSet::new();
         let (mut settled, mut counted_at) = (false, None::<std::time::Instant>);
         loop {
-            if settled && counted_at.is_none_or(|at| at.elapsed() >= COUNT_EVERY) {
-                self.count_pending().await;
-                (settled, counted_at) = (false, Some(std::time::Instant::now()));
-            }
             written.borrow_and_update();
             let free = self.pacing.per_receiver.saturating_sub(under_way.len());
             if free > 0 {
@@ -96,6 +92,11 @@ impl HostWebhooks {
                         tracing::warn!(%error, target, "could not read the host's webhooks' outbox; trying again");
                     }
                 }
+            }
+            // Counted once what is due is on its way: the count reads the whole outbox, and must not hold up an event.
+            if settled && counted_at.is_none_or(|at| at.elapsed() >= COUNT_EVERY) {
+                self.count_pending().await;
+                (settled, counted_at) = (false, Some(std::time::Instant::now()));
             }
             tokio::select! {
                 Some(_) = under_way.join_next(), if !under_way.is_empty() => {
