@@ -34,6 +34,7 @@ use tower_http::cors::{Any, CorsLayer};
 
 use accounts::Accounts;
 pub use error::SandboxError;
+pub use store::owner_only;
 
 /// The largest request body the API takes: a photo of the largest size vstage allows (`MAX_PHOTO_BYTES`) as a
 /// base64 `data:` URL and a mask of the same size beside it, with room for the rest of the JSON; a multipart v1

@@ -204,8 +204,8 @@ impl From<rusqlite::Error> for SandboxError {
 }
 
 /// Keeps the database file and its journals readable by their owner only (they hold secrets): the file is made so
-/// before SQLite opens it, and an older file's mode is corrected.
-fn owner_only(path: &Path) -> std::io::Result<()> {
+/// before SQLite opens it, and an older file's mode is corrected. The server's database is kept so too.
+pub fn owner_only(path: &Path) -> std::io::Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};

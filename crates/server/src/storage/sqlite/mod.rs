@@ -65,7 +65,7 @@ impl Sqlite {
         std::fs::create_dir_all(data_dir)
             .with_context(|| format!("cannot create the data dir {}", data_dir.display()))?;
         let path = data_dir.join("vstage.sqlite3");
-        owner_only(&path).with_context(|| format!("cannot make {} private", path.display()))?;
+        vstage_sandbox::owner_only(&path).with_context(|| format!("cannot make {} private", path.display()))?;
         let connection = Connection::open(&path).with_context(|| format!("cannot open {}", path.display()))?;
         connection
             .busy_timeout(Duration::from_secs(5))
@@ -181,25 +181,6 @@ fn read_disclosure(row: &rusqlite::Row<'_>) -> rusqlite::Result<DisclosureRecord
         photo_file: row.get(11)?,
         original_file: row.get(12)?,
     })
-}
-
-/// Keeps the database file and its journals readable by their owner only (they hold secrets): the file is made so
-/// before SQLite opens it, and an older file's mode is corrected.
-fn owner_only(path: &Path) -> std::io::Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-        std::fs::OpenOptions::new().create(true).append(true).mode(0o600).open(path)?;
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            let mut file = path.as_os_str().to_owned();
-            file.push(suffix);
-            match std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)) {
-                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
-                done => done?,
-            }
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
