@@ -6,10 +6,10 @@
 //! one server at a time, each receiver in a lane of its own (`lanes`) so that one that hangs delays no other.
 
 pub mod deliver;
-#[cfg(test)]
-mod delivered;
 pub mod events;
 pub mod lanes;
+#[cfg(test)]
+mod served;
 
 use std::sync::Arc;
 use std::time::Duration;
