@@ -16,7 +16,8 @@ async fn main() -> ExitCode {
     let log_format = cli.log_format;
     let log = tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,tower_http=warn".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,tower_http=warn,c2pa=warn".into()),
         )
         .with_writer(std::io::stderr)
         // colour codes only where a person reads them: a file or a pipe gets plain text

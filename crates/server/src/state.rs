@@ -277,7 +277,9 @@ async fn webhook_secret(
     http: &HttpClient,
     embedded: bool,
 ) -> anyhow::Result<WebhookSecret> {
-    let kept = WebhookSecret::load(from_env, Some(args.data_dir.join("webhook-secret.json")))?;
+    let given = from_env.is_some();
+    let kept_at = args.data_dir.join("webhook-secret.json");
+    let kept = WebhookSecret::load(from_env, Some(kept_at.clone()))?;
     let secret = match kept.current() {
         Some(secret) => secret,
         None if embedded => {
@@ -310,6 +312,10 @@ async fn webhook_secret(
             answer.status.as_u16()
         );
     }
-    tracing::info!("the service's webhook secret is set to VSTAGE_WEBHOOK_SECRET");
+    let signer = if embedded { "the embedded sandbox's" } else { "the service's" };
+    match given {
+        true => tracing::info!("{signer} webhook secret is set to VSTAGE_WEBHOOK_SECRET"),
+        false => tracing::info!("{signer} webhook secret is set to the one kept in {}", kept_at.display()),
+    }
     Ok(kept)
 }

@@ -108,4 +108,8 @@ async fn text_logs_to_a_pipe_carry_no_colour_codes() {
     let output = server.wait_for_output(&id).await;
     assert!(output.contains("answered"), "{output}");
     assert!(!output.contains('\u{1b}'), "no escape codes: {output:?}");
+    // What an operator reads at start: no crate's progress lines, no claim about a variable that was not set.
+    assert!(!output.contains("c2pa"), "the content-credentials crate's own lines: {output}");
+    assert!(output.contains("webhook secret is set to the one kept in"), "{output}");
+    assert!(!output.contains("set to VSTAGE_WEBHOOK_SECRET"), "{output}");
 }

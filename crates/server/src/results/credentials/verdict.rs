@@ -52,7 +52,12 @@ pub enum Verdict {
 
 /// The verdict on `bytes` (of media type `format`) with `trust` as the reader's trust settings.
 pub fn read(bytes: &[u8], format: &str, trust: &Value, original: Option<&[u8]>) -> Verdict {
-    let settings = json!({"verify": {"verify_after_reading": true}, "trust": trust});
+    // Thumbnails off as when signing: the crate is built without them, and would warn of it on every read.
+    let settings = json!({
+        "verify": {"verify_after_reading": true},
+        "trust": trust,
+        "builder": {"thumbnail": {"enabled": false}},
+    });
     let reader = Context::new()
         .with_settings(settings)
         .and_then(|context| Reader::from_context(context).with_stream(format, Cursor::new(bytes)));
