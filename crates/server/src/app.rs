@@ -145,6 +145,7 @@ fn router(state: &AppState, proxy: Arc<Proxy>, fetcher: ResultFetcher, http: Htt
     app = app.merge(disclosure::page_routes(state.disclosures.clone()).layer(static_files::for_any_origin()));
     app.nest("/api", api.layer(axum::middleware::from_fn(error::json_errors)))
         .merge(health::routes(state.readiness.clone()))
+        .merge(metrics::elsewhere().layer(axum::middleware::from_fn(error::json_errors)))
         .merge(static_files::router(&state.dist))
         .layer(axum::middleware::from_fn(metrics::name_the_route))
 }

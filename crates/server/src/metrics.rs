@@ -254,6 +254,19 @@ pub async fn name_the_route(matched: Option<MatchedPath>, request: Request, next
     response
 }
 
+/// `/metrics` on the studio's address: a 404 that says where the metrics are, so that an operator who scrapes the
+/// wrong port is told so rather than handed the studio's page.
+pub fn elsewhere() -> Router {
+    let answer = || async {
+        crate::error::ServerError::NotFound(
+            "The metrics are not served on this address: start vstage serve with --metrics-listen ADDRESS (for \
+             example 127.0.0.1:9464) and scrape /metrics there."
+                .into(),
+        )
+    };
+    Router::new().route("/metrics", get(answer))
+}
+
 /// `GET /metrics`, for the metrics address only; `pool` reads the database pool's state as it is asked.
 pub fn routes(pool: impl Fn() -> Option<PoolState> + Clone + Send + Sync + 'static) -> Router {
     Router::new().route(

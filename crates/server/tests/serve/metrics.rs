@@ -52,8 +52,11 @@ async fn a_request_a_call_to_the_service_and_a_webhook_are_counted_by_template_o
     assert!(!text.contains(key.trim()), "no key");
 
     // the public address does not serve them
-    let public = http.get(format!("{}/metrics", server.url)).send().await.unwrap().text().await.unwrap();
+    let public = http.get(format!("{}/metrics", server.url)).send().await.unwrap();
+    assert_eq!(public.status(), 404, "the studio's address says the metrics are elsewhere, not its page");
+    let public = public.text().await.unwrap();
     assert!(!public.contains("vstage_http_requests_total"), "the metrics are not public");
+    assert!(public.contains("--metrics-listen"), "it says where they are: {public}");
 }
 
 #[tokio::test]
