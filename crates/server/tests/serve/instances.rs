@@ -26,7 +26,7 @@ struct Deployment {
     second: Server,
     /// The address the studio is reached at.
     public_url: String,
-    _balancer: Option<Balancer>,
+    balancer: Option<Balancer>,
     s3: S3Server,
     /// `vstage sandbox`'s address, for calls with the account's key.
     service: String,
@@ -103,7 +103,7 @@ impl Deployment {
             first,
             second,
             public_url,
-            _balancer: balancer,
+            balancer,
             s3,
             service,
             _service: service_process,
@@ -318,6 +318,17 @@ async fn behind_the_readme_s_nginx_two_servers_are_one_studio() {
     let done = alices.next(Duration::from_secs(30)).await.expect("the done event through nginx");
     assert_eq!(done.event.as_deref(), Some("done"));
     assert!(done.data.contains(render_id), "{}", done.data);
+
+    // The block's log keeps each call's path and leaves out its query: a token in the address, a link's signature.
+    let with_token = deployment.api(&format!("/renders/{render_id}/results.zip?access_token={alice}"));
+    assert_eq!(http.get(with_token).send().await.unwrap().status().as_u16(), 200, "a link with its token");
+    let signed = format!("{address}?sig=logged-signature");
+    http.get(signed).send().await.unwrap();
+    drop(alices);
+    let mut deployment = deployment;
+    let log = deployment.balancer.take().expect("behind nginx").stop().await;
+    assert!(log.contains(&format!("\"GET /api/renders/{render_id}/results.zip HTTP/1.1\" 200")), "{log}");
+    assert!(!log.contains(&alice) && !log.contains("access_token") && !log.contains("logged-signature"), "{log}");
 }
 
 /// A deployment starts its replicas together: servers started at one instant on an empty database all come up,

@@ -9,7 +9,7 @@ use tokio::process::{Child, Command};
 
 pub struct Balancer {
     process: Child,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
 impl Balancer {
@@ -19,11 +19,16 @@ impl Balancer {
             .replacen("server 10.0.0.11:8080 ", &format!("server 127.0.0.1:{} ", backends[0]), 1)
             .replacen("server 10.0.0.12:8080 ", &format!("server 127.0.0.1:{} ", backends[1]), 1)
             .replacen("listen 80;", &format!("listen 127.0.0.1:{port};"), 1);
+        let dir = tempfile::tempdir().unwrap();
+        let block = block.replacen(
+            "access_log /var/log/nginx/vstage.access.log ",
+            &format!("access_log {} ", dir.path().join("access.log").display()),
+            1,
+        );
         assert!(
-            !block.contains("10.0.0.") && !block.contains("listen 80;"),
+            !block.contains("10.0.0.") && !block.contains("listen 80;") && !block.contains("/var/log/"),
             "docs/server.md's block changed:\n{block}"
         );
-        let dir = tempfile::tempdir().unwrap();
         let d = dir.path().display();
         let config = format!(
             "daemon off;\npid {d}/nginx.pid;\nerror_log {d}/error.log warn;\nevents {{ worker_connections 1024; }}\n\
@@ -47,12 +52,21 @@ impl Balancer {
         let address = format!("127.0.0.1:{port}");
         for _ in 0..200 {
             if tokio::net::TcpStream::connect(&address).await.is_ok() {
-                return Balancer { process, _dir: dir };
+                return Balancer { process, dir };
             }
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
         let log = std::fs::read_to_string(dir.path().join("error.log")).unwrap_or_default();
         panic!("nginx did not start on {address}:\n{log}");
+    }
+
+    /// Stops nginx, waits until it has, and reads its access log (written whole by then).
+    pub async fn stop(mut self) -> String {
+        if let Some(pid) = self.process.id() {
+            let _ = std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status();
+        }
+        let _ = self.process.wait().await;
+        std::fs::read_to_string(self.dir.path().join("access.log")).unwrap_or_default()
     }
 }
 
