@@ -94,15 +94,74 @@ mod tests {
         assert!(leaning.is_empty(), "these files name material outside the repository: {leaning:?}");
     }
 
-    /// The targets of the Markdown links and images in `text` that point into the repository: not web
-    /// addresses, not anchors of the same page; without their own `#anchor` or title.
-    fn relative_links(text: &str) -> Vec<&str> {
-        text.split("](")
-            .skip(1)
-            .filter_map(|rest| rest.split(')').next())
-            .map(|target| target.split(['#', ' ']).next().unwrap_or_default())
+    /// The targets of the Markdown links and images in `text` that point into the repository, as a CommonMark
+    /// renderer reads them (inline, reference and autolinks; nothing inside code): not web addresses, not anchors
+    /// of the same page; without their own `#anchor`.
+    fn relative_links(text: &str) -> Vec<String> {
+        use pulldown_cmark::{Event, Parser, Tag};
+        Parser::new(text)
+            .filter_map(|event| match event {
+                Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => Some(dest_url),
+                _ => None,
+            })
+            .map(|target| target.split('#').next().unwrap_or_default().to_string())
             .filter(|target| !target.is_empty() && !target.contains("://") && !target.starts_with("mailto:"))
             .collect()
+    }
+
+    /// The fenced code blocks of `text` that do not end where they seem to: one that no fence closes runs on
+    /// to the end of the page, and a would-be closing fence with text after it (`` ``` More text``) is not one,
+    /// so the block swallows what follows up to the next fence. Each is given by the line its fence opens on.
+    fn unclosed_fences(text: &str) -> Vec<usize> {
+        use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag};
+        Parser::new(text)
+            .into_offset_iter()
+            .filter_map(|(event, range)| match event {
+                Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(_))) => Some(range),
+                _ => None,
+            })
+            .filter(|range| {
+                let lines: Vec<&str> = text[range.clone()].trim_end().lines().map(str::trim).collect();
+                let opening = lines.first().copied().unwrap_or_default();
+                let mark = opening.chars().next().unwrap_or('`');
+                let fence = opening.chars().take_while(|c| *c == mark).count();
+                let is_fence = |line: &str| line.len() >= fence && line.chars().all(|c| c == mark);
+                let starts_as_fence = |line: &&str| line.chars().take_while(|c| *c == mark).count() >= fence;
+                let closed = lines.len() > 1 && lines.last().is_some_and(|last| is_fence(last));
+                let inner = &lines[1..lines.len().saturating_sub(usize::from(closed)).max(1)];
+                !closed || inner.iter().any(starts_as_fence)
+            })
+            .map(|range| text[..range.start].lines().count() + 1)
+            .collect()
+    }
+
+    /// Every fenced code block of the docs is closed where its author meant it to be.
+    #[test]
+    fn every_code_block_of_the_docs_is_closed() {
+        let root = root();
+        let mut documents = Vec::new();
+        self::files(&root, ".md", &mut documents);
+        let open: Vec<String> = documents
+            .iter()
+            .flat_map(|document| {
+                let text = std::fs::read_to_string(document).unwrap_or_default();
+                let named = document.strip_prefix(&root).unwrap_or(document).display().to_string();
+                unclosed_fences(&text).into_iter().map(move |line| format!("{named}:{line}"))
+            })
+            .collect();
+        assert!(
+            open.is_empty(),
+            "code blocks that run on to the end of their page (text after a closing fence?): {open:?}"
+        );
+    }
+
+    #[test]
+    fn a_fence_with_text_after_it_leaves_its_block_open() {
+        assert_eq!(unclosed_fences("a\n\n```text\nb\n```\n\nc\n"), Vec::<usize>::new());
+        assert_eq!(unclosed_fences("a\n\n```text\nb\n``` c\n\nd\n"), [3]);
+        assert_eq!(unclosed_fences("```text\nb\n``` c\n\n```text\nd\n```\n"), [1]);
+        assert_eq!(unclosed_fences("````md\n```rust\nx\n```\n````\n"), Vec::<usize>::new());
+        assert_eq!(unclosed_fences("~~~\nb\n~~~~\n"), Vec::<usize>::new());
     }
 
     /// Every relative link and picture of the docs leads to a file of this repository: none climbs out of it
@@ -119,7 +178,7 @@ mod tests {
             for target in relative_links(&text) {
                 // lexically, so that a link out of the repository fails even where such a file exists
                 let mut resolved = folder.to_path_buf();
-                for part in Path::new(target).components() {
+                for part in Path::new(&target).components() {
                     match part {
                         std::path::Component::ParentDir => drop(resolved.pop()),
                         std::path::Component::Normal(name) => resolved.push(name),
@@ -138,8 +197,9 @@ mod tests {
 
     #[test]
     fn links_are_read_as_markdown_writes_them() {
-        let text = "[a](docs/a.md), ![b](images/b.png \"t\"), [c](#c), [d](https://x.example/d), [e](../e.md#part)";
-        assert_eq!(relative_links(text), ["docs/a.md", "images/b.png", "../e.md"]);
+        let text = "[a](docs/a.md), ![b](images/b.png \"t\"), [c](#c), [d](https://x.example/d), [e](../e.md#part), \
+                    `[f](f.md)` and [g][g]\n\n[g]: docs/g.md\n";
+        assert_eq!(relative_links(text), ["docs/a.md", "images/b.png", "../e.md", "docs/g.md"]);
     }
 
     #[test]
