@@ -14,6 +14,8 @@ pub const SCHEMATHESIS_VERSION: &str = "4.32.5";
 /// moto's S3-compatible server, which the kept-results tests store into.
 pub const MOTO_VERSION: &str = "5.2.5";
 pub const STANDARD_WEBHOOKS_VERSION: &str = "1.1.0";
+/// PyJWT, which the tests mint standard widget tokens with as a Python backend would.
+pub const PYJWT_VERSION: &str = "2.10.1";
 pub const BINARYEN_VERSION: &str = "132";
 /// Trunk.toml's `trunk-version`.
 pub const TRUNK_VERSION: &str = "0.21.14";
@@ -67,6 +69,7 @@ fn downloads(project: &Project, purpose: Purpose) -> anyhow::Result<()> {
         python_tool(project, &PythonTool::SCHEMATHESIS)?;
         python_tool(project, &PythonTool::MOTO)?;
         python_tool(project, &PythonTool::STANDARD_WEBHOOKS)?;
+        python_tool(project, &PythonTool::PYJWT)?;
         axe_core(project)?;
         host_kit(project)?;
         exiftool()?;
@@ -287,6 +290,10 @@ impl PythonTool {
         version: STANDARD_WEBHOOKS_VERSION,
         binary: "python",
     };
+
+    /// PyJWT, the JWT library of Python backends, which the tests mint widget tokens with.
+    pub const PYJWT: PythonTool =
+        PythonTool { name: "pyjwt", package: "PyJWT", version: PYJWT_VERSION, binary: "python" };
 
     pub fn binary_in(&self, project: &Project) -> std::path::PathBuf {
         project.tools_dir().join(self.name).join("bin").join(self.binary)

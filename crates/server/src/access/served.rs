@@ -81,6 +81,48 @@ async fn calls_without_a_valid_token_are_refused_with_a_sentence() {
     assert_eq!(call(&server, secret_change, Some(&bound), None).await.0, 403);
 }
 
+/// A listing site's Python backend mints its agents' tokens with PyJWT, as it would for any other service: the
+/// JWT is a token for its subject, bound to the origin its `aud` names, and its mistakes are named in the refusal.
+#[tokio::test]
+async fn a_jwt_minted_by_pyjwt_is_a_widget_token_for_its_subject() {
+    let server = TestApp::with_tokens(&[]).await;
+    let user = (Method::GET, "/api/v2/user");
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let claims = json!({"sub": "alice", "exp": now + 3600, "aud": "https://listings.example"});
+    let token = crate::testing::pyjwt::encode(&claims, TEST_WIDGET_SECRET, "HS256");
+    assert_eq!(call(&server, user.clone(), Some(&token), Some("https://listings.example")).await.0, 200);
+    let (status, body) = call(&server, user.clone(), Some(&token), Some("https://evil.example")).await;
+    assert_eq!(status, 401, "{body}");
+    assert!(body["message"].as_str().unwrap().contains("another site"), "{body}");
+
+    // it acts as alice: her renders are hers, whichever form her token takes
+    let (status, mine) = call(&server, (Method::GET, "/api/v2/renders"), Some(&token), None).await;
+    assert_eq!((status, ids(&mine, "id").len()), (200, 0), "{mine}");
+
+    for (claims, key, algorithm, expected) in [
+        (json!({"sub": "alice", "exp": now as f64 + 3600.5}), TEST_WIDGET_SECRET, "HS256", "whole seconds"),
+        (json!({"sub": "alice", "exp": now - 10}), TEST_WIDGET_SECRET, "HS256", "expired"),
+        (json!({"sub": "alice", "exp": now + 3600}), TEST_WIDGET_SECRET, "HS512", "takes HS256"),
+        (json!({"sub": "alice", "exp": now + 3600, "nbf": now + 600}), TEST_WIDGET_SECRET, "HS256", "not valid yet"),
+        (json!({"sub": "alice", "exp": now + 3600}), "another-secret-0123456789abcdef-xyz", "HS256", "signature"),
+    ] {
+        let token = crate::testing::pyjwt::encode(&claims, key, algorithm);
+        let (status, body) = call(&server, user.clone(), Some(&token), None).await;
+        assert_eq!(status, 401, "{claims}: {body}");
+        assert!(body["message"].as_str().unwrap().contains(expected), "{claims}: {body}");
+    }
+}
+
+/// A Node backend does the same with jose, by the snippet of docs/embedding.md.
+#[tokio::test]
+async fn a_jwt_minted_by_jose_as_the_guide_shows_is_a_widget_token() {
+    let server = TestApp::with_tokens(&[]).await;
+    let token = crate::testing::jose::sign("bob", "https://listings.example", TEST_WIDGET_SECRET);
+    let user = (Method::GET, "/api/v2/user");
+    assert_eq!(call(&server, user.clone(), Some(&token), Some("https://listings.example")).await.0, 200);
+    assert_eq!(call(&server, user, Some(&token), Some("https://evil.example")).await.0, 401);
+}
+
 #[tokio::test]
 async fn the_rate_limit_answers_429_with_retry_after_per_subject() {
     let server = TestApp::with_tokens(&["--rate-limit", "3"]).await;

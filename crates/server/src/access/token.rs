@@ -1,5 +1,6 @@
 //! Widget tokens: what a host site's backend hands its page so the widget may call `/api` in `token` access.
-//! `v1.<base64url(JSON {sub, exp, origin?})>.<base64url(HMAC-SHA256(secret, "v1." + payload))>`, no padding.
+//! Ours, `v1.<base64url(JSON {sub, exp, origin?})>.<base64url(HMAC-SHA256(secret, "v1." + payload))>` without
+//! padding, or a standard JWT (`jwt.rs`), both keyed with the secret's UTF-8 bytes.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -34,16 +35,45 @@ impl std::fmt::Debug for WidgetSecret {
     }
 }
 
+/// What a genuine token grants: its subject, until when (seconds since the Unix epoch).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grant {
+    pub sub: String,
+    pub exp: u64,
+}
+
+/// Why a token is refused, in words for the developer of the backend that made it (the widget shows them too).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TokenError {
-    #[error("The widget token is malformed; ask the host site for a new one.")]
-    Malformed,
-    #[error("The widget token's signature does not match; ask the host site for a new one.")]
-    BadSignature,
+    #[error("The widget token cannot be read: {0}. Ask the host site for a new one.")]
+    Malformed(String),
+    #[error("The widget token's signature does not match{}; ask the host site for a new one.", signed_with(.0))]
+    BadSignature(Option<&'static str>),
     #[error("The widget token has expired; reload the page to get a new one.")]
     Expired,
+    #[error(
+        "The widget token is not valid yet: its nbf or iat is {0} s ahead of this server's clock; check the clock of \
+         the backend that made it."
+    )]
+    NotYet(u64),
     #[error("The widget token was issued for another site ({0}).")]
     WrongOrigin(String),
+}
+
+fn signed_with(instead: &Option<&'static str>) -> String {
+    instead.map(|how| format!(" (it was signed with {how}; sign with the secret's text as UTF-8)")).unwrap_or_default()
+}
+
+/// Keys a developer may have made from the secret's text instead of using its bytes, each with how it was made.
+pub(super) fn alternative_keys(secret: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
+    let text = std::str::from_utf8(secret).unwrap_or_default();
+    let hex = hex::decode(text).ok().map(|key| ("the secret's hex-decoded bytes", key));
+    let base64 = base64::engine::general_purpose::STANDARD
+        .decode(text)
+        .or_else(|_| URL_SAFE_NO_PAD.decode(text))
+        .ok()
+        .map(|key| ("the secret's base64-decoded bytes", key));
+    hex.into_iter().chain(base64).filter(|(_, key)| !key.is_empty()).collect()
 }
 
 impl WidgetSecret {
@@ -83,32 +113,59 @@ impl WidgetSecret {
         format!("{signed_part}.{signature}")
     }
 
-    /// The claims of a genuine, unexpired token used from `request_origin` (the `Origin` header, when the browser
-    /// sent one: same-origin GETs carry none, and non-browser callers could forge it anyway).
-    pub fn verify(&self, token: &str, request_origin: Option<&str>, now: SystemTime) -> Result<Claims, TokenError> {
-        let (signed_part, signature) = token.rsplit_once('.').ok_or(TokenError::Malformed)?;
-        let payload = signed_part.strip_prefix("v1.").ok_or(TokenError::Malformed)?;
-        let signature = URL_SAFE_NO_PAD.decode(signature).map_err(|_| TokenError::Malformed)?;
-        // Constant-time and length-checked.
-        self.mac(signed_part).verify_slice(&signature).map_err(|_| TokenError::BadSignature)?;
-        let claims: Claims = URL_SAFE_NO_PAD
-            .decode(payload)
-            .ok()
-            .and_then(|json| serde_json::from_slice(&json).ok())
-            .ok_or(TokenError::Malformed)?;
-        if claims.sub.is_empty() {
-            return Err(TokenError::Malformed);
-        }
+    /// The grant of a genuine, unexpired token (ours or a JWT) used from `request_origin` (the page's origin, when
+    /// the browser told it: same-origin GETs carry none, and non-browser callers could forge it anyway).
+    pub fn verify(&self, token: &str, request_origin: Option<&str>, now: SystemTime) -> Result<Grant, TokenError> {
         let now = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-        if claims.exp <= now {
+        let (grant, origins) = match token.starts_with("v1.") {
+            true => self.verify_v1(token)?,
+            false => super::jwt::verify(&self.0, token, now)?,
+        };
+        if grant.sub.is_empty() {
+            return Err(TokenError::Malformed("its `sub` is empty".into()));
+        }
+        if grant.exp <= now {
             return Err(TokenError::Expired);
         }
-        if let (Some(expected), Some(actual)) = (&claims.origin, request_origin)
-            && expected.trim_end_matches('/') != actual
+        if let Some(actual) = request_origin
+            && !origins.is_empty()
+            && !origins.iter().any(|expected| expected.trim_end_matches('/') == actual)
         {
-            return Err(TokenError::WrongOrigin(expected.clone()));
+            return Err(TokenError::WrongOrigin(origins.join(", ")));
         }
-        Ok(claims)
+        Ok(grant)
+    }
+
+    /// Our own format's grant and origin, once its signature holds.
+    fn verify_v1(&self, token: &str) -> Result<(Grant, Vec<String>), TokenError> {
+        let malformed = |why: &str| TokenError::Malformed(why.to_string());
+        if token.contains('=') {
+            return Err(malformed("its parts end in '=' padding, and they are base64url without padding"));
+        }
+        let (signed_part, signature) = token
+            .rsplit_once('.')
+            .filter(|(signed, _)| signed.len() > 3)
+            .ok_or_else(|| malformed("it has no signature"))?;
+        let payload = &signed_part[3..];
+        let signature = URL_SAFE_NO_PAD.decode(signature).map_err(|_| malformed("its signature is not base64url"))?;
+        // Constant-time and length-checked.
+        if self.mac(signed_part).verify_slice(&signature).is_err() {
+            let instead = alternative_keys(&self.0).into_iter().find_map(|(how, key)| {
+                hmac_sha256(&key, signed_part.as_bytes()).verify_slice(&signature).is_ok().then_some(how)
+            });
+            return Err(TokenError::BadSignature(instead));
+        }
+        let json = URL_SAFE_NO_PAD.decode(payload).map_err(|_| malformed("its claims are not base64url"))?;
+        let claims: Claims = serde_json::from_slice(&json).map_err(|error| {
+            let exp = serde_json::from_slice::<serde_json::Value>(&json).ok().map(|claims| claims["exp"].clone());
+            match exp {
+                Some(exp @ serde_json::Value::Number(_)) if exp.as_u64().is_none() => TokenError::Malformed(format!(
+                    "`exp` must be whole seconds since 1970 (an integer), and it is {exp}"
+                )),
+                _ => TokenError::Malformed(format!("its claims are not {{sub, exp, origin?}} ({error})")),
+            }
+        })?;
+        Ok((Grant { sub: claims.sub, exp: claims.exp }, claims.origin.into_iter().collect()))
     }
 }
 
@@ -123,8 +180,8 @@ mod tests {
     #[test]
     fn a_minted_token_verifies_and_carries_its_claims() {
         let token = secret().mint("agent-7", Duration::from_secs(60), Some("https://listings.example"));
-        let claims = secret().verify(&token, Some("https://listings.example"), SystemTime::now()).unwrap();
-        assert_eq!(claims.sub, "agent-7");
+        let grant = secret().verify(&token, Some("https://listings.example"), SystemTime::now()).unwrap();
+        assert_eq!(grant.sub, "agent-7");
         assert_eq!(secret().verify(&token, None, SystemTime::now()).unwrap().sub, "agent-7");
     }
 
@@ -137,7 +194,8 @@ mod tests {
         let vector = "v1.eyJzdWIiOiJhZ2VudC03IiwiZXhwIjo0MTAyNDQ0ODAwLCJvcmlnaW4iOiJodHRwczovL2xpc3RpbmdzLmV4YW1wbGUifQ.\
                       kPzeVRkrhUFeqBA42hUiwH9he5_G11xsWAk0XrCo4gw";
         assert_eq!(secret.sign(&claims), vector);
-        assert_eq!(secret.verify(vector, Some("https://listings.example"), SystemTime::now()), Ok(claims));
+        let grant = Grant { sub: claims.sub, exp: claims.exp };
+        assert_eq!(secret.verify(vector, Some("https://listings.example"), SystemTime::now()), Ok(grant));
     }
 
     #[test]
@@ -147,13 +205,13 @@ mod tests {
         assert_eq!(secret().verify(&token, None, later), Err(TokenError::Expired));
 
         let other = WidgetSecret::new("another-secret-another-secret-xx").unwrap();
-        assert_eq!(other.verify(&token, None, SystemTime::now()), Err(TokenError::BadSignature));
+        assert_eq!(other.verify(&token, None, SystemTime::now()), Err(TokenError::BadSignature(None)));
 
         let forged_claims = Claims { sub: "admin".into(), exp: u64::MAX, origin: None };
         let forged_payload = URL_SAFE_NO_PAD.encode(serde_json::to_vec(&forged_claims).unwrap());
         let signature = token.rsplit_once('.').unwrap().1;
         let tampered = format!("v1.{forged_payload}.{signature}");
-        assert_eq!(secret().verify(&tampered, None, SystemTime::now()), Err(TokenError::BadSignature));
+        assert_eq!(secret().verify(&tampered, None, SystemTime::now()), Err(TokenError::BadSignature(None)));
 
         assert!(matches!(
             secret().verify(&token, Some("https://evil.example"), SystemTime::now()),
@@ -162,6 +220,27 @@ mod tests {
         for junk in ["", "v1.", "v1..", "abc", "v2.e30.AAAA", "v1.!!.!!"] {
             assert!(secret().verify(junk, None, SystemTime::now()).is_err(), "{junk}");
         }
+    }
+
+    /// The mistakes a developer hand-writing our format makes are named: padding, an `exp` with a fraction, a
+    /// secret decoded from hex before signing.
+    #[test]
+    fn a_v1_token_is_refused_with_what_is_wrong_with_it() {
+        let refusal = |token: &str| secret().verify(token, None, SystemTime::now()).unwrap_err().to_string();
+        let padded = format!("{}=", secret().mint("agent-7", Duration::from_secs(60), None));
+        assert!(refusal(&padded).contains("'=' padding"), "{}", refusal(&padded));
+
+        let payload = URL_SAFE_NO_PAD.encode(br#"{"sub":"agent-7","exp":4102444800.5}"#);
+        let signed = format!("v1.{payload}");
+        let signature = URL_SAFE_NO_PAD.encode(secret().mac(&signed).finalize().into_bytes());
+        let float = refusal(&format!("{signed}.{signature}"));
+        assert!(float.contains("`exp` must be whole seconds") && float.contains("4102444800.5"), "{float}");
+
+        let hex_secret = WidgetSecret::new("00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff").unwrap();
+        let claims = Claims { sub: "agent-7".into(), exp: u64::MAX, origin: None };
+        let by_bytes = WidgetSecret(hex::decode(std::str::from_utf8(&hex_secret.0).unwrap()).unwrap()).sign(&claims);
+        let refused = hex_secret.verify(&by_bytes, None, SystemTime::now()).unwrap_err().to_string();
+        assert!(refused.contains("hex-decoded bytes") && refused.contains("as UTF-8"), "{refused}");
     }
 
     #[test]

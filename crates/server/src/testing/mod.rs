@@ -7,8 +7,10 @@
 pub mod csv;
 pub mod deliveries;
 pub mod exiftool;
+pub mod jose;
 pub mod phone;
 pub mod photos;
+pub mod pyjwt;
 pub mod real_service;
 #[allow(dead_code)] // shared with the process tests, which use its TLS half
 pub mod recording;
