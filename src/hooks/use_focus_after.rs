@@ -9,6 +9,16 @@ use wasm_bindgen::JsCast;
 use crate::embed::styles::StudioRoot;
 
 pub fn use_focus_after(asked: impl Fn() -> bool + 'static, target: &'static str) {
+    focus_after(asked, target, false);
+}
+
+/// The same, and the target is then scrolled to the top of the view, so that what follows it (a section's
+/// progress under its heading) is seen too, on a phone as well.
+pub fn use_focus_at_top(asked: impl Fn() -> bool + 'static, target: &'static str) {
+    focus_after(asked, target, true);
+}
+
+fn focus_after(asked: impl Fn() -> bool + 'static, target: &'static str, at_top: bool) {
     let root = use_context::<StudioRoot>();
     Effect::new(move |ran: Option<()>| {
         if asked() && ran.is_some() {
@@ -17,6 +27,9 @@ pub fn use_focus_after(asked: impl Fn() -> bool + 'static, target: &'static str)
                 let found = root.and_then(|StudioRoot(root)| root.get_element_by_id(target));
                 if let Some(element) = found.and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok()) {
                     let _ = element.focus();
+                    if at_top {
+                        element.scroll_into_view_with_bool(true);
+                    }
                 }
             });
         }

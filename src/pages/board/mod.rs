@@ -53,10 +53,13 @@ pub fn Board() -> impl IntoView {
     let state = BoardState::new();
     let BoardState { loading, failure, .. } = state;
     let bulk_open = RwSignal::new(None::<Vec<(String, String)>>);
+    // The renders just created, until the board lists them (and shows them with their progress).
+    let awaited = RwSignal::new(Vec::<String>::new());
     let load = loader(state);
     let change = changer(state);
     let on_created = Callback::new(move |created: Vec<BoardRender>| {
         account.refresh();
+        awaited.set(created.iter().map(|render| render.render_id.clone()).collect());
         change.run(BoardChange::Add(created));
     });
     let on_add_to_selected = Callback::new(move |chosen| bulk_open.set(Some(chosen)));
@@ -80,7 +83,7 @@ pub fn Board() -> impl IntoView {
             <Show when=move || !account.offers_board() && loading.get() == Loading::Ready>
                 <p class="vstage-hint">{move || td_string!(locale.get(), board.not_remembered)}</p>
             </Show>
-            <BoardRenders state on_add_to_selected on_clear on_remove />
+            <BoardRenders state awaited on_add_to_selected on_clear on_remove />
             {move || bulk_open.get().map(|chosen| view! {
                 <BulkVariations chosen on_added on_close=move |()| bulk_open.set(None) />
             })}

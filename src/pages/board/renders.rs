@@ -1,4 +1,5 @@
-//! The board's renders, once it has any: the tools that act on them, one overall bar, and a row each.
+//! The board's renders, once it has any: the tools that act on them, one overall bar, and a row each. Renders just
+//! created are brought to the eye with the bar once the board lists them.
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
@@ -7,11 +8,14 @@ use super::overall::OverallProgress;
 use super::row::BoardRow;
 use super::state::BoardState;
 use super::tools::BoardTools;
+use crate::hooks::use_focus_after::use_focus_at_top;
 use crate::locale::use_locale;
 
 #[component]
 pub fn BoardRenders(
     state: BoardState,
+    /// The renders just created, until the board lists them; then emptied, and they are shown.
+    awaited: RwSignal<Vec<String>>,
     /// Called with the selected renders (id and label), to add variations to them.
     #[prop(into)]
     on_add_to_selected: Callback<Vec<(String, String)>>,
@@ -25,11 +29,12 @@ pub fn BoardRenders(
     let locale = use_locale();
     let progress = Memo::new(move |_| state.progress());
     let selected = Memo::new(move |_| state.selected());
+    show_when_listed(state, awaited);
     view! {
         <Show when=move || !state.entries.with(Vec::is_empty)>
             <section class="vstage-board__renders" aria-labelledby="vstage-board-renders">
                 <div class="vstage-page__head">
-                    <h2 id="vstage-board-renders">{move || td_string!(locale.get(), board.renders_title)}</h2>
+                    <h2 id="vstage-board-renders" tabindex="-1">{move || td_string!(locale.get(), board.renders_title)}</h2>
                     <BoardTools selected progress on_add_to_selected on_clear />
                 </div>
                 <OverallProgress progress />
@@ -41,4 +46,22 @@ pub fn BoardRenders(
             </section>
         </Show>
     }
+}
+
+/// Once the board lists every render in `awaited`, its heading takes the focus at the top of the view, the overall
+/// bar under it: the photos sent have left the section above, and the view would otherwise be left on whatever is
+/// there now (on a phone, the empty "Add photos").
+fn show_when_listed(state: BoardState, awaited: RwSignal<Vec<String>>) {
+    let shown = RwSignal::new(0_u32);
+    Effect::new(move |_| {
+        let listed = awaited.with(|ids| {
+            !ids.is_empty()
+                && state.entries.with(|list| ids.iter().all(|id| list.iter().any(|entry| &entry.render_id == id)))
+        });
+        if listed {
+            awaited.set(Vec::new());
+            shown.update(|count| *count += 1);
+        }
+    });
+    use_focus_at_top(move || shown.get() > 0, "vstage-board-renders");
 }

@@ -218,7 +218,7 @@ async fn several_files_chosen_at_once_upload_side_by_side_and_become_renders() {
 }
 
 /// The sandbox's sample photos' addresses, by name.
-async fn sample_addresses(server: &Server, token: Option<&str>, names: &[&str]) -> Vec<String> {
+pub async fn sample_addresses(server: &Server, token: Option<&str>, names: &[&str]) -> Vec<String> {
     let mut asked = reqwest::Client::new().get(server.api("/samples"));
     if let Some(token) = token {
         asked = asked.bearer_auth(token);

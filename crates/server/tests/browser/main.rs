@@ -21,5 +21,6 @@ mod host_kit;
 mod keyboard;
 mod locales;
 mod mask;
+mod phone;
 mod real_service;
 mod studio;
