@@ -91,3 +91,36 @@ async fn kept_results_go_after_the_retention_period() {
     let urls = result_urls(&server, &alice, &render_id).await;
     assert!(urls.iter().all(|url| !url.starts_with(&kept_prefix)), "not copied again: {urls:?}");
 }
+
+/// A variation a listing discloses keeps its copies, and with them its disclosure page and the original it shows,
+/// past the retention period, until its owner removes them; the others go as before.
+#[tokio::test]
+async fn a_disclosed_variation_outlives_the_retention_period_until_its_owner_removes_it() {
+    let server = TestApp::with_tokens(&["--results-retention", "8s"]).await;
+    let alice = server.token("alice");
+    // a staging: it is disclosed with a page (an enhancement is exempt)
+    let staged = server.staged(&alice, &server.sample_url("living-empty.jpg").await, 1).await;
+    let (disclosed, other) = (staged["id"].as_str().unwrap().to_string(), enhanced(&server, &alice, 1).await);
+    let variation = staged["variations"]["items"][0]["id"].as_str().unwrap().to_string();
+    let choice = json!({"render_id": disclosed, "variation_id": variation});
+    let (status, chosen) = server.ask(Method::POST, "/api/disclosures").bearer(&alice).json(&choice).answer().await;
+    assert_eq!(status, 200, "{chosen}");
+    let on_server = |field: &str| chosen[field].as_str().unwrap().strip_prefix(&server.url).unwrap().to_string();
+
+    let kept_prefix = server.api("/results/");
+    until("the other render's result kept", async || {
+        result_urls(&server, &alice, &other).await.remove(0).starts_with(&kept_prefix)
+    })
+    .await;
+    let results = server.data_dir().join("results");
+    until("the other render's copy swept", async || files_under(&results.join(&other)).is_empty()).await;
+    assert!(!files_under(&results.join(&disclosed)).is_empty(), "the disclosed variation's copies stay");
+    for field in ["disclosure_url", "url", "original_url"] {
+        assert_eq!(server.get(&on_server(field)).await.status(), 200, "{field} after the retention period");
+    }
+
+    let removal = format!("/api/results/{disclosed}/{variation}");
+    assert_eq!(server.ask(Method::DELETE, &removal).bearer(&alice).answer().await.0, 200);
+    assert_eq!(server.get(&on_server("disclosure_url")).await.status(), 404, "withdrawn by its owner");
+    assert!(files_under(&results.join(&disclosed)).is_empty());
+}

@@ -3,6 +3,12 @@
 use super::*;
 use crate::storage::store::KeptRecords;
 
+/// Kept files past their retention (made before the cutoff): not those of a variation a disclosure names, whose page
+/// and original stay as long as the disclosure does (its owner removes them, `DELETE /api/results/...`).
+const EXPIRED: &str = "NOT removed AND kept_at < $1
+    AND NOT EXISTS (SELECT 1 FROM disclosures d
+        WHERE d.render_id = kept_results.render_id AND d.variation_id = kept_results.variation_id)";
+
 #[async_trait]
 impl KeptRecords for Postgres {
     async fn kept_files(&self, renders: &[String]) -> Result<Vec<KeptFile>, ServerError> {
@@ -113,10 +119,7 @@ impl KeptRecords for Postgres {
             let rows = pool
                 .get()
                 .await?
-                .query(
-                    &format!("SELECT {KEPT_COLUMNS} FROM kept_results WHERE NOT removed AND kept_at < $1"),
-                    &[&cutoff],
-                )
+                .query(&format!("SELECT {KEPT_COLUMNS} FROM kept_results WHERE {EXPIRED}"), &[&cutoff])
                 .await?;
             Ok(rows.iter().map(read_kept).collect())
         })
@@ -127,7 +130,7 @@ impl KeptRecords for Postgres {
         self.run(move |pool| async move {
             pool.get()
                 .await?
-                .execute("UPDATE kept_results SET removed = TRUE WHERE NOT removed AND kept_at < $1", &[&cutoff])
+                .execute(&format!("UPDATE kept_results SET removed = TRUE WHERE {EXPIRED}"), &[&cutoff])
                 .await?;
             Ok(())
         })

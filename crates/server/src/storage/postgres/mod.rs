@@ -52,6 +52,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/0007_host_outbox.sql"),
     include_str!("../../../migrations/postgres/0008_content_credentials.sql"),
     include_str!("../../../migrations/postgres/0009_render_charges.sql"),
+    include_str!("../../../migrations/postgres/0010_disclosures_by_variation.sql"),
 ];
 
 pub struct Postgres {

@@ -3,6 +3,12 @@
 use super::*;
 use crate::storage::store::KeptRecords;
 
+/// Kept files past their retention (made before the cutoff): not those of a variation a disclosure names, whose page
+/// and original stay as long as the disclosure does (its owner removes them, `DELETE /api/results/...`).
+const EXPIRED: &str = "removed = 0 AND kept_at < ?1
+    AND NOT EXISTS (SELECT 1 FROM disclosures d
+        WHERE d.render_id = kept_results.render_id AND d.variation_id = kept_results.variation_id)";
+
 #[async_trait]
 impl KeptRecords for Sqlite {
     async fn kept_files(&self, renders: &[String]) -> Result<Vec<KeptFile>, ServerError> {
@@ -99,7 +105,7 @@ impl KeptRecords for Sqlite {
     async fn expired_kept(&self, cutoff: i64) -> Result<Vec<KeptFile>, ServerError> {
         self.run(move |db| {
             Ok(db
-                .prepare_cached(&format!("SELECT {KEPT_COLUMNS} FROM kept_results WHERE removed = 0 AND kept_at < ?1"))?
+                .prepare_cached(&format!("SELECT {KEPT_COLUMNS} FROM kept_results WHERE {EXPIRED}"))?
                 .query_map(params![cutoff], read_kept)?
                 .collect::<Result<_, _>>()?)
         })
@@ -108,7 +114,7 @@ impl KeptRecords for Sqlite {
 
     async fn mark_kept_expired(&self, cutoff: i64) -> Result<(), ServerError> {
         self.run(move |db| {
-            db.execute("UPDATE kept_results SET removed = 1 WHERE removed = 0 AND kept_at < ?1", params![cutoff])?;
+            db.execute(&format!("UPDATE kept_results SET removed = 1 WHERE {EXPIRED}"), params![cutoff])?;
             Ok(())
         })
         .await

@@ -57,6 +57,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/sqlite/0012_host_outbox.sql"),
     include_str!("../../../migrations/sqlite/0013_content_credentials.sql"),
     include_str!("../../../migrations/sqlite/0014_render_charges.sql"),
+    include_str!("../../../migrations/sqlite/0015_disclosures_by_variation.sql"),
 ];
 
 impl Sqlite {
