@@ -112,7 +112,7 @@ fn sender(
     sending: RwSignal<bool>,
     on_created: Callback<Vec<BoardRender>>,
 ) -> Callback<Option<Vec<u32>>> {
-    let api = use_api();
+    let (api, account) = (use_api(), use_account());
     Callback::new(move |keys: Option<Vec<u32>>| {
         let shared = photos.shared_draft();
         let chosen = photos.photos.with_untracked(|list| photos_to_send(list, keys.as_deref(), &shared));
@@ -150,6 +150,14 @@ fn sender(
                 }
             }
             let _ = sending.try_set(false);
+            // A refusal may be the allowance spent meanwhile (another tab, another device): read it again, so that
+            // what cannot be covered waits for it rather than offering to try again.
+            if photos
+                .photos
+                .with_untracked(|list| list.iter().any(|photo| matches!(photo.state, PhotoState::NotCreated { .. })))
+            {
+                account.refresh();
+            }
             // The renders are on the server's board whether or not the board is still shown to be told.
             if !created.is_empty() {
                 let _ = on_created.try_run(created);

@@ -508,3 +508,37 @@ async fn an_allowance_short_of_the_board_creates_the_photos_that_fit_and_the_oth
     })
     .await;
 }
+
+#[tokio::test]
+async fn photos_the_server_refused_for_a_spent_allowance_wait_for_it_without_a_try_again() {
+    let server = Server::start_with(&dist(), &["--allowance", "staging=2"], &[]).await;
+    let photos = sample_addresses(&server, None, &["living-empty.jpg", "bedroom-furnished.jpg"]).await;
+    with_browser(|driver| async move {
+        driver.goto(format!("{}/board", server.url)).await?;
+        let root = studio(&driver).await?;
+        root.query(By::Css("#vstage-board-addresses")).first().await?.send_keys(photos.join("\n")).await?;
+        submit(&root, "Add these addresses").await?;
+        with_text(&root, ".vstage-cost", "Uses 2 photos: Staging. 0 left (Staging) after this.").first().await?;
+        // the allowance is spent elsewhere (another tab) while the board still shows it
+        let body = json!({"image_url": photos[0], "variation_count": 1,
+            "config": {"type": "staging", "add_furniture": {"room_type": "living", "style": "modern"}}});
+        for _ in 0..2 {
+            let created = reqwest::Client::new().post(server.api("/v2/renders")).json(&body).send().await.unwrap();
+            assert_eq!(created.status(), 200);
+        }
+        submit(&root, "Create 2 renders").await?;
+        click_text(&root.query(By::Css(".vstage-ask")).first().await?, "button", "Create 2 renders").await?;
+        // refused by the server: each photo says why, then waits for the allowance, with no "Try again"
+        let partial = |text: &str| thirtyfour::stringmatch::StringMatch::new(text.to_string()).partial();
+        let refused =
+            with_text(&root, ".vstage-board__failure", partial("allowance cannot cover this")).first().await?;
+        assert!(refused.text().await?.contains("`vstage allowance set` raises it"), "the operator's advice");
+        with_text(&root, "[role=alert]", partial("Only 0 left (Staging)")).first().await?;
+        let waiting = root.query(By::Css(".vstage-board__waits")).all_from_selector_required().await?;
+        assert_eq!(waiting.len(), 2, "both photos wait");
+        assert!(root.find_all(By::Css(".vstage-board__failure button")).await?.is_empty(), "no Try again");
+        assert!(rows(&root).await?.is_empty(), "nothing was created");
+        Ok(())
+    })
+    .await;
+}
