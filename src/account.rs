@@ -1,10 +1,11 @@
-//! The account's state shared by the header and the pages: the service's status, `GET /user` and the server's
-//! capabilities.
-//! Loaded once when the studio starts; `refresh` reloads both.
+//! The account's state shared by the header and the pages: the service's status, `GET /user`, the agent's own
+//! allowance (`GET /api/usage`, read with it as one `Allowance`) and the server's capabilities.
+//! Loaded once when the studio starts; `refresh` reloads the status and the usage.
 
 use leptos::prelude::*;
 use vstage_api::{ApiError, Capabilities, User};
 
+use crate::allowance::Allowance;
 use crate::api::use_api;
 
 /// What the widget knows of the service's availability.
@@ -32,6 +33,8 @@ impl ServiceState {
 pub struct Account {
     status: LocalResource<Result<(), ApiError>>,
     pub user: LocalResource<Result<User, ApiError>>,
+    /// The agent's own allowance as the server keeps it, in the account's shape (a 404 behind a plain proxy).
+    own: LocalResource<Result<User, ApiError>>,
     capabilities: LocalResource<Result<Capabilities, ApiError>>,
 }
 
@@ -75,9 +78,22 @@ impl Account {
         self.capabilities.get().and_then(Result::ok).is_some_and(|capabilities| capabilities.board)
     }
 
+    /// What the agent may still spend, per kind: `None` while loading, the reason when nothing is known.
+    pub fn allowance(&self) -> Option<Result<Allowance, ApiError>> {
+        let (own, user) = (self.own.get()?, self.user.get()?);
+        let read = Allowance::read(own.as_ref().ok(), user.as_ref().ok());
+        Some(read.ok_or_else(|| user.err().unwrap_or_else(|| ApiError::Decode { detail: String::new() })))
+    }
+
+    /// The allowance once known, as it is now (for a click's check).
+    pub fn allowance_now(&self) -> Option<Allowance> {
+        untrack(|| self.allowance()).and_then(Result::ok)
+    }
+
     pub fn refresh(&self) {
         self.status.refetch();
         self.user.refetch();
+        self.own.refetch();
     }
 }
 
@@ -94,11 +110,16 @@ pub fn provide_account() {
         let api = status_api.clone();
         async move { api.status().await }
     });
+    let own_api = api.clone();
     let user = LocalResource::new(move || {
         let api = api.clone();
         async move { api.user().await }
     });
-    provide_context(Account { status, user, capabilities });
+    let own = LocalResource::new(move || {
+        let api = own_api.clone();
+        async move { api.usage().await }
+    });
+    provide_context(Account { status, user, own, capabilities });
 }
 
 pub fn use_account() -> Account {

@@ -1,5 +1,6 @@
 //! Telling the host page what happened: `vstage-*` CustomEvents dispatched on the `<vstage-widget>` element,
-//! bubbling and composed, their `detail` a plain object made by serde-wasm-bindgen from `vstage-api::host_events`.
+//! bubbling and composed, their `detail` a plain object made by serde-wasm-bindgen from `vstage-api::host_events`;
+//! and where the studio runs (`placement`): in a host's page or standalone.
 
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
@@ -67,6 +68,23 @@ pub fn dispatch(element: &HtmlElement, name: &str, detail: &JsValue) {
 
 pub fn provide_host(host: Host) {
     provide_context(host);
+}
+
+/// Where the studio runs, for advice that depends on it: embedded in a host's page (a listing site, which its
+/// agents ask for more photos), or the standalone page (whoever runs the server sets the allowance).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    Embedded,
+    Standalone,
+}
+
+/// Where this studio runs: the standalone page is the one whose route follows the page's address (`routing`), as
+/// "Use in listing" and the language chooser tell it; a component mounted alone counts as embedded.
+pub fn placement() -> Placement {
+    match use_context::<crate::route::Navigator>().map(|navigator| navigator.history()) {
+        Some(crate::route::History::Address) => Placement::Standalone,
+        _ => Placement::Embedded,
+    }
 }
 
 /// The host element, when the studio was mounted in one (components mounted alone in tests have none).

@@ -2,6 +2,7 @@
 //! any page as `<vstage-widget>`. It talks only to `vstage serve`'s `/api`; it never holds the service's key.
 
 pub mod account;
+pub mod allowance;
 mod allowance_events;
 pub mod api;
 mod app;

@@ -1,5 +1,6 @@
 //! The studio's header: the brand, the mode (sandbox or live) and whether changes come by polling, the service's
-//! status and this period's usage (and, for an agent's own allowance, the host told when it runs low or out).
+//! status and this period's usage, the agent's own allowance where it has one (and the host told when it runs low
+//! or out).
 //! It reads the shared account state; a failed load shows the reason and a way to retry. The parts a host hides
 //! (`crate::parts`) are hidden by the screens' styles, which read the element's `hide` and `show`.
 
@@ -12,7 +13,7 @@ use crate::components::link::Link;
 use crate::components::mode_badge::ModeBadge;
 use crate::components::polling_note::PollingNote;
 use crate::components::status_badge::StatusBadge;
-use crate::components::usage_meter::UsageMeter;
+use crate::components::usage_meters::UsageMeters;
 use crate::i18n::*;
 use crate::live::use_live;
 use crate::locale::errors::api_error;
@@ -26,23 +27,16 @@ pub fn Header() -> impl IntoView {
     let locale = use_locale();
     let told = StoredValue::new([UsageLevel::Normal; 2]);
     let usage = move || {
-        match account.user.get() {
+        match account.allowance() {
         None => view! { <p class="vstage-usage vstage-skeleton" aria-busy="true">{move || td_string!(locale.get(), common.loading_usage)}</p> }.into_any(),
-        Some(Ok(user)) => {
+        Some(Ok(allowance)) => {
             let locale = locale.get();
-            let (staging_used, staging_limit) = user.staging_usage();
-            let (editing_used, editing_limit) = user.image_editing_usage();
             // An agent's own allowance (it says when it renews): the host hears when it runs low or out.
-            if user.renews_at.is_some() {
-                allowance_events::tell_the_host(user.clone(), told);
+            if allowance.renews_at.is_some() {
+                allowance_events::tell_the_host(allowance.clone(), told);
             }
-            view! {
-                <section class="vstage-usage" aria-label=td_string!(locale, common.usage_label)>
-                    <UsageMeter label=td_string!(locale, common.usage_staging) used=staging_used limit=staging_limit.clone() />
-                    <UsageMeter label=td_string!(locale, common.usage_editing) used=editing_used limit=editing_limit.clone() />
-                </section>
-            }
-            .into_any()
+            let label = td_string!(locale, common.usage_label).to_string();
+            view! { <UsageMeters label allowance /> }.into_any()
         }
         Some(Err(error)) => {
             view! { <p class="vstage-usage vstage-usage--error" role="alert">{move || td_string!(locale.get(), common.usage_unavailable, reason = api_error(locale.get(), &error))}</p> }

@@ -26,4 +26,5 @@ pub mod screen_heading;
 pub mod status_badge;
 pub mod submit_button;
 pub mod usage_meter;
+pub mod usage_meters;
 pub mod variation_card;

@@ -1,12 +1,15 @@
-//! The account screen: who is signed in to the service and this period's usage, kind by kind.
+//! The account screen: who is signed in to the service and this period's usage, kind by kind: the agent's own
+//! allowance where it has one, with when it renews, and beside it the whole account's to whoever may see it (the
+//! operator, on open access; a widget token's holder is never shown the account).
 //! Loading, failure (with retry) and success each have their own view.
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
 
 use crate::account::use_account;
+use crate::allowance::Allowance;
 use crate::components::screen_heading::ScreenHeading;
-use crate::components::usage_meter::UsageMeter;
+use crate::components::usage_meters::UsageMeters;
 use crate::locale::errors::form_error;
 use crate::locale::{format, use_locale};
 
@@ -15,19 +18,26 @@ pub fn AccountPage() -> impl IntoView {
     let account = use_account();
     let locale = use_locale();
     move || {
-        match account.user.get() {
+        match account.allowance() {
         None => {
             view! { <section class="vstage-panel vstage-skeleton" aria-busy="true">{move || td_string!(locale.get(), studio.account_loading)}</section> }
                 .into_any()
         }
-        Some(Ok(user)) => {
-            let (staging_used, staging_limit) = user.staging_usage();
-            let (editing_used, editing_limit) = user.image_editing_usage();
+        Some(Ok(allowance)) => {
+            let user = account.user.get().and_then(Result::ok);
+            // A widget token's holder is shown usage only (the server keeps the operator's identity).
+            let identity = user.as_ref().and_then(|user| user.user.clone());
+            let has_own = allowance.staging.own || allowance.image_editing.own;
+            // The operator sees the account's figures beside the studio's own allowance.
+            let whole = user.filter(|_| has_own && identity.is_some()).and_then(|user| Allowance::read(None, Some(&user)));
+            let own_label = Signal::derive(move || match has_own {
+                true => td_string!(locale.get(), studio.account_own).to_string(),
+                false => td_string!(locale.get(), common.usage_label).to_string(),
+            });
             view! {
                 <section class="vstage-panel" aria-labelledby="vstage-account-title">
                     <ScreenHeading id="vstage-account-title">{move || td_string!(locale.get(), studio.account_title)}</ScreenHeading>
-                    // A widget token's holder is shown usage only (the server keeps the operator's identity).
-                    {user.user.clone().map(|identity| view! {
+                    {identity.map(|identity| view! {
                         <dl class="vstage-facts">
                             <dt>{move || td_string!(locale.get(), studio.account_email)}</dt>
                             <dd>{identity.email}</dd>
@@ -35,14 +45,13 @@ pub fn AccountPage() -> impl IntoView {
                             <dd>{identity.uid}</dd>
                         </dl>
                     })}
-                    <section class="vstage-usage" aria-label=move || td_string!(locale.get(), common.usage_label)>
-                        <UsageMeter label=td_string!(locale.get(), common.usage_staging) used=staging_used limit=staging_limit.clone() />
-                        <UsageMeter label=td_string!(locale.get(), common.usage_editing) used=editing_used limit=editing_limit.clone() />
-                        // An agent's own allowance says when it renews; the account's figures do not.
-                        {user.renews_at.map(|at| view! {
-                            <p class="vstage-usage__renews">{move || td_string!(locale.get(), common.usage_renews, date = format::day(locale.get(), at))}</p>
-                        })}
-                    </section>
+                    <UsageMeters label=own_label allowance=allowance.clone() />
+                    {allowance.renews_at.map(|at| view! {
+                        <p class="vstage-usage__renews">{move || td_string!(locale.get(), common.usage_renews, date = format::day(locale.get(), at))}</p>
+                    })}
+                    {whole.map(|whole| view! {
+                        <UsageMeters label=Signal::derive(move || td_string!(locale.get(), studio.account_whole).to_string()) allowance=whole />
+                    })}
                 </section>
             }
             .into_any()

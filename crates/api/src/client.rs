@@ -157,6 +157,13 @@ impl<T: Transport> Client<T> {
         self.json(Call::get("/samples".into())).await
     }
 
+    /// `GET {base}/usage`: the caller's own allowance and use this period as `vstage serve` keeps them, read in
+    /// the account's shape (`photoLimit` a number for each kind it limits, `"UNLIMITED"` for the others, and
+    /// `renewsAt`); a 404 behind a plain proxy.
+    pub async fn usage(&self) -> Result<User, ApiError> {
+        self.json(Call::get("/usage".into())).await
+    }
+
     /// `GET {base}/board`: the listing board the server remembers for this subject.
     pub async fn board(&self) -> Result<Board, ApiError> {
         self.json(Call::get("/board".into())).await

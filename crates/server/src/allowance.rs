@@ -3,6 +3,7 @@
 //! transaction that checks it fits, before anything is sent; settled by what the service did (a refusal, or a
 //! render whose every variation failed and to which nothing was added, gives the photos back); every charge and refund a row of the ledger. With no
 //! allowance configured (`--allowance`, `vstage allowance set`) nothing is refused, and the ledger still counts.
+//! `GET /api/usage` says a subject's allowance, use and rows, and the same in the account's shape for the studio.
 
 use std::sync::Arc;
 
@@ -120,7 +121,8 @@ pub fn routes(allowances: Arc<Allowances>) -> Router {
     Router::new().route("/usage", get(usage)).with_state(allowances)
 }
 
-/// A subject's usage this period, as `GET /api/usage` answers it.
+/// A subject's usage this period, as `GET /api/usage` answers it; beside it the same in the account's shape
+/// (`GET /v2/user`'s, as a token's holder is answered there), which the studio reads on open access too.
 #[derive(Debug, Serialize)]
 pub struct Usage {
     pub period: Period,
@@ -128,6 +130,8 @@ pub struct Usage {
     pub allowance: Limits,
     pub used: Cost,
     pub rows: Vec<LedgerRow>,
+    #[serde(flatten)]
+    pub as_user: User,
 }
 
 impl Allowances {
@@ -166,7 +170,7 @@ impl Allowances {
             Reserved::Refused { kind, used, limit } => {
                 metrics().allowance_refusal(kind.as_str());
                 tracing::info!(subject = subject.as_str(), kind = kind.as_str(), used, limit, "an allowance is spent");
-                Err(spent(kind, used, limit, &period, at))
+                Err(spent(kind, used, limit, &period, at, subject.by_token()))
             }
         }
     }
@@ -239,28 +243,31 @@ impl Allowances {
             };
             *count = count.saturating_add_signed(row.amount);
         }
-        Ok(Usage { period, allowance, used, rows })
+        let as_user = user_of(&period, allowance, used);
+        Ok(Usage { period, allowance, used, rows, as_user })
     }
 
     /// `GET /v2/user` as a widget token's holder sees it: its own allowance and use this period in the account's
     /// shape, with when it renews; never the account's figures, which are the listing site's business.
     pub async fn as_user(&self, subject: &Subject) -> Result<User, ServerError> {
-        let Usage { period, allowance, used, .. } = self.usage(subject).await?;
-        let limit = |photos: Option<u64>| photos.map_or(Limit::Unlimited, Limit::Photos);
-        Ok(User {
-            user: None,
-            photo_limit: PhotoLimits {
-                staging: limit(allowance.staging),
-                image_editing: limit(allowance.image_editing),
-            },
-            photos_used_this_period: PhotoCounts { staging: used.staging, image_editing: used.image_editing },
-            renews_at: Some(period.end),
-        })
+        Ok(self.usage(subject).await?.as_user)
     }
 }
 
-/// The refusal of a creation that `kind`'s allowance cannot cover.
-fn spent(kind: UsageKind, used: u64, limit: u64, period: &Period, now: i64) -> ServerError {
+/// A subject's allowance and use in `period` in the account's shape (`GET /v2/user`'s), with when it renews.
+fn user_of(period: &Period, allowance: Limits, used: Cost) -> User {
+    let limit = |photos: Option<u64>| photos.map_or(Limit::Unlimited, Limit::Photos);
+    User {
+        user: None,
+        photo_limit: PhotoLimits { staging: limit(allowance.staging), image_editing: limit(allowance.image_editing) },
+        photos_used_this_period: PhotoCounts { staging: used.staging, image_editing: used.image_editing },
+        renews_at: Some(period.end),
+    }
+}
+
+/// The refusal of a creation that `kind`'s allowance cannot cover, its advice for who is asking: a token's holder
+/// (an agent on a listing site's page) asks the site; open access is whoever runs this server, who can raise it.
+fn spent(kind: UsageKind, used: u64, limit: u64, period: &Period, now: i64, by_token: bool) -> ServerError {
     let kind = match kind {
         UsageKind::Staging => "staging",
         UsageKind::ImageEditing => "image editing",
@@ -269,9 +276,13 @@ fn spent(kind: UsageKind, used: u64, limit: u64, period: &Period, now: i64) -> S
     ServerError::LimitReached {
         message: format!(
             "This agent's {kind} allowance cannot cover this: {used} of {limit} photos used {}, {left} left. It renews \
-             on {} (UTC); ask the listing site for more.",
+             on {} (UTC); {}.",
             period.length.this(),
-            period.renews_on()
+            period.renews_on(),
+            match by_token {
+                true => "ask the listing site for more",
+                false => "`vstage allowance set` raises it",
+            }
         ),
         retry_after_s: ((period.end - now).max(1000) as u64).div_ceil(1000),
     }

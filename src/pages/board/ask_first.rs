@@ -27,8 +27,12 @@ pub fn AskFirst(
     let (account, locale) = (use_account(), use_locale());
     use_focus_after(move || asking.get(), "vstage-board-ask");
     let question = move || {
-        let user = account.user.get().and_then(Result::ok);
-        format!("{} {}", cost_words(locale.get(), user.as_ref(), cost.get()), td_string!(locale.get(), board.ask_go))
+        let allowance = account.allowance().and_then(Result::ok);
+        format!(
+            "{} {}",
+            cost_words(locale.get(), allowance.as_ref(), cost.get()),
+            td_string!(locale.get(), board.ask_go)
+        )
     };
     view! {
         <Show when=move || asking.get()>

@@ -1,5 +1,5 @@
 //! "Create renders" under the waiting photos: how many are ready, or that they are being sent, and how many are
-//! still uploading.
+//! still uploading; not offered while the agent's allowance cannot cover them all.
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
@@ -14,6 +14,9 @@ pub fn CreateRenders(
     /// Whether the photos are being sent.
     #[prop(into)]
     sending: Signal<bool>,
+    /// Whether the agent's allowance cannot cover them all (the photos that fit are offered on their own).
+    #[prop(into)]
+    held: Signal<bool>,
     /// Called to send every photo that is ready.
     #[prop(into)]
     on_create: Callback<()>,
@@ -25,7 +28,7 @@ pub fn CreateRenders(
                 type="button"
                 class="vstage-button"
                 part="primary-button"
-                disabled=move || sending.get() || photos.ready() == 0
+                disabled=move || sending.get() || held.get() || photos.ready() == 0
                 aria-busy=move || sending.get().to_string()
                 on:click=move |_| on_create.run(())
             >

@@ -1,6 +1,7 @@
 //! The listing board: a whole listing staged at once. Photos are added many at a time (`add_photos`,
 //! `pasted_addresses`), wait with their settings (`waiting`, `photos`), become renders in bulk, and each render is
-//! a row kept live (`row`) under one overall bar (`renders`). The server remembers the board's renders for the
+//! a row kept live (`row`) under one overall bar (`renders`). What the agent's allowance cannot cover waits, the
+//! photos that fit offered on their own (`split`, `split_note`). The server remembers the board's renders for the
 //! subject; selected rows get more variations. `state` and `photos` hold what is shown, `model` works it out, and
 //! the sections are components of their own.
 
@@ -17,6 +18,8 @@ pub mod photos;
 mod renders;
 mod room_guess;
 mod row;
+mod split;
+mod split_note;
 mod state;
 mod tools;
 mod try_again;

@@ -1,7 +1,8 @@
 //! The photos waiting to be rendered: the board's settings, each photo (`waiting_photo`), and "Create renders"
 //! (`create`), which sends them with `POST /v2/renders/bulk` in requests of at most 25, after a question
-//! (`ask_first`) when they use many photos. Photos whose request failed stay here with the reason and can be sent
-//! again.
+//! (`ask_first`) when they use many photos. When the agent's allowance cannot cover them all, the cost note says
+//! so, the photos that fit are offered on their own (`split_note`) and the others are marked as waiting. Photos
+//! whose request failed stay here with the reason and can be sent again, when the allowance covers them.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -15,6 +16,8 @@ use super::ask_first::AskFirst;
 use super::create::CreateRenders;
 use super::model::{bulk_entries, photos_to_send};
 use super::photos::{BoardPhotos, PhotoState, SHARED_DRAFT_ID};
+use super::split::{AllowanceSplit, split};
+use super::split_note::SplitNote;
 use super::waiting_photo::WaitingPhoto;
 use crate::account::use_account;
 use crate::api::use_api;
@@ -36,10 +39,16 @@ pub fn WaitingPhotos(
     let account = use_account();
     let asking = RwSignal::new(false);
     let cost = Signal::derive(move || cost_of(photos, None));
+    let split = allowance_split(photos);
+    let fitting_cost = Signal::derive(move || {
+        split.with(|split| split.as_ref().map(|split| cost_of(photos, Some(&split.fit_keys())))).unwrap_or_default()
+    });
     // A large request is asked about first; the question's "Create" sends it.
     let on_create = move |()| {
-        let user = account.user.get_untracked().and_then(Result::ok);
-        if worth_asking(user.as_ref(), cost.get_untracked()) {
+        if split.with_untracked(Option::is_some) {
+            return;
+        }
+        if worth_asking(account.allowance_now().as_ref(), cost.get_untracked()) {
             asking.set(true);
         } else {
             send.run(None);
@@ -48,6 +57,11 @@ pub fn WaitingPhotos(
     let on_yes = move |()| {
         asking.set(false);
         send.run(None);
+    };
+    let waits_until = move |key: u32| {
+        Signal::derive(move || {
+            split.with(|split| split.as_ref().filter(|split| split.waits(key)).map(|split| split.renews_at))
+        })
     };
 
     view! {
@@ -60,15 +74,26 @@ pub fn WaitingPhotos(
                 </div>
                 <ul class="vstage-board__photos">
                     <For each=move || photos.photos.get() key=|photo| photo.key let:photo>
-                        <WaitingPhoto photos key=photo.key send />
+                        <WaitingPhoto photos key=photo.key send waits_until=waits_until(photo.key) />
                     </For>
                 </ul>
                 <CostNote cost=Signal::derive(move || Some(cost.get())) />
-                <CreateRenders photos sending on_create />
+                <SplitNote split cost=fitting_cost sending on_create=move |keys| send.run(Some(keys)) />
+                <CreateRenders photos sending held=Signal::derive(move || split.with(Option::is_some)) on_create />
                 <AskFirst asking cost renders=Signal::derive(move || photos.ready()) on_yes />
             </section>
         </Show>
     }
+}
+
+/// How the agent's allowance splits the waiting photos, as it changes; `None` while it covers them all.
+fn allowance_split(photos: BoardPhotos) -> Memo<Option<AllowanceSplit>> {
+    let account = use_account();
+    Memo::new(move |_| {
+        let allowance = account.allowance().and_then(Result::ok)?;
+        let shared = photos.shared_draft();
+        photos.photos.with(|list| split(&photos_to_send(list, None, &shared), &allowance))
+    })
 }
 
 /// What sending the photos (every one with an address, or only the keys given) would cost the allowance.
@@ -87,7 +112,7 @@ fn sender(
     sending: RwSignal<bool>,
     on_created: Callback<Vec<BoardRender>>,
 ) -> Callback<Option<Vec<u32>>> {
-    let api = use_api();
+    let (api, account) = (use_api(), use_account());
     Callback::new(move |keys: Option<Vec<u32>>| {
         let shared = photos.shared_draft();
         let chosen = photos.photos.with_untracked(|list| photos_to_send(list, keys.as_deref(), &shared));
@@ -125,6 +150,14 @@ fn sender(
                 }
             }
             let _ = sending.try_set(false);
+            // A refusal may be the allowance spent meanwhile (another tab, another device): read it again, so that
+            // what cannot be covered waits for it rather than offering to try again.
+            if photos
+                .photos
+                .with_untracked(|list| list.iter().any(|photo| matches!(photo.state, PhotoState::NotCreated { .. })))
+            {
+                account.refresh();
+            }
             // The renders are on the server's board whether or not the board is still shown to be told.
             if !created.is_empty() {
                 let _ = on_created.try_run(created);

@@ -1,6 +1,6 @@
 //! One waiting photo as a card of the board's grid: the photo itself once it has an address, its name, the room
 //! and style it is staged as (`waiting_photo_room`) or the settings it is rendered with, taking it away, where it
-//! is (`photo_status`) and its own settings (`own_settings`).
+//! is (`photo_status`: waiting for the allowance too) and its own settings (`own_settings`).
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
@@ -13,7 +13,13 @@ use super::waiting_photo_room::WaitingPhotoRoom;
 use crate::locale::use_locale;
 
 #[component]
-pub fn WaitingPhoto(photos: BoardPhotos, key: u32, send: Callback<Option<Vec<u32>>>) -> impl IntoView {
+pub fn WaitingPhoto(
+    photos: BoardPhotos,
+    key: u32,
+    send: Callback<Option<Vec<u32>>>,
+    /// When the allowance it waits for renews, while it cannot cover the photo.
+    waits_until: Signal<Option<i64>>,
+) -> impl IntoView {
     let locale = use_locale();
     let photo = Memo::new(move |_| photos.photos.with(|list| list.iter().find(|p| p.key == key).cloned()));
     let label = move || photo.with(|p| p.as_ref().map(|p| p.label.clone()).unwrap_or_default());
@@ -37,6 +43,7 @@ pub fn WaitingPhoto(photos: BoardPhotos, key: u32, send: Callback<Option<Vec<u32
             </div>
             <PhotoStatus
                 state=Signal::derive(move || photo.get().map(|p| p.state))
+                waits_until
                 on_retry=move |()| send.run(Some(vec![key]))
             />
             <Show when=room_on_the_photo fallback=move || view! { <span class="vstage-hint">{settings}</span> }>

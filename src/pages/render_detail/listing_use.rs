@@ -9,11 +9,10 @@ use leptos_i18n::td_string;
 use vstage_api::host_events::ResultChosen;
 
 use crate::api::use_api;
-use crate::host::use_host;
+use crate::host::{Placement, placement, use_host};
 use crate::listing::{self, ListingUse, NotRecorded};
 use crate::locale::use_locale;
 use crate::render_state::RenderState;
-use crate::route::{History, use_navigator};
 
 /// "Use in listing" where there is a listing: the callback runs with a variation's id and image, which is marked as
 /// in the listing at once (a second click records nothing); `announcement` says it was sent, `refusal` (shown)
@@ -25,7 +24,7 @@ pub fn use_in_listing(
     refusal: RwSignal<Option<String>>,
 ) -> Option<ListingUse> {
     let (api, locale) = (use_api(), use_locale());
-    let host = use_host().filter(|_| use_navigator().history() == History::Memory)?;
+    let host = use_host().filter(|_| placement() == Placement::Embedded)?;
     // a refusal is about the render it was made on
     Effect::new(move |_| {
         render_id.track();

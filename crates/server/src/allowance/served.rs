@@ -126,3 +126,35 @@ async fn a_failed_renders_refund_lasts_only_while_it_produces_nothing() {
     let (status, refused) = server.ask(Method::POST, "/api/v2/renders").bearer(&alice).json(&body).answer().await;
     assert_eq!(status, 429, "three photos were spent on what the additions might make: {refused}");
 }
+
+#[tokio::test]
+async fn open_access_reads_its_own_allowance_at_api_usage_and_the_account_at_v2_user() {
+    let server = TestApp::start(&["--allowance", "staging=3"]).await;
+    let photo = server.sample_url("living-empty.jpg").await;
+    server.create_render(None, &photo, staging(), false).await;
+
+    let (status, usage) = server.ask(Method::GET, "/api/usage").answer().await;
+    assert_eq!(status, 200, "{usage}");
+    let own: vstage_api::User = serde_json::from_value(usage.clone()).expect("the studio reads it");
+    assert_eq!(own.staging_usage(), (1, &vstage_api::Limit::Photos(3)), "{usage}");
+    assert_eq!(own.image_editing_usage(), (0, &vstage_api::Limit::Unlimited), "not limited of its own");
+    assert_eq!(own.renews_at, usage["period"]["end"].as_i64(), "{usage}");
+    assert_eq!(own.user, None, "never the operator's identity");
+    let (status, user) = server.ask(Method::GET, "/api/v2/user").answer().await;
+    assert_eq!(status, 200, "{user}");
+    assert_eq!(user["photoLimit"]["staging"], 100, "the operator sees the account's figures: {user}");
+    assert!(user.get("renewsAt").is_none(), "{user}");
+
+    for _ in 0..2 {
+        server.create_render(None, &photo, staging(), false).await;
+    }
+    let body = json!({"image_url": photo, "variation_count": 1, "config": staging()});
+    let (status, refused) = server.ask(Method::POST, "/api/v2/renders").json(&body).answer().await;
+    assert_eq!(status, 429, "{refused}");
+    let sentence = refused["message"].as_str().unwrap();
+    assert!(
+        sentence.contains("3 of 3 photos used") && sentence.contains("`vstage allowance set` raises it"),
+        "{sentence}"
+    );
+    assert!(!sentence.contains("listing site"), "no listing site to ask on the operator's own studio: {sentence}");
+}

@@ -2,7 +2,8 @@
 //! why while the others finish; variations added to selected rows, one refused for having no room left; the
 //! board found as it was after leaving it; its ZIP; the same bulk variations from the renders list; several files
 //! chosen at once; the waiting photos as a grid whose cards guess and choose each room and style, on a desktop, a
-//! phone and a phone-wide host page.
+//! phone and a phone-wide host page; an allowance short of the board's photos offering those that fit, the others
+//! waiting without a "Try again".
 
 use std::time::Duration;
 
@@ -432,6 +433,111 @@ async fn ten_photos_at_once_are_asked_about_before_anything_is_spent() {
         assert_eq!(rows(&root).await?.len(), 10);
         let user: Value = reqwest::get(format!("{api}/v2/user")).await.unwrap().json().await.unwrap();
         assert_eq!(used(user), Some(10), "the ten were charged once created");
+        Ok(())
+    })
+    .await;
+}
+
+/// The renders the server's board holds.
+async fn on_the_board(api: &str) -> usize {
+    let board: Value = reqwest::get(format!("{api}/board")).await.unwrap().json().await.unwrap();
+    board["renders"].as_array().map_or(0, Vec::len)
+}
+
+#[tokio::test]
+async fn an_allowance_short_of_the_board_creates_the_photos_that_fit_and_the_others_wait() {
+    let server = Server::start_with(&dist(), &["--allowance", "staging=3"], &[]).await;
+    let names = ["living-empty.jpg", "bedroom-furnished.jpg", "living-furnished.jpg", "exterior-day.jpg"];
+    let photos = sample_addresses(&server, None, &names).await;
+    let api = server.api("");
+    with_browser(|driver| async move {
+        driver.goto(format!("{}/board", server.url)).await?;
+        let root = studio(&driver).await?;
+        root.query(By::Css("#vstage-board-addresses")).first().await?.send_keys(photos.join("\n")).await?;
+        submit(&root, "Add these addresses").await?;
+        // said before anything is charged: why, and where more comes from on the operator's own page
+        let partial = |text: &str| thirtyfour::stringmatch::StringMatch::new(text.to_string()).partial();
+        let why =
+            with_text(&root, "[role=alert]", partial("Only 3 left (Staging) until it renews on ")).first().await?;
+        let why = why.text().await?;
+        assert!(why.starts_with("Uses 4 photos: Staging."), "{why}");
+        assert!(
+            why.contains("Whoever runs this studio's server can raise it") && !why.contains("listing site"),
+            "{why}"
+        );
+        // which photos fit and which wait, by name, and what creating those uses
+        let offer = root.query(By::Css("[role=group][aria-labelledby=vstage-board-split]")).first().await?;
+        let offer_words = offer.find(By::Css("#vstage-board-split")).await?.text().await?;
+        assert_eq!(
+            offer_words,
+            "Can be created now: living-empty.jpg, bedroom-furnished.jpg, living-furnished.jpg. Waiting for the \
+             allowance: exterior-day.jpg. Uses 3 photos: Staging. 0 left (Staging) after this."
+        );
+        let all = with_text(&root, "button", "Create 4 renders").first().await?;
+        assert!(!all.is_enabled().await?, "the whole board cannot be created");
+        let waits = root.query(By::Css(".vstage-board__photo:nth-child(4) .vstage-board__waits")).first().await?;
+        assert!(waits.text().await?.starts_with("Waits for the allowance, which renews on "));
+        assert_eq!(root.find_all(By::Css(".vstage-board__waits")).await?.len(), 1, "only exterior-day.jpg waits");
+        driver.set_window_rect(0, 0, 390, 844).await?;
+        assert_eq!(sideways(&driver).await?, 0, "the offer fits a phone");
+        screenshot(&driver, "board-allowance-short").await?;
+        driver.set_window_rect(0, 0, 1280, 800).await?;
+        assert_eq!(on_the_board(&api).await, 0, "nothing was charged");
+
+        click_text(&offer, "button", "Create the 3 that fit").await?;
+        let deadline = tokio::time::Instant::now() + FINISH;
+        while rows(&root).await?.len() < 3 && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(rows(&root).await?.len(), 3, "the three that fit join the board");
+        // exterior-day.jpg waits, marked, with nothing to click that could only be refused
+        let left = with_text(&root, ".vstage-board__photo", partial("Waits for the allowance")).first().await?;
+        assert!(left.text().await?.contains("exterior-day.jpg"));
+        assert!(left.find_all(By::Css(".vstage-board__failure button")).await?.is_empty(), "no Try again");
+        with_text(&root, "[role=alert]", partial("Only 0 left (Staging)")).first().await?;
+        root.query(By::Css("#vstage-board-split")).not_exists().await?;
+        assert!(!with_text(&root, "button", "Create 1 render").first().await?.is_enabled().await?);
+        with_text(&root, ".vstage-header .vstage-meter__value", "3 of 3").first().await?;
+        let header = root.query(By::Css(".vstage-header [role=meter][aria-label=Staging]")).first().await?;
+        assert_eq!(
+            header.attr("aria-valuetext").await?.as_deref(),
+            Some("3 of 3 photos used; the limit is reached for this period")
+        );
+        assert_eq!(on_the_board(&api).await, 3);
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn photos_the_server_refused_for_a_spent_allowance_wait_for_it_without_a_try_again() {
+    let server = Server::start_with(&dist(), &["--allowance", "staging=2"], &[]).await;
+    let photos = sample_addresses(&server, None, &["living-empty.jpg", "bedroom-furnished.jpg"]).await;
+    with_browser(|driver| async move {
+        driver.goto(format!("{}/board", server.url)).await?;
+        let root = studio(&driver).await?;
+        root.query(By::Css("#vstage-board-addresses")).first().await?.send_keys(photos.join("\n")).await?;
+        submit(&root, "Add these addresses").await?;
+        with_text(&root, ".vstage-cost", "Uses 2 photos: Staging. 0 left (Staging) after this.").first().await?;
+        // the allowance is spent elsewhere (another tab) while the board still shows it
+        let body = json!({"image_url": photos[0], "variation_count": 1,
+            "config": {"type": "staging", "add_furniture": {"room_type": "living", "style": "modern"}}});
+        for _ in 0..2 {
+            let created = reqwest::Client::new().post(server.api("/v2/renders")).json(&body).send().await.unwrap();
+            assert_eq!(created.status(), 200);
+        }
+        submit(&root, "Create 2 renders").await?;
+        click_text(&root.query(By::Css(".vstage-ask")).first().await?, "button", "Create 2 renders").await?;
+        // refused by the server: each photo says why, then waits for the allowance, with no "Try again"
+        let partial = |text: &str| thirtyfour::stringmatch::StringMatch::new(text.to_string()).partial();
+        let refused =
+            with_text(&root, ".vstage-board__failure", partial("allowance cannot cover this")).first().await?;
+        assert!(refused.text().await?.contains("`vstage allowance set` raises it"), "the operator's advice");
+        with_text(&root, "[role=alert]", partial("Only 0 left (Staging)")).first().await?;
+        let waiting = root.query(By::Css(".vstage-board__waits")).all_from_selector_required().await?;
+        assert_eq!(waiting.len(), 2, "both photos wait");
+        assert!(root.find_all(By::Css(".vstage-board__failure button")).await?.is_empty(), "no Try again");
+        assert!(rows(&root).await?.is_empty(), "nothing was created");
         Ok(())
     })
     .await;
