@@ -201,6 +201,42 @@ async fn new_render_from(driver: &WebDriver, server: &Server, path: &str) -> Web
     Ok((root, address))
 }
 
+/// A render of a photo whose address does not answer fails, and its page says so in words: the original is not
+/// shown as a broken image beside the way forward.
+#[tokio::test]
+async fn a_photo_that_cannot_be_reached_is_said_in_words_not_shown_broken() {
+    let server = Server::start(&dist()).await;
+    with_browser(|driver| async move {
+        // made elsewhere (the form checks an address first): the photo's address is gone, as an upload's is after
+        // its retention
+        let photo = format!("{}/sandbox/samples/no-such-photo.jpg", server.url);
+        let body = serde_json::json!({"image_url": photo, "variation_count": 1, "config": {"type": "enhancement"}});
+        let created = reqwest::Client::new().post(format!("{}/api/v2/renders", server.url)).json(&body).send().await;
+        let render: serde_json::Value = created.unwrap().json().await.unwrap();
+        let id = render["id"].as_str().unwrap_or_else(|| panic!("a render: {render}"));
+        driver.goto(format!("{}/renders/{id}", server.url)).await?;
+        let root = studio(&driver).await?;
+        root.query(By::Css(".vstage-badge--error")).wait(FINISH, Duration::from_millis(250)).first().await?;
+        let unreachable = root.query(By::Css(".vstage-source__unreachable"));
+        let said = unreachable.wait(FINISH, Duration::from_millis(100)).first().await?.text().await?;
+        assert!(said.contains("The original photo cannot be shown") && said.contains("no-such-photo.jpg"), "{said}");
+        let broken: i64 = driver
+            .execute(
+                "const root = document.querySelector('vstage-widget')?.shadowRoot ?? document;
+                 return [...root.querySelectorAll('img')].filter(i => i.complete && i.naturalWidth === 0).length;",
+                vec![],
+            )
+            .await?
+            .convert()?;
+        assert_eq!(broken, 0, "no broken image on the page");
+        with_text(&root, ".vstage-panel--error", StringMatch::new("This render did not work").partial())
+            .first()
+            .await?;
+        Ok(())
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn a_failing_photo_shows_why() {
     let server = Server::start(&dist()).await;
