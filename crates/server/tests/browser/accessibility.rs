@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use thirtyfour::prelude::*;
 
-use crate::browser::{dist, studio, with_browser};
+use crate::browser::{dist, navigate_within, studio, with_browser};
 use crate::support::Server;
 
 /// axe-core's script: `VSTAGE_AXE`, else where `cargo xtask setup` puts it.
@@ -139,13 +139,7 @@ async fn axe_finds_nothing_serious_on_any_screen_at_either_size_in_two_languages
             for (width, height) in [(1280u32, 800u32), (390, 844)] {
                 driver.set_window_rect(0, 0, width, height).await?;
                 for (path, loaded) in &screens {
-                    // Within the page, as the studio's own links move (the back button's event).
-                    driver
-                        .execute(
-                            "history.pushState(null, '', arguments[0]); dispatchEvent(new PopStateEvent('popstate'));",
-                            vec![json!(path)],
-                        )
-                        .await?;
+                    navigate_within(&driver, path).await?;
                     root.query(By::Css(*loaded)).first().await?;
                     let place = format!("{path} in {lang} at {width}x{height}");
                     for violation in serious_violations(&driver, &script).await? {

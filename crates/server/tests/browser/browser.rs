@@ -59,6 +59,14 @@ where
     again_if_stale(|| async { with_text(root, css, text.clone()).first().await?.click().await }).await
 }
 
+/// Moves the standalone studio to `path` within the page, as its own links do (a pushed history entry and the
+/// back button's event), so that what the page holds stays.
+pub async fn navigate_within(driver: &WebDriver, path: &str) -> WebDriverResult<()> {
+    let script = "history.pushState(null, '', arguments[0]); dispatchEvent(new PopStateEvent('popstate'));";
+    driver.execute(script, vec![serde_json::json!(path)]).await?;
+    Ok(())
+}
+
 /// The studio inside the page's first `<vstage-widget>`: its open shadow root, queried as the page was before
 /// the studio moved into one (CSS selectors and tag names; WebDriver finds no XPath inside a shadow root).
 pub async fn studio(driver: &WebDriver) -> WebDriverResult<WebElement> {

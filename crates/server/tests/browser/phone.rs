@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use thirtyfour::prelude::*;
 
 use crate::board::sample_addresses;
-use crate::browser::{dist, focus_moves_to, shadow_root, studio, with_browser, with_text};
+use crate::browser::{dist, focus_moves_to, navigate_within, shadow_root, studio, with_browser, with_text};
 use crate::embed::{recording_host_page, server_for_a_host, start_host};
 use crate::studio::submit;
 use crate::support::Server;
@@ -187,12 +187,7 @@ async fn the_standalone_studio_fits_a_phone_on_each_main_screen() {
         for (width, height) in [PHONE, DESKTOP] {
             driver.set_window_rect(0, 0, width, height).await?;
             for (path, loaded) in &screens {
-                driver
-                    .execute(
-                        "history.pushState(null, '', arguments[0]); dispatchEvent(new PopStateEvent('popstate'));",
-                        vec![json!(path)],
-                    )
-                    .await?;
+                navigate_within(&driver, path).await?;
                 root.query(By::Css(*loaded)).first().await?;
                 let place = format!("{path} at {width}x{height}");
                 let unfit = unfit(&driver).await?;
