@@ -363,6 +363,9 @@ pub struct TokenArgs {
     /// The page origin the token may be used from, e.g. https://listings.example.com.
     #[arg(long)]
     pub origin: Option<String>,
+    /// Prints a standard JWT (HS256, the origin as `aud`) rather than vstage's own `v1.` token.
+    #[arg(long)]
+    pub jwt: bool,
 }
 
 #[derive(Debug, Args)]

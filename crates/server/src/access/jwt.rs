@@ -81,6 +81,16 @@ pub(super) fn verify(secret: &[u8], token: &str, now: u64) -> Result<(Grant, Vec
     Ok((Grant { sub: claims.sub, exp: claims.exp }, origins))
 }
 
+/// An HS256 JWT of `sub` until `exp`, for the page `origin` (`aud`) when given: what `vstage token --jwt` prints.
+pub(super) fn sign(secret: &[u8], sub: &str, exp: u64, origin: Option<&str>) -> String {
+    let mut claims = serde_json::json!({"sub": sub, "exp": exp});
+    if let Some(origin) = origin {
+        claims["aud"] = origin.into();
+    }
+    let key = jsonwebtoken::EncodingKey::from_secret(secret);
+    jsonwebtoken::encode(&jsonwebtoken::Header::new(Algorithm::HS256), &claims, &key).expect("HS256 signs any claims")
+}
+
 /// The library's checks: the signature and algorithm, and that `required` claims are there; times are ours, read
 /// against the clock the caller gives.
 fn checks(required: &[&str]) -> Validation {
@@ -179,6 +189,16 @@ mod tests {
         }
         let not_an_origin = jwt(&json!({"sub": "a", "exp": now() + 60, "aud": "vstage"}), hs256, SECRET.as_bytes());
         assert!(refusal(&not_an_origin).contains("not a page origin"), "{}", refusal(&not_an_origin));
+    }
+
+    #[test]
+    fn a_minted_jwt_is_a_standard_one_that_verifies() {
+        let secret = WidgetSecret::new(SECRET).unwrap();
+        let token = secret.mint_jwt("agent-7", Duration::from_secs(60), Some("https://listings.example"));
+        let header = jsonwebtoken::decode_header(&token).unwrap();
+        assert_eq!((header.alg, header.typ.as_deref()), (jsonwebtoken::Algorithm::HS256, Some("JWT")));
+        assert_eq!(verified(&token, Some("https://listings.example")), Ok("agent-7".into()));
+        assert!(matches!(verified(&token, Some("https://evil.example")), Err(TokenError::WrongOrigin(_))));
     }
 
     #[test]

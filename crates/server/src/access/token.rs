@@ -105,6 +105,12 @@ impl WidgetSecret {
         self.sign(&claims)
     }
 
+    /// A standard JWT for `sub`, valid for `ttl` from now, bound to `origin` (as `aud`) when given.
+    pub fn mint_jwt(&self, sub: &str, ttl: Duration, origin: Option<&str>) -> String {
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        super::jwt::sign(&self.0, sub, now.saturating_add(ttl.as_secs()), origin)
+    }
+
     /// The token carrying exactly `claims`.
     pub fn sign(&self, claims: &Claims) -> String {
         let payload = URL_SAFE_NO_PAD.encode(serde_json::to_vec(claims).expect("claims serialise"));

@@ -1,4 +1,5 @@
-//! `vstage token`: prints a widget token signed with `VSTAGE_WIDGET_SECRET`, as a host site's backend mints them.
+//! `vstage token`: prints a widget token signed with `VSTAGE_WIDGET_SECRET`, as a host site's backend mints them
+//! (ours, or with `--jwt` a standard JWT).
 
 use anyhow::bail;
 
@@ -14,6 +15,10 @@ pub fn run(args: TokenArgs) -> anyhow::Result<()> {
     if args.sub.is_empty() {
         bail!("--sub must name someone");
     }
-    println!("{}", secret.mint(&args.sub, args.ttl, args.origin.as_deref()));
+    let origin = args.origin.as_deref();
+    match args.jwt {
+        true => println!("{}", secret.mint_jwt(&args.sub, args.ttl, origin)),
+        false => println!("{}", secret.mint(&args.sub, args.ttl, origin)),
+    }
     Ok(())
 }

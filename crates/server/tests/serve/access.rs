@@ -25,3 +25,19 @@ async fn bad_options_refuse_to_start_with_a_sentence() {
         assert!(message.contains(expected), "{args:?}: {message}");
     }
 }
+
+/// `vstage token --jwt` prints a standard JWT that a server in token access takes, from its origin only.
+#[tokio::test]
+async fn vstage_token_jwt_prints_a_standard_jwt_the_server_takes() {
+    let token =
+        crate::mint_as(crate::WIDGET_SECRET, &["--sub", "alice", "--jwt"], Some("https://listings.example")).await;
+    assert_eq!(token.split('.').count(), 3, "{token}");
+    assert!(!token.starts_with("v1."), "{token}");
+    let dist = crate::support::widget_dir();
+    let envs = [("VSTAGE_WIDGET_SECRET", crate::WIDGET_SECRET)];
+    let server = crate::support::Server::start_with(dist.path(), &["--access", "token"], &envs).await;
+    let http = reqwest::Client::new();
+    let user = |origin: &'static str| http.get(server.api("/v2/user")).bearer_auth(&token).header("Origin", origin);
+    assert_eq!(user("https://listings.example").send().await.unwrap().status().as_u16(), 200);
+    assert_eq!(user("https://evil.example").send().await.unwrap().status().as_u16(), 401);
+}

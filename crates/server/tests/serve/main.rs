@@ -43,8 +43,13 @@ pub const WIDGET_SECRET: &str = "test-widget-secret-0123456789abcdef";
 
 /// A widget token from `vstage token` (the command a host site can use in examples).
 pub async fn mint(secret: &str, sub: &str, ttl: &str, origin: Option<&str>) -> String {
+    mint_as(secret, &["--sub", sub, "--ttl", ttl], origin).await
+}
+
+/// `vstage token` with `args`, and `--origin` when given.
+pub async fn mint_as(secret: &str, args: &[&str], origin: Option<&str>) -> String {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_vstage"));
-    command.args(["token", "--sub", sub, "--ttl", ttl]).env("VSTAGE_WIDGET_SECRET", secret);
+    command.arg("token").args(args).env("VSTAGE_WIDGET_SECRET", secret);
     if let Some(origin) = origin {
         command.args(["--origin", origin]);
     }
