@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use thirtyfour::prelude::*;
 
-use crate::browser::{dist, navigate_within, studio, with_browser};
+use crate::browser::{dist, main_screens_with_a_render, navigate_within, studio, with_browser};
 use crate::support::Server;
 
 /// axe-core's script: `VSTAGE_AXE`, else where `cargo xtask setup` puts it.
@@ -96,33 +96,17 @@ async fn save_screenshot(driver: &WebDriver, name: &str) -> WebDriverResult<()> 
 #[tokio::test]
 async fn axe_finds_nothing_serious_on_any_screen_at_either_size_in_two_languages() {
     let server = Server::start(&dist()).await;
-    let samples: Value = reqwest::get(server.api("/samples")).await.unwrap().json().await.unwrap();
-    let photo = samples[0]["url"].as_str().unwrap().to_string();
-    let render = server
-        .post(
-            "/v2/renders",
-            json!({"image_url": photo, "variation_count": 1,
-        "wait_for_completion": true,
-        "config": {"type": "staging", "add_furniture": {"style": "modern", "room_type": "living"}}}),
-        )
-        .await;
-    let render_id = render["id"].as_str().unwrap().to_string();
-    server.post("/board/renders", json!({"renders": [{"render_id": render_id, "label": "Living.jpg"}]})).await;
+    let (photo, mut screens) = main_screens_with_a_render(&server).await;
     let classic =
         server.post("/v1/render/create", json!({"image_url": photo, "room_type": "living", "style": "modern"})).await;
     let classic_id = classic["render_id"].as_str().unwrap().to_string();
     // Each screen, and what shows it is loaded.
-    let screens = [
-        ("/".to_string(), ".vstage-card:not(.vstage-skeleton)"),
-        ("/renders/new".to_string(), ".vstage-sample"),
-        ("/board".to_string(), ".vstage-board__row"),
-        (format!("/renders/{render_id}"), ".vstage-compare__handle"),
-        ("/remove-furniture".to_string(), ".vstage-sample"),
+    screens.extend([
         ("/account".to_string(), "h1"),
         ("/classic".to_string(), ".vstage-card"),
         ("/classic/new".to_string(), "#vstage-classic-room"),
         (format!("/classic/renders/{classic_id}"), ".vstage-classic__output"),
-    ];
+    ]);
     let script = axe_script();
     with_browser(|driver| async move {
         driver.set_script_timeout(Duration::from_secs(60)).await?;

@@ -59,6 +59,31 @@ where
     again_if_stale(|| async { with_text(root, css, text.clone()).first().await?.click().await }).await
 }
 
+/// A finished staging of the first sample on `server`'s board, and the studio's main screens with what shows each
+/// is loaded: the photo the render was made from, and the screens.
+pub async fn main_screens_with_a_render(server: &crate::support::Server) -> (String, Vec<(String, &'static str)>) {
+    let samples: serde_json::Value = reqwest::get(server.api("/samples")).await.unwrap().json().await.unwrap();
+    let photo = samples[0]["url"].as_str().unwrap().to_string();
+    let render = server
+        .post(
+            "/v2/renders",
+            serde_json::json!({"image_url": photo, "variation_count": 1, "wait_for_completion": true,
+                "config": {"type": "staging", "add_furniture": {"style": "modern", "room_type": "living"}}}),
+        )
+        .await;
+    let render_id = render["id"].as_str().unwrap().to_string();
+    let on_board = serde_json::json!({"renders": [{"render_id": render_id, "label": "Living.jpg"}]});
+    server.post("/board/renders", on_board).await;
+    let screens = vec![
+        ("/".to_string(), ".vstage-card:not(.vstage-skeleton)"),
+        ("/renders/new".to_string(), ".vstage-sample"),
+        ("/board".to_string(), ".vstage-board__row"),
+        (format!("/renders/{render_id}"), ".vstage-compare__handle"),
+        ("/remove-furniture".to_string(), ".vstage-sample"),
+    ];
+    (photo, screens)
+}
+
 /// Moves the standalone studio to `path` within the page, as its own links do (a pushed history entry and the
 /// back button's event), so that what the page holds stays.
 pub async fn navigate_within(driver: &WebDriver, path: &str) -> WebDriverResult<()> {

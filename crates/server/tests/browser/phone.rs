@@ -9,7 +9,9 @@ use serde_json::{Value, json};
 use thirtyfour::prelude::*;
 
 use crate::board::sample_addresses;
-use crate::browser::{dist, focus_moves_to, navigate_within, shadow_root, studio, with_browser, with_text};
+use crate::browser::{
+    dist, focus_moves_to, main_screens_with_a_render, navigate_within, shadow_root, studio, with_browser, with_text,
+};
 use crate::embed::{recording_host_page, server_for_a_host, start_host};
 use crate::studio::submit;
 use crate::support::Server;
@@ -162,25 +164,9 @@ async fn the_demo_listing_page_fits_a_phone_with_both_studios_whole() {
 #[tokio::test]
 async fn the_standalone_studio_fits_a_phone_on_each_main_screen() {
     let server = Server::start(&dist()).await;
-    let samples: Value = reqwest::get(server.api("/samples")).await.unwrap().json().await.unwrap();
-    let render = server
-        .post(
-            "/v2/renders",
-            json!({"image_url": samples[0]["url"], "variation_count": 1, "wait_for_completion": true,
-                "config": {"type": "staging", "add_furniture": {"style": "modern", "room_type": "living"}}}),
-        )
-        .await;
-    let render_id = render["id"].as_str().unwrap().to_string();
-    server.post("/board/renders", json!({"renders": [{"render_id": render_id, "label": "Living.jpg"}]})).await;
     // Each main screen, and what shows it is loaded.
-    let screens = [
-        ("/".to_string(), ".vstage-card:not(.vstage-skeleton)"),
-        ("/renders/new".to_string(), ".vstage-sample"),
-        ("/board".to_string(), ".vstage-board__row"),
-        (format!("/renders/{render_id}"), ".vstage-compare__handle"),
-        ("/remove-furniture".to_string(), ".vstage-sample"),
-        ("/account".to_string(), ".vstage-facts"),
-    ];
+    let (_, mut screens) = main_screens_with_a_render(&server).await;
+    screens.push(("/account".to_string(), ".vstage-facts"));
     with_browser(|driver| async move {
         driver.goto(&server.url).await?;
         let root = studio(&driver).await?;
