@@ -123,8 +123,14 @@ export interface VstageResultChosenDetail {
   url: string;
   optimized_url: string | null;
   thumbnail_url: string | null;
-  /** The photo as taken, which the disclosure points to. */
+  /** The photo as taken, which the disclosure points to (once recorded, the server's kept copy of it). */
   original_url: string | null;
+  /**
+   * The listing's photo this result takes the place of: the address the render was made from, as the studio was
+   * given it (`photo-url`, a sample's, an upload's). Show the result in its place, or right after it where
+   * `placement` is `"original-first"`; a later choice for the same photo replaces this one.
+   */
+  replaces: string | null;
   /** Whether furniture or decor was added; every kind is a digital alteration. */
   virtually_staged: boolean;
   /** A caption for the photo: what was altered and where the original is. */

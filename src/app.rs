@@ -27,7 +27,7 @@ use crate::pages::not_found::NotFound;
 use crate::pages::render_detail::RenderDetail;
 use crate::pages::renders::Renders;
 use crate::parts::{Part, unless_hidden};
-use crate::route::{History, Route, provide_navigator};
+use crate::route::{Back, History, Route, provide_navigator};
 
 /// What the element gives its studio: its attributes, live, itself for events, and the `/api` to use when
 /// `api-base` is not set (that of the server the code came from).
@@ -110,7 +110,7 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
                     Route::Renders => screen(|| Box::pin(renders_screen())),
                     Route::NewRender => screen(|| Box::pin(new_render_screen())),
                     Route::Board => screen(|| Box::pin(board_screen())),
-                    Route::Render { id } => screen(move || Box::pin(render_screen(id.clone()))),
+                    Route::Render { id, back } => screen(move || Box::pin(render_screen(id.clone(), back))),
                     Route::RemoveFurniture => screen(|| Box::pin(remove_furniture_screen())),
                     Route::Account => screen(|| Box::pin(account_screen())),
                     Route::Classic => screen(|| Box::pin(classic_screen())),
@@ -146,8 +146,8 @@ chunk! {
 }
 
 chunk! {
-    fn render_screen(id: String) -> AnyView {
-        view! { <RenderDetail render_id=Signal::stored(id) /> }.into_any()
+    fn render_screen(id: String, back: Back) -> AnyView {
+        view! { <RenderDetail render_id=Signal::stored(id) back /> }.into_any()
     }
 }
 

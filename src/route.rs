@@ -11,8 +11,10 @@ pub enum Route {
     NewRender,
     /// The listing board: many photos at once.
     Board,
+    /// One render, and the screen its "back" link returns to (where the agent opened it from).
     Render {
         id: String,
+        back: Back,
     },
     RemoveFurniture,
     Account,
@@ -26,6 +28,26 @@ pub enum Route {
     NotFound {
         path: String,
     },
+}
+
+/// Where a render's page was opened from, which its "back" link returns to: the list of renders (and wherever
+/// else a render is opened, a new one's page included), or the listing board. On the standalone page the board's
+/// renders have addresses of their own (`/board/renders/{id}`), so a reload keeps the way back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Back {
+    #[default]
+    Renders,
+    Board,
+}
+
+impl Back {
+    /// The screen the link leads to.
+    pub fn route(self) -> Route {
+        match self {
+            Back::Renders => Route::Renders,
+            Back::Board => Route::Board,
+        }
+    }
 }
 
 /// The `view` attribute's values, in the order `docs/embedding.md` lists them.
@@ -53,11 +75,7 @@ impl Route {
             "/account" => Route::Account,
             "/classic" => Route::Classic,
             "/classic/new" => Route::ClassicNew,
-            _ => match (trimmed.strip_prefix("/renders/"), trimmed.strip_prefix("/classic/renders/")) {
-                (Some(id), _) if is_render_id(id) => Route::Render { id: id.to_string() },
-                (_, Some(id)) if is_render_id(id) => Route::ClassicRender { id: id.to_string() },
-                _ => Route::NotFound { path: path.to_string() },
-            },
+            _ => render_from_path(trimmed).unwrap_or_else(|| Route::NotFound { path: path.to_string() }),
         }
     }
 
@@ -67,7 +85,8 @@ impl Route {
             Route::Renders => "/".into(),
             Route::NewRender => "/renders/new".into(),
             Route::Board => "/board".into(),
-            Route::Render { id } => format!("/renders/{id}"),
+            Route::Render { id, back: Back::Renders } => format!("/renders/{id}"),
+            Route::Render { id, back: Back::Board } => format!("/board/renders/{id}"),
             Route::RemoveFurniture => "/remove-furniture".into(),
             Route::Account => "/account".into(),
             Route::Classic => "/classic".into(),
@@ -89,7 +108,9 @@ impl Route {
             "classic" => Ok(Route::Classic),
             "classic-new" => Ok(Route::ClassicNew),
             view @ ("render" | "classic-render") => match render_id.map(str::trim) {
-                Some(id) if is_render_id(id) && view == "render" => Ok(Route::Render { id: id.to_string() }),
+                Some(id) if is_render_id(id) && view == "render" => {
+                    Ok(Route::Render { id: id.to_string(), back: Back::Renders })
+                }
                 Some(id) if is_render_id(id) => Ok(Route::ClassicRender { id: id.to_string() }),
                 Some(id) if !id.is_empty() => {
                     Err(format!("render-id \"{id}\" is not a render id; give the id the service returned"))
@@ -99,6 +120,18 @@ impl Route {
             other => Err(format!("view \"{other}\" is not one of {}", VIEWS.join(", "))),
         }
     }
+}
+
+/// A render's screen at `path` (without a trailing slash), opened from the list or the board, or a classic one.
+fn render_from_path(path: &str) -> Option<Route> {
+    let id = |prefix: &str| path.strip_prefix(prefix).filter(|id| is_render_id(id)).map(str::to_string);
+    if let Some(id) = id("/renders/") {
+        return Some(Route::Render { id, back: Back::Renders });
+    }
+    if let Some(id) = id("/board/renders/") {
+        return Some(Route::Render { id, back: Back::Board });
+    }
+    id("/classic/renders/").map(|id| Route::ClassicRender { id })
 }
 
 /// What the service's ids look like (letters, digits, `_` and `-`); anything else is not a render.

@@ -10,7 +10,7 @@ use crate::components::link::Link;
 use crate::describe;
 use crate::locale::use_locale;
 use crate::plural;
-use crate::route::Route;
+use crate::route::{Back, Route};
 
 #[component]
 pub fn RenderCard(
@@ -29,7 +29,7 @@ pub fn RenderCard(
     };
     let counts = move || describe::status_counts(locale.get(), &variations);
     let created = render.created_at.millis();
-    let to = Route::Render { id: render.id.clone() };
+    let to = Route::Render { id: render.id.clone(), back: Back::Renders };
     let id = render.id.clone();
     let chosen = {
         let id = id.clone();

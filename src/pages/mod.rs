@@ -14,7 +14,7 @@ use vstage_api::host_events::RenderCreated;
 
 use crate::account::use_account;
 use crate::host::{RENDER_CREATED, use_host};
-use crate::route::{Route, use_navigator};
+use crate::route::{Back, Route, use_navigator};
 
 /// What follows a new render, on whichever screen it was made: this period's usage is read again (its variations
 /// count against it), the host hears `vstage-render-created`, and the render is shown.
@@ -27,6 +27,6 @@ pub fn use_render_created() -> impl Fn(String) + Clone + 'static {
         if let Some(host) = &host {
             host.emit(RENDER_CREATED, &RenderCreated { render_id: render_id.clone() });
         }
-        navigator.go(Route::Render { id: render_id });
+        navigator.go(Route::Render { id: render_id, back: Back::Renders });
     }
 }

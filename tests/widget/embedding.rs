@@ -9,7 +9,7 @@ use vstage_api::host_events::ResultChosen;
 use vstage_api::{ResultImage, Variation, VariationResult, VariationStatus, VariationType};
 use vstage_widget::crash;
 use vstage_widget::host::{Host, RESULT_CHOSEN, event_detail};
-use vstage_widget::route::{History, Route, provide_navigator};
+use vstage_widget::route::{Back, History, Route, provide_navigator};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
@@ -22,7 +22,8 @@ fn paths_and_routes_round_trip() {
         Route::Renders,
         Route::NewRender,
         Route::Board,
-        Route::Render { id: "rnd_0123abc".into() },
+        Route::Render { id: "rnd_0123abc".into(), back: Back::Renders },
+        Route::Render { id: "rnd_0123abc".into(), back: Back::Board },
         Route::RemoveFurniture,
         Route::Account,
         Route::Classic,
@@ -32,6 +33,11 @@ fn paths_and_routes_round_trip() {
         assert_eq!(Route::from_path(&route.path()), route);
     }
     assert_eq!(Route::from_path("/account/"), Route::Account);
+    // a render opened from the board keeps its way back in its address
+    assert_eq!(Route::from_path("/board/renders/rnd_7/"), Route::Render { id: "rnd_7".into(), back: Back::Board });
+    assert_eq!(Route::Render { id: "rnd_7".into(), back: Back::Board }.path(), "/board/renders/rnd_7");
+    assert_eq!((Back::Board.route(), Back::Renders.route()), (Route::Board, Route::Renders));
+    assert!(matches!(Route::from_path("/board/renders/"), Route::NotFound { .. }));
     assert!(matches!(Route::from_path("/renders/<script>"), Route::NotFound { .. }));
     assert!(matches!(Route::from_path("/no/such"), Route::NotFound { .. }));
 }
@@ -43,7 +49,10 @@ fn the_view_attribute_names_a_screen_or_says_what_is_wrong() {
     assert_eq!(Route::from_view(Some("board"), None), Ok(Route::Board));
     assert_eq!(Route::from_view(Some("classic-render"), Some("r1")), Ok(Route::ClassicRender { id: "r1".into() }));
     assert!(Route::from_view(Some("classic-render"), None).unwrap_err().contains("view=\"classic-render\" needs"));
-    assert_eq!(Route::from_view(Some("render"), Some("rnd_1")), Ok(Route::Render { id: "rnd_1".into() }));
+    assert_eq!(
+        Route::from_view(Some("render"), Some("rnd_1")),
+        Ok(Route::Render { id: "rnd_1".into(), back: Back::Renders })
+    );
     assert!(Route::from_view(Some("render"), None).unwrap_err().contains("render-id"));
     assert!(Route::from_view(Some("render"), Some("a b")).unwrap_err().contains("not a render id"));
     assert!(Route::from_view(Some("gallery"), None).unwrap_err().contains("renders, new-render"));
@@ -65,7 +74,7 @@ async fn memory_routes_leave_the_address_alone_and_address_routes_follow_it() {
 
     owner.with(|| {
         let navigator = provide_navigator(History::Address, Route::Renders);
-        navigator.go(Route::Render { id: "rnd_42".into() });
+        navigator.go(Route::Render { id: "rnd_42".into(), back: Back::Renders });
         assert_eq!(window.location().pathname().unwrap(), "/renders/rnd_42");
     });
     window.history().unwrap().replace_state_with_url(&JsValue::NULL, "", Some(&before)).unwrap();
@@ -97,6 +106,7 @@ fn event_details_are_plain_objects_with_the_contract_names() {
     assert_eq!(field("variation_type").as_string().as_deref(), Some("staging"));
     assert_eq!(field("virtually_staged").as_bool(), Some(true));
     assert!(field("optimized_url").is_null());
+    assert_eq!(field("replaces").as_string().as_deref(), Some("https://a.example/photo.jpg"), "the photo it replaces");
     assert_eq!(
         field("disclosure").as_string().as_deref(),
         Some(

@@ -65,8 +65,13 @@ pub struct ResultChosen {
     pub url: String,
     pub optimized_url: Option<String>,
     pub thumbnail_url: Option<String>,
-    /// The photo as taken, which the disclosure points to.
+    /// The photo as taken, which the disclosure points to (once recorded, the server's kept copy of it).
     pub original_url: Option<String>,
+    /// The listing's photo this result takes the place of: the address the render was made from, as the studio was
+    /// given it (the listing's `photo-url`, a sample's, an upload's). The listing shows the result in its place, or
+    /// right after it where `placement` is `original-first`; a later choice for the same photo replaces this one.
+    #[serde(default)]
+    pub replaces: Option<String>,
     /// Whether furniture or decor was added (virtual staging); every kind is a digital alteration.
     pub virtually_staged: bool,
     /// A caption for the photo: what was altered and where the original is (MLS rules, California's AB 723).
@@ -127,6 +132,7 @@ impl ResultChosen {
             optimized_url: image.optimized_url.clone(),
             thumbnail_url: image.thumbnail_url.clone(),
             original_url: original_url.map(str::to_string),
+            replaces: original_url.map(str::to_string),
             virtually_staged: matches!(kind, Some(VariationType::Staging)),
             disclosure: disclosure(kind, original_url),
             ..ResultChosen::default()
@@ -175,6 +181,7 @@ impl ResultChosen {
             optimized_url: None,
             thumbnail_url: None,
             original_url: original_url.map(str::to_string),
+            replaces: original_url.map(str::to_string),
             virtually_staged: staged,
             ..ResultChosen::default()
         }

@@ -5,7 +5,6 @@ use leptos::prelude::*;
 use leptos_i18n::td_string;
 use vstage_api::ResultImage;
 
-use crate::ListingPhoto;
 use crate::listing::ListingUse;
 use crate::locale::use_locale;
 
@@ -34,7 +33,10 @@ pub fn VariationActions(
                 _ => td_string!(locale.get(), studio.variation_use_view, number = index + 1).to_string(),
             };
             let shown_id = use_id.clone();
-            let placed = move || on_use.placed(&shown_id, index as u32);
+            let placed = {
+                let shown_id = shown_id.clone();
+                move || on_use.placed(&shown_id, index as u32)
+            };
             view! {
                 <Show
                     when=placed
@@ -47,7 +49,7 @@ pub fn VariationActions(
                         }
                     }
                 >
-                    <InListingNote view=(views > 1).then_some(index + 1) />
+                    <InListingNote on_use id=shown_id.clone() index=index as u32 view=(views > 1).then_some(index + 1) />
                 </Show>
             }
         }).collect_view())}
@@ -93,33 +95,17 @@ fn saved_as(url: &str, name: &str) -> (String, String) {
     (href, format!("{name}.{extension}"))
 }
 
-/// "In the listing ✓" in place of "Use in listing" once an image was handed over, naming the listing's photo it takes
-/// the place of when the host gave one (`photo-url`).
+/// "In the listing ✓" in place of "Use in listing" once an image was handed over, saying what the listing does with
+/// it: shows it in place of the render's photo, or right after it where its rules show the original first.
 #[component]
 fn InListingNote(
+    on_use: ListingUse,
+    /// The variation's id and image.
+    id: String,
+    index: u32,
     /// The view's number, for a multi-view result.
     view: Option<usize>,
 ) -> impl IntoView {
     let locale = use_locale();
-    let replaced = use_context::<ListingPhoto>().map(|ListingPhoto(photo)| photo);
-    let words = move || {
-        let photo = replaced.and_then(|photo| photo.get()).map(|address| file_name(&address));
-        let placed = match view {
-            Some(number) => td_string!(locale.get(), studio.variation_in_listing_view, number = number),
-            None => td_string!(locale.get(), studio.variation_in_listing).to_string(),
-        };
-        match photo {
-            Some(photo) => {
-                td_string!(locale.get(), studio.variation_in_listing_replacing, placed = placed, photo = photo)
-            }
-            None => placed,
-        }
-    };
-    view! { <p class="vstage-in-listing" role="status">{words}</p> }
-}
-
-/// The last part of an address's path, as a person names the photo: `living-room.jpg`.
-fn file_name(address: &str) -> String {
-    let path = address.split(['?', '#']).next().unwrap_or(address);
-    path.rsplit('/').find(|part| !part.is_empty()).unwrap_or(path).to_string()
+    view! { <p class="vstage-in-listing" role="status">{move || on_use.words(locale.get(), &id, index, view)}</p> }
 }

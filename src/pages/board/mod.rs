@@ -1,12 +1,14 @@
 //! The listing board: a whole listing staged at once. Photos are added many at a time (`add_photos`,
 //! `pasted_addresses`), wait with their settings (`waiting`, `photos`), become renders in bulk, and each render is
-//! a row kept live (`row`) under one overall bar (`renders`). What the agent's allowance cannot cover waits, the
+//! a row kept live (`row`) under one overall bar (`renders`), whose finished results are chosen for the listing
+//! there (`choices`). What the agent's allowance cannot cover waits, the
 //! photos that fit offered on their own (`split`, `split_note`). The server remembers the board's renders for the
 //! subject; selected rows get more variations. `state` and `photos` hold what is shown, `model` works it out, and
 //! the sections are components of their own.
 
 mod add_photos;
 mod ask_first;
+mod choices;
 mod create;
 mod loading;
 pub mod model;

@@ -1,6 +1,6 @@
 //! What the listing board works out, as plain functions tested in the browser: photos' names and pasted addresses,
 //! the photos waiting (how many are ready, what they are sent with, the bulk request), changes to the board's list,
-//! each row's name, picture and variations, and the board's progress.
+//! each row's name, picture, variations and the results to choose for the listing, and the board's progress.
 
 use leptos_i18n::td_string;
 use vstage_api::board::BoardRender;
@@ -226,6 +226,33 @@ pub fn ready_count(photos: &[Photo]) -> usize {
     photos.iter().filter(|photo| photo.state.address().is_some()).count()
 }
 
+/// A finished result of a row, to choose for the listing: its variation, its name ("Living room · Modern 2", numbered
+/// among the row's results of that kind) and its small picture.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Choice {
+    pub variation_id: String,
+    pub title: String,
+    pub thumbnail: String,
+}
+
+/// The row's finished results in the order they were made, each named and pictured, to pick the best for the
+/// listing on the board itself.
+pub fn choices(locale: Locale, variations: &[Variation]) -> Vec<Choice> {
+    let mut seen: Vec<String> = Vec::new();
+    variations
+        .iter()
+        .filter(|variation| variation.status == VariationStatus::Done)
+        .filter_map(|variation| {
+            let thumbnail = variation.result.as_ref()?.primary()?.thumbnail().to_string();
+            let what = what_it_is(locale, variation);
+            seen.push(what.clone());
+            let number = seen.iter().filter(|other| **other == what).count();
+            let title = td_string!(locale, board.choice_title, what = what, number = number).to_string();
+            Some(Choice { variation_id: variation.id.clone(), title, thumbnail })
+        })
+        .collect()
+}
+
 /// How many waiting photos are still uploading.
 pub fn uploading_count(photos: &[Photo]) -> usize {
     photos.iter().filter(|photo| matches!(photo.state, PhotoState::Uploading(_))).count()
@@ -397,6 +424,39 @@ mod tests {
         let again = photos_to_send(&photos, Some(&[3, 0]), &shared);
         assert_eq!(again.len(), 1, "only the keys asked for, and only with an address");
         assert_eq!(again[0].key, 3);
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn a_rows_finished_results_are_offered_for_the_listing_numbered_by_kind() {
+        let with_result = |id: &str, kind: &str, status: &str| {
+            let mut made = variation(id, kind, status);
+            made.result = Some(
+                serde_json::from_value(json!({"url": format!("https://img.example/{id}.jpg"),
+                "thumbnail_url": format!("https://img.example/{id}-small.jpg")}))
+                .unwrap(),
+            );
+            made
+        };
+        let list = [
+            with_result("a", "staging", "done"),
+            with_result("b", "removal", "done"),
+            variation("c", "staging", "processing"),
+            with_result("d", "staging", "done"),
+            variation("e", "staging", "done"),
+        ];
+        let offered = choices(Locale::en, &list);
+        let named: Vec<(&str, &str, &str)> =
+            offered.iter().map(|c| (c.variation_id.as_str(), c.title.as_str(), c.thumbnail.as_str())).collect();
+        assert_eq!(
+            named,
+            [
+                ("a", "Virtual staging 1", "https://img.example/a-small.jpg"),
+                ("b", "Empty room 1", "https://img.example/b-small.jpg"),
+                ("d", "Virtual staging 2", "https://img.example/d-small.jpg"),
+            ],
+            "finished results with a picture, in order; the unfinished and the pictureless are not offered"
+        );
+        assert_eq!(choices(Locale::de, &list)[1].title, "Leerer Raum 1");
     }
 
     #[wasm_bindgen_test(unsupported = test)]

@@ -1,11 +1,13 @@
-//! One render on the board: its photo and name, whether it is selected, its variations (`variations`) kept live
-//! until all are final, "Try again" for the failed ones (`try_again`), and taking it off the board.
+//! One render on the board: its photo and name (a link to its page, whose "back" returns here), whether it is
+//! selected, its variations (`variations`) kept live until all are final, its finished results to choose the best
+//! of for the listing (`choices`), "Try again" for the failed ones (`try_again`), and taking it off the board.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_i18n::td_string;
 use vstage_api::board::BoardRender;
 
+use super::choices::RowChoices;
 use super::model::{row_label, row_thumbnail};
 use super::state::{Row, read_render};
 use super::try_again::TryAgain;
@@ -14,7 +16,7 @@ use crate::api::use_api;
 use crate::components::link::Link;
 use crate::live::follow_render;
 use crate::locale::use_locale;
-use crate::route::Route;
+use crate::route::{Back, Route};
 
 #[component]
 pub fn BoardRow(
@@ -29,12 +31,13 @@ pub fn BoardRow(
     let render_id = Signal::stored(entry.render_id.clone());
     keep_live(render_id, row);
     let label = row_label(&entry);
+    let choices_of = label.clone();
     let thumbnail = move || {
         let source = state.render.with(|r| r.as_ref().and_then(|r| r.image_url.clone()));
         state.variations.with(|list| row_thumbnail(list, source))
     };
     let id_for_remove = entry.render_id.clone();
-    let render_page = Route::Render { id: entry.render_id.clone() };
+    let render_page = Route::Render { id: entry.render_id.clone(), back: Back::Board };
 
     view! {
         <li class="vstage-board__row" data-render-id=entry.render_id.clone()>
@@ -50,10 +53,11 @@ pub fn BoardRow(
             }}
             <div class="vstage-board__body">
                 <Link to=render_page class="vstage-board__label">
-                    {label}
+                    {label.clone()}
                 </Link>
                 {move || state.failure.get().map(|message| view! { <p class="vstage-error" role="alert">{message}</p> })}
                 <RowVariations variations=state.variations />
+                <RowChoices render_id state label=choices_of />
                 <TryAgain render_id state />
             </div>
             <button type="button" class="vstage-button vstage-button--small vstage-button--secondary"

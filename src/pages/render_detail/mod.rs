@@ -5,7 +5,6 @@
 mod add_variations;
 mod comparison;
 mod head;
-mod listing_use;
 pub mod model;
 mod render_failure;
 mod source_photo;
@@ -21,7 +20,6 @@ use vstage_api::host_events::VariationDone;
 use self::add_variations::{AddForm, AddVariationsSection};
 use self::comparison::CompareSection;
 use self::head::RenderHead;
-use self::listing_use::use_in_listing;
 use self::render_failure::RenderFailure;
 use self::source_photo::SourcePhoto;
 use self::variation_groups::VariationGroups;
@@ -32,11 +30,12 @@ use crate::components::screen_heading::ScreenHeading;
 use crate::config_draft::ConfigDraft;
 use crate::describe;
 use crate::host::{VARIATION_DONE, use_host};
+use crate::listing::use_in_listing;
 use crate::live::follow_render;
 use crate::locale::errors::api_error;
 use crate::locale::use_locale;
 use crate::render_state::RenderState;
-use crate::route::Route;
+use crate::route::Back;
 
 const VARIATIONS_PAGE: u32 = 20;
 
@@ -45,6 +44,9 @@ pub fn RenderDetail(
     /// The render shown; it changes when the host asks for another.
     #[prop(into)]
     render_id: Signal<String>,
+    /// Where it was opened from, which its first link returns to.
+    #[prop(optional)]
+    back: Back,
 ) -> impl IntoView {
     let locale = use_locale();
     let state = RenderState::new();
@@ -87,7 +89,7 @@ pub fn RenderDetail(
 
     view! {
         <section class="vstage-page" aria-labelledby="vstage-render-title">
-            <p><Link to=Route::Renders>{move || td_string!(locale.get(), studio.detail_back)}</Link></p>
+            <p><Link to=back.route()>{move || model::back_words(locale.get(), back)}</Link></p>
             <div class="vstage-visually-hidden" role="status" aria-live="polite">{move || announcement.get()}</div>
             {move || refusal.get().map(|refused| view! { <p class="vstage-error" role="alert">{refused}</p> })}
             {move || match (render.get(), failure.get()) {

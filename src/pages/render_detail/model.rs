@@ -1,11 +1,21 @@
 //! What the render page shows, as plain functions of the render's variations: groups by type, lineage, the
-//! before/after comparison, what to announce and how a render failed. Tested in the browser.
+//! before/after comparison, what to announce, how a render failed, and where its back link leads. Tested in the
+//! browser.
 
 use leptos_i18n::td_string;
 use vstage_api::{AddVariations, Config, MAX_VARIATIONS_PER_RENDER, Variation, VariationStatus, VariationType};
 
 use crate::describe;
 use crate::locale::Locale;
+use crate::route::Back;
+
+/// The back link's words, naming the screen it leads to: "← All renders", "← Back to the listing board".
+pub fn back_words(locale: Locale, back: Back) -> &'static str {
+    match back {
+        Back::Renders => td_string!(locale, studio.detail_back),
+        Back::Board => td_string!(locale, studio.detail_back_to_board),
+    }
+}
 
 /// The order groups are shown in; unknown kinds come last.
 fn group_rank(kind: Option<&VariationType>) -> u8 {
@@ -189,6 +199,13 @@ mod tests {
             "result": result, "base_variation_id": base,
         }))
         .unwrap()
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn the_back_link_says_where_it_leads() {
+        assert_eq!(back_words(Locale::en, Back::Renders), "← All renders");
+        assert_eq!(back_words(Locale::en, Back::Board), "← Back to the listing board");
+        assert_eq!(back_words(Locale::de, Back::Board), "← Zurück zur Inseratsübersicht");
     }
 
     #[wasm_bindgen_test(unsupported = test)]

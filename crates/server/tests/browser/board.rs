@@ -3,7 +3,8 @@
 //! board found as it was after leaving it; its ZIP; the same bulk variations from the renders list; several files
 //! chosen at once; the waiting photos as a grid whose cards guess and choose each room and style, on a desktop, a
 //! phone and a phone-wide host page; an allowance short of the board's photos offering those that fit, the others
-//! waiting without a "Try again".
+//! waiting without a "Try again"; the best result of each photo used in the listing from the board itself, and a
+//! render opened from the board leading back to it, at a desk and on a phone.
 
 use std::time::Duration;
 
@@ -11,9 +12,10 @@ use serde_json::{Value, json};
 use thirtyfour::prelude::*;
 
 use crate::browser::{
-    click_text, dist, focus_moves_to, picture_for_the_docs, screenshot, studio, with_browser, with_text,
+    by_role, click_role, click_text, dist, focus_moves_to, no_role, picture_for_the_docs, screenshot, status_saying,
+    statuses_saying, studio, with_browser, with_text,
 };
-use crate::embed::{recording_host_page, server_for_a_host, start_host, widget};
+use crate::embed::{heard_at_least, recording_host_page, server_for_a_host, start_host, widget};
 use crate::studio::submit;
 use crate::support::Server;
 
@@ -538,6 +540,138 @@ async fn photos_the_server_refused_for_a_spent_allowance_wait_for_it_without_a_t
         assert_eq!(waiting.len(), 2, "both photos wait");
         assert!(root.find_all(By::Css(".vstage-board__failure button")).await?.is_empty(), "no Try again");
         assert!(rows(&root).await?.is_empty(), "nothing was created");
+        Ok(())
+    })
+    .await;
+}
+
+/// The script that finds the studio of the page's element `id`, where roles and names are looked for.
+fn studio_of(id: &str) -> String {
+    format!("document.getElementById({id:?}).shadowRoot.querySelector('.vstage')")
+}
+
+/// The desk and the phone (a touch screen) the agent's walks are made at.
+const SIZES: [(u32, u32, bool); 2] = [(1280, 800, false), (390, 844, true)];
+
+async fn at_size(driver: &WebDriver, (width, height, touch): (u32, u32, bool)) -> WebDriverResult<()> {
+    driver.set_window_rect(0, 0, width, height).await?;
+    let touch = json!({"enabled": touch, "maxTouchPoints": 1});
+    driver.cdp().send_raw("Emulation.setTouchEmulationEnabled", touch).await?;
+    Ok(())
+}
+
+/// Renders of `photos` (two results each, finished) made by the agent of `token` and put on its board, by id.
+async fn agents_board(server: &Server, token: &str, origin: &str, photos: &[(String, &str)]) -> Vec<String> {
+    let http = reqwest::Client::new();
+    let mut ids = Vec::new();
+    for (photo, _) in photos {
+        let body = json!({"image_url": photo, "variation_count": 2, "wait_for_completion": true,
+            "config": {"type": "staging", "add_furniture": {"room_type": "living", "style": "modern"}}});
+        let created = http.post(server.api("/v2/renders")).bearer_auth(token).header("Origin", origin).json(&body);
+        let render: Value = created.send().await.unwrap().json().await.unwrap();
+        ids.push(render["id"].as_str().unwrap().to_string());
+    }
+    let entries: Vec<Value> =
+        ids.iter().zip(photos).map(|(id, (_, label))| json!({"render_id": id, "label": label})).collect();
+    let board = http.post(server.api("/board/renders")).bearer_auth(token).header("Origin", origin);
+    assert_eq!(board.json(&json!({"renders": entries})).send().await.unwrap().status(), 200);
+    ids
+}
+
+#[tokio::test]
+async fn the_best_result_of_each_photo_is_used_in_the_listing_from_the_board_itself() {
+    let (host_listener, host_origin, server, secret) = server_for_a_host().await;
+    let token = secret.mint("agent-ana", Duration::from_secs(3600), Some(&host_origin));
+    let names = ["living-empty.jpg", "bedroom-furnished.jpg"];
+    let addresses = sample_addresses(&server, Some(&token), &names).await;
+    let photos: Vec<(String, &str)> = addresses.iter().cloned().zip(names).collect();
+    let ids = agents_board(&server, &token, &host_origin, &photos).await;
+    let tag = format!(r#"<vstage-widget id="agent" token="{token}" view="board" disclosure="ab723"></vstage-widget>"#);
+    let _host = start_host(host_listener, recording_host_page(&server.url, &["vstage-result-chosen"], &tag)).await;
+    let studio = studio_of("agent");
+    with_browser(|driver| async move {
+        for size in SIZES {
+            at_size(&driver, size).await?;
+            driver.goto(&host_origin).await?;
+            let root = widget(&driver, "agent").await?;
+            by_role(&driver, &root, &studio, "group", "Choose the best of living-empty.jpg for the listing").await?;
+            by_role(&driver, &root, &studio, "group", "Choose the best of bedroom-furnished.jpg for the listing")
+                .await?;
+            // the living room's second result, chosen on the board: handed over with its record, in the photo's place
+            let second = "Use in listing: Living room · Modern 2 of living-empty.jpg";
+            click_role(&driver, &root, &studio, "button", second).await?;
+            let heard = heard_at_least(&driver, "vstage-result-chosen", 1).await?;
+            assert_eq!(heard[0]["render_id"], json!(ids[0]));
+            assert_eq!(heard[0]["replaces"], json!(addresses[0]), "it names the photo it replaces");
+            assert_eq!(heard[0]["profile"], "ab723", "recorded as on the render page: {}", heard[0]);
+            assert!(heard[0]["disclosure_url"].as_str().is_some_and(|url| url.contains("/disclosures/dsc_")));
+            let placed = "In the listing ✓, in place of living-empty.jpg";
+            status_saying(&driver, &root, &studio, placed).await?;
+            assert!(no_role(&driver, &root, &studio, "button", second).await?, "chosen once");
+            // the first instead: it takes the second's place, which may be chosen again
+            click_role(&driver, &root, &studio, "button", "Use in listing: Living room · Modern 1 of living-empty.jpg")
+                .await?;
+            let heard = heard_at_least(&driver, "vstage-result-chosen", 2).await?;
+            assert_eq!(heard[1]["replaces"], json!(addresses[0]));
+            assert_ne!(heard[1]["variation_id"], heard[0]["variation_id"]);
+            by_role(&driver, &root, &studio, "button", second).await?;
+            statuses_saying(&driver, &root, &studio, placed, 1).await?; // one a photo
+            // the bedroom's, on the same board
+            click_role(
+                &driver,
+                &root,
+                &studio,
+                "button",
+                "Use in listing: Living room · Modern 1 of bedroom-furnished.jpg",
+            )
+            .await?;
+            let heard = heard_at_least(&driver, "vstage-result-chosen", 3).await?;
+            assert_eq!(heard[2]["replaces"], json!(addresses[1]));
+            status_saying(&driver, &root, &studio, "In the listing ✓, in place of bedroom-furnished.jpg").await?;
+            assert_eq!(sideways(&driver).await?, 0, "the choices fit the width");
+
+            // its render, opened from the board, leads back to it, where the choice still shows
+            click_role(&driver, &root, &studio, "link", "living-empty.jpg").await?;
+            status_saying(&driver, &root, &studio, placed).await?;
+            click_role(&driver, &root, &studio, "link", "← Back to the listing board").await?;
+            by_role(&driver, &root, &studio, "heading", "Listing board").await?;
+            status_saying(&driver, &root, &studio, placed).await?;
+        }
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_render_opened_from_the_board_leads_back_to_the_board_and_keeps_the_way_on_a_reload() {
+    let server = Server::start(&dist()).await;
+    let (_, screens) = crate::browser::main_screens_with_a_render(&server).await;
+    let render_path = screens.iter().find(|(path, _)| path.starts_with("/renders/rnd")).unwrap().0.clone();
+    let studio = "document.querySelector('vstage-widget').shadowRoot.querySelector('.vstage')";
+    with_browser(|driver| async move {
+        for size in SIZES {
+            at_size(&driver, size).await?;
+            driver.goto(format!("{}/board", server.url)).await?;
+            let root = crate::browser::studio(&driver).await?;
+            click_role(&driver, &root, studio, "link", "Living.jpg").await?;
+            by_role(&driver, &root, studio, "link", "← Back to the listing board").await?;
+            let path = driver.current_url().await?.path().to_string();
+            assert_eq!(path, format!("/board{render_path}"), "the address says where it was opened from");
+            // the standalone studio has no listing to hand results to
+            assert!(no_role(&driver, &root, studio, "group", "Choose the best of Living.jpg for the listing").await?);
+            driver.refresh().await?;
+            let root = crate::browser::studio(&driver).await?;
+            click_role(&driver, &root, studio, "link", "← Back to the listing board").await?;
+            by_role(&driver, &root, studio, "heading", "Listing board").await?;
+            assert_eq!(driver.current_url().await?.path(), "/board");
+            // the browser's own back returns to the render, and its back link still leads to the board
+            driver.back().await?;
+            by_role(&driver, &root, studio, "link", "← Back to the listing board").await?;
+            // opened from the renders, the same render leads back to them
+            crate::browser::navigate_within(&driver, &render_path).await?;
+            click_role(&driver, &root, studio, "link", "← All renders").await?;
+            by_role(&driver, &root, studio, "heading", "Your renders").await?;
+        }
         Ok(())
     })
     .await;

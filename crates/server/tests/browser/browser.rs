@@ -241,3 +241,139 @@ pub async fn focus_moves_to(driver: &WebDriver, selector: &str) -> WebDriverResu
     }
     Ok(())
 }
+
+/// The elements of `role` named `name` (their accessible name, as an assistive technology reads it) in the subtree
+/// of the element the script `scope` returns (e.g. `document.querySelector('vstage-widget').shadowRoot.firstElementChild`),
+/// found in Chromium's accessibility tree; waited for until at least one is there. Each is returned as an element
+/// of `root` (the shadow root or page it lives in), which it is marked in for the finding.
+pub async fn all_by_role(
+    driver: &WebDriver,
+    root: &WebElement,
+    scope: &str,
+    role: &str,
+    name: &str,
+) -> WebDriverResult<Vec<WebElement>> {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let found = find_by_role(driver, root, scope, role, name).await?;
+        if !found.is_empty() {
+            return Ok(found);
+        }
+        if tokio::time::Instant::now() > deadline {
+            return Err(WebDriverError::ParseError(format!("no {role} named {name:?} in {scope}")));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The one element of `role` named `name` under `scope` (see [`all_by_role`]), waited for.
+pub async fn by_role(
+    driver: &WebDriver,
+    root: &WebElement,
+    scope: &str,
+    role: &str,
+    name: &str,
+) -> WebDriverResult<WebElement> {
+    let mut found = all_by_role(driver, root, scope, role, name).await?;
+    match found.len() {
+        1 => Ok(found.remove(0)),
+        many => Err(WebDriverError::ParseError(format!("{many} of role {role} are named {name:?} in {scope}"))),
+    }
+}
+
+/// Clicks the one element of `role` named `name` under `scope`, found again when the studio drew it anew.
+pub async fn click_role(
+    driver: &WebDriver,
+    root: &WebElement,
+    scope: &str,
+    role: &str,
+    name: &str,
+) -> WebDriverResult<()> {
+    again_if_stale(|| async { by_role(driver, root, scope, role, name).await?.click().await }).await
+}
+
+/// The live region (`role=status`, which takes no name from its words) under `scope` that says `text`, waited for.
+pub async fn status_saying(
+    driver: &WebDriver,
+    root: &WebElement,
+    scope: &str,
+    text: &str,
+) -> WebDriverResult<WebElement> {
+    Ok(statuses_saying(driver, root, scope, text, 1).await?.remove(0))
+}
+
+/// The live regions under `scope` that say `text`, waited for until there are `count` of them.
+pub async fn statuses_saying(
+    driver: &WebDriver,
+    root: &WebElement,
+    scope: &str,
+    text: &str,
+    count: usize,
+) -> WebDriverResult<Vec<WebElement>> {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let mut saying = Vec::new();
+        for status in find_by_role(driver, root, scope, "status", "").await? {
+            if status.text().await.is_ok_and(|said| said.trim() == text) {
+                saying.push(status);
+            }
+        }
+        if saying.len() == count {
+            return Ok(saying);
+        }
+        if tokio::time::Instant::now() > deadline {
+            let why = format!("{} statuses say {text:?} in {scope}, not {count}", saying.len());
+            return Err(WebDriverError::ParseError(why));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Whether no element of `role` named `name` is under `scope` now.
+pub async fn no_role(
+    driver: &WebDriver,
+    root: &WebElement,
+    scope: &str,
+    role: &str,
+    name: &str,
+) -> WebDriverResult<bool> {
+    Ok(find_by_role(driver, root, scope, role, name).await?.is_empty())
+}
+
+async fn find_by_role(
+    driver: &WebDriver,
+    root: &WebElement,
+    scope: &str,
+    role: &str,
+    name: &str,
+) -> WebDriverResult<Vec<WebElement>> {
+    let cdp = driver.cdp();
+    let scoped = cdp.send_raw("Runtime.evaluate", serde_json::json!({"expression": scope})).await?;
+    let Some(object) = scoped["result"]["objectId"].as_str() else {
+        return Ok(Vec::new());
+    };
+    let mut query = serde_json::json!({"objectId": object, "role": role});
+    if !name.is_empty() {
+        query["accessibleName"] = serde_json::json!(name);
+    }
+    let answer = cdp.send_raw("Accessibility.queryAXTree", query).await?;
+    let nodes: Vec<serde_json::Value> = answer["nodes"].as_array().cloned().unwrap_or_default();
+    static FINDINGS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let mark = format!("found-{}", FINDINGS.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+    let mut marked = 0;
+    for node in nodes.iter().filter(|node| node["ignored"] == false) {
+        let Some(backend) = node["backendDOMNodeId"].as_u64() else { continue };
+        let resolved = cdp.send_raw("DOM.resolveNode", serde_json::json!({"backendNodeId": backend})).await?;
+        let Some(element) = resolved["object"]["objectId"].as_str() else { continue };
+        let function = "function (mark) { this.setAttribute('data-found', mark); }";
+        let call = serde_json::json!({"objectId": element, "functionDeclaration": function,
+            "arguments": [{"value": format!("{mark}-{marked}")}]});
+        cdp.send_raw("Runtime.callFunctionOn", call).await?;
+        marked += 1;
+    }
+    let mut found = Vec::new();
+    for index in 0..marked {
+        found.push(root.find(By::Css(format!("[data-found='{mark}-{index}']"))).await?);
+    }
+    Ok(found)
+}

@@ -208,8 +208,10 @@ async fn each_profile_s_disclosure_reaches_a_host_under_its_content_security_pol
         assert!(reso["MediaAlteration"].as_array().is_some_and(|v| v.contains(&json!("VirtualStagingItemAddition"))));
         assert_eq!(reso["LongDescription"], ab723["chosen"]["statement"], "{reso}");
         assert_eq!(roles(&ab723), ["altered", "qr"]);
-        // the result is in the listing under these rules: said so, and not offered again
-        with_text(&studio, ".vstage-in-listing", "In the listing ✓").first().await?;
+        // the result is in the listing under these rules: said so, in place of the photo it was made from, and not
+        // offered again
+        let replacing = format!("In the listing ✓, in place of {}", samples[0]["name"].as_str().unwrap());
+        with_text(&studio, ".vstage-in-listing", replacing).first().await?;
         with_text(&studio, "button", "Use in listing").not_exists().await?;
 
         let crmls = choose("crmls").await?;

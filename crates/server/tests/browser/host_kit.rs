@@ -77,6 +77,7 @@ fn every_detail() -> Vec<(&'static str, Value)> {
         optimized_url: Some("https://vstage.example/1-web.jpg".into()),
         thumbnail_url: Some("https://vstage.example/1-small.jpg".into()),
         original_url: Some("https://vstage.example/original.jpg".into()),
+        replaces: Some("https://listing.example/photos/living.jpg".into()),
         virtually_staged: true,
         disclosure: "Virtually staged.".into(),
         disclosure_id: Some("dsc_1".into()),

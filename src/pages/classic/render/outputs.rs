@@ -53,7 +53,7 @@ fn OutputItem(
         let (api, profile) = (api.clone(), listing::listing_profile(&host));
         spawn_local(async move {
             match listing::hand_over(&api, &host, chosen, profile, locale.get_untracked()).await {
-                Ok(()) => {}
+                Ok(_) => {}
                 Err(NotRecorded::PlainCaption(error)) => {
                     host.error(format!("The result was sent without its disclosure record: {error}"));
                 }
