@@ -83,6 +83,14 @@ impl DisclosureProfile {
         self != DisclosureProfile::Maar
     }
 
+    /// Whether the profile's rule asks for a mark on the photo itself: Smart MLS's stamp or watermark, RMLS's
+    /// "Virtually Staged" watermark (the server's table of profiles quotes both, and draws its own label on the
+    /// copy it keeps for them). The studio's forms then ask the service for its "Virtually Staged" mark by
+    /// default; elsewhere it starts off, since MLS Now and RealTracs forbid anything on the photo.
+    pub fn asks_for_a_mark(self) -> bool {
+        matches!(self, DisclosureProfile::SmartMls | DisclosureProfile::Rmls)
+    }
+
     /// The profile an attribute or option names (case and spaces aside); `None` for a name that is not one.
     pub fn parse(name: &str) -> Option<Self> {
         let name = name.trim().to_ascii_lowercase();

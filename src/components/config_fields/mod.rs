@@ -62,6 +62,11 @@ pub fn style_options(locale: Locale) -> Vec<(String, String)> {
 }
 
 const REMOVAL_MODES: [RemovalMode; 3] = [RemovalMode::Off, RemovalMode::Auto, RemovalMode::On];
+
+/// What staging does with the furniture there is, as a `ChoiceField` offers it (a board photo's own choice).
+pub fn removal_options(locale: Locale) -> Vec<(String, String)> {
+    REMOVAL_MODES.iter().map(|mode| (mode.as_str().to_string(), describe::removal_mode(locale, mode))).collect()
+}
 const SKIES: [SkyStyle; 3] = [SkyStyle::Dusk, SkyStyle::Golden, SkyStyle::Blue];
 const RESOLUTIONS: [OutputResolution; 3] =
     [OutputResolution::Default, OutputResolution::FourK, OutputResolution::FullHd];

@@ -47,6 +47,7 @@ use crate::account::use_account;
 use crate::api::use_api;
 use crate::components::bulk_variations::BulkVariations;
 use crate::components::screen_heading::ScreenHeading;
+use crate::draft_defaults::{Defaults, keep_defaults, listing_mark};
 use crate::locale::errors::api_error;
 use crate::locale::use_locale;
 
@@ -55,6 +56,9 @@ pub fn Board() -> impl IntoView {
     let account = use_account();
     let locale = use_locale();
     let photos = use_board_photos();
+    // the board's settings take the mark the listing's rules ask for (each photo's furniture is its own)
+    let mark = listing_mark();
+    keep_defaults(photos.shared, Signal::derive(move || Defaults { mark: mark.get(), ..Defaults::default() }));
     let state = BoardState::new();
     let BoardState { loading, failure, .. } = state;
     let bulk_open = RwSignal::new(None::<Vec<(String, String)>>);

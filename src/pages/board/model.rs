@@ -4,11 +4,12 @@
 
 use leptos_i18n::td_string;
 use vstage_api::board::BoardRender;
-use vstage_api::{ApiError, BulkRender, Config, RoomType, Style, Variation, VariationStatus};
+use vstage_api::{ApiError, BulkRender, Config, RemovalMode, RoomType, Style, Variation, VariationStatus};
 
 use super::room_guess;
 use crate::config_draft::{ConfigDraft, Kind};
 use crate::describe;
+use crate::furnishing::Furnishing;
 use crate::locale::Locale;
 use crate::plural;
 
@@ -57,16 +58,31 @@ pub struct Photo {
     pub room_guessed: bool,
     /// The style it is staged in with the board's settings, when chosen for it.
     pub style: Option<Style>,
+    /// What the service's analysis says of its furniture, once asked.
+    pub furnishing: Option<Furnishing>,
+    /// What staging does with its furniture, when chosen for it.
+    pub removal: Option<RemovalMode>,
 }
 
 impl Photo {
     /// A photo waiting with the board's settings, its room guessed from its name.
     pub fn new(key: u32, label: String, source: String, state: PhotoState) -> Photo {
         let room = room_guess::room_from_name(&label);
-        Photo { key, room_guessed: room.is_some(), room, label, source, state, own: None, style: None }
+        Photo {
+            key,
+            room_guessed: room.is_some(),
+            room,
+            label,
+            source,
+            state,
+            own: None,
+            style: None,
+            furnishing: None,
+            removal: None,
+        }
     }
 
-    /// The settings it is rendered with: its own, else the board's (`shared`) with its room and style.
+    /// The settings it is rendered with: its own, else the board's (`shared`) with its room, style and furniture.
     pub fn draft(&self, shared: &ConfigDraft) -> ConfigDraft {
         if let Some(own) = &self.own {
             return own.clone();
@@ -74,7 +90,19 @@ impl Photo {
         let mut draft = shared.clone();
         draft.room_type = self.room.clone().unwrap_or(draft.room_type);
         draft.style = self.style.clone().unwrap_or(draft.style);
+        draft.removal = self.removal(shared, &draft.room_type);
         draft
+    }
+
+    /// What staging does with its furniture when staged as `room`: as chosen for it, else as the board's settings
+    /// say when they remove it, else as its analysis says (an interior found furnished has it removed first, never a
+    /// sofa put on a sofa unasked; outside, what the analysis finds is the house, not furniture).
+    pub fn removal(&self, shared: &ConfigDraft, room: &RoomType) -> RemovalMode {
+        match (&self.removal, &shared.removal, self.furnishing) {
+            (Some(chosen), _, _) => chosen.clone(),
+            (None, RemovalMode::Off, Some(found)) if *room != RoomType::Outdoor => found.removal(),
+            (None, board, _) => board.clone(),
+        }
     }
 
     /// Whether its room and style are chosen on the photo itself: it has no settings of its own and the board's
@@ -198,6 +226,33 @@ pub fn row_thumbnail(variations: &[Variation], source: Option<String>) -> Option
     describe::newest_thumbnail(variations).or(source)
 }
 
+/// A finished result of a row, to choose for the listing: its variation, its name ("Living room · Modern 2", numbered
+/// among the row's results of that kind) and its small picture.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Choice {
+    pub variation_id: String,
+    pub title: String,
+    pub thumbnail: String,
+}
+
+/// The row's finished results in the order they were made, each named and pictured, to pick the best for the
+/// listing on the board itself.
+pub fn choices(locale: Locale, variations: &[Variation]) -> Vec<Choice> {
+    let mut seen: Vec<String> = Vec::new();
+    variations
+        .iter()
+        .filter(|variation| variation.status == VariationStatus::Done)
+        .filter_map(|variation| {
+            let thumbnail = variation.result.as_ref()?.primary()?.thumbnail().to_string();
+            let what = what_it_is(locale, variation);
+            seen.push(what.clone());
+            let number = seen.iter().filter(|other| **other == what).count();
+            let title = td_string!(locale, board.choice_title, what = what, number = number).to_string();
+            Some(Choice { variation_id: variation.id.clone(), title, thumbnail })
+        })
+        .collect()
+}
+
 /// What a variation is, in words: its configuration, else its type.
 pub fn what_it_is(locale: Locale, variation: &Variation) -> String {
     match &variation.config {
@@ -226,31 +281,15 @@ pub fn ready_count(photos: &[Photo]) -> usize {
     photos.iter().filter(|photo| photo.state.address().is_some()).count()
 }
 
-/// A finished result of a row, to choose for the listing: its variation, its name ("Living room · Modern 2", numbered
-/// among the row's results of that kind) and its small picture.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Choice {
-    pub variation_id: String,
-    pub title: String,
-    pub thumbnail: String,
-}
-
-/// The row's finished results in the order they were made, each named and pictured, to pick the best for the
-/// listing on the board itself.
-pub fn choices(locale: Locale, variations: &[Variation]) -> Vec<Choice> {
-    let mut seen: Vec<String> = Vec::new();
-    variations
+/// How many waiting photos to stage have an address but no answer yet from the analysis of their furniture: the
+/// board creates nothing before it knows what to do with each one's furniture.
+pub fn checking_count(photos: &[Photo], shared: &ConfigDraft) -> usize {
+    let unsettled = |photo: &&Photo| matches!(photo.furnishing, None | Some(Furnishing::Checking));
+    photos
         .iter()
-        .filter(|variation| variation.status == VariationStatus::Done)
-        .filter_map(|variation| {
-            let thumbnail = variation.result.as_ref()?.primary()?.thumbnail().to_string();
-            let what = what_it_is(locale, variation);
-            seen.push(what.clone());
-            let number = seen.iter().filter(|other| **other == what).count();
-            let title = td_string!(locale, board.choice_title, what = what, number = number).to_string();
-            Some(Choice { variation_id: variation.id.clone(), title, thumbnail })
-        })
-        .collect()
+        .filter(|photo| photo.state.address().is_some() && photo.draft(shared).kind == Kind::Staging)
+        .filter(unsettled)
+        .count()
 }
 
 /// How many waiting photos are still uploading.
@@ -388,6 +427,39 @@ mod tests {
     }
 
     #[wasm_bindgen_test(unsupported = test)]
+    fn a_rows_finished_results_are_offered_for_the_listing_numbered_by_kind() {
+        let with_result = |id: &str, kind: &str, status: &str| {
+            let mut made = variation(id, kind, status);
+            made.result = Some(
+                serde_json::from_value(json!({"url": format!("https://img.example/{id}.jpg"),
+                "thumbnail_url": format!("https://img.example/{id}-small.jpg")}))
+                .unwrap(),
+            );
+            made
+        };
+        let list = [
+            with_result("a", "staging", "done"),
+            with_result("b", "removal", "done"),
+            variation("c", "staging", "processing"),
+            with_result("d", "staging", "done"),
+            variation("e", "staging", "done"),
+        ];
+        let offered = choices(Locale::en, &list);
+        let named: Vec<(&str, &str, &str)> =
+            offered.iter().map(|c| (c.variation_id.as_str(), c.title.as_str(), c.thumbnail.as_str())).collect();
+        assert_eq!(
+            named,
+            [
+                ("a", "Virtual staging 1", "https://img.example/a-small.jpg"),
+                ("b", "Empty room 1", "https://img.example/b-small.jpg"),
+                ("d", "Virtual staging 2", "https://img.example/d-small.jpg"),
+            ],
+            "finished results with a picture, in order; the unfinished and the pictureless are not offered"
+        );
+        assert_eq!(choices(Locale::de, &list)[1].title, "Leerer Raum 1");
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
     fn addresses_are_read_from_a_paste() {
         let (addresses, refused) =
             pasted_addresses(Locale::en, "https://a.example/1.jpg\n  http://b.example/2.jpg, kitchen.jpg\n\n");
@@ -427,39 +499,6 @@ mod tests {
     }
 
     #[wasm_bindgen_test(unsupported = test)]
-    fn a_rows_finished_results_are_offered_for_the_listing_numbered_by_kind() {
-        let with_result = |id: &str, kind: &str, status: &str| {
-            let mut made = variation(id, kind, status);
-            made.result = Some(
-                serde_json::from_value(json!({"url": format!("https://img.example/{id}.jpg"),
-                "thumbnail_url": format!("https://img.example/{id}-small.jpg")}))
-                .unwrap(),
-            );
-            made
-        };
-        let list = [
-            with_result("a", "staging", "done"),
-            with_result("b", "removal", "done"),
-            variation("c", "staging", "processing"),
-            with_result("d", "staging", "done"),
-            variation("e", "staging", "done"),
-        ];
-        let offered = choices(Locale::en, &list);
-        let named: Vec<(&str, &str, &str)> =
-            offered.iter().map(|c| (c.variation_id.as_str(), c.title.as_str(), c.thumbnail.as_str())).collect();
-        assert_eq!(
-            named,
-            [
-                ("a", "Virtual staging 1", "https://img.example/a-small.jpg"),
-                ("b", "Empty room 1", "https://img.example/b-small.jpg"),
-                ("d", "Virtual staging 2", "https://img.example/d-small.jpg"),
-            ],
-            "finished results with a picture, in order; the unfinished and the pictureless are not offered"
-        );
-        assert_eq!(choices(Locale::de, &list)[1].title, "Leerer Raum 1");
-    }
-
-    #[wasm_bindgen_test(unsupported = test)]
     fn a_photo_is_staged_as_its_guessed_or_chosen_room_unless_it_has_settings_of_its_own() {
         let shared = ConfigDraft { count: 2, ..ConfigDraft::default() };
         let mut bedroom = Photo::new(0, "Master bedroom.jpg".into(), "a".into(), PhotoState::Uploading(0.0));
@@ -476,6 +515,38 @@ mod tests {
         assert!(!bedroom.stages_with_board_settings(&shared));
         let dusk = ConfigDraft { kind: Kind::DayToDusk, ..ConfigDraft::default() };
         assert!(!unnamed.stages_with_board_settings(&dusk), "no room to choose when the board does not stage");
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn a_furnished_photo_on_the_board_has_its_furniture_removed_first_unless_the_agent_keeps_it() {
+        let shared = ConfigDraft::default();
+        let mut living = Photo::new(0, "living-furnished.jpg".into(), "a".into(), PhotoState::Uploading(0.0));
+        assert_eq!(living.draft(&shared).removal, RemovalMode::Off, "not analysed yet");
+        living.furnishing = Some(Furnishing::Furnished(14.0));
+        assert_eq!(living.draft(&shared).removal, RemovalMode::On);
+        living.furnishing = Some(Furnishing::Unknown);
+        assert_eq!(living.draft(&shared).removal, RemovalMode::Auto, "not known: the service checks");
+        living.furnishing = Some(Furnishing::Empty);
+        assert_eq!(living.draft(&shared).removal, RemovalMode::Off);
+        let removing = ConfigDraft { removal: RemovalMode::Auto, ..shared.clone() };
+        assert_eq!(living.draft(&removing).removal, RemovalMode::Auto, "the board's own choice to remove stands");
+        living.furnishing = Some(Furnishing::Furnished(14.0));
+        let outside = Photo { room: Some(RoomType::Outdoor), ..living.clone() };
+        assert_eq!(outside.draft(&shared).removal, RemovalMode::Off, "the outside is staged as it is");
+        living.removal = Some(RemovalMode::Off);
+        assert_eq!(living.draft(&shared).removal, RemovalMode::Off, "kept on the photo itself");
+        let sent = bulk_entries([("https://a.example/1.jpg", &Photo { removal: None, ..living }.draft(&shared))]);
+        let asked = serde_json::to_value(&sent[0].config).unwrap()["remove_furniture"]["mode"].clone();
+        assert_eq!(asked, "on");
+
+        let ready = |furnishing| Photo {
+            furnishing,
+            ..Photo::new(1, "a.jpg".into(), "a".into(), PhotoState::Ready("https://a.example/a.jpg".into()))
+        };
+        let waiting = [ready(None), ready(Some(Furnishing::Checking)), ready(Some(Furnishing::Empty))];
+        assert_eq!(checking_count(&waiting, &shared), 2, "not created before the furniture is known");
+        let dusk = ConfigDraft { kind: Kind::DayToDusk, ..shared.clone() };
+        assert_eq!(checking_count(&waiting, &dusk), 0, "nothing to know for a dusk");
     }
 
     #[wasm_bindgen_test(unsupported = test)]

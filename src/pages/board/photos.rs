@@ -6,7 +6,7 @@ use leptos::task::spawn_local;
 use leptos_i18n::td_string;
 
 pub use super::model::{Photo, PhotoState};
-use super::model::{ready_count, uploading_count};
+use super::model::{checking_count, ready_count, uploading_count};
 use crate::config_draft::ConfigDraft;
 use crate::describe::photo_name;
 use crate::locale::Locale;
@@ -97,6 +97,12 @@ impl BoardPhotos {
     /// How many photos have an address to render.
     pub fn ready(&self) -> usize {
         self.photos.with(|list| ready_count(list))
+    }
+
+    /// How many photos to stage wait for the analysis of their furniture.
+    pub fn checking(&self) -> usize {
+        let shared = self.shared_draft();
+        self.photos.with(|list| checking_count(list, &shared))
     }
 
     /// How many photos are still uploading.

@@ -6,6 +6,8 @@ use leptos::prelude::*;
 use leptos_i18n::td_string;
 use vstage_api::usage::Cost;
 
+use super::create::checking_words;
+use super::photos::BoardPhotos;
 use super::split::AllowanceSplit;
 use crate::account::use_account;
 use crate::components::cost_note::cost_words;
@@ -21,6 +23,8 @@ pub fn SplitNote(
     #[prop(into)]
     cost: Signal<Cost>,
     #[prop(into)] sending: Signal<bool>,
+    /// The photos, which are not created before their furniture is known.
+    photos: BoardPhotos,
     /// Called with the keys of the photos that fit.
     #[prop(into)]
     on_create: Callback<Vec<u32>>,
@@ -44,16 +48,16 @@ pub fn SplitNote(
                     <button
                         type="button"
                         class="vstage-button"
-                        disabled=move || sending.get()
+                        disabled=move || sending.get() || (photos.checking() > 0)
                         on:click=move |_| {
                             if let Some(split) = split.get_untracked() {
                                 on_create.run(split.fit_keys());
                             }
                         }
                     >
-                        {move || {
-                            let n = fitting();
-                            plural!(locale.get(), n, board.create_fitting_singular, board.create_fitting_plural, count = n)
+                        {move || match (photos.checking(), fitting()) {
+                            (0, n) => plural!(locale.get(), n, board.create_fitting_singular, board.create_fitting_plural, count = n),
+                            (n, _) => checking_words(locale.get(), n),
                         }}
                     </button>
                 </div>

@@ -78,7 +78,7 @@ pub fn WaitingPhotos(
                     </For>
                 </ul>
                 <CostNote cost=Signal::derive(move || Some(cost.get())) />
-                <SplitNote split cost=fitting_cost sending on_create=move |keys| send.run(Some(keys)) />
+                <SplitNote split cost=fitting_cost sending photos on_create=move |keys| send.run(Some(keys)) />
                 <CreateRenders photos sending held=Signal::derive(move || split.with(Option::is_some)) on_create />
                 <AskFirst asking cost renders=Signal::derive(move || photos.ready()) on_yes />
             </section>
@@ -116,8 +116,14 @@ fn sender(
     Callback::new(move |keys: Option<Vec<u32>>| {
         let shared = photos.shared_draft();
         let chosen = photos.photos.with_untracked(|list| photos_to_send(list, keys.as_deref(), &shared));
-        // What the agent's allowance cannot cover is not sent; the cost note says why.
-        if chosen.is_empty() || sending.get_untracked() || !covered(untrack(|| cost_of(photos, keys.as_deref()))) {
+        // What the agent's allowance cannot cover is not sent; the cost note says why. Nor is anything before the
+        // furniture of each photo is known (the buttons say so).
+        let checking = untrack(|| photos.checking()) > 0;
+        if chosen.is_empty()
+            || checking
+            || sending.get_untracked()
+            || !covered(untrack(|| cost_of(photos, keys.as_deref())))
+        {
             return;
         }
         sending.set(true);

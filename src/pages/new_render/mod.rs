@@ -1,8 +1,10 @@
 //! A new render: the photo, one or more configurations with their counts (20 variations at most in all), and the
-//! advanced options. Everything is checked with `vstage-api`'s rules before sending; errors sit by their field.
+//! advanced options. Its staging starts from what the studio knows: furniture removed first where the photo's
+//! analysis finds some (`furniture`), the "Virtually staged" mark on where the listing's rules ask for one. Everything is checked with `vstage-api`'s rules before sending; errors sit by their field.
 //! `state` holds the form, `model` works out its request and words, and the sections are components of their own.
 
 mod advanced;
+mod furniture;
 pub mod model;
 mod more_views;
 mod state;
@@ -13,6 +15,7 @@ use leptos_i18n::td_string;
 use vstage_api::usage;
 
 use self::advanced::AdvancedOptions;
+use self::furniture::{FurnitureNote, staging_defaults};
 use self::more_views::MoreViews;
 use self::state::NewRenderForm;
 use crate::ListingPhoto;
@@ -33,8 +36,9 @@ pub fn NewRender() -> impl IntoView {
     let locale = use_locale();
     let form = NewRenderForm::new();
     follow_listing_photo(form.image_url);
+    let (furnishing, checking) = staging_defaults(form);
+    let submit = sender(form, checking);
     provide_context(MaskRequest(Callback::new(move |id: u32| form.open_mask(id, locale.get_untracked()))));
-    let submit = sender(form);
     recheck_on_change(form);
     let photo_error = Signal::derive(move || form.error_on("image_url").map(|error| invalid(locale.get(), &error)));
 
@@ -43,14 +47,18 @@ pub fn NewRender() -> impl IntoView {
             <ScreenHeading id="vstage-new-title">{move || td_string!(locale.get(), studio.new_render)}</ScreenHeading>
             <form class="vstage-form" on:submit=submit novalidate>
                 <ImagePicker image_url=form.image_url error=photo_error broken=form.photo_broken />
+                <FurnitureNote furnishing drafts=form.drafts />
                 <ConfigList drafts=form.drafts existing=Signal::stored(0) error=form.error multiple=true />
                 <MoreViews form />
                 <AdvancedOptions form />
                 <CostNote cost=Signal::derive(move || Some(usage::of_render(&form.request()))) />
                 {move || form.failure.get().map(|error| view! { <p class="vstage-error" role="alert">{form_error(locale.get(), &error)}</p> })}
                 <SubmitButton
-                    busy=form.sending
-                    words=Signal::derive(move || model::submit_words(locale.get(), form.sending.get(), form.wait.get()))
+                    busy=Signal::derive(move || form.sending.get() || checking.get())
+                    words=Signal::derive(move || match checking.get() && !form.sending.get() {
+                        true => td_string!(locale.get(), forms.furnishing_checking).to_string(),
+                        false => model::submit_words(locale.get(), form.sending.get(), form.wait.get()).to_string(),
+                    })
                 />
             </form>
             {move || form.masking.get().map(|id| view! {
@@ -92,11 +100,15 @@ fn follow_listing_photo(image_url: RwSignal<String>) {
     });
 }
 
-/// Sends the form; on success, what follows a new render (its page).
-fn sender(form: NewRenderForm) -> impl Fn(leptos::ev::SubmitEvent) + Clone + 'static {
+/// Sends the form, once the photo's furniture is known; on success, what follows a new render (its page).
+fn sender(form: NewRenderForm, checking: Signal<bool>) -> impl Fn(leptos::ev::SubmitEvent) + Clone + 'static {
     let (api, created, locale) = (use_api(), use_render_created(), use_locale());
     move |ev| {
         ev.prevent_default();
+        // the button says the photo's furniture is being looked for; nothing is sent before it is known
+        if checking.get_untracked() {
+            return;
+        }
         let Some(request) = form.start(locale.get_untracked()) else {
             focus_the_first_refusal(&ev);
             return;

@@ -313,6 +313,13 @@ mod tests {
     }
 
     #[test]
+    fn the_studio_asks_for_the_mark_by_default_exactly_where_a_profile_draws_one() {
+        for rules in PROFILES {
+            assert_eq!(rules.profile.asks_for_a_mark(), rules.watermark, "{:?}", rules.profile);
+        }
+    }
+
+    #[test]
     fn rules_that_conflict_stay_apart() {
         // MLS Now forbids anything on the photo that Smart MLS requires there.
         let (mls_now, smart) = (rules(DisclosureProfile::MlsNow), rules(DisclosureProfile::SmartMls));

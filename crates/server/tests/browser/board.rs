@@ -120,7 +120,8 @@ async fn a_listing_fills_the_board_live_and_a_failed_photo_says_why() {
         assert!(root.find_all(By::Css(".vstage-board__photo")).await?.is_empty(), "no photo is left waiting");
         screenshot(&driver, "board-working").await?;
 
-        wait_for_overall(&root, "25 of 26 variations done, 1 failed").await?;
+        // the two furnished rooms have theirs removed first: an empty room each besides
+        wait_for_overall(&root, "27 of 28 variations done, 1 failed").await?;
         let reloaded: bool = driver.execute("return window.vstageNoReload === true", vec![]).await?.convert()?;
         assert!(reloaded, "the board filled in without a reload");
         let failed = root.find(By::Css(".vstage-board__row:nth-child(7)")).await?;
@@ -140,21 +141,21 @@ async fn a_listing_fills_the_board_live_and_a_failed_photo_says_why() {
         submit(&root, "Add to 2 renders").await?;
         with_text(&root, ".vstage-dialog p[role=status]", "2 variation(s) added to 2 render(s).").first().await?;
         submit(&root, "Close").await?;
-        wait_for_overall(&root, "27 of 28 variations done, 1 failed").await?;
+        wait_for_overall(&root, "29 of 30 variations done, 1 failed").await?;
 
         // Away and back: the board is as it was.
         root.find(By::LinkText("Renders")).await?.click().await?;
         root.query(By::Css(".vstage-card")).first().await?;
         root.find(By::LinkText("Listing board")).await?.click().await?;
-        wait_for_overall(&root, "27 of 28 variations done, 1 failed").await?;
+        wait_for_overall(&root, "29 of 30 variations done, 1 failed").await?;
         assert_eq!(rows(&root).await?.len(), 7);
 
         let link = root.find(By::LinkText("Download all (ZIP)")).await?.attr("href").await?.unwrap_or_default();
         let zip = reqwest::get(&link).await.unwrap().bytes().await.unwrap();
         let archive = zip::ZipArchive::new(std::io::Cursor::new(zip.to_vec())).unwrap();
         let names: Vec<String> = archive.file_names().map(|name| name.unwrap().into_owned()).collect();
-        // 27 pictures, and the record of results chosen for the listing (none yet: only its header)
-        assert_eq!(names.len(), 28);
+        // 29 pictures, and the record of results chosen for the listing (none yet: only its header)
+        assert_eq!(names.len(), 30);
         assert!(names.iter().any(|name| name == "disclosures.csv"), "{names:?}");
         for expected in [
             "full_enhanced_20.jpg",
@@ -278,6 +279,21 @@ async fn waiting_photos_are_a_grid_whose_cards_guess_and_choose_each_room() {
             guessed.push(room.prop("value").await?.unwrap_or_default());
         }
         assert_eq!(guessed, ["living", "bed", "outdoor", "living"]);
+        // and its furniture from the service's analysis: the furnished rooms' removed first, said on the card
+        let furniture = "return [...document.querySelector('vstage-widget').shadowRoot
+            .querySelectorAll(\"select[id^='vstage-board-removal-']\")].map((select) => select.value)";
+        let deadline = tokio::time::Instant::now() + FINISH;
+        loop {
+            let removal: Vec<String> = driver.execute(furniture, vec![]).await?.convert()?;
+            if removal == ["off", "on", "off", "on"] {
+                break;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "the cards' furniture: {removal:?}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let said = root.find_all(By::Css(".vstage-board__furniture")).await?;
+        assert_eq!(said.len(), 3, "said on each interior's card");
+        assert!(said[1].text().await?.starts_with("Furniture found in this photo ("));
         let hints = root.find_all(By::Css(".vstage-board__room .vstage-hint")).await?;
         assert_eq!(hints.len(), 4, "every guess is said");
         // a grid on a desktop: the first cards side by side; one column on a phone, within its width
@@ -334,21 +350,25 @@ async fn waiting_photos_are_a_grid_whose_cards_guess_and_choose_each_room() {
                 .json()
                 .await
                 .unwrap();
-            let furniture = &render["variations"]["items"][0]["config"]["add_furniture"];
+            let items = render["variations"]["items"].as_array().unwrap();
+            let staged = &items.iter().find(|item| item["type"] == "staging").unwrap()["config"];
             asked.push((
                 entry["label"].as_str().unwrap().to_string(),
-                furniture["room_type"].clone(),
-                furniture["style"].clone(),
+                staged["add_furniture"]["room_type"].clone(),
+                staged["add_furniture"]["style"].clone(),
+                staged["remove_furniture"]["mode"].clone(),
             ));
         }
-        let expected: Vec<(String, Value, Value)> = [
-            ("living-empty.jpg", "living", "modern"),
-            ("bedroom-furnished.jpg", "bed", "coastal"),
-            ("exterior-day.jpg", "outdoor", "modern"),
-            ("living-furnished.jpg", "dining", "modern"),
+        // the furnished rooms' furniture removed first, as their cards said; the empty room and the outside as
+        // they are
+        let expected: Vec<(String, Value, Value, Value)> = [
+            ("living-empty.jpg", "living", "modern", Value::Null),
+            ("bedroom-furnished.jpg", "bed", "coastal", json!("on")),
+            ("exterior-day.jpg", "outdoor", "modern", Value::Null),
+            ("living-furnished.jpg", "dining", "modern", json!("on")),
         ]
         .into_iter()
-        .map(|(label, room, style)| (label.to_string(), json!(room), json!(style)))
+        .map(|(label, room, style, removal)| (label.to_string(), json!(room), json!(style), removal))
         .collect();
         assert_eq!(asked, expected);
         Ok(())

@@ -1,5 +1,7 @@
 //! The v2 studio end to end: a render made from a sample photo whose variations finish on screen without a
-//! reload, removal plus staging with lineage, staging on a removal base, paging, failures and the form's bounds.
+//! reload, removal plus staging with lineage, staging on a removal base, paging, failures and the form's bounds; the
+//! defaults that follow what the studio knows (a furnished room's furniture removed first, the "Virtually staged"
+//! mark where the listing's rules ask for one), at a desk and on a phone.
 
 use std::time::Duration;
 
@@ -7,7 +9,8 @@ use thirtyfour::prelude::*;
 use thirtyfour::stringmatch::StringMatch;
 
 use crate::browser::{
-    again_if_stale, click_text, dist, focus_moves_to, picture_for_the_docs, screenshot, studio, with_browser, with_text,
+    again_if_stale, by_role, click_text, dist, focus_moves_to, picture_for_the_docs, screenshot, status_saying, studio,
+    with_browser, with_text,
 };
 use crate::support::Server;
 
@@ -422,6 +425,135 @@ async fn pages_left_behind_hold_no_event_stream_and_resume_when_back() {
         let root = studio(&driver).await?;
         add_variation().await;
         wait_for_all_done(&root, 4).await?;
+        Ok(())
+    })
+    .await;
+}
+
+/// The script that finds the standalone studio, where roles and names are looked for.
+const STANDALONE: &str = "document.querySelector('vstage-widget').shadowRoot.querySelector('.vstage')";
+
+/// The value of the one field of `role` named `name` in the studio `scope` finds.
+async fn field_value(
+    driver: &WebDriver,
+    root: &WebElement,
+    scope: &str,
+    role: &str,
+    name: &str,
+) -> WebDriverResult<String> {
+    let field = by_role(driver, root, scope, role, name).await?;
+    Ok(field.prop("value").await?.unwrap_or_default())
+}
+
+/// Waits until the field of `role` named `name` has `value`.
+async fn field_becomes(
+    driver: &WebDriver,
+    root: &WebElement,
+    scope: &str,
+    role: &str,
+    name: &str,
+    value: &str,
+) -> WebDriverResult<()> {
+    let deadline = tokio::time::Instant::now() + FINISH;
+    loop {
+        let now = again_if_stale(|| field_value(driver, root, scope, role, name)).await?;
+        if now == value {
+            return Ok(());
+        }
+        if tokio::time::Instant::now() > deadline {
+            return Err(WebDriverError::ParseError(format!("{name} is {now:?}, not {value:?}")));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_furnished_room_starts_with_its_furniture_removed_first_at_a_desk_and_on_a_phone() {
+    let server = Server::start(&dist()).await;
+    let api = server.api("");
+    with_browser(|driver| async move {
+        let furniture = "Existing furniture";
+        for (width, height, touch) in [(1280, 800, false), (390, 844, true)] {
+            driver.set_window_rect(0, 0, width, height).await?;
+            let touch = serde_json::json!({"enabled": touch, "maxTouchPoints": 1});
+            driver.cdp().send_raw("Emulation.setTouchEmulationEnabled", touch).await?;
+            driver.goto(format!("{}/renders/new", server.url)).await?;
+            let root = studio(&driver).await?;
+            // the service's analysis says the room is furnished: staging removes the furniture first, and says so
+            choose_sample(&root, "living-furnished.jpg").await?;
+            let found = "Furniture found in this photo (11 % of it): staging removes it first. Choose “Keep the \
+                         furniture” to add to what is there.";
+            status_saying(&driver, &root, STANDALONE, found).await?;
+            field_becomes(&driver, &root, STANDALONE, "combobox", furniture, "on").await?;
+            // an empty room is staged as it is
+            choose_sample(&root, "living-empty.jpg").await?;
+            status_saying(&driver, &root, STANDALONE, "No furniture found in this photo: the room is staged as it is.")
+                .await?;
+            field_becomes(&driver, &root, STANDALONE, "combobox", furniture, "off").await?;
+            // the agent keeps the furniture of the furnished room: said, and kept when another photo is analysed
+            choose_sample(&root, "living-furnished.jpg").await?;
+            field_becomes(&driver, &root, STANDALONE, "combobox", furniture, "on").await?;
+            let field = by_role(&driver, &root, STANDALONE, "combobox", furniture).await?;
+            thirtyfour::components::SelectElement::new(&field).await?.select_by_value("off").await?;
+            let kept = "Furniture found in this photo (11 % of it): “Keep the furniture” adds more to what is there.";
+            status_saying(&driver, &root, STANDALONE, kept).await?;
+            // no listing's rules here: no mark asked for
+            let mark =
+                by_role(&driver, &root, STANDALONE, "checkbox", "Add the “Virtually staged” mark in the lower right")
+                    .await?;
+            assert!(!mark.is_selected().await?, "the mark is off without a listing's rules");
+            thirtyfour::components::SelectElement::new(&field).await?.select_by_value("on").await?;
+        }
+        // created as the form said: an empty room and its staging
+        let root = studio(&driver).await?;
+        submit(&root, "Create render").await?;
+        wait_for_all_done(&root, 2).await?;
+        let id = driver.current_url().await?.path().trim_start_matches("/renders/").to_string();
+        let render: serde_json::Value =
+            reqwest::get(format!("{api}/v2/renders/{id}?include_variations=true")).await.unwrap().json().await.unwrap();
+        let kinds: Vec<&str> =
+            render["variations"]["items"].as_array().unwrap().iter().map(|v| v["type"].as_str().unwrap()).collect();
+        assert_eq!(kinds, ["removal", "staging"], "{render}");
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_mark_starts_on_where_the_listings_rules_ask_for_one_on_the_photo() {
+    let (host_listener, host_origin, server, secret) = crate::embed::server_for_a_host().await;
+    let token = secret.mint("agent-ana", Duration::from_secs(3600), Some(&host_origin));
+    let tag = format!(
+        r#"<vstage-widget id="agent" token="{token}" view="new-render" disclosure="smart-mls"></vstage-widget>"#
+    );
+    let page = crate::embed::recording_host_page(&server.url, &["vstage-ready"], &tag);
+    let _host = crate::embed::start_host(host_listener, page).await;
+    let scope = "document.getElementById('agent').shadowRoot.querySelector('.vstage')";
+    let mark = "Add the “Virtually staged” mark in the lower right";
+    with_browser(|driver| async move {
+        for (width, height) in [(1280, 800), (390, 844)] {
+            driver.set_window_rect(0, 0, width, height).await?;
+            driver.goto(&host_origin).await?;
+            let root = crate::embed::widget(&driver, "agent").await?;
+            // Smart MLS asks for a stamp on the photo; MLS Now forbids anything on it; RMLS asks for its watermark
+            for (rules, on) in [("smart-mls", true), ("mls-now", false), ("rmls", true), ("ab723", false)] {
+                crate::embed::set_attribute(&driver, "agent", "disclosure", rules).await?;
+                let deadline = tokio::time::Instant::now() + FINISH;
+                while by_role(&driver, &root, scope, "checkbox", mark).await?.is_selected().await? != on {
+                    assert!(tokio::time::Instant::now() < deadline, "the mark under {rules} is not {on}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            }
+            // the board's settings follow the same rules
+            crate::embed::set_attribute(&driver, "agent", "disclosure", "rmls").await?;
+            crate::embed::set_attribute(&driver, "agent", "view", "board").await?;
+            let photos = crate::board::sample_addresses(&server, Some(&token), &["living-empty.jpg"]).await;
+            let field = root.query(By::Css("#vstage-board-addresses")).first().await?;
+            field.send_keys(&photos[0]).await?;
+            submit(&root, "Add these addresses").await?;
+            assert!(by_role(&driver, &root, scope, "checkbox", mark).await?.is_selected().await?, "on the board too");
+            crate::embed::set_attribute(&driver, "agent", "view", "new-render").await?;
+        }
         Ok(())
     })
     .await;
