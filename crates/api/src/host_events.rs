@@ -295,6 +295,8 @@ mod tests {
         let chosen =
             ResultChosen::of(&variation(VariationType::Staging, Some(image())), 0, Some("https://a.example/p.jpg"))
                 .unwrap();
+        let chosen_from = chosen.replaces.clone();
+        assert_eq!(chosen_from.as_deref(), Some("https://a.example/p.jpg"), "the photo it was made from");
         let record = Disclosure {
             id: "dsc_1".into(),
             created_at: 1,
@@ -332,6 +334,8 @@ mod tests {
             Some("https://v.example/api/results/rnd_1/var_1/original.jpg?sig=b")
         );
         assert_eq!((disclosed.disclosure.as_str(), disclosed.watermarked), ("Virtually staged", true));
+        // the kept copy is not the listing's own photo: the one it replaces is still named as the studio had it
+        assert_eq!(disclosed.replaces, chosen_from);
         let json = serde_json::to_value(&disclosed).unwrap();
         assert_eq!(
             (&json["profile"], &json["placement"]),
