@@ -1,11 +1,14 @@
 //! The widget's connection to `vstage serve`: one `vstage-api` client per studio, shared through context, whose
-//! transport adds the host's widget token and, when the server refuses it, waits for the host to give a new one.
+//! transport adds the host's widget token (and its references to creations) and, when the server refuses the
+//! token, waits for the host to give a new one.
 
 use std::sync::{Arc, Mutex};
 
 use futures::channel::oneshot;
 use leptos::prelude::*;
 use vstage_api::transport::{BrowserTransport, HttpRequest, HttpResponse, Transport, TransportError};
+
+use crate::host_reference::HostReferences;
 
 pub type ApiClient = vstage_api::Client<WidgetTransport>;
 
@@ -98,6 +101,8 @@ fn wake(waiting: &Mutex<Vec<oneshot::Sender<()>>>) {
 #[derive(Clone)]
 pub struct WidgetTransport {
     token: Token,
+    /// The host's references, sent with each creation (`Vstage-Reference`).
+    references: HostReferences,
 }
 
 impl Transport for WidgetTransport {
@@ -110,6 +115,9 @@ impl Transport for WidgetTransport {
             let mut attempt = request.clone();
             if let Some(token) = &token {
                 attempt.headers.push(("Authorization", format!("Bearer {token}")));
+            }
+            if let Some(reference) = self.references.header_for(&request) {
+                attempt.headers.push(("Vstage-Reference", reference));
             }
             let response = match BrowserTransport.send(attempt).await {
                 Err(TransportError::Network(_)) if let Some(origin) = refused_origin() => {
@@ -154,10 +162,11 @@ fn refusal_sentence(response: &HttpResponse) -> String {
         .unwrap_or_else(|_| "The widget token is no longer valid; the host page must give a new one.".into())
 }
 
-/// Makes a client for `base_url` with the host's token available to every component below.
-pub fn provide_api(base_url: &str, token: Token) {
+/// Makes a client for `base_url` with the host's token available to every component below; its creations carry
+/// the host's `references`.
+pub fn provide_api(base_url: &str, token: Token, references: HostReferences) {
     provide_context(token.clone());
-    provide_context(Api(Arc::new(ApiClient::new(base_url, WidgetTransport { token }))));
+    provide_context(Api(Arc::new(ApiClient::new(base_url, WidgetTransport { token, references }))));
 }
 
 /// The client provided by `provide_api`.

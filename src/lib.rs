@@ -17,6 +17,7 @@ pub mod describe;
 pub mod embed;
 pub mod hooks;
 pub mod host;
+pub mod host_reference;
 pub mod listing;
 pub mod live;
 pub mod locale;

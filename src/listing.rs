@@ -87,7 +87,7 @@ pub async fn hand_over(
     };
     match api.disclose(&request).await {
         Ok(record) => {
-            host.emit(RESULT_CHOSEN, &chosen.disclosed(record));
+            host.emit(RESULT_CHOSEN, &ResultChosen::recorded(record));
             Ok(())
         }
         Err(error) if error.status() == Some(422) => Err(NotRecorded::AgainstRules(error)),

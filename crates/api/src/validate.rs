@@ -346,7 +346,12 @@ impl BulkAddVariations {
 
 impl ListRenders {
     pub fn validate(&self) -> Result<(), ValidationError> {
-        page_limit("limit", self.limit)
+        page_limit("limit", self.limit)?;
+        let listing = crate::host_reference::HostReference { listing_id: self.listing_id.clone(), ..Default::default() };
+        match listing.validate() {
+            Ok(()) => Ok(()),
+            Err(error) => fail("listing_id", Rule::Pattern, Problem::Other(error.to_string())),
+        }
     }
 }
 

@@ -99,7 +99,7 @@ fn every_endpoint_has_its_method_and_path() {
     block_on(async {
         c.status().await.unwrap();
         c.user().await.unwrap();
-        c.list_renders(&ListRenders { limit: Some(5), cursor: Some("r 0".into()), order: Some(SortOrder::Asc) })
+        c.list_renders(&ListRenders { limit: Some(5), cursor: Some("r 0".into()), order: Some(SortOrder::Asc), listing_id: None })
             .await
             .unwrap();
         let single = RenderConfigs::Single { config: staging(), variation_count: 2 };

@@ -32,6 +32,7 @@ use crate::components::screen_heading::ScreenHeading;
 use crate::config_draft::ConfigDraft;
 use crate::describe;
 use crate::host::{VARIATION_DONE, use_host};
+use crate::host_reference::emit_about_render;
 use crate::live::follow_render;
 use crate::locale::errors::api_error;
 use crate::locale::use_locale;
@@ -158,8 +159,11 @@ fn announce_finished(state: RenderState, announcement: RwSignal<String>) {
                 announcement.set(model::announcement(locale.get_untracked(), &finished));
             }
             if let Some(host) = &host {
-                for done in finished.iter().filter(|v| v.status == VariationStatus::Done) {
-                    host.emit(VARIATION_DONE, &VariationDone::of(done));
+                for done in finished.iter().filter(|v| v.status == VariationStatus::Done).cloned() {
+                    let render_id = done.render_id.clone();
+                    emit_about_render(host.clone(), VARIATION_DONE, render_id, move |reference| {
+                        VariationDone::of(&done, reference)
+                    });
                 }
             }
         }

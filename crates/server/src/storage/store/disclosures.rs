@@ -25,6 +25,12 @@ pub struct DisclosureRecord {
     pub photo_file: String,
     /// The kept original photo (`render/original.jpg`).
     pub original_file: String,
+    /// The kept copies of the result for screens and lists, when they are kept and the shown photo is not a
+    /// labelled copy (they carry no label).
+    pub optimized_file: Option<String>,
+    pub thumbnail_file: Option<String>,
+    /// The host's references kept with the render, copied when the result was chosen.
+    pub reference: vstage_api::host_reference::HostReference,
 }
 
 impl DisclosureRecord {
