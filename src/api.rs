@@ -101,8 +101,27 @@ fn wake(waiting: &Mutex<Vec<oneshot::Sender<()>>>) {
 #[derive(Clone)]
 pub struct WidgetTransport {
     token: Token,
-    /// The host's references, sent with each creation (`Vstage-Reference`).
+    /// The host's references, sent with each creation (`Vstage-Reference`) once a screen that creates renders
+    /// installed the header's maker.
     references: HostReferences,
+}
+
+/// What makes the `Vstage-Reference` header of a call: `crate::host_reference`'s, installed by the screens that
+/// create renders, so that its code loads with them rather than with the studio's first screen.
+pub struct CreationHeader;
+
+type HeaderMaker = fn(&HostReferences, &HttpRequest) -> Option<String>;
+
+static CREATION_HEADER: std::sync::OnceLock<HeaderMaker> = std::sync::OnceLock::new();
+
+impl CreationHeader {
+    pub fn install(maker: HeaderMaker) {
+        let _ = CREATION_HEADER.set(maker);
+    }
+
+    fn of(references: &HostReferences, request: &HttpRequest) -> Option<String> {
+        CREATION_HEADER.get().and_then(|maker| maker(references, request))
+    }
 }
 
 impl Transport for WidgetTransport {
@@ -116,7 +135,7 @@ impl Transport for WidgetTransport {
             if let Some(token) = &token {
                 attempt.headers.push(("Authorization", format!("Bearer {token}")));
             }
-            if let Some(reference) = self.references.header_for(&request) {
+            if let Some(reference) = CreationHeader::of(&self.references, &request) {
                 attempt.headers.push(("Vstage-Reference", reference));
             }
             let response = match BrowserTransport.send(attempt).await {

@@ -71,8 +71,7 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
         photo_url: attributes.photo_url.into(),
         metadata: attributes.metadata.into(),
     };
-    let refused = host.clone();
-    references.check(move |message| refused.error(message));
+    provide_context(references);
     provide_api(&base, token, references);
     provide_account();
     provide_clock();

@@ -1,15 +1,16 @@
 //! The host's references (`listing-id`, `photo-id`, `metadata`) on their way: sent with each creation in the
-//! `Vstage-Reference` header (`photo-id` only for a render of `photo-url`'s photo), and read back from the server
-//! for the DOM events about a render (`GET /api/references/{id}`), so that an event says what the render was made
-//! for, not what the element says now.
+//! `Vstage-Reference` header (`photo-id` with `photo-url`, so that it names the renders of that photo only), and
+//! read back from the server for the DOM events about a render (`GET /api/references/{id}`), so that an event
+//! says what the render was made for, not what the element says now.
+
+use std::sync::Arc;
 
 use leptos::prelude::*;
-use serde::Deserialize;
 use vstage_api::host_reference::{self, HostReference};
 use vstage_api::transport::{HttpRequest, Method};
 
-use crate::api::use_api;
-use crate::host::Host;
+use crate::api::ApiClient;
+use crate::host::{Host, use_host};
 
 /// The element's references, as signals (the attributes').
 #[derive(Debug, Clone, Copy)]
@@ -21,86 +22,51 @@ pub struct HostReferences {
     pub metadata: Signal<Option<String>>,
 }
 
-/// The photo addresses of a creation's body, in the order of the renders it makes.
-#[derive(Deserialize)]
-struct Photos {
-    #[serde(default)]
-    image_url: Option<String>,
-    #[serde(default)]
-    renders: Vec<Photo>,
-}
-
-#[derive(Deserialize)]
-struct Photo {
-    #[serde(default)]
-    image_url: String,
-}
-
 impl HostReferences {
-    /// The `Vstage-Reference` header for `request`, when it creates renders and the host gave references: one
-    /// object for a render, an array for a bulk creation (each render's `photo_id` by its photo).
-    pub fn header_for(&self, request: &HttpRequest) -> Option<String> {
-        if request.method != Method::Post {
-            return None;
-        }
+    /// The `Vstage-Reference` header for `request`, when it creates renders and the host gave references; its
+    /// `photo_url` tells the server which renders `photo_id` names (those of `photo-url`'s photo). Metadata that
+    /// is not within its bounds is left out (`check` told the host).
+    fn header_for(&self, request: &HttpRequest) -> Option<String> {
         let path = request.url.split('?').next().unwrap_or_default();
-        let bulk = path.ends_with("/v2/renders/bulk");
-        if !(bulk || path.ends_with("/v2/renders") || path.ends_with("/v1/render/create")) {
+        let creates = ["/v2/renders", "/v2/renders/bulk", "/v1/render/create"].iter().any(|end| path.ends_with(end));
+        if request.method != Method::Post || !creates {
             return None;
         }
-        let shared = self.shared();
-        let photo_id = self.photo_id.get_untracked();
-        if shared.is_empty() && photo_id.is_none() {
+        let (listing_id, photo_id) = (self.listing_id.get_untracked(), self.photo_id.get_untracked());
+        let metadata = self.metadata.get_untracked().and_then(|text| HostReference::metadata_of(&text).ok());
+        if listing_id.is_none() && photo_id.is_none() && metadata.is_none() {
             return None;
         }
-        let listing_photo = self.photo_url.get_untracked();
-        let of_photo = |address: Option<&str>| {
-            let ours = address.is_some() && address == listing_photo.as_deref();
-            HostReference { photo_id: photo_id.clone().filter(|_| ours), ..shared.clone() }
-        };
-        // A v1 creation sent as a form names its photo in the file: no photo id.
-        let photos = request.body.as_deref().and_then(|body| serde_json::from_slice::<Photos>(body).ok());
-        match (bulk, photos) {
-            (true, Some(photos)) => {
-                let each: Vec<HostReference> =
-                    photos.renders.iter().map(|photo| of_photo(Some(&photo.image_url))).collect();
-                Some(host_reference::to_header(&each))
-            }
-            (_, photos) => Some(host_reference::to_header(&of_photo(photos.and_then(|p| p.image_url).as_deref()))),
-        }
-    }
-
-    /// The listing and the metadata, which every render made here shares. Metadata that is not a flat JSON
-    /// object within its bounds is left out (the element said so to the host when it was set: `check`).
-    fn shared(&self) -> HostReference {
-        HostReference {
-            listing_id: self.listing_id.get_untracked(),
-            photo_id: None,
-            metadata: self.metadata.get_untracked().and_then(|text| HostReference::metadata_of(&text).ok()),
-        }
-    }
-
-    /// Tells the host, with `vstage-error`, each time the `metadata` attribute becomes something that cannot be
-    /// sent (under the studio's owner).
-    pub fn check(&self, error: impl Fn(String) + 'static) {
-        let metadata = self.metadata;
-        Effect::new(move |_| {
-            if let Some(Err(problem)) = metadata.get().map(|text| HostReference::metadata_of(&text)) {
-                error(format!("{problem}; renders are made without it until it is fixed"));
-            }
+        let photo_url = photo_id.as_ref().and(self.photo_url.get_untracked());
+        let sent = serde_json::json!({
+            "listing_id": listing_id, "photo_id": photo_id, "photo_url": photo_url, "metadata": metadata,
         });
+        Some(host_reference::ascii_json(&sent.to_string()))
     }
+}
+
+/// Has the studio's calls carry the host's references from now on: called by each screen that creates renders,
+/// so that this code loads with them, not with the studio's first screen (`api::CreationHeader`). While the
+/// screen is shown, the host is told (`vstage-error`) when the `metadata` attribute cannot be sent.
+pub fn send_with_creations() {
+    crate::api::CreationHeader::install(HostReferences::header_for);
+    let (Some(references), Some(host)) = (use_context::<HostReferences>(), use_host()) else { return };
+    let metadata = references.metadata;
+    Effect::new(move |_| {
+        if let Some(Err(problem)) = metadata.get().map(|text| HostReference::metadata_of(&text)) {
+            host.error(format!("{problem}; renders are made without it until it is fixed"));
+        }
+    });
 }
 
 /// Tells the host `name` about `render_id` once the render's references are read from the server (none when
 /// they cannot be: the event is not held back for them), `detail` made with them.
 pub fn emit_about_render<T: serde::Serialize>(
-    host: Host,
+    (api, host): (Arc<ApiClient>, Host),
     name: &'static str,
     render_id: String,
     detail: impl FnOnce(HostReference) -> T + 'static,
 ) {
-    let api = use_api();
     leptos::task::spawn_local(async move {
         let reference = api.host_reference(&render_id).await.unwrap_or_default();
         host.emit(name, &detail(reference));

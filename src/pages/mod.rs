@@ -21,16 +21,16 @@ use crate::route::{Route, use_navigator};
 /// count against it), the host hears `vstage-render-created` (with the references the server kept with it), and
 /// the render is shown.
 pub fn use_render_created() -> impl Fn(String) + Clone + 'static {
+    crate::host_reference::send_with_creations();
     let account = use_account();
-    let host = use_host();
+    let (host, api) = (use_host(), crate::api::use_api());
     let navigator = use_navigator();
     move |render_id: String| {
         account.refresh();
         if let Some(host) = &host {
             let created = render_id.clone();
-            emit_about_render(host.clone(), RENDER_CREATED, render_id.clone(), move |reference| RenderCreated {
-                render_id: created,
-                reference,
+            emit_about_render((api.clone(), host.clone()), RENDER_CREATED, render_id.clone(), move |reference| {
+                RenderCreated { render_id: created, reference }
             });
         }
         navigator.go(Route::Render { id: render_id });

@@ -12,6 +12,7 @@ use crate::board::{AddToBoard, Board, BoardRender};
 use crate::capabilities::{Capabilities, Sample};
 use crate::disclosure::{DiscloseRequest, Disclosure, DisclosureList};
 use crate::error::ApiError;
+use crate::host_reference::HostReference;
 use crate::multi_view::{CheckViews, ViewsCompatibility};
 use crate::multipart::{self, PhotoFile};
 use crate::query::percent_encode;
@@ -20,7 +21,6 @@ use crate::requests::{
     AddVariations, AddedVariations, Analyze, BulkAddVariations, BulkAddedVariations, BulkCreateRenders,
     BulkCreatedRenders, CreateRender, GetRender, ListRenders, Message, SetWebhookSecret,
 };
-use crate::host_reference::HostReference;
 use crate::transport::{HttpRequest, HttpResponse, Method, Transport, TransportError};
 use crate::user::User;
 use crate::v1;

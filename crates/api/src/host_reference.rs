@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 
 /// The request header that carries a creation's references: a JSON object (`{"listing_id": "L-1"}`), or for
 /// `POST /v2/renders/bulk` an array of them, one per render in the order of `renders` (or one object for all).
-/// Written in ASCII: JSON's `\u` escapes carry any other character.
+/// With `photo_url` beside `photo_id`, only renders of that photo get the id. Written in ASCII: JSON's `\u`
+/// escapes carry any other character.
 pub const HEADER: &str = "vstage-reference";
 
 /// The most keys `metadata` holds.
@@ -39,7 +40,8 @@ pub struct HostReference {
     pub metadata: Option<BTreeMap<String, serde_json::Value>>,
 }
 
-/// What a host sends: the same fields, any other refused (a `listingId` is a typo to say, not to drop).
+/// What a host sends: the same fields, and `photo_url`, the photo `photo_id` names (a render of another photo
+/// gets no `photo_id`); any other field is refused (a `listingId` is a typo to say, not to drop).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Sent {
@@ -48,12 +50,19 @@ struct Sent {
     #[serde(default)]
     photo_id: Option<String>,
     #[serde(default)]
+    photo_url: Option<String>,
+    #[serde(default)]
     metadata: Option<BTreeMap<String, serde_json::Value>>,
 }
 
 impl Sent {
-    fn checked(self) -> Result<HostReference, ReferenceError> {
-        let reference = HostReference { listing_id: self.listing_id, photo_id: self.photo_id, metadata: self.metadata };
+    /// The reference of a render of `photo` (its address; `None` when the call names none, a v1 file).
+    fn checked(self, photo: Option<&str>) -> Result<HostReference, ReferenceError> {
+        let photo_id = match &self.photo_url {
+            Some(named) => self.photo_id.filter(|_| photo == Some(named.as_str())),
+            None => self.photo_id,
+        };
+        let reference = HostReference { listing_id: self.listing_id, photo_id, metadata: self.metadata };
         reference.validate()?;
         Ok(reference)
     }
@@ -91,9 +100,7 @@ impl HostReference {
     /// Checks the bounds; each failure says which field and what to do.
     pub fn validate(&self) -> Result<(), ReferenceError> {
         for (name, id) in [("listing_id", &self.listing_id), ("photo_id", &self.photo_id)] {
-            if let Some(id) = id
-                && (id.is_empty() || id.chars().count() > MAX_ID_CHARS || id.chars().any(char::is_control))
-            {
+            if id.as_deref().is_some_and(|id| !is_id(id)) {
                 return Err(ReferenceError::BadId(name));
             }
         }
@@ -119,7 +126,7 @@ impl HostReference {
 
     /// The references `text` names, checked (`name` says where it came from, for the error): a JSON object.
     pub fn parse(name: &'static str, text: &str) -> Result<Self, ReferenceError> {
-        serde_json::from_str::<Sent>(text).map_err(|e| ReferenceError::NotJson(name, e.to_string()))?.checked()
+        serde_json::from_str::<Sent>(text).map_err(|e| ReferenceError::NotJson(name, e.to_string()))?.checked(None)
     }
 
     /// The `metadata` attribute's object, checked: a flat JSON object.
@@ -140,9 +147,14 @@ impl HostReference {
     }
 }
 
-/// The references of each of `renders` renders a creation makes, from its `Vstage-Reference` header: one object
-/// for all, or an array with one for each.
-pub fn of_header(value: &str, renders: usize) -> Result<Vec<HostReference>, ReferenceError> {
+/// Whether `id` is a `listing_id` or `photo_id`: 1 to 128 characters, none a control character.
+pub fn is_id(id: &str) -> bool {
+    !id.is_empty() && id.chars().count() <= MAX_ID_CHARS && !id.chars().any(char::is_control)
+}
+
+/// The references of each render a creation makes, from its `Vstage-Reference` header: one object for all, or an
+/// array with one for each. `photos` are the renders' photos, in order (`None` where the call names none).
+pub fn of_header(value: &str, photos: &[Option<&str>]) -> Result<Vec<HostReference>, ReferenceError> {
     if value.len() > MAX_HEADER_BYTES {
         return Err(ReferenceError::TooLong("Vstage-Reference"));
     }
@@ -150,18 +162,19 @@ pub fn of_header(value: &str, renders: usize) -> Result<Vec<HostReference>, Refe
         serde_json::from_str(value).map_err(|e| ReferenceError::NotJson("Vstage-Reference", e.to_string()))?;
     let each = match parsed {
         serde_json::Value::Array(items) => {
-            if items.len() != renders {
-                return Err(ReferenceError::WrongCount("Vstage-Reference", items.len(), renders));
+            if items.len() != photos.len() {
+                return Err(ReferenceError::WrongCount("Vstage-Reference", items.len(), photos.len()));
             }
             items
         }
-        one => vec![one; renders],
+        one => vec![one; photos.len()],
     };
     each.into_iter()
-        .map(|item| {
+        .zip(photos)
+        .map(|(item, photo)| {
             serde_json::from_value::<Sent>(item)
                 .map_err(|e| ReferenceError::NotJson("Vstage-Reference", e.to_string()))?
-                .checked()
+                .checked(*photo)
         })
         .collect()
 }
@@ -169,7 +182,11 @@ pub fn of_header(value: &str, renders: usize) -> Result<Vec<HostReference>, Refe
 /// `value` as JSON in ASCII alone, as an HTTP header carries it: every other character as JSON's `\u` escape (two,
 /// a surrogate pair, beyond the Basic Multilingual Plane).
 pub fn to_header(value: &impl Serialize) -> String {
-    let json = serde_json::to_string(value).unwrap_or_else(|_| "null".into());
+    ascii_json(&serde_json::to_string(value).unwrap_or_else(|_| "null".into()))
+}
+
+/// JSON text in ASCII alone: every other character (found only in its strings) as its `\u` escape.
+pub fn ascii_json(json: &str) -> String {
     let mut ascii = String::with_capacity(json.len());
     for c in json.chars() {
         if c.is_ascii() {
@@ -203,18 +220,30 @@ mod tests {
         };
         let header = to_header(&reference);
         assert!(header.is_ascii(), "{header}");
-        assert_eq!(of_header(&header, 1).unwrap(), vec![reference]);
+        assert_eq!(of_header(&header, &[None]).unwrap(), vec![reference]);
     }
 
     #[test]
     fn one_object_is_for_every_render_and_an_array_one_each() {
-        let all = of_header(r#"{"listing_id": "L-1"}"#, 3).unwrap();
+        let all = of_header(r#"{"listing_id": "L-1"}"#, &[None, None, None]).unwrap();
         assert_eq!(all.len(), 3);
         assert!(all.iter().all(|one| one.listing_id.as_deref() == Some("L-1")));
-        let each = of_header(r#"[{"photo_id": "a"}, {"photo_id": "b"}]"#, 2).unwrap();
+        let each = of_header(r#"[{"photo_id": "a"}, {"photo_id": "b"}]"#, &[None, None]).unwrap();
         assert_eq!(each[1].photo_id.as_deref(), Some("b"));
-        let wrong = of_header(r#"[{"photo_id": "a"}]"#, 2).unwrap_err();
+        let wrong = of_header(r#"[{"photo_id": "a"}]"#, &[None, None]).unwrap_err();
         assert_eq!(wrong, ReferenceError::WrongCount("Vstage-Reference", 1, 2));
+    }
+
+    #[test]
+    fn a_photo_id_with_its_photo_url_names_only_renders_of_that_photo() {
+        let header = r#"{"listing_id": "L-1", "photo_id": "p-7", "photo_url": "https://a.example/7.jpg"}"#;
+        let made =
+            of_header(header, &[Some("https://a.example/7.jpg"), Some("https://a.example/8.jpg"), None]).unwrap();
+        let ids: Vec<Option<&str>> = made.iter().map(|one| one.photo_id.as_deref()).collect();
+        assert_eq!(ids, [Some("p-7"), None, None]);
+        assert!(made.iter().all(|one| one.listing_id.as_deref() == Some("L-1")), "the listing is every render's");
+        let unscoped = of_header(r#"{"photo_id": "p-7"}"#, &[Some("https://a.example/8.jpg")]).unwrap();
+        assert_eq!(unscoped[0].photo_id.as_deref(), Some("p-7"), "without photo_url, it is every render's");
     }
 
     #[test]
@@ -245,7 +274,7 @@ mod tests {
     fn unknown_fields_and_other_json_are_refused_with_what_to_send() {
         let typo = HostReference::parse("metadata", r#"{"listingId": "L-1"}"#).unwrap_err();
         assert!(typo.to_string().contains("listing_id"), "{typo}");
-        assert!(matches!(of_header("L-1", 1), Err(ReferenceError::NotJson(..))));
-        assert!(of_header(&" ".repeat(MAX_HEADER_BYTES + 1), 1).is_err());
+        assert!(matches!(of_header("L-1", &[None]), Err(ReferenceError::NotJson(..))));
+        assert!(of_header(&" ".repeat(MAX_HEADER_BYTES + 1), &[None]).is_err());
     }
 }

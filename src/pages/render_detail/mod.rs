@@ -150,7 +150,7 @@ fn reader(render_id: Signal<String>, state: RenderState) -> Callback<Option<Stri
 
 /// Says when a variation finishes, however the news came (an event or a read), to screen readers and the host.
 fn announce_finished(state: RenderState, announcement: RwSignal<String>) {
-    let (locale, host) = (use_locale(), use_host());
+    let (locale, host, api) = (use_locale(), use_host(), use_api());
     Effect::new(move |previous: Option<Vec<(String, bool)>>| {
         let current = state.variations.with(|list| model::finality(list));
         if let Some(previous) = previous {
@@ -161,7 +161,7 @@ fn announce_finished(state: RenderState, announcement: RwSignal<String>) {
             if let Some(host) = &host {
                 for done in finished.iter().filter(|v| v.status == VariationStatus::Done).cloned() {
                     let render_id = done.render_id.clone();
-                    emit_about_render(host.clone(), VARIATION_DONE, render_id, move |reference| {
+                    emit_about_render((api.clone(), host.clone()), VARIATION_DONE, render_id, move |reference| {
                         VariationDone::of(&done, reference)
                     });
                 }

@@ -25,14 +25,15 @@ pub fn sent(headers: &HeaderMap) -> Result<Option<String>, ServerError> {
 /// The references of each render `call` makes, from the header's text (all `None` without it); none for a call
 /// that makes no render, whose header is not read.
 pub fn of_call(call: &Call, sent: Option<&str>) -> Result<Vec<HostReference>, ServerError> {
-    let renders = match call {
-        Call::CreateRender(_) | Call::V1Create { .. } => 1,
-        Call::CreateRenders(body) => body.renders.len(),
+    let photos: Vec<Option<&str>> = match call {
+        Call::CreateRender(body) => vec![Some(body.image_url.as_str())],
+        Call::V1Create { arguments, .. } => vec![arguments.image_url.as_deref()],
+        Call::CreateRenders(body) => body.renders.iter().map(|render| Some(render.image_url.as_str())).collect(),
         _ => return Ok(Vec::new()),
     };
     match sent {
-        Some(text) => host_reference::of_header(text, renders).map_err(|e| ServerError::BadRequest(e.to_string())),
-        None => Ok(vec![HostReference::default(); renders]),
+        Some(text) => host_reference::of_header(text, &photos).map_err(|e| ServerError::BadRequest(e.to_string())),
+        None => Ok(vec![HostReference::default(); photos.len()]),
     }
 }
 
@@ -64,7 +65,10 @@ mod tests {
         headers.append(host_reference::HEADER, "{}".parse().unwrap());
         assert!(sent(&headers).unwrap_err().to_string().contains("twice"));
         let mut latin = HeaderMap::new();
-        latin.insert(host_reference::HEADER, axum::http::HeaderValue::from_bytes(b"{\"listing_id\": \"\xe9\"}").unwrap());
+        latin.insert(
+            host_reference::HEADER,
+            axum::http::HeaderValue::from_bytes(b"{\"listing_id\": \"\xe9\"}").unwrap(),
+        );
         assert!(sent(&latin).unwrap_err().to_string().contains("\\u"));
     }
 }

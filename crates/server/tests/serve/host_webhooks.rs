@@ -501,10 +501,10 @@ async fn the_hosts_references_come_back_in_every_event_the_list_and_the_chosen_r
     }
 
     // read back, and listed by listing
-    let kept: Value = reqwest::get(server.api(&format!("/references/{render_id}"))).await.unwrap().json().await.unwrap();
+    let kept: Value =
+        reqwest::get(server.api(&format!("/references/{render_id}"))).await.unwrap().json().await.unwrap();
     assert_eq!(kept, reference);
-    let listed: Value =
-        reqwest::get(server.api("/v2/renders?listing_id=L-1042")).await.unwrap().json().await.unwrap();
+    let listed: Value = reqwest::get(server.api("/v2/renders?listing_id=L-1042")).await.unwrap().json().await.unwrap();
     let ids: Vec<&str> = listed["items"].as_array().unwrap().iter().map(|item| item["id"].as_str().unwrap()).collect();
     assert_eq!((ids, &listed["total_count"]), (vec![render_id.as_str()], &json!(1)), "{listed}");
 

@@ -24,7 +24,10 @@ mod tests {
 
     #[wasm_bindgen_test(unsupported = test)]
     fn pages_are_twenty_newest_first() {
-        assert_eq!(page_query(None), ListRenders { limit: Some(20), cursor: None, order: Some(SortOrder::Desc), listing_id: None });
+        assert_eq!(
+            page_query(None),
+            ListRenders { limit: Some(20), cursor: None, order: Some(SortOrder::Desc), listing_id: None }
+        );
         assert_eq!(page_query(Some("c1".into())).cursor.as_deref(), Some("c1"));
     }
 
