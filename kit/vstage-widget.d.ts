@@ -59,6 +59,12 @@ export interface VstageWidgetAttributes {
   "photo-url"?: string;
   lang?: VstageLanguage;
   disclosure?: VstageDisclosureProfile;
+  /** Your references, kept with each render made here and sent back in every event and webhook about it: your
+   * listing's id, the id of `photo-url`'s photo, and a flat JSON object of your own (at most 50 keys of 40
+   * characters, strings of at most 500 characters, numbers or booleans). */
+  "listing-id"?: string;
+  "photo-id"?: string;
+  metadata?: string;
   /** Parts your agents do not see, space-separated: `account`, `usage`, `board`, `classic`. */
   hide?: string;
   /** Parts shown only when asked: `classic`. */
@@ -92,18 +98,25 @@ export interface VstageResoMedia {
   LongDescription: string;
 }
 
+/** Your references, as a render keeps them: `null` where not given. */
+export interface VstageHostReference {
+  listing_id: string | null;
+  photo_id: string | null;
+  metadata: Record<string, string | number | boolean> | null;
+}
+
 /** `vstage-ready`: mounted, and its server answered. */
 export interface VstageReadyDetail {
   api_base: string;
 }
 
 /** `vstage-render-created`. */
-export interface VstageRenderCreatedDetail {
+export interface VstageRenderCreatedDetail extends VstageHostReference {
   render_id: string;
 }
 
 /** `vstage-variation-done`: a variation the studio is showing finished. */
-export interface VstageVariationDoneDetail {
+export interface VstageVariationDoneDetail extends VstageHostReference {
   render_id: string;
   variation_id: string;
   variation_type: VstageVariationType | null;
@@ -112,9 +125,12 @@ export interface VstageVariationDoneDetail {
 
 /**
  * `vstage-result-chosen`: "Use in listing" on a finished variation. The addresses are the copies `vstage serve`
- * keeps, at signed links a listing shows as they are.
+ * keeps, at signed links a listing shows as they are. The `result.chosen` webhook carries the same fields.
  */
-export interface VstageResultChosenDetail {
+export interface VstageResultChosenDetail extends VstageHostReference {
+  /** Who chose it, and when (RFC 3339), from the server's record; `null` when no record could be made. */
+  subject: string | null;
+  chosen_at: string | null;
   render_id: string;
   variation_id: string;
   variation_type: VstageVariationType | null;
@@ -155,6 +171,9 @@ export interface VstageResultChosenDetail {
   exempt: boolean;
   /** `MediaAlteration` and `LongDescription` for an MLS feed; `null` when no record could be made. */
   reso: VstageResoMedia | null;
+  /** What was done, in the listing's language, and that language, from the record. */
+  processing: string | null;
+  lang: string | null;
 }
 
 /** `vstage-token-expired`: the server refused the token; calls wait until a new `token` is set. */
@@ -202,6 +221,10 @@ export interface VstageWidgetElement extends HTMLElement {
   lang: string;
   routing: "address" | null;
   disclosure: VstageDisclosureProfile | null;
+  listingId: string | null;
+  photoId: string | null;
+  /** The JSON of the object (an object set from JavaScript is written as its JSON). */
+  metadata: string | null;
   addEventListener<K extends keyof VstageWidgetEventMap>(
     type: K,
     listener: (this: VstageWidgetElement, event: VstageWidgetEventMap[K]) => unknown,

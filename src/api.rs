@@ -1,11 +1,14 @@
 //! The widget's connection to `vstage serve`: one `vstage-api` client per studio, shared through context, whose
-//! transport adds the host's widget token and, when the server refuses it, waits for the host to give a new one.
+//! transport adds the host's widget token (and its references to creations) and, when the server refuses the
+//! token, waits for the host to give a new one.
 
 use std::sync::{Arc, Mutex};
 
 use futures::channel::oneshot;
 use leptos::prelude::*;
 use vstage_api::transport::{BrowserTransport, HttpRequest, HttpResponse, Transport, TransportError};
+
+use crate::host_reference::HostReferences;
 
 pub type ApiClient = vstage_api::Client<WidgetTransport>;
 
@@ -98,6 +101,27 @@ fn wake(waiting: &Mutex<Vec<oneshot::Sender<()>>>) {
 #[derive(Clone)]
 pub struct WidgetTransport {
     token: Token,
+    /// The host's references, sent with each creation (`Vstage-Reference`) once a screen that creates renders
+    /// installed the header's maker.
+    references: HostReferences,
+}
+
+/// What makes the `Vstage-Reference` header of a call: `crate::host_reference`'s, installed by the screens that
+/// create renders, so that its code loads with them rather than with the studio's first screen.
+pub struct CreationHeader;
+
+type HeaderMaker = fn(&HostReferences, &HttpRequest) -> Option<String>;
+
+static CREATION_HEADER: std::sync::OnceLock<HeaderMaker> = std::sync::OnceLock::new();
+
+impl CreationHeader {
+    pub fn install(maker: HeaderMaker) {
+        let _ = CREATION_HEADER.set(maker);
+    }
+
+    fn of(references: &HostReferences, request: &HttpRequest) -> Option<String> {
+        CREATION_HEADER.get().and_then(|maker| maker(references, request))
+    }
 }
 
 impl Transport for WidgetTransport {
@@ -110,6 +134,9 @@ impl Transport for WidgetTransport {
             let mut attempt = request.clone();
             if let Some(token) = &token {
                 attempt.headers.push(("Authorization", format!("Bearer {token}")));
+            }
+            if let Some(reference) = CreationHeader::of(&self.references, &request) {
+                attempt.headers.push(("Vstage-Reference", reference));
             }
             let response = match BrowserTransport.send(attempt).await {
                 Err(TransportError::Network(_)) if let Some(origin) = refused_origin() => {
@@ -154,10 +181,11 @@ fn refusal_sentence(response: &HttpResponse) -> String {
         .unwrap_or_else(|_| "The widget token is no longer valid; the host page must give a new one.".into())
 }
 
-/// Makes a client for `base_url` with the host's token available to every component below.
-pub fn provide_api(base_url: &str, token: Token) {
+/// Makes a client for `base_url` with the host's token available to every component below; its creations carry
+/// the host's `references`.
+pub fn provide_api(base_url: &str, token: Token, references: HostReferences) {
     provide_context(token.clone());
-    provide_context(Api(Arc::new(ApiClient::new(base_url, WidgetTransport { token }))));
+    provide_context(Api(Arc::new(ApiClient::new(base_url, WidgetTransport { token, references }))));
 }
 
 /// The client provided by `provide_api`.

@@ -13,6 +13,7 @@ use crate::components::header::Header;
 use crate::components::locale_chooser::LocaleChooser;
 use crate::components::screen_heading::ScreenFocus;
 use crate::host::{Host, ListingDisclosure, READY, TOKEN_EXPIRED, provide_host};
+use crate::host_reference::HostReferences;
 use crate::live::provide_live;
 use crate::locale::provide_locale;
 use crate::pages::account::AccountPage;
@@ -64,7 +65,14 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
     provide_host(host.clone());
     let expired = host.clone();
     let token = Token::new(attributes.token, move |message| expired.emit(TOKEN_EXPIRED, &TokenExpired { message }));
-    provide_api(&base, token);
+    let references = HostReferences {
+        listing_id: attributes.listing_id.into(),
+        photo_id: attributes.photo_id.into(),
+        photo_url: attributes.photo_url.into(),
+        metadata: attributes.metadata.into(),
+    };
+    provide_context(references);
+    provide_api(&base, token, references);
     provide_account();
     provide_clock();
     provide_live();

@@ -1,12 +1,23 @@
 //! The element's attributes (each also a JS property) as signals, so a change after mount reaches the studio:
-//! a new token, another view or render, the listing's photo, the language, another server.
+//! a new token, another view or render, the listing's photo, the language, another server, the host's references.
 
 use leptos::prelude::*;
 use web_sys::HtmlElement;
 
 /// Every attribute the element observes, as `docs/embedding.md` documents them.
-pub const ATTRIBUTES: [&str; 8] =
-    ["api-base", "token", "view", "render-id", "photo-url", "lang", "routing", "disclosure"];
+pub const ATTRIBUTES: [&str; 11] = [
+    "api-base",
+    "token",
+    "view",
+    "render-id",
+    "photo-url",
+    "lang",
+    "routing",
+    "disclosure",
+    "listing-id",
+    "photo-id",
+    "metadata",
+];
 
 #[derive(Debug, Clone, Copy)]
 pub struct Attributes {
@@ -22,6 +33,11 @@ pub struct Attributes {
     pub routing: RwSignal<Option<String>>,
     /// The disclosure profile of the listing (`ab723`, `smart-mls`, ...), for "Use in listing".
     pub disclosure: RwSignal<Option<String>>,
+    /// The host's references, kept with each render made here (`crate::host_reference`): its listing, the id of
+    /// `photo-url`'s photo, and a flat JSON object of its own (a property may be set to the object itself).
+    pub listing_id: RwSignal<Option<String>>,
+    pub photo_id: RwSignal<Option<String>>,
+    pub metadata: RwSignal<Option<String>>,
 }
 
 impl Attributes {
@@ -37,6 +53,9 @@ impl Attributes {
             lang: read("lang"),
             routing: read("routing"),
             disclosure: read("disclosure"),
+            listing_id: read("listing-id"),
+            photo_id: read("photo-id"),
+            metadata: read("metadata"),
         }
     }
 
@@ -52,6 +71,9 @@ impl Attributes {
             "lang" => self.lang,
             "routing" => self.routing,
             "disclosure" => self.disclosure,
+            "listing-id" => self.listing_id,
+            "photo-id" => self.photo_id,
+            "metadata" => self.metadata,
             _ => return,
         };
         // After the studio was removed the signals are gone; a late change is then nothing to do.

@@ -39,7 +39,10 @@ export function defineVstageElement(name, attributes, shadow, mount) {
   for (const attribute of attributes) {
     Object.defineProperty(VstageWidget.prototype, property(attribute), {
       get() { return this.getAttribute(attribute); },
-      set(value) { value == null ? this.removeAttribute(attribute) : this.setAttribute(attribute, String(value)); },
+      set(value) {
+        if (value == null) this.removeAttribute(attribute);
+        else this.setAttribute(attribute, typeof value === "object" ? JSON.stringify(value) : String(value));
+      },
     });
   }
   customElements.define(name, VstageWidget);

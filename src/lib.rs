@@ -19,6 +19,7 @@ pub mod embed;
 pub mod furnishing;
 pub mod hooks;
 pub mod host;
+pub mod host_reference;
 pub mod listing;
 pub mod live;
 pub mod locale;

@@ -52,7 +52,7 @@ pub async fn hand_over(
     match api.disclose(&request).await {
         Ok(record) => {
             let placement = record.placement;
-            host.emit(RESULT_CHOSEN, &chosen.disclosed(record));
+            host.emit(RESULT_CHOSEN, &ResultChosen::recorded(record));
             Ok(placement)
         }
         Err(error) if error.status() == Some(422) => Err(NotRecorded::AgainstRules(error)),

@@ -12,6 +12,7 @@ use crate::board::{AddToBoard, Board, BoardRender};
 use crate::capabilities::{Capabilities, Sample};
 use crate::disclosure::{DiscloseRequest, Disclosure, DisclosureList};
 use crate::error::ApiError;
+use crate::host_reference::HostReference;
 use crate::multi_view::{CheckViews, ViewsCompatibility};
 use crate::multipart::{self, PhotoFile};
 use crate::query::percent_encode;
@@ -227,6 +228,13 @@ impl<T: Transport> Client<T> {
         self.json(Call::get(format!("/v2/renders/{}{}", percent_encode(render_id), query.to_query()))).await
     }
 
+    /// `GET /references/{render_id}` of a vstage server (not the service's): the host's references kept with
+    /// a render.
+    pub async fn host_reference(&self, render_id: &str) -> Result<HostReference, ApiError> {
+        validate::id("render_id", render_id)?;
+        self.json(Call::get(format!("/references/{}", percent_encode(render_id)))).await
+    }
+
     /// `GET /v2/renders/{render_id}/variations/{variation_id}`.
     pub async fn get_variation(&self, render_id: &str, variation_id: &str) -> Result<Variation, ApiError> {
         validate::id("render_id", render_id)?;
@@ -300,7 +308,7 @@ impl<T: Transport> Client<T> {
     /// Every render, walking the cursor pages (`limit` 100) in `order`.
     pub async fn all_renders(&self, order: SortOrder) -> Result<Vec<Render>, ApiError> {
         let mut renders = Vec::new();
-        let mut query = ListRenders { limit: Some(*PAGE_LIMIT.end()), cursor: None, order: Some(order) };
+        let mut query = ListRenders { limit: Some(*PAGE_LIMIT.end()), order: Some(order), ..ListRenders::default() };
         loop {
             let page = self.list_renders(&query).await?;
             renders.extend(page.items);

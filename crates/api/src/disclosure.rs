@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::host_reference::HostReference;
 use crate::vocabulary::VariationType;
 
 /// The rules a listing's disclosure follows: the `<vstage-widget disclosure>` attribute, else the server's
@@ -166,6 +167,9 @@ pub struct Disclosure {
     pub id: String,
     /// When the result was chosen (ms since the epoch).
     pub created_at: i64,
+    /// The same instant in RFC 3339 (UTC, milliseconds), as every host webhook and DOM event writes times.
+    #[serde(default)]
+    pub chosen_at: String,
     /// Who chose it (the token's subject).
     pub subject: String,
     pub render_id: String,
@@ -180,8 +184,18 @@ pub struct Disclosure {
     pub exempt: bool,
     /// The photo to show: the kept copy, with the label drawn in when `watermarked`.
     pub url: String,
+    /// The kept copies of the result for screens and for lists, when the service made them; `None` where `url`
+    /// is a labelled copy (they carry no label, so the listing shows `url` alone).
+    #[serde(default)]
+    pub optimized_url: Option<String>,
+    #[serde(default)]
+    pub thumbnail_url: Option<String>,
     /// The photo as taken, kept by this server.
     pub original_url: String,
+    /// The address the render was made from, as it was sent (the listing's `photo-url`, an upload's): the photo
+    /// the result takes the place of in the listing.
+    #[serde(default)]
+    pub replaces: Option<String>,
     /// The words to show on or next to the photo; `None` where the profile asks for none.
     pub statement: Option<String>,
     /// The statement's words without its link ("Virtually staged."), for a host that shows the link as a link
@@ -209,6 +223,9 @@ pub struct Disclosure {
     /// The same for an MLS feed, in RESO's terms.
     #[serde(default)]
     pub reso: ResoMedia,
+    /// The host's references kept with the render (`listing_id`, `photo_id`, `metadata`).
+    #[serde(flatten)]
+    pub reference: HostReference,
 }
 
 /// `GET /api/disclosures`: a page of the subject's records, newest first (every subject's for the operator); the

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::disclosure::{Disclosure, DisclosureProfile, Placement, ResoMedia};
+use crate::host_reference::HostReference;
 use crate::render::{Variation, VariationResult};
 use crate::usage::UsageKind;
 use crate::vocabulary::VariationType;
@@ -15,10 +16,12 @@ pub struct Ready {
     pub api_base: String,
 }
 
-/// `vstage-render-created`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// `vstage-render-created`: with the references the render was created with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RenderCreated {
     pub render_id: String,
+    #[serde(flatten)]
+    pub reference: HostReference,
 }
 
 /// `vstage-variation-done`: a variation the studio is showing finished.
@@ -28,15 +31,19 @@ pub struct VariationDone {
     pub variation_id: String,
     pub variation_type: Option<VariationType>,
     pub result: Option<VariationResult>,
+    /// The host's references kept with its render.
+    #[serde(flatten)]
+    pub reference: HostReference,
 }
 
 impl VariationDone {
-    pub fn of(variation: &Variation) -> Self {
+    pub fn of(variation: &Variation, reference: HostReference) -> Self {
         VariationDone {
             render_id: variation.render_id.clone(),
             variation_id: variation.id.clone(),
             variation_type: variation.kind.clone(),
             result: variation.result.clone(),
+            reference,
         }
     }
 }
@@ -53,9 +60,16 @@ pub struct AllowanceLevel {
     pub renews_at: i64,
 }
 
-/// `vstage-result-chosen`: the agent pressed "Use in listing" on a finished variation.
+/// `vstage-result-chosen`: the agent pressed "Use in listing" on a finished variation. The host webhook
+/// `result.chosen` carries the same fields, made from the same record (`ResultChosen::recorded`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ResultChosen {
+    /// Who chose it (the token's subject), from the record.
+    #[serde(default)]
+    pub subject: Option<String>,
+    /// When, in RFC 3339, from the record.
+    #[serde(default)]
+    pub chosen_at: Option<String>,
     pub render_id: String,
     pub variation_id: String,
     pub variation_type: Option<VariationType>,
@@ -115,6 +129,14 @@ pub struct ResultChosen {
     /// RESO's `MediaAlteration` and `LongDescription` for an MLS feed, from the record.
     #[serde(default)]
     pub reso: Option<ResoMedia>,
+    /// What was done, in the listing's language, and that language, from the record.
+    #[serde(default)]
+    pub processing: Option<String>,
+    #[serde(default)]
+    pub lang: Option<String>,
+    /// The host's references kept with the render.
+    #[serde(flatten)]
+    pub reference: HostReference,
 }
 
 impl ResultChosen {
@@ -139,11 +161,27 @@ impl ResultChosen {
         })
     }
 
-    /// The choice with what its record says the listing shows: the photo to use (labelled where the profile asks
-    /// for a watermark), the kept original, the statement and the links.
-    pub fn disclosed(self, record: Disclosure) -> Self {
-        let caption = record.statement.clone().or_else(|| record.description_text.clone()).unwrap_or(self.disclosure);
+    /// The choice a record describes, with what it says the listing shows: the kept photo to use (labelled where
+    /// the profile asks for a watermark) and its kept copies, the kept original, the statement and the links. Every
+    /// address in it is this server's, lasting as the record.
+    pub fn recorded(record: Disclosure) -> Self {
+        let kind = record.variation_type.clone();
+        let caption = record.statement.clone().or_else(|| record.description_text.clone());
+        let caption = caption.unwrap_or_else(|| disclosure(kind.as_ref(), Some(&record.original_url)));
         ResultChosen {
+            subject: Some(record.subject),
+            chosen_at: Some(record.chosen_at).filter(|at| !at.is_empty()),
+            render_id: record.render_id,
+            variation_id: record.variation_id,
+            virtually_staged: matches!(kind, Some(VariationType::Staging)),
+            variation_type: kind,
+            image_index: record.image_index,
+            optimized_url: record.optimized_url,
+            thumbnail_url: record.thumbnail_url,
+            replaces: record.replaces,
+            processing: Some(record.processing),
+            lang: Some(record.lang),
+            reference: record.reference,
             url: record.url,
             original_url: Some(record.original_url),
             disclosure: caption,
@@ -162,7 +200,6 @@ impl ResultChosen {
             watermarked: record.watermarked,
             exempt: record.exempt,
             reso: Some(record.reso),
-            ..self
         }
     }
 }
@@ -292,14 +329,11 @@ mod tests {
 
     #[test]
     fn a_recorded_choice_carries_what_its_profile_asks_for() {
-        let chosen =
-            ResultChosen::of(&variation(VariationType::Staging, Some(image())), 0, Some("https://a.example/p.jpg"))
-                .unwrap();
-        let chosen_from = chosen.replaces.clone();
-        assert_eq!(chosen_from.as_deref(), Some("https://a.example/p.jpg"), "the photo it was made from");
+        let chosen_from = Some("https://a.example/p.jpg".to_string());
         let record = Disclosure {
             id: "dsc_1".into(),
             created_at: 1,
+            chosen_at: "1970-01-01T00:00:00.001Z".into(),
             subject: "agent-7".into(),
             render_id: "rnd_1".into(),
             variation_id: "var_1".into(),
@@ -310,6 +344,9 @@ mod tests {
             lang: "en".into(),
             exempt: false,
             url: "https://v.example/api/results/rnd_1/var_1/0-labelled-en.jpg?sig=a".into(),
+            optimized_url: None,
+            thumbnail_url: None,
+            replaces: chosen_from.clone(),
             original_url: "https://v.example/api/results/rnd_1/var_1/original.jpg?sig=b".into(),
             statement: Some("Virtually staged".into()),
             statement_words: Some("Virtually staged.".into()),
@@ -326,8 +363,12 @@ mod tests {
                 media_alteration: vec!["VirtualStagingItemAddition".into()],
                 long_description: "Virtually staged".into(),
             },
+            reference: HostReference { listing_id: Some("L-1042".into()), ..HostReference::default() },
         };
-        let disclosed = chosen.disclosed(record);
+        let disclosed = ResultChosen::recorded(record);
+        assert_eq!((disclosed.render_id.as_str(), disclosed.variation_id.as_str()), ("rnd_1", "var_1"));
+        assert!(disclosed.virtually_staged);
+        assert_eq!(disclosed.chosen_at.as_deref(), Some("1970-01-01T00:00:00.001Z"));
         assert_eq!(disclosed.url, "https://v.example/api/results/rnd_1/var_1/0-labelled-en.jpg?sig=a");
         assert_eq!(
             disclosed.original_url.as_deref(),
@@ -342,5 +383,7 @@ mod tests {
             (&serde_json::json!("smart-mls"), &serde_json::json!("on-photo"))
         );
         assert_eq!(json["reso"]["MediaAlteration"], serde_json::json!(["VirtualStagingItemAddition"]), "RESO's names");
+        assert_eq!((&json["listing_id"], &json["photo_id"]), (&serde_json::json!("L-1042"), &serde_json::Value::Null));
+        assert_eq!(json["disclosure_id"], "dsc_1", "named as the DOM event names it");
     }
 }

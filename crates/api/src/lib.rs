@@ -13,6 +13,7 @@ pub mod config;
 pub mod disclosure;
 pub mod error;
 pub mod host_events;
+pub mod host_reference;
 mod lenient;
 pub mod multi_view;
 pub mod multipart;

@@ -24,7 +24,9 @@ use crate::state::AppState;
 use crate::storage::uploads;
 use crate::upstream::http_client::HttpClient;
 use crate::upstream::sandbox_files;
-use crate::{access, allowance, board, capabilities, disclosure, downloads, error, health, metrics, results, serving};
+use crate::{
+    access, allowance, board, capabilities, disclosure, downloads, error, health, metrics, references, results, serving,
+};
 
 /// The app of the worker whose thread calls it.
 pub fn for_this_worker(state: &AppState) -> anyhow::Result<serving::App> {
@@ -99,6 +101,7 @@ fn router(state: &AppState, proxy: Arc<Proxy>, fetcher: ResultFetcher, http: Htt
         .merge(downloads::routes(proxy.clone(), fetcher.clone(), state.boards.clone(), state.disclosures.clone()))
         .merge(disclosure::routes(state.disclosures.clone(), proxy.clone(), fetcher))
         .merge(board::routes(state.boards.clone(), shared.ownership.clone()))
+        .merge(references::routes(shared.ownership.clone()))
         .merge(allowance::routes(shared.allowances.clone()))
         .merge(results::kept::routes(shared.kept.clone()))
         .merge(proxy::listing::v1_route(proxy))

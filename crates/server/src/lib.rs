@@ -22,6 +22,7 @@ mod inert;
 mod live;
 mod metrics;
 mod proxy;
+mod references;
 mod report_csv;
 mod request_log;
 mod results;

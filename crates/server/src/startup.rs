@@ -210,7 +210,13 @@ fn cors_layer(origins: &[String]) -> anyhow::Result<Option<CorsLayer>> {
         CorsLayer::new()
             .allow_origin(AllowOrigin::list(origins))
             .allow_methods([Method::GET, Method::POST, Method::DELETE])
-            .allow_headers([AUTHORIZATION, CONTENT_TYPE, ACCEPT, HeaderName::from_static("last-event-id")])
+            .allow_headers([
+                AUTHORIZATION,
+                CONTENT_TYPE,
+                ACCEPT,
+                HeaderName::from_static("last-event-id"),
+                HeaderName::from_static(vstage_api::host_reference::HEADER),
+            ])
             .expose_headers([RETRY_AFTER, WWW_AUTHENTICATE, REQUEST_ID.clone()])
             .max_age(Duration::from_secs(600)),
     ))

@@ -53,6 +53,7 @@ use crate::locale::use_locale;
 
 #[component]
 pub fn Board() -> impl IntoView {
+    crate::host_reference::send_with_creations();
     let account = use_account();
     let locale = use_locale();
     let photos = use_board_photos();

@@ -30,6 +30,7 @@ use crate::components::screen_heading::ScreenHeading;
 use crate::config_draft::ConfigDraft;
 use crate::describe;
 use crate::host::{VARIATION_DONE, use_host};
+use crate::host_reference::emit_about_render;
 use crate::listing::use_in_listing;
 use crate::live::follow_render;
 use crate::locale::errors::api_error;
@@ -151,7 +152,7 @@ fn reader(render_id: Signal<String>, state: RenderState) -> Callback<Option<Stri
 
 /// Says when a variation finishes, however the news came (an event or a read), to screen readers and the host.
 fn announce_finished(state: RenderState, announcement: RwSignal<String>) {
-    let (locale, host) = (use_locale(), use_host());
+    let (locale, host, api) = (use_locale(), use_host(), use_api());
     Effect::new(move |previous: Option<Vec<(String, bool)>>| {
         let current = state.variations.with(|list| model::finality(list));
         if let Some(previous) = previous {
@@ -160,8 +161,11 @@ fn announce_finished(state: RenderState, announcement: RwSignal<String>) {
                 announcement.set(model::announcement(locale.get_untracked(), &finished));
             }
             if let Some(host) = &host {
-                for done in finished.iter().filter(|v| v.status == VariationStatus::Done) {
-                    host.emit(VARIATION_DONE, &VariationDone::of(done));
+                for done in finished.iter().filter(|v| v.status == VariationStatus::Done).cloned() {
+                    let render_id = done.render_id.clone();
+                    emit_about_render((api.clone(), host.clone()), VARIATION_DONE, render_id, move |reference| {
+                        VariationDone::of(&done, reference)
+                    });
                 }
             }
         }

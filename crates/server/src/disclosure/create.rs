@@ -81,10 +81,17 @@ impl Recorder {
             return Err(exterior_staged(&rules));
         }
         let original = self.keep_original(subject, &chosen, request.original_url.as_deref()).await?;
-        let photo = match rules.watermark && !chosen.service_watermarked {
+        let labelled = rules.watermark && !chosen.service_watermarked;
+        let photo = match labelled {
             true => self.keep_labelled(subject, &chosen, Label::under(&rules, &chosen.facts, lang)).await?,
             false => chosen.photo.clone(),
         };
+        // A labelled photo's copies carry no label: the listing shows the photo alone.
+        let (optimized_file, thumbnail_file) = match labelled {
+            true => (None, None),
+            false => self.kept_copies(&chosen).await?,
+        };
+        let reference = self.disclosures.store.reference_of(&chosen.render_id).await?;
         let record = DisclosureRecord {
             id: crate::secret::random("dsc_")
                 .map(|id| id[..28].to_string())
@@ -101,6 +108,10 @@ impl Recorder {
             lang: lang.to_string(),
             photo_file: photo,
             original_file: original,
+            optimized_file,
+            thumbnail_file,
+            replaces: chosen.photographed.clone().or(request.original_url.clone()),
+            reference,
         };
         // Two servers recording the same choice at once keep the first record, and report that one alone.
         let reported = match &self.disclosures.host_webhooks {
@@ -117,6 +128,15 @@ impl Recorder {
             hooks.wake();
         }
         Ok(self.disclosures.shown(&recorded))
+    }
+
+    /// The kept copies of the chosen image for screens and for lists, when the service made them.
+    async fn kept_copies(&self, chosen: &Chosen) -> Result<(Option<String>, Option<String>), ServerError> {
+        let kept = &self.disclosures.kept;
+        let (render_id, variation_id, index) = (chosen.render_id.as_str(), chosen.variation_id.as_str(), chosen.index);
+        let optimized = kept.kept_file(render_id, variation_id, index, "optimized_url").await?;
+        let thumbnail = kept.kept_file(render_id, variation_id, index, "thumbnail_url").await?;
+        Ok((optimized, thumbnail))
     }
 
     /// A subject makes at most `--max-disclosures-a-day` new records in any 24 hours; beyond, 429 until the oldest

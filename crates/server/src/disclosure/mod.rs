@@ -90,6 +90,8 @@ impl Disclosures {
         let sig = self.signature(&record.id);
         let links = Links {
             photo: self.kept.address(&record.photo_file),
+            optimized: record.optimized_file.as_deref().map(|file| self.kept.address(file)),
+            thumbnail: record.thumbnail_file.as_deref().map(|file| self.kept.address(file)),
             original: self.kept.address(&record.original_file),
             page: self.page_address(&record.id),
             qr_svg: self.absolute(&format!("/disclosures/{}/qr.svg?sig={sig}", record.id)),

@@ -1,12 +1,14 @@
 //! The records as `disclosures.csv` (in the board's ZIP): a row per chosen result, for a broker's files.
 
+use serde_json::json;
 use vstage_api::disclosure::Disclosure;
 
 use crate::error::ServerError;
 use crate::report_csv::{Cell, ReportCsv};
 
-/// Ours, then the RESO Media resource's `MediaAlteration` (its values, comma-separated) and `LongDescription`.
-const HEADER: [&str; 19] = [
+/// Ours, then the RESO Media resource's `MediaAlteration` (its values, comma-separated) and `LongDescription`,
+/// then the host's references kept with the render (`metadata` as its JSON).
+const HEADER: [&str; 22] = [
     "id",
     "chosen_at",
     "subject",
@@ -26,6 +28,9 @@ const HEADER: [&str; 19] = [
     "disclosure_url",
     "MediaAlteration",
     "LongDescription",
+    "listing_id",
+    "photo_id",
+    "metadata",
 ];
 
 /// The CSV of `records`, a header first. `image_index` is a number; every other column is text, made inert by
@@ -62,6 +67,9 @@ pub fn csv(records: &[Disclosure]) -> Result<Vec<u8>, ServerError> {
             optional(&record.disclosure_url),
             record.reso.media_alteration.join(","),
             record.reso.long_description.clone(),
+            optional(&record.reference.listing_id),
+            optional(&record.reference.photo_id),
+            record.reference.metadata.as_ref().map(|metadata| json!(metadata).to_string()).unwrap_or_default(),
         ];
         let cells = before
             .iter()
@@ -90,6 +98,7 @@ mod tests {
             "private_remarks_sentence": text, "disclosure_url": text, "qr_svg_url": null, "qr_png_url": null,
             "placement": "next-to-altered-photo", "watermarked": false,
             "reso": {"MediaAlteration": [text], "LongDescription": text},
+            "listing_id": text, "photo_id": text, "metadata": {"agent": text},
         }))
         .unwrap()
     }
@@ -103,9 +112,11 @@ mod tests {
         assert_eq!(read.cells.len(), HOSTILE.len() + 1, "a row per record, whatever the commas and line feeds");
         for (row, text) in read.cells[1..].iter().zip(HOSTILE) {
             assert_eq!((row[1].as_str(), row[5].as_str(), row[8].as_str()), ("2025-12-02T00:00:00Z", "3", "ab723"));
-            for (_, cell) in row.iter().enumerate().filter(|(column, _)| ![1, 5, 8].contains(column)) {
+            for (_, cell) in row.iter().enumerate().filter(|(column, _)| ![1, 5, 8, 21].contains(column)) {
                 assert_inert(cell, text);
             }
+            let metadata = json!({"agent": text}).to_string();
+            assert_inert(&row[21], &metadata);
         }
         for row in &read.typed[1..] {
             assert_eq!(row[5], json!(3.0), "the image index is a number: {row:?}");

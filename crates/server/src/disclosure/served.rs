@@ -214,7 +214,8 @@ async fn a_chosen_result_is_disclosed_as_its_profile_asks_and_its_page_lives_wit
     assert!(csv[1].contains(&"smart-mls".into()) && csv[2].contains(&"ab723".into()), "{csv:?}");
     assert!(csv[2].contains(&page), "{csv:?}");
     // and RESO's Media fields, as an MLS feed takes them
-    assert_eq!(csv[0][17..], ["MediaAlteration", "LongDescription"]);
+    assert_eq!(csv[0][17..19], ["MediaAlteration", "LongDescription"]);
+    assert_eq!(csv[0][19..], ["listing_id", "photo_id", "metadata"], "then the host's references");
     assert!(csv[1..].iter().all(|row| row[17].contains("VirtualStagingItemAddition")), "{csv:?}");
 
     // Removed by its owner, the kept result takes its page and QR code with it.

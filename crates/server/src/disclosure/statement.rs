@@ -116,6 +116,9 @@ impl Facts {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Links {
     pub photo: String,
+    /// The kept copies for screens and lists, when the record names them.
+    pub optimized: Option<String>,
+    pub thumbnail: Option<String>,
     pub original: String,
     pub page: String,
     pub qr_svg: String,
@@ -165,6 +168,9 @@ pub fn disclosure(record: &DisclosureRecord, links: Links) -> Disclosure {
     Disclosure {
         id: record.id.clone(),
         created_at: record.created_at,
+        chosen_at: chrono::DateTime::from_timestamp_millis(record.created_at)
+            .unwrap_or_default()
+            .to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
         subject: record.subject.clone(),
         render_id: record.render_id.clone(),
         variation_id: record.variation_id.clone(),
@@ -175,6 +181,9 @@ pub fn disclosure(record: &DisclosureRecord, links: Links) -> Disclosure {
         lang: words.lang.to_string(),
         exempt,
         url: links.photo,
+        optimized_url: links.optimized,
+        thumbnail_url: links.thumbnail,
+        replaces: record.replaces.clone(),
         original_url: links.original,
         statement_words,
         link_words: linked.then(|| words.unaltered_original.to_string()),
@@ -188,6 +197,7 @@ pub fn disclosure(record: &DisclosureRecord, links: Links) -> Disclosure {
         placement: rules.placement,
         watermarked: rules.watermark,
         reso,
+        reference: record.reference.clone(),
     }
 }
 
@@ -215,11 +225,17 @@ mod tests {
             lang: lang.into(),
             photo_file: "rnd_1/var_1/0-url.jpg".into(),
             original_file: "rnd_1/var_1/original.jpg".into(),
+            optimized_file: None,
+            thumbnail_file: None,
+            replaces: None,
+            reference: Default::default(),
         }
     }
 
     fn links() -> Links {
         Links {
+            optimized: None,
+            thumbnail: None,
             photo: "https://v.example/api/results/rnd_1/var_1/0-url.jpg?sig=a".into(),
             original: "https://v.example/api/results/rnd_1/var_1/original.jpg?sig=b".into(),
             page: "https://v.example/disclosures/dsc_1?sig=c".into(),

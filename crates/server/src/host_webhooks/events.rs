@@ -5,6 +5,7 @@
 use chrono::{DateTime, SecondsFormat};
 use serde_json::{Map, Value, json};
 use vstage_api::disclosure::Disclosure;
+use vstage_api::host_events::ResultChosen;
 use vstage_api::usage::UsageLevel;
 use vstage_api::vocabulary::VariationType;
 use vstage_api::webhook::{VariationFailed, WebhookEvent};
@@ -86,10 +87,10 @@ impl HostWebhooks {
         }
     }
 
-    /// The entries reporting that a result was chosen for a listing: the disclosure as the listing shows it
-    /// (what `vstage-result-chosen` carries of it: statement, links, placement, ...).
+    /// The entries reporting that a result was chosen for a listing: what `vstage-result-chosen` tells the page,
+    /// made from the same record, field for field (`ResultChosen::recorded`).
     pub fn result_chosen(&self, disclosure: &Disclosure, now: i64) -> Vec<OutboxEntry> {
-        let data = serde_json::to_value(disclosure).unwrap_or(Value::Null);
+        let data = serde_json::to_value(ResultChosen::recorded(disclosure.clone())).unwrap_or(Value::Null);
         self.event(RESULT_CHOSEN, &disclosure.render_id, data, now)
     }
 

@@ -1,6 +1,7 @@
 //! A subject's own renders, paged from the server's record of who created what (newest first by default, `limit`,
-//! `cursor`, `order` as service-api.md), each read from the service the one way (`reading`): `GET /api/v2/renders`
-//! with widget tokens, and `GET /api/v1/renders`, which v1 lacks, for v1 renders. A page reads at most 20 renders
+//! `cursor`, `order` as service-api.md, and ours, `listing_id`: only the renders made for that listing), each read
+//! from the service the one way (`reading`): `GET /api/v2/renders` with widget tokens or a `listing_id`, and
+//! `GET /api/v1/renders`, which v1 lacks, for v1 renders. A page reads at most 20 renders
 //! (the widget's page), whatever `limit` asks: the rest follow with `next_cursor`, and each read is counted against
 //! the subject's calls.
 
@@ -45,7 +46,8 @@ pub async fn page(proxy: &Proxy, kind: Kind, subject: &Subject, query: &ListRend
     let ascending = query.order.unwrap_or_default() == SortOrder::Asc;
     let limit = query.limit.unwrap_or(20).min(MAX_READS_PER_PAGE);
     let ownership = &proxy.state.ownership;
-    let owned = ownership.renders_page(kind, subject.as_str(), limit, query.cursor.clone(), ascending).await?;
+    let of = (kind, subject.as_str(), query.listing_id.as_deref());
+    let owned = ownership.renders_page(of, limit, query.cursor.clone(), ascending).await?;
     // The request's arrival counted the first read, and holds one place under the in-flight cap.
     subject.spend_calls((owned.ids.len() as u32).saturating_sub(1)).await?;
     let places = subject.more_places(CONCURRENT_READS - 1);

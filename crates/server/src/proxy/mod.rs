@@ -7,6 +7,7 @@ pub mod answer;
 pub mod call;
 pub mod listing;
 pub mod reading;
+mod reference;
 pub mod routes;
 pub mod typed;
 mod unlisted;
@@ -24,6 +25,7 @@ use axum::http::{HeaderValue, Method};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use vstage_api::Config;
+use vstage_api::host_reference::HostReference;
 use vstage_api::usage::Cost;
 
 use crate::access::{Gate, Subject};
@@ -79,6 +81,14 @@ pub struct Proxy {
     pub http: HttpClient,
 }
 
+/// What a creation makes, remembered with it before it is sent: its kind, the photo of its one render, and the
+/// host's references every render it makes shares.
+struct Makes<'a> {
+    kind: Kind,
+    photo: Option<&'a str>,
+    reference: Option<&'a HostReference>,
+}
+
 /// The id the service gave what a call created (a render, an analysis; `render_id` in v1).
 #[derive(Deserialize)]
 struct Created {
@@ -101,13 +111,16 @@ impl Proxy {
         subject: &Subject,
         incoming: Incoming<'_>,
     ) -> Result<Response, ServerError> {
+        let sent_reference = reference::sent(incoming.headers)?;
         let mut call = Call::read(operation, incoming).await?;
+        let references = reference::of_call(&call, sent_reference.as_deref())?;
         if subject.by_token() {
             self.refuse_private_addresses(&call)?;
             Box::pin(self.require_own(&call, subject)).await?;
         }
+        // A listing's renders are the server's to page: the service knows nothing of listings.
         if let Call::ListRenders(query) = &call
-            && subject.by_token()
+            && (subject.by_token() || query.listing_id.is_some())
         {
             return Box::pin(listing::page(self, Kind::Render, subject, query)).await;
         }
@@ -122,17 +135,20 @@ impl Proxy {
         // Charged before anything is sent; a refusal is the answer.
         let (cost, added) = call.cost();
         let reservation = self.state.allowances.reserve(subject, cost, added, call.what()).await?;
+        let shared = reference::shared(&references);
         match &mut call {
             Call::CreateRender(body) => {
                 let (named, photo) = (body.webhook_url.take(), Some(body.image_url.as_str()));
-                body.webhook_url = self.webhook_url_for(named, (Kind::Render, photo), subject).await?;
+                let made = Makes { kind: Kind::Render, photo, reference: shared };
+                body.webhook_url = self.webhook_url_for(named, made, subject).await?;
             }
             Call::CreateRenders(body) => {
-                body.webhook_url = self.webhook_url_for(body.webhook_url.take(), (Kind::Render, None), subject).await?;
+                let made = Makes { kind: Kind::Render, photo: None, reference: shared };
+                body.webhook_url = self.webhook_url_for(body.webhook_url.take(), made, subject).await?;
             }
             Call::Analyze(body) => {
-                body.webhook_url =
-                    self.webhook_url_for(body.webhook_url.take(), (Kind::Analysis, None), subject).await?;
+                let made = Makes { kind: Kind::Analysis, photo: None, reference: None };
+                body.webhook_url = self.webhook_url_for(body.webhook_url.take(), made, subject).await?;
             }
             _ => {}
         }
@@ -157,7 +173,7 @@ impl Proxy {
             }
         };
         if operation.runs_to_its_end() {
-            Box::pin(self.after_success(&call, &answer.body, subject)).await?;
+            Box::pin(self.after_success(&call, &answer.body, subject, &references)).await?;
         }
         if let Some(render) = read_render {
             self.state.allowances.refund_if_failed(&render).await;
@@ -212,11 +228,12 @@ impl Proxy {
     /// token's holder never chooses where deliveries signed with the account's secret go: its address is replaced
     /// by ours, or removed when the service cannot reach us. Our address names the creation, remembered with its
     /// subject before it is sent: the service's deliveries then tell any server whose it is, even when this one
-    /// stops before recording the answer (and the photo of a render, when the call makes one).
+    /// stops before recording the answer (and the photo of a render, when the call makes one, and the host's
+    /// references when they are the same for every render it makes).
     async fn webhook_url_for(
         &self,
         named: Option<String>,
-        (kind, photo): (Kind, Option<&str>),
+        made: Makes<'_>,
         subject: &Subject,
     ) -> Result<Option<String>, ServerError> {
         match &self.state.webhook_url {
@@ -224,7 +241,8 @@ impl Proxy {
             Some(ours) => {
                 let creation = crate::secret::random("crt_")
                     .map_err(|e| ServerError::Internal(format!("no randomness for a creation: {e}")))?;
-                let started = Creation { token: &creation, kind, subject: subject.as_str(), photo };
+                let Makes { kind, photo, reference } = made;
+                let started = Creation { token: &creation, kind, subject: subject.as_str(), photo, reference };
                 self.state.ownership.started(&started).await?;
                 Ok(Some(format!("{ours}?creation={creation}")))
             }
@@ -347,7 +365,13 @@ impl Proxy {
     }
 
     /// Records what a successful call created, and follows the webhook secret.
-    async fn after_success(&self, call: &Call, body: &[u8], subject: &Subject) -> Result<(), ServerError> {
+    async fn after_success(
+        &self,
+        call: &Call,
+        body: &[u8],
+        subject: &Subject,
+        references: &[HostReference],
+    ) -> Result<(), ServerError> {
         let (kind, ids) = match call {
             Call::SetWebhookSecret(body) => return self.adopt_secret(Some(body.webhook_secret.clone())).await,
             Call::DeleteWebhookSecret => return self.adopt_secret(None).await,
@@ -370,6 +394,11 @@ impl Proxy {
         if photos.len() == ids.len() {
             let photos: Vec<(String, String)> = ids.iter().cloned().zip(photos).collect();
             self.state.ownership.record_photos(&photos).await?;
+        }
+        // The references before the owners too: the events recorded with them carry the render's references.
+        if references.len() == ids.len() && references.iter().any(|one| !one.is_empty()) {
+            let references: Vec<(String, HostReference)> = ids.iter().cloned().zip(references.to_vec()).collect();
+            self.state.ownership.record_references(&references).await?;
         }
         self.state.ownership.record(kind, ids.clone(), subject.as_str(), &reported).await?;
         if let Some(hooks) = self.state.host_webhooks.as_ref().filter(|_| !reported.is_empty()) {

@@ -78,14 +78,14 @@ async fn ownership_is_per_subject_and_pages_in_order() {
         assert!(!store.owns_all(Kind::Render, &["nobody's".into()], "alice").await.unwrap());
         assert!(store.owns_all(Kind::Analysis, &ids[..1], "bob").await.unwrap());
 
-        let first = store.owned_page(Kind::Render, "alice", 2, None, false).await.unwrap();
+        let first = store.owned_page(Kind::Render, "alice", None, 2, None, false).await.unwrap();
         assert_eq!((first.ids.as_slice(), first.total), (&["rnd_2".to_string(), "rnd_1".into()][..], 3));
         let cursor = first.next_cursor.unwrap();
-        let second = store.owned_page(Kind::Render, "alice", 2, Some(&cursor), false).await.unwrap();
+        let second = store.owned_page(Kind::Render, "alice", None, 2, Some(&cursor), false).await.unwrap();
         assert_eq!((second.ids, second.next_cursor), (vec!["rnd_0".to_string()], None));
-        let oldest = store.owned_page(Kind::Render, "alice", 10, None, true).await.unwrap();
+        let oldest = store.owned_page(Kind::Render, "alice", None, 10, None, true).await.unwrap();
         assert_eq!(oldest.ids, ["rnd_0", "rnd_1", "rnd_2"]);
-        let refused = store.owned_page(Kind::Render, "alice", 2, Some("rnd_3"), false).await.unwrap_err();
+        let refused = store.owned_page(Kind::Render, "alice", None, 2, Some("rnd_3"), false).await.unwrap_err();
         assert!(refused.to_string().contains("not one of your renders"), "{refused}");
     })
     .await;
@@ -190,7 +190,7 @@ async fn a_renders_photo_is_kept_as_its_creation_first_named_it() {
         store.record_photos(&[]).await.unwrap();
         // A delivery that names a creation before its answer is recorded adopts the creation's photo too.
         let photo = Some("https://photos.example/b.jpg");
-        let creation = Creation { token: "crt_b", kind: Kind::Render, subject: "alice", photo };
+        let creation = Creation { token: "crt_b", kind: Kind::Render, subject: "alice", photo, reference: None };
         store.record_creation(&creation, 1_000).await.unwrap();
         let named = Delivery { creation: Some("crt_b".into()), ..delivery("rnd_b", "{b}", 2_000) };
         assert_eq!(store.receive_delivery(named).await.unwrap().unwrap().subject, "alice");
@@ -220,7 +220,7 @@ async fn the_first_content_signer_kept_is_every_servers() {
 #[tokio::test]
 async fn a_delivery_names_the_creator_of_a_render_whose_owner_was_never_recorded() {
     on_both(|store| async move {
-        let started = |token, kind, subject| Creation { token, kind, subject, photo: None };
+        let started = |token, kind, subject| Creation { token, kind, subject, photo: None, reference: None };
         store.record_creation(&started("crt_1", Kind::Render, "alice"), 1_000).await.unwrap();
         store.record_creation(&started("crt_2", Kind::Analysis, "bob"), 1_000).await.unwrap();
         let named = |id: &str, body: &str, creation: &str| Delivery {
@@ -336,6 +336,14 @@ fn disclosure(id: &str, subject: &str, created_at: i64) -> DisclosureRecord {
         lang: "de".into(),
         photo_file: "rnd_1/var_1/2-url-labelled-de.jpg".into(),
         original_file: "rnd_1/original.jpg".into(),
+        optimized_file: Some("rnd_1/var_1/2-optimized_url.jpg".into()),
+        thumbnail_file: None,
+        replaces: Some("https://a.example/1042/living.jpg".into()),
+        reference: vstage_api::host_reference::HostReference {
+            listing_id: Some("L-7".into()),
+            metadata: Some([("mls".to_string(), serde_json::json!(1042))].into()),
+            ..Default::default()
+        },
     }
 }
 

@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use vstage_api::host_reference::HostReference;
+
 use super::outbox::OutboxEntry;
 use super::store::Store;
 pub use super::store::{Creation, Kind, OwnedPage};
@@ -40,20 +42,30 @@ impl Ownership {
         self.store.record_photos(photos).await
     }
 
+    /// Records each render's references from the host, `(render id, references)`.
+    pub async fn record_references(&self, references: &[(String, HostReference)]) -> Result<(), ServerError> {
+        self.store.record_references(references).await
+    }
+
+    /// The host's references kept with `render_id`.
+    pub async fn reference_of(&self, render_id: &str) -> Result<HostReference, ServerError> {
+        self.store.reference_of(render_id).await
+    }
+
     /// Whether `subject` created every one of `ids`.
     pub async fn owns_all(&self, kind: Kind, ids: Vec<String>, subject: &str) -> Result<bool, ServerError> {
         self.store.owns_all(kind, &ids, subject).await
     }
 
-    /// `limit` of `subject`'s renders after `cursor` (a render id), newest first unless `ascending`.
+    /// `limit` of `subject`'s renders (of `listing` when it names one) after `cursor` (a render id), newest first
+    /// unless `ascending`.
     pub async fn renders_page(
         &self,
-        kind: Kind,
-        subject: &str,
+        (kind, subject, listing): (Kind, &str, Option<&str>),
         limit: u32,
         cursor: Option<String>,
         ascending: bool,
     ) -> Result<OwnedPage, ServerError> {
-        self.store.owned_page(kind, subject, limit, cursor.as_deref(), ascending).await
+        self.store.owned_page(kind, subject, listing, limit, cursor.as_deref(), ascending).await
     }
 }

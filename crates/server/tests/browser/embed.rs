@@ -286,6 +286,14 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
 
         // Ana starts from the listing's photo and creates a render.
         set_attribute(&driver, "first", "photo-url", &photo).await?;
+        // with the listing's references, which come back in every event about the render
+        set_attribute(&driver, "first", "listing-id", "L-1042").await?;
+        set_attribute(&driver, "first", "photo-id", "p-7").await?;
+        driver.execute(r#"document.getElementById("first").metadata = { mls: 1042, agent: "Zoë" };"#, vec![]).await?;
+        let references = json!({"listing_id": "L-1042", "photo_id": "p-7", "metadata": {"mls": 1042, "agent": "Zoë"}});
+        let referenced = |detail: &Value| {
+            json!({"listing_id": detail["listing_id"], "photo_id": detail["photo_id"], "metadata": detail["metadata"]})
+        };
         set_attribute(&driver, "first", "view", "new-render").await?;
         let field = first.query(By::Css("input[type=url]")).first().await?;
         assert_eq!(field.prop("value").await?.as_deref(), Some(photo.as_str()), "photo-url starts the form");
@@ -295,9 +303,11 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
         let created = heard(&driver, "vstage-render-created", "first").await?;
         let render_id = created["render_id"].as_str().unwrap_or_default().to_string();
         assert!(render_id.starts_with("rnd_"), "{created}");
+        assert_eq!(referenced(&created), references, "{created}");
         let done = heard(&driver, "vstage-variation-done", "first").await?;
         assert_eq!(done["render_id"], render_id.as_str());
         assert_eq!(done["variation_type"], "staging");
+        assert_eq!(referenced(&done), references, "{done}");
         assert!(done["result"]["url"].as_str().is_some_and(|url| url.starts_with(&server.url)), "{done}");
 
         // "Use in listing" hands the host the result with its disclosure, at the server's kept copy once the
@@ -328,6 +338,11 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
         assert_eq!(chosen["variation_id"], done["variation_id"]);
         let kept = chosen["url"].as_str().unwrap_or_default();
         assert!(kept.starts_with(&kept_prefix), "the kept copy, not the service's: {chosen}");
+        for copy in ["optimized_url", "thumbnail_url"] {
+            let address = chosen[copy].as_str().unwrap_or_default();
+            assert!(address.starts_with(&kept_prefix), "{copy} is a kept copy too: {chosen}");
+        }
+        assert_eq!(referenced(&chosen), references, "{chosen}");
         let image = reqwest::Client::new().get(kept).bearer_auth(&ana).header("Origin", &host_origin).send().await;
         assert_eq!(image.unwrap().status(), 200, "the host's backend fetches it with the agent's token");
         // the listing's photo, kept with the result (the server's default profile, AB 723, links its page)

@@ -9,7 +9,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 use thirtyfour::prelude::*;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
@@ -17,6 +17,7 @@ use vstage_api::disclosure::{DisclosureProfile, Placement, ResoMedia};
 use vstage_api::host_events::{
     AllowanceLevel, Ready, RenderCreated, ResultChosen, TokenExpired, VariationDone, WidgetError,
 };
+use vstage_api::host_reference::HostReference;
 use vstage_api::render::{ResultImage, VariationResult};
 use vstage_api::usage::UsageKind;
 use vstage_api::vocabulary::VariationType;
@@ -68,7 +69,14 @@ fn every_detail() -> Vec<(&'static str, Value)> {
         optimized_url: Some(format!("https://vstage.example/{name}-web.jpg")),
         thumbnail_url: Some(format!("https://vstage.example/{name}-small.jpg")),
     };
+    let reference = HostReference {
+        listing_id: Some("L-1042".into()),
+        photo_id: Some("photo-7".into()),
+        metadata: Some([("mls".to_string(), json!(1042)), ("agent".to_string(), json!("a-17"))].into()),
+    };
     let chosen = ResultChosen {
+        subject: Some("agent-17".into()),
+        chosen_at: Some("2026-12-02T08:00:00.000Z".into()),
         render_id: "rnd_1".into(),
         variation_id: "var_1".into(),
         variation_type: Some(VariationType::Staging),
@@ -98,6 +106,9 @@ fn every_detail() -> Vec<(&'static str, Value)> {
             media_alteration: vec!["DeclutteredItemRemoved".into(), "VirtualStagingItemAddition".into()],
             long_description: "Virtually staged: this image was digitally altered.".into(),
         }),
+        processing: Some("Furniture added in the modern style".into()),
+        lang: Some("en".into()),
+        reference: reference.clone(),
     };
     let allowance = AllowanceLevel { kind: UsageKind::ImageEditing, used: 8, limit: 10, renews_at: 1_800_000_000_000 };
     let done = |result| VariationDone {
@@ -105,10 +116,11 @@ fn every_detail() -> Vec<(&'static str, Value)> {
         variation_id: "var_1".into(),
         variation_type: Some(VariationType::DayToDusk),
         result,
+        reference: HostReference::default(),
     };
     vec![
         ("VstageReadyDetail", full(Ready { api_base: "https://vstage.example/api".into() })),
-        ("VstageRenderCreatedDetail", full(RenderCreated { render_id: "rnd_1".into() })),
+        ("VstageRenderCreatedDetail", full(RenderCreated { render_id: "rnd_1".into(), reference })),
         ("VstageVariationDoneDetail", full(done(Some(VariationResult::One(image("one")))))),
         ("VstageVariationDoneDetail", full(done(Some(VariationResult::Many(vec![image("a"), image("b")]))))),
         ("VstageVariationDoneDetail", full(done(None))),

@@ -450,3 +450,103 @@ async fn a_receiver_that_hangs_and_one_that_is_slow_hold_back_no_other() {
     assert_eq!(per_render(&to_slow), per_render(&outbox_order(&slow)), "the slow one's in order per render too");
     assert_eq!(ids_of(&hanging_got.lock().unwrap()), ids_of(&first_to_hanging), "the hanging one still holds one");
 }
+
+/// A staging of `photo` sent with `reference` as the `Vstage-Reference` header, waited for.
+async fn staged_with_reference(server: &Server, photo: &str, reference: &str) -> reqwest::Response {
+    reqwest::Client::new()
+        .post(server.api("/v2/renders"))
+        .header("Vstage-Reference", reference)
+        .json(&json!({
+            "image_url": photo,
+            "variation_count": 1,
+            "config": {"type": "staging", "add_furniture": {"style": "modern", "room_type": "living"}},
+            "wait_for_completion": true,
+        }))
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_hosts_references_come_back_in_every_event_the_list_and_the_chosen_result() {
+    let (url, received) = receiver(0).await;
+    let dist = widget_dir();
+    let server =
+        Server::start_with(dist.path(), &["--host-webhook-url", &url], &[("VSTAGE_HOST_WEBHOOK_SECRET", SECRET)]).await;
+    let photo = sample_url(&server, "living-empty.jpg").await;
+    let reference = json!({"listing_id": "L-1042", "photo_id": "p-7", "metadata": {"mls": 1042, "agent": "Zoë"}});
+    // in ASCII, as a header carries it: JSON's escape for the ë
+    let header = reference.to_string().replace('ë', "\\u00eb");
+    let answer = staged_with_reference(&server, &photo, &header).await;
+    assert_eq!(answer.status(), 200);
+    let render_id = answer.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_string();
+    staged_with_reference(&server, &photo, r#"{"listing_id": "L-9"}"#).await;
+
+    let deliveries = wait_for(&received, 4).await;
+    let ours: Vec<Value> = deliveries
+        .iter()
+        .map(|(headers, body)| verified_by_the_reference(headers, body).expect("verified"))
+        .filter(|payload| payload["data"]["render_id"] == render_id.as_str())
+        .collect();
+    let mut types: Vec<&str> = ours.iter().map(|payload| payload["type"].as_str().unwrap()).collect();
+    types.sort_unstable();
+    assert_eq!(types, ["render.created", "variation.done"]);
+    for payload in &ours {
+        let data = &payload["data"];
+        assert_eq!(
+            (&data["listing_id"], &data["photo_id"], &data["metadata"]),
+            (&reference["listing_id"], &reference["photo_id"], &reference["metadata"]),
+            "{payload}"
+        );
+    }
+
+    // read back, and listed by listing
+    let kept: Value =
+        reqwest::get(server.api(&format!("/references/{render_id}"))).await.unwrap().json().await.unwrap();
+    assert_eq!(kept, reference);
+    let listed: Value = reqwest::get(server.api("/v2/renders?listing_id=L-1042")).await.unwrap().json().await.unwrap();
+    let ids: Vec<&str> = listed["items"].as_array().unwrap().iter().map(|item| item["id"].as_str().unwrap()).collect();
+    assert_eq!((ids, &listed["total_count"]), (vec![render_id.as_str()], &json!(1)), "{listed}");
+
+    // chosen: the webhook carries what the DOM event carries, with lasting addresses only
+    let done = ours.iter().find(|payload| payload["type"] == "variation.done").unwrap();
+    let variation_id = done["data"]["variation_id"].as_str().unwrap();
+    let chosen = json!({"render_id": render_id, "variation_id": variation_id, "profile": "ab723"});
+    let answer = reqwest::Client::new().post(server.api("/disclosures")).json(&chosen).send().await.unwrap();
+    assert_eq!(answer.status(), 200);
+    let record: Value = answer.json().await.unwrap();
+    let deliveries = wait_for(&received, 5).await;
+    let (headers, body) = &deliveries[4];
+    let payload = verified_by_the_reference(headers, body).expect("verified");
+    let data = &payload["data"];
+    assert_eq!(payload["type"], "result.chosen");
+    assert_eq!((&data["listing_id"], &data["metadata"]), (&reference["listing_id"], &reference["metadata"]));
+    assert_eq!((&data["disclosure_id"], &data["virtually_staged"]), (&record["id"], &json!(true)), "{data}");
+    assert!(data["chosen_at"].as_str().is_some_and(|at| at.ends_with('Z') && at.contains('T')), "{data}");
+    for role in ["url", "optimized_url", "thumbnail_url", "original_url"] {
+        let address = data[role].as_str().unwrap_or_else(|| panic!("{role} in {data}"));
+        assert!(address.starts_with(&server.api("/results/")), "{role} is kept here: {address}");
+        assert_eq!(reqwest::get(address).await.unwrap().status(), 200, "{role} opens");
+    }
+    assert_eq!((&record["listing_id"], &record["optimized_url"]), (&data["listing_id"], &data["optimized_url"]));
+}
+
+#[tokio::test]
+async fn references_out_of_bounds_are_refused_before_anything_is_made() {
+    let dist = widget_dir();
+    let server = Server::start(dist.path()).await;
+    let photo = sample_url(&server, "living-empty.jpg").await;
+    let cases = [
+        (r#"{"listingId": "L-1"}"#, "unknown field"),
+        (r#"{"metadata": {"a": {"b": 1}}}"#, "strings, numbers or booleans"),
+        ("L-1", "not a reference"),
+    ];
+    for (header, said) in cases {
+        let answer = staged_with_reference(&server, &photo, header).await;
+        assert_eq!(answer.status(), 400, "{header}");
+        let message = answer.json::<Value>().await.unwrap()["message"].as_str().unwrap().to_string();
+        assert!(message.contains(said), "{header}: {message}");
+    }
+    let listed: Value = reqwest::get(server.api("/v2/renders")).await.unwrap().json().await.unwrap();
+    assert_eq!(listed["items"], json!([]), "nothing was made: {listed}");
+}

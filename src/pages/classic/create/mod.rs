@@ -31,6 +31,7 @@ use crate::upload::use_uploader;
 
 #[component]
 pub fn ClassicNew() -> impl IntoView {
+    crate::host_reference::send_with_creations();
     let locale = use_locale();
     let form = NewClassicForm::new();
     let submit = sender(form);

@@ -15,6 +15,7 @@ impl DisclosureRecords for Postgres {
         self.run(move |pool| async move {
             let index = i64::from(record.image_index);
             let choice = record.choice();
+            let reference = reference_json(&record.reference);
             let mut connection = pool.get().await?;
             let tx = connection.transaction().await?;
             // One record of a subject's at a time, whichever server makes it: what it counts stays so.
@@ -31,7 +32,7 @@ impl DisclosureRecords for Postgres {
             tx.execute(
                 &format!(
                     "INSERT INTO disclosures ({DISCLOSURE_COLUMNS}, choice) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"
                 ),
                 &[
                     &record.id,
@@ -47,6 +48,11 @@ impl DisclosureRecords for Postgres {
                     &record.lang,
                     &record.photo_file,
                     &record.original_file,
+                    &record.optimized_file,
+                    &record.thumbnail_file,
+                    &record.reference.listing_id,
+                    &reference,
+                    &record.replaces,
                     &choice,
                 ],
             )

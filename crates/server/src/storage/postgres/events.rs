@@ -4,7 +4,7 @@ use super::*;
 use crate::storage::store::EventLog;
 
 /// The subject a delivery is for: its render's recorded owner, or else the subject that started the creation it
-/// names, recorded now as the owner (with the photo the creation named); `None` for neither.
+/// names, recorded now as the owner (with the photo and the host's references the creation named); `None` for neither.
 async fn owner_or_creator(
     tx: &tokio_postgres::Transaction<'_>,
     delivery: &Delivery,
@@ -28,6 +28,14 @@ async fn owner_or_creator(
     tx.execute(
         "INSERT INTO render_photos (render_id, address)
          SELECT $1, photo FROM creations WHERE token = $2 AND kind = 'render' AND photo IS NOT NULL
+         ON CONFLICT DO NOTHING",
+        &[&delivery.id, creation],
+    )
+    .await?;
+    tx.execute(
+        "INSERT INTO render_references (render_id, listing_id, reference)
+         SELECT $1, reference::JSON ->> 'listing_id', reference FROM creations
+         WHERE token = $2 AND kind = 'render' AND reference IS NOT NULL
          ON CONFLICT DO NOTHING",
         &[&delivery.id, creation],
     )

@@ -30,7 +30,7 @@ use super::outbox::OutboxEntry;
 use super::store::{
     ClaimReporter, Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LedgerRow, LevelReached, LevelReports,
     Limits, LogBounds, OwnedPage, Reservation, Reserved, Store, StoredEvent, SubjectAllowance, UploadRecord,
-    board_full, not_a_cursor,
+    board_full, not_a_cursor, reference_json, reference_of_json,
 };
 use crate::error::ServerError;
 use crate::metrics::PoolState;
@@ -53,6 +53,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/0008_content_credentials.sql"),
     include_str!("../../../migrations/postgres/0009_render_charges.sql"),
     include_str!("../../../migrations/postgres/0010_disclosures_by_variation.sql"),
+    include_str!("../../../migrations/postgres/0011_host_references.sql"),
 ];
 
 pub struct Postgres {
@@ -214,7 +215,8 @@ fn read_kept(row: &Row) -> KeptFile {
 
 /// The columns of `disclosures` in `DisclosureRecord`'s order, as `read_disclosure` reads them.
 const DISCLOSURE_COLUMNS: &str = "id, subject, created_at, render_id, variation_id, image_index, variation_type, \
-     style, furniture_removed, profile, lang, photo_file, original_file";
+     style, furniture_removed, profile, lang, photo_file, original_file, optimized_file, thumbnail_file, listing_id, \
+     reference, replaces";
 
 fn read_disclosure(row: &Row) -> DisclosureRecord {
     DisclosureRecord {
@@ -231,6 +233,10 @@ fn read_disclosure(row: &Row) -> DisclosureRecord {
         lang: row.get(10),
         photo_file: row.get(11),
         original_file: row.get(12),
+        optimized_file: row.get(13),
+        thumbnail_file: row.get(14),
+        reference: reference_of_json(row.get::<_, Option<String>>(16).as_deref()),
+        replaces: row.get(17),
     }
 }
 

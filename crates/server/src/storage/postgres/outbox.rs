@@ -7,16 +7,24 @@ use tokio_postgres::Row;
 
 use super::Postgres;
 use crate::error::ServerError;
-use crate::storage::outbox::{Attempt, Claimed, DeliveryCounts, DeliveryRow, HostOutbox, OutboxEntry};
+use crate::storage::outbox::{Attempt, Claimed, DeliveryCounts, DeliveryRow, HostOutbox, OutboxEntry, with_reference};
 
-/// Puts `entries` in the outbox within `tx`, due at once; an entry already there (the same event for the same
-/// receiver) is left as it is.
+/// Puts `entries` in the outbox within `tx`, due at once, each about a render with the render's references; an
+/// entry already there (the same event for the same receiver) is left as it is.
 pub(super) async fn enqueue(tx: &impl GenericClient, entries: &[OutboxEntry]) -> Result<(), ServerError> {
     for entry in entries {
+        let payload = match entry.render_id.is_empty() {
+            true => entry.payload.clone(),
+            false => {
+                let sql = "SELECT reference FROM render_references WHERE render_id = $1";
+                let kept = tx.query_opt(sql, &[&entry.render_id]).await?.map(|row| row.get::<_, String>(0));
+                with_reference(&entry.payload, kept.as_deref())
+            }
+        };
         tx.execute(
             "INSERT INTO host_outbox (id, target, render_id, kind, payload, created_at, next_at)
              VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (id, target) DO NOTHING",
-            &[&entry.id, &entry.target, &entry.render_id, &entry.kind, &entry.payload, &entry.created_at],
+            &[&entry.id, &entry.target, &entry.render_id, &entry.kind, &payload, &entry.created_at],
         )
         .await?;
     }

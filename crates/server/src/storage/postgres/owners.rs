@@ -1,5 +1,7 @@
 //! `OwnerRecords` (`store/owners.rs`) on PostgreSQL: its SQL.
 
+use vstage_api::host_reference::HostReference;
+
 use super::*;
 use crate::storage::store::{Creation, OwnerRecords};
 
@@ -51,11 +53,12 @@ impl OwnerRecords for Postgres {
         &self,
         kind: Kind,
         subject: &str,
+        listing: Option<&str>,
         limit: u32,
         cursor: Option<&str>,
         ascending: bool,
     ) -> Result<OwnedPage, ServerError> {
-        let (subject, cursor) = (subject.to_string(), cursor.map(str::to_string));
+        let (subject, cursor, listing) = (subject.to_string(), cursor.map(str::to_string), listing.map(str::to_string));
         self.run(move |pool| async move {
             let client = pool.get().await?;
             let after: Option<i64> = match &cursor {
@@ -73,18 +76,22 @@ impl OwnerRecords for Postgres {
             };
             let sql = format!(
                 "SELECT id FROM owners WHERE kind = $1 AND subject = $2 AND ($3::BIGINT IS NULL OR seq {} $3)
-                 ORDER BY seq {} LIMIT $4",
+                 AND {} ORDER BY seq {} LIMIT $4",
                 if ascending { ">" } else { "<" },
+                in_listing(5),
                 if ascending { "ASC" } else { "DESC" }
             );
             let ids = client
-                .query(&sql, &[&kind.as_str(), &subject, &after, &(i64::from(limit) + 1)])
+                .query(&sql, &[&kind.as_str(), &subject, &after, &(i64::from(limit) + 1), &listing])
                 .await?
                 .iter()
                 .map(|row| row.get(0))
                 .collect();
             let total: i64 = client
-                .query_one("SELECT COUNT(*) FROM owners WHERE kind = $1 AND subject = $2", &[&kind.as_str(), &subject])
+                .query_one(
+                    &format!("SELECT COUNT(*) FROM owners WHERE kind = $1 AND subject = $2 AND {}", in_listing(3)),
+                    &[&kind.as_str(), &subject, &listing],
+                )
                 .await?
                 .get(0);
             Ok(OwnedPage::from_rows(ids, limit, total))
@@ -95,13 +102,14 @@ impl OwnerRecords for Postgres {
     async fn record_creation(&self, creation: &Creation<'_>, now: i64) -> Result<(), ServerError> {
         let (token, kind, subject) = (creation.token.to_string(), creation.kind, creation.subject.to_string());
         let photo = creation.photo.map(str::to_string);
+        let reference = creation.reference.map(reference_json);
         self.run(move |pool| async move {
             pool.get()
                 .await?
                 .execute(
-                    "INSERT INTO creations (token, kind, subject, started_at, photo) VALUES ($1, $2, $3, $4, $5)
-                     ON CONFLICT DO NOTHING",
-                    &[&token, &kind.as_str(), &subject, &now, &photo],
+                    "INSERT INTO creations (token, kind, subject, started_at, photo, reference)
+                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+                    &[&token, &kind.as_str(), &subject, &now, &photo, &reference],
                 )
                 .await?;
             Ok(())
@@ -137,4 +145,37 @@ impl OwnerRecords for Postgres {
         })
         .await
     }
+
+    async fn record_references(&self, references: &[(String, HostReference)]) -> Result<(), ServerError> {
+        let ids: Vec<String> = references.iter().map(|(render_id, _)| render_id.clone()).collect();
+        let listings: Vec<Option<String>> = references.iter().map(|(_, one)| one.listing_id.clone()).collect();
+        let json: Vec<String> = references.iter().map(|(_, one)| reference_json(one)).collect();
+        self.run(move |pool| async move {
+            pool.get()
+                .await?
+                .execute(
+                    "INSERT INTO render_references (render_id, listing_id, reference)
+                     SELECT * FROM unnest($1::TEXT[], $2::TEXT[], $3::TEXT[]) ON CONFLICT DO NOTHING",
+                    &[&ids, &listings, &json],
+                )
+                .await?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn reference_of(&self, render_id: &str) -> Result<HostReference, ServerError> {
+        let render_id = render_id.to_string();
+        self.run(move |pool| async move {
+            let sql = "SELECT reference FROM render_references WHERE render_id = $1";
+            let row = pool.get().await?.query_opt(sql, &[&render_id]).await?;
+            Ok(reference_of_json(row.map(|row| row.get::<_, String>(0)).as_deref()))
+        })
+        .await
+    }
+}
+
+/// The condition on `owners` that keeps one listing's renders, the listing's id in parameter `n` (all when null).
+fn in_listing(n: u8) -> String {
+    format!("(${n}::TEXT IS NULL OR id IN (SELECT render_id FROM render_references WHERE listing_id = ${n}::TEXT))")
 }

@@ -27,7 +27,7 @@ impl DisclosureRecords for Sqlite {
             tx.execute(
                 &format!(
                     "INSERT INTO disclosures ({DISCLOSURE_COLUMNS}, choice) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"
                 ),
                 params![
                     record.id,
@@ -43,6 +43,11 @@ impl DisclosureRecords for Sqlite {
                     record.lang,
                     record.photo_file,
                     record.original_file,
+                    record.optimized_file,
+                    record.thumbnail_file,
+                    record.reference.listing_id,
+                    reference_json(&record.reference),
+                    record.replaces,
                     record.choice()
                 ],
             )?;

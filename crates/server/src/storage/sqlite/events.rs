@@ -24,6 +24,12 @@ impl EventLog for Sqlite {
                              SELECT ?1, photo FROM creations WHERE token = ?2 AND kind = 'render' AND photo IS NOT NULL",
                             params![delivery.id, delivery.creation],
                         )?;
+                        tx.execute(
+                            "INSERT OR IGNORE INTO render_references (render_id, listing_id, reference)
+                             SELECT ?1, json_extract(reference, '$.listing_id'), reference FROM creations
+                             WHERE token = ?2 AND kind = 'render' AND reference IS NOT NULL",
+                            params![delivery.id, delivery.creation],
+                        )?;
                         creator
                     }
                     None => delivery.unowned_subject.clone(),

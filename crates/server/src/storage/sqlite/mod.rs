@@ -26,7 +26,7 @@ use super::outbox::OutboxEntry;
 use super::store::{
     ClaimReporter, Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LedgerRow, LevelReached, LevelReports,
     Limits, LogBounds, OwnedPage, Reservation, Reserved, Store, StoredEvent, SubjectAllowance, UploadRecord,
-    board_full, not_a_cursor,
+    board_full, not_a_cursor, reference_json, reference_of_json,
 };
 use crate::error::ServerError;
 
@@ -58,6 +58,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/sqlite/0013_content_credentials.sql"),
     include_str!("../../../migrations/sqlite/0014_render_charges.sql"),
     include_str!("../../../migrations/sqlite/0015_disclosures_by_variation.sql"),
+    include_str!("../../../migrations/sqlite/0016_host_references.sql"),
 ];
 
 impl Sqlite {
@@ -164,7 +165,8 @@ fn read_kept(row: &rusqlite::Row<'_>) -> rusqlite::Result<KeptFile> {
 
 /// The columns of `disclosures` in `DisclosureRecord`'s order, as `read_disclosure` reads them.
 const DISCLOSURE_COLUMNS: &str = "id, subject, created_at, render_id, variation_id, image_index, variation_type, \
-     style, furniture_removed, profile, lang, photo_file, original_file";
+     style, furniture_removed, profile, lang, photo_file, original_file, optimized_file, thumbnail_file, listing_id, \
+     reference, replaces";
 
 fn read_disclosure(row: &rusqlite::Row<'_>) -> rusqlite::Result<DisclosureRecord> {
     Ok(DisclosureRecord {
@@ -181,6 +183,10 @@ fn read_disclosure(row: &rusqlite::Row<'_>) -> rusqlite::Result<DisclosureRecord
         lang: row.get(10)?,
         photo_file: row.get(11)?,
         original_file: row.get(12)?,
+        optimized_file: row.get(13)?,
+        thumbnail_file: row.get(14)?,
+        reference: reference_of_json(row.get::<_, Option<String>>(16)?.as_deref()),
+        replaces: row.get(17)?,
     })
 }
 

@@ -1,28 +1,29 @@
 //! The host's webhooks' outbox (`storage/outbox.rs`) in SQLite: one connection, so a claim is one statement.
 
 use async_trait::async_trait;
-use rusqlite::{Transaction, params};
+use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::Sqlite;
 use crate::error::ServerError;
-use crate::storage::outbox::{Attempt, Claimed, DeliveryCounts, DeliveryRow, HostOutbox, OutboxEntry};
+use crate::storage::outbox::{Attempt, Claimed, DeliveryCounts, DeliveryRow, HostOutbox, OutboxEntry, with_reference};
 
-/// Puts `entries` in the outbox within `tx`, due at once; an entry already there (the same event for the same
-/// receiver) is left as it is.
+/// Puts `entries` in the outbox within `tx`, due at once, each about a render with the render's references; an
+/// entry already there (the same event for the same receiver) is left as it is.
 pub(super) fn enqueue(tx: &Transaction<'_>, entries: &[OutboxEntry]) -> rusqlite::Result<()> {
     let mut insert = tx.prepare_cached(
         "INSERT INTO host_outbox (id, target, render_id, kind, payload, created_at, next_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) ON CONFLICT (id, target) DO NOTHING",
     )?;
+    let mut reference = tx.prepare_cached("SELECT reference FROM render_references WHERE render_id = ?1")?;
     for entry in entries {
-        insert.execute(params![
-            entry.id,
-            entry.target,
-            entry.render_id,
-            entry.kind,
-            entry.payload,
-            entry.created_at
-        ])?;
+        let payload = match entry.render_id.is_empty() {
+            true => entry.payload.clone(),
+            false => {
+                let kept: Option<String> = reference.query_row([&entry.render_id], |row| row.get(0)).optional()?;
+                with_reference(&entry.payload, kept.as_deref())
+            }
+        };
+        insert.execute(params![entry.id, entry.target, entry.render_id, entry.kind, payload, entry.created_at])?;
     }
     Ok(())
 }

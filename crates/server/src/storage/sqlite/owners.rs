@@ -1,5 +1,7 @@
 //! `OwnerRecords` (`store/owners.rs`) on SQLite: its SQL.
 
+use vstage_api::host_reference::HostReference;
+
 use super::*;
 use crate::storage::store::{Creation, OwnerRecords};
 
@@ -45,11 +47,12 @@ impl OwnerRecords for Sqlite {
         &self,
         kind: Kind,
         subject: &str,
+        listing: Option<&str>,
         limit: u32,
         cursor: Option<&str>,
         ascending: bool,
     ) -> Result<OwnedPage, ServerError> {
-        let (subject, cursor) = (subject.to_string(), cursor.map(str::to_string));
+        let (subject, cursor, listing) = (subject.to_string(), cursor.map(str::to_string), listing.map(str::to_string));
         self.run(move |db| {
             let after: Option<i64> = match &cursor {
                 Some(cursor) => Some(
@@ -64,18 +67,19 @@ impl OwnerRecords for Sqlite {
                 None => None,
             };
             let sql = format!(
-                "SELECT id FROM owners WHERE kind = ?4 AND subject = ?1 AND (?2 IS NULL OR seq {} ?2)
+                "SELECT id FROM owners WHERE kind = ?4 AND subject = ?1 AND (?2 IS NULL OR seq {} ?2) AND {}
                  ORDER BY seq {} LIMIT ?3",
                 if ascending { ">" } else { "<" },
+                in_listing(5),
                 if ascending { "ASC" } else { "DESC" }
             );
             let ids: Vec<String> = db
                 .prepare_cached(&sql)?
-                .query_map(params![subject, after, i64::from(limit) + 1, kind.as_str()], |row| row.get(0))?
+                .query_map(params![subject, after, i64::from(limit) + 1, kind.as_str(), listing], |row| row.get(0))?
                 .collect::<Result<_, _>>()?;
             let total: i64 = db.query_row(
-                "SELECT COUNT(*) FROM owners WHERE kind = ?2 AND subject = ?1",
-                params![subject, kind.as_str()],
+                &format!("SELECT COUNT(*) FROM owners WHERE kind = ?2 AND subject = ?1 AND {}", in_listing(3)),
+                params![subject, kind.as_str(), listing],
                 |row| row.get(0),
             )?;
             Ok(OwnedPage::from_rows(ids, limit, total))
@@ -86,10 +90,12 @@ impl OwnerRecords for Sqlite {
     async fn record_creation(&self, creation: &Creation<'_>, now: i64) -> Result<(), ServerError> {
         let (token, kind, subject) = (creation.token.to_string(), creation.kind, creation.subject.to_string());
         let photo = creation.photo.map(str::to_string);
+        let reference = creation.reference.map(reference_json);
         self.run(move |db| {
             db.execute(
-                "INSERT OR IGNORE INTO creations (token, kind, subject, started_at, photo) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![token, kind.as_str(), subject, now, photo],
+                "INSERT OR IGNORE INTO creations (token, kind, subject, started_at, photo, reference)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![token, kind.as_str(), subject, now, photo, reference],
             )?;
             Ok(())
         })
@@ -120,4 +126,38 @@ impl OwnerRecords for Sqlite {
         })
         .await
     }
+
+    async fn record_references(&self, references: &[(String, HostReference)]) -> Result<(), ServerError> {
+        let rows: Vec<(String, Option<String>, String)> = references
+            .iter()
+            .map(|(render_id, reference)| (render_id.clone(), reference.listing_id.clone(), reference_json(reference)))
+            .collect();
+        self.run(move |db| {
+            let tx = db.transaction()?;
+            for (render_id, listing_id, reference) in &rows {
+                tx.execute(
+                    "INSERT OR IGNORE INTO render_references (render_id, listing_id, reference) VALUES (?1, ?2, ?3)",
+                    params![render_id, listing_id, reference],
+                )?;
+            }
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn reference_of(&self, render_id: &str) -> Result<HostReference, ServerError> {
+        let render_id = render_id.to_string();
+        self.run(move |db| {
+            let sql = "SELECT reference FROM render_references WHERE render_id = ?1";
+            let json: Option<String> = db.query_row(sql, params![render_id], |row| row.get(0)).optional()?;
+            Ok(reference_of_json(json.as_deref()))
+        })
+        .await
+    }
+}
+
+/// The condition on `owners` that keeps one listing's renders, the listing's id in parameter `n` (all when null).
+fn in_listing(n: u8) -> String {
+    format!("(?{n} IS NULL OR id IN (SELECT render_id FROM render_references WHERE listing_id = ?{n}))")
 }

@@ -25,6 +25,14 @@ pub struct DisclosureRecord {
     pub photo_file: String,
     /// The kept original photo (`render/original.jpg`).
     pub original_file: String,
+    /// The kept copies of the result for screens and lists, when they are kept and the shown photo is not a
+    /// labelled copy (they carry no label).
+    pub optimized_file: Option<String>,
+    pub thumbnail_file: Option<String>,
+    /// The address the render was made from: the listing's photo the result takes the place of.
+    pub replaces: Option<String>,
+    /// The host's references kept with the render, copied when the result was chosen.
+    pub reference: vstage_api::host_reference::HostReference,
 }
 
 impl DisclosureRecord {

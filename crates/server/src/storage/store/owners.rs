@@ -1,5 +1,8 @@
 //! Who created what: the renders and analyses recorded with their subject, paged for a subject, the creations
-//! under way (an event naming one finds its subject), and the photo each render was made from.
+//! under way (an event naming one finds its subject), the photo each render was made from, and the host's
+//! references kept with it (`listing_id`, `photo_id`, `metadata`).
+
+use vstage_api::host_reference::HostReference;
 
 use super::*;
 
@@ -48,13 +51,15 @@ pub(in crate::storage) fn not_a_cursor(cursor: &str) -> ServerError {
     ServerError::BadRequest(format!("cursor: `{cursor}` is not one of your renders; start again from the first page."))
 }
 
-/// A creation under way: its token, what it makes, for whom, and the photo of the one render it makes.
+/// A creation under way: its token, what it makes, for whom, the photo of the one render it makes, and the
+/// host's references of every render it makes (when they are the same for all).
 #[derive(Debug, Clone, Copy)]
 pub struct Creation<'a> {
     pub token: &'a str,
     pub kind: Kind,
     pub subject: &'a str,
     pub photo: Option<&'a str>,
+    pub reference: Option<&'a HostReference>,
 }
 
 #[async_trait]
@@ -70,12 +75,13 @@ pub trait OwnerRecords: Send + Sync {
     ) -> Result<(), ServerError>;
     /// Whether `subject` created every one of `ids`.
     async fn owns_all(&self, kind: Kind, ids: &[String], subject: &str) -> Result<bool, ServerError>;
-    /// `limit` of `subject`'s ids after `cursor` (one of them), newest first unless `ascending`; a cursor that is
-    /// not one of the subject's is a `BadRequest`.
+    /// `limit` of `subject`'s ids after `cursor` (one of them), newest first unless `ascending`, only those of
+    /// `listing` when it names one; a cursor that is not one of the subject's is a `BadRequest`.
     async fn owned_page(
         &self,
         kind: Kind,
         subject: &str,
+        listing: Option<&str>,
         limit: u32,
         cursor: Option<&str>,
         ascending: bool,
@@ -88,4 +94,18 @@ pub trait OwnerRecords: Send + Sync {
     async fn record_photos(&self, photos: &[(String, String)]) -> Result<(), ServerError>;
     /// The address of the photo `render_id` was made from, when it was created through this server.
     async fn photo_of(&self, render_id: &str) -> Result<Option<String>, ServerError>;
+    /// Records each render's references from the host (a retried record changes nothing: they never change).
+    async fn record_references(&self, references: &[(String, HostReference)]) -> Result<(), ServerError>;
+    /// The host's references kept with `render_id`; all `None` when it has none.
+    async fn reference_of(&self, render_id: &str) -> Result<HostReference, ServerError>;
+}
+
+/// A reference as the database keeps it: its JSON.
+pub(in crate::storage) fn reference_json(reference: &HostReference) -> String {
+    serde_json::to_string(reference).unwrap_or_else(|_| "{}".into())
+}
+
+/// The reference kept as `json`; all `None` for none (or for JSON no longer read, which cannot be written).
+pub(in crate::storage) fn reference_of_json(json: Option<&str>) -> HostReference {
+    json.and_then(|json| serde_json::from_str(json).ok()).unwrap_or_default()
 }
