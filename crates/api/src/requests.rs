@@ -213,10 +213,6 @@ pub struct ListRenders {
     pub cursor: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order: Option<SortOrder>,
-    /// vstage's, not the service's: only the renders made for this listing (the host's `listing-id`), paged by
-    /// `vstage serve` from its own records and never sent to the service.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub listing_id: Option<String>,
 }
 
 /// The query of `GET /renders/{render_id}`.
@@ -239,13 +235,7 @@ impl ListRenders {
             ("limit", self.limit.map(|n| n.to_string())),
             ("cursor", self.cursor.clone()),
             ("order", self.order.map(|o| o.as_str().to_string())),
-            ("listing_id", self.listing_id.clone()),
         ])
-    }
-
-    /// The query as the service takes it: the contract's fields alone.
-    pub fn to_service_query(&self) -> String {
-        ListRenders { listing_id: None, ..self.clone() }.to_query()
     }
 }
 

@@ -346,14 +346,7 @@ impl BulkAddVariations {
 
 impl ListRenders {
     pub fn validate(&self) -> Result<(), ValidationError> {
-        page_limit("limit", self.limit)?;
-        match &self.listing_id {
-            Some(id) if !crate::host_reference::is_id(id) => {
-                let sentence = "listing_id is empty, longer than 128 characters, or holds a control character";
-                fail("listing_id", Rule::Pattern, Problem::Other(sentence.into()))
-            }
-            _ => Ok(()),
-        }
+        page_limit("limit", self.limit)
     }
 }
 

@@ -99,14 +99,9 @@ fn every_endpoint_has_its_method_and_path() {
     block_on(async {
         c.status().await.unwrap();
         c.user().await.unwrap();
-        c.list_renders(&ListRenders {
-            limit: Some(5),
-            cursor: Some("r 0".into()),
-            order: Some(SortOrder::Asc),
-            listing_id: None,
-        })
-        .await
-        .unwrap();
+        c.list_renders(&ListRenders { limit: Some(5), cursor: Some("r 0".into()), order: Some(SortOrder::Asc) })
+            .await
+            .unwrap();
         let single = RenderConfigs::Single { config: staging(), variation_count: 2 };
         c.create_render(&CreateRender {
             image_urls: Vec::new(),

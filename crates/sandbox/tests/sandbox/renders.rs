@@ -226,10 +226,8 @@ async fn renders_page_newest_first_with_cursors() {
         created[..5].iter().rev().cloned().collect::<Vec<_>>()
     );
     assert_eq!(second.next_cursor, None);
-    let oldest = client
-        .list_renders(&ListRenders { limit: Some(3), order: Some(SortOrder::Asc), cursor: None, listing_id: None })
-        .await
-        .unwrap();
+    let oldest =
+        client.list_renders(&ListRenders { limit: Some(3), order: Some(SortOrder::Asc), cursor: None }).await.unwrap();
     assert_eq!(oldest.items.iter().map(|r| r.id.clone()).collect::<Vec<_>>(), created[..3].to_vec());
     assert_eq!(client.all_renders(SortOrder::Asc).await.unwrap().len(), 25);
 

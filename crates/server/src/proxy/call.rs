@@ -267,7 +267,7 @@ impl Call {
             }
             Call::GetVariation { .. } => (String::new(), (Bytes::new(), None)),
             Call::SetWebhookSecret(body) => (String::new(), json(body)?),
-            Call::ListRenders(query) => (without_mark(query.to_service_query()), (Bytes::new(), None)),
+            Call::ListRenders(query) => (without_mark(query.to_query()), (Bytes::new(), None)),
             Call::CreateRender(body) => (String::new(), json(body)?),
             Call::CreateRenders(body) => (String::new(), json(body)?),
             Call::AddVariationsInBulk(body) => (String::new(), json(body)?),

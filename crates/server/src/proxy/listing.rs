@@ -33,20 +33,28 @@ pub fn v1_route(proxy: Arc<Proxy>) -> Router {
     let list = move |Extension(subject): Extension<Subject>, RawQuery(query): RawQuery| {
         let proxy = proxy.clone();
         async move {
-            let query: ListRenders = read_query(query.as_deref().unwrap_or_default())?;
-            page(&proxy, Kind::V1Render, &subject, &query).await
+            let query = query.unwrap_or_default();
+            let listing = crate::proxy::reference::listing_asked(&query)?;
+            let renders: ListRenders = read_query(&query)?;
+            page(&proxy, (Kind::V1Render, listing.as_deref()), &subject, &renders).await
         }
     };
     Router::new().route("/v1/renders", axum::routing::get(list))
 }
 
-/// One page of `subject`'s renders of `kind` (`query` as `GET /v2/renders` takes it).
-pub async fn page(proxy: &Proxy, kind: Kind, subject: &Subject, query: &ListRenders) -> Result<Response, ServerError> {
+/// One page of `subject`'s renders of `kind` (of `listing` when it names one; `query` as `GET /v2/renders` takes
+/// it).
+pub async fn page(
+    proxy: &Proxy,
+    (kind, listing): (Kind, Option<&str>),
+    subject: &Subject,
+    query: &ListRenders,
+) -> Result<Response, ServerError> {
     query.validate().map_err(|e| ServerError::BadRequest(e.to_string()))?;
     let ascending = query.order.unwrap_or_default() == SortOrder::Asc;
     let limit = query.limit.unwrap_or(20).min(MAX_READS_PER_PAGE);
     let ownership = &proxy.state.ownership;
-    let of = (kind, subject.as_str(), query.listing_id.as_deref());
+    let of = (kind, subject.as_str(), listing);
     let owned = ownership.renders_page(of, limit, query.cursor.clone(), ascending).await?;
     // The request's arrival counted the first read, and holds one place under the in-flight cap.
     subject.spend_calls((owned.ids.len() as u32).saturating_sub(1)).await?;

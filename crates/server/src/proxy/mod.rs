@@ -112,6 +112,7 @@ impl Proxy {
         incoming: Incoming<'_>,
     ) -> Result<Response, ServerError> {
         let sent_reference = reference::sent(incoming.headers)?;
+        let asked = incoming.query;
         let mut call = Call::read(operation, incoming).await?;
         let references = reference::of_call(&call, sent_reference.as_deref())?;
         if subject.by_token() {
@@ -119,10 +120,11 @@ impl Proxy {
             Box::pin(self.require_own(&call, subject)).await?;
         }
         // A listing's renders are the server's to page: the service knows nothing of listings.
-        if let Call::ListRenders(query) = &call
-            && (subject.by_token() || query.listing_id.is_some())
-        {
-            return Box::pin(listing::page(self, Kind::Render, subject, query)).await;
+        if let Call::ListRenders(query) = &call {
+            let listing = reference::listing_asked(asked)?;
+            if subject.by_token() || listing.is_some() {
+                return Box::pin(listing::page(self, (Kind::Render, listing.as_deref()), subject, query)).await;
+            }
         }
         // A token's holder sees its own allowance and use, never the account's figures nor who owns it.
         if matches!(call, Call::User | Call::V1Ping) && subject.by_token() {

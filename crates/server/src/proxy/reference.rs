@@ -22,6 +22,23 @@ pub fn sent(headers: &HeaderMap) -> Result<Option<String>, ServerError> {
     Ok(Some(text.to_string()))
 }
 
+/// The listing a query of renders asks for (`listing_id`, ours beside the contract's `limit`, `cursor`, `order`):
+/// paged from the server's records, never sent to the service.
+pub fn listing_asked(query: &str) -> Result<Option<String>, ServerError> {
+    #[derive(serde::Deserialize)]
+    struct Asked {
+        listing_id: Option<String>,
+    }
+    let asked: Asked = crate::proxy::call::read_query(query)?;
+    match asked.listing_id {
+        Some(id) if !host_reference::is_id(&id) => Err(ServerError::BadRequest(
+            "listing_id is empty, longer than 128 characters, or holds a control character; give the listing's id."
+                .into(),
+        )),
+        other => Ok(other),
+    }
+}
+
 /// The references of each render `call` makes, from the header's text (all `None` without it); none for a call
 /// that makes no render, whose header is not read.
 pub fn of_call(call: &Call, sent: Option<&str>) -> Result<Vec<HostReference>, ServerError> {
