@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use futures::channel::oneshot;
 use leptos::prelude::*;
-use vstage_api::transport::{BrowserTransport, HttpRequest, HttpResponse, Transport, TransportError};
+use vstage_api::transport::{BrowserTransport, HttpRequest, HttpResponse, Method, Transport, TransportError};
 
 use crate::host_reference::HostReferences;
 
@@ -101,27 +101,18 @@ fn wake(waiting: &Mutex<Vec<oneshot::Sender<()>>>) {
 #[derive(Clone)]
 pub struct WidgetTransport {
     token: Token,
-    /// The host's references, sent with each creation (`Vstage-Reference`) once a screen that creates renders
-    /// installed the header's maker.
+    /// The host's references, sent with each creation (`Vstage-Reference`) as a screen that creates renders
+    /// made them.
     references: HostReferences,
 }
 
-/// What makes the `Vstage-Reference` header of a call: `crate::host_reference`'s, installed by the screens that
-/// create renders, so that its code loads with them rather than with the studio's first screen.
-pub struct CreationHeader;
-
-type HeaderMaker = fn(&HostReferences, &HttpRequest) -> Option<String>;
-
-static CREATION_HEADER: std::sync::OnceLock<HeaderMaker> = std::sync::OnceLock::new();
-
-impl CreationHeader {
-    pub fn install(maker: HeaderMaker) {
-        let _ = CREATION_HEADER.set(maker);
-    }
-
-    fn of(references: &HostReferences, request: &HttpRequest) -> Option<String> {
-        CREATION_HEADER.get().and_then(|maker| maker(references, request))
-    }
+/// Whether `request` creates renders, and so carries the host's references.
+fn creates_renders(request: &HttpRequest) -> bool {
+    // Bytes, not `str::split`: its searcher would load with the first screen for this one use.
+    let url = request.url.as_bytes();
+    let path = &url[..url.iter().position(|&b| b == b'?').unwrap_or(url.len())];
+    let creations: [&[u8]; 3] = [b"/v2/renders", b"/v2/renders/bulk", b"/v1/render/create"];
+    request.method == Method::Post && creations.iter().any(|end| path.ends_with(end))
 }
 
 impl Transport for WidgetTransport {
@@ -135,7 +126,9 @@ impl Transport for WidgetTransport {
             if let Some(token) = &token {
                 attempt.headers.push(("Authorization", format!("Bearer {token}")));
             }
-            if let Some(reference) = CreationHeader::of(&self.references, &request) {
+            if creates_renders(&request)
+                && let Some(reference) = self.references.header.get_untracked()
+            {
                 attempt.headers.push(("Vstage-Reference", reference));
             }
             let response = match BrowserTransport.send(attempt).await {

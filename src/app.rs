@@ -66,10 +66,11 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
     let expired = host.clone();
     let token = Token::new(attributes.token, move |message| expired.emit(TOKEN_EXPIRED, &TokenExpired { message }));
     let references = HostReferences {
-        listing_id: attributes.listing_id.into(),
-        photo_id: attributes.photo_id.into(),
-        photo_url: attributes.photo_url.into(),
-        metadata: attributes.metadata.into(),
+        listing_id: attributes.listing_id,
+        photo_id: attributes.photo_id,
+        photo_url: attributes.photo_url,
+        metadata: attributes.metadata,
+        header: RwSignal::new(None),
     };
     provide_context(references);
     provide_api(&base, token, references);
@@ -124,7 +125,7 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
                     Route::Classic => screen(|| Box::pin(classic_screen())),
                     Route::ClassicNew => screen(|| Box::pin(classic_new_screen())),
                     Route::ClassicRender { id } => screen(move || Box::pin(classic_render_screen(id.clone()))),
-                    Route::NotFound { .. } => view! { <NotFound /> }.into_any(),
+                    Route::NotFound { .. } => screen(|| Box::pin(unknown_path())),
                 }}
             </main>
         </div>
@@ -186,6 +187,13 @@ chunk! {
 chunk! {
     fn classic_render_screen(id: String) -> AnyView {
         unless_hidden(Part::Classic, || view! { <ClassicRender render_id=Signal::stored(id) /> }.into_any())
+    }
+}
+
+// A mistyped link's page, which no host starts on (not a `view`, so not named as a screen).
+chunk! {
+    fn unknown_path() -> AnyView {
+        view! { <NotFound /> }.into_any()
     }
 }
 

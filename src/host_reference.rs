@@ -7,37 +7,35 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use vstage_api::host_reference::{self, HostReference};
-use vstage_api::transport::{HttpRequest, Method};
 
 use crate::api::ApiClient;
 use crate::host::{Host, use_host};
 
-/// The element's references, as signals (the attributes').
+/// The element's references: its attributes' own signals.
 #[derive(Debug, Clone, Copy)]
 pub struct HostReferences {
-    pub listing_id: Signal<Option<String>>,
-    pub photo_id: Signal<Option<String>>,
+    pub listing_id: RwSignal<Option<String>>,
+    pub photo_id: RwSignal<Option<String>>,
     /// The photo `photo_id` names.
-    pub photo_url: Signal<Option<String>>,
-    pub metadata: Signal<Option<String>>,
+    pub photo_url: RwSignal<Option<String>>,
+    pub metadata: RwSignal<Option<String>>,
+    /// The `Vstage-Reference` header's value made of the above, `None` when the host gave none: kept by the
+    /// screens that create renders (`send_with_creations`), so that its making loads with them, not with the
+    /// studio's first screen; the transport adds it to each creation.
+    pub header: RwSignal<Option<String>>,
 }
 
 impl HostReferences {
-    /// The `Vstage-Reference` header for `request`, when it creates renders and the host gave references; its
-    /// `photo_url` tells the server which renders `photo_id` names (those of `photo-url`'s photo). Metadata that
-    /// is not within its bounds is left out (`check` told the host).
-    fn header_for(&self, request: &HttpRequest) -> Option<String> {
-        let path = request.url.split('?').next().unwrap_or_default();
-        let creates = ["/v2/renders", "/v2/renders/bulk", "/v1/render/create"].iter().any(|end| path.ends_with(end));
-        if request.method != Method::Post || !creates {
-            return None;
-        }
-        let (listing_id, photo_id) = (self.listing_id.get_untracked(), self.photo_id.get_untracked());
-        let metadata = self.metadata.get_untracked().and_then(|text| HostReference::metadata_of(&text).ok());
+    /// The header's value for the references as they are now; its `photo_url` tells the server which renders
+    /// `photo_id` names (those of `photo-url`'s photo). Metadata that is not within its bounds is left out
+    /// (`send_with_creations` told the host).
+    fn header_now(&self) -> Option<String> {
+        let (listing_id, photo_id) = (self.listing_id.get(), self.photo_id.get());
+        let metadata = self.metadata.get().and_then(|text| HostReference::metadata_of(&text).ok());
         if listing_id.is_none() && photo_id.is_none() && metadata.is_none() {
             return None;
         }
-        let photo_url = photo_id.as_ref().and(self.photo_url.get_untracked());
+        let photo_url = photo_id.as_ref().and(self.photo_url.get());
         let sent = serde_json::json!({
             "listing_id": listing_id, "photo_id": photo_id, "photo_url": photo_url, "metadata": metadata,
         });
@@ -45,12 +43,13 @@ impl HostReferences {
     }
 }
 
-/// Has the studio's calls carry the host's references from now on: called by each screen that creates renders,
-/// so that this code loads with them, not with the studio's first screen (`api::CreationHeader`). While the
-/// screen is shown, the host is told (`vstage-error`) when the `metadata` attribute cannot be sent.
+/// Keeps the header the studio's creations carry true to the element's references while the calling screen (one
+/// that creates renders) is shown, and tells the host (`vstage-error`) when the `metadata` attribute cannot be
+/// sent.
 pub fn send_with_creations() {
-    crate::api::CreationHeader::install(HostReferences::header_for);
-    let (Some(references), Some(host)) = (use_context::<HostReferences>(), use_host()) else { return };
+    let Some(references) = use_context::<HostReferences>() else { return };
+    Effect::new(move |_| references.header.set(references.header_now()));
+    let Some(host) = use_host() else { return };
     let metadata = references.metadata;
     Effect::new(move |_| {
         if let Some(Err(problem)) = metadata.get().map(|text| HostReference::metadata_of(&text)) {

@@ -21,7 +21,7 @@ pub enum Loading {
 
 /// The query for the page in `order` that starts at `cursor` (`None`: the first page).
 pub fn page_query(order: SortOrder, cursor: Option<String>) -> ListRenders {
-    ListRenders { limit: Some(PAGE_SIZE), cursor, order: Some(order), listing_id: None }
+    ListRenders { limit: Some(PAGE_SIZE), cursor, order: Some(order) }
 }
 
 /// The order the order chooser's value names: `asc` is oldest first, anything else newest first.
@@ -78,7 +78,7 @@ mod tests {
     #[wasm_bindgen_test(unsupported = test)]
     fn pages_are_twenty_in_the_order_chosen() {
         let first = page_query(order_named("asc"), None);
-        assert_eq!(first, ListRenders { limit: Some(20), cursor: None, order: Some(SortOrder::Asc), listing_id: None });
+        assert_eq!(first, ListRenders { limit: Some(20), cursor: None, order: Some(SortOrder::Asc) });
         let next = page_query(order_named("desc"), Some("c1".into()));
         assert_eq!((next.cursor.as_deref(), next.order), (Some("c1"), Some(SortOrder::Desc)));
         assert_eq!(order_named(""), SortOrder::Desc, "newest first unless oldest is asked for");
