@@ -8,6 +8,7 @@ mod support;
 
 mod access;
 mod allowances;
+mod configuration;
 mod deadlines;
 mod events;
 mod forwarding;
