@@ -10,6 +10,7 @@ mod access;
 mod allowances;
 mod configuration;
 mod deadlines;
+mod deploy;
 mod events;
 mod forwarding;
 mod health;
