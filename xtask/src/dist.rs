@@ -38,10 +38,11 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
         widget.and(server)
     })?;
     let name = format!("vstage-{}-{}", version(&server)?, host_target(project)?);
-    let folder = project.target().join("dist").join(&name);
+    let releases = project.target().join("dist");
+    let folder = releases.join(&name);
     assemble(&project.root, &server, &project.dist(), &folder)?;
-    checked(&folder)?;
-    let archive = folder.with_extension("tar.gz");
+    checked(&folder, &releases.join(format!("{name}.check")))?;
+    let archive = releases.join(format!("{name}.tar.gz"));
     pack(&folder, &name, &archive)?;
     println!("    release built in {:.1} s:", started.elapsed().as_secs_f64());
     println!("    {}\n    {}", folder.display(), archive.display());
@@ -119,19 +120,19 @@ fn copy_tree(from: &Path, to: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The folder's own `vstage check`, started from elsewhere with no `--dist`: it must find the folder's widget.
-fn checked(folder: &Path) -> anyhow::Result<()> {
-    let scratch = folder.with_extension("check");
-    let _ = std::fs::remove_dir_all(&scratch);
-    std::fs::create_dir_all(&scratch)?;
+/// The folder's own `vstage check`, started from `scratch` (made and removed) with no `--dist`: it must find the
+/// folder's widget.
+fn checked(folder: &Path, scratch: &Path) -> anyhow::Result<()> {
+    let _ = std::fs::remove_dir_all(scratch);
+    std::fs::create_dir_all(scratch)?;
     let mut check = Command::new(folder.join(BINARY));
-    check.args(["check", "--data-dir", "data"]).current_dir(&scratch);
+    check.args(["check", "--data-dir", "data"]).current_dir(scratch);
     // nothing of this shell's settings (a VSTAGE_DIST would hide what is proved)
     for (name, _) in std::env::vars_os().filter(|(name, _)| name.to_string_lossy().starts_with("VSTAGE_")) {
         check.env_remove(name);
     }
     let result = project::run("the release's vstage check (its widget found beside it)", &mut check);
-    let _ = std::fs::remove_dir_all(&scratch);
+    let _ = std::fs::remove_dir_all(scratch);
     result
 }
 
