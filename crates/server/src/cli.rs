@@ -542,6 +542,22 @@ mod tests {
     }
 
     #[test]
+    fn the_deployment_guide_names_every_variable() {
+        let guide = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/deploy.md")).unwrap();
+        let mut missing = Vec::new();
+        for (path, long, arg) in options() {
+            let Some(name) = variable(&arg) else { continue };
+            if !guide.contains(&format!("`{name}`")) {
+                missing.push(name);
+            }
+            if matches!(path.as_str(), "" | "serve") && !guide.contains(&format!("`--{long}`")) {
+                missing.push(format!("--{long}"));
+            }
+        }
+        assert!(missing.is_empty(), "docs/deploy.md's reference leaves out {missing:?}");
+    }
+
+    #[test]
     fn a_list_s_variable_is_comma_separated() {
         for (path, long, arg) in options() {
             if matches!(arg.get_action(), ArgAction::Append) && variable(&arg).is_some() {
