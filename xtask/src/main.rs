@@ -1,10 +1,11 @@
 //! `cargo xtask`: the only commands a newcomer needs (see the README's quick start).
 //! setup installs the tools, run builds and serves the studio, dev is the widget's edit-and-reload loop, test runs
-//! every suite, bench prints the figures.
+//! every suite, bench prints the figures, dist builds a release.
 
 mod bench;
 mod chunk_groups;
 mod dev;
+mod dist;
 mod first_load;
 mod precompress;
 mod project;
@@ -51,6 +52,9 @@ enum Command {
         #[arg(long)]
         data_dir: Option<std::path::PathBuf>,
     },
+    /// Build a release: the server (release profile) and the widget in target/dist/vstage-VERSION-TARGET/, with the
+    /// systemd unit, the container recipe and an example configuration, and its .tar.gz.
+    Dist,
     /// Trunk's post_build hook (Trunk.toml): splits the release build into chunks, names and compresses its files.
     #[command(hide = true)]
     SplitWidget,
@@ -71,6 +75,7 @@ fn main() -> ExitCode {
         Command::Setup => setup::ensure(&project, setup::Purpose::Test),
         Command::Run { listen } => run::run(&project, listen),
         Command::Dev { port, data_dir } => dev::run(&project, port, data_dir),
+        Command::Dist => dist::run(&project),
         Command::SplitWidget => widget::hook(&project),
         Command::Test { suite: None } => test::run(&project),
         Command::Test { suite: Some(suite) } => test::run_suite(&project, suite),

@@ -17,6 +17,7 @@ mod tests {
         ".config/",
         ".ci/",
         "docs/",
+        "deploy/",
         "Cargo.toml",
         "Cargo.lock",
         "README.md",

@@ -1,5 +1,7 @@
-//! The command line of the `vstage` binary: `vstage serve`, `vstage check`, `vstage sandbox` and `vstage token`.
-//! Every option has a default that works on a developer's machine; secrets come only from the environment.
+//! The command line of the `vstage` binary: `vstage serve`, `vstage check`, `vstage sandbox`, `vstage token` and the
+//! database's commands. Every option has a default that works on a developer's machine and a `VSTAGE_...`
+//! environment variable (the tests below hold both); serve's can also come from a TOML file (`--config`,
+//! `config_file.rs`). Secrets come only from the environment.
 
 use std::net::SocketAddr;
 use std::num::NonZeroUsize;
@@ -21,8 +23,13 @@ pub struct Cli {
     pub command: Command,
     /// How log lines are written to standard error: `text` for people, `json` (one object a line) for log
     /// shippers. RUST_LOG chooses what is logged (default: info).
-    #[arg(long, global = true, value_enum, default_value_t = LogFormat::Text)]
+    #[arg(long, env = "VSTAGE_LOG_FORMAT", global = true, value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
+    /// A TOML file of serve's options, keys named as the long flags (`listen = "127.0.0.1:8080"`); the command line
+    /// and the environment come before it. Read by serve and check, and for their `data-dir` and `database` by
+    /// allowance, usage and deliveries; sandbox and token do not read it. Secrets are refused there.
+    #[arg(long, env = "VSTAGE_CONFIG", global = true, value_name = "PATH")]
+    pub config: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -56,7 +63,7 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct DatabaseArgs {
     /// serve's --data-dir, where its SQLite database is.
-    #[arg(long, global = true, default_value = "vstage-data")]
+    #[arg(long, env = "VSTAGE_DATA_DIR", global = true, default_value = "vstage-data")]
     pub data_dir: PathBuf,
     /// serve's --database, when it uses PostgreSQL.
     #[arg(long, global = true, env = "VSTAGE_DATABASE_URL", hide_env_values = true)]
@@ -180,81 +187,82 @@ pub enum AccessMode {
 #[derive(Args)]
 pub struct ServeArgs {
     /// Address to listen on. Port 0 picks a free port (the chosen address is printed).
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    #[arg(long, env = "VSTAGE_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
-    /// The built widget (`cargo xtask run` builds it into `dist/`).
-    #[arg(long, default_value = "dist")]
+    /// The built widget (`cargo xtask run` builds it into `dist/`). By default the widget beside the binary, as
+    /// `cargo xtask dist` lays them out (`share/vstage/widget` next to `bin/vstage`), else `dist`.
+    #[arg(long, env = "VSTAGE_DIST", default_value_os_t = default_dist())]
     pub dist: PathBuf,
     /// Serve the metrics (Prometheus' text format) at http://ADDRESS/metrics: an address of their own, for the
     /// scraper only. Off without it.
-    #[arg(long, value_name = "ADDRESS")]
+    #[arg(long, env = "VSTAGE_METRICS_LISTEN", value_name = "ADDRESS")]
     pub metrics_listen: Option<SocketAddr>,
     /// At start, set the service's webhook secret (`POST /v2/user/webhook-secret`) to VSTAGE_WEBHOOK_SECRET, so
     /// that the deliveries it signs verify here. Every server of a deployment may do it: they set the same secret.
     /// (With the embedded sandbox this always happens.)
-    #[arg(long)]
+    #[arg(long, env = "VSTAGE_SET_WEBHOOK_SECRET")]
     pub set_webhook_secret: bool,
     /// The header the service's webhook deliveries carry their signature in. The contract names
     /// X-SERVICE-Signature; the real service's public docs do not confirm a name, so a deployment sets it here.
-    #[arg(long, default_value = vstage_api::signature::HEADER, value_parser = header_name)]
+    #[arg(long, env = "VSTAGE_WEBHOOK_SIGNATURE_HEADER", default_value = vstage_api::signature::HEADER, value_parser = header_name)]
     pub webhook_signature_header: axum::http::HeaderName,
     /// How that signature is written: `hex` (64 hex digits), `sha256-hex` (`sha256=` then hex), `base64`, or
     /// `any` of them.
-    #[arg(long, default_value = "any")]
+    #[arg(long, env = "VSTAGE_WEBHOOK_SIGNATURE_ENCODING", default_value = "any")]
     pub webhook_signature_encoding: vstage_api::signature::Encoding,
     /// A start-up check not to make (repeatable): `upstream` (the service answers and takes the key) or
     /// `widget` (the widget is built in --dist). The database and the store are always checked.
-    #[arg(long = "skip-check", value_name = "CHECK")]
+    #[arg(long = "skip-check", env = "VSTAGE_SKIP_CHECK", value_delimiter = ',', value_name = "CHECK")]
     pub skip_checks: Vec<SkippableCheck>,
     /// Where this server and its embedded sandbox keep their data.
-    #[arg(long, default_value = "vstage-data")]
+    #[arg(long, env = "VSTAGE_DATA_DIR", default_value = "vstage-data")]
     pub data_dir: PathBuf,
     /// The real service's base URL (under which /v2 and /v1 live). Without it, the embedded sandbox is used.
     /// The key is read from the environment variable VSTAGE_API_KEY only, so it never shows in a process list.
-    #[arg(long)]
+    #[arg(long, env = "VSTAGE_UPSTREAM")]
     pub upstream: Option<String>,
     /// The service's direct address for synchronous v2 calls (`wait_for_completion`), which may take longer
     /// than the regular address allows.
-    #[arg(long)]
+    #[arg(long, env = "VSTAGE_DIRECT_SYNC_URL")]
     pub direct_sync_url: Option<String>,
     /// The address browsers and the service reach this server at (e.g. https://staging.example.com), used in
     /// upload URLs and as the webhook address. Defaults to the listening address.
-    #[arg(long)]
+    #[arg(long, env = "VSTAGE_PUBLIC_URL")]
     pub public_url: Option<String>,
     /// A page origin allowed to call /api from another site (CORS), e.g. https://listings.example.com; repeat.
-    #[arg(long = "allow-origin")]
+    #[arg(long = "allow-origin", env = "VSTAGE_ALLOW_ORIGIN", value_delimiter = ',')]
     pub allow_origins: Vec<String>,
     /// `open` (no token; loopback only) or `token` (widget tokens signed with VSTAGE_WIDGET_SECRET).
-    #[arg(long, value_enum, default_value_t = AccessMode::Open)]
+    #[arg(long, env = "VSTAGE_ACCESS", value_enum, default_value_t = AccessMode::Open)]
     pub access: AccessMode,
     /// Requests a minute allowed per subject (per client address in open access); 0 for no limit.
-    #[arg(long, default_value_t = 600)]
+    #[arg(long, env = "VSTAGE_RATE_LIMIT", default_value_t = 600)]
     pub rate_limit: u32,
     /// Calls a subject (a client address in open access) may have under way at once; more are answered 429.
     /// 0 for no limit.
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, env = "VSTAGE_MAX_IN_FLIGHT", default_value_t = 32)]
     pub max_in_flight: usize,
     /// Connections served at once; more wait in the system's queue until one closes.
-    #[arg(long, default_value_t = 4096)]
+    #[arg(long, env = "VSTAGE_MAX_CONNECTIONS", default_value_t = 4096)]
     pub max_connections: usize,
     /// Connections one client address may hold at once; more are answered 429 and closed. A load balancer's
     /// address (`--trusted-proxy`) is not counted. 0 for no limit.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, env = "VSTAGE_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 64)]
     pub max_connections_per_address: usize,
     /// An address whose connections carry many clients (a load balancer, a reverse proxy): not held to
     /// `--max-connections-per-address`; repeat for several.
-    #[arg(long = "trusted-proxy")]
+    #[arg(long = "trusted-proxy", env = "VSTAGE_TRUSTED_PROXY", value_delimiter = ',')]
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Megabytes of uploads a subject may keep (in open access, all callers together); 0 for no limit.
-    #[arg(long, default_value_t = 1024)]
+    #[arg(long, env = "VSTAGE_UPLOAD_QUOTA_MB", default_value_t = 1024)]
     pub upload_quota_mb: u64,
     /// How long uploads are kept before they are removed, e.g. 30d, 12h; 0s to keep them for ever.
-    #[arg(long, default_value = "30d", value_parser = humantime::parse_duration)]
+    #[arg(long, env = "VSTAGE_UPLOAD_RETENTION", default_value = "30d", value_parser = humantime::parse_duration)]
     pub upload_retention: Duration,
     /// Where uploads and finished results are kept (results outlive the service's addresses): a directory
     /// (default DATA_DIR/uploads and DATA_DIR/results) or s3://bucket/prefix, an S3-compatible store several
     /// servers share (credentials, region and endpoint from the usual AWS_* variables).
-    #[arg(long)]
+    #[arg(long, env = "VSTAGE_STORAGE")]
     pub storage: Option<String>,
     /// The database: postgres://user:password@host:5432/name, which several servers share (ownership, the event
     /// log, boards, kept results); by default SQLite in DATA_DIR, for this server alone.
@@ -262,88 +270,102 @@ pub struct ServeArgs {
     pub database: Option<String>,
     /// How a chosen result is disclosed when the widget's `disclosure` attribute names no profile: ab723, crmls,
     /// smart-mls, mls-now, stellar, realtracs, rmls, maar or none (docs/embedding.md).
-    #[arg(long, default_value = "ab723", value_parser = disclosure_profile)]
+    #[arg(long, env = "VSTAGE_DISCLOSURE_PROFILE", default_value = "ab723", value_parser = disclosure_profile)]
     pub disclosure_profile: DisclosureProfile,
     /// Photos each subject may use a period (--allowance-period), per kind: `staging=30,image-editing=100`; a kind
     /// left out is not limited. A subject's own (`vstage allowance set`) comes first. None by default.
-    #[arg(long, value_parser = allowance_limits, default_value = "")]
+    #[arg(long, env = "VSTAGE_ALLOWANCE", value_parser = allowance_limits, default_value = "")]
     pub allowance: Limits,
     /// How long an allowance lasts, in UTC: `month` (a calendar month), `month:D` (from day D, 1 to 28, of each
     /// month), `week` (from Monday) or `day`. Servers sharing a database must be given the same.
-    #[arg(long, value_parser = AllowancePeriod::parse, default_value = "month")]
+    #[arg(long, env = "VSTAGE_ALLOWANCE_PERIOD", value_parser = AllowancePeriod::parse, default_value = "month")]
     pub allowance_period: AllowancePeriod,
     /// New results a subject may choose for listings (disclosure records) in any 24 hours; a result chosen again
     /// is not new.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, env = "VSTAGE_MAX_DISCLOSURES_A_DAY", default_value_t = 1000)]
     pub max_disclosures_a_day: u64,
     /// Megabytes of kept results a subject may have (in open access, all callers together); 0 for no limit.
-    #[arg(long, default_value_t = 4096)]
+    #[arg(long, env = "VSTAGE_RESULTS_QUOTA_MB", default_value_t = 4096)]
     pub results_quota_mb: u64,
     /// How long results are kept, e.g. 365d; 0s to keep them for ever.
-    #[arg(long, default_value = "365d", value_parser = humantime::parse_duration)]
+    #[arg(long, env = "VSTAGE_RESULTS_RETENTION", default_value = "365d", value_parser = humantime::parse_duration)]
     pub results_retention: Duration,
     /// The certificate chain (PEM, signer first) that signs the content credentials (C2PA) of kept results; with
     /// --c2pa-key. Without both, the server makes its own at first start in --data-dir (trusted by no reader
     /// elsewhere, and each server makes its own: give these where a listing's readers should trust them).
-    #[arg(long, value_name = "PEM", requires = "c2pa_key")]
+    #[arg(long, env = "VSTAGE_C2PA_CERT", value_name = "PEM", requires = "c2pa_key")]
     pub c2pa_cert: Option<PathBuf>,
     /// The signer's private key for --c2pa-cert, as PKCS#8 PEM.
-    #[arg(long, value_name = "PEM", requires = "c2pa_cert")]
+    #[arg(long, env = "VSTAGE_C2PA_KEY", value_name = "PEM", requires = "c2pa_cert")]
     pub c2pa_key: Option<PathBuf>,
     /// An address of the listing site's backend that the studio's events are posted to, signed to the Standard
     /// Webhooks specification with VSTAGE_HOST_WEBHOOK_SECRET (docs/embedding.md); repeat for several. Private
     /// addresses are allowed: the operator sets them, never a browser or a token.
-    #[arg(long = "host-webhook-url", value_name = "URL")]
+    #[arg(long = "host-webhook-url", env = "VSTAGE_HOST_WEBHOOK_URL", value_delimiter = ',', value_name = "URL")]
     pub host_webhook_urls: Vec<String>,
     /// The first delay before a host webhook that was not taken is sent again, in milliseconds; it doubles each
     /// time, up to an hour, for three days.
-    #[arg(long, default_value_t = 5000)]
+    #[arg(long, env = "VSTAGE_HOST_WEBHOOK_RETRY_MS", default_value_t = 5000)]
     pub host_webhook_retry_ms: u64,
     /// Seconds each host webhook receiver has to answer an attempt; one that does not is tried again later.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    #[arg(long, env = "VSTAGE_HOST_WEBHOOK_TIMEOUT_S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub host_webhook_timeout_s: u64,
     /// Attempts under way at once to each host webhook receiver (each about another render): a receiver that
     /// hangs holds at most this many of its own, and delays no other receiver.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(long, env = "VSTAGE_HOST_WEBHOOK_CONCURRENCY", default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub host_webhook_concurrency: u64,
     /// Live-event streams a subject may hold open at once.
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, env = "VSTAGE_MAX_EVENT_STREAMS", default_value_t = 32)]
     pub max_event_streams: usize,
     /// Seconds between keep-alive comments on live-event streams.
-    #[arg(long, default_value_t = 15)]
+    #[arg(long, env = "VSTAGE_EVENT_KEEP_ALIVE_S", default_value_t = 15)]
     pub event_keep_alive_s: u64,
     /// Seconds live events are kept for clients that resume; one that missed older ones is told to reload.
-    #[arg(long, default_value_t = 24 * 60 * 60)]
+    #[arg(long, env = "VSTAGE_EVENT_WINDOW_S", default_value_t = 24 * 60 * 60)]
     pub event_window_s: u64,
     /// Worker threads serving connections, each with its own event loop; defaults to one per core.
-    #[arg(long)]
+    #[arg(long, env = "VSTAGE_WORKERS")]
     pub workers: Option<NonZeroUsize>,
     /// Seconds a client has to send a request's headers, counted from when the connection is ready for one: it
     /// also closes kept-alive connections idle that long. Stops clients that hold connections open by sending
     /// slowly. 0 for no limit.
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, env = "VSTAGE_HEADER_TIMEOUT_S", default_value_t = 30)]
     pub header_timeout_s: u64,
     /// Seconds a client has to send a request's whole body (uploads have `--upload-timeout-s`): a body sent
     /// slowly is answered 408 instead of holding the connection. 0 for no limit.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, env = "VSTAGE_BODY_TIMEOUT_S", default_value_t = 60)]
     pub body_timeout_s: u64,
     /// Seconds an upload's whole body may take (a photo of up to 25 MB on a slow connection); 408 after that.
     /// 0 for no limit.
-    #[arg(long, default_value_t = 600)]
+    #[arg(long, env = "VSTAGE_UPLOAD_TIMEOUT_S", default_value_t = 600)]
     pub upload_timeout_s: u64,
     /// Seconds an answer may wait for the client to take the next of its bytes: a client that stops reading (a
     /// ZIP, a file, pipelined requests) loses its connection, and the work for it stops. 0 for no limit.
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, env = "VSTAGE_SEND_TIMEOUT_S", default_value_t = 30)]
     pub send_timeout_s: u64,
     /// The least a request's body, or an answer, must move once it waits for the client: fewer bytes than this in
     /// a window of --transfer-window-s waiting (a body dripped, an answer left unread) and the connection is cut (a
     /// body answered 408), however long its whole time-out. 0 for no least.
-    #[arg(long, default_value_t = 1024)]
+    #[arg(long, env = "VSTAGE_MIN_TRANSFER_BYTES", default_value_t = 1024)]
     pub min_transfer_bytes: u64,
     /// Seconds of waiting in which a transfer must move --min-transfer-bytes.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    #[arg(long, env = "VSTAGE_TRANSFER_WINDOW_S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub transfer_window_s: u64,
 }
+
+/// The folder a release lays the widget in beside the binary (`cargo xtask dist`: `bin/vstage` and
+/// `share/vstage/widget`), when it holds a widget; otherwise `dist` in the working directory, where `cargo xtask run`
+/// and Trunk build it.
+fn default_dist() -> PathBuf {
+    let beside_the_binary = std::env::current_exe()
+        .ok()
+        .and_then(|binary| Some(binary.parent()?.parent()?.join(WIDGET_BESIDE_THE_BINARY)))
+        .filter(|widget| widget.join("index.html").is_file());
+    beside_the_binary.unwrap_or_else(|| PathBuf::from("dist"))
+}
+
+/// Where a release keeps the widget, from the folder that holds `bin/`.
+pub const WIDGET_BESIDE_THE_BINARY: &str = "share/vstage/widget";
 
 /// Where it listens and what it serves, never `--database`, which may carry a password.
 impl std::fmt::Debug for ServeArgs {
@@ -370,7 +392,7 @@ pub struct TokenArgs {
 
 #[derive(Debug, Args)]
 pub struct SandboxArgs {
-    #[arg(long, default_value = "127.0.0.1:8787")]
+    #[arg(long, env = "VSTAGE_SANDBOX_LISTEN", default_value = "127.0.0.1:8787")]
     pub listen: SocketAddr,
     /// An account's API key; repeat for more accounts.
     #[arg(
@@ -382,23 +404,23 @@ pub struct SandboxArgs {
     )]
     pub api_keys: Vec<String>,
     /// Photos each account may process per period, per kind.
-    #[arg(long, default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_PHOTO_LIMIT)]
+    #[arg(long, env = "VSTAGE_SANDBOX_PHOTO_LIMIT", default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_PHOTO_LIMIT)]
     pub photo_limit: u64,
     /// Where the sandbox keeps its database and images; without it, everything is in memory.
-    #[arg(long)]
+    #[arg(long, env = "VSTAGE_SANDBOX_DATA_DIR")]
     pub data_dir: Option<PathBuf>,
     /// How long one variation takes to process, in milliseconds.
-    #[arg(long, default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_PROCESSING_MS)]
+    #[arg(long, env = "VSTAGE_SANDBOX_PROCESSING_MS", default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_PROCESSING_MS)]
     pub processing_ms: u64,
     /// The first delay between webhook retries, in milliseconds; it doubles each time.
-    #[arg(long, default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_WEBHOOK_RETRY_MS)]
+    #[arg(long, env = "VSTAGE_SANDBOX_WEBHOOK_RETRY_MS", default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_WEBHOOK_RETRY_MS)]
     pub webhook_retry_ms: u64,
     /// The longest a `wait_for_completion` request waits, in seconds.
-    #[arg(long, default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_SYNC_TIMEOUT_S)]
+    #[arg(long, env = "VSTAGE_SANDBOX_SYNC_TIMEOUT_S", default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_SYNC_TIMEOUT_S)]
     pub sync_timeout_s: u64,
     /// An address prefix on this machine or a private network that photos and masks may be fetched from (e.g.
     /// http://127.0.0.1:8080/api/uploads/); repeat for more. Every other address must be public.
-    #[arg(long = "local-photos", value_name = "PREFIX")]
+    #[arg(long = "local-photos", env = "VSTAGE_SANDBOX_LOCAL_PHOTOS", value_delimiter = ',', value_name = "PREFIX")]
     pub local_photos: Vec<String>,
 }
 
@@ -428,4 +450,119 @@ fn disclosure_profile(name: &str) -> Result<DisclosureProfile, String> {
 /// A header's name, as `--webhook-signature-header` takes it.
 fn header_name(name: &str) -> Result<axum::http::HeaderName, String> {
     axum::http::HeaderName::try_from(name).map_err(|_| format!("`{name}` is not an HTTP header name"))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{ArgAction, CommandFactory};
+
+    use super::Cli;
+
+    /// Options that say what one invocation asks (whose token, which days, which delivery) rather than how a
+    /// deployment runs: a variable left set would silently answer the next invocation's question.
+    const OF_ONE_INVOCATION: &[(&str, &str)] = &[
+        ("token", "sub"),
+        ("token", "ttl"),
+        ("token", "origin"),
+        ("token", "jwt"),
+        ("usage", "from"),
+        ("usage", "to"),
+        ("usage", "format"),
+        ("usage", "subject"),
+        ("deliveries list", "outcome"),
+        ("deliveries list", "limit"),
+        ("deliveries retry", "to"),
+    ];
+
+    /// The variables that hold secrets: read by the server itself, never an option's.
+    const SECRETS: &[&str] =
+        &["VSTAGE_API_KEY", "VSTAGE_WIDGET_SECRET", "VSTAGE_WEBHOOK_SECRET", "VSTAGE_HOST_WEBHOOK_SECRET"];
+
+    /// Every option of every command, with the command's path (`deliveries list`) and its long flag.
+    fn options() -> Vec<(String, String, clap::Arg)> {
+        fn walk(command: &clap::Command, path: &str, found: &mut Vec<(String, String, clap::Arg)>) {
+            for arg in command.get_arguments().filter(|arg| !arg.is_positional()) {
+                let long = arg.get_long().expect("every option has a long flag").to_string();
+                found.push((path.to_string(), long, arg.clone()));
+            }
+            for sub in command.get_subcommands() {
+                let path =
+                    if path.is_empty() { sub.get_name().to_string() } else { format!("{path} {}", sub.get_name()) };
+                walk(sub, &path, found);
+            }
+        }
+        let mut found = Vec::new();
+        walk(&Cli::command(), "", &mut found);
+        assert!(found.len() > 60, "the walk found only {} options", found.len());
+        found
+    }
+
+    fn variable(arg: &clap::Arg) -> Option<String> {
+        arg.get_env().map(|name| name.to_string_lossy().into_owned())
+    }
+
+    #[test]
+    fn every_option_has_a_variable_but_those_of_one_invocation() {
+        let mut missing = Vec::new();
+        for (path, long, arg) in options() {
+            let exempt = OF_ONE_INVOCATION.contains(&(path.as_str(), long.as_str()));
+            match (variable(&arg), exempt) {
+                (None, false) => missing.push(format!("{path} --{long}")),
+                (Some(name), true) => panic!("{path} --{long} has {name}: take it off OF_ONE_INVOCATION"),
+                (Some(name), false) => assert!(name.starts_with("VSTAGE_"), "{path} --{long}: {name}"),
+                (None, true) => {}
+            }
+        }
+        assert!(missing.is_empty(), "give these an `env = \"VSTAGE_...\"`: {missing:?}");
+    }
+
+    #[test]
+    fn serve_s_variables_are_its_flags_in_capitals() {
+        for (path, long, arg) in options() {
+            let expected = match (path.as_str(), long.as_str()) {
+                (_, "database") => "VSTAGE_DATABASE_URL".to_string(),
+                ("sandbox", "api-key") => "VSTAGE_SANDBOX_API_KEYS".to_string(),
+                ("sandbox", _) => format!("VSTAGE_SANDBOX_{}", long.to_uppercase().replace('-', "_")),
+                (_, _) if variable(&arg).is_none() => continue,
+                (_, _) => format!("VSTAGE_{}", long.to_uppercase().replace('-', "_")),
+            };
+            assert_eq!(variable(&arg).as_deref(), Some(expected.as_str()), "{path} --{long}");
+        }
+    }
+
+    #[test]
+    fn a_variable_means_one_thing_and_never_holds_a_secret() {
+        let mut meanings = std::collections::HashMap::new();
+        for (path, long, arg) in options() {
+            let Some(name) = variable(&arg) else { continue };
+            assert!(!SECRETS.contains(&name.as_str()), "{path} --{long} reads the secret {name}");
+            let first = meanings.entry(name.clone()).or_insert_with(|| long.clone());
+            assert_eq!(*first, long, "{name} is --{first} and --{long} ({path})");
+        }
+    }
+
+    #[test]
+    fn the_deployment_guide_names_every_variable() {
+        let guide = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/deploy.md")).unwrap();
+        let mut missing = Vec::new();
+        for (path, long, arg) in options() {
+            let Some(name) = variable(&arg) else { continue };
+            if !guide.contains(&format!("`{name}`")) {
+                missing.push(name);
+            }
+            if matches!(path.as_str(), "" | "serve") && !guide.contains(&format!("`--{long}`")) {
+                missing.push(format!("--{long}"));
+            }
+        }
+        assert!(missing.is_empty(), "docs/deploy.md's reference leaves out {missing:?}");
+    }
+
+    #[test]
+    fn a_list_s_variable_is_comma_separated() {
+        for (path, long, arg) in options() {
+            if matches!(arg.get_action(), ArgAction::Append) && variable(&arg).is_some() {
+                assert_eq!(arg.get_value_delimiter(), Some(','), "{path} --{long}");
+            }
+        }
+    }
 }

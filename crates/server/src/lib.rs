@@ -13,6 +13,7 @@ mod capabilities;
 mod checks;
 pub mod cli;
 mod commands;
+pub mod config_file;
 mod disclosure;
 mod downloads;
 mod error;

@@ -1,10 +1,11 @@
-//! The `vstage` binary: parses the command line and runs the server or the standalone sandbox.
+//! The `vstage` binary: reads the command line (with the environment and the configuration file) and runs the
+//! server or the standalone sandbox.
 //! Everything else lives in the library (`lib.rs`), so tests can reach it too.
 
 use std::process::ExitCode;
 
-use clap::Parser;
-use vstage_server::cli::{Cli, LogFormat};
+use vstage_server::cli::LogFormat;
+use vstage_server::config_file::{self, Refusal};
 
 /// A faster allocator for the many small buffers of proxying (see the proxy figures in `cargo xtask bench`).
 #[global_allocator]
@@ -12,7 +13,15 @@ static ALLOCATOR: vstage_server::allocator::MiMalloc = vstage_server::allocator:
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // the command line, the environment and the configuration file, in that order
+    let cli = match config_file::parse(std::env::args_os()) {
+        Ok(cli) => cli,
+        Err(Refusal::CommandLine(error)) => error.exit(),
+        Err(Refusal::Setting(sentence)) => {
+            eprintln!("vstage: {sentence}");
+            return ExitCode::from(2);
+        }
+    };
     let log_format = cli.log_format;
     let log = tracing_subscriber::fmt()
         .with_env_filter(

@@ -8,7 +8,9 @@ mod support;
 
 mod access;
 mod allowances;
+mod configuration;
 mod deadlines;
+mod deploy;
 mod events;
 mod forwarding;
 mod health;

@@ -55,13 +55,21 @@ impl Server {
         args: &[&str],
         envs: &[(&str, &str)],
     ) -> Server {
-        let mut process = Command::new(env!("CARGO_BIN_EXE_vstage"))
-            .args(["serve", "--listen", listen, "--dist"])
-            .arg(dist)
-            .arg("--data-dir")
-            .arg(data.path())
-            .args(args)
-            .envs(envs.iter().copied())
+        let mut command = Command::new(env!("CARGO_BIN_EXE_vstage"));
+        command.args(["serve", "--listen", listen, "--dist"]).arg(dist).arg("--data-dir").arg(data.path());
+        Server::listening(command.args(args).envs(envs.iter().copied()), data).await
+    }
+
+    /// `program ARGS` with the environment `envs` and nothing of the test's own (as a service manager starts
+    /// it), returning once it prints the address it listens on.
+    pub async fn start_exactly(program: &Path, args: &[std::ffi::OsString], envs: &[(String, String)]) -> Server {
+        let mut command = Command::new(program);
+        command.args(args).env_clear().envs(envs.iter().map(|(name, value)| (name, value)));
+        Server::listening(&mut command, tempfile::tempdir().expect("a temporary folder")).await
+    }
+
+    async fn listening(command: &mut Command, data: tempfile::TempDir) -> Server {
+        let mut process = command
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true)
@@ -75,6 +83,8 @@ impl Server {
             .await
             .expect("vstage serve listens within 30 s")
             .unwrap_or_else(|| panic!("vstage serve exited before listening:\n{}", output.lock().unwrap()));
+        // an address of every interface (0.0.0.0) is reached on loopback
+        let url = url.replace("//0.0.0.0:", "//127.0.0.1:");
         Server { url, process, data, output }
     }
 
@@ -123,6 +133,11 @@ impl Server {
     /// Kills the server with SIGKILL: no code of its own runs.
     pub async fn kill(mut self) {
         self.process.kill().await.expect("the server is killed");
+    }
+
+    /// Stops the server with SIGTERM and waits (up to 10 s) for it to exit: how it exited, or `None` if it did not.
+    pub async fn stopped(mut self) -> Option<std::process::ExitStatus> {
+        terminate(&mut self.process).await.then(|| self.process.try_wait().ok().flatten()).flatten()
     }
 
     /// Stops the server with SIGTERM and waits for it to exit; returns whether it exited on its own in time.
