@@ -16,6 +16,7 @@ mod commands;
 mod disclosure;
 mod downloads;
 mod error;
+mod examples;
 mod health;
 mod host_webhooks;
 mod inert;
