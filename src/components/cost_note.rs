@@ -23,21 +23,21 @@ pub fn worth_asking(allowance: Option<&Allowance>, cost: Cost) -> bool {
     })
 }
 
-/// "Uses 4 photos: Staging. 53 left (Staging) after this.": what `cost` uses and, where the figures set a number,
-/// what is left after it.
+/// "Costs 4 photos of your Staging allowance. 53 will be left after this.": what `cost` takes from which of the
+/// agent's allowances and, where the figures set a number, what is left of it after.
 pub fn cost_words(locale: Locale, allowance: Option<&Allowance>, cost: Cost) -> String {
     let mut words = Vec::new();
     for (kind, photos) in cost.parts() {
         words.push(uses(locale, kind, photos));
         if let Some(left) = allowance.and_then(|allowance| allowance.left(kind)).filter(|left| *left >= photos) {
-            let (left, kind) = (format::number(locale, (left - photos) as f64), kind_word(locale, kind));
-            words.push(td_string!(locale, forms.cost_left, left = left, kind = kind).to_string());
+            let left = format::number(locale, (left - photos) as f64);
+            words.push(td_string!(locale, forms.cost_left, left = left).to_string());
         }
     }
     words.join(" ")
 }
 
-/// "Only 3 left (Staging) until it renews on 1 December 2026. Ask the listing site for more.": why the agent's
+/// "Only 3 left of your Staging allowance until it renews on 1 December 2026. Ask the listing site for more.": why the agent's
 /// own allowance cannot cover a request short of `kind` with `left` photos, and where more comes from, worded for
 /// where the studio runs.
 pub fn short_words(locale: Locale, (kind, left): (UsageKind, u64), renews_at: i64, placement: Placement) -> String {
@@ -83,7 +83,7 @@ pub fn CostNote(
     }
 }
 
-/// "Uses 1 photo: Staging."
+/// "Costs 1 photo of your Staging allowance."
 fn uses(locale: Locale, kind: UsageKind, photos: u64) -> String {
     let (count, kind) = (format::number(locale, photos as f64), kind_word(locale, kind));
     match format::is_singular(locale, photos as f64) {
@@ -123,11 +123,19 @@ mod tests {
         let allowance = agent(43, 100);
         assert_eq!(
             cost_words(Locale::en, Some(&allowance), four),
-            "Uses 4 photos: Staging. 53 left (Staging) after this."
+            "Costs 4 photos of your Staging allowance. 53 will be left after this."
         );
-        assert_eq!(cost_words(Locale::en, None, four), "Uses 4 photos: Staging.", "nothing known, nothing said");
+        assert_eq!(
+            cost_words(Locale::en, None, four),
+            "Costs 4 photos of your Staging allowance.",
+            "nothing known, nothing said"
+        );
         let editing = Cost::of(UsageKind::ImageEditing, 4);
-        assert_eq!(cost_words(Locale::en, Some(&allowance), editing), "Uses 4 photos: Image editing.", "no limit");
+        assert_eq!(
+            cost_words(Locale::en, Some(&allowance), editing),
+            "Costs 4 photos of your Image editing allowance.",
+            "no limit"
+        );
         assert!(!worth_asking(Some(&allowance), four));
         assert!(worth_asking(Some(&allowance), Cost::of(UsageKind::Staging, ASK_FROM)), "ten photos at once");
         assert!(worth_asking(Some(&agent(94, 100)), four), "more than half of what is left");
@@ -140,7 +148,8 @@ mod tests {
         let short = agent(0, 3).shortfall(Cost::of(UsageKind::Staging, 4)).unwrap();
         assert_eq!(short, (UsageKind::Staging, 3));
         let renews = 1_796_083_200_000;
-        let why = format!("Only 3 left (Staging) until it renews on {}.", format::day(Locale::en, renews));
+        let why =
+            format!("Only 3 left of your Staging allowance until it renews on {}.", format::day(Locale::en, renews));
         let embedded = short_words(Locale::en, short, renews, Placement::Embedded);
         assert_eq!(embedded, format!("{why} Ask the listing site for more."));
         let standalone = short_words(Locale::en, short, renews, Placement::Standalone);

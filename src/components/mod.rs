@@ -24,6 +24,7 @@ pub mod polling_note;
 pub mod render_card;
 pub mod screen_heading;
 pub mod status_badge;
+pub mod style_picker;
 pub mod submit_button;
 pub mod usage_meter;
 pub mod usage_meters;

@@ -1,10 +1,12 @@
 //! The sandbox's image processing: decoding with limits, one operation per processing type, the "SANDBOX"
-//! mark on every result, and the three outputs (full, optimized, thumbnail). Classical processing, no models.
+//! mark on every result, and the three outputs (full, optimized, thumbnail); the drawn sample scenes and the forms'
+//! example pictures made from them. Classical processing, no models.
 //! A crate of its own so that it alone is optimised in debug builds (the root `Cargo.toml`): the sandbox's
 //! workers use it, the server labels and shrinks its kept copies with it, `benches/imaging.rs` measures it.
 
 mod adjust;
 mod analysis;
+pub mod examples;
 mod mark;
 mod removal;
 pub mod scenes;

@@ -1,5 +1,6 @@
 //! The sample scenes, drawn by code, so the sandbox has photos with no internet and the imaging's tests a ground
-//! truth: each furnished room comes with the same room empty, the house with where its sky and windows are.
+//! truth: each furnished room comes with the same room empty, the house with where its sky and windows are. There
+//! is a dim room to try enhancement on and a house in daylight to try dusk on.
 
 use image::{GrayImage, Luma, Rgb, RgbImage};
 use vstage_api::{RoomType, Style};
@@ -26,6 +27,7 @@ pub fn scenes() -> Vec<Scene> {
     let bedroom = room([205, 214, 222], [170, 140, 110]);
     let scene = |name, description, photo, empty| Scene { name, description, photo, empty, sky: None, windows: None };
     let (house, sky, windows) = exterior();
+    let dim = dim_room();
     vec![
         scene("living-empty.jpg", "An empty living room", living.clone(), None),
         scene(
@@ -45,7 +47,40 @@ pub fn scenes() -> Vec<Scene> {
             windows: Some(windows),
             ..scene("exterior-day.jpg", "A house in daylight", house, None)
         },
+        scene("living-dim.jpg", "A dim living room, to try enhancement on", dim.furnished, Some(dim.empty)),
     ]
+}
+
+/// The empty living room of the samples, as drawn (the room the style examples are staged in).
+pub fn empty_living_room() -> RgbImage {
+    room([226, 218, 204], [150, 110, 74])
+}
+
+/// The house in daylight of the samples, as drawn (the house the sky examples are turned to dusk).
+pub fn house_in_daylight() -> RgbImage {
+    exterior().0
+}
+
+/// A furnished room at dusk with the lights off, and the same room empty.
+struct DimRoom {
+    furnished: RgbImage,
+    empty: RgbImage,
+}
+
+/// A room under a grey evening light: under a third of the daylight, a cool cast, the highlights flat. Furnished
+/// before it is darkened, so that the furniture is in the same light as the room.
+fn dim_room() -> DimRoom {
+    let room = room([214, 204, 188], [132, 98, 70]);
+    let furnished = crate::stage(&room, &RoomType::Living, &Style::Modern, 11);
+    let dim = |image: &RgbImage| {
+        let mut image = image.clone();
+        for pixel in image.pixels_mut() {
+            let [r, g, b] = pixel.0.map(|c| f32::from(c) * 0.3);
+            pixel.0 = [r * 0.92 + 6.0, g * 0.97 + 8.0, b * 1.05 + 12.0].map(|c| c.min(255.0) as u8);
+        }
+        image
+    };
+    DimRoom { furnished: dim(&furnished), empty: dim(&room) }
 }
 
 /// A sample photo as drawn (for the benchmarks and the sandbox's tests), by its name, e.g. `living-furnished.jpg`.

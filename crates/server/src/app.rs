@@ -25,7 +25,8 @@ use crate::storage::uploads;
 use crate::upstream::http_client::HttpClient;
 use crate::upstream::sandbox_files;
 use crate::{
-    access, allowance, board, capabilities, disclosure, downloads, error, health, metrics, references, results, serving,
+    access, allowance, board, capabilities, disclosure, downloads, error, examples, health, metrics, references,
+    results, serving,
 };
 
 /// The app of the worker whose thread calls it.
@@ -84,7 +85,7 @@ pub fn for_this_worker(state: &AppState) -> anyhow::Result<serving::App> {
 }
 
 /// The routes besides the proxy's: uploads, live events, the board, kept results and ZIPs, capabilities, the
-/// webhook receiver, the sandbox's images and demo page, health, the widget's files and `/embed.js`. Each part of
+/// forms' example pictures, the webhook receiver, the sandbox's images and demo page, health, the widget's files and `/embed.js`. Each part of
 /// the state goes to the routes that use it (`with_state`).
 fn router(state: &AppState, proxy: Arc<Proxy>, fetcher: ResultFetcher, http: HttpClient) -> Router {
     let shared = &state.proxy;
@@ -117,6 +118,7 @@ fn router(state: &AppState, proxy: Arc<Proxy>, fetcher: ResultFetcher, http: Htt
             get(uploads::serve).with_state(state.uploads.clone()).layer(static_files::for_any_origin()),
         )
         .merge(results::kept::link_routes(shared.kept.clone()).layer(static_files::for_any_origin()))
+        .merge(examples::routes().layer(static_files::for_any_origin()))
         .fallback(|| async { ServerError::NotFound("No such API endpoint on this vstage server.".into()) });
     if let Some(limit) = shared.body_timeout {
         // Every body arrives whole in time, not merely each part of it (the proxy's calls are held to the same).

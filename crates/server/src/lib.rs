@@ -17,6 +17,7 @@ pub mod config_file;
 mod disclosure;
 mod downloads;
 mod error;
+mod examples;
 mod health;
 mod host_webhooks;
 mod inert;

@@ -56,7 +56,7 @@ pub fn room_options(locale: Locale) -> Vec<(String, String)> {
     ROOM_TYPES.iter().map(|room| (room.as_str().to_string(), describe::room_type(locale, room))).collect()
 }
 
-/// The styles as a `ChoiceField` offers them (where there is no room for the swatches).
+/// The styles as a `ChoiceField` offers them (where there is no room for the pictures of `StylePicker`).
 pub fn style_options(locale: Locale) -> Vec<(String, String)> {
     STYLES.iter().map(|style| (style.as_str().to_string(), describe::style(locale, style))).collect()
 }

@@ -1,17 +1,21 @@
-//! Day to dusk's sky (dusk, golden hour, blue hour), as radio cards with a line on each and the sky's colours
-//! from its top to the horizon, the sandbox's own.
+//! Day to dusk's sky (dusk, golden hour, blue hour), as radio cards: a small picture of the sample house under the
+//! sky (made by the server, `GET /api/examples/sky/{sky}.jpg`, loaded only when scrolled near), its name and a line.
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
+use vstage_api::SkyStyle;
 
 use super::SKIES;
 use super::draft::DraftFields;
+use crate::api::use_api;
+use crate::components::style_picker::example_address;
 use crate::describe;
-use crate::locale::use_locale;
+use crate::locale::{Locale, use_locale};
 
 #[component]
 pub fn SkyChoice(fields: DraftFields) -> impl IntoView {
     let locale = use_locale();
+    let base = use_api().base_url().to_string();
     view! {
         <div class="vstage-skies" role="radiogroup" aria-label=move || td_string!(locale.get(), forms.config_sky)>
             {SKIES
@@ -21,17 +25,27 @@ pub fn SkyChoice(fields: DraftFields) -> impl IntoView {
                         let sky = sky.clone();
                         move || fields.draft().sky == sky
                     };
-                    let (pick, name, hint) = (sky.clone(), sky.clone(), sky.clone());
+                    let (pick, name, hint, alt) = (sky.clone(), sky.clone(), sky.clone(), sky.clone());
+                    let name_id = fields.dom(&format!("sky-{}", sky.as_str()));
                     view! {
                         <label class="vstage-kind vstage-sky" class:vstage-kind--chosen=chosen.clone()>
-                            <span class=format!("vstage-swatch vstage-swatch--{}", sky.as_str()) aria-hidden="true"></span>
+                            <img
+                                class="vstage-example"
+                                src=example_address(&base, "sky", sky.as_str())
+                                alt=move || example_alt(locale.get(), &alt)
+                                width="160"
+                                height="107"
+                                loading="lazy"
+                                decoding="async"
+                            />
                             <input
                                 type="radio"
                                 name=fields.dom("sky")
+                                aria-labelledby=name_id.clone()
                                 prop:checked=chosen.clone()
                                 on:change=move |_| fields.edit(|d| d.sky = pick.clone())
                             />
-                            <span class="vstage-kind__name">{move || describe::sky_style(locale.get(), &name)}</span>
+                            <span class="vstage-kind__name" id=name_id>{move || describe::sky_style(locale.get(), &name)}</span>
                             <span class="vstage-kind__hint">{move || describe::sky_style_explained(locale.get(), &hint)}</span>
                         </label>
                     }
@@ -39,4 +53,9 @@ pub fn SkyChoice(fields: DraftFields) -> impl IntoView {
                 .collect_view()}
         </div>
     }
+}
+
+/// "The sample house under the Dusk sky": what the example picture of `sky` shows.
+fn example_alt(locale: Locale, sky: &SkyStyle) -> String {
+    td_string!(locale, forms.sky_example_alt, sky = describe::sky_style(locale, sky)).to_string()
 }

@@ -1,12 +1,11 @@
-//! Staging's style as a swatch card each: the style's main and accent colours, the very ones the sandbox furnishes
-//! with, so that the agent picks by eye and not by a word.
+//! Staging's style, chosen by picture: the `StylePicker` over this draft's style.
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
+use vstage_api::Style;
 
-use super::STYLES;
 use super::draft::DraftFields;
-use crate::describe;
+use crate::components::style_picker::StylePicker;
 use crate::locale::use_locale;
 
 #[component]
@@ -15,31 +14,12 @@ pub fn StyleChoice(fields: DraftFields) -> impl IntoView {
     view! {
         <div class="vstage-field">
             <span class="vstage-field__label" id=fields.dom("style-label")>{move || td_string!(locale.get(), forms.config_style)}</span>
-            <div class="vstage-styles" role="radiogroup" aria-labelledby=fields.dom("style-label")>
-                {STYLES
-                    .iter()
-                    .map(|style| {
-                        let chosen = {
-                            let style = style.clone();
-                            move || fields.draft().style == style
-                        };
-                        let (pick, name) = (style.clone(), style.clone());
-                        view! {
-                            <label class="vstage-style" class:vstage-kind--chosen=chosen.clone()>
-                                <span class=format!("vstage-swatch vstage-swatch--{}", style.as_str()) aria-hidden="true"></span>
-                                <input
-                                    type="radio"
-                                    name=fields.dom("style")
-                                    value=style.as_str().to_string()
-                                    prop:checked=chosen.clone()
-                                    on:change=move |_| fields.edit(|d| d.style = pick.clone())
-                                />
-                                <span class="vstage-kind__name">{move || describe::style(locale.get(), &name)}</span>
-                            </label>
-                        }
-                    })
-                    .collect_view()}
-            </div>
+            <StylePicker
+                name=fields.dom("style")
+                labelled_by=fields.dom("style-label")
+                current=Signal::derive(move || fields.draft().style)
+                on_pick=move |style: Style| fields.edit(|d| d.style = style)
+            />
         </div>
     }
 }

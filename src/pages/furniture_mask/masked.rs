@@ -1,5 +1,5 @@
-//! The mask made: a link to see it, staging the room too (with its room type and style), editing it again, and
-//! "Remove with this mask".
+//! The mask made: a link to see it, staging the room too (with its room type and style), editing it again, what
+//! it costs (removal counts as staging, `vstage_api::usage`), and "Remove with this mask".
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
@@ -35,6 +35,7 @@ pub fn MaskedSection(
             <Show when=move || stage.get()>
                 <StagingChoices page />
             </Show>
+            <p class="vstage-hint">{move || td_string!(locale.get(), studio.mask_counts_as_staging)}</p>
             <CostNote cost=Signal::derive(move || Some(usage::of_render(&page.removal(cost_of.clone())))) />
             <div class="vstage-form__actions">
                 <button type="button" class="vstage-button vstage-button--secondary"

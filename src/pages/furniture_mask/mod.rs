@@ -1,5 +1,5 @@
 //! Furniture removal with a hand-corrected mask: choose a photo, run the service's analysis and see its mask over
-//! the photo, correct it in the mask editor, then create a render that removes exactly what the mask marks.
+//! the photo (brought into view), correct it in the mask editor, then create a render that removes exactly what the mask marks.
 //! `state` holds where the page is, `model` works out its words and request, and the steps are components.
 
 mod analysis;
@@ -13,7 +13,7 @@ use leptos::task::spawn_local;
 use leptos_i18n::td_string;
 use vstage_api::usage;
 
-use self::analysis::AnalysisShown;
+use self::analysis::{AnalysisShown, FOUND_ID};
 use self::masked::MaskedSection;
 use self::model::Step;
 use self::state::FurnitureMaskState;
@@ -23,6 +23,7 @@ use crate::components::image_picker::ImagePicker;
 use crate::components::lazy_mask_editor::LazyMaskEditor;
 use crate::components::screen_heading::ScreenHeading;
 use crate::components::submit_button::focus_the_first_refusal;
+use crate::hooks::use_focus_after::use_focus_at_top;
 use crate::locale::errors::{form_error, invalid};
 use crate::locale::use_locale;
 use crate::pages::use_render_created;
@@ -37,6 +38,8 @@ pub fn FurnitureMask() -> impl IntoView {
         image_url.track();
         page.start_over();
     });
+    // what was found is brought to the top of the view (not left below the fold) and focused
+    use_focus_at_top(move || matches!(step.get(), Step::Analysed(_)), FOUND_ID);
     let analyze = analyzer(page);
     let on_remove = remover(page);
 

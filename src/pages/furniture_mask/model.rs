@@ -1,5 +1,5 @@
 //! What the remove-furniture page works out as plain functions: where the page is, the share of the photo the
-//! analysis marked in words, and the render that removes what the mask marks (staging the room too, if asked).
+//! analysis marked in words, the style that tints what it marked, and the render that removes what the mask marks (staging the room too, if asked).
 //! Tested in the browser.
 
 use leptos_i18n::td_string;
@@ -57,10 +57,23 @@ pub fn removal_request(image_url: &str, mask_url: String, staging: Option<(RoomT
     render_request(image_url, &[draft], "", false)
 }
 
+/// The tint's style: a colour shown where the analysis's mask is white (its luminance as a CSS mask). The address
+/// goes in a quoted `url()`, so a quote or backslash in it is percent-encoded.
+pub fn tint_style(mask_url: &str) -> String {
+    let url = mask_url.replace('\\', "%5C").replace('"', "%22");
+    format!("mask-image: url(\"{url}\")")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test(unsupported = test)]
+    fn the_tint_is_masked_by_the_analysis_address_quoted_safely() {
+        assert_eq!(tint_style("https://s.example/a.png"), "mask-image: url(\"https://s.example/a.png\")");
+        assert!(!tint_style("https://s.example/a\"b\\c.png").contains("a\"b"), "a quote cannot end the url()");
+    }
 
     #[wasm_bindgen_test(unsupported = test)]
     fn the_share_is_written_as_each_language_writes_it() {

@@ -140,7 +140,10 @@ async fn the_samples_are_listed_and_served() {
     let index: serde_json::Value =
         reqwest::get(format!("{}/samples", sandbox.base_url())).await.unwrap().json().await.unwrap();
     let names: Vec<&str> = index.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["living-empty.jpg", "living-furnished.jpg", "bedroom-furnished.jpg", "exterior-day.jpg"]);
+    assert_eq!(
+        names,
+        ["living-empty.jpg", "living-furnished.jpg", "bedroom-furnished.jpg", "exterior-day.jpg", "living-dim.jpg"]
+    );
     for sample in index.as_array().unwrap() {
         let photo = image(sample["url"].as_str().unwrap()).await;
         assert!(photo.width() >= 640);

@@ -2,7 +2,8 @@
 //! own names get through (a page on another name that resolves here, DNS rebinding, is refused with 421), a
 //! state-changing request from another site's page (a plain form post needs no preflight) is refused with 403, and
 //! so is any call to `/api` from another site's page (an image tag reads too, and counts against the rate limit),
-//! but for the links that are their own permission: signed kept results and uploads, shown by listings anywhere.
+//! but for the links that are their own permission (signed kept results and uploads, shown by listings anywhere) and
+//! the forms' example pictures, which are no one's.
 //! The guard runs before a call is admitted, so what it refuses counts against no limit. Same-origin pages,
 //! `--allow-origin` pages and clients that send no `Origin` (curl, backends, the service) keep working.
 
@@ -82,11 +83,14 @@ impl OpenGuard {
     }
 }
 
-/// A GET of a link that is its own permission: a kept result signed by this server, or an upload's random name.
+/// A GET of a link that is its own permission: a kept result signed by this server, or an upload's random name;
+/// or of what is no one's: the forms' example pictures (`examples.rs`), the same for everyone and spending nothing.
 fn is_own_permission(uri: &Uri) -> bool {
     let path = uri.path();
     let signed = uri.query().is_some_and(|query| query.split('&').any(|pair| pair.starts_with("sig=")));
-    (path.starts_with("/api/results/") && signed) || path.starts_with("/api/uploads/")
+    (path.starts_with("/api/results/") && signed)
+        || path.starts_with("/api/uploads/")
+        || path.starts_with("/api/examples/")
 }
 
 #[cfg(test)]

@@ -80,7 +80,7 @@ async fn an_agent_sees_their_allowance_the_cost_before_the_click_and_the_host_he
         set_attribute(&driver, "agent", "view", "new-render").await?;
         let root = widget(&driver, "agent").await?;
         choose_sample(&root, "living-empty.jpg").await?;
-        shows(&driver, "agent", "Uses 1 photo: Staging.").await?;
+        shows(&driver, "agent", "Costs 1 photo of your Staging allowance.").await?;
         click_text(&root, "button", "Create render").await?;
         heard_at_least(&driver, "vstage-render-created", 1).await?;
         let spent = heard_at_least(&driver, "vstage-allowance-spent", 1).await?;
@@ -91,7 +91,7 @@ async fn an_agent_sees_their_allowance_the_cost_before_the_click_and_the_host_he
         let root = widget(&driver, "agent").await?;
         click_text(&root, "a", "New render").await?;
         choose_sample(&root, "living-empty.jpg").await?;
-        shows(&driver, "agent", "Only 0 left (Staging) until it renews on ").await?;
+        shows(&driver, "agent", "Only 0 left of your Staging allowance until it renews on ").await?;
         screenshot(&driver, "allowance-spent").await?;
         click_text(&root, "button", "Create render").await?;
         assert_eq!(renders(&server, &token, &origin).await, 5, "the refused render was not sent");
@@ -146,7 +146,7 @@ async fn the_standalone_studio_counts_its_own_allowance_everywhere_the_account_b
             click_text(&root, "a", "New render").await?;
             choose_sample(&root, "living-empty.jpg").await?;
             let cost = root.query(By::Css(".vstage-cost")).first().await?.text().await?;
-            assert_eq!(cost, "Uses 1 photo: Staging. 1 left (Staging) after this.", "at {width}");
+            assert_eq!(cost, "Costs 1 photo of your Staging allowance. 1 will be left after this.", "at {width}");
         }
         Ok(())
     })
@@ -181,7 +181,11 @@ async fn on_a_listing_sites_board_at_a_phones_width_the_photo_that_fits_is_offer
         root.query(By::Css("#vstage-board-addresses")).first().await?.send_keys(photos.join("\n")).await?;
         click_text(&root, "button", "Add these addresses").await?;
         let partial = |text: &str| thirtyfour::stringmatch::StringMatch::new(text.to_string()).partial();
-        let why = with_text(&root, "[role=alert]", partial("Only 1 left (Staging)")).first().await?.text().await?;
+        let why = with_text(&root, "[role=alert]", partial("Only 1 left of your Staging allowance"))
+            .first()
+            .await?
+            .text()
+            .await?;
         assert!(why.ends_with("Ask the listing site for more."), "the agent's advice on a listing site: {why}");
         let offer = root.query(By::Css("[role=group][aria-labelledby=vstage-board-split]")).first().await?;
         let words = offer.text().await?;

@@ -432,12 +432,12 @@ async fn ten_photos_at_once_are_asked_about_before_anything_is_spent() {
         root.query(By::Css("#vstage-board-addresses")).first().await?.send_keys(photos.join("\n")).await?;
         submit(&root, "Add these addresses").await?;
         let cost = root.query(By::Css(".vstage-cost")).first().await?.text().await?;
-        assert_eq!(cost, "Uses 10 photos: Staging. 90 left (Staging) after this.");
+        assert_eq!(cost, "Costs 10 photos of your Staging allowance. 90 will be left after this.");
         submit(&root, "Create 10 renders").await?;
         // the question takes the eye; "Not now" spends nothing
         focus_moves_to(&driver, "#vstage-board-ask").await?;
         let question = root.find(By::Css("#vstage-board-ask")).await?.text().await?;
-        assert_eq!(question, "Uses 10 photos: Staging. 90 left (Staging) after this. Create them?");
+        assert_eq!(question, "Costs 10 photos of your Staging allowance. 90 will be left after this. Create them?");
         submit(&root, "Not now").await?;
         root.query(By::Css(".vstage-ask")).not_exists().await?;
         let used = |user: Value| user["photosUsedThisPeriod"]["staging"].as_u64();
@@ -480,9 +480,11 @@ async fn an_allowance_short_of_the_board_creates_the_photos_that_fit_and_the_oth
         // said before anything is charged: why, and where more comes from on the operator's own page
         let partial = |text: &str| thirtyfour::stringmatch::StringMatch::new(text.to_string()).partial();
         let why =
-            with_text(&root, "[role=alert]", partial("Only 3 left (Staging) until it renews on ")).first().await?;
+            with_text(&root, "[role=alert]", partial("Only 3 left of your Staging allowance until it renews on "))
+                .first()
+                .await?;
         let why = why.text().await?;
-        assert!(why.starts_with("Uses 4 photos: Staging."), "{why}");
+        assert!(why.starts_with("Costs 4 photos of your Staging allowance."), "{why}");
         assert!(
             why.contains("Whoever runs this studio's server can raise it") && !why.contains("listing site"),
             "{why}"
@@ -493,7 +495,7 @@ async fn an_allowance_short_of_the_board_creates_the_photos_that_fit_and_the_oth
         assert_eq!(
             offer_words,
             "Can be created now: living-empty.jpg, bedroom-furnished.jpg, living-furnished.jpg. Waiting for the \
-             allowance: exterior-day.jpg. Uses 3 photos: Staging. 0 left (Staging) after this."
+             allowance: exterior-day.jpg. Costs 3 photos of your Staging allowance. 0 will be left after this."
         );
         let all = with_text(&root, "button", "Create 4 renders").first().await?;
         assert!(!all.is_enabled().await?, "the whole board cannot be created");
@@ -516,7 +518,7 @@ async fn an_allowance_short_of_the_board_creates_the_photos_that_fit_and_the_oth
         let left = with_text(&root, ".vstage-board__photo", partial("Waits for the allowance")).first().await?;
         assert!(left.text().await?.contains("exterior-day.jpg"));
         assert!(left.find_all(By::Css(".vstage-board__failure button")).await?.is_empty(), "no Try again");
-        with_text(&root, "[role=alert]", partial("Only 0 left (Staging)")).first().await?;
+        with_text(&root, "[role=alert]", partial("Only 0 left of your Staging allowance")).first().await?;
         root.query(By::Css("#vstage-board-split")).not_exists().await?;
         assert!(!with_text(&root, "button", "Create 1 render").first().await?.is_enabled().await?);
         with_text(&root, ".vstage-header .vstage-meter__value", "3 of 3").first().await?;
@@ -540,7 +542,9 @@ async fn photos_the_server_refused_for_a_spent_allowance_wait_for_it_without_a_t
         let root = studio(&driver).await?;
         root.query(By::Css("#vstage-board-addresses")).first().await?.send_keys(photos.join("\n")).await?;
         submit(&root, "Add these addresses").await?;
-        with_text(&root, ".vstage-cost", "Uses 2 photos: Staging. 0 left (Staging) after this.").first().await?;
+        with_text(&root, ".vstage-cost", "Costs 2 photos of your Staging allowance. 0 will be left after this.")
+            .first()
+            .await?;
         // the allowance is spent elsewhere (another tab) while the board still shows it
         let body = json!({"image_url": photos[0], "variation_count": 1,
             "config": {"type": "staging", "add_furniture": {"room_type": "living", "style": "modern"}}});
@@ -555,7 +559,7 @@ async fn photos_the_server_refused_for_a_spent_allowance_wait_for_it_without_a_t
         let refused =
             with_text(&root, ".vstage-board__failure", partial("allowance cannot cover this")).first().await?;
         assert!(refused.text().await?.contains("`vstage allowance set` raises it"), "the operator's advice");
-        with_text(&root, "[role=alert]", partial("Only 0 left (Staging)")).first().await?;
+        with_text(&root, "[role=alert]", partial("Only 0 left of your Staging allowance")).first().await?;
         let waiting = root.query(By::Css(".vstage-board__waits")).all_from_selector_required().await?;
         assert_eq!(waiting.len(), 2, "both photos wait");
         assert!(root.find_all(By::Css(".vstage-board__failure button")).await?.is_empty(), "no Try again");

@@ -52,10 +52,10 @@ async fn the_host_chooses_the_parts_its_agents_see() {
         shows(&driver, "agent", "Your renders").await?;
         set_attribute(&driver, "agent", "show", "classic").await?;
         set_attribute(&driver, "agent", "hide", "usage").await?;
-        click_text(&root, "a", "Classic (v1)").await?;
+        click_text(&root, "a", "Older studio").await?;
         shows(&driver, "agent", "Classic renders").await?;
         let (links, usage) = navigation(&driver).await?;
-        assert_eq!(links, ["Renders", "New render", "Listing board", "Remove furniture", "Classic (v1)", "Account"]);
+        assert_eq!(links, ["Renders", "New render", "Listing board", "Remove furniture", "Older studio", "Account"]);
         assert!(!usage, "usage still hidden");
         Ok(())
     })

@@ -21,7 +21,7 @@ const DESKTOP: (u32, u32) = (1280, 800);
 /// The navigation an embedded studio shows, and the standalone page's (which shows the classic screens too).
 const EMBEDDED_NAV: [&str; 5] = ["Renders", "New render", "Listing board", "Remove furniture", "Account"];
 const STANDALONE_NAV: [&str; 6] =
-    ["Renders", "New render", "Listing board", "Remove furniture", "Classic (v1)", "Account"];
+    ["Renders", "New render", "Listing board", "Remove furniture", "Older studio", "Account"];
 
 /// What does not fit the window, as sentences (none when all fits): the page scrolling sideways, an image of the
 /// page past the window's edges, a studio wider than its container's content or anything in a studio past its

@@ -257,7 +257,10 @@ async fn a_failing_photo_shows_why() {
             .text()
             .await?;
         assert!(panel.contains("The staging service could not finish it: "), "why, in the agent's words: {panel}");
-        assert!(panel.contains("Uses 1 photo: Staging."), "its photo was given back: trying again uses one: {panel}");
+        assert!(
+            panel.contains("Costs 1 photo of your Staging allowance."),
+            "its photo was given back: trying again uses one: {panel}"
+        );
         screenshot(&driver, "render-failed").await?;
 
         // trying again adds the same variation to this render, which fails again here
@@ -322,7 +325,7 @@ async fn the_form_says_a_count_over_twenty_at_once_and_sends_nothing_wrong() {
         root.query(By::Css(".vstage-config .vstage-error")).not_exists().await?;
         // a new configuration copies the one before it, with as many variations as still fit
         pick_style(&root, "scandinavian").await?;
-        let add = with_text(&root, "button", "Add another configuration").first().await?;
+        let add = with_text(&root, "button", "Add another set").first().await?;
         add.click().await?;
         let counts = root.find_all(By::Css("input.vstage-count")).await?;
         assert_eq!(counts.len(), 2);
@@ -554,6 +557,146 @@ async fn the_mark_starts_on_where_the_listings_rules_ask_for_one_on_the_photo() 
             assert!(by_role(&driver, &root, scope, "checkbox", mark).await?.is_selected().await?, "on the board too");
             crate::embed::set_attribute(&driver, "agent", "view", "new-render").await?;
         }
+        Ok(())
+    })
+    .await;
+}
+
+/// The elements in the page's first studio with `role` and accessible `name` in the accessibility tree (as
+/// Chromium names roles: `radiogroup`, `image`, `button`, `figure`), as remote objects for `call_on`.
+pub async fn remote_by_role(driver: &WebDriver, role: &str, name: &str) -> WebDriverResult<Vec<String>> {
+    let cdp = driver.cdp();
+    let host = cdp
+        .send_raw("Runtime.evaluate", serde_json::json!({"expression": "document.querySelector('vstage-widget')"}))
+        .await?;
+    let found = cdp
+        .send_raw(
+            "Accessibility.queryAXTree",
+            serde_json::json!({"objectId": host["result"]["objectId"], "accessibleName": name, "role": role}),
+        )
+        .await?;
+    let mut objects = Vec::new();
+    for node in found["nodes"].as_array().into_iter().flatten().filter(|node| node["ignored"] == false) {
+        let object =
+            cdp.send_raw("DOM.resolveNode", serde_json::json!({"backendNodeId": node["backendDOMNodeId"]})).await?;
+        objects.extend(object["object"]["objectId"].as_str().map(str::to_string));
+    }
+    Ok(objects)
+}
+
+/// `function` called with `this` the remote object `object`, its promise awaited and its value returned.
+pub async fn call_on(driver: &WebDriver, object: &str, function: &str) -> WebDriverResult<serde_json::Value> {
+    let answer = driver
+        .cdp()
+        .send_raw(
+            "Runtime.callFunctionOn",
+            serde_json::json!({"objectId": object, "functionDeclaration": function,
+                "returnByValue": true, "awaitPromise": true}),
+        )
+        .await?;
+    Ok(answer["result"]["value"].clone())
+}
+
+/// The pictures in the radio group named `group`, each brought into view (they load lazily) and waited for: its
+/// alt text, its natural width (0: it did not load) and the name of the radio its card holds.
+async fn pictures_of(driver: &WebDriver, group: &str) -> WebDriverResult<Vec<(String, u64, String)>> {
+    let groups = remote_by_role(driver, "radiogroup", group).await?;
+    let Some(group) = groups.first() else {
+        return Err(WebDriverError::ParseError(format!("no radio group named {group:?}")));
+    };
+    let measure = r#"async function () {
+        const cards = [...this.querySelectorAll("label")];
+        const seen = [];
+        for (const card of cards) {
+            const picture = card.querySelector("img");
+            const radio = card.querySelector("input[type=radio]");
+            if (!picture || !radio) { seen.push(["", 0, ""]); continue; }
+            picture.scrollIntoView({ block: "center" });
+            await picture.decode().catch(() => {});
+            const name = radio.getAttribute("aria-labelledby");
+            const named = name ? this.getRootNode().getElementById(name)?.textContent ?? "" : "";
+            seen.push([picture.alt, picture.naturalWidth, named]);
+        }
+        return seen;
+    }"#;
+    let seen = call_on(driver, group, measure).await?;
+    serde_json::from_value(seen).map_err(|error| WebDriverError::ParseError(error.to_string()))
+}
+
+/// Each style and each sky is a picture of a room staged in it (or the house under it), made by the server from the
+/// sandbox's samples: an image with an alt text naming it, that loaded, at a desk and on a phone; the radio keeps
+/// the style's name, and a click on the picture chooses it.
+#[tokio::test]
+async fn styles_and_skies_are_chosen_by_pictures_that_load() {
+    let server = Server::start(&dist()).await;
+    with_browser(|driver| async move {
+        for (width, height) in [(1280u32, 800u32), (390, 844)] {
+            driver.set_window_rect(0, 0, width, height).await?;
+            driver.goto(format!("{}/renders/new", server.url)).await?;
+            let root = studio(&driver).await?;
+            root.query(By::Css("input[name$='-style']")).first().await?;
+            let styles = pictures_of(&driver, "Style").await?;
+            assert_eq!(styles.len(), 8, "at {width}: {styles:?}");
+            for (alt, natural_width, name) in &styles {
+                assert_eq!(alt, &format!("A room staged in the {name} style"), "at {width}");
+                assert_eq!(*natural_width, 160, "at {width}: the picture of {name} loaded");
+            }
+            assert!(styles.iter().any(|(_, _, name)| name == "Luxury"), "{styles:?}");
+            let luxury = remote_by_role(&driver, "image", "A room staged in the Luxury style").await?;
+            assert_eq!(luxury.len(), 1, "the picture is an image named by its style");
+            call_on(&driver, &luxury[0], "function () { this.click(); }").await?;
+            let chosen = root.find(By::Css("input[name$='-style']:checked")).await?.attr("value").await?;
+            assert_eq!(chosen.as_deref(), Some("luxury"), "a click on the picture chooses its style");
+            assert_eq!(
+                remote_by_role(&driver, "radio", "Luxury").await?.len(),
+                1,
+                "the radio is named by the style alone"
+            );
+
+            click_text(&root, "label", StringMatch::new("Day to dusk").partial()).await?;
+            root.query(By::Css(".vstage-sky")).first().await?;
+            let skies = pictures_of(&driver, "Sky").await?;
+            let names: Vec<&str> = skies.iter().map(|(_, _, name)| name.as_str()).collect();
+            assert_eq!(names, ["Dusk", "Golden", "Blue sky"], "at {width}");
+            for (alt, natural_width, name) in &skies {
+                assert_eq!(alt, &format!("{name}, shown on a house"), "at {width}");
+                assert_eq!(*natural_width, 160, "at {width}: the picture of {name} loaded");
+            }
+        }
+        screenshot(&driver, "new-render-skies").await?;
+        Ok(())
+    })
+    .await;
+}
+
+/// On the board at a desk, a photo's own settings open in the row's width beside the photo, not down a narrow
+/// card that makes the page far taller.
+#[tokio::test]
+async fn a_photos_own_settings_on_the_board_take_the_rows_width() {
+    let server = Server::start(&dist()).await;
+    let photos = crate::board::sample_addresses(&server, None, &["living-empty.jpg", "bedroom-furnished.jpg"]).await;
+    with_browser(|driver| async move {
+        driver.goto(format!("{}/board", server.url)).await?;
+        let root = studio(&driver).await?;
+        root.query(By::Css("#vstage-board-addresses")).first().await?.send_keys(photos.join("\n")).await?;
+        submit(&root, "Add these addresses").await?;
+        with_text(&root, "button", "Create 2 renders").first().await?;
+        let page_height = "return document.documentElement.scrollHeight";
+        let before: f64 = driver.execute(page_height, vec![]).await?.convert()?;
+        let customise = remote_by_role(&driver, "button", "Change settings for this photo").await?;
+        assert_eq!(customise.len(), 2, "one for each photo");
+        call_on(&driver, &customise[0], "function () { this.click(); }").await?;
+        let own = root.query(By::Css(".vstage-board__own")).first().await?;
+        let after: f64 = driver.execute(page_height, vec![]).await?.convert()?;
+        let (settings, photos) = (own.rect().await?, root.find(By::Css(".vstage-board__photos")).await?.rect().await?);
+        assert!(
+            settings.width > photos.width * 0.55,
+            "the settings are {:.0} px wide in a {:.0} px row",
+            settings.width,
+            photos.width
+        );
+        assert!(after - before < 900.0, "the page grew by {:.0} px", after - before);
+        screenshot(&driver, "board-own-settings").await?;
         Ok(())
     })
     .await;
