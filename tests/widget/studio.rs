@@ -25,7 +25,7 @@ use vstage_widget::locale::{Locale, provide_locale};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
-use crate::support::container;
+use crate::support::{container, provide_studio_api};
 
 /// Lets Leptos run the effects a change scheduled.
 async fn settle() {
@@ -130,8 +130,11 @@ async fn the_form_says_at_once_when_a_count_is_more_than_twenty_and_never_change
     let drafts = RwSignal::new(vec![(0u32, ConfigDraft::default())]);
     let error = RwSignal::new(None::<ValidationError>);
     let _mounted = leptos::mount::mount_to(root.clone(), move || {
+        provide_studio_api();
         view! { <ConfigList drafts existing=Signal::stored(0) error multiple=true /> }
     });
+    let picture: web_sys::HtmlImageElement = find(&root, "img.vstage-example");
+    assert!(picture.src().contains("/api/examples/style/"), "each style is shown by the server's picture of it");
     let count: web_sys::HtmlInputElement = find(&root, "input.vstage-count");
     type_into(&count, "500");
     settle().await;
@@ -184,6 +187,7 @@ async fn a_staged_exterior_the_listing_s_rules_forbid_is_said_before_the_click()
     let rules = RwSignal::new(Some("maar".to_string()));
     let drafts = RwSignal::new(vec![(0u32, ConfigDraft::default())]);
     let _mounted = leptos::mount::mount_to(root.clone(), move || {
+        provide_studio_api();
         provide_context(ListingDisclosure(rules.into()));
         view! { <ConfigList drafts existing=Signal::stored(0) error=Signal::stored(None) /> }
     });
