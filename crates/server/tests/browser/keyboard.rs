@@ -8,7 +8,7 @@ use serde_json::Value;
 use thirtyfour::TypingData;
 use thirtyfour::prelude::*;
 
-use crate::browser::{studio, with_browser, with_text};
+use crate::browser::{status_saying, studio, with_browser, with_text};
 use crate::embed::{server_for_a_host, start_host};
 use crate::mask::changed_text;
 use crate::studio::wait_for_all_done;
@@ -98,6 +98,10 @@ async fn a_whole_flow_by_keyboard_alone() {
         tab_to(&driver, "a sample photo", class_has("vstage-sample")).await?;
         press(&driver, " ").await?;
         root.query(By::Css(".vstage-sample--chosen")).first().await?;
+        // "Create render" waits for the photo's furniture analysis, which the form says when it is in
+        let scope = "document.querySelector('vstage-widget').shadowRoot.querySelector('.vstage')";
+        let analysed = "No furniture found in this photo: the room is staged as it is.";
+        status_saying(&driver, &root, scope, analysed).await?;
         tab_to(&driver, "Create render", text_is("Create render")).await?;
         press(&driver, Key::Enter).await?;
         focus_on_heading(&driver).await?;
