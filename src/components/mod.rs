@@ -9,6 +9,7 @@ pub mod config_list;
 pub mod cost_note;
 pub mod drop_zone;
 pub mod eta_bar;
+pub mod example_picture;
 pub mod exterior_rule_note;
 pub mod header;
 pub mod image_picker;

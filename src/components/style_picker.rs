@@ -6,8 +6,8 @@ use leptos::prelude::*;
 use leptos_i18n::td_string;
 use vstage_api::Style;
 
-use crate::api::use_api;
 use crate::components::config_fields::STYLES;
+use crate::components::example_picture::ExamplePicture;
 use crate::describe;
 use crate::locale::{Locale, use_locale};
 
@@ -23,7 +23,6 @@ pub fn StylePicker(
     #[prop(into)] on_pick: Callback<Style>,
 ) -> impl IntoView {
     let locale = use_locale();
-    let base = use_api().base_url().to_string();
     view! {
         <div class="vstage-styles" role="radiogroup" aria-labelledby=labelled_by>
             {STYLES
@@ -37,14 +36,10 @@ pub fn StylePicker(
                     let name_id = format!("{name}-{}", style.as_str());
                     view! {
                         <label class="vstage-style" class:vstage-kind--chosen=chosen.clone()>
-                            <img
-                                class="vstage-example"
-                                src=example_address(&base, "style", style.as_str())
-                                alt=move || example_alt(locale.get(), &alt)
-                                width="160"
-                                height="107"
-                                loading="lazy"
-                                decoding="async"
+                            <ExamplePicture
+                                kind="style"
+                                name=style.as_str()
+                                alt=Signal::derive(move || example_alt(locale.get(), &alt))
                             />
                             <input
                                 type="radio"
@@ -63,12 +58,6 @@ pub fn StylePicker(
     }
 }
 
-/// Where the server serves the example picture of `name` (a style or a sky, as the contract spells it), under the
-/// studio's API base.
-pub fn example_address(base: &str, kind: &str, name: &str) -> String {
-    format!("{base}/examples/{kind}/{name}.jpg")
-}
-
 /// "A room staged in the Modern style": what the example picture of `style` shows.
 fn example_alt(locale: Locale, style: &Style) -> String {
     td_string!(locale, forms.style_example_alt, style = describe::style(locale, style)).to_string()
@@ -80,11 +69,7 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
     #[wasm_bindgen_test(unsupported = test)]
-    fn an_example_is_under_the_api_base_and_named_in_words() {
-        assert_eq!(
-            example_address("https://studio.example/api", "style", "modern"),
-            "https://studio.example/api/examples/style/modern.jpg"
-        );
+    fn an_example_is_named_in_words() {
         assert_eq!(example_alt(Locale::en, &Style::Luxury), "A room staged in the Luxury style");
     }
 }

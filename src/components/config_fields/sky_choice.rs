@@ -7,15 +7,13 @@ use vstage_api::SkyStyle;
 
 use super::SKIES;
 use super::draft::DraftFields;
-use crate::api::use_api;
-use crate::components::style_picker::example_address;
+use crate::components::example_picture::ExamplePicture;
 use crate::describe;
 use crate::locale::{Locale, use_locale};
 
 #[component]
 pub fn SkyChoice(fields: DraftFields) -> impl IntoView {
     let locale = use_locale();
-    let base = use_api().base_url().to_string();
     view! {
         <div class="vstage-skies" role="radiogroup" aria-label=move || td_string!(locale.get(), forms.config_sky)>
             {SKIES
@@ -29,14 +27,10 @@ pub fn SkyChoice(fields: DraftFields) -> impl IntoView {
                     let name_id = fields.dom(&format!("sky-{}", sky.as_str()));
                     view! {
                         <label class="vstage-kind vstage-sky" class:vstage-kind--chosen=chosen.clone()>
-                            <img
-                                class="vstage-example"
-                                src=example_address(&base, "sky", sky.as_str())
-                                alt=move || example_alt(locale.get(), &alt)
-                                width="160"
-                                height="107"
-                                loading="lazy"
-                                decoding="async"
+                            <ExamplePicture
+                                kind="sky"
+                                name=sky.as_str()
+                                alt=Signal::derive(move || example_alt(locale.get(), &alt))
                             />
                             <input
                                 type="radio"
