@@ -131,6 +131,9 @@ pub struct UsageArgs {
     /// Only this subject's.
     #[arg(long)]
     pub subject: Option<String>,
+    /// Only the renders of this listing (the host's `listing_id`); the totals are this listing's.
+    #[arg(long)]
+    pub listing: Option<String>,
     #[command(flatten)]
     pub database: DatabaseArgs,
 }

@@ -5,13 +5,14 @@ use std::sync::Arc;
 
 use futures_util::StreamExt;
 use vstage_api::board::{BoardRender, MAX_BOARD_RENDERS};
+use vstage_api::host_reference::HostReference;
 
 use super::boards::Boards;
 use super::postgres::Postgres;
 use super::sqlite::Sqlite;
 use super::store::{
     AddedTo, ClaimReporter, Creation, Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LedgerRow,
-    LevelReached, LevelReports, Limits, Reservation, Reserved, Setting, SignerRecord, Store, StoredEvent,
+    LevelReached, LevelReports, Limits, RenderShare, Reservation, Reserved, Setting, SignerRecord, Store, StoredEvent,
     SubjectAllowance, UploadRecord,
 };
 use super::store::{CapReached, RecordsCap};
@@ -691,6 +692,33 @@ async fn a_refund_gives_a_renders_own_share_back_in_the_period_it_was_charged_in
         let old: Vec<LedgerRow> = store.ledger(Some("erin"), 0, 100).await.unwrap();
         let old = old.into_iter().filter(|row| row.reservation == "rsv_old").collect();
         assert_eq!(net(old), 0, "given back in the old period");
+    })
+    .await;
+}
+
+/// What `vstage usage` reads to count a bulk creation by listing: each render's share and its listing.
+#[tokio::test]
+async fn a_bulks_shares_and_its_renders_listings_are_read_back() {
+    on_both(|store| async move {
+        let defaults = Limits { staging: None, image_editing: None };
+        let (one, two) = (Cost::of(UsageKind::Staging, 1), Cost::of(UsageKind::Staging, 2));
+        let bulk = reservation("rsv_bulk", "erin", Cost::of(UsageKind::Staging, 3), 100);
+        store.reserve(&bulk, defaults, 100, unreported()).await.unwrap();
+        store.settle("rsv_bulk", &[("rnd_x".into(), one), ("rnd_y".into(), two)]).await.unwrap();
+        let listed = HostReference { listing_id: Some("L-1".into()), ..HostReference::default() };
+        let unlisted = HostReference { photo_id: Some("P-2".into()), ..HostReference::default() };
+        store.record_references(&[("rnd_x".into(), listed), ("rnd_y".into(), unlisted)]).await.unwrap();
+
+        let share = |render_id: &str, photos| RenderShare {
+            reservation: "rsv_bulk".into(),
+            kind: UsageKind::Staging,
+            render_id: render_id.into(),
+            photos,
+        };
+        let shares = store.render_shares(&["rsv_bulk".into(), "rsv_none".into()]).await.unwrap();
+        assert_eq!(shares, [share("rnd_x", 1), share("rnd_y", 2)]);
+        let listings = store.listings_of(&["rnd_x".into(), "rnd_y".into(), "rnd_z".into()]).await.unwrap();
+        assert_eq!(listings, [("rnd_x".to_string(), "L-1".to_string())], "only renders with a listing");
     })
     .await;
 }

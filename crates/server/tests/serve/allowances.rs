@@ -24,10 +24,18 @@ async fn start(upstream: &RecordingUpstream, args: &[&str]) -> (tempfile::TempDi
 
 /// Creates a render of `photo` (a name at photos.example) as `token`'s holder; the status and answer.
 async fn create(server: &Server, token: &str, photo: &str) -> (u16, Value, Option<String>) {
+    create_in(server, token, photo, None).await
+}
+
+/// Creates a render of `photo` as `token`'s holder, for the host's listing `listing` if named.
+async fn create_in(server: &Server, token: &str, photo: &str, listing: Option<&str>) -> (u16, Value, Option<String>) {
     let body = json!({"image_url": format!("https://photos.example/{photo}.jpg"), "variation_count": 3,
         "config": {"type": "staging", "add_furniture": {"room_type": "living", "style": "modern"}}});
-    let answer = reqwest::Client::new().post(server.api("/v2/renders")).bearer_auth(token).json(&body).send().await;
-    let answer = answer.unwrap();
+    let mut request = reqwest::Client::new().post(server.api("/v2/renders")).bearer_auth(token).json(&body);
+    if let Some(listing) = listing {
+        request = request.header("Vstage-Reference", json!({"listing_id": listing}).to_string());
+    }
+    let answer = request.send().await.unwrap();
     let retry_after = answer.headers().get("retry-after").map(|value| value.to_str().unwrap().to_string());
     (answer.status().as_u16(), answer.json().await.unwrap_or(Value::Null), retry_after)
 }
@@ -64,7 +72,7 @@ async fn an_allowance_is_charged_before_sending_refunded_on_refusal_and_reported
     let (status, refused, _) = create(&server, &alice, "refused").await;
     assert_eq!(status, 422, "the service's refusal is relayed: {refused}");
     assert_eq!(create(&server, &alice, "as-one").await.0, 200, "and its photo was given back");
-    assert_eq!(create(&server, &alice, "as-two").await.0, 200);
+    assert_eq!(create_in(&server, &alice, "as-two", Some("L-7")).await.0, 200);
     let (status, spent, retry_after) = create(&server, &alice, "as-three").await;
     assert_eq!(status, 429, "{spent}");
     let sentence = spent["message"].as_str().unwrap();
@@ -89,10 +97,19 @@ async fn an_allowance_is_charged_before_sending_refunded_on_refusal_and_reported
 
     let today = tomorrow();
     let report = vstage(&server, &["usage", "--from", "2000-01-01", "--to", &today, "--format", "csv"]);
+    let header = "\"line\",\"subject\",\"listing\",\"kind\",\"charged\",\"refunded\",\"net\"\n";
     assert_eq!(
         report,
-        "\"line\",\"subject\",\"kind\",\"charged\",\"refunded\",\"net\"\n\
-         \"subject\",\"alice\",\"staging\",3,1,2\n\"total\",\"\",\"staging\",3,1,2\n"
+        format!(
+            "{header}\"subject\",\"alice\",\"\",\"staging\",2,1,1\n\"subject\",\"alice\",\"L-7\",\"staging\",1,0,1\n\
+             \"total\",\"\",\"\",\"staging\",3,1,2\n"
+        ),
+        "a line per listing of alice's, none for the renders without one"
+    );
+    let of_listing = vstage(&server, &["usage", "--from", "2000-01-01", "--to", &today, "--listing", "L-7"]);
+    assert_eq!(
+        of_listing,
+        format!("{header}\"subject\",\"alice\",\"L-7\",\"staging\",1,0,1\n\"total\",\"\",\"\",\"staging\",1,0,1\n")
     );
 
     let said = vstage(&server, &["allowance", "set", "alice", "staging=3"]);

@@ -1,7 +1,7 @@
 //! `Ledger` (`store/ledger.rs`) on PostgreSQL: its SQL.
 
 use super::*;
-use crate::storage::store::{Ledger, RenderCharge, by_render, cost_of_adding, failed_whole};
+use crate::storage::store::{Ledger, RenderCharge, RenderShare, by_render, cost_of_adding, failed_whole};
 use vstage_api::usage::Cost;
 
 #[async_trait]
@@ -211,6 +211,31 @@ impl Ledger for Postgres {
                     at: row.get(4),
                     what: row.get(5),
                     reservation: row.get(6),
+                })
+                .collect())
+        })
+        .await
+    }
+
+    async fn render_shares(&self, reservations: &[String]) -> Result<Vec<RenderShare>, ServerError> {
+        let reservations = reservations.to_vec();
+        self.run(move |pool| async move {
+            let rows = pool
+                .get()
+                .await?
+                .query(
+                    "SELECT reservation, kind, render_id, photos FROM render_charges WHERE reservation = ANY($1) \
+                     ORDER BY reservation, render_id, kind",
+                    &[&reservations],
+                )
+                .await?;
+            Ok(rows
+                .iter()
+                .map(|row| RenderShare {
+                    reservation: row.get(0),
+                    kind: UsageKind::parse(row.get(1)).unwrap_or(UsageKind::Staging),
+                    render_id: row.get(2),
+                    photos: row.get::<_, i64>(3).max(0) as u64,
                 })
                 .collect())
         })

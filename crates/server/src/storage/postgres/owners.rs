@@ -173,6 +173,17 @@ impl OwnerRecords for Postgres {
         })
         .await
     }
+
+    async fn listings_of(&self, render_ids: &[String]) -> Result<Vec<(String, String)>, ServerError> {
+        let render_ids = render_ids.to_vec();
+        self.run(move |pool| async move {
+            let sql = "SELECT render_id, listing_id FROM render_references \
+                       WHERE render_id = ANY($1) AND listing_id IS NOT NULL";
+            let rows = pool.get().await?.query(sql, &[&render_ids]).await?;
+            Ok(rows.iter().map(|row| (row.get(0), row.get(1))).collect())
+        })
+        .await
+    }
 }
 
 /// The condition on `owners` that keeps one listing's renders, the listing's id in parameter `n` (all when null).

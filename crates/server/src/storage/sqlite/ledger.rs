@@ -1,7 +1,7 @@
 //! `Ledger` (`store/ledger.rs`) on SQLite: its SQL.
 
 use super::*;
-use crate::storage::store::{Ledger, RenderCharge, by_render, cost_of_adding, failed_whole};
+use crate::storage::store::{Ledger, RenderCharge, RenderShare, by_render, cost_of_adding, failed_whole};
 use vstage_api::usage::Cost;
 
 #[async_trait]
@@ -187,6 +187,33 @@ impl Ledger for Sqlite {
                     })
                 })?
                 .collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    async fn render_shares(&self, reservations: &[String]) -> Result<Vec<RenderShare>, ServerError> {
+        let reservations = reservations.to_vec();
+        self.run(move |db| {
+            let mut query = db.prepare_cached(
+                "SELECT reservation, kind, render_id, photos FROM render_charges WHERE reservation = ?1 \
+                 ORDER BY render_id, kind",
+            )?;
+            let mut shares = Vec::new();
+            for reservation in &reservations {
+                let rows = query.query_map(params![reservation], |row| {
+                    let kind: String = row.get(1)?;
+                    Ok(RenderShare {
+                        reservation: row.get(0)?,
+                        kind: UsageKind::parse(&kind).unwrap_or(UsageKind::Staging),
+                        render_id: row.get(2)?,
+                        photos: row.get::<_, i64>(3)?.max(0) as u64,
+                    })
+                })?;
+                for share in rows {
+                    shares.push(share?);
+                }
+            }
+            Ok(shares)
         })
         .await
     }

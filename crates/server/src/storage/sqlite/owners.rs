@@ -155,6 +155,23 @@ impl OwnerRecords for Sqlite {
         })
         .await
     }
+
+    async fn listings_of(&self, render_ids: &[String]) -> Result<Vec<(String, String)>, ServerError> {
+        let render_ids = render_ids.to_vec();
+        self.run(move |db| {
+            let mut query = db.prepare_cached(
+                "SELECT listing_id FROM render_references WHERE render_id = ?1 AND listing_id IS NOT NULL",
+            )?;
+            let mut listings = Vec::new();
+            for render_id in render_ids {
+                if let Some(listing) = query.query_row(params![render_id], |row| row.get(0)).optional()? {
+                    listings.push((render_id, listing));
+                }
+            }
+            Ok(listings)
+        })
+        .await
+    }
 }
 
 /// The condition on `owners` that keeps one listing's renders, the listing's id in parameter `n` (all when null).

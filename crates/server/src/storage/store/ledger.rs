@@ -192,6 +192,16 @@ pub struct LedgerRow {
     pub reservation: String,
 }
 
+/// One render's share of a charge: `photos` of `kind` that reservation `reservation` charged for render
+/// `render_id` (its creation's share, or the variations added to it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderShare {
+    pub reservation: String,
+    pub kind: UsageKind,
+    pub render_id: String,
+    pub photos: u64,
+}
+
 #[async_trait]
 pub trait Ledger: Send + Sync {
     /// Charges `reservation` to its subject in one transaction that checks it fits the subject's allowance of the
@@ -221,4 +231,7 @@ pub trait Ledger: Send + Sync {
     async fn allowances(&self, subject: Option<&str>) -> Result<Vec<(String, SubjectAllowance)>, ServerError>;
     /// The ledger's rows from `from` to before `to` (ms), oldest first: `subject`'s, or everyone's for `None`.
     async fn ledger(&self, subject: Option<&str>, from: i64, to: i64) -> Result<Vec<LedgerRow>, ServerError>;
+    /// Each render's share of these reservations' charges, as recorded (a whole refund of added variations forgets
+    /// theirs, as they count as never added).
+    async fn render_shares(&self, reservations: &[String]) -> Result<Vec<RenderShare>, ServerError>;
 }

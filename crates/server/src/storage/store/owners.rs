@@ -98,6 +98,8 @@ pub trait OwnerRecords: Send + Sync {
     async fn record_references(&self, references: &[(String, HostReference)]) -> Result<(), ServerError>;
     /// The host's references kept with `render_id`; all `None` when it has none.
     async fn reference_of(&self, render_id: &str) -> Result<HostReference, ServerError>;
+    /// The listing of each of `render_ids` that has one, as `(render id, listing id)`.
+    async fn listings_of(&self, render_ids: &[String]) -> Result<Vec<(String, String)>, ServerError>;
 }
 
 /// A reference as the database keeps it: its JSON.
