@@ -123,6 +123,29 @@ async fn a_jwt_minted_by_jose_as_the_guide_shows_is_a_widget_token() {
     assert_eq!(call(&server, user, Some(&token), Some("https://evil.example")).await.0, 401);
 }
 
+/// A PHP backend's token as firebase/php-jwt writes it (`JWT::encode($claims, $secret, 'HS256')`): its header
+/// `{"typ":"JWT","alg":"HS256"}`, typ first, and the claims by PHP's `json_encode`, which escapes `/` as `\/`
+/// unless `JSON_UNESCAPED_SLASHES` is given (php-jwt 6 gives it, 5 did not). PHP and Packagist are not on this
+/// machine, so the bytes are made here as the library makes them; both forms are tokens.
+#[tokio::test]
+async fn a_jwt_as_firebase_php_jwt_writes_it_is_a_widget_token() {
+    use base64::Engine as _;
+    use hmac::{KeyInit as _, Mac as _};
+    let base64url = |bytes: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
+    let server = TestApp::with_tokens(&[]).await;
+    let user = (Method::GET, "/api/v2/user");
+    let exp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() + 3600;
+    for aud in [r#""https://listings.example""#, r#""https:\/\/listings.example""#] {
+        let header = base64url(br#"{"typ":"JWT","alg":"HS256"}"#);
+        let claims = base64url(format!(r#"{{"sub":"carol","exp":{exp},"aud":{aud}}}"#).as_bytes());
+        let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(TEST_WIDGET_SECRET.as_bytes()).unwrap();
+        mac.update(format!("{header}.{claims}").as_bytes());
+        let token = format!("{header}.{claims}.{}", base64url(&mac.finalize().into_bytes()));
+        assert_eq!(call(&server, user.clone(), Some(&token), Some("https://listings.example")).await.0, 200, "{aud}");
+        assert_eq!(call(&server, user.clone(), Some(&token), Some("https://evil.example")).await.0, 401, "{aud}");
+    }
+}
+
 #[tokio::test]
 async fn the_rate_limit_answers_429_with_retry_after_per_subject() {
     let server = TestApp::with_tokens(&["--rate-limit", "3"]).await;
