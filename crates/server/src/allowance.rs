@@ -19,6 +19,7 @@ use vstage_api::{Limit, PhotoCounts, PhotoLimits, Render, User, VariationStatus}
 use crate::access::Subject;
 use crate::error::ServerError;
 use crate::host_webhooks::HostWebhooks;
+use crate::live::events::Events;
 use crate::metrics::metrics;
 use crate::storage::store::{AddedTo, LedgerRow, LevelReached, LevelReports, Limits, Reservation, Reserved, Store};
 
@@ -113,12 +114,20 @@ impl Period {
     }
 }
 
+/// The header of `GET /api/usage` that says from which live event a stream opened now hears everything
+/// (`Events::newest`): the studio reads its usage as it starts and opens its first stream from there.
+pub const EVENT_ID_HEADER: &str = "vstage-event-id";
+
 /// `GET /api/usage`: the calling subject's allowance, use and ledger rows this period.
-pub fn routes(allowances: Arc<Allowances>) -> Router {
-    let usage = |State(allowances): State<Arc<Allowances>>, Extension(subject): Extension<Subject>| async move {
-        allowances.usage(&subject).await.map(Json)
+pub fn routes(allowances: Arc<Allowances>, events: Arc<Events>) -> Router {
+    let usage = |State((allowances, events)): State<(Arc<Allowances>, Arc<Events>)>,
+                 Extension(subject): Extension<Subject>| async move {
+        // Read before the usage, so that the answer shows every change up to that event.
+        let newest = events.newest().await?;
+        let usage = allowances.usage(&subject).await?;
+        Ok::<_, ServerError>(([(EVENT_ID_HEADER, newest.to_string())], Json(usage)))
     };
-    Router::new().route("/usage", get(usage)).with_state(allowances)
+    Router::new().route("/usage", get(usage)).with_state((allowances, events))
 }
 
 /// A subject's usage this period, as `GET /api/usage` answers it; beside it the same in the account's shape

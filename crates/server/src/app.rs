@@ -103,7 +103,7 @@ fn router(state: &AppState, proxy: Arc<Proxy>, fetcher: ResultFetcher, http: Htt
         .merge(disclosure::routes(state.disclosures.clone(), proxy.clone(), fetcher))
         .merge(board::routes(state.boards.clone(), shared.ownership.clone()))
         .merge(references::routes(shared.ownership.clone()))
-        .merge(allowance::routes(shared.allowances.clone()))
+        .merge(allowance::routes(shared.allowances.clone(), shared.events.clone()))
         .merge(results::kept::routes(shared.kept.clone()))
         .merge(proxy::listing::v1_route(proxy))
         .layer(authenticated());

@@ -217,7 +217,12 @@ fn cors_layer(origins: &[String]) -> anyhow::Result<Option<CorsLayer>> {
                 HeaderName::from_static("last-event-id"),
                 HeaderName::from_static(vstage_api::host_reference::HEADER),
             ])
-            .expose_headers([RETRY_AFTER, WWW_AUTHENTICATE, REQUEST_ID.clone()])
+            .expose_headers([
+                RETRY_AFTER,
+                WWW_AUTHENTICATE,
+                REQUEST_ID.clone(),
+                HeaderName::from_static(crate::allowance::EVENT_ID_HEADER),
+            ])
             .max_age(Duration::from_secs(600)),
     ))
 }

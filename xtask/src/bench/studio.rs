@@ -1,5 +1,6 @@
 //! The studio's figures in headless Chromium: the ignored `figures::` tests of the browser suite, run against the
-//! real server with the widget just built (by `widget_size`), each writing its figure to a JSON-lines file.
+//! real server in its release build (as a listing site runs it; the tests' own build is a debug one) with the
+//! widget just built (by `widget_size`), each writing its figure to a JSON-lines file.
 //! The widget's own figures (`figures::widget_*`, its time to ready and to its first screen) belong to the widget
 //! group.
 
@@ -7,6 +8,7 @@ use anyhow::Context;
 
 use super::Report;
 use super::report::BrowserFigure;
+use super::sandbox_http::release_binary;
 use crate::project::{self, Project};
 use crate::setup::{CHROMEDRIVER, CHROMIUM};
 
@@ -18,6 +20,7 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
 pub fn browser_figures(project: &Project, report: &mut Report, filter: &str) -> anyhow::Result<()> {
     let file = project.target().join("bench").join("studio-figures.jsonl");
     let _ = std::fs::remove_file(&file);
+    let server = release_binary(project)?;
     project::run(
         "figures in headless Chromium",
         project
@@ -25,6 +28,7 @@ pub fn browser_figures(project: &Project, report: &mut Report, filter: &str) -> 
             .args(["nextest", "run", "--locked", "-p", "vstage-server", "--profile", "e2e", "--run-ignored", "only"])
             .args(["-E", filter])
             .env("VSTAGE_FIGURES", &file)
+            .env("VSTAGE_PROGRAM", &server)
             .env("CHROMIUM", CHROMIUM)
             .env("CHROMEDRIVER", CHROMEDRIVER),
     )?;

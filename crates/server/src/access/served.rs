@@ -242,6 +242,12 @@ async fn cors_is_allowed_for_listed_origins_only() {
     assert!(methods.contains("POST"), "{methods}");
     let refused = preflight("https://evil.example").await;
     assert!(refused.headers().get("access-control-allow-origin").is_none());
+    // the headers the widget reads are shown to its page
+    let usage = server.ask(Method::GET, "/api/usage").header("Origin", "https://listings.example").send().await;
+    let exposed = usage.headers()["access-control-expose-headers"].to_str().unwrap().to_ascii_lowercase();
+    for header in ["retry-after", "www-authenticate", "vstage-event-id"] {
+        assert!(exposed.contains(header), "{header}: {exposed}");
+    }
 
     // without --allow-origin no origin is allowed
     let plain = TestApp::start(&[]).await;

@@ -6,6 +6,7 @@
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, SystemTime};
 
 use axum::Extension;
@@ -41,6 +42,8 @@ pub struct Events {
     closing: tokio::sync::watch::Sender<bool>,
     /// Told of a failed variation whose event waited for its owner, once the owner claims it.
     host_webhooks: Option<Arc<HostWebhooks>>,
+    /// The newest event this server has sent to streams (or found in the log at its first use); -1 before.
+    newest: AtomicI64,
 }
 
 impl Events {
@@ -55,7 +58,8 @@ impl Events {
         let (live, _) = broadcast::channel(1024);
         let (closing, _) = tokio::sync::watch::channel(false);
         let streams = Cap::new(max_streams_per_subject, 30);
-        let events = Arc::new(Events { store, live, streams, keep_alive, window, closing, host_webhooks });
+        let newest = AtomicI64::new(-1);
+        let events = Arc::new(Events { store, live, streams, keep_alive, window, closing, host_webhooks, newest });
         if events.store.is_shared() {
             tokio::spawn(events.clone().relay_feed());
         }
@@ -100,6 +104,7 @@ impl Events {
     }
 
     fn broadcast(&self, event: StoredEvent) {
+        self.newest.fetch_max(event.id, Ordering::AcqRel);
         if !event.subject.is_empty() {
             // No receiver is fine: nobody is watching right now, and the event waits in the log.
             let _ = self.live.send(Arc::new(event));
@@ -119,6 +124,20 @@ impl Events {
         }
         claimed.into_iter().for_each(|event| self.announce(event));
         Ok(())
+    }
+
+    /// The newest event this server has sent to its streams: every event up to it is about a change the service
+    /// made before now, so what a caller reads from now on shows it, and a stream opened with this id as
+    /// `last_event_id` brings every event after it. (With a shared database it may lag the database's newest: the
+    /// stream then brings a few events more, never fewer.) The answers of `GET /api/usage`, which the studio reads
+    /// as it starts, carry it as `Vstage-Event-Id`.
+    pub async fn newest(&self) -> Result<i64, ServerError> {
+        let known = self.newest.load(Ordering::Acquire);
+        if known >= 0 {
+            return Ok(known);
+        }
+        let newest = self.log_bounds().await?.newest.max(0);
+        Ok(self.newest.fetch_max(newest, Ordering::AcqRel).max(newest))
     }
 
     async fn since(&self, subject: &str, after: i64) -> Result<Vec<StoredEvent>, ServerError> {

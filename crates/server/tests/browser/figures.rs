@@ -281,7 +281,7 @@ async fn start_times(driver: &WebDriver) -> WebDriverResult<(f64, f64)> {
 
 /// `vstage sandbox` on its own port with one key; the child is killed with the handle.
 async fn standalone_sandbox(key: &str) -> (String, tokio::process::Child) {
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_vstage"))
+    let mut child = tokio::process::Command::new(crate::support::vstage_program())
         .args(["sandbox", "--listen", "127.0.0.1:0", "--api-key", key])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

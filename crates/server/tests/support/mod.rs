@@ -55,7 +55,7 @@ impl Server {
         args: &[&str],
         envs: &[(&str, &str)],
     ) -> Server {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_vstage"));
+        let mut command = Command::new(vstage_program());
         command.args(["serve", "--listen", listen, "--dist"]).arg(dist).arg("--data-dir").arg(data.path());
         Server::listening(command.args(args).envs(envs.iter().copied()), data).await
     }
@@ -173,6 +173,12 @@ fn collect(
     });
 }
 
+/// The `vstage` these tests run: this build's, or the one `VSTAGE_PROGRAM` names (`cargo xtask bench` gives its
+/// release build, so the figures are the release's, as a listing site runs it).
+pub fn vstage_program() -> std::ffi::OsString {
+    std::env::var_os("VSTAGE_PROGRAM").unwrap_or_else(|| env!("CARGO_BIN_EXE_vstage").into())
+}
+
 /// A 1x1 PNG as a data URL: a photo the service reads without fetching anything.
 pub const ONE_PIXEL_PNG: &str = concat!(
     "data:image/png;base64,",
@@ -182,7 +188,7 @@ pub const ONE_PIXEL_PNG: &str = concat!(
 /// `vstage sandbox --listen 127.0.0.1:0` with `args` (and `env`), killed when the handle drops, and the address it
 /// listens on.
 pub async fn sandbox(args: &[&str], env: &[(&str, &str)]) -> (Child, String) {
-    let mut process = Command::new(env!("CARGO_BIN_EXE_vstage"))
+    let mut process = Command::new(vstage_program())
         .args(["sandbox", "--listen", "127.0.0.1:0"])
         .args(args)
         .envs(env.iter().copied())

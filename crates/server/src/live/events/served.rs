@@ -128,3 +128,32 @@ async fn a_token_that_never_expires_opens_a_stream() {
     assert_eq!(answer.status(), 200);
     assert_eq!(answer.headers()["content-type"], "text/event-stream");
 }
+
+/// The studio reads its usage as it starts and opens its first stream from the usage answer's `Vstage-Event-Id`:
+/// the stream brings every event after that answer (a render read after it needs no second read when the stream
+/// opens), none before.
+#[tokio::test]
+async fn a_stream_opened_from_the_usage_answers_event_id_hears_everything_after_it() {
+    let server = TestApp::start(&[]).await;
+    let secret = server.webhook_secret();
+    let deliver_done = async |variation: &str| {
+        let body = done_event(variation);
+        assert_eq!(server.deliver(&body, Some(&hex::encode(signature(&secret, &body)))).await, 200);
+    };
+    let event_id = async || {
+        let answer = server.get("/api/usage").await;
+        assert_eq!(answer.status(), 200);
+        answer.headers()["vstage-event-id"].to_str().unwrap().to_string()
+    };
+    assert_eq!(event_id().await, "0", "no event yet");
+    deliver_done("var_1").await;
+    let after_first = event_id().await;
+    assert_eq!(after_first, "1");
+    deliver_done("var_2").await;
+
+    let mut resumed = EventStream::of(server.get(&format!("/api/events?last_event_id={after_first}")).await);
+    let next = resumed.next(Duration::from_secs(30)).await.expect("the event after the usage answer");
+    assert_eq!((next.event.as_deref(), next.id.as_deref()), (Some("done"), Some("2")));
+    assert!(next.data.contains("var_2"), "{}", next.data);
+    assert_eq!(event_id().await, "2");
+}
