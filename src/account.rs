@@ -63,6 +63,11 @@ impl Account {
         self.capabilities.get().map(|capabilities| capabilities.is_ok_and(|c| c.events))
     }
 
+    /// Whether the server answered for the agent's own usage (whatever it said: a plain proxy's 404 too).
+    pub fn usage_answered(&self) -> bool {
+        self.own.get().is_some()
+    }
+
     /// Whether the server is our sandbox (sample photos are offered).
     pub fn is_sandbox(&self) -> bool {
         self.capabilities.get().and_then(Result::ok).is_some_and(|capabilities| capabilities.is_sandbox())

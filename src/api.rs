@@ -104,7 +104,14 @@ pub struct WidgetTransport {
     /// The host's references, sent with each creation (`Vstage-Reference`) as a screen that creates renders
     /// made them.
     references: HostReferences,
+    events_start: EventsStart,
 }
+
+/// Where the studio's first event stream starts: the `Vstage-Event-Id` of the server's first answer that had one
+/// (its usage, read as the studio starts). Every event after it reaches that stream, so a screen that read after
+/// that answer misses nothing while the stream opens.
+#[derive(Clone, Copy)]
+pub struct EventsStart(pub StoredValue<Option<String>>);
 
 /// Whether `request` creates renders, and so carries the host's references.
 fn creates_renders(request: &HttpRequest) -> bool {
@@ -137,6 +144,11 @@ impl Transport for WidgetTransport {
                 }
                 other => other?,
             };
+            if let Some(id) = &response.event_id
+                && self.events_start.0.try_with_value(Option::is_none).unwrap_or(false)
+            {
+                self.events_start.0.set_value(Some(id.clone()));
+            }
             if !self.token.renewed_after(token.as_deref(), &response).await {
                 return Ok(response);
             }
@@ -177,8 +189,10 @@ fn refusal_sentence(response: &HttpResponse) -> String {
 /// Makes a client for `base_url` with the host's token available to every component below; its creations carry
 /// the host's `references`.
 pub fn provide_api(base_url: &str, token: Token, references: HostReferences) {
+    let events_start = EventsStart(StoredValue::new(None));
     provide_context(token.clone());
-    provide_context(Api(Arc::new(ApiClient::new(base_url, WidgetTransport { token, references }))));
+    provide_context(events_start);
+    provide_context(Api(Arc::new(ApiClient::new(base_url, WidgetTransport { token, references, events_start }))));
 }
 
 /// The client provided by `provide_api`.

@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
 use crate::account::use_account;
-use crate::api::{Token, use_api, use_token, with_access_token};
+use crate::api::{EventsStart, Token, use_api, use_token, with_access_token};
 use crate::clock::now_ms;
 use crate::hooks::use_polling::{MAX_POLL_MS, PollTimer, next_poll_delay};
 
@@ -30,10 +30,47 @@ pub struct Live {
     /// The newest event (the service's webhook, as the server relayed it), with a counter so that two equal
     /// events are both seen.
     pub last_event: RwSignal<Option<(u64, Arc<RelayedEvent>)>>,
-    /// Bumped whenever the stream (re)opens: whatever was missed meanwhile is fetched again.
-    pub reconnected: RwSignal<u64>,
+    /// Bumped when a stream opens with nothing to resume from (no event heard, no starting point from the
+    /// server): whatever happened before it may have been missed, and unfinished work is read again.
+    pub opened_afresh: RwSignal<u64>,
     /// Bumped when the server says events were missed for good (`reset`): what is shown is read again.
     pub reset: RwSignal<u64>,
+    /// The id of the last event heard, which a stream opened again resumes after.
+    last_event_id: StoredValue<Option<String>>,
+    /// Where the first stream starts when no event was heard yet: the server's `Vstage-Event-Id` of its first
+    /// answer that had one (`crate::api::EventsStart`).
+    start: StoredValue<Option<String>>,
+}
+
+impl Live {
+    /// Live state on `channel`, nothing heard, no starting point.
+    pub fn new(channel: Channel) -> Self {
+        Live {
+            channel: RwSignal::new(channel),
+            last_event: RwSignal::new(None),
+            opened_afresh: RwSignal::new(0),
+            reset: RwSignal::new(0),
+            last_event_id: StoredValue::new(None),
+            start: StoredValue::new(None),
+        }
+    }
+
+    /// The same, the first stream starting after event `id` of the server's.
+    pub fn starting_after(self, id: &str) -> Self {
+        self.start.set_value(Some(id.to_string()));
+        self
+    }
+
+    /// Where a stream opened now resumes from: after the last event heard, else from the server's starting point.
+    fn resume_from(&self) -> Option<String> {
+        self.last_event_id.get_value().or_else(|| self.start.get_value())
+    }
+
+    /// Whether what a screen reads now is followed from then on: a stream is open, or the next one resumes from
+    /// an event the server had sent before this read.
+    pub fn follows_reads_now(&self) -> bool {
+        self.channel.get_untracked() == Channel::Events || self.resume_from().is_some()
+    }
 }
 
 /// One event as the server relayed it, read into a [`WebhookEvent`] once, by the first screen that follows a render:
@@ -62,17 +99,14 @@ impl RelayedEvent {
 /// stream opens again from the last event seen.
 pub fn provide_live() {
     let live = Live {
-        channel: RwSignal::new(Channel::Starting),
-        last_event: RwSignal::new(None),
-        reconnected: RwSignal::new(0),
-        reset: RwSignal::new(0),
+        start: use_context::<EventsStart>().map_or_else(|| StoredValue::new(None), |start| start.0),
+        ..Live::new(Channel::Starting)
     };
     provide_context(live);
     let account = use_account();
     let token = use_token();
     let base = use_api().base_url().to_string();
     let stream = StoredValue::new_local(None::<EventStream>);
-    let last_event_id = StoredValue::new(None::<String>);
     let page_shown = RwSignal::new(true);
     let on_hide = window_event_listener(leptos::ev::pagehide, move |_| page_shown.set(false));
     let on_show = window_event_listener(leptos::ev::pageshow, move |_| {
@@ -80,19 +114,26 @@ pub fn provide_live() {
             page_shown.set(true);
         }
     });
+    // The first stream waits for the usage's answer, which says where it starts (a plain proxy's 404 too).
+    let usage_answered = RwSignal::new(false);
+    Effect::new(move |_| {
+        if account.usage_answered() && !usage_answered.get_untracked() {
+            usage_answered.set(true);
+        }
+    });
     Effect::new(move |_| {
         let offered = account.offers_events();
         let token = token.as_ref().and_then(Token::get);
         stream.set_value(None);
-        if !page_shown.get() {
+        if !page_shown.get() || !usage_answered.get() {
             return;
         }
         match offered {
             None => {}
             Some(false) => live.channel.set(Channel::Polling),
             Some(true) => {
-                let url = events_url(&base, token.as_deref(), last_event_id.get_value().as_deref());
-                match EventStream::open(&url, live, last_event_id) {
+                let url = events_url(&base, token.as_deref(), live.resume_from().as_deref());
+                match EventStream::open(&url, live) {
                     Ok(opened) => stream.set_value(Some(opened)),
                     Err(_) => live.channel.set(Channel::Polling),
                 }
@@ -138,9 +179,13 @@ const EVENT_NAMES: [&str; 6] = ["done", "error", "update", "analysis_completion"
 const CONTROL_NAMES: [&str; 2] = ["reset", "token_expired"];
 
 impl EventStream {
-    /// Opens `url`; the id of each event heard goes to `last_event_id`.
-    fn open(url: &str, live: Live, last_event_id: StoredValue<Option<String>>) -> Result<Self, wasm_bindgen::JsValue> {
+    /// Opens `url`; the id of each event heard goes to `live`.
+    fn open(url: &str, live: Live) -> Result<Self, wasm_bindgen::JsValue> {
         let source = web_sys::EventSource::new(url)?;
+        // It resumes when its address names where from, and when it reopens after an event it heard (the browser
+        // sends `Last-Event-ID`).
+        let resumes = live.resume_from().is_some();
+        let last_event_id = live.last_event_id;
         let mut counter = 0u64;
         let remember = move |message: &web_sys::MessageEvent| {
             let id = message.last_event_id();
@@ -173,8 +218,10 @@ impl EventStream {
             source.add_event_listener_with_callback(name, on_control.as_ref().unchecked_ref())?;
         }
         let on_open = Closure::<dyn FnMut()>::new(move || {
+            if !resumes && last_event_id.try_with_value(Option::is_none).unwrap_or(false) {
+                let _ = live.opened_afresh.try_update(|n| *n += 1);
+            }
             let _ = live.channel.try_set(Channel::Events);
-            let _ = live.reconnected.try_update(|n| *n += 1);
         });
         source.set_onopen(Some(on_open.as_ref().unchecked_ref()));
         // The browser reconnects by itself (sending Last-Event-ID); meanwhile, poll.
@@ -229,16 +276,23 @@ pub fn follow_render(
             on_event();
         }
     });
-    // A reconnect may have missed the end of unfinished work; a reset may have missed anything.
+    // A stream opened afresh may have missed the end of unfinished work, and so may the first stream when this
+    // screen read before it knew where that stream would start; a reset may have missed anything.
+    let followed = StoredValue::new(live.follows_reads_now());
     let on_reconnect = refresh.clone();
-    Effect::new(move |previous: Option<(u64, u64)>| {
-        let counts = (live.reconnected.get(), live.reset.get());
-        if let Some((reconnected, reset)) = previous
-            && (reset != counts.1 || (reconnected != counts.0 && !pending_etas.get_untracked().is_empty()))
-        {
-            on_reconnect();
+    Effect::new(move |previous: Option<(u64, u64, bool)>| {
+        let now = (live.opened_afresh.get(), live.reset.get(), live.channel.get() == Channel::Events);
+        if let Some((afresh, reset, open)) = previous {
+            let first_open_unfollowed = now.2 && !open && !followed.get_value();
+            if now.2 {
+                followed.set_value(true);
+            }
+            let pending = !pending_etas.get_untracked().is_empty();
+            if reset != now.1 || (pending && (afresh != now.0 || first_open_unfollowed)) {
+                on_reconnect();
+            }
         }
-        counts
+        now
     });
 
     // polling

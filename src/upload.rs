@@ -160,6 +160,7 @@ async fn upload(
         status: request.status().unwrap_or(0),
         retry_after: None,
         www_authenticate: request.get_response_header("WWW-Authenticate").ok().flatten(),
+        event_id: None,
         body: request.response_text().ok().flatten().unwrap_or_default().into_bytes(),
     })
 }
@@ -184,7 +185,13 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
     fn answer(status: u16, body: &str) -> HttpResponse {
-        HttpResponse { status, retry_after: None, www_authenticate: None, body: body.as_bytes().to_vec() }
+        HttpResponse {
+            status,
+            retry_after: None,
+            www_authenticate: None,
+            event_id: None,
+            body: body.as_bytes().to_vec(),
+        }
     }
 
     #[wasm_bindgen_test(unsupported = test)]

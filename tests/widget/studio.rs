@@ -369,13 +369,8 @@ fn polling_starts_at_the_eta_then_backs_off_and_stops_when_all_are_final() {
 }
 
 #[wasm_bindgen_test]
-async fn a_reset_reads_the_render_again_where_a_reconnect_with_nothing_pending_does_not() {
-    let live = Live {
-        channel: RwSignal::new(Channel::Events),
-        last_event: RwSignal::new(None),
-        reconnected: RwSignal::new(1),
-        reset: RwSignal::new(0),
-    };
+async fn a_reset_reads_the_render_again_where_a_fresh_stream_with_nothing_pending_does_not() {
+    let live = Live::new(Channel::Events);
     let reads = Arc::new(AtomicUsize::new(0));
     let counted = reads.clone();
     let _handle = leptos::mount::mount_to(container(), move || {
@@ -391,12 +386,57 @@ async fn a_reset_reads_the_render_again_where_a_reconnect_with_nothing_pending_d
     });
     settle().await;
     assert_eq!(reads.load(Ordering::SeqCst), 0);
-    live.reconnected.set(2);
+    live.opened_afresh.set(1);
     settle().await;
-    assert_eq!(reads.load(Ordering::SeqCst), 0, "a reconnect with nothing pending missed nothing");
+    assert_eq!(reads.load(Ordering::SeqCst), 0, "a stream opened afresh with nothing pending missed nothing");
     live.reset.set(1);
     settle().await;
     assert_eq!(reads.load(Ordering::SeqCst), 1, "after a reset the render is read again");
+}
+
+/// Mounts `follow_render` of one render with a variation due in ten minutes under `live` (its safety poll is
+/// half a minute away, long after these tests end); the count of its reads.
+fn follow_with(live: Live) -> (Arc<AtomicUsize>, leptos::mount::UnmountHandle<impl Mountable>) {
+    let pending = vec![Some(js_sys::Date::now() as i64 + 600_000)];
+    let reads = Arc::new(AtomicUsize::new(0));
+    let counted = reads.clone();
+    let handle = leptos::mount::mount_to(container(), move || {
+        provide_context(live);
+        let counted = counted.clone();
+        let refresh = move || {
+            counted.fetch_add(1, Ordering::SeqCst);
+        };
+        follow_render(Signal::stored("rnd_1".to_string()), Signal::stored(pending.clone()), refresh, |_| true);
+    });
+    (reads, handle)
+}
+
+#[wasm_bindgen_test]
+async fn a_render_read_before_the_stream_knew_its_start_is_read_again_when_it_opens_once() {
+    let live = Live::new(Channel::Starting);
+    let (reads, _handle) = follow_with(live);
+    settle().await;
+    live.channel.set(Channel::Events);
+    settle().await;
+    assert_eq!(reads.load(Ordering::SeqCst), 1, "what happened before the stream may be missed");
+    live.channel.set(Channel::Polling);
+    settle().await;
+    live.channel.set(Channel::Events);
+    settle().await;
+    assert_eq!(reads.load(Ordering::SeqCst), 1, "a stream that reopens resumes: nothing more to read");
+}
+
+#[wasm_bindgen_test]
+async fn a_render_read_after_the_servers_start_is_not_read_again_when_the_stream_opens() {
+    let live = Live::new(Channel::Starting).starting_after("41");
+    let (reads, _handle) = follow_with(live);
+    settle().await;
+    live.channel.set(Channel::Events);
+    settle().await;
+    assert_eq!(reads.load(Ordering::SeqCst), 0, "the stream brings every event after the start");
+    live.opened_afresh.set(1);
+    settle().await;
+    assert_eq!(reads.load(Ordering::SeqCst), 1, "a stream opened afresh may have missed its end");
 }
 
 #[wasm_bindgen_test]

@@ -57,6 +57,9 @@ pub struct HttpResponse {
     pub retry_after: Option<String>,
     /// The `WWW-Authenticate` header as sent, if any (a vstage server says there why it refused a widget token).
     pub www_authenticate: Option<String>,
+    /// The `Vstage-Event-Id` header as sent, if any: the live event a stream opened now hears everything after
+    /// (a vstage server's `GET /api/usage` says it).
+    pub event_id: Option<String>,
     pub body: Vec<u8>,
 }
 
@@ -123,8 +126,9 @@ mod browser {
                 let status = response.status();
                 let retry_after = response.headers().get("retry-after");
                 let www_authenticate = response.headers().get("www-authenticate");
+                let event_id = response.headers().get("vstage-event-id");
                 let body = response.binary().await.map_err(|e| network(&e.to_string()))?;
-                Ok(HttpResponse { status, retry_after, www_authenticate, body })
+                Ok(HttpResponse { status, retry_after, www_authenticate, event_id, body })
             };
             let limit = TimeoutFuture::new(request.timeout.as_millis().min(u32::MAX as u128) as u32);
             match select(Box::pin(exchange), limit).await {
@@ -186,8 +190,9 @@ mod native {
             let header = |name| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
             let retry_after = header(reqwest::header::RETRY_AFTER);
             let www_authenticate = header(reqwest::header::WWW_AUTHENTICATE);
+            let event_id = header(reqwest::header::HeaderName::from_static("vstage-event-id"));
             let body = response.bytes().await.map_err(classify)?.to_vec();
-            Ok(HttpResponse { status, retry_after, www_authenticate, body })
+            Ok(HttpResponse { status, retry_after, www_authenticate, event_id, body })
         }
 
         async fn sleep(&self, duration: Duration) {

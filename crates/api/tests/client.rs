@@ -41,11 +41,23 @@ impl Transport for Scripted {
 }
 
 fn ok(body: serde_json::Value) -> Result<HttpResponse, TransportError> {
-    Ok(HttpResponse { status: 200, retry_after: None, www_authenticate: None, body: body.to_string().into_bytes() })
+    Ok(HttpResponse {
+        status: 200,
+        retry_after: None,
+        www_authenticate: None,
+        event_id: None,
+        body: body.to_string().into_bytes(),
+    })
 }
 
 fn status(status: u16, retry_after: Option<&str>) -> Result<HttpResponse, TransportError> {
-    Ok(HttpResponse { status, retry_after: retry_after.map(str::to_string), www_authenticate: None, body: Vec::new() })
+    Ok(HttpResponse {
+        status,
+        retry_after: retry_after.map(str::to_string),
+        www_authenticate: None,
+        event_id: None,
+        body: Vec::new(),
+    })
 }
 
 fn client(answers: Vec<Result<HttpResponse, TransportError>>) -> Client<Scripted> {
@@ -250,6 +262,7 @@ fn other_errors_are_not_retried_and_carry_the_service_message() {
         status: 404,
         retry_after: None,
         www_authenticate: None,
+        event_id: None,
         body: br#"{"message":"Render not found"}"#.to_vec(),
     })]);
     let error = block_on(c.get_render("r_x", &GetRender::default())).unwrap_err();
