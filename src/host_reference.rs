@@ -67,7 +67,33 @@ pub fn emit_about_render<T: serde::Serialize>(
     detail: impl FnOnce(HostReference) -> T + 'static,
 ) {
     leptos::task::spawn_local(async move {
-        let reference = api.host_reference(&render_id).await.unwrap_or_default();
+        let reference = reference_of(&api, &render_id).await;
         host.emit(name, &detail(reference));
     });
+}
+
+/// The most renders whose references a page remembers.
+const REMEMBERED: usize = 256;
+
+thread_local! {
+    /// The references read, by server and render: kept by the server as they were sent with the creation and
+    /// never changed, so each render's are read once a page, not once an event.
+    static READ: std::cell::RefCell<std::collections::HashMap<(String, String), HostReference>> = Default::default();
+}
+
+/// `render_id`'s references as the server keeps them, read once; none when they cannot be read now (read again
+/// for the next event).
+async fn reference_of(api: &ApiClient, render_id: &str) -> HostReference {
+    let key = (api.base_url().to_string(), render_id.to_string());
+    if let Some(known) = READ.with_borrow(|read| read.get(&key).cloned()) {
+        return known;
+    }
+    let Ok(reference) = api.host_reference(render_id).await else { return HostReference::default() };
+    READ.with_borrow_mut(|read| {
+        if read.len() >= REMEMBERED {
+            read.clear();
+        }
+        read.insert(key, reference.clone());
+    });
+    reference
 }

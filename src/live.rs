@@ -18,6 +18,8 @@ use crate::hooks::use_polling::{MAX_POLL_MS, PollTimer, next_poll_delay};
 pub enum Channel {
     /// Still finding out what the server offers.
     Starting,
+    /// The server offers events and the stream is opening: it brings what happens meanwhile.
+    Opening,
     /// An open event stream.
     Events,
     /// Polling (no events offered, or the stream is down and reconnecting).
@@ -40,6 +42,9 @@ pub struct Live {
     /// Where the first stream starts when no event was heard yet: the server's `Vstage-Event-Id` of its first
     /// answer that had one (`crate::api::EventsStart`).
     start: StoredValue<Option<String>>,
+    /// Set once the server has said where the first stream starts (or that it has none to say: a plain
+    /// proxy, no events): a screen's first read waits for it, so that the stream follows it from then on.
+    pub start_known: RwSignal<bool>,
 }
 
 impl Live {
@@ -52,12 +57,14 @@ impl Live {
             reset: RwSignal::new(0),
             last_event_id: StoredValue::new(None),
             start: StoredValue::new(None),
+            start_known: RwSignal::new(channel != Channel::Starting),
         }
     }
 
     /// The same, the first stream starting after event `id` of the server's.
     pub fn starting_after(self, id: &str) -> Self {
         self.start.set_value(Some(id.to_string()));
+        self.start_known.set(true);
         self
     }
 
@@ -115,17 +122,17 @@ pub fn provide_live() {
         }
     });
     // The first stream waits for the usage's answer, which says where it starts (a plain proxy's 404 too).
-    let usage_answered = RwSignal::new(false);
     Effect::new(move |_| {
-        if account.usage_answered() && !usage_answered.get_untracked() {
-            usage_answered.set(true);
+        let known = account.usage_answered() || account.offers_events() == Some(false);
+        if known && !live.start_known.get_untracked() {
+            live.start_known.set(true);
         }
     });
     Effect::new(move |_| {
         let offered = account.offers_events();
         let token = token.as_ref().and_then(Token::get);
         stream.set_value(None);
-        if !page_shown.get() || !usage_answered.get() {
+        if !page_shown.get() || !live.start_known.get() {
             return;
         }
         match offered {
@@ -134,7 +141,12 @@ pub fn provide_live() {
             Some(true) => {
                 let url = events_url(&base, token.as_deref(), live.resume_from().as_deref());
                 match EventStream::open(&url, live) {
-                    Ok(opened) => stream.set_value(Some(opened)),
+                    Ok(opened) => {
+                        stream.set_value(Some(opened));
+                        if live.channel.get_untracked() == Channel::Starting {
+                            live.channel.set(Channel::Opening);
+                        }
+                    }
                     Err(_) => live.channel.set(Channel::Polling),
                 }
             }
@@ -256,10 +268,13 @@ impl Drop for EventStream {
 /// Keeps one render fresh. An event about `render_id` goes to `apply`, which updates the page from the event
 /// itself and returns `false` when it cannot (then `refresh` reads the render again). While polling, `refresh`
 /// runs on the eta schedule as long as `pending_etas` (the etas of its unfinished variations) is not empty;
-/// polling pauses while the tab is hidden and checks at once when it shows again.
+/// polling pauses while the tab is hidden and checks at once when it shows again. `read_followed` is what
+/// `Live::follows_reads_now` said when the screen's latest read was sent: when it was not, the first stream to
+/// open reads unfinished work again.
 pub fn follow_render(
     render_id: Signal<String>,
     pending_etas: Signal<Vec<Option<i64>>>,
+    read_followed: StoredValue<bool>,
     refresh: impl Fn() + Clone + Send + Sync + 'static,
     apply: impl Fn(&WebhookEvent) -> bool + Send + Sync + 'static,
 ) {
@@ -276,16 +291,15 @@ pub fn follow_render(
             on_event();
         }
     });
-    // A stream opened afresh may have missed the end of unfinished work, and so may the first stream when this
+    // A stream opened afresh may have missed the end of unfinished work, and so may a stream opening after this
     // screen read before it knew where that stream would start; a reset may have missed anything.
-    let followed = StoredValue::new(live.follows_reads_now());
     let on_reconnect = refresh.clone();
     Effect::new(move |previous: Option<(u64, u64, bool)>| {
         let now = (live.opened_afresh.get(), live.reset.get(), live.channel.get() == Channel::Events);
         if let Some((afresh, reset, open)) = previous {
-            let first_open_unfollowed = now.2 && !open && !followed.get_value();
+            let first_open_unfollowed = now.2 && !open && !read_followed.get_value();
             if now.2 {
-                followed.set_value(true);
+                read_followed.set_value(true);
             }
             let pending = !pending_etas.get_untracked().is_empty();
             if reset != now.1 || (pending && (afresh != now.0 || first_open_unfollowed)) {
@@ -304,9 +318,10 @@ pub fn follow_render(
         if previous_pending.is_some_and(|previous| previous != pending.len()) {
             timer.reset_count();
         }
-        // With events, a slow safety check still runs, in case a delivery never came.
+        // With events (or a stream opening, which brings what happens meanwhile), a slow safety check still runs,
+        // in case a delivery never came.
         let delay = next_poll_delay(now_ms(), &pending, timer.fired()).map(|delay| match channel {
-            Channel::Events => delay.max(MAX_POLL_MS),
+            Channel::Events | Channel::Opening => delay.max(MAX_POLL_MS),
             Channel::Polling | Channel::Starting => delay,
         });
         match delay {

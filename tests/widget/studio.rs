@@ -382,7 +382,8 @@ async fn a_reset_reads_the_render_again_where_a_fresh_stream_with_nothing_pendin
             }
         };
         // Every variation is final: nothing is pending.
-        follow_render(Signal::stored("rnd_1".to_string()), Signal::stored(Vec::new()), refresh, |_| true);
+        let followed = StoredValue::new(true);
+        follow_render(Signal::stored("rnd_1".to_string()), Signal::stored(Vec::new()), followed, refresh, |_| true);
     });
     settle().await;
     assert_eq!(reads.load(Ordering::SeqCst), 0);
@@ -406,7 +407,10 @@ fn follow_with(live: Live) -> (Arc<AtomicUsize>, leptos::mount::UnmountHandle<im
         let refresh = move || {
             counted.fetch_add(1, Ordering::SeqCst);
         };
-        follow_render(Signal::stored("rnd_1".to_string()), Signal::stored(pending.clone()), refresh, |_| true);
+        let followed = StoredValue::new(live.follows_reads_now());
+        follow_render(Signal::stored("rnd_1".to_string()), Signal::stored(pending.clone()), followed, refresh, |_| {
+            true
+        });
     });
     (reads, handle)
 }

@@ -14,7 +14,7 @@ use super::try_again::TryAgain;
 use super::variations::RowVariations;
 use crate::api::use_api;
 use crate::components::link::Link;
-use crate::live::follow_render;
+use crate::live::{follow_render, use_live};
 use crate::locale::use_locale;
 use crate::route::{Back, Route};
 
@@ -73,8 +73,10 @@ pub fn BoardRow(
 fn keep_live(render_id: Signal<String>, row: Row) {
     let (api, locale) = (use_api(), use_locale());
     let state = row.state;
+    let (live, read_followed) = (use_live(), StoredValue::new(false));
     let reload = move || {
         let api = api.clone();
+        read_followed.set_value(live.follows_reads_now());
         spawn_local(async move { read_render(&api, &render_id.get_untracked(), state, locale).await });
     };
     let read = reload.clone();
@@ -82,5 +84,6 @@ fn keep_live(render_id: Signal<String>, row: Row) {
         row.refresh.track();
         read();
     });
-    follow_render(render_id, Signal::derive(move || state.pending_etas()), reload, move |event| state.apply(event));
+    let pending = Signal::derive(move || state.pending_etas());
+    follow_render(render_id, pending, read_followed, reload, move |event| state.apply(event));
 }

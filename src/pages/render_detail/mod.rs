@@ -32,7 +32,7 @@ use crate::describe;
 use crate::host::{VARIATION_DONE, use_host};
 use crate::host_reference::emit_about_render;
 use crate::listing::use_in_listing;
-use crate::live::follow_render;
+use crate::live::{follow_render, use_live};
 use crate::locale::errors::api_error;
 use crate::locale::use_locale;
 use crate::render_state::RenderState;
@@ -59,11 +59,13 @@ pub fn RenderDetail(
     let announcement = RwSignal::new(String::new());
     let refusal = RwSignal::new(None::<String>);
     let on_use = use_in_listing(render_id, state, announcement, refusal);
-    let reload = reader(render_id, state);
+    let read_followed = StoredValue::new(false);
+    let reload = reader(render_id, state, read_followed);
     announce_finished(state, announcement);
     follow_render(
         render_id,
         Signal::derive(move || state.pending_etas()),
+        read_followed,
         move || reload.run(None),
         move |event| state.apply(event),
     );
@@ -120,13 +122,15 @@ pub fn RenderDetail(
     }
 }
 
-/// Reads the render (again) whenever `render_id` changes; the callback reads it again from the start (`None`) or
-/// its next page of variations (a cursor).
-fn reader(render_id: Signal<String>, state: RenderState) -> Callback<Option<String>> {
-    let (api, locale) = (use_api(), use_locale());
+/// Reads the render (again) whenever `render_id` changes, once the server has said where the live stream
+/// starts (so that the stream follows it from then on); the callback reads it again from the start (`None`) or
+/// its next page of variations (a cursor), noting in `followed` whether the stream follows that read.
+fn reader(render_id: Signal<String>, state: RenderState, followed: StoredValue<bool>) -> Callback<Option<String>> {
+    let (api, locale, live) = (use_api(), use_locale(), use_live());
     let read = Callback::new(move |cursor: Option<String>| {
         let api = api.clone();
         let id = render_id.get_untracked();
+        followed.set_value(live.follows_reads_now());
         spawn_local(async move {
             let more = cursor.is_some();
             let query = GetRender {
@@ -144,8 +148,10 @@ fn reader(render_id: Signal<String>, state: RenderState) -> Callback<Option<Stri
     });
     Effect::new(move |_| {
         render_id.track();
-        state.clear();
-        read.run(None);
+        if live.start_known.get() {
+            state.clear();
+            read.run(None);
+        }
     });
     read
 }
