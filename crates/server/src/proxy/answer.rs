@@ -182,7 +182,12 @@ mod tests {
     #[test]
     fn a_refusal_keeps_a_plain_sentence_and_nothing_that_was_sent() {
         let sent: [&[u8]; 2] = [b"sk-secret-key-123456", b"Api-Key sk-secret-key-123456"];
-        let kept = examined(answer(409, "application/json", br#"{"message": "Render is not done yet."}"#), "/", &sent, JsonCheck::Here);
+        let kept = examined(
+            answer(409, "application/json", br#"{"message": "Render is not done yet."}"#),
+            "/",
+            &sent,
+            JsonCheck::Here,
+        );
         assert_eq!(message(&kept.unwrap()), "Render is not done yet.");
         for body in [
             br#"{"message": "bad header Authorization: Api-Key sk-secret-key-123456"}"#.as_slice(),
@@ -210,7 +215,9 @@ mod tests {
         let relayed = examined(answer(200, "image/png", &png), "/", &[], JsonCheck::Here).unwrap();
         assert_eq!(relayed.headers[CONTENT_TYPE], "image/png");
         assert!(relayed.headers[axum::http::header::CONTENT_SECURITY_POLICY].to_str().unwrap().contains("sandbox"));
-        assert!(examined(answer(200, "application/json; charset=utf-8", b"{\"a\": 1}"), "/", &[], JsonCheck::Here).is_ok());
+        assert!(
+            examined(answer(200, "application/json; charset=utf-8", b"{\"a\": 1}"), "/", &[], JsonCheck::Here).is_ok()
+        );
         let svg = br#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#;
         for (content_type, body) in [
             ("image/svg+xml", svg.as_slice()),
@@ -220,7 +227,10 @@ mod tests {
             ("application/json", b"<html>"),
         ] {
             assert!(
-                matches!(examined(answer(200, content_type, body), "/", &[], JsonCheck::Here), Err(ServerError::BadGateway(_))),
+                matches!(
+                    examined(answer(200, content_type, body), "/", &[], JsonCheck::Here),
+                    Err(ServerError::BadGateway(_))
+                ),
                 "{content_type}"
             );
         }

@@ -84,6 +84,14 @@ pub struct Proxy {
     pub http: HttpClient,
 }
 
+/// How one call is sent: to `--direct-sync-url` when it waits for completion, who checks that its answer is JSON,
+/// and the endpoint's template, which the metrics name it by.
+struct Sending {
+    waits: bool,
+    json: JsonCheck,
+    endpoint: &'static str,
+}
+
 /// What a creation makes, remembered with it before it is sent: its kind, the photo of its one render, and the
 /// host's references every render it makes shares.
 struct Makes<'a> {
@@ -159,7 +167,9 @@ impl Proxy {
         }
         // Every successful answer relayed here is read once by `typed`, which is its JSON check.
         let (method, outbound) = (call.method(), call.outbound()?);
-        let sent = self.send(method, path, outbound, (call.waits(), JsonCheck::ByItsReader)).await;
+        let sending =
+            Sending { waits: call.waits(), json: JsonCheck::ByItsReader, endpoint: routes::template(operation) };
+        let sent = self.send(method, path, outbound, sending).await;
         let mut answer = self.settle(reservation.as_deref(), &call, sent).await?;
         if !answer.status.is_success() {
             if subject.by_token() {
@@ -200,7 +210,7 @@ impl Proxy {
         method: Method,
         path: &str,
         outbound: Outbound,
-        (waits, json): (bool, JsonCheck),
+        Sending { waits, json, endpoint }: Sending,
     ) -> Result<Answer, ServerError> {
         let (base, timeout) = match self.state.upstream.direct_sync().filter(|_| waits) {
             Some(base) => (base, DIRECT_SYNC_TIMEOUT),
@@ -211,7 +221,6 @@ impl Proxy {
         let target = base
             .target(path, query)
             .map_err(|e| ServerError::Internal(format!("an upstream address could not be made: {e}")))?;
-        let endpoint = routes::template_of(&method, path);
         let mut request = Outgoing { body: outbound.body, ..Outgoing::new(method, target) };
         let authorization = self.state.upstream.key().authorization();
         request.headers.insert(AUTHORIZATION, authorization.clone());
@@ -235,7 +244,9 @@ impl Proxy {
     /// A GET of the service, for the server's own use (the subject's render list, a render's results).
     pub async fn get(&self, path: &str, query: &str) -> Result<Answer, ServerError> {
         let outbound = Outbound { query: query.to_string(), body: Bytes::new(), content_type: None };
-        self.send(Method::GET, path, outbound, (false, JsonCheck::Here)).await
+        let sending =
+            Sending { waits: false, json: JsonCheck::Here, endpoint: routes::template_of(&Method::GET, path) };
+        self.send(Method::GET, path, outbound, sending).await
     }
 
     /// The `webhook_url` a creation goes with: the one the operator's caller named, else our receiver. A widget

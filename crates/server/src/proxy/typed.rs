@@ -201,7 +201,8 @@ mod tests {
             let relayed = rewritten(Operation::GetRender, &render_call("rnd_1"), &body).unwrap();
             let as_read: Value = serde_json::from_slice(&relayed.body).unwrap();
             let render: Render = serde_json::from_slice(answer).unwrap();
-            let expected = unlisted::merged(serde_json::from_slice(answer).unwrap(), serde_json::to_value(&render).unwrap());
+            let expected =
+                unlisted::merged(serde_json::from_slice(answer).unwrap(), serde_json::to_value(&render).unwrap());
             assert_eq!(as_read, expected, "written as before: {}", String::from_utf8_lossy(answer));
         }
     }
@@ -209,12 +210,16 @@ mod tests {
     #[test]
     fn an_answer_of_another_shape_is_a_bad_gateway() {
         let call = Call::GetVariation { render_id: "rnd_1".into(), variation_id: "var_1".into() };
-        let error = rewritten(Operation::GetVariation, &call, &Bytes::from_static(br#"{"hello":"world"}"#)).unwrap_err();
+        let error =
+            rewritten(Operation::GetVariation, &call, &Bytes::from_static(br#"{"hello":"world"}"#)).unwrap_err();
         assert!(matches!(error, ServerError::BadGateway(_)), "{error:?}");
         let up = rewritten(Operation::Status, &Call::Status, &Bytes::from_static(b"<html>up</html>")).unwrap();
         assert!(up.body.is_empty());
         let another = Bytes::from_static(br#"{"id":"rnd_2","created_at":1,"eta":null}"#);
-        assert!(matches!(rewritten(Operation::GetRender, &render_call("rnd_1"), &another), Err(ServerError::BadGateway(_))));
+        assert!(matches!(
+            rewritten(Operation::GetRender, &render_call("rnd_1"), &another),
+            Err(ServerError::BadGateway(_))
+        ));
         let not_json = Bytes::from_static(b"<html>Bad gateway</html>");
         let Err(ServerError::BadGateway(message)) = rewritten(Operation::GetRender, &render_call("rnd_1"), &not_json)
         else {
