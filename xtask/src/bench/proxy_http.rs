@@ -400,7 +400,21 @@ impl Nginx {
 }
 
 impl Drop for Nginx {
+    /// Stops the master with SIGTERM, on which it stops its workers before it exits (killed outright, it left
+    /// them running, their master gone, for as long as the machine was up); killed only if it is still there
+    /// after 10 s.
     fn drop(&mut self) {
+        use nix::sys::signal::{Signal, kill};
+        let master = nix::unistd::Pid::from_raw(self.process.id() as i32);
+        if kill(master, Signal::SIGTERM).is_ok() {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = self.process.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
         let _ = self.process.kill();
         let _ = self.process.wait();
     }
