@@ -61,8 +61,12 @@ enum Command {
     /// Lints and every test suite; ends with one line `N passed, N failed`. Given a suite, that suite alone (no
     /// lints): the quick loop.
     Test { suite: Option<test::Suite> },
-    /// Measure the figures and write target/bench/report.md.
+    /// Measure the figures and write target/bench/report.md, each beside the last recorded run's
+    /// (docs/bench-figures.json) with how it moved.
     Bench {
+        /// Keep this run's figures as the recorded ones (a group run alone replaces only its own).
+        #[arg(long)]
+        record: bool,
         /// Only these groups of figures (widget, sandbox, proxy, bodies, instances, studio, imaging, mask, results, dev); all
         /// when none is named.
         only: Vec<bench::Group>,
@@ -79,7 +83,7 @@ fn main() -> ExitCode {
         Command::SplitWidget => widget::hook(&project),
         Command::Test { suite: None } => test::run(&project),
         Command::Test { suite: Some(suite) } => test::run_suite(&project, suite),
-        Command::Bench { only } => bench::run(&project, &only),
+        Command::Bench { only, record } => bench::run(&project, &only, record),
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,

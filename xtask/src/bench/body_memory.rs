@@ -25,11 +25,13 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
         for _ in 0..TRIES {
             growth = growth.max(peak_growth(serve.pid(), serve.addr(), &body)?);
         }
-        report.add(
-            format!("peak memory growth for {} (reference: the body's size)", body.what),
-            Measure::bytes(growth),
-            Some(Measure::bytes(body.bytes.len() as u64)),
-        );
+        report
+            .add(
+                format!("peak memory growth for {} (reference: the body's size)", body.what),
+                Measure::bytes(growth),
+                Some(Measure::bytes(body.bytes.len() as u64)),
+            )
+            .noise(super::proxy_http::MEMORY_NOISE);
     }
     Ok(())
 }

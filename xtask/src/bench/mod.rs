@@ -10,6 +10,7 @@ mod host_webhooks;
 mod instructions;
 mod mask_editor;
 mod proxy_http;
+mod recorded;
 mod report;
 mod results_zip;
 mod sandbox_http;
@@ -56,7 +57,9 @@ fn dev_loop(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     studio::browser_figures(project, report, "binary(browser) & test(/^dev_loop::figure_/)")
 }
 
-pub fn run(project: &Project, only: &[Group]) -> anyhow::Result<()> {
+/// Measures the groups named (all when none is), writes the report beside the last recorded figures, and with
+/// `record` keeps this run's figures as the recorded ones (`recorded::FILE`; a group run alone replaces its own).
+pub fn run(project: &Project, only: &[Group], record: bool) -> anyhow::Result<()> {
     setup::ensure(project, Purpose::Bench)?;
     let mut report = Report::default();
     let measures: [(Group, Measurement); 14] = [
@@ -81,10 +84,18 @@ pub fn run(project: &Project, only: &[Group]) -> anyhow::Result<()> {
         }
     }
 
+    let recorded_path = project.root.join(recorded::FILE);
+    let last = recorded::Recorded::read(&recorded_path)?;
     let path = project.target().join("bench").join("report.md");
     std::fs::create_dir_all(path.parent().expect("has a parent"))?;
-    let markdown = report.to_markdown();
+    let markdown = report.to_markdown(&last);
     std::fs::write(&path, &markdown)?;
     println!("\n{markdown}\nwritten to {}", path.display());
+    if record {
+        let commit = crate::project::output_line(project.command("git").args(["describe", "--always", "--dirty"]))
+            .unwrap_or_else(|| "unknown".into());
+        std::fs::write(&recorded_path, last.with(report.figures(&commit)).to_json())?;
+        println!("figures recorded in {}", recorded_path.display());
+    }
     Ok(())
 }

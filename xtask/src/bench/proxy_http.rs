@@ -21,6 +21,8 @@ use crate::setup::NGINX;
 use crate::vstage_process::VstageProcess;
 
 const SSE_CLIENTS: usize = 1000;
+/// A process's resident memory moves by several percent from run to run (what the allocator keeps, threads).
+pub(super) const MEMORY_NOISE: f64 = 0.10;
 /// Rounds of the three (direct, then the two proxies, nginx first in one round and vstage serve in the next), so
 /// that a drift of the shared machine favours none, nor does following the heavier direct run; each figure is the
 /// median of its rounds, and the two proxies are also compared within each round (run back to back, they share the
@@ -54,29 +56,53 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
             }
         }
     }
-    let direct = wrk::Figures::median(&direct);
-    let (nginx_figures, nginx_cpu) = ProxyRun::median(&through_nginx);
-    let (vstage_figures, vstage_cpu) = ProxyRun::median(&through_vstage);
-    direct.add_to(report, "direct to the sandbox: GET /v2/renders/{id}", None);
-    nginx_figures.add_to(report, "through nginx: GET /api/v2/renders/{id}", None);
-    vstage_figures.add_to(report, "through vstage serve (reference: nginx)", Some(&nginx_figures));
-    report.add(
-        "proxy's own CPU time per request, vstage serve (reference: nginx)",
-        Measure::micros(vstage_cpu),
-        Some(Measure::micros(nginx_cpu)),
-    );
+    let (direct, direct_spread) = (wrk::Figures::median(&direct), wrk::Figures::spread(&direct));
+    let nginx_runs = ProxyRun::median(&through_nginx);
+    let vstage_runs = ProxyRun::median(&through_vstage);
+    let (nginx_figures, vstage_figures) = (nginx_runs.figures, vstage_runs.figures);
+    // The references' figures: their moves are shown, never called worse.
+    direct.add_to(report, "direct to the sandbox: GET /v2/renders/{id}", None, Some(&direct_spread));
+    nginx_figures.add_to(report, "through nginx: GET /api/v2/renders/{id}", None, Some(&nginx_runs.spread));
+    report.last_rows(6).iter_mut().for_each(|row| {
+        row.neither_better();
+    });
+    let vstage_name = "through vstage serve (reference: nginx)";
+    vstage_figures.add_to(report, vstage_name, Some(&nginx_figures), Some(&vstage_runs.spread));
+    report
+        .add(
+            "proxy's own CPU time per request, vstage serve (reference: nginx)",
+            Measure::micros(vstage_runs.cpu),
+            Some(Measure::micros(nginx_runs.cpu)),
+        )
+        .noise(vstage_runs.cpu_spread);
     let ratios = RoundRatios::of(&through_vstage, &through_nginx);
     let round_ratio = "requests/s through vstage serve over through nginx, within a round";
-    report.add(format!("{round_ratio}: median of {ROUNDS}"), Measure::count(ratios.median), None);
-    report.add(format!("{round_ratio}: lower quartile"), Measure::count(ratios.lower_quartile), None);
-    report.add(format!("{round_ratio}: upper quartile"), Measure::count(ratios.upper_quartile), None);
-    report.add(
-        format!("rounds where vstage serve answered more requests/s than nginx, of {ROUNDS}"),
-        Measure::count(ratios.ahead),
-        None,
-    );
-    report.add("vstage serve: p50 added over direct", Measure::millis(vstage_figures.p50_ms - direct.p50_ms), None);
-    report.add("nginx: p50 added over direct", Measure::millis(nginx_figures.p50_ms - direct.p50_ms), None);
+    let ratio_spread = (ratios.upper_quartile - ratios.lower_quartile) / ratios.median;
+    report
+        .add(format!("{round_ratio}: median of {ROUNDS}"), Measure::count(ratios.median), None)
+        .higher_is_better()
+        .noise(ratio_spread);
+    report
+        .add(format!("{round_ratio}: lower quartile"), Measure::count(ratios.lower_quartile), None)
+        .higher_is_better()
+        .noise(ratio_spread);
+    report
+        .add(format!("{round_ratio}: upper quartile"), Measure::count(ratios.upper_quartile), None)
+        .higher_is_better()
+        .noise(ratio_spread);
+    report
+        .add(
+            format!("rounds where vstage serve answered more requests/s than nginx, of {ROUNDS}"),
+            Measure::count(ratios.ahead),
+            None,
+        )
+        .neither_better();
+    report
+        .add("vstage serve: p50 added over direct", Measure::millis(vstage_figures.p50_ms - direct.p50_ms), None)
+        .noise(vstage_runs.spread.p50_ms * vstage_figures.p50_ms / (vstage_figures.p50_ms - direct.p50_ms).max(1e-9));
+    report
+        .add("nginx: p50 added over direct", Measure::millis(nginx_figures.p50_ms - direct.p50_ms), None)
+        .neither_better();
     drop((nginx, serve));
 
     let (vstage_count, nginx_count) = count_instructions(project, &bench, sandbox.addr(), &proxied)?;
@@ -139,12 +165,25 @@ impl ProxyRun {
         Ok(ProxyRun { figures, cpu_micros_per_request: spent as f64 / 1000.0 / figures.requests.max(1.0) })
     }
 
-    /// The median figures of the runs, and their median CPU time per request.
-    fn median(runs: &[ProxyRun]) -> (wrk::Figures, f64) {
+    /// The median figures of the runs and their median CPU time per request, with their spreads.
+    fn median(runs: &[ProxyRun]) -> ProxyFigures {
         let figures: Vec<wrk::Figures> = runs.iter().map(|run| run.figures).collect();
         let cpu: Vec<f64> = runs.iter().map(|run| run.cpu_micros_per_request).collect();
-        (wrk::Figures::median(&figures), quantile(&cpu, 0.5))
+        ProxyFigures {
+            figures: wrk::Figures::median(&figures),
+            spread: wrk::Figures::spread(&figures),
+            cpu: quantile(&cpu, 0.5),
+            cpu_spread: wrk::relative_spread(&cpu),
+        }
     }
+}
+
+/// A proxy's figures over its runs: each the median, with its spread (`wrk::relative_spread`).
+struct ProxyFigures {
+    figures: wrk::Figures,
+    spread: wrk::Figures,
+    cpu: f64,
+    cpu_spread: f64,
 }
 
 /// How the two proxies compare round by round: the spread of the ratios of their requests/s.
@@ -239,13 +278,17 @@ fn live_streams(project: &Project, report: &mut Report) -> anyhow::Result<()> {
         wait_for(stream, "event: done")?;
     }
     let all_received = started.elapsed();
-    report.add("vstage serve memory, idle", Measure::bytes(idle * 1024), None);
-    report.add(format!("vstage serve memory, {SSE_CLIENTS} event streams open"), Measure::bytes(held * 1024), None);
-    report.add(
-        format!("memory per event stream ({SSE_CLIENTS} streams)"),
-        Measure::bytes(held.saturating_sub(idle) * 1024 / SSE_CLIENTS as u64),
-        None,
-    );
+    report.add("vstage serve memory, idle", Measure::bytes(idle * 1024), None).noise(MEMORY_NOISE);
+    report
+        .add(format!("vstage serve memory, {SSE_CLIENTS} event streams open"), Measure::bytes(held * 1024), None)
+        .noise(MEMORY_NOISE);
+    report
+        .add(
+            format!("memory per event stream ({SSE_CLIENTS} streams)"),
+            Measure::bytes(held.saturating_sub(idle) * 1024 / SSE_CLIENTS as u64),
+            None,
+        )
+        .noise(MEMORY_NOISE);
     report.add(
         format!("render created to `done` on all {SSE_CLIENTS} streams (includes processing)"),
         Measure::millis(all_received.as_secs_f64() * 1000.0),
@@ -357,7 +400,21 @@ impl Nginx {
 }
 
 impl Drop for Nginx {
+    /// Stops the master with SIGTERM, on which it stops its workers before it exits (killed outright, it left
+    /// them running, their master gone, for as long as the machine was up); killed only if it is still there
+    /// after 10 s.
     fn drop(&mut self) {
+        use nix::sys::signal::{Signal, kill};
+        let master = nix::unistd::Pid::from_raw(self.process.id() as i32);
+        if kill(master, Signal::SIGTERM).is_ok() {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = self.process.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
         let _ = self.process.kill();
         let _ = self.process.wait();
     }

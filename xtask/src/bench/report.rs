@@ -1,16 +1,44 @@
-//! The bench report: one row per figure, with its reference (e.g. ImageMagick, nginx) when there is one.
-//! The ratio is value / reference, so under 1.0 means "less than the reference" (faster, smaller).
+//! The bench report: one row per figure, with its reference (e.g. ImageMagick, nginx) when there is one, and how
+//! it moved from the last recorded run (`recorded`). The ratio is value / reference, so under 1.0 means "less than
+//! the reference" (faster, smaller).
+
+use super::recorded::{self, Better, Figure, Recorded, Verdict};
 
 #[derive(Debug, Default)]
 pub struct Report {
     rows: Vec<Row>,
 }
 
+/// One figure of the report: what it measured, which way is better (by its unit unless told) and its noise (its
+/// unit's default unless its spread was measured).
 #[derive(Debug)]
-struct Row {
+pub struct Row {
     figure: String,
     value: Measure,
     reference: Option<Measure>,
+    better: Better,
+    noise: f64,
+}
+
+impl Row {
+    pub fn higher_is_better(&mut self) -> &mut Self {
+        self.better = Better::Higher;
+        self
+    }
+
+    /// A reference's figure, or one that is better neither way: its move is shown, never called worse.
+    pub fn neither_better(&mut self) -> &mut Self {
+        self.better = Better::Neither;
+        self
+    }
+
+    /// The figure's measured spread, relative (0.12 for ±12 %), in place of its unit's default noise.
+    pub fn noise(&mut self, relative: f64) -> &mut Self {
+        if relative.is_finite() {
+            self.noise = relative.abs();
+        }
+        self
+    }
 }
 
 /// A figure measured in a browser and printed as JSON `{"figure", "unit", "value"}` (unit `ms`, `bytes` or `count`),
@@ -55,7 +83,8 @@ pub struct Measure {
     pub unit: Unit,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Unit {
     Bytes,
     PerSecond,
@@ -63,6 +92,28 @@ pub enum Unit {
     Micros,
     /// A plain number (requests, items).
     Count,
+}
+
+impl Unit {
+    /// The noise of a figure in this unit whose spread the bench does not measure: sizes move only with what is
+    /// built (2 %); rates and times on this shared 2-core machine drift by tens of percent over a minute (15 % for
+    /// a rate, 25 % for a time); counts (instructions under callgrind, requests, ratios) hardly move (5 %).
+    pub fn default_noise(self) -> f64 {
+        match self {
+            Unit::Bytes => 0.02,
+            Unit::PerSecond => 0.15,
+            Unit::Millis | Unit::Micros => 0.25,
+            Unit::Count => 0.05,
+        }
+    }
+
+    /// Which way a figure in this unit is better unless its row says otherwise: a higher rate, less of the rest.
+    fn default_better(self) -> Better {
+        match self {
+            Unit::PerSecond => Better::Higher,
+            _ => Better::Lower,
+        }
+    }
 }
 
 impl Measure {
@@ -101,12 +152,30 @@ impl Measure {
 }
 
 impl Report {
-    pub fn add(&mut self, figure: impl Into<String>, value: Measure, reference: Option<Measure>) {
-        self.rows.push(Row { figure: figure.into(), value, reference });
+    /// Adds a figure; its row can then be told which way is better and its noise.
+    pub fn add(&mut self, figure: impl Into<String>, value: Measure, reference: Option<Measure>) -> &mut Row {
+        let (better, noise) = (value.unit.default_better(), value.unit.default_noise());
+        self.rows.push(Row { figure: figure.into(), value, reference, better, noise });
+        self.rows.last_mut().expect("just added")
     }
 
-    pub fn to_markdown(&self) -> String {
-        let mut text = String::from("| figure | value | reference | ratio |\n|---|---|---|---|\n");
+    /// The rows added last, `count` of them (at most all), to tell them more.
+    pub fn last_rows(&mut self, count: usize) -> &mut [Row] {
+        let start = self.rows.len().saturating_sub(count);
+        &mut self.rows[start..]
+    }
+
+    /// Every figure as it would be recorded, measured at `commit`.
+    pub fn figures(&self, commit: &str) -> Vec<(String, Figure)> {
+        self.rows.iter().map(|row| (row.figure.clone(), row.recorded(commit))).collect()
+    }
+
+    /// The table, each figure beside its last recorded value and how it moved; then the figures that got worse
+    /// beyond their noise.
+    pub fn to_markdown(&self, last: &Recorded) -> String {
+        let mut text =
+            String::from("| figure | value | reference | ratio | last recorded | moved |\n|---|---|---|---|---|---|\n");
+        let mut worse = Vec::new();
         for row in &self.rows {
             let (reference, ratio) = match row.reference {
                 Some(reference) if reference.amount > 0.0 => {
@@ -114,9 +183,47 @@ impl Report {
                 }
                 _ => ("—".to_string(), "—".to_string()),
             };
-            text.push_str(&format!("| {} | {} | {} | {} |\n", row.figure, row.value.render(), reference, ratio));
+            let (then, moved) = match last.figures.get(&row.figure) {
+                None => ("—".to_string(), "new".to_string()),
+                Some(then) => {
+                    let shown = Measure { amount: then.value, unit: then.unit }.render();
+                    match recorded::movement(&row.recorded(""), then) {
+                        None => (shown, "unit changed".to_string()),
+                        Some(movement) => {
+                            if movement.verdict == Verdict::Worse {
+                                worse.push(format!(
+                                    "{} ({}, noise ±{:.0} %)",
+                                    row.figure,
+                                    movement.render().trim_end_matches(" **worse**"),
+                                    movement.noise * 100.0
+                                ));
+                            }
+                            (shown, movement.render())
+                        }
+                    }
+                }
+            };
+            let value = row.value.render();
+            text.push_str(&format!("| {} | {value} | {reference} | {ratio} | {then} | {moved} |\n", row.figure));
         }
+        let compared = self.rows.iter().filter(|row| last.figures.contains_key(&row.figure)).count();
+        text.push_str(&match worse.is_empty() {
+            true => format!("\nWorse beyond noise: none (of {compared} figures with a recorded value).\n"),
+            false => format!("\nWorse beyond noise ({} of {compared}): {}.\n", worse.len(), worse.join("; ")),
+        });
         text
+    }
+}
+
+impl Row {
+    fn recorded(&self, commit: &str) -> Figure {
+        Figure {
+            value: self.value.amount,
+            unit: self.value.unit,
+            better: self.better,
+            noise: self.noise,
+            commit: commit.to_string(),
+        }
     }
 }
 
@@ -148,8 +255,36 @@ mod tests {
         let mut report = Report::default();
         report.add("a", Measure::bytes(2048), Some(Measure::bytes(4096)));
         report.add("b", Measure::bytes(10), None);
-        let markdown = report.to_markdown();
-        assert!(markdown.contains("| a | 2.0 KiB (2048 B) | 4.0 KiB (4096 B) | 0.50 |"));
-        assert!(markdown.contains("| b | 10 B | — | — |"));
+        let markdown = report.to_markdown(&Recorded::default());
+        assert!(markdown.contains("| a | 2.0 KiB (2048 B) | 4.0 KiB (4096 B) | 0.50 | — | new |"), "{markdown}");
+        assert!(markdown.contains("| b | 10 B | — | — | — | new |"), "{markdown}");
+        assert!(markdown.contains("Worse beyond noise: none (of 0 figures"), "{markdown}");
+    }
+
+    #[test]
+    fn figures_worse_beyond_their_noise_are_named_at_the_end() {
+        let mut last = Report::default();
+        last.add("rate", Measure::per_second(1000.0), None);
+        last.add("time", Measure::millis(2.0), None).noise(0.1);
+        last.add("nginx time", Measure::millis(1.0), None).neither_better();
+        last.add("size", Measure::bytes(1000), None);
+        last.add("ratio", Measure::count(0.8), None).higher_is_better();
+        let last = Recorded::default().with(last.figures("abc1234"));
+
+        let mut now = Report::default();
+        now.add("rate", Measure::per_second(950.0), None); // -5 %, within 15 %
+        now.add("time", Measure::millis(3.0), None).noise(0.1); // +50 %
+        now.add("nginx time", Measure::millis(3.0), None).neither_better(); // moved, never worse
+        now.add("size", Measure::bytes(900), None); // -10 %, better
+        now.add("ratio", Measure::count(0.6), None).higher_is_better(); // -25 %
+        now.add("fresh", Measure::count(1.0), None);
+        let markdown = now.to_markdown(&last);
+        assert!(markdown.contains("| rate | 950 /s | — | — | 1000 /s | -5.0 % |"), "{markdown}");
+        assert!(markdown.contains("| time | 3.00 ms | — | — | 2.00 ms | +50.0 % **worse** |"), "{markdown}");
+        assert!(markdown.contains("| nginx time | 3.00 ms | — | — | 1.00 ms | +200.0 % |"), "{markdown}");
+        assert!(markdown.contains("| size | 900 B | — | — | 1000 B | -10.0 % better |"), "{markdown}");
+        assert!(markdown.contains("| fresh | 1.00 | — | — | — | new |"), "{markdown}");
+        let end = markdown.lines().last().unwrap();
+        assert_eq!(end, "Worse beyond noise (2 of 5): time (+50.0 %, noise ±10 %); ratio (-25.0 %, noise ±5 %).");
     }
 }

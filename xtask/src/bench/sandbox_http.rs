@@ -20,6 +20,7 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
         report,
         "sandbox GET /v2/renders/{id}",
         None,
+        None,
     );
     let script = project.target().join("bench").join("post-render.lua");
     std::fs::write(
@@ -32,6 +33,7 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     wrk::run(project, "10s", sandbox.addr(), "/v2/renders", &auth, Some(&script))?.add_to(
         report,
         "sandbox POST /v2/renders",
+        None,
         None,
     );
     Ok(())

@@ -31,16 +31,58 @@ impl Figures {
         }
     }
 
-    /// Three rows: requests/s, p50, p99; each against `reference` when given.
-    pub fn add_to(&self, report: &mut Report, name: &str, reference: Option<&Figures>) {
-        report.add(
-            format!("{name}, requests/s"),
-            Measure::per_second(self.requests_per_second),
-            reference.map(|r| Measure::per_second(r.requests_per_second)),
-        );
-        report.add(format!("{name}, p50"), Measure::millis(self.p50_ms), reference.map(|r| Measure::millis(r.p50_ms)));
-        report.add(format!("{name}, p99"), Measure::millis(self.p99_ms), reference.map(|r| Measure::millis(r.p99_ms)));
+    /// The spread of each figure over several runs (at least one): its interquartile range relative to its
+    /// median, the noise of a figure taken as the median of these runs.
+    pub fn spread(runs: &[Figures]) -> Figures {
+        let spread = |figure: fn(&Figures) -> f64| relative_spread(&runs.iter().map(figure).collect::<Vec<_>>());
+        Figures {
+            requests_per_second: spread(|f| f.requests_per_second),
+            p50_ms: spread(|f| f.p50_ms),
+            p99_ms: spread(|f| f.p99_ms),
+            requests: spread(|f| f.requests),
+        }
     }
+
+    /// Three rows: requests/s, p50, p99; each against `reference` when given, with its noise from `spread` when
+    /// given (`spread`).
+    pub fn add_to(&self, report: &mut Report, name: &str, reference: Option<&Figures>, spread: Option<&Figures>) {
+        let rows: [(&str, Measure, Option<Measure>, Option<f64>); 3] = [
+            (
+                "requests/s",
+                Measure::per_second(self.requests_per_second),
+                reference.map(|r| Measure::per_second(r.requests_per_second)),
+                spread.map(|s| s.requests_per_second),
+            ),
+            (
+                "p50",
+                Measure::millis(self.p50_ms),
+                reference.map(|r| Measure::millis(r.p50_ms)),
+                spread.map(|s| s.p50_ms),
+            ),
+            (
+                "p99",
+                Measure::millis(self.p99_ms),
+                reference.map(|r| Measure::millis(r.p99_ms)),
+                spread.map(|s| s.p99_ms),
+            ),
+        ];
+        for (figure, value, reference, noise) in rows {
+            let row = report.add(format!("{name}, {figure}"), value, reference);
+            if let Some(noise) = noise {
+                row.noise(noise);
+            }
+        }
+    }
+}
+
+/// The interquartile range of `values` relative to their median (0 when the median is 0); `values` must not be
+/// empty.
+pub fn relative_spread(values: &[f64]) -> f64 {
+    let median = quantile(values, 0.5);
+    if median == 0.0 {
+        return 0.0;
+    }
+    ((quantile(values, 0.75) - quantile(values, 0.25)) / median).abs()
 }
 
 /// Runs wrk for `duration` (`10s`) on `http://{addr}{path}` with extra `headers` and an optional Lua `script`.
@@ -172,6 +214,14 @@ mod tests {
         let run = |requests_per_second, p50_ms| Figures { requests_per_second, p50_ms, p99_ms: 1.0, requests: 10.0 };
         let median = Figures::median(&[run(3.0, 0.1), run(1.0, 0.3), run(2.0, 0.2)]);
         assert_eq!((median.requests_per_second, median.p50_ms), (2.0, 0.2));
+    }
+
+    #[test]
+    fn spreads_are_interquartile_ranges_relative_to_the_median() {
+        let run = |requests_per_second| Figures { requests_per_second, p50_ms: 1.0, p99_ms: 0.0, requests: 10.0 };
+        let spread = Figures::spread(&[run(100.0), run(80.0), run(120.0), run(90.0), run(110.0)]);
+        assert!((spread.requests_per_second - 0.2).abs() < 1e-12, "{spread:?}");
+        assert_eq!((spread.p50_ms, spread.p99_ms), (0.0, 0.0), "no spread, and none of a median of 0");
     }
 
     #[test]

@@ -175,7 +175,7 @@ impl Gate {
             format!("sub:{}", subject.as_str())
         } else {
             match parts.extensions.get::<ConnectInfo<Peer>>() {
-                Some(ConnectInfo(Peer(peer))) => format!("ip:{}", peer.ip()),
+                Some(ConnectInfo(Peer(peer))) => address_key(peer.ip()),
                 None => "ip:unknown".into(),
             }
         };
@@ -187,6 +187,27 @@ impl Gate {
             Some(CallCount { limit: self.rate_limit.clone(), in_flight: self.in_flight.clone(), key: key.into() });
         Ok(Admitted { subject, slot })
     }
+}
+
+/// `ip:ADDRESS`, the key of an open-access caller: an IPv4 address written digit by digit (the formatter's
+/// general path costs about 2,000 instructions a call, as much as all the rest of admitting it).
+fn address_key(ip: std::net::IpAddr) -> String {
+    let std::net::IpAddr::V4(ip) = ip else { return format!("ip:{ip}") };
+    let mut key = String::with_capacity(18);
+    key.push_str("ip:");
+    for (index, octet) in ip.octets().into_iter().enumerate() {
+        if index > 0 {
+            key.push('.');
+        }
+        if octet >= 100 {
+            key.push(char::from(b'0' + octet / 100));
+        }
+        if octet >= 10 {
+            key.push(char::from(b'0' + octet / 10 % 10));
+        }
+        key.push(char::from(b'0' + octet % 10));
+    }
+    key
 }
 
 /// Middleware for the `/api` routes that act for a subject (the proxy admits its calls itself, in its handler).
@@ -274,3 +295,16 @@ fn page_origin(headers: &HeaderMap) -> Option<String> {
 /// Through the whole app, in-process, with token access.
 #[cfg(test)]
 mod served;
+
+#[cfg(test)]
+mod tests {
+    use std::net::IpAddr;
+
+    #[test]
+    fn an_address_key_is_the_address_as_written() {
+        for address in ["127.0.0.1", "10.200.3.45", "0.0.0.0", "255.255.255.255", "::1", "::ffff:1.2.3.4", "fe80::1"] {
+            let ip: IpAddr = address.parse().unwrap();
+            assert_eq!(super::address_key(ip), format!("ip:{ip}"));
+        }
+    }
+}

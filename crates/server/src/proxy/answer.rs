@@ -20,9 +20,18 @@ pub const READ_HEADERS: [axum::http::HeaderName; 2] = [CONTENT_TYPE, RETRY_AFTER
 /// The longest sentence of the service's that is passed on.
 const MESSAGE_CHARS: usize = 300;
 
+/// Who checks that a successful answer said to be JSON parses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonCheck {
+    /// Here, before anything else reads it.
+    Here,
+    /// Its reader, whose one reading of it is the check (`typed`): the same 502 when it does not parse.
+    ByItsReader,
+}
+
 /// `answer` as it may be relayed, or why not. `sent` holds what must never come back: the key and every header
 /// value this server sent with the call.
-pub fn examined(mut answer: Answer, path: &str, sent: &[&[u8]]) -> Result<Answer, ServerError> {
+pub fn examined(mut answer: Answer, path: &str, sent: &[&[u8]], json: JsonCheck) -> Result<Answer, ServerError> {
     if answer.status.is_redirection() {
         tracing::warn!(status = %answer.status, path, "the service answered with a redirect; not followed");
         return Err(unexpected());
@@ -34,7 +43,7 @@ pub fn examined(mut answer: Answer, path: &str, sent: &[&[u8]]) -> Result<Answer
         answer.headers.clear();
         return Ok(answer);
     }
-    let content_type = match what_it_is(&answer) {
+    let content_type = match what_it_is(&answer, json) {
         Some(content_type) => content_type,
         None => {
             // A proxy's error page, say: served under the widget's origin it would be a page of ours.
@@ -61,13 +70,14 @@ pub fn relay(answer: Answer) -> Response {
 
 /// The content type to relay a successful body under, judged by its bytes: JSON that parses when the service
 /// says JSON, or a JPEG, PNG or WebP image when it says image.
-fn what_it_is(answer: &Answer) -> Option<&'static str> {
+fn what_it_is(answer: &Answer, json: JsonCheck) -> Option<&'static str> {
     let declared = answer.headers.get(CONTENT_TYPE).and_then(|value| value.to_str().ok()).unwrap_or_default();
-    let essence = declared.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-    if essence == "application/json" || essence.ends_with("+json") {
-        return serde_json::from_slice::<IgnoredAny>(&answer.body).is_ok().then_some("application/json");
+    let essence = declared.split(';').next().unwrap_or_default().trim();
+    if essence.eq_ignore_ascii_case("application/json") || ends_with_ignoring_case(essence, "+json") {
+        let parses = json == JsonCheck::ByItsReader || serde_json::from_slice::<IgnoredAny>(&answer.body).is_ok();
+        return parses.then_some("application/json");
     }
-    if essence.starts_with("image/") {
+    if starts_with_ignoring_case(essence, "image/") {
         return match image::guess_format(&answer.body).ok()? {
             ImageFormat::Jpeg => Some("image/jpeg"),
             ImageFormat::Png => Some("image/png"),
@@ -76,6 +86,14 @@ fn what_it_is(answer: &Answer) -> Option<&'static str> {
         };
     }
     None
+}
+
+fn ends_with_ignoring_case(text: &str, end: &str) -> bool {
+    text.len() >= end.len() && text.as_bytes()[text.len() - end.len()..].eq_ignore_ascii_case(end.as_bytes())
+}
+
+fn starts_with_ignoring_case(text: &str, start: &str) -> bool {
+    text.len() >= start.len() && text.as_bytes()[..start.len()].eq_ignore_ascii_case(start.as_bytes())
 }
 
 /// The service's refusal as this server's `{"message"}`. The status stays, but for a 401: the service refusing
@@ -141,7 +159,7 @@ fn said_for(status: StatusCode) -> String {
     }
 }
 
-fn unexpected() -> ServerError {
+pub fn unexpected() -> ServerError {
     ServerError::BadGateway(
         "The staging service answered with something other than data. Try again in a moment.".into(),
     )
@@ -164,7 +182,12 @@ mod tests {
     #[test]
     fn a_refusal_keeps_a_plain_sentence_and_nothing_that_was_sent() {
         let sent: [&[u8]; 2] = [b"sk-secret-key-123456", b"Api-Key sk-secret-key-123456"];
-        let kept = examined(answer(409, "application/json", br#"{"message": "Render is not done yet."}"#), "/", &sent);
+        let kept = examined(
+            answer(409, "application/json", br#"{"message": "Render is not done yet."}"#),
+            "/",
+            &sent,
+            JsonCheck::Here,
+        );
         assert_eq!(message(&kept.unwrap()), "Render is not done yet.");
         for body in [
             br#"{"message": "bad header Authorization: Api-Key sk-secret-key-123456"}"#.as_slice(),
@@ -173,12 +196,12 @@ mod tests {
             br#"{"message": "line one\nline two"}"#,
             b"<html>Bad gateway</html>",
         ] {
-            let answered = examined(answer(401, "application/json", body), "/", &sent).unwrap();
+            let answered = examined(answer(401, "application/json", body), "/", &sent, JsonCheck::Here).unwrap();
             assert_eq!(answered.status, StatusCode::BAD_GATEWAY);
             assert!(message(&answered).contains("VSTAGE_API_KEY"), "{}", String::from_utf8_lossy(body));
         }
         let long = format!(r#"{{"message": "{}"}}"#, "x".repeat(MESSAGE_CHARS + 1));
-        let answered = examined(answer(400, "application/json", long.as_bytes()), "/", &sent).unwrap();
+        let answered = examined(answer(400, "application/json", long.as_bytes()), "/", &sent, JsonCheck::Here).unwrap();
         assert!(message(&answered).contains("HTTP 400"));
     }
 
@@ -189,10 +212,12 @@ mod tests {
             image::RgbImage::new(1, 1).write_to(&mut std::io::Cursor::new(&mut bytes), ImageFormat::Png).unwrap();
             bytes
         };
-        let relayed = examined(answer(200, "image/png", &png), "/", &[]).unwrap();
+        let relayed = examined(answer(200, "image/png", &png), "/", &[], JsonCheck::Here).unwrap();
         assert_eq!(relayed.headers[CONTENT_TYPE], "image/png");
         assert!(relayed.headers[axum::http::header::CONTENT_SECURITY_POLICY].to_str().unwrap().contains("sandbox"));
-        assert!(examined(answer(200, "application/json; charset=utf-8", b"{\"a\": 1}"), "/", &[]).is_ok());
+        assert!(
+            examined(answer(200, "application/json; charset=utf-8", b"{\"a\": 1}"), "/", &[], JsonCheck::Here).is_ok()
+        );
         let svg = br#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#;
         for (content_type, body) in [
             ("image/svg+xml", svg.as_slice()),
@@ -202,7 +227,10 @@ mod tests {
             ("application/json", b"<html>"),
         ] {
             assert!(
-                matches!(examined(answer(200, content_type, body), "/", &[]), Err(ServerError::BadGateway(_))),
+                matches!(
+                    examined(answer(200, content_type, body), "/", &[], JsonCheck::Here),
+                    Err(ServerError::BadGateway(_))
+                ),
                 "{content_type}"
             );
         }

@@ -4,12 +4,14 @@
 //! (`answer`). With widget tokens, each subject reaches only the renders it created.
 
 pub mod answer;
+pub(crate) mod answer_json;
 pub mod call;
 pub mod listing;
 pub mod reading;
 mod reference;
 pub mod routes;
 pub mod typed;
+mod unchanged;
 mod unlisted;
 
 /// Through the whole app, in-process.
@@ -36,6 +38,7 @@ use crate::host_webhooks::HostWebhooks;
 use crate::live::events::Events;
 use crate::live::webhooks::{WebhookSecret, resource_key};
 use crate::metrics::metrics;
+use crate::proxy::answer::JsonCheck;
 use crate::proxy::call::{Call, Incoming, Operation, Outbound};
 use crate::results::kept::KeptResults;
 use crate::storage::ownership::{Creation, Kind, Ownership};
@@ -79,6 +82,14 @@ pub struct ProxyState {
 pub struct Proxy {
     pub state: Arc<ProxyState>,
     pub http: HttpClient,
+}
+
+/// How one call is sent: to `--direct-sync-url` when it waits for completion, who checks that its answer is JSON,
+/// and the endpoint's template, which the metrics name it by.
+struct Sending {
+    waits: bool,
+    json: JsonCheck,
+    endpoint: &'static str,
 }
 
 /// What a creation makes, remembered with it before it is sent: its kind, the photo of its one render, and the
@@ -154,7 +165,11 @@ impl Proxy {
             }
             _ => {}
         }
-        let sent = self.send(call.method(), path, call.outbound()?, call.waits()).await;
+        // Every successful answer relayed here is read once by `typed`, which is its JSON check.
+        let (method, outbound) = (call.method(), call.outbound()?);
+        let sending =
+            Sending { waits: call.waits(), json: JsonCheck::ByItsReader, endpoint: routes::template(operation) };
+        let sent = self.send(method, path, outbound, sending).await;
         let mut answer = self.settle(reservation.as_deref(), &call, sent).await?;
         if !answer.status.is_success() {
             if subject.by_token() {
@@ -163,33 +178,40 @@ impl Proxy {
             return Ok(answer::relay(answer));
         }
         // A render read is relayed from the one reading that also tells whether the service failed it.
-        let read_render = match &call {
-            Call::GetRender { render_id, .. } if !answer.body.is_empty() => {
-                let (relayed, render) = typed::render_relayed(&answer.body, render_id)?;
-                answer.body = relayed;
-                Some(render)
+        let body = std::mem::take(&mut answer.body);
+        let (relayed, read_render) = match &call {
+            Call::GetRender { render_id, .. } if !body.is_empty() => {
+                let (relayed, render) = typed::render_relayed(&body, render_id)?;
+                (relayed, Some(render))
             }
-            _ => {
-                answer.body = typed::rewritten(operation, &call, &answer.body)?;
-                None
-            }
+            _ => (typed::rewritten(operation, &call, &body)?, None),
         };
+        drop(body);
         if operation.runs_to_its_end() {
-            Box::pin(self.after_success(&call, &answer.body, subject, &references)).await?;
+            Box::pin(self.after_success(&call, &relayed.body, subject, &references)).await?;
         }
         if let Some(render) = read_render {
             self.state.allowances.refund_if_failed(&render).await;
         }
         // What was read about renders shows their kept copies (and has the finished ones copied).
-        if matches!(call, Call::ListRenders(_) | Call::GetRender { .. } | Call::GetVariation { .. }) {
-            answer.body = self.state.kept.in_answer(answer.body, subject.as_str()).await;
-        }
+        answer.body = match call {
+            Call::ListRenders(_) | Call::GetRender { .. } | Call::GetVariation { .. } => {
+                self.state.kept.in_relayed(relayed, subject.as_str()).await
+            }
+            _ => relayed.body,
+        };
         Ok(answer::relay(answer))
     }
 
     /// Sends one call to the service's `path` (or to `--direct-sync-url` when it waits for completion), and
     /// examines the answer.
-    async fn send(&self, method: Method, path: &str, outbound: Outbound, waits: bool) -> Result<Answer, ServerError> {
+    async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        outbound: Outbound,
+        Sending { waits, json, endpoint }: Sending,
+    ) -> Result<Answer, ServerError> {
         let (base, timeout) = match self.state.upstream.direct_sync().filter(|_| waits) {
             Some(base) => (base, DIRECT_SYNC_TIMEOUT),
             None => (self.state.upstream.base(), if method == Method::GET { GET_TIMEOUT } else { POST_TIMEOUT }),
@@ -199,7 +221,6 @@ impl Proxy {
         let target = base
             .target(path, query)
             .map_err(|e| ServerError::Internal(format!("an upstream address could not be made: {e}")))?;
-        let endpoint = routes::template_of(&method, path);
         let mut request = Outgoing { body: outbound.body, ..Outgoing::new(method, target) };
         let authorization = self.state.upstream.key().authorization();
         request.headers.insert(AUTHORIZATION, authorization.clone());
@@ -217,13 +238,15 @@ impl Proxy {
         let answer = answer.map_err(|failure| upstream_failure(path, failure))?;
         let content_type = outbound.content_type.as_ref().map(HeaderValue::as_bytes).unwrap_or_default();
         let sent = [self.state.upstream.key().expose().as_bytes(), authorization.as_bytes(), content_type];
-        answer::examined(answer, path, &sent)
+        answer::examined(answer, path, &sent, json)
     }
 
     /// A GET of the service, for the server's own use (the subject's render list, a render's results).
     pub async fn get(&self, path: &str, query: &str) -> Result<Answer, ServerError> {
         let outbound = Outbound { query: query.to_string(), body: Bytes::new(), content_type: None };
-        self.send(Method::GET, path, outbound, false).await
+        let sending =
+            Sending { waits: false, json: JsonCheck::Here, endpoint: routes::template_of(&Method::GET, path) };
+        self.send(Method::GET, path, outbound, sending).await
     }
 
     /// The `webhook_url` a creation goes with: the one the operator's caller named, else our receiver. A widget

@@ -127,6 +127,11 @@ pub fn template_of(method: &Method, path: &str) -> &'static str {
         .map_or("other", |endpoint| endpoint.template)
 }
 
+/// The template of `operation`'s endpoint (each operation has one).
+pub fn template(operation: Operation) -> &'static str {
+    ENDPOINTS.iter().find(|endpoint| endpoint.operation == operation).map_or("other", |endpoint| endpoint.template)
+}
+
 /// Admits the caller, collects the body under the endpoint's cap and hands the call to the proxy.
 async fn forward<B>(
     proxy: Arc<Proxy>,
@@ -307,6 +312,14 @@ mod tests {
 
     fn params(endpoint: &Endpoint, path: &str) -> Option<Result<Params, ServerError>> {
         split_path(path).and_then(|(segments, count)| endpoint.params(&segments[..count]))
+    }
+
+    #[test]
+    fn each_operation_has_its_endpoints_template() {
+        for endpoint in ENDPOINTS.iter() {
+            assert_eq!(template(endpoint.operation), endpoint.template);
+            assert_eq!(template_of(&endpoint.method, endpoint.template), endpoint.template);
+        }
     }
 
     #[test]

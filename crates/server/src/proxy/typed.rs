@@ -6,30 +6,51 @@
 use axum::body::Bytes;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 use vstage_api::{
     AddedVariations, Analysis, BulkAddedVariations, BulkCreatedRenders, Message, Render, RenderPage, Variation, v1,
 };
 
+use super::answer;
+use super::answer_json::AnswerJson;
 use super::call::{Call, Operation};
-use super::unlisted;
+use super::{unchanged, unlisted};
 use crate::error::ServerError;
+use crate::results::kept;
+
+/// A successful answer as this server relays it: the service's bytes when they pass unchanged (`unchanged`), else
+/// this server's writing of what it read; and, when it holds finished variations (whose addresses the kept results
+/// put in place), its tree as a `Value` for that.
+#[derive(Debug)]
+pub struct Relayed {
+    pub body: Bytes,
+    pub with_finished: Option<Value>,
+}
+
+impl Relayed {
+    fn empty() -> Self {
+        Relayed { body: Bytes::new(), with_finished: None }
+    }
+}
 
 /// `body`, a successful answer to `call` (of `operation`), as this server writes what it read of it. A render or
 /// variation read must be the one asked for: one about another render is a 502, another render's variation a 404.
-pub fn rewritten(operation: Operation, call: &Call, body: &[u8]) -> Result<Bytes, ServerError> {
+pub fn rewritten(operation: Operation, call: &Call, body: &Bytes) -> Result<Relayed, ServerError> {
     if body.is_empty() {
-        return Ok(Bytes::new());
+        return Ok(Relayed::empty());
     }
     match call {
         Call::GetRender { render_id, .. } => return render_relayed(body, render_id).map(|(relayed, _)| relayed),
         Call::GetVariation { render_id, variation_id } => {
-            return relayed(body, &variation_of(body, render_id, variation_id)?);
+            let tree = tree_of(body)?;
+            let variation = variation_in(&tree, render_id, variation_id)?;
+            return relayed(body, tree, &variation);
         }
         _ => {}
     }
     match operation {
         // 200 with no content, when the API is up: nothing to read.
-        Operation::Status => Ok(Bytes::new()),
+        Operation::Status => Ok(Relayed::empty()),
         Operation::User => through::<vstage_api::User>(body),
         Operation::SetWebhookSecret | Operation::DeleteWebhookSecret => through::<Message>(body),
         Operation::ListRenders => through::<RenderPage>(body),
@@ -47,19 +68,13 @@ pub fn rewritten(operation: Operation, call: &Call, body: &[u8]) -> Result<Bytes
     }
 }
 
-/// The service's answer about render `render_id`, read; it must be about that render, and so must every variation
-/// it includes.
 /// Render `render_id`'s answer as relayed, and as read (for what the proxy does with it besides: a failed render's
-/// photos given back), from one reading.
-pub fn render_relayed(body: &[u8], render_id: &str) -> Result<(Bytes, Render), ServerError> {
-    let render = render_of(body, render_id)?;
-    Ok((relayed(body, &render)?, render))
-}
-
-fn render_of(body: &[u8], render_id: &str) -> Result<Render, ServerError> {
-    let render: Render = read(body)?;
+/// photos given back), from one reading. It must be about that render, and so must every variation it includes.
+pub fn render_relayed(body: &Bytes, render_id: &str) -> Result<(Relayed, Render), ServerError> {
+    let tree = tree_of(body)?;
+    let render: Render = read(&tree)?;
     all_of_this_render(&render, render_id)?;
-    Ok(render)
+    Ok((relayed(body, tree, &render)?, render))
 }
 
 /// `render`, read when render `render_id` was asked for, is that render, and so is every variation it includes.
@@ -78,7 +93,11 @@ pub fn another_render() -> ServerError {
 
 /// The service's answer about variation `variation_id` of render `render_id`, read; another is not found.
 pub fn variation_of(body: &[u8], render_id: &str, variation_id: &str) -> Result<Variation, ServerError> {
-    let variation: Variation = read(body)?;
+    variation_in(&tree_of(body)?, render_id, variation_id)
+}
+
+fn variation_in(tree: &AnswerJson, render_id: &str, variation_id: &str) -> Result<Variation, ServerError> {
+    let variation: Variation = read(tree)?;
     if variation.render_id != render_id || variation.id != variation_id {
         tracing::warn!(render_id, variation_id, "the service answered with another render's variation");
         return Err(ServerError::NotFound(format!("No variation {variation_id} on render {render_id}.")));
@@ -87,57 +106,126 @@ pub fn variation_of(body: &[u8], render_id: &str, variation_id: &str) -> Result<
 }
 
 /// `body` read as `T` and written again.
-fn through<T: DeserializeOwned + Serialize>(body: &[u8]) -> Result<Bytes, ServerError> {
-    relayed(body, &read::<T>(body)?)
+fn through<T: DeserializeOwned + Serialize>(body: &Bytes) -> Result<Relayed, ServerError> {
+    let tree = tree_of(body)?;
+    let read = read::<T>(&tree)?;
+    relayed(body, tree, &read)
 }
 
 /// `read` (of the service's answer `body`) as JSON, with the fields of `body` it does not hold that are safe to
 /// pass on.
-pub fn relayed_value<T: Serialize>(body: &[u8], read: &T) -> Result<serde_json::Value, ServerError> {
+pub fn relayed_value<T: Serialize>(body: &[u8], read: &T) -> Result<Value, ServerError> {
+    let tree = tree_of(body)?;
+    if unchanged::is_unchanged(read, &tree) {
+        return Ok(tree.into_value());
+    }
+    written_value(tree, read)
+}
+
+/// `read`, the typed reading of `tree` (the answer `body`), as relayed: `body` itself when that is what this
+/// server would write.
+fn relayed<T: Serialize>(body: &Bytes, tree: AnswerJson, read: &T) -> Result<Relayed, ServerError> {
+    if unchanged::is_unchanged(read, &tree) {
+        let with_finished = kept::has_finished_variations(&tree).then(|| tree.into_value());
+        return Ok(Relayed { body: body.clone(), with_finished });
+    }
+    let value = written_value(tree, read)?;
+    let body = serde_json::to_vec(&value).map(Bytes::from).map_err(|e| ServerError::Internal(e.to_string()))?;
+    let with_finished = kept::has_finished_variations_in(&value).then_some(value);
+    Ok(Relayed { body, with_finished })
+}
+
+/// What this server writes of an answer that does not pass unchanged: its reading, with the safe unlisted fields.
+fn written_value<T: Serialize>(tree: AnswerJson, read: &T) -> Result<Value, ServerError> {
     let written = serde_json::to_value(read).map_err(|e| ServerError::Internal(e.to_string()))?;
-    // `body` was read as `T` already, so it is JSON.
-    let sent: serde_json::Value = serde_json::from_slice(body).unwrap_or(serde_json::Value::Null);
-    Ok(unlisted::merged(sent, written))
+    Ok(unlisted::merged(tree.into_value(), written))
 }
 
-fn relayed<T: Serialize>(body: &[u8], read: &T) -> Result<Bytes, ServerError> {
-    written(&relayed_value(body, read)?)
-}
-
-fn read<T: DeserializeOwned>(body: &[u8]) -> Result<T, ServerError> {
-    serde_json::from_slice(body).map_err(|error| {
-        tracing::warn!(%error, answer = std::any::type_name::<T>(), "the service's answer is not the contract's shape");
-        ServerError::BadGateway("The staging service sent an answer this server cannot read; try again later.".into())
+/// The answer's one reading: not JSON at all is the same 502 as an answer declared as something else.
+fn tree_of(body: &[u8]) -> Result<AnswerJson<'_>, ServerError> {
+    AnswerJson::read(body).map_err(|error| {
+        tracing::warn!(%error, "the service's answer said JSON and is not");
+        answer::unexpected()
     })
 }
 
-fn written<T: Serialize>(read: &T) -> Result<Bytes, ServerError> {
-    serde_json::to_vec(read).map(Bytes::from).map_err(|e| ServerError::Internal(e.to_string()))
+fn read<T: DeserializeOwned>(tree: &AnswerJson) -> Result<T, ServerError> {
+    T::deserialize(tree).map_err(|error| {
+        tracing::warn!(%error, answer = std::any::type_name::<T>(), "the service's answer is not the contract's shape");
+        ServerError::BadGateway("The staging service sent an answer this server cannot read; try again later.".into())
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn render_call(render_id: &str) -> Call {
+        Call::GetRender { render_id: render_id.into(), query: Default::default() }
+    }
+
+    fn relayed_text(call: &Call, answer: &'static [u8]) -> (String, bool) {
+        let body = Bytes::from_static(answer);
+        let relayed = rewritten(Operation::GetRender, call, &body).unwrap();
+        let passed = relayed.body.as_ptr() == body.as_ptr();
+        (String::from_utf8(relayed.body.to_vec()).unwrap(), passed)
+    }
+
     #[test]
     fn what_the_contract_does_not_hold_is_passed_on_when_safe() {
         let answer = br#"{"id":"rnd_1","created_at":1700000000000,"eta":null,"account_email":"ops@example.com",
             "room_detected":"bedroom","variations":{"items":[],"next_cursor":null,"internal":{"cost":3}}}"#;
-        let call = Call::GetRender { render_id: "rnd_1".into(), query: Default::default() };
-        let written = String::from_utf8(rewritten(Operation::GetRender, &call, answer).unwrap().to_vec()).unwrap();
+        let (written, passed) = relayed_text(&render_call("rnd_1"), answer);
         assert!(written.contains(r#""id":"rnd_1""#) && written.contains(r#""room_detected":"bedroom""#), "{written}");
         assert!(!written.contains("account_email") && !written.contains("internal"), "{written}");
+        assert!(!passed, "written again without the unsafe fields");
+    }
+
+    #[test]
+    fn an_answer_this_server_would_write_as_it_came_passes_as_its_bytes() {
+        let answer = br#"{"id":"rnd_1", "created_at":1700000000000.5,"eta":null,"room_detected":"bed\u0072oom",
+            "variations":{"total_count":1,"next_cursor":null,"items":[{"id":"var_1","render_id":"rnd_1",
+            "created_at":1,"status":"processing","eta":null,"seed":7}]},"thumbnail":{"url":"https://x/t.jpg"}}"#;
+        let (written, passed) = relayed_text(&render_call("rnd_1"), answer);
+        assert!(passed, "the service's own bytes: {written}");
+        // a value the reading writes otherwise, a field it adds, a name repeated, an unsafe name deep down
+        for answer in [
+            br#"{"id":"rnd_1","created_at":1,"eta":null,"variations":{"items":[{"id":"v","render_id":"rnd_1",
+                "created_at":1,"status":"done","eta":null,"config":{"type":"staging","style":"modern"}}]}}"#
+                .as_slice(),
+            br#"{"id":"rnd_1","created_at":1}"#,
+            br#"{"id":"rnd_1","created_at":1,"eta":null,"seed":1,"seed":2}"#,
+            br#"{"id":"rnd_1","created_at":1,"eta":null,"extra":{"list":[{"owner":"o"}]}}"#,
+        ] {
+            let body = Bytes::copy_from_slice(answer);
+            let relayed = rewritten(Operation::GetRender, &render_call("rnd_1"), &body).unwrap();
+            let as_read: Value = serde_json::from_slice(&relayed.body).unwrap();
+            let render: Render = serde_json::from_slice(answer).unwrap();
+            let expected =
+                unlisted::merged(serde_json::from_slice(answer).unwrap(), serde_json::to_value(&render).unwrap());
+            assert_eq!(as_read, expected, "written as before: {}", String::from_utf8_lossy(answer));
+        }
     }
 
     #[test]
     fn an_answer_of_another_shape_is_a_bad_gateway() {
         let call = Call::GetVariation { render_id: "rnd_1".into(), variation_id: "var_1".into() };
-        let error = rewritten(Operation::GetVariation, &call, br#"{"hello":"world"}"#).unwrap_err();
+        let error =
+            rewritten(Operation::GetVariation, &call, &Bytes::from_static(br#"{"hello":"world"}"#)).unwrap_err();
         assert!(matches!(error, ServerError::BadGateway(_)), "{error:?}");
-        assert!(rewritten(Operation::Status, &Call::Status, b"<html>up</html>").unwrap().is_empty());
-        let another = br#"{"id":"rnd_2","created_at":1,"eta":null}"#;
-        let call = Call::GetRender { render_id: "rnd_1".into(), query: Default::default() };
-        assert!(matches!(rewritten(Operation::GetRender, &call, another), Err(ServerError::BadGateway(_))));
+        let up = rewritten(Operation::Status, &Call::Status, &Bytes::from_static(b"<html>up</html>")).unwrap();
+        assert!(up.body.is_empty());
+        let another = Bytes::from_static(br#"{"id":"rnd_2","created_at":1,"eta":null}"#);
+        assert!(matches!(
+            rewritten(Operation::GetRender, &render_call("rnd_1"), &another),
+            Err(ServerError::BadGateway(_))
+        ));
+        let not_json = Bytes::from_static(b"<html>Bad gateway</html>");
+        let Err(ServerError::BadGateway(message)) = rewritten(Operation::GetRender, &render_call("rnd_1"), &not_json)
+        else {
+            panic!("not JSON is a 502")
+        };
+        assert!(message.contains("something other than data"), "{message}");
     }
 }
 

@@ -35,8 +35,9 @@ const UNSAFE_NAME_PARTS: &[&str] = &[
 
 /// Whether a field the contract does not list may be passed on under `name`.
 pub fn is_safe_name(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    name != "ip" && !UNSAFE_NAME_PARTS.iter().any(|part| name.contains(part))
+    let name = name.as_bytes();
+    let holds = |part: &str| name.windows(part.len()).any(|window| window.eq_ignore_ascii_case(part.as_bytes()));
+    !name.eq_ignore_ascii_case(b"ip") && !UNSAFE_NAME_PARTS.iter().any(|part| holds(part))
 }
 
 /// `written` (what this server wrote of an answer) with the safe fields of `sent` (the answer as the service sent

@@ -47,6 +47,7 @@ mod routes;
 mod served;
 mod signing;
 
+pub use answers::{has_finished_variations, has_finished_variations_in};
 pub use routes::{link_routes, routes};
 pub use signing::Original;
 
