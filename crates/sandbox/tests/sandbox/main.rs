@@ -5,6 +5,7 @@
 mod account;
 mod auth;
 mod fetching;
+mod leniency;
 mod multi_view;
 mod processing;
 mod renders;

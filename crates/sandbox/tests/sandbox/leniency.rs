@@ -1,0 +1,65 @@
+//! What the real service takes beyond the contract's strict reading, over real HTTP (docs/api-notes.md says each
+//! with its evidence): deprecated styles mapped to current ones, v1's room type spelled either way, and flags that
+//! are not booleans.
+
+use std::time::Duration;
+
+use crate::support::{answer, raw, sandbox_with};
+use reqwest::Method;
+use serde_json::{Value, json};
+use vstage_sandbox::{RunningSandbox, SandboxConfig};
+
+async fn fast_sandbox() -> RunningSandbox {
+    sandbox_with(SandboxConfig { processing_ms: 20, ..SandboxConfig::new(vec!["k".into()]) }).await
+}
+
+fn photo(sandbox: &RunningSandbox) -> String {
+    format!("{}/samples/living-empty.jpg", sandbox.base_url())
+}
+
+/// `GET /v1/render` until it is done; its last answer.
+async fn v1_done(sandbox: &RunningSandbox, render_id: &str) -> Value {
+    for _ in 0..1200 {
+        let (status, render) = answer(raw(sandbox, Method::GET, &format!("/v1/render?render_id={render_id}"), "k")).await;
+        assert_eq!(status, 200, "{render}");
+        if render["status"] == "done" || render["status"] == "error" {
+            return render;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("render {render_id} did not finish");
+}
+
+/// The service's docs: `hamptons`, `american` and `southwestern` are still taken and mapped to current styles.
+/// Each is staged on v2 (the config coming back as sent) and on v1, create and create-variation alike; `/v1/options`
+/// lists no `hamptons`, which is deprecated.
+#[tokio::test]
+async fn deprecated_styles_are_taken_on_v2_and_v1() {
+    let sandbox = fast_sandbox().await;
+    for style in ["hamptons", "american", "southwestern"] {
+        let body = json!({
+            "config": {"type": "staging", "add_furniture": {"room_type": "living", "style": style}},
+            "image_url": photo(&sandbox), "variation_count": 1, "wait_for_completion": true
+        });
+        let (status, render) = answer(raw(&sandbox, Method::POST, "/v2/renders", "k").json(&body)).await;
+        assert_eq!(status, 200, "{style}: {render}");
+        let variation = &render["variations"]["items"][0];
+        assert_eq!(variation["status"], "done", "{variation}");
+        assert_eq!(variation["config"]["add_furniture"]["style"], style, "{variation}");
+
+        let body = json!({"image_url": photo(&sandbox), "room_type": "living", "style": style});
+        let (status, created) = answer(raw(&sandbox, Method::POST, "/v1/render/create", "k").json(&body)).await;
+        assert_eq!(status, 200, "{style}: {created}");
+        let render_id = created["render_id"].as_str().unwrap();
+        let path = format!("/v1/render/create-variation?render_id={render_id}");
+        let body = json!({"style": style, "wait_for_completion": true});
+        let (status, varied) = answer(raw(&sandbox, Method::POST, &path, "k").json(&body)).await;
+        assert_eq!(status, 200, "{style}: {varied}");
+        assert_eq!(v1_done(&sandbox, render_id).await["outputs"].as_array().unwrap().len(), 2);
+    }
+    let (_, options) = answer(raw(&sandbox, Method::GET, "/v1/options", "k")).await;
+    assert!(!options["styles"].as_array().unwrap().contains(&json!("hamptons")), "{options}");
+    let body = json!({"image_url": photo(&sandbox), "room_type": "living", "style": "gothic"});
+    let (status, refused) = answer(raw(&sandbox, Method::POST, "/v1/render/create", "k").json(&body)).await;
+    assert_eq!(status, 400, "a style the service never had is still refused: {refused}");
+}
