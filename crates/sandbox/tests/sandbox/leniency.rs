@@ -63,3 +63,28 @@ async fn deprecated_styles_are_taken_on_v2_and_v1() {
     let (status, refused) = answer(raw(&sandbox, Method::POST, "/v1/render/create", "k").json(&body)).await;
     assert_eq!(status, 400, "a style the service never had is still refused: {refused}");
 }
+
+/// A multipart create with its arguments in the query as `roomType=bed` (create-variation's spelling) is read like
+/// `room_type`; so is a JSON create with `roomType`, and a create-variation with `room_type`.
+#[tokio::test]
+async fn v1_reads_the_room_type_in_either_spelling() {
+    let sandbox = fast_sandbox().await;
+    let jpeg = crate::support::sample_jpeg("living-empty.jpg");
+    let form = reqwest::multipart::Form::new()
+        .part("file", reqwest::multipart::Part::bytes(jpeg).file_name("room.jpg").mime_str("image/jpeg").unwrap());
+    let request = raw(&sandbox, Method::POST, "/v1/render/create?roomType=bed&style=modern&wait_for_completion=false", "k");
+    let (status, created) = answer(request.multipart(form)).await;
+    assert_eq!(status, 200, "{created}");
+    let render_id = created["render_id"].as_str().unwrap().to_string();
+    assert_eq!(v1_done(&sandbox, &render_id).await["outputs_room_types"], json!(["bed"]));
+
+    let body = json!({"image_url": photo(&sandbox), "roomType": "kitchen", "style": "modern"});
+    let (status, created) = answer(raw(&sandbox, Method::POST, "/v1/render/create", "k").json(&body)).await;
+    assert_eq!(status, 200, "{created}");
+    let render_id = created["render_id"].as_str().unwrap().to_string();
+    let path = format!("/v1/render/create-variation?render_id={render_id}");
+    let body = json!({"room_type": "dining", "wait_for_completion": true});
+    let (status, varied) = answer(raw(&sandbox, Method::POST, &path, "k").json(&body)).await;
+    assert_eq!(status, 200, "{varied}");
+    assert_eq!(v1_done(&sandbox, &render_id).await["outputs_room_types"], json!(["kitchen", "dining"]));
+}
