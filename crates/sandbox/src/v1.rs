@@ -11,6 +11,7 @@ use axum::extract::{FromRequest, Multipart, Request, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::routing::{get, post};
 use serde::Deserialize;
+use serde_json::Value;
 use vstage_api::{
     Config, LegacyStagingConfig, OutputResolution, RemovalMode, RemovalOnlyConfig, RemoveFurniture, RoomType, Style,
     VariationType, v1,
@@ -80,7 +81,8 @@ async fn create(
     let (mut settings, file) = if is_multipart {
         let multipart =
             Multipart::from_request(request, &()).await.map_err(|e| SandboxError::BadRequest(e.body_text()))?;
-        (query, Some(uploaded_file(multipart).await?))
+        let (file, form) = uploaded_form(multipart).await?;
+        (with_form_arguments(query, form)?, Some(file))
     } else {
         let JsonBody(settings) = JsonBody::<v1::CreateRender>::from_request(request, &()).await?;
         (settings, None)
@@ -103,14 +105,56 @@ async fn create(
     answer(&state, render_id, waits).await
 }
 
-/// The `file` field of a multipart create.
-async fn uploaded_file(mut multipart: Multipart) -> Result<Bytes, SandboxError> {
+/// The `file` field of a multipart create, and its other fields as text.
+async fn uploaded_form(mut multipart: Multipart) -> Result<(Bytes, serde_json::Map<String, Value>), SandboxError> {
+    let (mut file, mut form) = (None, serde_json::Map::new());
     while let Some(field) = multipart.next_field().await.map_err(|e| SandboxError::BadRequest(e.body_text()))? {
-        if field.name() == Some("file") {
-            return field.bytes().await.map_err(|e| SandboxError::BadRequest(e.body_text()));
+        match field.name().map(str::to_string) {
+            Some(name) if name == "file" => {
+                file = Some(field.bytes().await.map_err(|e| SandboxError::BadRequest(e.body_text()))?);
+            }
+            // another file (a page's form may send its file input under its own name, beside `file`) is no argument
+            Some(name) if field.file_name().is_none() => {
+                let text = field.text().await.map_err(|e| SandboxError::BadRequest(e.body_text()))?;
+                form.insert(name, Value::String(text));
+            }
+            _ => {}
         }
     }
-    Err(SandboxError::BadRequest("file: the multipart form has no `file` field; add the photo as `file`.".into()))
+    let file = file.ok_or_else(|| {
+        SandboxError::BadRequest("file: the multipart form has no `file` field; add the photo as `file`.".into())
+    })?;
+    Ok((file, form))
+}
+
+/// The flags of a multipart form, read as the service's JavaScript reads a form field: any text but the empty one
+/// is true, `"false"` too (docs/api-notes.md, "Flags"); the arguments' place is the query.
+const FORM_FLAGS: [&str; 3] = ["wait_for_completion", "add_virtually_staged_watermark", "add_furniture"];
+
+/// The create's arguments from the query, each missing one taken from the multipart form's fields.
+fn with_form_arguments(
+    query: v1::CreateRender,
+    mut form: serde_json::Map<String, Value>,
+) -> Result<v1::CreateRender, SandboxError> {
+    for flag in FORM_FLAGS {
+        if let Some(Value::String(text)) = form.get(flag) {
+            let truthy = !text.is_empty();
+            form.insert(flag.to_string(), Value::Bool(truthy));
+        }
+    }
+    let form: v1::CreateRender = serde_json::from_value(Value::Object(form))
+        .map_err(|e| SandboxError::BadRequest(format!("The multipart form's fields are not what create takes: {e}.")))?;
+    Ok(v1::CreateRender {
+        image_url: query.image_url.or(form.image_url),
+        room_type: query.room_type.or(form.room_type),
+        style: query.style.or(form.style),
+        resolution: query.resolution.or(form.resolution),
+        wait_for_completion: query.wait_for_completion.or(form.wait_for_completion),
+        add_virtually_staged_watermark: query.add_virtually_staged_watermark.or(form.add_virtually_staged_watermark),
+        declutter_mode: query.declutter_mode.or(form.declutter_mode),
+        declutter_mask_url: query.declutter_mask_url.or(form.declutter_mask_url),
+        add_furniture: query.add_furniture.or(form.add_furniture),
+    })
 }
 
 /// Whether `declutter_mode` is `auto` and the photo has no furniture, so that nothing is decluttered.
