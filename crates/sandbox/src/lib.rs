@@ -30,7 +30,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::http::{Method, header};
 use tokio::net::TcpListener;
-use tower_http::cors::{Any, CorsLayer};
+use tower_http::cors::{AllowHeaders, Any, CorsLayer};
 
 use accounts::Accounts;
 pub use error::SandboxError;
@@ -137,10 +137,12 @@ pub fn build(config: &SandboxConfig, base_url: &str) -> Result<Sandbox, SandboxE
     let mut tasks = worker::start(&state, workers)?;
     tasks.push(webhooks::start(&state)?);
     let background = Background { tasks, store: state.store.clone() };
+    // Whatever headers a page's preflight asks for (jQuery and XMLHttpRequest clients add `X-Requested-With`:
+    // EbosetaleseDunjoyin/virtualstagingai, assets/main.js), as a service called from browsers answers.
     let cors = CorsLayer::new()
         .allow_origin(Any)
         .allow_methods([Method::GET, Method::POST, Method::DELETE])
-        .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE, header::ACCEPT])
+        .allow_headers(AllowHeaders::mirror_request())
         .expose_headers([header::RETRY_AFTER]);
     let router = Router::new()
         .nest("/v2", v2::routes())
