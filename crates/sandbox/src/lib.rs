@@ -4,6 +4,7 @@
 mod accounts;
 mod analysis;
 mod auth;
+mod clock;
 mod body;
 mod error;
 mod faults;
@@ -33,6 +34,7 @@ use tokio::net::TcpListener;
 use tower_http::cors::{AllowHeaders, Any, CorsLayer};
 
 use accounts::Accounts;
+pub use clock::Clock;
 pub use error::SandboxError;
 pub use store::owner_only;
 
@@ -61,6 +63,8 @@ pub struct SandboxConfig {
     /// (e.g. `http://127.0.0.1:8080/api/uploads/`, the uploads of the `vstage serve` that embeds the sandbox).
     /// Every other address must be public; the sandbox's own samples and images are read without HTTP.
     pub local_photo_sources: Vec<String>,
+    /// What the accounts' monthly periods are counted by: the system's clock, or a test's.
+    pub clock: Clock,
 }
 
 impl SandboxConfig {
@@ -79,6 +83,7 @@ impl SandboxConfig {
             webhook_retry_ms: Self::DEFAULT_WEBHOOK_RETRY_MS,
             sync_timeout: std::time::Duration::from_secs(Self::DEFAULT_SYNC_TIMEOUT_S),
             local_photo_sources: Vec::new(),
+            clock: Clock::system(),
         }
     }
 }
@@ -119,7 +124,7 @@ pub fn build(config: &SandboxConfig, base_url: &str) -> Result<Sandbox, SandboxE
     let files = files::Files::open(config.data_dir.as_deref())?;
     let samples = samples::generate(&base_url)?;
     let state = Arc::new(SandboxState {
-        accounts: Accounts::load(&config.api_keys, config.photo_limit, &store)?,
+        accounts: Accounts::load(&config.api_keys, config.photo_limit, &config.clock, &store)?,
         faults: faults::Faults::default(),
         held: hold::Held::default(),
         fetcher: source::Fetcher::new(&base_url, &samples, files.dir().to_path_buf(), &config.local_photo_sources)?,

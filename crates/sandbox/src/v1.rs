@@ -52,8 +52,8 @@ async fn ping(
     State(state): State<Arc<SandboxState>>,
     Authenticated(account): Authenticated,
 ) -> Result<Json<v1::Ping>, SandboxError> {
-    let uid = account.uid.clone();
-    let used = state.store.run(move |db| accounts::usage(db, &uid)).await?;
+    let counted = account.clone();
+    let (used, _) = state.store.run(move |db| accounts::usage(db, &counted)).await?;
     Ok(Json(v1::Ping {
         user: Some(v1::PingUser { email: account.email, uid: account.uid }),
         photo_limit: account.photo_limit.staging as f64,

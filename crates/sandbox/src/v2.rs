@@ -50,9 +50,9 @@ async fn status() -> StatusCode {
 
 /// `GET /v2/user`.
 async fn user(State(state): Shared, Authenticated(account): Authenticated) -> Result<Json<User>, SandboxError> {
-    let uid = account.uid.clone();
-    let used = state.store.run(move |db| accounts::usage(db, &uid)).await?;
-    Ok(Json(account.as_user(used)))
+    let counted = account.clone();
+    let (used, period) = state.store.run(move |db| accounts::usage(db, &counted)).await?;
+    Ok(Json(account.as_user(used, period)))
 }
 
 /// `POST /v2/user/webhook-secret`: sets or replaces the secret that signs this account's webhooks.

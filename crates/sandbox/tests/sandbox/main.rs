@@ -7,6 +7,7 @@ mod auth;
 mod fetching;
 mod leniency;
 mod multi_view;
+mod period;
 mod processing;
 mod renders;
 mod replay;
