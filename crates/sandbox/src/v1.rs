@@ -17,7 +17,6 @@ use vstage_api::{
     VariationType, v1,
 };
 
-use crate::SandboxState;
 use crate::accounts;
 use crate::auth::Authenticated;
 use crate::body::{JsonBody, QueryParams};
@@ -26,6 +25,7 @@ use crate::furniture;
 use crate::ids::new_id;
 use crate::renders::Planned;
 use crate::v1_renders::{self, Varying};
+use crate::{SandboxState, SyncWindow};
 use vstage_imaging as imaging;
 
 pub fn routes() -> Router<Arc<SandboxState>> {
@@ -69,6 +69,7 @@ async fn options(_account: Authenticated) -> Json<v1::Options> {
 /// `POST /v1/render/create`.
 async fn create(
     State(state): State<Arc<SandboxState>>,
+    axum::Extension(window): axum::Extension<SyncWindow>,
     Authenticated(account): Authenticated,
     QueryParams(query): QueryParams<v1::CreateRender>,
     request: Request,
@@ -102,7 +103,7 @@ async fn create(
     let planned = plan(&settings, unfurnished)?;
     state.store.run(move |db| v1_renders::create(db, &account, &id, &settings, &planned, pace)).await?;
     state.work_added.notify_waiters();
-    answer(&state, render_id, waits).await
+    answer(&state, window, render_id, waits).await
 }
 
 /// The `file` field of a multipart create, and its other fields as text.
@@ -142,8 +143,9 @@ fn with_form_arguments(
             form.insert(flag.to_string(), Value::Bool(truthy));
         }
     }
-    let form: v1::CreateRender = serde_json::from_value(Value::Object(form))
-        .map_err(|e| SandboxError::BadRequest(format!("The multipart form's fields are not what create takes: {e}.")))?;
+    let form: v1::CreateRender = serde_json::from_value(Value::Object(form)).map_err(|e| {
+        SandboxError::BadRequest(format!("The multipart form's fields are not what create takes: {e}."))
+    })?;
     Ok(v1::CreateRender {
         image_url: query.image_url.or(form.image_url),
         room_type: query.room_type.or(form.room_type),
@@ -222,6 +224,7 @@ async fn render(
 /// the first call decluttered.
 async fn create_variation(
     State(state): State<Arc<SandboxState>>,
+    axum::Extension(window): axum::Extension<SyncWindow>,
     Authenticated(account): Authenticated,
     QueryParams(query): QueryParams<MaybeRenderId>,
     body: Bytes,
@@ -246,17 +249,22 @@ async fn create_variation(
     };
     state.store.run(move |db| v1_renders::vary(db, &account, &id, varying, staging, pace)).await?;
     state.work_added.notify_waiters();
-    answer(&state, render_id, waits).await
+    answer(&state, window, render_id, waits).await
 }
 
 /// `{render_id}` at once, or after waiting: with the newest staged image and the decluttered one.
-async fn answer(state: &Arc<SandboxState>, render_id: String, waits: bool) -> Result<Json<v1::Created>, SandboxError> {
+async fn answer(
+    state: &Arc<SandboxState>,
+    window: SyncWindow,
+    render_id: String,
+    waits: bool,
+) -> Result<Json<v1::Created>, SandboxError> {
     if !waits {
         return Ok(Json(v1::Created { render_id, result_image_url: None, removal_output: None }));
     }
     let id = render_id.clone();
     let ids = state.store.run(move |db| v1_renders::variation_ids(db, &id)).await?;
-    crate::v2::settle(state, ids).await?;
+    crate::v2::settle(state, window, ids).await?;
     let id = render_id.clone();
     let (staged, removal) = state
         .store

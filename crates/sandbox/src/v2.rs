@@ -4,18 +4,17 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::Json;
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
+use axum::{Extension, Json};
 use vstage_api::{
     AddVariations, AddedVariations, BulkAddVariations, BulkAddedVariations, BulkCreateRenders, BulkCreatedRenders,
     CreateRender, GetRender, ListRenders, Message, Render, RenderPage, SetWebhookSecret, SortOrder, User, Variation,
     VariationPage,
 };
 
-use crate::SandboxState;
 use crate::accounts::{self, Account};
 use crate::analysis;
 use crate::auth::Authenticated;
@@ -24,6 +23,7 @@ use crate::error::SandboxError;
 use crate::furniture;
 use crate::multi_view;
 use crate::renders;
+use crate::{SandboxState, SyncWindow};
 
 type Shared = State<Arc<SandboxState>>;
 
@@ -92,6 +92,7 @@ async fn list_renders(
 /// `POST /v2/renders`.
 async fn create_render(
     State(state): Shared,
+    Extension(window): Extension<SyncWindow>,
     Authenticated(account): Authenticated,
     JsonBody(request): JsonBody<CreateRender>,
 ) -> Result<Json<Render>, SandboxError> {
@@ -108,7 +109,7 @@ async fn create_render(
     if !waits {
         return Ok(Json(render));
     }
-    settle(&state, render.variation_items().iter().map(|v| v.id.clone()).collect()).await?;
+    settle(&state, window, render.variation_items().iter().map(|v| v.id.clone()).collect()).await?;
     let query = GetRender::with_variations(20);
     Ok(Json(state.store.run(move |db| renders::get(db, &again, &render.id, &query)).await?))
 }
@@ -116,6 +117,7 @@ async fn create_render(
 /// `POST /v2/renders/bulk`.
 async fn create_renders_in_bulk(
     State(state): Shared,
+    Extension(window): Extension<SyncWindow>,
     Authenticated(account): Authenticated,
     JsonBody(request): JsonBody<BulkCreateRenders>,
 ) -> Result<Json<BulkCreatedRenders>, SandboxError> {
@@ -129,7 +131,8 @@ async fn create_renders_in_bulk(
     if !waits {
         return Ok(Json(BulkCreatedRenders { renders: created }));
     }
-    settle(&state, created.iter().flat_map(|r| r.variation_items()).map(|v| v.id.clone()).collect()).await?;
+    let ids = created.iter().flat_map(|r| r.variation_items()).map(|v| v.id.clone()).collect();
+    settle(&state, window, ids).await?;
     let ids: Vec<String> = created.into_iter().map(|r| r.id).collect();
     let query = GetRender::with_variations(20);
     let renders = state
@@ -183,6 +186,7 @@ async fn list_variations(
 /// `POST /v2/renders/{render_id}/variations`.
 async fn add_variations(
     State(state): Shared,
+    Extension(window): Extension<SyncWindow>,
     Authenticated(account): Authenticated,
     Path(render_id): Path<String>,
     JsonBody(request): JsonBody<AddVariations>,
@@ -199,12 +203,13 @@ async fn add_variations(
     if !waits {
         return Ok(Json(AddedVariations { variations }));
     }
-    Ok(Json(AddedVariations { variations: reread(&state, again, variations).await? }))
+    Ok(Json(AddedVariations { variations: reread(&state, window, again, variations).await? }))
 }
 
 /// `POST /v2/renders/variations/bulk`.
 async fn add_variations_in_bulk(
     State(state): Shared,
+    Extension(window): Extension<SyncWindow>,
     Authenticated(account): Authenticated,
     JsonBody(request): JsonBody<BulkAddVariations>,
 ) -> Result<Json<BulkAddedVariations>, SandboxError> {
@@ -220,7 +225,7 @@ async fn add_variations_in_bulk(
     if !waits {
         return Ok(Json(BulkAddedVariations { results }));
     }
-    Ok(Json(BulkAddedVariations { results: reread(&state, again, results).await? }))
+    Ok(Json(BulkAddedVariations { results: reread(&state, window, again, results).await? }))
 }
 
 /// `GET /v2/renders/{render_id}/variations/{variation_id}`.
@@ -234,8 +239,8 @@ async fn get_variation(
 
 /// `wait_for_completion`: returns when every variation is final, or when the sync time-out has passed (the
 /// caller then answers with things as they stand).
-pub async fn settle(state: &SandboxState, ids: Vec<String>) -> Result<(), SandboxError> {
-    let deadline = Instant::now() + state.sync_timeout;
+pub async fn settle(state: &SandboxState, window: SyncWindow, ids: Vec<String>) -> Result<(), SandboxError> {
+    let deadline = Instant::now() + window.0;
     let ids = Arc::new(ids);
     loop {
         let watched = ids.clone();
@@ -252,10 +257,11 @@ pub async fn settle(state: &SandboxState, ids: Vec<String>) -> Result<(), Sandbo
 /// The variations again, once settled.
 async fn reread(
     state: &SandboxState,
+    window: SyncWindow,
     account: Account,
     variations: Vec<Variation>,
 ) -> Result<Vec<Variation>, SandboxError> {
-    settle(state, variations.iter().map(|v| v.id.clone()).collect()).await?;
+    settle(state, window, variations.iter().map(|v| v.id.clone()).collect()).await?;
     state
         .store
         .run(move |db| {

@@ -20,7 +20,8 @@ fn photo(sandbox: &RunningSandbox) -> String {
 /// `GET /v1/render` until it is done; its last answer.
 async fn v1_done(sandbox: &RunningSandbox, render_id: &str) -> Value {
     for _ in 0..1200 {
-        let (status, render) = answer(raw(sandbox, Method::GET, &format!("/v1/render?render_id={render_id}"), "k")).await;
+        let (status, render) =
+            answer(raw(sandbox, Method::GET, &format!("/v1/render?render_id={render_id}"), "k")).await;
         assert_eq!(status, 200, "{render}");
         if render["status"] == "done" || render["status"] == "error" {
             return render;
@@ -72,7 +73,8 @@ async fn v1_reads_the_room_type_in_either_spelling() {
     let jpeg = crate::support::sample_jpeg("living-empty.jpg");
     let form = reqwest::multipart::Form::new()
         .part("file", reqwest::multipart::Part::bytes(jpeg).file_name("room.jpg").mime_str("image/jpeg").unwrap());
-    let request = raw(&sandbox, Method::POST, "/v1/render/create?roomType=bed&style=modern&wait_for_completion=false", "k");
+    let request =
+        raw(&sandbox, Method::POST, "/v1/render/create?roomType=bed&style=modern&wait_for_completion=false", "k");
     let (status, created) = answer(request.multipart(form)).await;
     assert_eq!(status, 200, "{created}");
     let render_id = created["render_id"].as_str().unwrap().to_string();
@@ -96,7 +98,8 @@ async fn v1_reads_the_room_type_in_either_spelling() {
 #[tokio::test]
 async fn flags_that_are_not_booleans_are_read_by_their_truthiness() {
     let sandbox = fast_sandbox().await;
-    let body = json!({"image_url": photo(&sandbox), "room_type": "living", "style": "modern", "wait_for_completion": "0"});
+    let body =
+        json!({"image_url": photo(&sandbox), "room_type": "living", "style": "modern", "wait_for_completion": "0"});
     let (status, created) = answer(raw(&sandbox, Method::POST, "/v1/render/create", "k").json(&body)).await;
     assert_eq!(status, 200, "{created}");
     assert!(created.get("result_image_url").is_none(), "\"0\" did not wait: {created}");

@@ -4,6 +4,7 @@
 
 mod account;
 mod auth;
+mod direct_sync;
 mod fetching;
 mod leniency;
 mod multi_view;

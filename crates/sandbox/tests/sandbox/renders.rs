@@ -377,7 +377,8 @@ async fn renders_survive_a_restart() {
 /// render's variations as a page, oldest first, on a v1 render too; another account's render is a 404.
 #[tokio::test]
 async fn a_renders_variations_are_listed_as_a_page() {
-    let sandbox = sandbox_with(SandboxConfig { processing_ms: 20, ..SandboxConfig::new(vec!["k".into(), "other".into()]) }).await;
+    let sandbox =
+        sandbox_with(SandboxConfig { processing_ms: 20, ..SandboxConfig::new(vec!["k".into(), "other".into()]) }).await;
     let render = client(&sandbox, "k").create_render(&single(staging(None, None), 3)).await.unwrap();
     let path = format!("/v2/renders/{}/variations", render.id);
     let (status, page) = answer(raw(&sandbox, Method::GET, &path, "k")).await;

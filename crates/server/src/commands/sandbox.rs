@@ -17,6 +17,7 @@ pub async fn run(args: SandboxArgs) -> anyhow::Result<()> {
         processing_ms: args.processing_ms,
         webhook_retry_ms: args.webhook_retry_ms,
         sync_timeout: Duration::from_secs(args.sync_timeout_s),
+        direct_sync_timeout: Duration::from_secs(args.direct_sync_timeout_s),
         local_photo_sources: args.local_photos,
         clock: vstage_sandbox::Clock::system(),
     };
