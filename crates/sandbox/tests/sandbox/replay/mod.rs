@@ -10,6 +10,7 @@ mod iconic_backend;
 mod iconic_demo;
 mod listing_lab;
 mod myhouseai;
+mod paddle_starter;
 mod repro_backend;
 mod v1_clients;
 
