@@ -272,7 +272,9 @@ mod tests {
         assert_eq!(status, VariationStatus::Other("upscaling".into()));
         assert!(status.is_final(), "an unknown status is not waited on");
         assert_eq!(serde_json::to_string(&status).unwrap(), r#""upscaling""#);
-        let style: Style = serde_json::from_str(r#""hamptons""#).unwrap();
+        let style: Style = serde_json::from_str(r#""gothic""#).unwrap();
         assert!(!style.is_known());
+        let deprecated: Style = serde_json::from_str(r#""hamptons""#).unwrap();
+        assert_eq!((deprecated.is_known(), deprecated.current()), (true, Style::Coastal), "taken, and mapped");
     }
 }
