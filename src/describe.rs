@@ -56,6 +56,7 @@ pub fn style(locale: Locale, style: &Style) -> String {
         Style::Coastal => td_string!(locale, contract.style_coastal),
         Style::American => td_string!(locale, contract.style_american),
         Style::Southwestern => td_string!(locale, contract.style_southwestern),
+        Style::Hamptons => td_string!(locale, contract.style_hamptons),
         Style::Other(other) => other,
     };
     words.to_string()

@@ -5,9 +5,13 @@
 use std::fmt;
 
 use serde::Deserializer;
-use serde::de::{Error, Visitor};
+use serde::de::{Error, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-/// `true`/`false`, `"true"`/`"false"` (any case), `1`/`0`, or null/missing (`None`). Anything else is an error.
+/// A flag as the service reads it (docs/api-notes.md, "Flags"): `true`/`false`; the words `"true"`/`"false"` and
+/// `"1"`/`"0"` (any case, spaces around them ignored) by their meaning, as a query or a form must be read; null or
+/// missing as not given (`None`). Anything else by its truthiness, as the service's JavaScript reads a value: a
+/// number other than 0, a non-empty string (such as `"$waitForCompletion"`, a PHP string never interpolated), an
+/// array or an object are true; 0 and the empty string are false. It never fails.
 pub fn bool<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<bool>, D::Error> {
     deserializer.deserialize_any(Flag)
 }
@@ -18,7 +22,7 @@ impl<'de> Visitor<'de> for Flag {
     type Value = Option<bool>;
 
     fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-        formatter.write_str("true or false (or \"true\", \"false\", 1, 0)")
+        formatter.write_str("a flag: true or false (or \"true\", \"false\", 1, 0)")
     }
 
     fn visit_bool<E: Error>(self, flag: bool) -> Result<Self::Value, E> {
@@ -26,35 +30,20 @@ impl<'de> Visitor<'de> for Flag {
     }
 
     fn visit_u64<E: Error>(self, number: u64) -> Result<Self::Value, E> {
-        match number {
-            0 => Ok(Some(false)),
-            1 => Ok(Some(true)),
-            _ => Err(E::custom(format!("expected true or false, got {number}"))),
-        }
+        Ok(Some(number != 0))
     }
 
     fn visit_i64<E: Error>(self, number: i64) -> Result<Self::Value, E> {
-        u64::try_from(number).map_err(|_| E::custom(format!("expected true or false, got {number}")))?;
-        self.visit_u64(number as u64)
+        Ok(Some(number != 0))
     }
 
     fn visit_f64<E: Error>(self, number: f64) -> Result<Self::Value, E> {
-        match number {
-            0.0 => Ok(Some(false)),
-            1.0 => Ok(Some(true)),
-            _ => Err(E::custom(format!("expected true or false, got {number}"))),
-        }
+        Ok(Some(number != 0.0 && !number.is_nan()))
     }
 
     fn visit_str<E: Error>(self, text: &str) -> Result<Self::Value, E> {
-        if text.eq_ignore_ascii_case("true") {
-            Ok(Some(true))
-        } else if text.eq_ignore_ascii_case("false") {
-            Ok(Some(false))
-        } else {
-            let shown: String = text.chars().take(40).collect();
-            Err(E::custom(format!("expected true or false, got \"{shown}\"")))
-        }
+        let word = text.trim();
+        Ok(Some(!(word.is_empty() || word == "0" || word.eq_ignore_ascii_case("false"))))
     }
 
     fn visit_unit<E: Error>(self) -> Result<Self::Value, E> {
@@ -67,6 +56,16 @@ impl<'de> Visitor<'de> for Flag {
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_any(Flag)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<Self::Value, A::Error> {
+        while items.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Some(true))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut entries: A) -> Result<Self::Value, A::Error> {
+        while entries.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Some(true))
     }
 }
 
@@ -86,19 +85,35 @@ mod tests {
     }
 
     #[test]
-    fn flags_are_read_in_every_spelling_and_nothing_else() {
+    fn words_by_their_meaning_and_anything_else_by_its_truthiness() {
         for (given, expected) in [
             (json!(true), Some(true)),
             (json!("FALSE"), Some(false)),
+            (json!(" true "), Some(true)),
+            (json!("0"), Some(false)),
             (json!(1), Some(true)),
             (json!(0.0), Some(false)),
             (json!(null), None),
+            // what a JavaScript service does with `if (flag)`
+            (json!("$waitForCompletion"), Some(true)),
+            (json!("yes"), Some(true)),
+            (json!(""), Some(false)),
+            (json!(2), Some(true)),
+            (json!(-1), Some(true)),
+            (json!([]), Some(true)),
+            (json!({"a": 1}), Some(true)),
         ] {
             assert_eq!(read(json!({ "flag": given })).unwrap(), expected, "{given}");
         }
         assert_eq!(read(json!({})).unwrap(), None);
-        for refused in [json!(2), json!(-1), json!("yes"), json!([true]), json!({"a": 1})] {
-            assert!(read(json!({ "flag": refused })).is_err(), "{refused}");
-        }
+    }
+
+    #[test]
+    fn a_query_is_read_the_same_way() {
+        let read = |query: &str| serde_urlencoded::from_str::<Holder>(query).unwrap().flag;
+        assert_eq!(read("flag=false"), Some(false));
+        assert_eq!(read("flag=true"), Some(true));
+        assert_eq!(read("flag=%24waitForCompletion"), Some(true));
+        assert_eq!(read(""), None);
     }
 }

@@ -23,7 +23,7 @@ pub struct CreateRender {
     pub configs: RenderConfigs,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webhook_url: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "crate::lenient::bool", skip_serializing_if = "Option::is_none")]
     pub wait_for_completion: Option<bool>,
 }
 
@@ -71,7 +71,7 @@ struct CreateRenderFields {
     configs: Option<Vec<RequestedFields>>,
     #[serde(default)]
     webhook_url: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::lenient::bool")]
     wait_for_completion: Option<bool>,
 }
 
@@ -130,7 +130,7 @@ pub struct AddVariations {
     #[serde(deserialize_with = "crate::config::requested")]
     pub config: Config,
     pub variation_count: u64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "crate::lenient::bool", skip_serializing_if = "Option::is_none")]
     pub wait_for_completion: Option<bool>,
 }
 
@@ -145,7 +145,7 @@ pub struct AddedVariations {
 pub struct BulkCreateRenders {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webhook_url: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "crate::lenient::bool", skip_serializing_if = "Option::is_none")]
     pub wait_for_completion: Option<bool>,
     pub renders: Vec<BulkRender>,
 }
@@ -166,7 +166,7 @@ pub struct BulkCreatedRenders {
 /// `POST /renders/variations/bulk`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BulkAddVariations {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "crate::lenient::bool", skip_serializing_if = "Option::is_none")]
     pub wait_for_completion: Option<bool>,
     pub renders: Vec<BulkVariations>,
 }
@@ -218,7 +218,7 @@ pub struct ListRenders {
 /// The query of `GET /renders/{render_id}`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GetRender {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "crate::lenient::bool", skip_serializing_if = "Option::is_none")]
     pub include_variations: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variations_limit: Option<u32>,

@@ -19,8 +19,9 @@ pub struct User {
     #[serde(rename = "photosUsedThisPeriod")]
     pub photos_used_this_period: PhotoCounts,
     /// When the period's counts start again (epoch milliseconds): `vstage serve` says it for a widget token's
-    /// holder, whose figures are its own allowance of the month (the service's account says none). A plain integer,
-    /// not a `Timestamp`: reading a JSON number of any form would weigh on the widget's first load.
+    /// holder, whose figures are its own allowance of the month, and the sandbox for its accounts, whose periods
+    /// renew monthly (no public client shows the real service's name for it). A plain integer, not a `Timestamp`:
+    /// reading a JSON number of any form would weigh on the widget's first load.
     #[serde(rename = "renewsAt", default, skip_serializing_if = "Option::is_none")]
     pub renews_at: Option<i64>,
 }

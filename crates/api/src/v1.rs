@@ -97,7 +97,9 @@ pub type RenderPage = crate::render::Page<Render>;
 pub struct CreateRender {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image_url: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Also read as `roomType`, create-variation's spelling, which clients send to create too (the multipart
+    /// form's query `roomType=bed`): the service takes both (docs/api-notes.md, "v1").
+    #[serde(default, alias = "roomType", skip_serializing_if = "Option::is_none")]
     pub room_type: Option<RoomType>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub style: Option<Style>,
@@ -153,7 +155,8 @@ pub struct CreateVariation {
     pub render_id: Option<String>,
     #[serde(default, deserialize_with = "lenient::bool", skip_serializing_if = "Option::is_none")]
     pub wait_for_completion: Option<bool>,
-    #[serde(rename = "roomType", default, skip_serializing_if = "Option::is_none")]
+    /// Also read as `room_type`, create's spelling.
+    #[serde(rename = "roomType", alias = "room_type", default, skip_serializing_if = "Option::is_none")]
     pub room_type: Option<RoomType>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub style: Option<Style>,

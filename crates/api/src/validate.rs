@@ -392,7 +392,7 @@ impl v1::CreateRender {
             let Some(style) = &self.style else {
                 return fail("style", Rule::Required, Problem::StyleMissing);
             };
-            one_of("style", style.as_str(), v1::STYLES)?;
+            v1_style("style", style)?;
         }
         if let Some(mode) = &self.declutter_mode {
             one_of("declutter_mode", mode.as_str(), &["off", "auto", "on"])?;
@@ -413,7 +413,7 @@ impl v1::CreateVariation {
             one_of("roomType", room_type.as_str(), v1::ROOM_TYPES)?;
         }
         if let Some(style) = &self.style {
-            one_of("style", style.as_str(), v1::STYLES)?;
+            v1_style("style", style)?;
         }
         Ok(())
     }
@@ -536,6 +536,14 @@ fn known_config(field: &str, config: &Config) -> Result<(), ValidationError> {
             removal.remove_furniture.mask_url.as_deref(),
         ),
         _ => Ok(()),
+    }
+}
+
+/// A v1 style: one `/v1/options` lists, or a deprecated one the service still takes and maps (`Style::current`).
+fn v1_style(field: &str, style: &crate::Style) -> Result<(), ValidationError> {
+    match crate::Style::DEPRECATED.contains(&style.as_str()) {
+        true => Ok(()),
+        false => one_of(field, style.as_str(), v1::STYLES),
     }
 }
 

@@ -70,10 +70,30 @@ open_enum! {
         Luxury = "luxury",
         Farmhouse = "farmhouse",
         Coastal = "coastal",
-        /// Deprecated: the service maps it to another style.
+        /// Deprecated: the service maps it to a current style (`Style::current`).
         American = "american",
-        /// Deprecated: the service maps it to another style.
+        /// Deprecated: the service maps it to a current style (`Style::current`).
         Southwestern = "southwestern",
+        /// Deprecated: the service maps it to a current style (`Style::current`).
+        Hamptons = "hamptons",
+    }
+}
+
+impl Style {
+    /// The deprecated styles the service still takes (its docs: "hamptons", "american" and "southwestern" are
+    /// mapped to current ones); a request naming one is answered as for the style it maps to.
+    pub const DEPRECATED: &'static [&'static str] = &["hamptons", "american", "southwestern"];
+
+    /// The style a render is made in: a deprecated style's current counterpart (which one is vstage's reading,
+    /// docs/api-notes.md "Deprecated styles": `hamptons` coastal, `american` standard, `southwestern` farmhouse),
+    /// any other style itself.
+    pub fn current(&self) -> Style {
+        match self {
+            Style::Hamptons => Style::Coastal,
+            Style::American => Style::Standard,
+            Style::Southwestern => Style::Farmhouse,
+            other => other.clone(),
+        }
     }
 }
 
@@ -252,7 +272,9 @@ mod tests {
         assert_eq!(status, VariationStatus::Other("upscaling".into()));
         assert!(status.is_final(), "an unknown status is not waited on");
         assert_eq!(serde_json::to_string(&status).unwrap(), r#""upscaling""#);
-        let style: Style = serde_json::from_str(r#""hamptons""#).unwrap();
+        let style: Style = serde_json::from_str(r#""gothic""#).unwrap();
         assert!(!style.is_known());
+        let deprecated: Style = serde_json::from_str(r#""hamptons""#).unwrap();
+        assert_eq!((deprecated.is_known(), deprecated.current()), (true, Style::Coastal), "taken, and mapped");
     }
 }

@@ -41,7 +41,7 @@ fn a_render_with_every_kind_of_variation() {
     assert_eq!(legacy.kind, None, "type is optional");
     assert!(matches!(
         &legacy.config,
-        Some(Config::LegacyStaging(c)) if c.style == Style::Other("hamptons".into())
+        Some(Config::LegacyStaging(c)) if c.style == Style::Hamptons && c.style.current() == Style::Coastal
     ));
 
     assert_eq!(unknown.status, VariationStatus::Other("upscaling".into()));

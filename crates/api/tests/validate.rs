@@ -162,7 +162,8 @@ fn v1_room_types_and_styles() {
     assert!(create("bathroom", "midcentury").validate(false).is_ok());
     assert_eq!(refusal(create("garage", "modern").validate(false)), ("room_type".into(), Rule::UnknownValue));
     assert!(create("living", "mid-century modern").validate(false).is_ok(), "one list for create and its variations");
-    assert_eq!(refusal(create("living", "hamptons").validate(false)).0, "style", "not in the list");
+    assert_eq!(refusal(create("living", "gothic").validate(false)).0, "style", "not in the list");
+    assert!(create("living", "hamptons").validate(false).is_ok(), "a deprecated style the service maps");
     let declutter_only = v1::CreateRender {
         image_url: Some("https://p.example/a.jpg".into()),
         declutter_mode: Some(RemovalMode::On),
@@ -180,7 +181,8 @@ fn v1_room_types_and_styles() {
     let variation = |style: &str| v1::CreateVariation { style: Some(style.into()), ..Default::default() };
     assert!(variation("mid-century modern").validate().is_ok());
     assert!(variation("midcentury").validate().is_ok(), "what /v1/options lists is taken by create-variation too");
-    assert_eq!(refusal(variation("hamptons").validate()).0, "style");
+    assert_eq!(refusal(variation("gothic").validate()).0, "style");
+    assert!(variation("hamptons").validate().is_ok());
 }
 
 #[test]

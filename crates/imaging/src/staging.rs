@@ -105,6 +105,8 @@ pub fn horizon(image: &RgbImage) -> f32 {
 pub fn stage(source: &RgbImage, room_type: &RoomType, style: &Style, seed: u64) -> RgbImage {
     let (width, height) = (source.width() as f32, source.height() as f32);
     let mut random = Seeded(seed);
+    // a deprecated style is staged as the current one the service maps it to
+    let style = &style.current();
     let (main, accent) = palette(style);
     let look = Look::of(style);
     let mut image = source.clone();

@@ -5,6 +5,7 @@ mod accounts;
 mod analysis;
 mod auth;
 mod body;
+mod clock;
 mod error;
 mod faults;
 mod files;
@@ -30,9 +31,10 @@ use std::sync::Arc;
 use axum::Router;
 use axum::http::{Method, header};
 use tokio::net::TcpListener;
-use tower_http::cors::{Any, CorsLayer};
+use tower_http::cors::{AllowHeaders, Any, CorsLayer};
 
 use accounts::Accounts;
+pub use clock::Clock;
 pub use error::SandboxError;
 pub use store::owner_only;
 
@@ -55,12 +57,16 @@ pub struct SandboxConfig {
     pub processing_ms: u64,
     /// The first delay between webhook retries; it doubles each time.
     pub webhook_retry_ms: u64,
-    /// The longest a `wait_for_completion` request waits.
+    /// The longest a `wait_for_completion` request to the regular address waits.
     pub sync_timeout: std::time::Duration,
+    /// The longest one to the long-running address (`/direct-sync`, the service's second server) waits.
+    pub direct_sync_timeout: std::time::Duration,
     /// Addresses on this machine or a private network that photos and masks may be fetched from, as URL prefixes
     /// (e.g. `http://127.0.0.1:8080/api/uploads/`, the uploads of the `vstage serve` that embeds the sandbox).
     /// Every other address must be public; the sandbox's own samples and images are read without HTTP.
     pub local_photo_sources: Vec<String>,
+    /// What the accounts' monthly periods are counted by: the system's clock, or a test's.
+    pub clock: Clock,
 }
 
 impl SandboxConfig {
@@ -68,6 +74,8 @@ impl SandboxConfig {
     pub const DEFAULT_PROCESSING_MS: u64 = 1500;
     pub const DEFAULT_WEBHOOK_RETRY_MS: u64 = 2000;
     pub const DEFAULT_SYNC_TIMEOUT_S: u64 = 60;
+    /// As long as `vstage serve` waits for an answer from `--direct-sync-url`.
+    pub const DEFAULT_DIRECT_SYNC_TIMEOUT_S: u64 = 600;
 
     /// In memory, with the default limits and pace.
     pub fn new(api_keys: Vec<String>) -> Self {
@@ -78,7 +86,9 @@ impl SandboxConfig {
             processing_ms: Self::DEFAULT_PROCESSING_MS,
             webhook_retry_ms: Self::DEFAULT_WEBHOOK_RETRY_MS,
             sync_timeout: std::time::Duration::from_secs(Self::DEFAULT_SYNC_TIMEOUT_S),
+            direct_sync_timeout: std::time::Duration::from_secs(Self::DEFAULT_DIRECT_SYNC_TIMEOUT_S),
             local_photo_sources: Vec::new(),
+            clock: Clock::system(),
         }
     }
 }
@@ -100,7 +110,6 @@ struct SandboxState {
     /// The sandbox's own address, for the URLs of its images.
     base_url: String,
     webhook_retry_ms: u64,
-    sync_timeout: std::time::Duration,
     /// Rung when variations are queued or finished, so idle workers (and waiting requests) look again.
     work_added: tokio::sync::Notify,
     /// Rung when webhook deliveries are queued.
@@ -119,33 +128,33 @@ pub fn build(config: &SandboxConfig, base_url: &str) -> Result<Sandbox, SandboxE
     let files = files::Files::open(config.data_dir.as_deref())?;
     let samples = samples::generate(&base_url)?;
     let state = Arc::new(SandboxState {
-        accounts: Accounts::load(&config.api_keys, config.photo_limit, &store)?,
+        accounts: Accounts::load(&config.api_keys, config.photo_limit, &config.clock, &store)?,
         faults: faults::Faults::default(),
         held: hold::Held::default(),
         fetcher: source::Fetcher::new(&base_url, &samples, files.dir().to_path_buf(), &config.local_photo_sources)?,
         files,
-        openapi: openapi::document(&base_url)?,
+        openapi: openapi::document(&base_url, &format!("{base_url}{DIRECT_SYNC_PATH}"))?,
         samples,
         store,
         pace: renders::Pace { processing_ms: config.processing_ms, workers: workers as u64 },
         base_url,
         webhook_retry_ms: config.webhook_retry_ms,
-        sync_timeout: config.sync_timeout,
         work_added: tokio::sync::Notify::new(),
         deliveries_added: tokio::sync::Notify::new(),
     });
     let mut tasks = worker::start(&state, workers)?;
     tasks.push(webhooks::start(&state)?);
     let background = Background { tasks, store: state.store.clone() };
+    // Whatever headers a page's preflight asks for (jQuery and XMLHttpRequest clients add `X-Requested-With`:
+    // EbosetaleseDunjoyin/virtualstagingai, assets/main.js), as a service called from browsers answers.
     let cors = CorsLayer::new()
         .allow_origin(Any)
         .allow_methods([Method::GET, Method::POST, Method::DELETE])
-        .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE, header::ACCEPT])
+        .allow_headers(AllowHeaders::mirror_request())
         .expose_headers([header::RETRY_AFTER]);
     let router = Router::new()
-        .nest("/v2", v2::routes())
-        .nest("/v1", v1::routes())
-        .layer(axum::extract::DefaultBodyLimit::max(MAX_REQUEST_BYTES))
+        .merge(api(SyncWindow(config.sync_timeout)))
+        .nest(DIRECT_SYNC_PATH, api(SyncWindow(config.direct_sync_timeout)))
         .nest("/sandbox", faults::routes().merge(hold::routes()))
         .nest("/samples", samples::routes())
         .route("/openapi.json", axum::routing::get(openapi::serve))
@@ -160,6 +169,23 @@ pub fn build(config: &SandboxConfig, base_url: &str) -> Result<Sandbox, SandboxE
         .layer(cors)
         .with_state(state);
     Ok(Sandbox { router, background })
+}
+
+/// Where the sandbox serves its API a second time, as the service's long-running server for synchronous use
+/// (its OpenAPI's second server): the same calls, waiting up to `direct_sync_timeout` rather than 60 s.
+pub const DIRECT_SYNC_PATH: &str = "/direct-sync";
+
+/// How long a `wait_for_completion` request may wait where it was sent (the regular or the long-running address).
+#[derive(Debug, Clone, Copy)]
+pub struct SyncWindow(pub std::time::Duration);
+
+/// The service's API (v2 under `/v2`, v1 under `/v1`), its waiting requests held at most `window`.
+fn api(window: SyncWindow) -> Router<Arc<SandboxState>> {
+    Router::new()
+        .nest("/v2", v2::routes())
+        .nest("/v1", v1::routes())
+        .layer(axum::Extension(window))
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_REQUEST_BYTES))
 }
 
 /// A built sandbox: its routes, and its workers and webhook deliveries running until it is dropped.

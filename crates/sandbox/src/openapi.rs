@@ -1,5 +1,5 @@
-//! `GET /openapi.json`: the contract as this sandbox implements it (OpenAPI 3.0), with its own address as the
-//! server. The document lives in `openapi/openapi.json`; schemathesis checks the sandbox against it.
+//! `GET /openapi.json`: the contract as this sandbox implements it (OpenAPI 3.0), with its own two addresses (the
+//! regular one and the long-running one) as the servers. The document lives in `openapi/openapi.json`; schemathesis checks the sandbox against it.
 
 use std::sync::Arc;
 
@@ -12,11 +12,23 @@ use crate::error::SandboxError;
 
 const DOCUMENT: &str = include_str!("../openapi/openapi.json");
 
-/// The document with `base_url` as its server, made once at start.
-pub fn document(base_url: &str) -> Result<Value, SandboxError> {
+/// The document with the sandbox's two addresses as its servers, as the service's lists its regular one and its
+/// long-running one for synchronous use; made once at start.
+pub fn document(base_url: &str, direct_sync_url: &str) -> Result<Value, SandboxError> {
     let mut document: Value = serde_json::from_str(DOCUMENT)
         .map_err(|e| SandboxError::Startup(format!("the built-in openapi.json does not parse: {e}")))?;
-    document["servers"] = json!([{ "url": base_url }]);
+    document["servers"] = json!([
+        {
+            "url": base_url,
+            "description": "The regular address: a request that waits for completion is answered within the sync \
+                            time-out (60 s by default); longer work should use webhooks or the long-running address"
+        },
+        {
+            "url": direct_sync_url,
+            "description": "The long-running address, for synchronous requests (`wait_for_completion`) that may \
+                            take longer: the same API, waiting up to the direct-sync time-out (10 minutes by default)"
+        }
+    ]);
     Ok(document)
 }
 

@@ -402,6 +402,19 @@ fn variation_page(db: &Connection, render_id: &str, query: &GetRender) -> Result
     Ok(VariationPage { total_count: Some(variation_count(db, render_id)?), next_cursor, items })
 }
 
+/// `GET /v2/renders/{id}/variations`: a page of the render's variations, oldest first unless asked otherwise (v1
+/// renders' too). `query` is read as `GET /v2/renders/{id}`'s `variations_*`.
+pub fn variations(
+    db: &Connection,
+    account: &Account,
+    render_id: &str,
+    query: &GetRender,
+) -> Result<VariationPage, SandboxError> {
+    query.validate()?;
+    render_seq(db, account, render_id)?;
+    variation_page(db, render_id, query)
+}
+
 /// `GET /v2/renders`: the account's renders, newest first unless asked otherwise, each with its first variations.
 pub fn list(db: &Connection, account: &Account, query: &ListRenders) -> Result<RenderPage, SandboxError> {
     query.validate()?;

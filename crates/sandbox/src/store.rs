@@ -90,6 +90,10 @@ const MIGRATIONS: &[&str] = &[
      ALTER TABLE renders ADD COLUMN v1_queued INTEGER NOT NULL DEFAULT 0;",
     // multi-view staging: every photo of the render (JSON array), the first being `image_url`
     "ALTER TABLE renders ADD COLUMN image_urls TEXT;",
+    // monthly periods: when the account's first began (the day of the month each renews on), and which one the
+    // counts belong to
+    "ALTER TABLE accounts ADD COLUMN period_anchor INTEGER;
+     ALTER TABLE accounts ADD COLUMN period_index INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// Room for every statement the handlers and the worker prepare (`prepare_cached`), so none is parsed twice.

@@ -11,12 +11,12 @@ use axum::extract::{FromRequest, Multipart, Request, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::routing::{get, post};
 use serde::Deserialize;
+use serde_json::Value;
 use vstage_api::{
     Config, LegacyStagingConfig, OutputResolution, RemovalMode, RemovalOnlyConfig, RemoveFurniture, RoomType, Style,
     VariationType, v1,
 };
 
-use crate::SandboxState;
 use crate::accounts;
 use crate::auth::Authenticated;
 use crate::body::{JsonBody, QueryParams};
@@ -25,6 +25,7 @@ use crate::furniture;
 use crate::ids::new_id;
 use crate::renders::Planned;
 use crate::v1_renders::{self, Varying};
+use crate::{SandboxState, SyncWindow};
 use vstage_imaging as imaging;
 
 pub fn routes() -> Router<Arc<SandboxState>> {
@@ -51,8 +52,8 @@ async fn ping(
     State(state): State<Arc<SandboxState>>,
     Authenticated(account): Authenticated,
 ) -> Result<Json<v1::Ping>, SandboxError> {
-    let uid = account.uid.clone();
-    let used = state.store.run(move |db| accounts::usage(db, &uid)).await?;
+    let counted = account.clone();
+    let (used, _) = state.store.run(move |db| accounts::usage(db, &counted)).await?;
     Ok(Json(v1::Ping {
         user: Some(v1::PingUser { email: account.email, uid: account.uid }),
         photo_limit: account.photo_limit.staging as f64,
@@ -68,6 +69,7 @@ async fn options(_account: Authenticated) -> Json<v1::Options> {
 /// `POST /v1/render/create`.
 async fn create(
     State(state): State<Arc<SandboxState>>,
+    axum::Extension(window): axum::Extension<SyncWindow>,
     Authenticated(account): Authenticated,
     QueryParams(query): QueryParams<v1::CreateRender>,
     request: Request,
@@ -80,7 +82,8 @@ async fn create(
     let (mut settings, file) = if is_multipart {
         let multipart =
             Multipart::from_request(request, &()).await.map_err(|e| SandboxError::BadRequest(e.body_text()))?;
-        (query, Some(uploaded_file(multipart).await?))
+        let (file, form) = uploaded_form(multipart).await?;
+        (with_form_arguments(query, form)?, Some(file))
     } else {
         let JsonBody(settings) = JsonBody::<v1::CreateRender>::from_request(request, &()).await?;
         (settings, None)
@@ -100,17 +103,60 @@ async fn create(
     let planned = plan(&settings, unfurnished)?;
     state.store.run(move |db| v1_renders::create(db, &account, &id, &settings, &planned, pace)).await?;
     state.work_added.notify_waiters();
-    answer(&state, render_id, waits).await
+    answer(&state, window, render_id, waits).await
 }
 
-/// The `file` field of a multipart create.
-async fn uploaded_file(mut multipart: Multipart) -> Result<Bytes, SandboxError> {
+/// The `file` field of a multipart create, and its other fields as text.
+async fn uploaded_form(mut multipart: Multipart) -> Result<(Bytes, serde_json::Map<String, Value>), SandboxError> {
+    let (mut file, mut form) = (None, serde_json::Map::new());
     while let Some(field) = multipart.next_field().await.map_err(|e| SandboxError::BadRequest(e.body_text()))? {
-        if field.name() == Some("file") {
-            return field.bytes().await.map_err(|e| SandboxError::BadRequest(e.body_text()));
+        match field.name().map(str::to_string) {
+            Some(name) if name == "file" => {
+                file = Some(field.bytes().await.map_err(|e| SandboxError::BadRequest(e.body_text()))?);
+            }
+            // another file (a page's form may send its file input under its own name, beside `file`) is no argument
+            Some(name) if field.file_name().is_none() => {
+                let text = field.text().await.map_err(|e| SandboxError::BadRequest(e.body_text()))?;
+                form.insert(name, Value::String(text));
+            }
+            _ => {}
         }
     }
-    Err(SandboxError::BadRequest("file: the multipart form has no `file` field; add the photo as `file`.".into()))
+    let file = file.ok_or_else(|| {
+        SandboxError::BadRequest("file: the multipart form has no `file` field; add the photo as `file`.".into())
+    })?;
+    Ok((file, form))
+}
+
+/// The flags of a multipart form, read as the service's JavaScript reads a form field: any text but the empty one
+/// is true, `"false"` too (docs/api-notes.md, "Flags"); the arguments' place is the query.
+const FORM_FLAGS: [&str; 3] = ["wait_for_completion", "add_virtually_staged_watermark", "add_furniture"];
+
+/// The create's arguments from the query, each missing one taken from the multipart form's fields.
+fn with_form_arguments(
+    query: v1::CreateRender,
+    mut form: serde_json::Map<String, Value>,
+) -> Result<v1::CreateRender, SandboxError> {
+    for flag in FORM_FLAGS {
+        if let Some(Value::String(text)) = form.get(flag) {
+            let truthy = !text.is_empty();
+            form.insert(flag.to_string(), Value::Bool(truthy));
+        }
+    }
+    let form: v1::CreateRender = serde_json::from_value(Value::Object(form)).map_err(|e| {
+        SandboxError::BadRequest(format!("The multipart form's fields are not what create takes: {e}."))
+    })?;
+    Ok(v1::CreateRender {
+        image_url: query.image_url.or(form.image_url),
+        room_type: query.room_type.or(form.room_type),
+        style: query.style.or(form.style),
+        resolution: query.resolution.or(form.resolution),
+        wait_for_completion: query.wait_for_completion.or(form.wait_for_completion),
+        add_virtually_staged_watermark: query.add_virtually_staged_watermark.or(form.add_virtually_staged_watermark),
+        declutter_mode: query.declutter_mode.or(form.declutter_mode),
+        declutter_mask_url: query.declutter_mask_url.or(form.declutter_mask_url),
+        add_furniture: query.add_furniture.or(form.add_furniture),
+    })
 }
 
 /// Whether `declutter_mode` is `auto` and the photo has no furniture, so that nothing is decluttered.
@@ -178,6 +224,7 @@ async fn render(
 /// the first call decluttered.
 async fn create_variation(
     State(state): State<Arc<SandboxState>>,
+    axum::Extension(window): axum::Extension<SyncWindow>,
     Authenticated(account): Authenticated,
     QueryParams(query): QueryParams<MaybeRenderId>,
     body: Bytes,
@@ -202,17 +249,22 @@ async fn create_variation(
     };
     state.store.run(move |db| v1_renders::vary(db, &account, &id, varying, staging, pace)).await?;
     state.work_added.notify_waiters();
-    answer(&state, render_id, waits).await
+    answer(&state, window, render_id, waits).await
 }
 
 /// `{render_id}` at once, or after waiting: with the newest staged image and the decluttered one.
-async fn answer(state: &Arc<SandboxState>, render_id: String, waits: bool) -> Result<Json<v1::Created>, SandboxError> {
+async fn answer(
+    state: &Arc<SandboxState>,
+    window: SyncWindow,
+    render_id: String,
+    waits: bool,
+) -> Result<Json<v1::Created>, SandboxError> {
     if !waits {
         return Ok(Json(v1::Created { render_id, result_image_url: None, removal_output: None }));
     }
     let id = render_id.clone();
     let ids = state.store.run(move |db| v1_renders::variation_ids(db, &id)).await?;
-    crate::v2::settle(state, ids).await?;
+    crate::v2::settle(state, window, ids).await?;
     let id = render_id.clone();
     let (staged, removal) = state
         .store

@@ -51,9 +51,10 @@ pub fn create(
 /// The appendix's v1 render object, from the render and its variations.
 pub fn read(db: &Connection, account: &Account, render_id: &str) -> Result<v1::Render, SandboxError> {
     let seq = renders::render_seq(db, account, render_id)?;
-    let (created_at, queued_flag, image_url): (i64, bool, Option<String>) = db
-        .prepare_cached("SELECT created_at, v1_queued, image_url FROM renders WHERE seq = ?1")?
-        .query_row([seq], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?;
+    let (created_at, queued_flag, image_url, settings): (i64, bool, Option<String>, Option<String>) = db
+        .prepare_cached("SELECT created_at, v1_queued, image_url, v1_settings FROM renders WHERE seq = ?1")?
+        .query_row([seq], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))?;
+    let settings: Option<v1::CreateRender> = settings.and_then(|s| serde_json::from_str(&s).ok());
     let variations: Vec<Variation> = db
         .prepare_cached(&format!(
             "SELECT {} FROM variations WHERE render_id = ?1 ORDER BY seq",
@@ -87,8 +88,15 @@ pub fn read(db: &Connection, account: &Account, render_id: &str) -> Result<v1::R
     for variation in variations.iter().filter(|v| v.status == VariationStatus::Done) {
         let Some(image) = variation.result.as_ref().and_then(|r| r.primary()) else { continue };
         render.outputs.push(image.url.clone());
-        let (room_type, style) = match &variation.config {
-            Some(Config::LegacyStaging(c)) => (c.room_type.to_string(), c.style.to_string()),
+        // a decluttered output is listed with the render's room type and style, as the service lists it
+        // (sportolopez/myhouseai, error-php.log: `"outputs_styles":["scandinavian","scandinavian"]` beside a
+        // `_furniture_removed` output); without them (declutter only), empty
+        let (room_type, style) = match (&variation.config, &settings) {
+            (Some(Config::LegacyStaging(c)), _) => (c.room_type.to_string(), c.style.to_string()),
+            (_, Some(first)) => (
+                first.room_type.as_ref().map(ToString::to_string).unwrap_or_default(),
+                first.style.as_ref().map(ToString::to_string).unwrap_or_default(),
+            ),
             _ => (String::new(), String::new()),
         };
         render.outputs_room_types.push(room_type);

@@ -4,17 +4,17 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::Json;
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
+use axum::{Extension, Json};
 use vstage_api::{
     AddVariations, AddedVariations, BulkAddVariations, BulkAddedVariations, BulkCreateRenders, BulkCreatedRenders,
-    CreateRender, GetRender, ListRenders, Message, Render, RenderPage, SetWebhookSecret, User, Variation,
+    CreateRender, GetRender, ListRenders, Message, Render, RenderPage, SetWebhookSecret, SortOrder, User, Variation,
+    VariationPage,
 };
 
-use crate::SandboxState;
 use crate::accounts::{self, Account};
 use crate::analysis;
 use crate::auth::Authenticated;
@@ -23,6 +23,7 @@ use crate::error::SandboxError;
 use crate::furniture;
 use crate::multi_view;
 use crate::renders;
+use crate::{SandboxState, SyncWindow};
 
 type Shared = State<Arc<SandboxState>>;
 
@@ -35,7 +36,7 @@ pub fn routes() -> Router<Arc<SandboxState>> {
         .route("/renders/bulk", post(create_renders_in_bulk))
         .route("/renders/variations/bulk", post(add_variations_in_bulk))
         .route("/renders/{render_id}", get(get_render))
-        .route("/renders/{render_id}/variations", post(add_variations))
+        .route("/renders/{render_id}/variations", get(list_variations).post(add_variations))
         .route("/renders/{render_id}/variations/{variation_id}", get(get_variation))
         .route("/analyze", post(analysis::analyze))
         .route("/multi-view-compatability", post(multi_view::compatibility))
@@ -49,9 +50,9 @@ async fn status() -> StatusCode {
 
 /// `GET /v2/user`.
 async fn user(State(state): Shared, Authenticated(account): Authenticated) -> Result<Json<User>, SandboxError> {
-    let uid = account.uid.clone();
-    let used = state.store.run(move |db| accounts::usage(db, &uid)).await?;
-    Ok(Json(account.as_user(used)))
+    let counted = account.clone();
+    let (used, period) = state.store.run(move |db| accounts::usage(db, &counted)).await?;
+    Ok(Json(account.as_user(used, period)))
 }
 
 /// `POST /v2/user/webhook-secret`: sets or replaces the secret that signs this account's webhooks.
@@ -91,6 +92,7 @@ async fn list_renders(
 /// `POST /v2/renders`.
 async fn create_render(
     State(state): Shared,
+    Extension(window): Extension<SyncWindow>,
     Authenticated(account): Authenticated,
     JsonBody(request): JsonBody<CreateRender>,
 ) -> Result<Json<Render>, SandboxError> {
@@ -107,7 +109,7 @@ async fn create_render(
     if !waits {
         return Ok(Json(render));
     }
-    settle(&state, render.variation_items().iter().map(|v| v.id.clone()).collect()).await?;
+    settle(&state, window, render.variation_items().iter().map(|v| v.id.clone()).collect()).await?;
     let query = GetRender::with_variations(20);
     Ok(Json(state.store.run(move |db| renders::get(db, &again, &render.id, &query)).await?))
 }
@@ -115,6 +117,7 @@ async fn create_render(
 /// `POST /v2/renders/bulk`.
 async fn create_renders_in_bulk(
     State(state): Shared,
+    Extension(window): Extension<SyncWindow>,
     Authenticated(account): Authenticated,
     JsonBody(request): JsonBody<BulkCreateRenders>,
 ) -> Result<Json<BulkCreatedRenders>, SandboxError> {
@@ -128,7 +131,8 @@ async fn create_renders_in_bulk(
     if !waits {
         return Ok(Json(BulkCreatedRenders { renders: created }));
     }
-    settle(&state, created.iter().flat_map(|r| r.variation_items()).map(|v| v.id.clone()).collect()).await?;
+    let ids = created.iter().flat_map(|r| r.variation_items()).map(|v| v.id.clone()).collect();
+    settle(&state, window, ids).await?;
     let ids: Vec<String> = created.into_iter().map(|r| r.id).collect();
     let query = GetRender::with_variations(20);
     let renders = state
@@ -148,9 +152,41 @@ async fn get_render(
     Ok(Json(state.store.run(move |db| renders::get(db, &account, &render_id, &query)).await?))
 }
 
+/// The query of `GET /v2/renders/{render_id}/variations`: a page as the render list's (`limit`, `cursor`,
+/// `order`), or in `GET /v2/renders/{id}`'s words (`variations_limit`, ...).
+#[derive(Debug, Default, serde::Deserialize)]
+struct VariationsQuery {
+    limit: Option<u32>,
+    cursor: Option<String>,
+    order: Option<SortOrder>,
+    variations_limit: Option<u32>,
+    variations_cursor: Option<String>,
+    variations_order: Option<SortOrder>,
+}
+
+/// `GET /v2/renders/{render_id}/variations` (not in the contract): the render's variations as a page, `{total_count,
+/// next_cursor, items}`. A Next.js client resolves a paid image with it, on a v1 render's id too, reading
+/// `variations.items`, `variations`, `items` or the answer itself as the list (iconicvirtualai/iconic-virtual-vsai-demo,
+/// pages/api/post-checkout.ts and pages/api/vsai-variation-result.ts).
+async fn list_variations(
+    State(state): Shared,
+    Authenticated(account): Authenticated,
+    Path(render_id): Path<String>,
+    QueryParams(query): QueryParams<VariationsQuery>,
+) -> Result<Json<VariationPage>, SandboxError> {
+    let page = GetRender {
+        include_variations: Some(true),
+        variations_limit: query.limit.or(query.variations_limit),
+        variations_cursor: query.cursor.or(query.variations_cursor),
+        variations_order: query.order.or(query.variations_order),
+    };
+    Ok(Json(state.store.run(move |db| renders::variations(db, &account, &render_id, &page)).await?))
+}
+
 /// `POST /v2/renders/{render_id}/variations`.
 async fn add_variations(
     State(state): Shared,
+    Extension(window): Extension<SyncWindow>,
     Authenticated(account): Authenticated,
     Path(render_id): Path<String>,
     JsonBody(request): JsonBody<AddVariations>,
@@ -167,12 +203,13 @@ async fn add_variations(
     if !waits {
         return Ok(Json(AddedVariations { variations }));
     }
-    Ok(Json(AddedVariations { variations: reread(&state, again, variations).await? }))
+    Ok(Json(AddedVariations { variations: reread(&state, window, again, variations).await? }))
 }
 
 /// `POST /v2/renders/variations/bulk`.
 async fn add_variations_in_bulk(
     State(state): Shared,
+    Extension(window): Extension<SyncWindow>,
     Authenticated(account): Authenticated,
     JsonBody(request): JsonBody<BulkAddVariations>,
 ) -> Result<Json<BulkAddedVariations>, SandboxError> {
@@ -188,7 +225,7 @@ async fn add_variations_in_bulk(
     if !waits {
         return Ok(Json(BulkAddedVariations { results }));
     }
-    Ok(Json(BulkAddedVariations { results: reread(&state, again, results).await? }))
+    Ok(Json(BulkAddedVariations { results: reread(&state, window, again, results).await? }))
 }
 
 /// `GET /v2/renders/{render_id}/variations/{variation_id}`.
@@ -202,8 +239,8 @@ async fn get_variation(
 
 /// `wait_for_completion`: returns when every variation is final, or when the sync time-out has passed (the
 /// caller then answers with things as they stand).
-pub async fn settle(state: &SandboxState, ids: Vec<String>) -> Result<(), SandboxError> {
-    let deadline = Instant::now() + state.sync_timeout;
+pub async fn settle(state: &SandboxState, window: SyncWindow, ids: Vec<String>) -> Result<(), SandboxError> {
+    let deadline = Instant::now() + window.0;
     let ids = Arc::new(ids);
     loop {
         let watched = ids.clone();
@@ -220,10 +257,11 @@ pub async fn settle(state: &SandboxState, ids: Vec<String>) -> Result<(), Sandbo
 /// The variations again, once settled.
 async fn reread(
     state: &SandboxState,
+    window: SyncWindow,
     account: Account,
     variations: Vec<Variation>,
 ) -> Result<Vec<Variation>, SandboxError> {
-    settle(state, variations.iter().map(|v| v.id.clone()).collect()).await?;
+    settle(state, window, variations.iter().map(|v| v.id.clone()).collect()).await?;
     state
         .store
         .run(move |db| {

@@ -188,7 +188,7 @@ fn record(db: &mut Connection, id: &str, outcome: Result<VariationResult, String
 async fn produce(state: &Arc<SandboxState>, job: &Job) -> Result<VariationResult, String> {
     let source_url = job.source_url.as_deref().ok_or("The variation has no photo to start from.")?;
     if job.views.is_empty() {
-        return Ok(VariationResult::One(produce_image(state, job, source_url, &job.variation_id).await?));
+        return Ok(VariationResult::One(produce_image(state, job, source_url, &stem(job)).await?));
     }
     // multi-view: every photo staged with the same seed, so the furniture stands alike in each view
     let mut images = Vec::new();
@@ -196,6 +196,16 @@ async fn produce(state: &Arc<SandboxState>, job: &Job) -> Result<VariationResult
         images.push(produce_image(state, job, view, &format!("{}-view{}", job.variation_id, index + 1)).await?);
     }
     Ok(VariationResult::Many(images))
+}
+
+/// The name a variation's images start with: its id, and for a removal `_furniture_removed` after it, as the
+/// service names its decluttered outputs (`{id}_furniture_removed_[0].png` beside `{id}-u1_0.png`: sportolopez/myhouseai,
+/// error-php.log), which clients tell apart by that word in the URL (its src/Controller/DefaultController.php).
+fn stem(job: &Job) -> String {
+    match job.config {
+        Some(Config::RemovalOnly(_)) => format!("{}_furniture_removed", job.variation_id),
+        _ => job.variation_id.clone(),
+    }
 }
 
 /// The result of the job's config on the photo at `source_url`, kept as `{stem}.jpg` with its optimized copy and

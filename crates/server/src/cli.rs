@@ -421,6 +421,10 @@ pub struct SandboxArgs {
     /// The longest a `wait_for_completion` request waits, in seconds.
     #[arg(long, env = "VSTAGE_SANDBOX_SYNC_TIMEOUT_S", default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_SYNC_TIMEOUT_S)]
     pub sync_timeout_s: u64,
+    /// The longest a `wait_for_completion` request to the long-running address (`/direct-sync`, what
+    /// `vstage serve --direct-sync-url` is pointed at) waits, in seconds.
+    #[arg(long, env = "VSTAGE_SANDBOX_DIRECT_SYNC_TIMEOUT_S", default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_DIRECT_SYNC_TIMEOUT_S)]
+    pub direct_sync_timeout_s: u64,
     /// An address prefix on this machine or a private network that photos and masks may be fetched from (e.g.
     /// http://127.0.0.1:8080/api/uploads/); repeat for more. Every other address must be public.
     #[arg(long = "local-photos", env = "VSTAGE_SANDBOX_LOCAL_PHOTOS", value_delimiter = ',', value_name = "PREFIX")]

@@ -127,7 +127,7 @@ mod tests {
     async fn only_known_styles_and_skies_have_a_picture() {
         let server = TestApp::start(&[]).await;
         for path in [
-            "/api/examples/style/hamptons.jpg",
+            "/api/examples/style/gothic.jpg",
             "/api/examples/style/modern.png",
             "/api/examples/style/modern",
             "/api/examples/sky/dusk.jpg.jpg",

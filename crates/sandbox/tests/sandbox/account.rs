@@ -125,6 +125,7 @@ async fn the_openapi_document_names_every_endpoint_and_this_server() {
         ("/v2/renders/bulk", "post"),
         ("/v2/renders/variations/bulk", "post"),
         ("/v2/renders/{render_id}", "get"),
+        ("/v2/renders/{render_id}/variations", "get"),
         ("/v2/renders/{render_id}/variations", "post"),
         ("/v2/renders/{render_id}/variations/{variation_id}", "get"),
         ("/v2/analyze", "post"),
@@ -137,5 +138,6 @@ async fn the_openapi_document_names_every_endpoint_and_this_server() {
     ] {
         assert!(paths[path][method].is_object(), "{method} {path}");
     }
-    assert_eq!(paths.values().map(|p| p.as_object().unwrap().len()).sum::<usize>(), 18);
+    assert_eq!(paths.values().map(|p| p.as_object().unwrap().len()).sum::<usize>(), 19);
+    assert_eq!(document["servers"][1]["url"], format!("{}/direct-sync", sandbox.base_url()), "the long-running one");
 }

@@ -4,8 +4,11 @@
 
 mod account;
 mod auth;
+mod direct_sync;
 mod fetching;
+mod leniency;
 mod multi_view;
+mod period;
 mod processing;
 mod renders;
 mod replay;

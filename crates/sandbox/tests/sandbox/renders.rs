@@ -372,3 +372,31 @@ async fn renders_survive_a_restart() {
     assert_eq!(again.variation_items().len(), 2);
     assert_eq!(client.user().await.unwrap().staging_usage().0, 1);
 }
+
+/// `GET /v2/renders/{id}/variations` (not in the contract; a public client resolves a paid image with it): the
+/// render's variations as a page, oldest first, on a v1 render too; another account's render is a 404.
+#[tokio::test]
+async fn a_renders_variations_are_listed_as_a_page() {
+    let sandbox =
+        sandbox_with(SandboxConfig { processing_ms: 20, ..SandboxConfig::new(vec!["k".into(), "other".into()]) }).await;
+    let render = client(&sandbox, "k").create_render(&single(staging(None, None), 3)).await.unwrap();
+    let path = format!("/v2/renders/{}/variations", render.id);
+    let (status, page) = answer(raw(&sandbox, Method::GET, &path, "k")).await;
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(page["total_count"], 3, "{page}");
+    let ids: Vec<_> = render.variation_items().iter().map(|v| json!(v.id)).collect();
+    let listed: Vec<_> = page["items"].as_array().unwrap().iter().map(|v| v["id"].clone()).collect();
+    assert_eq!(listed, ids, "oldest first");
+    let (status, first) = answer(raw(&sandbox, Method::GET, &format!("{path}?limit=2&order=desc"), "k")).await;
+    assert_eq!(status, 200, "{first}");
+    assert_eq!((first["items"].as_array().unwrap().len(), &first["items"][0]["id"]), (2, &ids[2]), "{first}");
+    assert_eq!(first["next_cursor"], ids[1]);
+    assert_eq!(answer(raw(&sandbox, Method::GET, &format!("{path}?limit=0"), "k")).await.0, 400);
+    assert_eq!(answer(raw(&sandbox, Method::GET, &path, "other")).await.0, 404);
+
+    let body = json!({"image_url": PHOTO, "room_type": "living", "style": "modern", "wait_for_completion": false});
+    let (_, created) = answer(raw(&sandbox, Method::POST, "/v1/render/create", "k").json(&body)).await;
+    let path = format!("/v2/renders/{}/variations", created["render_id"].as_str().unwrap());
+    let (status, page) = answer(raw(&sandbox, Method::GET, &path, "k")).await;
+    assert_eq!((status, page["items"].as_array().map(Vec::len)), (200, Some(1)), "{page}");
+}

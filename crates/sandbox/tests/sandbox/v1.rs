@@ -96,7 +96,12 @@ async fn staging_waits_by_default_and_declutter_gives_two_images() {
     let created = client.v1_create_render(&both).await.unwrap();
     assert!(created.removal_output.is_some() && created.result_image_url.is_some());
     assert_ne!(created.removal_output, created.result_image_url);
-    assert_eq!(v1_render(&sandbox, &created.render_id).await.outputs.len(), 2);
+    // the decluttered output is named as the service names it, and the staged one is not
+    assert!(created.removal_output.as_ref().unwrap().contains("_furniture_removed"), "{created:?}");
+    assert!(!created.result_image_url.as_ref().unwrap().contains("furniture_removed"), "{created:?}");
+    let render = v1_render(&sandbox, &created.render_id).await;
+    assert_eq!(render.outputs.len(), 2);
+    assert_eq!(render.outputs_styles, ["modern", "modern"], "the render's style for both, as the service lists them");
 
     let declutter_only = v1::CreateRender {
         image_url: Some(photo(&sandbox)),
@@ -245,7 +250,7 @@ async fn invalid_arguments_are_400s_with_the_lists() {
     let sandbox = fast_sandbox(20).await;
     for body in [
         json!({"image_url": photo(&sandbox), "room_type": "garage", "style": "modern"}),
-        json!({"image_url": photo(&sandbox), "room_type": "living", "style": "hamptons"}),
+        json!({"image_url": photo(&sandbox), "room_type": "living", "style": "gothic"}),
         json!({"room_type": "living", "style": "modern"}),
     ] {
         let (status, answer): (u16, Value) =

@@ -17,7 +17,9 @@ pub async fn run(args: SandboxArgs) -> anyhow::Result<()> {
         processing_ms: args.processing_ms,
         webhook_retry_ms: args.webhook_retry_ms,
         sync_timeout: Duration::from_secs(args.sync_timeout_s),
+        direct_sync_timeout: Duration::from_secs(args.direct_sync_timeout_s),
         local_photo_sources: args.local_photos,
+        clock: vstage_sandbox::Clock::system(),
     };
     let sandbox = vstage_sandbox::build(&config, &format!("http://{}", listener.local_addr()?))?;
     announce(&listener, "standalone sandbox")?;

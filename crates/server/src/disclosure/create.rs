@@ -207,7 +207,10 @@ impl Recorder {
                 render.outputs.len()
             ))
         })?;
-        let style = render.outputs_styles.get(at).filter(|style| !style.is_empty()).cloned();
+        // the service names a decluttered output `..._furniture_removed_...` and lists it with the render's style
+        // (docs/api-notes.md, "v1"); an output without a style is decluttered too
+        let decluttered = url.contains("furniture_removed");
+        let style = render.outputs_styles.get(at).filter(|style| !style.is_empty() && !decluttered).cloned();
         let kind = if style.is_some() { VariationType::Staging } else { VariationType::Removal };
         let room_type = render.outputs_room_types.get(at).map(|room| RoomType::from(room.trim()));
         let staged_outdoors = style.is_some() && room_type == Some(RoomType::Outdoor);

@@ -1,11 +1,12 @@
-//! Forwarding to a service over TLS (its trust from the process's environment), open access refusing to listen
+//! Forwarding to a service over TLS (its trust from the process's environment), waiting calls sent to the
+//! service's long-running address (`--direct-sync-url`, against the sandbox's), open access refusing to listen
 //! beyond loopback, the deadlines on headers and bodies at the socket, and a closed standard output. (The proxy's
 //! handler tests run in-process, in `src/proxy/served.rs` and beside it.)
 
 use std::time::Duration;
 
 use crate::recording::RecordingUpstream;
-use crate::support::{Server, widget_dir};
+use crate::support::{ONE_PIXEL_PNG, Server, sandbox, widget_dir};
 
 const KEY: &str = "k_live_tls_test";
 
@@ -42,6 +43,41 @@ async fn calls_reach_an_https_service_on_one_kept_alive_verified_connection() {
     assert_eq!(seen[0].headers["host"], upstream.url.trim_start_matches("https://"));
     assert!(String::from_utf8_lossy(&seen[3].body).contains("img.example"));
     assert_eq!(upstream.tls_connections(), 1, "the calls share one TLS connection");
+}
+
+/// `vstage serve --direct-sync-url` pointed at the sandbox's long-running address (`/direct-sync`, its OpenAPI's
+/// second server): a call that waits for completion goes there and is answered once the work is done, where the
+/// regular address (its sync time-out 0 here) answers at once with the work queued. The sandbox's account is held
+/// (`/sandbox/hold`) until both calls are made, so neither answer depends on the machine's speed.
+#[tokio::test]
+async fn a_waiting_call_goes_to_the_direct_sync_url_the_sandbox_serves() {
+    let args = ["--api-key", KEY, "--processing-ms", "20", "--sync-timeout-s", "0"];
+    let (_sandbox, service) = sandbox(&args, &[]).await;
+    let hold = |method| {
+        reqwest::Client::new()
+            .request(method, format!("{service}/sandbox/hold"))
+            .header("Authorization", format!("Api-Key {KEY}"))
+    };
+    assert!(hold(reqwest::Method::POST).send().await.unwrap().status().is_success());
+    let dist = widget_dir();
+    let envs = [("VSTAGE_API_KEY", KEY)];
+    let regular = Server::start_with(dist.path(), &["--upstream", &service], &envs).await;
+    let direct_sync = format!("{service}/direct-sync");
+    let args = ["--upstream", service.as_str(), "--direct-sync-url", direct_sync.as_str()];
+    let direct = Server::start_with(dist.path(), &args, &envs).await;
+    let body = serde_json::json!({"image_url": ONE_PIXEL_PNG, "variation_count": 1, "wait_for_completion": true,
+                                  "config": {"type": "enhancement"}});
+    let create = |server: &Server| reqwest::Client::new().post(server.api("/v2/renders")).json(&body).send();
+
+    let answered: serde_json::Value = create(&regular).await.unwrap().json().await.unwrap();
+    assert_eq!(answered["variations"]["items"][0]["status"], "queued", "the regular address: {answered}");
+    let waiting = tokio::spawn(create(&direct));
+    assert!(!waiting.is_finished());
+    assert!(hold(reqwest::Method::DELETE).send().await.unwrap().status().is_success());
+    let answer = waiting.await.unwrap().unwrap();
+    assert_eq!(answer.status().as_u16(), 200);
+    let answered: serde_json::Value = answer.json().await.unwrap();
+    assert_eq!(answered["variations"]["items"][0]["status"], "done", "the long-running address: {answered}");
 }
 
 #[tokio::test]

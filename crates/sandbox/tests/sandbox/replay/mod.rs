@@ -4,9 +4,13 @@
 //! repository and file the calls were read from (docs/service-api.md, "What the real service does beyond the
 //! contract", says what they showed).
 
+mod axios_connector;
 mod digital_estate;
+mod iconic_backend;
 mod iconic_demo;
 mod listing_lab;
+mod myhouseai;
+mod paddle_starter;
 mod repro_backend;
 mod v1_clients;
 

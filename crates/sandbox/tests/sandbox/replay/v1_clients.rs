@@ -1,6 +1,6 @@
 //! Clients of the legacy v1 API: a WordPress plugin that offers what `/v1/options` lists, a form that uploads the
-//! photo as multipart with the other fields in the query, and a Node connector that passes `render_id` as a query
-//! parameter and declutters.
+//! photo as multipart with the other fields in the query (from the page, after a preflight for `X-Requested-With`),
+//! and a Node connector that passes `render_id` as a query parameter and declutters.
 
 use std::time::Duration;
 
@@ -120,4 +120,55 @@ async fn ping_declutter_and_a_variation_with_the_render_id_in_the_query() {
     let render = until_done(&sandbox, &render_id).await;
     assert_eq!(render["outputs"].as_array().unwrap().len(), 3, "{render}");
     assert_eq!(render["outputs_styles"][2], "coastal", "{render}");
+}
+
+/// EbosetaleseDunjoyin/virtualstagingai (a WordPress plugin calling the service from the page), assets/main.js and
+/// templates/virtual-staging-form.php: the browser first asks a preflight for `authorization, x-requested-with`
+/// (the script sets `X-Requested-With: XMLHttpRequest`); then `new FormData(form)` is sent with the photo appended
+/// as `file`, the form's own fields (the file input `filed`, `room_type`, `style`, `resolution`) in the body and,
+/// through `URLSearchParams(formData)`, in the query as well (the file input as its file name). Its styles include
+/// `american` and `southwestern`.
+#[tokio::test]
+async fn a_page_sends_its_form_after_a_preflight_for_x_requested_with() {
+    let sandbox = service().await;
+    let url = format!(
+        "{}/v1/render/create?filed=room.jpg&room_type=living&style=american&resolution=full-hd",
+        sandbox.base_url()
+    );
+    let preflight = reqwest::Client::new()
+        .request(Method::OPTIONS, &url)
+        .header("Origin", "https://agency.example")
+        .header("Access-Control-Request-Method", "POST")
+        .header("Access-Control-Request-Headers", "authorization,x-requested-with")
+        .send()
+        .await
+        .unwrap();
+    assert!(preflight.status().is_success(), "{}", preflight.status());
+    let allowed = preflight.headers()["access-control-allow-headers"].to_str().unwrap().to_ascii_lowercase();
+    assert!(allowed.contains("x-requested-with") && allowed.contains("authorization"), "{allowed}");
+    let methods = preflight.headers()["access-control-allow-methods"].to_str().unwrap().to_string();
+    assert!(methods.contains("POST"), "{methods}");
+
+    let photo = crate::support::sample_jpeg("living-empty.jpg");
+    let part = |bytes: Vec<u8>| reqwest::multipart::Part::bytes(bytes).file_name("room.jpg").mime_str("image/jpeg");
+    let form = reqwest::multipart::Form::new()
+        .part("filed", part(photo.clone()).unwrap())
+        .text("room_type", "living")
+        .text("style", "american")
+        .text("resolution", "full-hd")
+        .part("file", part(photo).unwrap());
+    let response = reqwest::Client::new()
+        .post(&url)
+        .header("Origin", "https://agency.example")
+        .header("X-Requested-With", "XMLHttpRequest")
+        .header("Authorization", format!("Api-key {KEY}"))
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["access-control-allow-origin"], "*");
+    let status = response.status();
+    let answer: Value = response.json().await.unwrap();
+    assert_eq!(status, 200, "{answer}");
+    assert!(answer["result_image_url"].is_string() && answer["render_id"].is_string(), "{answer}");
 }
