@@ -86,5 +86,8 @@ pub fn run(project: &Project, only: &[Group]) -> anyhow::Result<()> {
     let markdown = report.to_markdown();
     std::fs::write(&path, &markdown)?;
     println!("\n{markdown}\nwritten to {}", path.display());
+    for figure in report.over_budget() {
+        println!("over budget: {figure}");
+    }
     Ok(())
 }

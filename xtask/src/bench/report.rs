@@ -4,6 +4,16 @@
 #[derive(Debug, Default)]
 pub struct Report {
     rows: Vec<Row>,
+    /// Figures with a budget (a ceiling, not a comparison), each with what it adds up, listed under the table.
+    budgeted: Vec<Budgeted>,
+}
+
+#[derive(Debug)]
+struct Budgeted {
+    figure: String,
+    value: Measure,
+    budget: Measure,
+    parts: Vec<(String, Measure)>,
 }
 
 #[derive(Debug)]
@@ -22,6 +32,19 @@ pub struct BrowserFigure {
     pub value: f64,
     #[serde(default)]
     reference: Option<f64>,
+    /// The reference is a budget, a ceiling the figure must stay within.
+    #[serde(default)]
+    pub budget: bool,
+    /// What the figure adds up (files and their bytes), for a budget.
+    #[serde(default)]
+    pub files: Vec<FilePart>,
+}
+
+/// One part of a budgeted figure: a file and its size, in the figure's unit.
+#[derive(Debug, serde::Deserialize)]
+pub struct FilePart {
+    pub file: String,
+    pub bytes: f64,
 }
 
 impl BrowserFigure {
@@ -38,7 +61,7 @@ impl BrowserFigure {
         self.reference.map(|reference| self.in_unit(reference)).transpose()
     }
 
-    fn in_unit(&self, amount: f64) -> anyhow::Result<Measure> {
+    pub fn in_unit(&self, amount: f64) -> anyhow::Result<Measure> {
         Ok(match self.unit.as_str() {
             "ms" => Measure::millis(amount),
             "bytes" => Measure::bytes(amount as u64),
@@ -105,7 +128,49 @@ impl Report {
         self.rows.push(Row { figure: figure.into(), value, reference });
     }
 
+    /// A figure with a budget, and the parts it adds up: a row of the table, its parts under it, and its name at
+    /// the end of the report when it is over.
+    pub fn add_budgeted(
+        &mut self,
+        figure: impl Into<String>,
+        value: Measure,
+        budget: Measure,
+        parts: Vec<(String, Measure)>,
+    ) {
+        let figure = figure.into();
+        self.add(figure.clone(), value, Some(budget));
+        self.budgeted.push(Budgeted { figure, value, budget, parts });
+    }
+
+    /// The figures over their budget.
+    pub fn over_budget(&self) -> Vec<String> {
+        self.budgeted
+            .iter()
+            .filter(|row| row.value.amount > row.budget.amount)
+            .map(|row| format!("{}: {} against {}", row.figure, row.value.render(), row.budget.render()))
+            .collect()
+    }
+
     pub fn to_markdown(&self) -> String {
+        let mut text = self.table();
+        for row in self.budgeted.iter().filter(|row| !row.parts.is_empty()) {
+            text.push_str(&format!("\n{} ({} of {}):\n\n", row.figure, row.value.render(), row.budget.render()));
+            for (part, size) in &row.parts {
+                text.push_str(&format!("- {part}: {}\n", size.render()));
+            }
+        }
+        let over = self.over_budget();
+        if !self.budgeted.is_empty() {
+            text.push_str("\n**Over budget**: ");
+            text.push_str(if over.is_empty() { "none.\n" } else { "\n\n" });
+            for figure in over {
+                text.push_str(&format!("- {figure}\n"));
+            }
+        }
+        text
+    }
+
+    fn table(&self) -> String {
         let mut text = String::from("| figure | value | reference | ratio |\n|---|---|---|---|\n");
         for row in &self.rows {
             let (reference, ratio) = match row.reference {
@@ -151,5 +216,23 @@ mod tests {
         let markdown = report.to_markdown();
         assert!(markdown.contains("| a | 2.0 KiB (2048 B) | 4.0 KiB (4096 B) | 0.50 |"));
         assert!(markdown.contains("| b | 10 B | — | — |"));
+        assert!(!markdown.contains("Over budget"), "no budget, no word of one");
+    }
+
+    #[test]
+    fn a_figure_over_its_budget_is_named_at_the_end_with_its_parts() {
+        let mut report = Report::default();
+        let parts =
+            vec![("GET /a.wasm".to_string(), Measure::bytes(3000)), ("GET /b.js".to_string(), Measure::bytes(96))];
+        report.add_budgeted("screen a", Measure::bytes(3096), Measure::bytes(2048), parts);
+        report.add_budgeted("screen b", Measure::bytes(1024), Measure::bytes(2048), Vec::new());
+        assert_eq!(report.over_budget(), ["screen a: 3.0 KiB (3096 B) against 2.0 KiB (2048 B)"]);
+        let markdown = report.to_markdown();
+        assert!(markdown.contains("| screen a | 3.0 KiB (3096 B) | 2.0 KiB (2048 B) | 1.51 |"), "{markdown}");
+        assert!(markdown.contains("- GET /a.wasm: 2.9 KiB (3000 B)\n"), "{markdown}");
+        assert!(
+            markdown.ends_with("**Over budget**: \n\n- screen a: 3.0 KiB (3096 B) against 2.0 KiB (2048 B)\n"),
+            "{markdown}"
+        );
     }
 }

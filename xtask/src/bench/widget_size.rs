@@ -1,7 +1,9 @@
 //! The embedded widget's first load as `vstage serve` sends it (`/embed.js`, the glue, its snippets and the wasm,
 //! the styles being inside the wasm), with brotli, gzip and none; the wasm's largest contributors; the time from
 //! `embed.js` to `vstage-ready` and to the first screen in headless Chromium, on loopback and on an emulated slow
-//! connection. Builds the widget first so the figures are of the current code.
+//! connection; and for each screen a host can open first, standalone and embedded, every byte the browser fetches
+//! before it is painted (gzip -9), beside the 160 KiB budget (`crates/server/tests/browser/first_screens.rs`).
+//! Builds the widget first so the figures are of the current code.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -25,7 +27,7 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     widget::build(project)?;
     first_load(project, report)?;
     contributors(project, report)?;
-    browser_figures(project, report, "binary(browser) & test(/^figures::widget_/)")
+    browser_figures(project, report, "binary(browser) & (test(/^figures::widget_/) | test(/^first_screens::widget_/))")
 }
 
 fn first_load(project: &Project, report: &mut Report) -> anyhow::Result<()> {
