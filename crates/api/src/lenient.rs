@@ -42,7 +42,9 @@ impl<'de> Visitor<'de> for Flag {
         match number {
             0.0 => Ok(Some(false)),
             1.0 => Ok(Some(true)),
-            _ => Err(E::custom(format!("expected true or false, got {number}"))),
+            // The number is not written back: formatting a float would bring Rust's float printing (12 KB of wasm)
+            // into every screen that reads a render, for a message no one should see.
+            _ => Err(E::custom("expected true or false, got a number other than 0 and 1")),
         }
     }
 
@@ -97,8 +99,10 @@ mod tests {
             assert_eq!(read(json!({ "flag": given })).unwrap(), expected, "{given}");
         }
         assert_eq!(read(json!({})).unwrap(), None);
-        for refused in [json!(2), json!(-1), json!("yes"), json!([true]), json!({"a": 1})] {
+        for refused in [json!(2), json!(-1), json!(0.5), json!("yes"), json!([true]), json!({"a": 1})] {
             assert!(read(json!({ "flag": refused })).is_err(), "{refused}");
         }
+        let said = read(json!({ "flag": 2.5 })).unwrap_err().to_string();
+        assert!(said.starts_with("expected true or false, got a number other than 0 and 1"), "{said}");
     }
 }
