@@ -12,8 +12,8 @@ use web_sys::{CssStyleSheet, ShadowRoot};
 
 use crate::host::use_host;
 
-/// `www/style.css`, compiled in: the shell (header, usage, navigation, panels, buttons).
-pub const CSS: &str = include_str!("../../www/style.css");
+/// `www/style.css`, compiled in (minified by `build.rs`): the shell (header, usage, navigation, panels, buttons).
+pub const CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/style.css"));
 
 type Shared = OnceCell<Option<CssStyleSheet>>;
 
@@ -36,7 +36,7 @@ pub fn apply(root: &ShadowRoot) -> Result<(), JsValue> {
 /// outside a studio has none.
 pub fn apply_screen_styles() {
     let Some(StudioRoot(root)) = use_context::<StudioRoot>() else { return };
-    if let Err(error) = adopt(&root, &SCREENS, "screens", include_str!("../../www/screens.css"))
+    if let Err(error) = adopt(&root, &SCREENS, "screens", include_str!(concat!(env!("OUT_DIR"), "/screens.css")))
         && let Some(host) = use_host()
     {
         host.error(format!("The studio's styles could not be applied ({error:?}); it may look unstyled."));
