@@ -141,7 +141,7 @@ fn differences(
 /// screen (the screens'). `www/` keeps them as people read them.
 fn minify_styles() -> Result<(), Box<dyn Error>> {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").ok_or("no OUT_DIR")?);
-    for name in ["style.css", "screens.css"] {
+    for name in ["style.css", "screens.css", "pages.css"] {
         let path = format!("www/{name}");
         println!("cargo::rerun-if-changed={path}");
         let css = std::fs::read_to_string(&path).map_err(|error| format!("{path}: {error}"))?;
