@@ -97,27 +97,15 @@ struct Group<'a> {
 /// whole and at once, and the other screens, which usually come after it, find it in the cache.
 const DEFAULT_SCREEN: &str = "renders_screen";
 
-/// The split points of the other screens a host can open first, and of what the standalone page fetches with its
-/// first screen (its language chooser). `/embed.js` asks for all of their files at once beside the main module, so a
-/// request costs them little, and every byte fetched for nothing delays the first paint.
-const FIRST_SCREENS: [&str; 4] = ["new_render_screen", "render_screen", "board_screen", "locale_chooser"];
-
-/// How much more a byte a first screen fetches for nothing weighs than one fetched on a later screen.
-const FIRST_SCREEN_WEIGHT: u64 = 4;
-
 /// What merging two groups gains, in bytes: a request for each split point that needs both, less the bytes each
-/// split point that needs only one would fetch for nothing (weighed [`FIRST_SCREEN_WEIGHT`] times for a first
-/// screen). The default screen's group takes nothing more.
+/// split point that needs only one would fetch for nothing. The default screen's group takes nothing more.
 fn gain(a: &Group, b: &Group) -> i64 {
     if a.users.contains(DEFAULT_SCREEN) || b.users.contains(DEFAULT_SCREEN) {
         return i64::MIN;
     }
-    let weight = |users: std::collections::btree_set::Difference<&str>| -> u64 {
-        users.map(|user| if FIRST_SCREENS.contains(user) { FIRST_SCREEN_WEIGHT } else { 1 }).sum()
-    };
     let both = a.users.intersection(&b.users).count() as u64;
-    let only_a = weight(a.users.difference(&b.users));
-    let only_b = weight(b.users.difference(&a.users));
+    let only_a = a.users.difference(&b.users).count() as u64;
+    let only_b = b.users.difference(&a.users).count() as u64;
     (both * REQUEST_BYTES) as i64 - (only_a * b.gzip + only_b * a.gzip) as i64
 }
 
@@ -312,22 +300,6 @@ mod tests {
         let members: Vec<Vec<String>> = groups.iter().map(|group| group.members.clone()).collect();
         assert_eq!(members, [vec!["__chunk_1", "__chunk_2"], vec!["__chunk_3"], vec!["__chunk_4"]]);
         assert_eq!(groups[0].gzip, 500);
-    }
-
-    #[test]
-    fn a_first_screen_fetches_little_for_nothing() {
-        let groups = plan(vec![
-            group("__chunk_1", &["board_screen", "account_screen", "classic_screen"], 3000),
-            // merged, the account and the classic list would save a request each; the board would fetch 4 KB for
-            // nothing, which weighs more on a screen a host opens first
-            group("__chunk_2", &["account_screen", "classic_screen"], 4000),
-        ]);
-        assert_eq!(groups.len(), 2, "{groups:?}");
-        let later = plan(vec![
-            group("__chunk_1", &["mask_editor", "account_screen", "classic_screen"], 3000),
-            group("__chunk_2", &["account_screen", "classic_screen"], 4000),
-        ]);
-        assert_eq!(later.len(), 1, "for screens that come later, the requests saved win: {later:?}");
     }
 
     #[test]
