@@ -20,7 +20,7 @@ pub fn tell_the_host(allowance: Allowance, told: StoredValue<[UsageLevel; 2]>) {
 
 chunk! {
     /// Tells `host` of each kind of the agent's own `allowance` whose level changed to near or reached since `told`.
-    fn tell(allowance: Allowance, host: Host, told: StoredValue<[UsageLevel; 2]>) -> () {
+    list fn tell(allowance: Allowance, host: Host, told: StoredValue<[UsageLevel; 2]>) -> () {
         let Some(renews_at) = allowance.renews_at else { return Ok(()) };
         for (index, kind) in UsageKind::ALL.into_iter().enumerate() {
             let spendable = allowance.of(kind);

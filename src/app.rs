@@ -137,7 +137,7 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
 // the shell alone (the build holds it to its budget: `xtask/src/first_load.rs`). The screens a host may hide
 // (`crate::parts`) check it there, in the chunk.
 chunk! {
-    fn renders_screen() -> AnyView {
+    list fn renders_screen() -> AnyView {
         view! { <Renders /> }.into_any()
     }
 }
@@ -199,7 +199,7 @@ chunk! {
 
 // The standalone page's language chooser, which embedded studios never show.
 chunk! {
-    fn locale_chooser(lang: RwSignal<Option<String>>) -> AnyView {
+    list fn locale_chooser(lang: RwSignal<Option<String>>) -> AnyView {
         view! { <LocaleChooser lang /> }.into_any()
     }
 }

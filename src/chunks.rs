@@ -1,5 +1,6 @@
 //! Code that loads on first use: the screens (the one an element starts on is fetched early by `/embed.js`), their
-//! styles (`www/screens.css`, adopted by every chunk) and the mask editor. In the release build (`--cfg vstage_split`, see `xtask/src/widget.rs`) each function declared with
+//! styles (`www/screens.css`, adopted by every chunk, and `www/pages.css`, by every one but the renders list's) and
+//! the mask editor. In the release build (`--cfg vstage_split`, see `xtask/src/widget.rs`) each function declared with
 //! `chunk!` becomes a wasm chunk of its own, fetched the first time it is called; elsewhere (tests, `cargo check`)
 //! it is an ordinary function.
 //! Either way it is awaited, and a chunk that could not be fetched is a `ChunkError`, never a panic.
@@ -25,22 +26,35 @@ impl From<leptos::wasm_split::SplitLoaderError> for ChunkError {
 }
 
 /// `chunk! { fn name(args) -> T { body } }` declares `async fn name(args) -> Result<T, ChunkError>`, split into a
-/// chunk named `name` when the widget is built split.
+/// chunk named `name` when the widget is built split. It adopts the screens' styles (`www/screens.css` and
+/// `www/pages.css`); `chunk! { list fn ... }` only those every screen comes with, for the renders list and what loads
+/// with it.
 macro_rules! chunk {
-    ($(#[$meta:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
+    (@styles [$($styles:tt)*] $(#[$meta:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
         $(#[$meta])*
         #[cfg(vstage_split)]
         #[::leptos::wasm_split::wasm_split($name, wasm_split_path = ::leptos::wasm_split, fallible)]
         $vis fn $name($($arg: $ty),*) -> Result<$ret, $crate::chunks::ChunkError> {
-            $crate::embed::styles::apply_screen_styles();
+            $($styles)*
             Ok($body)
         }
 
         $(#[$meta])*
         #[cfg(not(vstage_split))]
         $vis async fn $name($($arg: $ty),*) -> Result<$ret, $crate::chunks::ChunkError> {
-            $crate::embed::styles::apply_screen_styles();
+            $($styles)*
             Ok($body)
+        }
+    };
+    ($(#[$meta:meta])* list $vis:vis fn $($rest:tt)*) => {
+        $crate::chunks::chunk! {
+            @styles [$crate::embed::styles::apply_screen_styles();] $(#[$meta])* $vis fn $($rest)*
+        }
+    };
+    ($(#[$meta:meta])* $vis:vis fn $($rest:tt)*) => {
+        $crate::chunks::chunk! {
+            @styles [$crate::embed::styles::apply_screen_styles(); $crate::embed::styles::apply_page_styles();]
+            $(#[$meta])* $vis fn $($rest)*
         }
     };
 }

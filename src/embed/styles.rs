@@ -1,6 +1,7 @@
 //! The studio's stylesheets inside each shadow root: constructed `CSSStyleSheet`s, each made on first use and adopted
 //! by every widget on the page. Nothing is added to the host's `<head>`; the host's CSS does not reach in.
-//! The shell's styles come with the first load; the screens' with the first screen's chunk, which adopts them.
+//! The shell's styles come with the first load; the screens' with the first screen's chunk, which adopts them: what
+//! every screen needs with each, the other screens' own with theirs (the renders list comes without them).
 
 use std::cell::OnceCell;
 use std::thread::LocalKey;
@@ -12,14 +13,15 @@ use web_sys::{CssStyleSheet, ShadowRoot};
 
 use crate::host::use_host;
 
-/// `www/style.css`, compiled in: the shell (header, usage, navigation, panels, buttons).
-pub const CSS: &str = include_str!("../../www/style.css");
+/// `www/style.css`, compiled in (minified by `build.rs`): the shell (header, usage, navigation, panels, buttons).
+pub const CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/style.css"));
 
 type Shared = OnceCell<Option<CssStyleSheet>>;
 
 thread_local! {
     static SHELL: Shared = const { OnceCell::new() };
     static SCREENS: Shared = const { OnceCell::new() };
+    static PAGES: Shared = const { OnceCell::new() };
 }
 
 /// The shadow root a studio lives in, for the screens' styles.
@@ -31,12 +33,22 @@ pub fn apply(root: &ShadowRoot) -> Result<(), JsValue> {
     adopt(root, &SHELL, "shell", CSS)
 }
 
-/// Gives the studio this is called in (its [`StudioRoot`]) the screens' styles, `www/screens.css`. Called by every
-/// chunk (`src/chunks.rs`), so the styles come with the first one and stay out of the first load; the mask editor
-/// outside a studio has none.
+/// Gives the studio this is called in (its [`StudioRoot`]) the styles every screen comes with, `www/screens.css`.
+/// Called by every chunk (`src/chunks.rs`), so the styles come with the first one and stay out of the first load;
+/// the mask editor outside a studio has none.
 pub fn apply_screen_styles() {
+    apply_in_studio(&SCREENS, "screens", include_str!(concat!(env!("OUT_DIR"), "/screens.css")));
+}
+
+/// The same with the other screens' styles, `www/pages.css`: called by every chunk but the renders list's (and the
+/// language chooser's), so that the list, the screen most elements start on, comes without them.
+pub fn apply_page_styles() {
+    apply_in_studio(&PAGES, "pages", include_str!(concat!(env!("OUT_DIR"), "/pages.css")));
+}
+
+fn apply_in_studio(shared: &'static LocalKey<Shared>, name: &str, css: &str) {
     let Some(StudioRoot(root)) = use_context::<StudioRoot>() else { return };
-    if let Err(error) = adopt(&root, &SCREENS, "screens", include_str!("../../www/screens.css"))
+    if let Err(error) = adopt(&root, shared, name, css)
         && let Some(host) = use_host()
     {
         host.error(format!("The studio's styles could not be applied ({error:?}); it may look unstyled."));

@@ -18,7 +18,7 @@ use anyhow::{Context, bail};
 use wasm_encoder::reencode::{Error as ReencodeError, Reencode};
 use wasm_encoder::{
     CodeSection, CustomSection, DataCountSection, DataSection, ElementSection, EntityType, FunctionSection,
-    ImportSection, Module, TypeSection,
+    ImportSection, Module, NameMap, NameSection, TypeSection,
 };
 use wasmparser::{Parser, Payload, TypeRef};
 
@@ -150,6 +150,8 @@ fn merge(chunks: &[Vec<u8>]) -> anyhow::Result<Vec<u8>> {
     let mut data = DataSection::new();
     let mut shared: Vec<(String, String, EntityType)> = Vec::new();
     let mut target_features: Option<Vec<u8>> = None;
+    // The functions' names, for the size figures (`cargo xtask size-diff`): wasm-opt leaves them out of what is served.
+    let mut function_names = NameMap::new();
     let mut has_data_count = false;
     for chunk in chunks {
         let mut shift =
@@ -188,7 +190,18 @@ fn merge(chunks: &[Vec<u8>]) -> anyhow::Result<Vec<u8>> {
                 Payload::CustomSection(section) if section.name() == "target_features" => {
                     target_features.get_or_insert_with(|| section.data().to_vec());
                 }
-                Payload::CustomSection(_) => {}
+                Payload::CustomSection(section) => {
+                    if let wasmparser::KnownCustom::Name(reader) = section.as_known() {
+                        for name in reader {
+                            if let Ok(wasmparser::Name::Function(map)) = name {
+                                for naming in map {
+                                    let naming = naming?;
+                                    function_names.append(naming.index + shift.functions, naming.name);
+                                }
+                            }
+                        }
+                    }
+                }
                 Payload::ExportSection(section) if section.count() == 0 => {}
                 other => bail!("a chunk has a section the merge does not know: {other:?}"),
             }
@@ -213,6 +226,11 @@ fn merge(chunks: &[Vec<u8>]) -> anyhow::Result<Vec<u8>> {
         module.section(&DataCountSection { count: data.len() });
     }
     module.section(&code).section(&data);
+    if !function_names.is_empty() {
+        let mut names = NameSection::new();
+        names.functions(&function_names);
+        module.section(&names);
+    }
     if let Some(features) = &target_features {
         module.section(&CustomSection { name: "target_features".into(), data: features.as_slice().into() });
     }

@@ -1,6 +1,6 @@
 //! `cargo xtask`: the only commands a newcomer needs (see the README's quick start).
 //! setup installs the tools, run builds and serves the studio, dev is the widget's edit-and-reload loop, test runs
-//! every suite, bench prints the figures, dist builds a release.
+//! every suite, bench prints the figures, size-diff compares two widget builds, dist builds a release.
 
 mod bench;
 mod chunk_groups;
@@ -14,11 +14,13 @@ mod screen_chunks;
 mod server;
 mod setup;
 mod short_imports;
+mod size_diff;
 mod split_loader;
 mod tally;
 mod test;
 mod tidy;
 mod vstage_process;
+mod wasm_sizes;
 mod widget;
 
 use std::net::SocketAddr;
@@ -61,6 +63,17 @@ enum Command {
     /// Lints and every test suite; ends with one line `N passed, N failed`. Given a suite, that suite alone (no
     /// lints): the quick loop.
     Test { suite: Option<test::Suite> },
+    /// Compare two builds of the widget function by function (wasm-split's modules, with their names): BASE is a
+    /// copy of an earlier build's target/widget/split.
+    SizeDiff {
+        base: std::path::PathBuf,
+        /// The other build's split folder (default: this build's, target/widget/split).
+        #[arg(long)]
+        now: Option<std::path::PathBuf>,
+        /// Add the modules this first screen needs (its `view`: renders, new-render, render, board, ...).
+        #[arg(long)]
+        screen: Option<String>,
+    },
     /// Measure the figures and write target/bench/report.md, each beside the last recorded run's
     /// (docs/bench-figures.json) with how it moved.
     Bench {
@@ -84,6 +97,7 @@ fn main() -> ExitCode {
         Command::Test { suite: None } => test::run(&project),
         Command::Test { suite: Some(suite) } => test::run_suite(&project, suite),
         Command::Bench { only, record } => bench::run(&project, &only, record),
+        Command::SizeDiff { base, now, screen } => size_diff::run(&project, &base, now, screen.as_deref()),
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,

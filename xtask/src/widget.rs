@@ -19,7 +19,7 @@ use crate::first_load;
 use crate::precompress::{precompress, precompress_files};
 use crate::project::{self, Project};
 use crate::split_loader::Loader;
-use crate::{chunk_groups, screen_chunks, setup, short_imports};
+use crate::{chunk_groups, screen_chunks, setup, short_imports, size_diff};
 
 /// The widget's binary; its glue is `vstage-widget-<hash>.js`, which `/embed.js` finds.
 const WIDGET: &str = "vstage-widget";
@@ -174,6 +174,9 @@ fn split_build(project: &Project, widget: &[u8]) -> anyhow::Result<PathBuf> {
     let mut loader = Loader::parse(&text)?;
     let chunks = split.split_modules.len();
     chunk_groups::regroup(&mut loader, &split_dir)?;
+    // The same list with the modules' names before hashing, for `cargo xtask size-diff --screen`.
+    let unhashed = serde_json::to_string_pretty(&screen_chunks::screens(&loader)?)?;
+    std::fs::write(split_dir.join(size_diff::SCREENS), unhashed)?;
     // The modules get the build's hash in their names, so they are cached for good like the rest.
     let mut optimisations = Vec::new();
     for module in &mut loader.modules {

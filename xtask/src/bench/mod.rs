@@ -91,6 +91,9 @@ pub fn run(project: &Project, only: &[Group], record: bool) -> anyhow::Result<()
     let markdown = report.to_markdown(&last);
     std::fs::write(&path, &markdown)?;
     println!("\n{markdown}\nwritten to {}", path.display());
+    for figure in report.over_budget() {
+        println!("over budget: {figure}");
+    }
     if record {
         let commit = crate::project::output_line(project.command("git").args(["describe", "--always", "--dirty"]))
             .unwrap_or_else(|| "unknown".into());

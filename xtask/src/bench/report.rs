@@ -7,6 +7,16 @@ use super::recorded::{self, Better, Figure, Recorded, Verdict};
 #[derive(Debug, Default)]
 pub struct Report {
     rows: Vec<Row>,
+    /// Figures with a budget (a ceiling, not a comparison), each with what it adds up, listed under the table.
+    budgeted: Vec<Budgeted>,
+}
+
+#[derive(Debug)]
+struct Budgeted {
+    figure: String,
+    value: Measure,
+    budget: Measure,
+    parts: Vec<(String, Measure)>,
 }
 
 /// One figure of the report: what it measured, which way is better (by its unit unless told) and its noise (its
@@ -50,6 +60,19 @@ pub struct BrowserFigure {
     pub value: f64,
     #[serde(default)]
     reference: Option<f64>,
+    /// The reference is a budget, a ceiling the figure must stay within.
+    #[serde(default)]
+    pub budget: bool,
+    /// What the figure adds up (files and their bytes), for a budget.
+    #[serde(default)]
+    pub files: Vec<FilePart>,
+}
+
+/// One part of a budgeted figure: a file and its size, in the figure's unit.
+#[derive(Debug, serde::Deserialize)]
+pub struct FilePart {
+    pub file: String,
+    pub bytes: f64,
 }
 
 impl BrowserFigure {
@@ -66,7 +89,7 @@ impl BrowserFigure {
         self.reference.map(|reference| self.in_unit(reference)).transpose()
     }
 
-    fn in_unit(&self, amount: f64) -> anyhow::Result<Measure> {
+    pub fn in_unit(&self, amount: f64) -> anyhow::Result<Measure> {
         Ok(match self.unit.as_str() {
             "ms" => Measure::millis(amount),
             "bytes" => Measure::bytes(amount as u64),
@@ -159,6 +182,49 @@ impl Report {
         self.rows.last_mut().expect("just added")
     }
 
+    /// A figure with a budget, and the parts it adds up: a row of the table, its parts under it, and its name at
+    /// the end of the report when it is over.
+    pub fn add_budgeted(
+        &mut self,
+        figure: impl Into<String>,
+        value: Measure,
+        budget: Measure,
+        parts: Vec<(String, Measure)>,
+    ) {
+        let figure = figure.into();
+        self.add(figure.clone(), value, Some(budget));
+        self.budgeted.push(Budgeted { figure, value, budget, parts });
+    }
+
+    /// The figures over their budget.
+    pub fn over_budget(&self) -> Vec<String> {
+        self.budgeted
+            .iter()
+            .filter(|row| row.value.amount > row.budget.amount)
+            .map(|row| format!("{}: {} against {}", row.figure, row.value.render(), row.budget.render()))
+            .collect()
+    }
+
+    /// The budgeted figures' parts, and those over budget.
+    fn budgets(&self) -> String {
+        let mut text = String::new();
+        for row in self.budgeted.iter().filter(|row| !row.parts.is_empty()) {
+            text.push_str(&format!("\n{} ({} of {}):\n\n", row.figure, row.value.render(), row.budget.render()));
+            for (part, size) in &row.parts {
+                text.push_str(&format!("- {part}: {}\n", size.render()));
+            }
+        }
+        let over = self.over_budget();
+        if !self.budgeted.is_empty() {
+            text.push_str("\n**Over budget**: ");
+            text.push_str(if over.is_empty() { "none.\n" } else { "\n\n" });
+            for figure in over {
+                text.push_str(&format!("- {figure}\n"));
+            }
+        }
+        text
+    }
+
     /// The rows added last, `count` of them (at most all), to tell them more.
     pub fn last_rows(&mut self, count: usize) -> &mut [Row] {
         let start = self.rows.len().saturating_sub(count);
@@ -206,6 +272,7 @@ impl Report {
             let value = row.value.render();
             text.push_str(&format!("| {} | {value} | {reference} | {ratio} | {then} | {moved} |\n", row.figure));
         }
+        text.push_str(&self.budgets());
         let compared = self.rows.iter().filter(|row| last.figures.contains_key(&row.figure)).count();
         text.push_str(&match worse.is_empty() {
             true => format!("\nWorse beyond noise: none (of {compared} figures with a recorded value).\n"),
@@ -286,5 +353,22 @@ mod tests {
         assert!(markdown.contains("| fresh | 1.00 | — | — | — | new |"), "{markdown}");
         let end = markdown.lines().last().unwrap();
         assert_eq!(end, "Worse beyond noise (2 of 5): time (+50.0 %, noise ±10 %); ratio (-25.0 %, noise ±5 %).");
+    }
+
+    #[test]
+    fn a_figure_over_its_budget_is_named_with_its_parts() {
+        let mut report = Report::default();
+        let parts =
+            vec![("GET /a.wasm".to_string(), Measure::bytes(3000)), ("GET /b.js".to_string(), Measure::bytes(96))];
+        report.add_budgeted("screen a", Measure::bytes(3096), Measure::bytes(2048), parts);
+        report.add_budgeted("screen b", Measure::bytes(1024), Measure::bytes(2048), Vec::new());
+        assert_eq!(report.over_budget(), ["screen a: 3.0 KiB (3096 B) against 2.0 KiB (2048 B)"]);
+        let markdown = report.to_markdown(&Recorded::default());
+        assert!(markdown.contains("| screen a | 3.0 KiB (3096 B) | 2.0 KiB (2048 B) | 1.51 |"), "{markdown}");
+        assert!(markdown.contains("- GET /a.wasm: 2.9 KiB (3000 B)\n"), "{markdown}");
+        assert!(
+            markdown.contains("**Over budget**: \n\n- screen a: 3.0 KiB (3096 B) against 2.0 KiB (2048 B)\n"),
+            "{markdown}"
+        );
     }
 }

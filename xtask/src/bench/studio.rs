@@ -38,7 +38,19 @@ pub fn browser_figures(project: &Project, report: &mut Report, filter: &str) -> 
     for line in text.lines().filter(|line| !line.trim().is_empty()) {
         let figure = BrowserFigure::parse(line)?;
         let (value, reference) = (figure.measure()?, figure.reference()?);
-        report.add(figure.figure, value, reference);
+        match reference {
+            Some(budget) if figure.budget => {
+                let parts = figure
+                    .files
+                    .iter()
+                    .map(|part| Ok((part.file.clone(), figure.in_unit(part.bytes)?)))
+                    .collect::<anyhow::Result<Vec<_>>>()?;
+                report.add_budgeted(figure.figure, value, budget, parts);
+            }
+            _ => {
+                report.add(figure.figure, value, reference);
+            }
+        }
     }
     Ok(())
 }

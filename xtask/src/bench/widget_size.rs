@@ -1,7 +1,9 @@
 //! The embedded widget's first load as `vstage serve` sends it (`/embed.js`, the glue, its snippets and the wasm,
 //! the styles being inside the wasm), with brotli, gzip and none; the wasm's largest contributors; the time from
 //! `embed.js` to `vstage-ready` and to the first screen in headless Chromium, on loopback and on an emulated slow
-//! connection. Builds the widget first so the figures are of the current code.
+//! connection; and for each screen a host can open first, standalone and embedded, every byte the browser fetches
+//! before it is painted (gzip -9), beside the 160 KiB budget (`crates/server/tests/browser/first_screens.rs`).
+//! Builds the widget first so the figures are of the current code.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -15,6 +17,7 @@ use super::studio::browser_figures;
 use crate::first_load;
 use crate::project::Project;
 use crate::vstage_process::VstageProcess;
+use crate::wasm_sizes;
 use crate::widget;
 
 /// How many contributors to the wasm the report lists.
@@ -24,7 +27,7 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
     build_once(project)?;
     first_load(project, report)?;
     contributors(project, report)?;
-    browser_figures(project, report, "binary(browser) & test(/^figures::widget_/)")
+    browser_figures(project, report, "binary(browser) & (test(/^figures::widget_/) | test(/^first_screens::widget_/))")
 }
 
 /// Builds the release widget from the sources as they are, once a run: every group that shows it measures that
@@ -116,101 +119,11 @@ fn contributors(project: &Project, report: &mut Report) -> anyhow::Result<()> {
 /// Code bytes per crate (named by the demangled function names) plus the data segments as `data (strings,
 /// tables)`.
 fn crate_sizes(wasm: &[u8]) -> anyhow::Result<HashMap<String, u64>> {
-    use wasmparser::{Name, Parser, Payload};
-
-    let mut imported = 0u32;
-    let mut bodies: Vec<u64> = Vec::new();
-    let mut names: HashMap<u32, String> = HashMap::new();
-    let mut data = 0u64;
-    for payload in Parser::new(0).parse_all(wasm) {
-        match payload? {
-            Payload::ImportSection(imports) => {
-                for import in imports.into_imports() {
-                    if matches!(import?.ty, wasmparser::TypeRef::Func(_)) {
-                        imported += 1;
-                    }
-                }
-            }
-            Payload::CodeSectionEntry(body) => bodies.push(body.range().end - body.range().start),
-            Payload::DataSection(section) => {
-                for segment in section {
-                    data += segment?.data.len() as u64;
-                }
-            }
-            Payload::CustomSection(section) => {
-                if let wasmparser::KnownCustom::Name(reader) = section.as_known() {
-                    for name in reader {
-                        if let Ok(Name::Function(map)) = name {
-                            for naming in map {
-                                let naming = naming?;
-                                names.insert(naming.index, naming.name.to_string());
-                            }
-                        }
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    if names.is_empty() {
-        bail!("the wasm has no names section; build it with the wasm-release profile (names are kept before wasm-opt)");
-    }
+    let module = wasm_sizes::module_sizes(wasm)?;
     let mut sizes: HashMap<String, u64> = HashMap::new();
-    for (index, size) in bodies.into_iter().enumerate() {
-        let name = format!("{:#}", rustc_demangle::demangle(names.get(&(imported + index as u32)).map_or("", |n| n)));
-        if !removed_by_wasm_bindgen(&name) {
-            *sizes.entry(crate_of(&name)).or_default() += size;
-        }
+    for (name, size) in module.functions {
+        *sizes.entry(wasm_sizes::crate_of(&name)).or_default() += size;
     }
-    sizes.insert("data (strings, tables)".to_string(), data);
+    sizes.insert("data (strings, tables)".to_string(), module.data);
     Ok(sizes)
-}
-
-/// wasm-bindgen's descriptions of the types that cross to JavaScript: it runs them at build time and removes them
-/// (a third of the main module's code before wasm-bindgen).
-fn removed_by_wasm_bindgen(demangled: &str) -> bool {
-    demangled.contains("wasm_bindgen::describe::") || demangled.starts_with("__wbindgen_describe")
-}
-
-/// The crate a function belongs to: the first path segment of its demangled name, looking through `<impl ...>`,
-/// `<T as Trait>`, references and hashes (`core[1a2b]`).
-fn crate_of(demangled: &str) -> String {
-    let mut rest = demangled.trim_start_matches(['<', '&', '*', '(', ' ']);
-    for prefix in ["mut ", "const ", "dyn ", "impl "] {
-        rest = rest.strip_prefix(prefix).unwrap_or(rest);
-    }
-    let segment: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-    match segment.as_str() {
-        "" => "(unnamed: glue and shims)".to_string(),
-        "bool" | "char" | "str" | "f32" | "f64" | "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16"
-        | "i32" | "i64" | "i128" | "isize" => "core".to_string(),
-        s if s.chars().next().is_some_and(|c| c.is_uppercase()) || s.len() <= 2 => "(generic: T as Trait)".to_string(),
-        s => s.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{crate_of, removed_by_wasm_bindgen};
-
-    #[test]
-    fn functions_are_put_to_their_crates() {
-        assert_eq!(crate_of("reactive::graph::run"), "reactive");
-        assert_eq!(crate_of("core::fmt::write"), "core");
-        assert_eq!(
-            crate_of("<&mut serde_json::de::Deserializer<R> as serde::Deserializer>::deserialize_seq"),
-            "serde_json"
-        );
-        assert_eq!(crate_of("<T as tachys::view::any_view::IntoAny>::into_any"), "(generic: T as Trait)");
-        assert_eq!(crate_of("core[c5930c85a12de822]::fmt::float::float_to_decimal_common_exact::<f64>"), "core");
-        assert_eq!(crate_of("<f64 as core::str::traits::FromStr>::from_str"), "core");
-        assert_eq!(crate_of(""), "(unnamed: glue and shims)");
-    }
-
-    #[test]
-    fn what_wasm_bindgen_removes_is_not_counted() {
-        assert!(removed_by_wasm_bindgen("<js_sys::Intl::Collator as wasm_bindgen::describe::WasmDescribe>::describe"));
-        assert!(removed_by_wasm_bindgen("__wbindgen_describe___wbg_content_6fed93ca1fd29f06"));
-        assert!(!removed_by_wasm_bindgen("js_sys::futures::future_to_promise"));
-    }
 }

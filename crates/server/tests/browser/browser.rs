@@ -117,7 +117,25 @@ where
     F: FnOnce(WebDriver) -> Fut,
     Fut: Future<Output = WebDriverResult<()>>,
 {
-    let (driver, _chromedriver) = start().await;
+    run_in_browser(false, body).await;
+}
+
+/// [`with_browser`] with chromedriver's performance log on: the DevTools protocol's network events, read with
+/// `driver.get_log("performance")`.
+pub async fn with_browser_logging_network<F, Fut>(body: F)
+where
+    F: FnOnce(WebDriver) -> Fut,
+    Fut: Future<Output = WebDriverResult<()>>,
+{
+    run_in_browser(true, body).await;
+}
+
+async fn run_in_browser<F, Fut>(network_log: bool, body: F)
+where
+    F: FnOnce(WebDriver) -> Fut,
+    Fut: Future<Output = WebDriverResult<()>>,
+{
+    let (driver, _chromedriver) = start(network_log).await;
     let outcome = body(driver.clone()).await;
     if outcome.is_err() {
         // What the page showed when the step failed, to tell a wrong assertion from a broken page.
@@ -189,7 +207,7 @@ pub async fn picture_for_the_docs(driver: &WebDriver, name: &str, top: Option<&s
     Ok(())
 }
 
-async fn start() -> (WebDriver, Child) {
+async fn start(network_log: bool) -> (WebDriver, Child) {
     let port = vstage_postgres_cluster::unused_loopback_port();
     let chromedriver = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
     let process = Command::new(&chromedriver)
@@ -215,6 +233,9 @@ async fn start() -> (WebDriver, Child) {
         "--window-size=1280,800",
     ] {
         capabilities.add_arg(arg).unwrap();
+    }
+    if network_log {
+        capabilities.set_logging_prefs("performance", thirtyfour::LoggingPrefsLogLevel::All).unwrap();
     }
     let url = format!("http://127.0.0.1:{port}");
     // chromedriver takes a moment to listen

@@ -23,15 +23,22 @@ async fn the_standalone_page_is_the_widget_in_a_shadow_root_with_its_styles() {
         driver.goto(&server.url).await?;
         let studio = studio(&driver).await?;
         with_text(&studio, ".vstage-status__label", "Online").first().await?;
+        // The shell's styles and, come with the renders list's chunk, those every screen comes with
+        // (www/screens.css); the other screens' (www/pages.css) come with theirs.
+        with_text(&studio, "h1", "Your renders").first().await?;
+        let sheets = r#"return document.querySelector("vstage-widget").shadowRoot.adoptedStyleSheets.length"#;
+        assert_eq!(
+            driver.execute(sheets, vec![]).await?.convert::<u64>()?,
+            2,
+            "the list comes without the pages' styles"
+        );
         studio.query(By::LinkText("Account")).first().await?.click().await?;
         studio.query(By::Css(".vstage-facts")).first().await?;
         assert_eq!(driver.current_url().await?.path(), "/account");
         // back goes back in the studio
         driver.back().await?;
         with_text(&studio, "h1", "Your renders").first().await?;
-        // The shell's styles and, come with the first screen's chunk, the screens' (www/screens.css).
-        let sheets = r#"return document.querySelector("vstage-widget").shadowRoot.adoptedStyleSheets.length"#;
-        assert_eq!(driver.execute(sheets, vec![]).await?.convert::<u64>()?, 2);
+        assert_eq!(driver.execute(sheets, vec![]).await?.convert::<u64>()?, 3, "the account brought the pages' styles");
         studio.query(By::LinkText("New render")).first().await?.click().await?;
         studio.query(By::Css(".vstage-form")).first().await?;
         let form = r#"const root = document.querySelector("vstage-widget").shadowRoot;

@@ -19,7 +19,7 @@ use crate::embed::{start_host, watched_host_page};
 use crate::support::Server;
 
 /// A 1x1 photo: processing costs nothing, so the figures are the studio's.
-const PHOTO: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC";
+pub const PHOTO: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC";
 const VARIATIONS: u64 = 4;
 
 pub fn record(figure: &str, unit: &str, value: f64) {
@@ -35,7 +35,18 @@ pub fn record_against(figure: &str, unit: &str, value: f64, reference: Option<f6
     writeln!(file, "{line}").expect("a figure is written");
 }
 
-fn median(mut values: Vec<f64>) -> f64 {
+/// A size in bytes against its budget (a ceiling: `cargo xtask bench` names every figure over its budget at the end
+/// of its report), with the files it adds up, each `{"file", "bytes"}`.
+pub fn record_files(figure: &str, value: f64, budget: f64, files: Vec<Value>) {
+    println!("figure: {figure} = {value:.0} bytes, budget {budget:.0}");
+    let Ok(path) = std::env::var("VSTAGE_FIGURES") else { return };
+    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).expect("the figures file opens");
+    let line =
+        json!({"figure": figure, "unit": "bytes", "value": value, "reference": budget, "budget": true, "files": files});
+    writeln!(file, "{line}").expect("a figure is written");
+}
+
+pub fn median(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]
 }
@@ -261,7 +272,7 @@ async fn widget_time_from_embed_js_to_ready_and_first_screen() {
 }
 
 /// Lighthouse's "slow 4G" in Chromium's network emulation: 150 ms round trip, 1.6 Mbps down, 750 kbps up.
-fn slow_connection() -> NetworkConditions {
+pub fn slow_connection() -> NetworkConditions {
     let mut conditions = NetworkConditions::new();
     conditions.latency = 150;
     conditions.download_throughput = 1_600_000 / 8;

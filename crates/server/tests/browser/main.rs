@@ -15,6 +15,7 @@ mod dev_loop;
 mod disclosure;
 mod embed;
 mod figures;
+mod first_screens;
 mod header;
 mod host_controls;
 mod host_kit;
