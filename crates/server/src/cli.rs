@@ -476,6 +476,7 @@ mod tests {
         ("usage", "to"),
         ("usage", "format"),
         ("usage", "subject"),
+        ("usage", "listing"),
         ("deliveries list", "outcome"),
         ("deliveries list", "limit"),
         ("deliveries retry", "to"),
