@@ -104,8 +104,9 @@ fn spendable(own: Option<&User>, user: Option<&User>, kind: UsageKind) -> Option
     match user {
         Some(user) => {
             let (used, limit) = usage_of(user, kind);
-            // A token's holder is answered with its own figures, which say when they renew.
-            let own = user.renews_at.is_some() && matches!(limit, Limit::Photos(_));
+            // A token's holder is answered with its own figures, which say when they renew and name no account;
+            // the account's own figures name it, and may say when its period renews too.
+            let own = user.user.is_none() && user.renews_at.is_some() && matches!(limit, Limit::Photos(_));
             Some(Spendable { used, limit: limit.clone(), own })
         }
         None => own.map(|own| Spendable { used: usage_of(own, kind).0, limit: Limit::Unlimited, own: false }),
@@ -159,6 +160,10 @@ mod tests {
         assert_eq!((behind_a_proxy.left(UsageKind::Staging), behind_a_proxy.staging.own), (Some(96), false));
         let token_holder = User { user: None, renews_at: Some(RENEWS), ..account(4) };
         assert!(Allowance::read(None, Some(&token_holder)).unwrap().staging.own, "a token's own figures");
+        let renewing_account = User { renews_at: Some(RENEWS), ..account(4) };
+        let read = Allowance::read(Some(&own(None, 0)), Some(&renewing_account)).unwrap();
+        assert!(!read.staging.own, "an account that says when its month renews is still the account's");
+        assert_eq!(read.renews_at, None, "and no allowance of the agent's renews");
     }
 
     #[wasm_bindgen_test(unsupported = test)]
