@@ -115,7 +115,7 @@ pub struct Output {
     pub url: String,
     /// "Bedroom, Scandinavian", or "Empty room" for a decluttering result.
     pub caption: String,
-    /// Whether it is a decluttering result (an empty room, no room type or style).
+    /// Whether it is a decluttering result (an empty room: named so, or listed with no room type or style).
     pub empty: bool,
 }
 
@@ -126,8 +126,15 @@ pub fn outputs(locale: Locale, render: &v1::Render) -> Vec<Output> {
         .iter()
         .enumerate()
         .map(|(index, url)| {
-            let room = render.outputs_room_types.get(index).map(String::as_str).unwrap_or_default();
-            let style = render.outputs_styles.get(index).map(String::as_str).unwrap_or_default();
+            // The service names a decluttered output `..._furniture_removed...` and lists the render's room type
+            // and style beside it too (docs/api-notes.md); older answers list empty strings.
+            let decluttered = url.contains("furniture_removed");
+            let listed = |list: &[String]| list.get(index).map(String::as_str).unwrap_or_default().to_string();
+            let (room, style) = match decluttered {
+                true => (String::new(), String::new()),
+                false => (listed(&render.outputs_room_types), listed(&render.outputs_styles)),
+            };
+            let (room, style) = (room.as_str(), style.as_str());
             let caption = match (room, style) {
                 ("", "") => td_string!(locale, classic.output_empty_room).to_string(),
                 (room, "") => label(locale, room),
@@ -332,6 +339,13 @@ mod tests {
         .unwrap();
         let captions: Vec<String> = outputs(Locale::en, &render).into_iter().map(|o| o.caption).collect();
         assert_eq!(captions, ["Bedroom, Modern", "Empty room", "Kitchen, American"]);
+        let named: v1::Render = serde_json::from_value(json!({
+            "render_id": "r", "status": "done", "outputs": ["https://x/r_furniture_removed_[0].png", "https://x/r-u1_0.png"],
+            "outputs_room_types": ["bed", "bed"], "outputs_styles": ["modern", "modern"],
+        }))
+        .unwrap();
+        let captions: Vec<String> = outputs(Locale::en, &named).into_iter().map(|o| o.caption).collect();
+        assert_eq!(captions, ["Empty room", "Bedroom, Modern"], "the decluttered output is told by its name");
         let empty: Vec<bool> = outputs(Locale::fr, &render).into_iter().map(|o| o.empty).collect();
         assert_eq!(empty, [false, true, false]);
         assert_eq!(outputs(Locale::fr, &render)[1].caption, "Pièce vide");
