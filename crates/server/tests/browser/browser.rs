@@ -135,7 +135,7 @@ where
     F: FnOnce(WebDriver) -> Fut,
     Fut: Future<Output = WebDriverResult<()>>,
 {
-    let (driver, _chromedriver) = start(network_log).await;
+    let (driver, _chromedriver, log) = start(network_log).await;
     let outcome = body(driver.clone()).await;
     if outcome.is_err() {
         // What the page showed when the step failed, to tell a wrong assertion from a broken page.
@@ -149,17 +149,19 @@ where
         };
         eprintln!("the page at {url} showed:\n{text}");
         let _ = screenshot(&driver, "failure").await;
+        eprintln!("the end of Chromium's log ({}):\n{}", log.display(), log_tail(&log, 60));
     }
     driver.quit().await.ok();
+    if outcome.is_ok() {
+        std::fs::remove_file(&log).ok();
+    }
     outcome.expect("the browser steps succeed");
 }
 
 /// Saves the page as `<target>/e2e/{name}-1280x800.png` and `-390x844.png` (a desktop and a phone), then returns
 /// to the desktop size.
 pub async fn screenshot(driver: &WebDriver, name: &str) -> WebDriverResult<()> {
-    // CARGO_TARGET_TMPDIR is `<target>/tmp`, wherever CARGO_TARGET_DIR put the target directory.
-    let folder = Path::new(env!("CARGO_TARGET_TMPDIR")).parent().unwrap_or(Path::new("target")).join("e2e");
-    std::fs::create_dir_all(&folder).ok();
+    let folder = e2e_folder();
     for (width, height) in [(390u32, 844u32), (1280, 800)] {
         driver.set_window_rect(0, 0, width, height).await?;
         tokio::time::sleep(Duration::from_millis(300)).await;
@@ -200,18 +202,46 @@ pub async fn picture_for_the_docs(driver: &WebDriver, name: &str, top: Option<&s
     let folder = if std::env::var_os("VSTAGE_DOCS_PICTURES").is_some_and(|value| value == "1") {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/images")
     } else {
-        Path::new(env!("CARGO_TARGET_TMPDIR")).parent().unwrap_or(Path::new("target")).join("e2e/docs")
+        e2e_folder().join("docs")
     };
     std::fs::create_dir_all(&folder).ok();
     std::fs::write(folder.join(format!("{name}.png")), png).expect("the picture is saved");
     Ok(())
 }
 
-async fn start(network_log: bool) -> (WebDriver, Child) {
+/// Where the chromedriver on `port` writes its log and Chromium's: `<target>/e2e/chromium-{port}.log`.
+fn browser_log_path(port: u16) -> PathBuf {
+    e2e_folder().join(format!("chromium-{port}.log"))
+}
+
+/// `<target>/e2e`, made if it is not there, where the tests leave what a person reads after them.
+fn e2e_folder() -> PathBuf {
+    // CARGO_TARGET_TMPDIR is `<target>/tmp`, wherever CARGO_TARGET_DIR put the target directory.
+    let folder = Path::new(env!("CARGO_TARGET_TMPDIR")).parent().unwrap_or(Path::new("target")).join("e2e");
+    std::fs::create_dir_all(&folder).ok();
+    folder
+}
+
+/// The last `lines` lines of the log at `path`, or why there are none.
+fn log_tail(path: &Path, lines: usize) -> String {
+    match std::fs::read_to_string(path) {
+        Ok(text) => {
+            let all: Vec<&str> = text.lines().collect();
+            all[all.len().saturating_sub(lines)..].join("\n")
+        }
+        Err(error) => format!("(no log: {error})"),
+    }
+}
+
+async fn start(network_log: bool) -> (WebDriver, Child, PathBuf) {
     let port = vstage_postgres_cluster::unused_loopback_port();
     let chromedriver = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
+    // Chromium's own log beside chromedriver's, read back when a step fails (a renderer that crashed says why).
+    let log = browser_log_path(port);
     let process = Command::new(&chromedriver)
         .arg(format!("--port={port}"))
+        .arg(format!("--log-path={}", log.display()))
+        .arg("--enable-chrome-logs")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .kill_on_drop(true)
@@ -241,7 +271,7 @@ async fn start(network_log: bool) -> (WebDriver, Child) {
     // chromedriver takes a moment to listen
     for _ in 0..100 {
         if let Ok(driver) = WebDriver::new(&url, capabilities.clone()).await {
-            return (driver, process);
+            return (driver, process, log);
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
