@@ -24,7 +24,7 @@ use crate::error::ServerError;
 use crate::host_webhooks::HostWebhooks;
 use crate::metrics::metrics;
 pub use crate::storage::store::StoredEvent;
-use crate::storage::store::{ClaimReporter, LogBounds, Store};
+use crate::storage::store::{ClaimReporter, Delivery, LogBounds, Store};
 
 /// The most events one resume replays; a client further behind is told to `reset`.
 const REPLAY_LIMIT: i64 = 1000;
@@ -44,6 +44,10 @@ pub struct Events {
     host_webhooks: Option<Arc<HostWebhooks>>,
     /// The newest event this server has sent to streams (or found in the log at its first use); -1 before.
     newest: AtomicI64,
+    /// Held from storing events to announcing them, when this server alone writes the log: streams hear the events
+    /// in the order of their ids (the order they were stored), so one that is past an id has heard every id before.
+    /// (A shared log's feed brings them in that order already.)
+    in_order: tokio::sync::Mutex<()>,
 }
 
 impl Events {
@@ -59,7 +63,9 @@ impl Events {
         let (closing, _) = tokio::sync::watch::channel(false);
         let streams = Cap::new(max_streams_per_subject, 30);
         let newest = AtomicI64::new(-1);
-        let events = Arc::new(Events { store, live, streams, keep_alive, window, closing, host_webhooks, newest });
+        let in_order = tokio::sync::Mutex::new(());
+        let events =
+            Arc::new(Events { store, live, streams, keep_alive, window, closing, host_webhooks, newest, in_order });
         if events.store.is_shared() {
             tokio::spawn(events.clone().relay_feed());
         }
@@ -95,9 +101,18 @@ impl Events {
         self.window
     }
 
-    /// Sends a stored event to its subject's open streams; with a shared store, the store's feed does it (for
-    /// the streams on every server, this one's included).
-    pub fn announce(&self, event: StoredEvent) {
+    /// Stores a verified delivery as an event (`None` for a duplicate) and sends it to its subject's open streams;
+    /// with a shared store, the store's feed sends it (to the streams on every server, this one's included).
+    pub async fn receive(&self, delivery: Delivery) -> Result<Option<StoredEvent>, ServerError> {
+        let _in_order = self.in_order.lock().await;
+        let stored = self.store.receive_delivery(delivery).await?;
+        if let Some(event) = stored.as_ref() {
+            self.announce(event.clone());
+        }
+        Ok(stored)
+    }
+
+    fn announce(&self, event: StoredEvent) {
         if !self.store.is_shared() {
             self.broadcast(event);
         }
@@ -118,11 +133,14 @@ impl Events {
             let now = vstage_api::time::now_millis();
             Arc::new(move |event: &StoredEvent| hooks.claimed_event(event, now)) as Arc<ClaimReporter>
         });
+        let in_order = self.in_order.lock().await;
         let claimed = self.store.claim_events(&resources, subject, reported).await?;
-        if let Some(hooks) = self.host_webhooks.as_ref().filter(|_| !claimed.is_empty()) {
+        let any = !claimed.is_empty();
+        claimed.into_iter().for_each(|event| self.announce(event));
+        drop(in_order);
+        if let Some(hooks) = self.host_webhooks.as_ref().filter(|_| any) {
             hooks.wake();
         }
-        claimed.into_iter().for_each(|event| self.announce(event));
         Ok(())
     }
 

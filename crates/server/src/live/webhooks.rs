@@ -162,7 +162,7 @@ pub async fn receive(
     in_time(&event, now)?;
     let delivery = receiver.delivery(&event, (kind, id), &body, address.creation.clone(), now)?;
     let resource = delivery.resource.clone();
-    let stored = receiver.store.receive_delivery(delivery).await?;
+    let stored = receiver.events.receive(delivery).await?;
     if let (Some(hooks), WebhookEvent::Error(_)) = (&receiver.host_webhooks, &event) {
         hooks.wake();
     }
@@ -172,7 +172,7 @@ pub async fn receive(
     }
     metrics().webhook(if stored.is_some() { "received" } else { "duplicate" });
     match stored {
-        Some(stored) => receiver.take_in(&event, stored),
+        Some(stored) => receiver.take_in(&event, &stored),
         None => tracing::debug!("dropped a duplicate webhook delivery"),
     }
     Ok(acknowledged())
@@ -232,14 +232,12 @@ impl Receiver {
         })
     }
 
-    /// A stored event sent to its subject's streams; a finished variation's images copied as soon as its owner is
-    /// known.
-    fn take_in(&self, event: &WebhookEvent, stored: StoredEvent) {
+    /// A finished variation's images copied as soon as its owner is known.
+    fn take_in(&self, event: &WebhookEvent, stored: &StoredEvent) {
         if let WebhookEvent::Done(done) = event {
             let kind = done.variation_type.clone();
             self.kept.keep_later(&stored.subject, &done.render_id, &done.variation_id, kind, &done.result);
         }
-        self.events.announce(stored)
     }
 }
 

@@ -163,18 +163,23 @@ async fn events_wait_for_their_owner_and_replay_in_order() {
             vec![outbox_entry(&format!("{}-{}", event.subject, event.data), "https://host.example/in", "rnd_b", 1)]
         });
         let claimed = store.claim_events(&["Render:rnd_b".into()], "alice", Some(report.clone())).await.unwrap();
-        assert_eq!(claimed.iter().map(|event| event.id).collect::<Vec<_>>(), [early.id]);
+        // Under a new id, after the last one given (the open-access event's): a stream past the old id hears it.
+        let claimed_id = early.id + 2;
+        assert_eq!(
+            claimed.iter().map(|event| (event.id, event.data.as_str())).collect::<Vec<_>>(),
+            [(claimed_id, "{b}")]
+        );
         let again = store.claim_events(&["Render:rnd_b".into()], "alice", Some(report)).await.unwrap();
         assert!(again.is_empty(), "claimed once");
         let reported: Vec<String> = store.deliveries(None, 10).await.unwrap().into_iter().map(|row| row.id).collect();
         assert_eq!(reported, ["alice-{b}"], "reported once, as its claimant's");
 
         let alice: Vec<i64> = store.events_since("alice", 0, 10).await.unwrap().iter().map(|e| e.id).collect();
-        assert_eq!(alice, [owned.id, early.id]);
-        assert_eq!(store.events_since("alice", owned.id, 10).await.unwrap().len(), 1);
+        assert_eq!(alice, [owned.id, claimed_id]);
+        assert_eq!(store.events_since("alice", claimed_id - 1, 10).await.unwrap().len(), 1, "a resume past the old id");
         assert_eq!(store.events_since("alice", 0, 1).await.unwrap().len(), 1, "the limit holds");
         assert!(store.events_since("bob", 0, 10).await.unwrap().is_empty());
-        assert_eq!(store.event_log_bounds().await.unwrap().newest, early.id + 1);
+        assert_eq!(store.event_log_bounds().await.unwrap().newest, claimed_id);
     })
     .await;
 }
@@ -508,9 +513,9 @@ async fn a_shared_store_announces_every_event_to_every_server() {
     assert_eq!(heard, stored);
     let claimed = next().await;
     assert_eq!(
-        (claimed.id, claimed.subject.as_str()),
-        (unowned.id, "bob"),
-        "an unowned event is announced when claimed"
+        (claimed.id, claimed.subject.as_str(), claimed.data.as_str()),
+        (unowned.id + 1, "bob", "{b}"),
+        "an unowned event is announced when claimed, under a new id"
     );
 }
 

@@ -157,3 +157,26 @@ async fn a_stream_opened_from_the_usage_answers_event_id_hears_everything_after_
     assert!(next.data.contains("var_2"), "{}", next.data);
     assert_eq!(event_id().await, "2");
 }
+
+/// Deliveries that arrive together (the service may send several at once) each reach the stream: none is lost
+/// between the receiver's store and the streams.
+#[tokio::test]
+async fn done_webhooks_delivered_at_once_all_reach_the_stream() {
+    const AT_ONCE: usize = 16;
+    let server = TestApp::start(&[]).await;
+    let secret = server.webhook_secret();
+    let mut events = stream(&server, &[]).await;
+    let bodies: Vec<Vec<u8>> = (0..AT_ONCE).map(|n| done_event(&format!("var_at_once_{n}"))).collect();
+    let signatures: Vec<String> = bodies.iter().map(|body| hex::encode(signature(&secret, body))).collect();
+    let delivered = futures_util::future::join_all(
+        bodies.iter().zip(&signatures).map(|(body, signed)| server.deliver(body, Some(signed))),
+    )
+    .await;
+    assert!(delivered.iter().all(|status| *status == 200), "{delivered:?}");
+    let mut seen = std::collections::BTreeSet::new();
+    while seen.len() < AT_ONCE {
+        let event = events.next(Duration::from_secs(30)).await.unwrap_or_else(|| panic!("only {seen:?} arrived"));
+        let payload: Value = serde_json::from_str(&event.data).unwrap();
+        seen.insert(payload["variation_id"].as_str().unwrap().to_string());
+    }
+}

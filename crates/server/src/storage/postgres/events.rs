@@ -97,16 +97,30 @@ impl EventLog for Postgres {
             let mut claimed = Vec::new();
             for resource in &resources {
                 lock(&tx, "resource", resource).await?;
-                let rows = tx
+                let waiting = tx
                     .query(
-                        "UPDATE events SET subject = $1 WHERE subject = '' AND resource = $2
-                         RETURNING id, subject, event_type, data",
-                        &[&subject, resource],
+                        "DELETE FROM events WHERE subject = '' AND resource = $1
+                         RETURNING id, event_type, data, received_at",
+                        &[resource],
                     )
                     .await?;
-                claimed.extend(rows.iter().map(read_event));
+                let mut waiting: Vec<(i64, String, String, i64)> =
+                    waiting.iter().map(|row| (row.get(0), row.get(1), row.get(2), row.get(3))).collect();
+                waiting.sort_by_key(|(old_id, ..)| *old_id);
+                // Stored again under new ids from the counter, after every id given so far: a stream or a resume
+                // that is past their old ids still gets them.
+                for (_, event_type, data, received_at) in waiting {
+                    let id: i64 =
+                        tx.query_one("UPDATE event_ids SET newest = newest + 1 RETURNING newest", &[]).await?.get(0);
+                    tx.execute(
+                        "INSERT INTO events (id, subject, resource, event_type, data, received_at)
+                         VALUES ($1, $2, $3, $4, $5, $6)",
+                        &[&id, &subject, resource, &event_type, &data, &received_at],
+                    )
+                    .await?;
+                    claimed.push(StoredEvent { id, subject: subject.clone(), event_type, data });
+                }
             }
-            claimed.sort_by_key(|event| event.id);
             for event in &claimed {
                 tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &event.id.to_string()]).await?;
                 if let Some(report) = &reported {

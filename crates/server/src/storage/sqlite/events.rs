@@ -68,13 +68,19 @@ impl EventLog for Sqlite {
             let tx = db.transaction()?;
             let mut claimed = Vec::new();
             {
-                let mut statement = tx.prepare_cached(
-                    "UPDATE events SET subject = ?1 WHERE subject = '' AND resource = ?2
+                // Claimed events are stored again under new ids, after every id given so far: a stream or a resume
+                // that is past their old ids still gets them.
+                let mut moved = tx.prepare_cached(
+                    "INSERT INTO events (subject, resource, event_type, data, received_at)
+                     SELECT ?1, resource, event_type, data, received_at FROM events
+                     WHERE subject = '' AND resource = ?2 ORDER BY id
                      RETURNING id, subject, event_type, data",
                 )?;
+                let mut left = tx.prepare_cached("DELETE FROM events WHERE subject = '' AND resource = ?1")?;
                 for resource in &resources {
-                    let rows = statement.query_map(params![subject, resource], read_event)?;
+                    let rows = moved.query_map(params![subject, resource], read_event)?;
                     claimed.extend(rows.collect::<Result<Vec<_>, _>>()?);
+                    left.execute([resource])?;
                 }
             }
             claimed.sort_by_key(|event| event.id);
