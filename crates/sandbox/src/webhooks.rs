@@ -1,14 +1,14 @@
 //! Webhook deliveries (service-api.md part 6): one per variation that completes or fails, one per analysis, signed with
 //! the account's secret (`X-SERVICE-Signature`: lowercase hex HMAC-SHA256 of the exact body). A delivery not
 //! answered 200 is retried up to 3 times with growing delays; pending deliveries live in the store, so they
-//! survive a restart.
+//! survive a restart. Deliveries due together are sent together, none waiting for another's answer.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::task::AbortHandle;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, params};
 use vstage_api::WebhookEvent;
 use vstage_api::signature;
 use vstage_api::time::now_millis;
@@ -35,6 +35,10 @@ struct Due {
     secret: Option<String>,
 }
 
+/// The most deliveries sent at once: variations that finish together are told together, as the service's own
+/// deliveries are not queued one behind another.
+const AT_ONCE: usize = 16;
+
 /// Starts the delivery loop; it stops when the returned handle is aborted.
 pub fn start(state: &Arc<SandboxState>) -> Result<AbortHandle, SandboxError> {
     let http = reqwest::Client::builder()
@@ -45,10 +49,21 @@ pub fn start(state: &Arc<SandboxState>) -> Result<AbortHandle, SandboxError> {
     let state = state.clone();
     let task = tokio::spawn(async move {
         loop {
-            match next_due(&state).await {
-                Ok(Some(due)) => deliver(&state, &http, due).await,
-                Ok(None) => {
-                    let _ = tokio::time::timeout(Duration::from_millis(200), state.deliveries_added.notified()).await;
+            // Listening before looking: a delivery queued while the store is read still wakes this loop.
+            let added = state.deliveries_added.notified();
+            tokio::pin!(added);
+            added.as_mut().enable();
+            match due(&state).await {
+                Ok(due) if !due.is_empty() => {
+                    let mut sending = tokio::task::JoinSet::new();
+                    for due in due {
+                        let (state, http) = (state.clone(), http.clone());
+                        sending.spawn(async move { deliver(&state, &http, due).await });
+                    }
+                    sending.join_all().await;
+                }
+                Ok(_) => {
+                    let _ = tokio::time::timeout(Duration::from_millis(200), added).await;
                 }
                 Err(error) => {
                     tracing::error!(%error, "could not read pending webhook deliveries");
@@ -60,17 +75,18 @@ pub fn start(state: &Arc<SandboxState>) -> Result<AbortHandle, SandboxError> {
     Ok(task.abort_handle())
 }
 
-async fn next_due(state: &Arc<SandboxState>) -> Result<Option<Due>, SandboxError> {
+/// The deliveries due now, oldest first, at most `AT_ONCE`.
+async fn due(state: &Arc<SandboxState>) -> Result<Vec<Due>, SandboxError> {
     state
         .store
         .run(|db| {
-            Ok(db
+            let rows = db
                 .prepare_cached(
                     "SELECT d.seq, d.url, d.payload, d.attempts, a.webhook_secret
                      FROM deliveries d JOIN accounts a ON a.uid = d.account_uid
-                     WHERE d.state = 'pending' AND d.next_attempt_at <= ?1 ORDER BY d.next_attempt_at, d.seq LIMIT 1",
+                     WHERE d.state = 'pending' AND d.next_attempt_at <= ?1 ORDER BY d.next_attempt_at, d.seq LIMIT ?2",
                 )?
-                .query_row([now_millis()], |row| {
+                .query_map(params![now_millis(), AT_ONCE as i64], |row| {
                     Ok(Due {
                         seq: row.get(0)?,
                         url: row.get(1)?,
@@ -78,8 +94,9 @@ async fn next_due(state: &Arc<SandboxState>) -> Result<Option<Due>, SandboxError
                         attempts: row.get(3)?,
                         secret: row.get(4)?,
                     })
-                })
-                .optional()?)
+                })?
+                .collect::<Result<_, _>>()?;
+            Ok(rows)
         })
         .await
 }
