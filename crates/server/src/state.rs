@@ -184,7 +184,6 @@ impl Shared<'_> {
         Arc::new(Receiver {
             secret,
             access,
-            store: self.store.clone(),
             events,
             kept: self.kept.clone(),
             verification,

@@ -24,7 +24,7 @@ use crate::live::verification::Verification;
 use crate::metrics::metrics;
 use crate::results::kept::KeptResults;
 use crate::storage::ownership::Kind;
-use crate::storage::store::{Delivery, ReportFor, Store, StoredEvent};
+use crate::storage::store::{Delivery, ReportFor, StoredEvent};
 
 /// A webhook body is a small JSON object.
 pub const BODY_LIMIT: usize = 256 * 1024;
@@ -117,7 +117,6 @@ impl WebhookSecret {
 pub struct Receiver {
     pub secret: Arc<WebhookSecret>,
     pub access: Arc<Access>,
-    pub store: Arc<dyn Store>,
     pub events: Arc<Events>,
     /// Where a finished variation's images are copied.
     pub kept: Arc<KeptResults>,
