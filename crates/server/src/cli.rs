@@ -59,13 +59,14 @@ pub enum Command {
     Deliveries(DeliveriesArgs),
 }
 
-/// The database a command reads, as `serve` names it.
+/// The database: serve's, and that of the commands that read what serve keeps.
 #[derive(Debug, Args)]
 pub struct DatabaseArgs {
-    /// serve's --data-dir, where its SQLite database is.
+    /// Where the server and its embedded sandbox keep their data, the SQLite database among it.
     #[arg(long, env = "VSTAGE_DATA_DIR", global = true, default_value = "vstage-data")]
     pub data_dir: PathBuf,
-    /// serve's --database, when it uses PostgreSQL.
+    /// The database: postgres://user:password@host:5432/name, which several servers share (ownership, the event
+    /// log, boards, kept results); by default SQLite in DATA_DIR, for one server alone.
     #[arg(long, global = true, env = "VSTAGE_DATABASE_URL", hide_env_values = true)]
     pub database: Option<String>,
 }
@@ -187,8 +188,36 @@ pub enum AccessMode {
     Token,
 }
 
+/// `vstage serve`'s (and `vstage check`'s) options, in groups: each group's options show under its heading in
+/// `--help`, and the configuration file may hold them in a table of the group's name (`[storage]`).
 #[derive(Args)]
 pub struct ServeArgs {
+    #[command(flatten)]
+    pub serving: ServingOptions,
+    #[command(flatten)]
+    pub service: ServiceOptions,
+    #[command(flatten)]
+    pub storage: StorageOptions,
+    #[command(flatten)]
+    pub access: AccessOptions,
+    #[command(flatten)]
+    pub limits: LimitOptions,
+    #[command(flatten)]
+    pub timeouts: TimeOutOptions,
+    #[command(flatten)]
+    pub events: EventOptions,
+    #[command(flatten)]
+    pub results: ResultOptions,
+    #[command(flatten)]
+    pub disclosure: DisclosureOptions,
+    #[command(flatten)]
+    pub host_webhooks: HostWebhookOptions,
+}
+
+/// How this server listens and what it serves.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Serving")]
+pub struct ServingOptions {
     /// Address to listen on. Port 0 picks a free port (the chosen address is printed).
     #[arg(long, env = "VSTAGE_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
@@ -200,6 +229,31 @@ pub struct ServeArgs {
     /// scraper only. Off without it.
     #[arg(long, env = "VSTAGE_METRICS_LISTEN", value_name = "ADDRESS")]
     pub metrics_listen: Option<SocketAddr>,
+    /// The address browsers and the service reach this server at (e.g. https://staging.example.com), used in
+    /// upload URLs and as the webhook address. Defaults to the listening address.
+    #[arg(long, env = "VSTAGE_PUBLIC_URL")]
+    pub public_url: Option<String>,
+    /// Worker threads serving connections, each with its own event loop; defaults to one per core.
+    #[arg(long, env = "VSTAGE_WORKERS")]
+    pub workers: Option<NonZeroUsize>,
+    /// A start-up check not to make (repeatable): `upstream` (the service answers and takes the key) or
+    /// `widget` (the widget is built in --dist). The database and the store are always checked.
+    #[arg(long = "skip-check", env = "VSTAGE_SKIP_CHECK", value_delimiter = ',', value_name = "CHECK")]
+    pub skip_checks: Vec<SkippableCheck>,
+}
+
+/// The service this server relays to, and how its webhooks are read.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Service")]
+pub struct ServiceOptions {
+    /// The real service's base URL (under which /v2 and /v1 live). Without it, the embedded sandbox is used.
+    /// The key is read from the environment variable VSTAGE_API_KEY only, so it never shows in a process list.
+    #[arg(long, env = "VSTAGE_UPSTREAM")]
+    pub upstream: Option<String>,
+    /// The service's direct address for synchronous v2 calls (`wait_for_completion`), which may take longer
+    /// than the regular address allows.
+    #[arg(long, env = "VSTAGE_DIRECT_SYNC_URL")]
+    pub direct_sync_url: Option<String>,
     /// At start, set the service's webhook secret (`POST /v2/user/webhook-secret`) to VSTAGE_WEBHOOK_SECRET, so
     /// that the deliveries it signs verify here. Every server of a deployment may do it: they set the same secret.
     /// (With the embedded sandbox this always happens.)
@@ -213,31 +267,37 @@ pub struct ServeArgs {
     /// `any` of them.
     #[arg(long, env = "VSTAGE_WEBHOOK_SIGNATURE_ENCODING", default_value = "any")]
     pub webhook_signature_encoding: vstage_api::signature::Encoding,
-    /// A start-up check not to make (repeatable): `upstream` (the service answers and takes the key) or
-    /// `widget` (the widget is built in --dist). The database and the store are always checked.
-    #[arg(long = "skip-check", env = "VSTAGE_SKIP_CHECK", value_delimiter = ',', value_name = "CHECK")]
-    pub skip_checks: Vec<SkippableCheck>,
-    /// Where this server and its embedded sandbox keep their data.
-    #[arg(long, env = "VSTAGE_DATA_DIR", default_value = "vstage-data")]
-    pub data_dir: PathBuf,
-    /// The real service's base URL (under which /v2 and /v1 live). Without it, the embedded sandbox is used.
-    /// The key is read from the environment variable VSTAGE_API_KEY only, so it never shows in a process list.
-    #[arg(long, env = "VSTAGE_UPSTREAM")]
-    pub upstream: Option<String>,
-    /// The service's direct address for synchronous v2 calls (`wait_for_completion`), which may take longer
-    /// than the regular address allows.
-    #[arg(long, env = "VSTAGE_DIRECT_SYNC_URL")]
-    pub direct_sync_url: Option<String>,
-    /// The address browsers and the service reach this server at (e.g. https://staging.example.com), used in
-    /// upload URLs and as the webhook address. Defaults to the listening address.
-    #[arg(long, env = "VSTAGE_PUBLIC_URL")]
-    pub public_url: Option<String>,
-    /// A page origin allowed to call /api from another site (CORS), e.g. https://listings.example.com; repeat.
-    #[arg(long = "allow-origin", env = "VSTAGE_ALLOW_ORIGIN", value_delimiter = ',')]
-    pub allow_origins: Vec<String>,
+}
+
+/// Where data is kept: the database, and uploads and results.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Storage")]
+pub struct StorageOptions {
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+    /// Where uploads and finished results are kept (results outlive the service's addresses): a directory
+    /// (default DATA_DIR/uploads and DATA_DIR/results) or s3://bucket/prefix, an S3-compatible store several
+    /// servers share (credentials, region and endpoint from the usual AWS_* variables).
+    #[arg(long = "storage", env = "VSTAGE_STORAGE", value_name = "DIR|S3_URL")]
+    pub objects: Option<String>,
+    /// Megabytes of uploads a subject may keep (in open access, all callers together); 0 for no limit.
+    #[arg(long, env = "VSTAGE_UPLOAD_QUOTA_MB", default_value_t = 1024)]
+    pub upload_quota_mb: u64,
+    /// How long uploads are kept before they are removed, e.g. 30d, 12h; 0s to keep them for ever.
+    #[arg(long, env = "VSTAGE_UPLOAD_RETENTION", default_value = "30d", value_parser = humantime::parse_duration)]
+    pub upload_retention: Duration,
+}
+
+/// Who may call /api, and how often.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Access")]
+pub struct AccessOptions {
     /// `open` (no token; loopback only) or `token` (widget tokens signed with VSTAGE_WIDGET_SECRET).
     #[arg(long, env = "VSTAGE_ACCESS", value_enum, default_value_t = AccessMode::Open)]
     pub access: AccessMode,
+    /// A page origin allowed to call /api from another site (CORS), e.g. https://listings.example.com; repeat.
+    #[arg(long = "allow-origin", env = "VSTAGE_ALLOW_ORIGIN", value_delimiter = ',')]
+    pub allow_origins: Vec<String>,
     /// Requests a minute allowed per subject (per client address in open access); 0 for no limit.
     #[arg(long, env = "VSTAGE_RATE_LIMIT", default_value_t = 600)]
     pub rate_limit: u32,
@@ -245,6 +305,16 @@ pub struct ServeArgs {
     /// 0 for no limit.
     #[arg(long, env = "VSTAGE_MAX_IN_FLIGHT", default_value_t = 32)]
     pub max_in_flight: usize,
+    /// An address whose connections carry many clients (a load balancer, a reverse proxy): not held to
+    /// `--max-connections-per-address`; repeat for several.
+    #[arg(long = "trusted-proxy", env = "VSTAGE_TRUSTED_PROXY", value_delimiter = ',')]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+}
+
+/// What the whole server, one client address and one subject may have at once, and each subject's allowance.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Limits")]
+pub struct LimitOptions {
     /// Connections served at once; more wait in the system's queue until one closes.
     #[arg(long, env = "VSTAGE_MAX_CONNECTIONS", default_value_t = 4096)]
     pub max_connections: usize,
@@ -252,29 +322,6 @@ pub struct ServeArgs {
     /// address (`--trusted-proxy`) is not counted. 0 for no limit.
     #[arg(long, env = "VSTAGE_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 64)]
     pub max_connections_per_address: usize,
-    /// An address whose connections carry many clients (a load balancer, a reverse proxy): not held to
-    /// `--max-connections-per-address`; repeat for several.
-    #[arg(long = "trusted-proxy", env = "VSTAGE_TRUSTED_PROXY", value_delimiter = ',')]
-    pub trusted_proxies: Vec<std::net::IpAddr>,
-    /// Megabytes of uploads a subject may keep (in open access, all callers together); 0 for no limit.
-    #[arg(long, env = "VSTAGE_UPLOAD_QUOTA_MB", default_value_t = 1024)]
-    pub upload_quota_mb: u64,
-    /// How long uploads are kept before they are removed, e.g. 30d, 12h; 0s to keep them for ever.
-    #[arg(long, env = "VSTAGE_UPLOAD_RETENTION", default_value = "30d", value_parser = humantime::parse_duration)]
-    pub upload_retention: Duration,
-    /// Where uploads and finished results are kept (results outlive the service's addresses): a directory
-    /// (default DATA_DIR/uploads and DATA_DIR/results) or s3://bucket/prefix, an S3-compatible store several
-    /// servers share (credentials, region and endpoint from the usual AWS_* variables).
-    #[arg(long, env = "VSTAGE_STORAGE")]
-    pub storage: Option<String>,
-    /// The database: postgres://user:password@host:5432/name, which several servers share (ownership, the event
-    /// log, boards, kept results); by default SQLite in DATA_DIR, for this server alone.
-    #[arg(long, env = "VSTAGE_DATABASE_URL", hide_env_values = true)]
-    pub database: Option<String>,
-    /// How a chosen result is disclosed when the widget's `disclosure` attribute names no profile: ab723, crmls,
-    /// smart-mls, mls-now, stellar, realtracs, rmls, maar or none (docs/embedding.md).
-    #[arg(long, env = "VSTAGE_DISCLOSURE_PROFILE", default_value = "ab723", value_parser = disclosure_profile)]
-    pub disclosure_profile: DisclosureProfile,
     /// Photos each subject may use a period (--allowance-period), per kind: `staging=30,image-editing=100`; a kind
     /// left out is not limited. A subject's own (`vstage allowance set`) comes first. None by default.
     #[arg(long, env = "VSTAGE_ALLOWANCE", value_parser = allowance_limits, default_value = "")]
@@ -283,52 +330,12 @@ pub struct ServeArgs {
     /// month), `week` (from Monday) or `day`. Servers sharing a database must be given the same.
     #[arg(long, env = "VSTAGE_ALLOWANCE_PERIOD", value_parser = AllowancePeriod::parse, default_value = "month")]
     pub allowance_period: AllowancePeriod,
-    /// New results a subject may choose for listings (disclosure records) in any 24 hours; a result chosen again
-    /// is not new.
-    #[arg(long, env = "VSTAGE_MAX_DISCLOSURES_A_DAY", default_value_t = 1000)]
-    pub max_disclosures_a_day: u64,
-    /// Megabytes of kept results a subject may have (in open access, all callers together); 0 for no limit.
-    #[arg(long, env = "VSTAGE_RESULTS_QUOTA_MB", default_value_t = 4096)]
-    pub results_quota_mb: u64,
-    /// How long results are kept, e.g. 365d; 0s to keep them for ever.
-    #[arg(long, env = "VSTAGE_RESULTS_RETENTION", default_value = "365d", value_parser = humantime::parse_duration)]
-    pub results_retention: Duration,
-    /// The certificate chain (PEM, signer first) that signs the content credentials (C2PA) of kept results; with
-    /// --c2pa-key. Without both, the server makes its own at first start in --data-dir (trusted by no reader
-    /// elsewhere, and each server makes its own: give these where a listing's readers should trust them).
-    #[arg(long, env = "VSTAGE_C2PA_CERT", value_name = "PEM", requires = "c2pa_key")]
-    pub c2pa_cert: Option<PathBuf>,
-    /// The signer's private key for --c2pa-cert, as PKCS#8 PEM.
-    #[arg(long, env = "VSTAGE_C2PA_KEY", value_name = "PEM", requires = "c2pa_cert")]
-    pub c2pa_key: Option<PathBuf>,
-    /// An address of the listing site's backend that the studio's events are posted to, signed to the Standard
-    /// Webhooks specification with VSTAGE_HOST_WEBHOOK_SECRET (docs/embedding.md); repeat for several. Private
-    /// addresses are allowed: the operator sets them, never a browser or a token.
-    #[arg(long = "host-webhook-url", env = "VSTAGE_HOST_WEBHOOK_URL", value_delimiter = ',', value_name = "URL")]
-    pub host_webhook_urls: Vec<String>,
-    /// The first delay before a host webhook that was not taken is sent again, in milliseconds; it doubles each
-    /// time, up to an hour, for three days.
-    #[arg(long, env = "VSTAGE_HOST_WEBHOOK_RETRY_MS", default_value_t = 5000)]
-    pub host_webhook_retry_ms: u64,
-    /// Seconds each host webhook receiver has to answer an attempt; one that does not is tried again later.
-    #[arg(long, env = "VSTAGE_HOST_WEBHOOK_TIMEOUT_S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
-    pub host_webhook_timeout_s: u64,
-    /// Attempts under way at once to each host webhook receiver (each about another render): a receiver that
-    /// hangs holds at most this many of its own, and delays no other receiver.
-    #[arg(long, env = "VSTAGE_HOST_WEBHOOK_CONCURRENCY", default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=256))]
-    pub host_webhook_concurrency: u64,
-    /// Live-event streams a subject may hold open at once.
-    #[arg(long, env = "VSTAGE_MAX_EVENT_STREAMS", default_value_t = 32)]
-    pub max_event_streams: usize,
-    /// Seconds between keep-alive comments on live-event streams.
-    #[arg(long, env = "VSTAGE_EVENT_KEEP_ALIVE_S", default_value_t = 15)]
-    pub event_keep_alive_s: u64,
-    /// Seconds live events are kept for clients that resume; one that missed older ones is told to reload.
-    #[arg(long, env = "VSTAGE_EVENT_WINDOW_S", default_value_t = 24 * 60 * 60)]
-    pub event_window_s: u64,
-    /// Worker threads serving connections, each with its own event loop; defaults to one per core.
-    #[arg(long, env = "VSTAGE_WORKERS")]
-    pub workers: Option<NonZeroUsize>,
+}
+
+/// How long a client may take, and the least it must move.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Time-outs")]
+pub struct TimeOutOptions {
     /// Seconds a client has to send a request's headers, counted from when the connection is ready for one: it
     /// also closes kept-alive connections idle that long. Stops clients that hold connections open by sending
     /// slowly. 0 for no limit.
@@ -356,6 +363,77 @@ pub struct ServeArgs {
     pub transfer_window_s: u64,
 }
 
+/// The live-event streams.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Live events")]
+pub struct EventOptions {
+    /// Live-event streams a subject may hold open at once.
+    #[arg(long, env = "VSTAGE_MAX_EVENT_STREAMS", default_value_t = 32)]
+    pub max_event_streams: usize,
+    /// Seconds between keep-alive comments on live-event streams.
+    #[arg(long, env = "VSTAGE_EVENT_KEEP_ALIVE_S", default_value_t = 15)]
+    pub event_keep_alive_s: u64,
+    /// Seconds live events are kept for clients that resume; one that missed older ones is told to reload.
+    #[arg(long, env = "VSTAGE_EVENT_WINDOW_S", default_value_t = 24 * 60 * 60)]
+    pub event_window_s: u64,
+}
+
+/// Finished results kept, and their content credentials.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Results")]
+pub struct ResultOptions {
+    /// Megabytes of kept results a subject may have (in open access, all callers together); 0 for no limit.
+    #[arg(long, env = "VSTAGE_RESULTS_QUOTA_MB", default_value_t = 4096)]
+    pub results_quota_mb: u64,
+    /// How long results are kept, e.g. 365d; 0s to keep them for ever.
+    #[arg(long, env = "VSTAGE_RESULTS_RETENTION", default_value = "365d", value_parser = humantime::parse_duration)]
+    pub results_retention: Duration,
+    /// The certificate chain (PEM, signer first) that signs the content credentials (C2PA) of kept results; with
+    /// --c2pa-key. Without both, the server makes its own at first start in --data-dir (trusted by no reader
+    /// elsewhere, and each server makes its own: give these where a listing's readers should trust them).
+    #[arg(long, env = "VSTAGE_C2PA_CERT", value_name = "PEM", requires = "c2pa_key")]
+    pub c2pa_cert: Option<PathBuf>,
+    /// The signer's private key for --c2pa-cert, as PKCS#8 PEM.
+    #[arg(long, env = "VSTAGE_C2PA_KEY", value_name = "PEM", requires = "c2pa_cert")]
+    pub c2pa_key: Option<PathBuf>,
+}
+
+/// How chosen results are disclosed.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Disclosure")]
+pub struct DisclosureOptions {
+    /// How a chosen result is disclosed when the widget's `disclosure` attribute names no profile: ab723, crmls,
+    /// smart-mls, mls-now, stellar, realtracs, rmls, maar or none (docs/embedding.md).
+    #[arg(long, env = "VSTAGE_DISCLOSURE_PROFILE", default_value = "ab723", value_parser = disclosure_profile)]
+    pub disclosure_profile: DisclosureProfile,
+    /// New results a subject may choose for listings (disclosure records) in any 24 hours; a result chosen again
+    /// is not new.
+    #[arg(long, env = "VSTAGE_MAX_DISCLOSURES_A_DAY", default_value_t = 1000)]
+    pub max_disclosures_a_day: u64,
+}
+
+/// The listing site's webhooks.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Host webhooks")]
+pub struct HostWebhookOptions {
+    /// An address of the listing site's backend that the studio's events are posted to, signed to the Standard
+    /// Webhooks specification with VSTAGE_HOST_WEBHOOK_SECRET (docs/embedding.md); repeat for several. Private
+    /// addresses are allowed: the operator sets them, never a browser or a token.
+    #[arg(long = "host-webhook-url", env = "VSTAGE_HOST_WEBHOOK_URL", value_delimiter = ',', value_name = "URL")]
+    pub host_webhook_urls: Vec<String>,
+    /// The first delay before a host webhook that was not taken is sent again, in milliseconds; it doubles each
+    /// time, up to an hour, for three days.
+    #[arg(long, env = "VSTAGE_HOST_WEBHOOK_RETRY_MS", default_value_t = 5000)]
+    pub host_webhook_retry_ms: u64,
+    /// Seconds each host webhook receiver has to answer an attempt; one that does not is tried again later.
+    #[arg(long, env = "VSTAGE_HOST_WEBHOOK_TIMEOUT_S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub host_webhook_timeout_s: u64,
+    /// Attempts under way at once to each host webhook receiver (each about another render): a receiver that
+    /// hangs holds at most this many of its own, and delays no other receiver.
+    #[arg(long, env = "VSTAGE_HOST_WEBHOOK_CONCURRENCY", default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub host_webhook_concurrency: u64,
+}
+
 /// The folder a release lays the widget in beside the binary (`cargo xtask dist`: `bin/vstage` and
 /// `share/vstage/widget`), when it holds a widget; otherwise `dist` in the working directory, where `cargo xtask run`
 /// and Trunk build it.
@@ -373,7 +451,11 @@ pub const WIDGET_BESIDE_THE_BINARY: &str = "share/vstage/widget";
 /// Where it listens and what it serves, never `--database`, which may carry a password.
 impl std::fmt::Debug for ServeArgs {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ServeArgs").field("listen", &self.listen).field("dist", &self.dist).finish_non_exhaustive()
+        let serving = &self.serving;
+        f.debug_struct("ServeArgs")
+            .field("listen", &serving.listen)
+            .field("dist", &serving.dist)
+            .finish_non_exhaustive()
     }
 }
 

@@ -139,41 +139,84 @@ impl Refused {
     }
 }
 
-/// The file's settings, each checked against the option it names in `command`.
+/// The file's settings, each checked against the option it names in `command`: at the top, or in the table of
+/// the option's group (`[storage]`, as `vstage serve --help` heads it: "Storage").
 fn settings(text: &str, command: &clap::Command) -> Result<Vec<Setting>, Refused> {
     let table = DeTable::parse(text).map_err(|error| {
         let offset = error.span().map_or(0, |span| span.start);
         Refused::at(text, offset, format!("this is not TOML: {}", error.message()))
     })?;
     let serve = command.find_subcommand(SERVE).expect("vstage has a serve command");
-    // in the file's order, so that the first refusal is the first wrong line
-    let mut entries: Vec<_> = table.get_ref().iter().collect();
-    entries.sort_by_key(|(key, _)| key.span().start);
-    let mut settings = Vec::new();
-    for (key, value) in entries {
-        let at = |sentence: String| Refused::at(text, key.span().start, sentence);
-        let name = key.get_ref().as_ref();
-        if let DeValue::Table(_) = value.get_ref() {
-            return Err(at(format!(
-                "`[{name}]` is a table, and this file has none: write each of serve's options at the top, as `key = value`"
-            )));
+    let mut entries = Vec::new();
+    for (key, value) in table.get_ref() {
+        match value.get_ref() {
+            DeValue::Table(inner) => {
+                let group = key.get_ref().as_ref();
+                if !serve.get_arguments().any(|arg| heading_key(arg).as_deref() == Some(group)) {
+                    return Err(Refused::at(
+                        text,
+                        key.span().start,
+                        format!(
+                            "`[{group}]` is no group of serve's options; the groups are {}",
+                            group_keys(serve).join(", ")
+                        ),
+                    ));
+                }
+                entries.extend(inner.iter().map(|(key, value)| (key, value, Some(group))));
+            }
+            _ => entries.push((key, value, None)),
         }
-        let (arg, global) = match option(command, serve, name) {
-            Ok(found) => found,
-            Err(sentence) => return Err(at(sentence)),
-        };
-        let values = values_of(arg, name, value).map_err(|sentence| Refused::at(text, value.span().start, sentence))?;
-        for given in &values {
-            accepted(arg, name, given).map_err(|sentence| Refused::at(text, value.span().start, sentence))?;
-        }
-        if name == "database" && values.first().is_some_and(|url| carries_a_password(url)) {
-            return Err(at("`database` carries a password, and secrets are not kept in this file: give the URL in \
-                           VSTAGE_DATABASE_URL, in the service's environment, and take the key out"
-                .to_string()));
-        }
-        settings.push(Setting { key: name.to_string(), id: arg.get_id().to_string(), global, values });
     }
-    Ok(settings)
+    // in the file's order, so that the first refusal is the first wrong line
+    entries.sort_by_key(|(key, ..)| key.span().start);
+    entries.into_iter().map(|(key, value, group)| setting(text, command, serve, (key, value), group)).collect()
+}
+
+/// One key of the file, in the table of `group` if it is in one.
+fn setting(
+    text: &str,
+    command: &clap::Command,
+    serve: &clap::Command,
+    (key, value): (&Spanned<std::borrow::Cow<'_, str>>, &Spanned<DeValue<'_>>),
+    group: Option<&str>,
+) -> Result<Setting, Refused> {
+    let at = |sentence: String| Refused::at(text, key.span().start, sentence);
+    let name = key.get_ref().as_ref();
+    if let DeValue::Table(_) = value.get_ref() {
+        return Err(at(format!("`[{name}]` is a table inside a table: write each option as `key = value`")));
+    }
+    let (arg, global) = option(command, serve, name).map_err(at)?;
+    if let Some(group) = group.filter(|group| heading_key(arg).as_deref() != Some(*group)) {
+        let home = heading_key(arg).map_or("at the top".to_string(), |home| format!("in `[{home}]`"));
+        return Err(at(format!("`{name}` is not one of `[{group}]`'s options: write it {home}")));
+    }
+    let values = values_of(arg, name, value).map_err(|sentence| Refused::at(text, value.span().start, sentence))?;
+    for given in &values {
+        accepted(arg, name, given).map_err(|sentence| Refused::at(text, value.span().start, sentence))?;
+    }
+    if name == "database" && values.first().is_some_and(|url| carries_a_password(url)) {
+        return Err(at("`database` carries a password, and secrets are not kept in this file: give the URL in \
+                       VSTAGE_DATABASE_URL, in the service's environment, and take the key out"
+            .to_string()));
+    }
+    Ok(Setting { key: name.to_string(), id: arg.get_id().to_string(), global, values })
+}
+
+/// The table an option may be written in: its `--help` heading in lower case, words joined by `-` ("Time-outs"
+/// is `[time-outs]`, "Host webhooks" `[host-webhooks]`); `None` for an option under no heading.
+fn heading_key(arg: &clap::Arg) -> Option<String> {
+    arg.get_help_heading().map(|heading| heading.to_lowercase().replace(' ', "-"))
+}
+
+/// Every group's table name, in `--help`'s order.
+fn group_keys(serve: &clap::Command) -> Vec<String> {
+    let mut keys: Vec<String> = Vec::new();
+    for key in serve.get_arguments().filter_map(heading_key) {
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    keys.iter().map(|key| format!("`[{key}]`")).collect()
 }
 
 /// The option `name` names: serve's, or the top level's (`log-format`); whether it is the latter.
@@ -377,7 +420,7 @@ fn as_defaults(command: clap::Command, subcommand: &str, settings: &[Setting]) -
 /// Options that go together (clap's `requires`, which a default does not trigger): one given by the file alone.
 fn pairs_complete(cli: &Cli, path: &Path) -> Result<(), Refusal> {
     let (Command::Serve(args) | Command::Check(args)) = &cli.command else { return Ok(()) };
-    if args.c2pa_cert.is_some() != args.c2pa_key.is_some() {
+    if args.results.c2pa_cert.is_some() != args.results.c2pa_key.is_some() {
         return Err(Refusal::Setting(format!(
             "with the configuration file {}: `c2pa-cert` and `c2pa-key` go together (the certificate chain and its \
              key); give both, in the file, the environment or on the command line",
@@ -438,15 +481,18 @@ log-format = "json"
         let cli = with_file(FILE, &["serve"]).unwrap();
         assert_eq!(cli.log_format, LogFormat::Json);
         let args = serve(cli);
-        assert_eq!(args.listen.to_string(), "127.0.0.1:9100");
-        assert_eq!(args.access, AccessMode::Token);
-        assert_eq!(args.rate_limit, 120);
-        assert_eq!(args.upload_retention, Duration::from_secs(2 * 24 * 3600));
-        assert!(args.set_webhook_secret);
-        assert_eq!(args.host_webhook_urls, ["https://backend.example/hooks", "https://audit.example/hooks"]);
-        assert_eq!(args.trusted_proxies, ["10.0.0.2".parse::<std::net::IpAddr>().unwrap()]);
-        assert_eq!(args.workers.map(usize::from), Some(3));
-        assert_eq!(args.max_in_flight, 32, "what the file leaves out keeps its default");
+        assert_eq!(args.serving.listen.to_string(), "127.0.0.1:9100");
+        assert_eq!(args.access.access, AccessMode::Token);
+        assert_eq!(args.access.rate_limit, 120);
+        assert_eq!(args.storage.upload_retention, Duration::from_secs(2 * 24 * 3600));
+        assert!(args.service.set_webhook_secret);
+        assert_eq!(
+            args.host_webhooks.host_webhook_urls,
+            ["https://backend.example/hooks", "https://audit.example/hooks"]
+        );
+        assert_eq!(args.access.trusted_proxies, ["10.0.0.2".parse::<std::net::IpAddr>().unwrap()]);
+        assert_eq!(args.serving.workers.map(usize::from), Some(3));
+        assert_eq!(args.access.max_in_flight, 32, "what the file leaves out keeps its default");
     }
 
     #[test]
@@ -454,11 +500,15 @@ log-format = "json"
         let args = serve(
             with_file(FILE, &["check", "--rate-limit", "7", "--host-webhook-url", "https://x.example/h"]).unwrap(),
         );
-        assert_eq!(args.rate_limit, 7);
-        assert_eq!(args.host_webhook_urls, ["https://x.example/h"], "a list given replaces the file's whole");
-        assert_eq!(args.listen.to_string(), "127.0.0.1:9100");
+        assert_eq!(args.access.rate_limit, 7);
+        assert_eq!(
+            args.host_webhooks.host_webhook_urls,
+            ["https://x.example/h"],
+            "a list given replaces the file's whole"
+        );
+        assert_eq!(args.serving.listen.to_string(), "127.0.0.1:9100");
         let args = serve(with_file(FILE, &["--log-format", "text", "serve", "--access", "open"]).unwrap());
-        assert_eq!(args.access, AccessMode::Open);
+        assert_eq!(args.access.access, AccessMode::Open);
     }
 
     #[test]
@@ -483,9 +533,34 @@ log-format = "json"
         let said = refused("data_dir = \"/srv\"\n");
         assert!(said.contains("line 1: `data_dir` is spelled as its flag in this file: write `data-dir`"), "{said}");
         let said = refused("[serve]\nlisten = \"127.0.0.1:1\"\n");
-        assert!(said.contains("`[serve]` is a table, and this file has none"), "{said}");
+        assert!(
+            said.contains("line 1: `[serve]` is no group of serve's options; the groups are `[serving]`"),
+            "{said}"
+        );
         let said = refused("config = \"other.toml\"\n");
         assert!(said.contains("one file cannot name another"), "{said}");
+    }
+
+    /// The groups `vstage serve --help` shows are the file's tables; an option is in its own group's or at the top.
+    #[test]
+    fn options_may_be_written_in_their_groups_tables() {
+        let file = "workers = 2\n\n[storage]\ndata-dir = \"/srv/vstage\"\nupload-quota-mb = 10\n\n\
+                    [time-outs]\nheader-timeout-s = 5\n\n[host-webhooks]\nhost-webhook-url = [\"https://b.example/h\"]\n";
+        let args = serve(with_file(file, &["serve"]).unwrap());
+        assert_eq!(args.serving.workers.map(usize::from), Some(2));
+        assert_eq!(args.storage.database.data_dir, std::path::Path::new("/srv/vstage"));
+        assert_eq!(args.storage.upload_quota_mb, 10);
+        assert_eq!(args.timeouts.header_timeout_s, 5);
+        assert_eq!(args.host_webhooks.host_webhook_urls, ["https://b.example/h"]);
+        let said = refused("[storage]\nrate-limit = 5\n");
+        assert!(
+            said.contains("line 2: `rate-limit` is not one of `[storage]`'s options: write it in `[access]`"),
+            "{said}"
+        );
+        let said = refused("[limits]\n[limits.more]\nworkers = 1\n");
+        assert!(said.contains("a table inside a table"), "{said}");
+        let said = refused("[storage]\napi-key = \"k\"\n");
+        assert!(said.contains("secrets are not kept in this file"), "{said}");
     }
 
     #[test]
@@ -528,7 +603,11 @@ log-format = "json"
         assert!(said.contains("`database` carries a password") && said.contains("VSTAGE_DATABASE_URL"), "{said}");
         assert!(!said.contains("hunter2"), "{said}");
         let args = serve(with_file("database = \"postgres://vstage@db.internal/vstage\"\n", &["serve"]).unwrap());
-        assert_eq!(args.database.as_deref(), Some("postgres://vstage@db.internal/vstage"), "no password, no secret");
+        assert_eq!(
+            args.storage.database.database.as_deref(),
+            Some("postgres://vstage@db.internal/vstage"),
+            "no password, no secret"
+        );
     }
 
     #[test]

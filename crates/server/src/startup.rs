@@ -83,50 +83,54 @@ impl Foundation {
     /// Everything `args` and `secrets` name, made and checked in order; `local_url` is where this server listens.
     pub async fn lay(args: &ServeArgs, local_url: &str, secrets: Secrets) -> anyhow::Result<Foundation> {
         let access = Arc::new(access_from(args, secrets.widget)?);
-        let cors = cors_layer(&args.allow_origins)?;
-        let public_url = match &args.public_url {
+        let cors = cors_layer(&args.access.allow_origins)?;
+        let public_url = match &args.serving.public_url {
             Some(url) => checked_base("--public-url", url)?,
             None => local_url.to_string(),
         };
-        let store = storage::open(args.database.as_deref(), &args.data_dir).await?;
+        let store = storage::open(args.storage.database.database.as_deref(), &args.storage.database.data_dir).await?;
         let host_webhooks = HostWebhooks::new(
-            &args.host_webhook_urls,
+            &args.host_webhooks.host_webhook_urls,
             secrets.host_webhook.as_deref(),
             store.clone(),
             host_webhooks::Pacing {
-                first_retry: Duration::from_millis(args.host_webhook_retry_ms.max(1)),
-                attempt_timeout: Duration::from_secs(args.host_webhook_timeout_s),
-                per_receiver: usize::try_from(args.host_webhook_concurrency).unwrap_or(1),
+                first_retry: Duration::from_millis(args.host_webhooks.host_webhook_retry_ms.max(1)),
+                attempt_timeout: Duration::from_secs(args.host_webhooks.host_webhook_timeout_s),
+                per_receiver: usize::try_from(args.host_webhooks.host_webhook_concurrency).unwrap_or(1),
             },
         )?;
-        let files = objects::open(args.storage.as_deref(), &args.data_dir)?;
-        let location = match &args.storage {
+        let files = objects::open(args.storage.objects.as_deref(), &args.storage.database.data_dir)?;
+        let location = match &args.storage.objects {
             Some(location) => location.clone(),
-            None => format!("the folder results/ of --data-dir {}", args.data_dir.display()),
+            None => format!("the folder results/ of --data-dir {}", args.storage.database.data_dir.display()),
         };
         checks::store_works(files.results.as_ref(), &location).await?;
-        let (upstream, embedded_sandbox) = match &args.upstream {
+        let (upstream, embedded_sandbox) = match &args.service.upstream {
             Some(url) => (Upstream::remote(url, secrets.api_key)?, None),
             None => {
                 let uploads = format!("{public_url}/api/uploads/");
-                let (upstream, running) =
-                    Upstream::embedded_sandbox(&args.data_dir, &format!("{public_url}/sandbox"), &uploads).await?;
+                let (upstream, running) = Upstream::embedded_sandbox(
+                    &args.storage.database.data_dir,
+                    &format!("{public_url}/sandbox"),
+                    &uploads,
+                )
+                .await?;
                 (upstream, Some(running))
             }
         };
-        let upstream = upstream.with_direct_sync_url(args.direct_sync_url.as_deref())?;
+        let upstream = upstream.with_direct_sync_url(args.service.direct_sync_url.as_deref())?;
         let http = HttpClient::new()?;
-        if args.skip_checks.contains(&SkippableCheck::Upstream) {
+        if args.serving.skip_checks.contains(&SkippableCheck::Upstream) {
             checks::skipped("the service and its key");
         } else {
             checks::upstream_accepts_the_key(&upstream, &http).await?;
         }
         let credentials = Arc::new(content_credentials(args, store.as_ref(), embedded_sandbox.is_some()).await?);
-        let loader = Loader::from_dist(&args.dist).allowing(&args.allow_origins);
-        if args.skip_checks.contains(&SkippableCheck::Widget) {
+        let loader = Loader::from_dist(&args.serving.dist).allowing(&args.access.allow_origins);
+        if args.serving.skip_checks.contains(&SkippableCheck::Widget) {
             checks::skipped("the widget's files");
         } else {
-            checks::widget_is_built(&args.dist, &loader)?;
+            checks::widget_is_built(&args.serving.dist, &loader)?;
         }
         Ok(Foundation {
             access,
@@ -153,8 +157,8 @@ async fn content_credentials(
     embedded: bool,
 ) -> anyhow::Result<ContentCredentials> {
     let maker = if embedded { "vstage sandbox" } else { "Virtual Staging AI" };
-    let signer_files = (args.c2pa_cert.as_deref(), args.c2pa_key.as_deref());
-    ContentCredentials::for_server(signer_files, store, &args.data_dir, maker).await
+    let signer_files = (args.results.c2pa_cert.as_deref(), args.results.c2pa_key.as_deref());
+    ContentCredentials::for_server(signer_files, store, &args.storage.database.data_dir, maker).await
 }
 
 /// Open access (no widget token) is safe only where nobody else can connect; tokens need the secret. In open
@@ -162,16 +166,18 @@ async fn content_credentials(
 /// made once and kept in the data dir (the demo listing page mints its agents' tokens with it).
 fn access_from(args: &ServeArgs, from_env: Option<String>) -> anyhow::Result<Access> {
     let checked = |secret: String| WidgetSecret::new(&secret).map_err(anyhow::Error::msg);
-    match args.access {
-        AccessMode::Open if !args.listen.ip().is_loopback() => bail!(
+    match args.access.access {
+        AccessMode::Open if !args.serving.listen.ip().is_loopback() => bail!(
             "refusing to listen on {} with open access: anyone who reaches this address could spend the \
              account's photos. Listen on 127.0.0.1 behind your own reverse proxy, or use --access token.",
-            args.listen
+            args.serving.listen
         ),
         AccessMode::Open => {
-            let secret = match (from_env, &args.upstream) {
+            let secret = match (from_env, &args.service.upstream) {
                 (Some(secret), _) => Some(secret),
-                (None, None) => Some(secret::load_or_generate(&args.data_dir.join("widget-secret"), "wgs_")?),
+                (None, None) => {
+                    Some(secret::load_or_generate(&args.storage.database.data_dir.join("widget-secret"), "wgs_")?)
+                }
                 (None, Some(_)) => None,
             };
             Ok(Access::Open { tokens: secret.map(checked).transpose()? })

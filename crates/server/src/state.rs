@@ -90,8 +90,11 @@ impl AppState {
             board: true,
             access: access.name().into(),
         };
-        let window = (Duration::from_secs(args.event_keep_alive_s.max(1)), Duration::from_secs(args.event_window_s));
-        let events = Events::new(store.clone(), args.max_event_streams, window, host_webhooks.clone());
+        let window = (
+            Duration::from_secs(args.events.event_keep_alive_s.max(1)),
+            Duration::from_secs(args.events.event_window_s),
+        );
+        let events = Events::new(store.clone(), args.events.max_event_streams, window, host_webhooks.clone());
         let upstream = Arc::new(upstream);
         let verification = Arc::new(Verification::default());
         let readiness = Arc::new(
@@ -99,7 +102,7 @@ impl AppState {
                 .reporting(verification.clone()),
         );
         let uploads = Arc::new(Uploads::new(files.uploads, &public_url, store.clone(), upload_limits(args)));
-        let links = result_links(&access, &args.data_dir)?;
+        let links = result_links(&access, &args.storage.database.data_dir)?;
         let fetcher = ResultFetcher::new(http, upstream.sandbox().cloned(), public_url.clone())?;
         let kept = Arc::new(
             KeptResults::new(files.results, store.clone(), fetcher, &public_url, links.clone(), kept_limits(args))
@@ -110,7 +113,9 @@ impl AppState {
         let disclosures = shared.disclosures(links, &public_url);
         let receiver = shared.receiver(webhook_secret.clone(), access.clone(), events.clone(), verification);
         let guard = match *access {
-            Access::Open { .. } => Some(OpenGuard::new(listening, args.public_url.as_deref(), &args.allow_origins)),
+            Access::Open { .. } => {
+                Some(OpenGuard::new(listening, args.serving.public_url.as_deref(), &args.access.allow_origins))
+            }
             Access::Token(_) => None,
         };
         let allowances = shared.allowances();
@@ -122,7 +127,7 @@ impl AppState {
             webhook_secret,
             webhook_url,
             public_url,
-            body_timeout: seconds(args.body_timeout_s),
+            body_timeout: seconds(args.timeouts.body_timeout_s),
             kept,
             allowances,
             host_webhooks,
@@ -136,10 +141,10 @@ impl AppState {
             disclosures,
             receiver,
             capabilities,
-            dist: args.dist.clone(),
+            dist: args.serving.dist.clone(),
             loader,
             cors,
-            upload_timeout: seconds(args.upload_timeout_s),
+            upload_timeout: seconds(args.timeouts.upload_timeout_s),
         })
     }
 
@@ -165,8 +170,8 @@ impl Shared<'_> {
             kept: self.kept.clone(),
             links,
             public_url: public_url.to_string(),
-            default_profile: self.args.disclosure_profile,
-            max_a_day: self.args.max_disclosures_a_day,
+            default_profile: self.args.disclosure.disclosure_profile,
+            max_a_day: self.args.disclosure.max_disclosures_a_day,
             decoding: tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, usize::from)),
             host_webhooks: self.host_webhooks.clone(),
             verdicts: Default::default(),
@@ -188,8 +193,8 @@ impl Shared<'_> {
             kept: self.kept.clone(),
             verification,
             signature: SignatureFormat {
-                header: self.args.webhook_signature_header.clone(),
-                encoding: self.args.webhook_signature_encoding,
+                header: self.args.service.webhook_signature_header.clone(),
+                encoding: self.args.service.webhook_signature_encoding,
             },
             host_webhooks: self.host_webhooks.clone(),
         })
@@ -199,8 +204,8 @@ impl Shared<'_> {
     fn allowances(&self) -> Arc<Allowances> {
         Arc::new(Allowances {
             store: self.store.clone(),
-            defaults: self.args.allowance,
-            period: self.args.allowance_period,
+            defaults: self.args.limits.allowance,
+            period: self.args.limits.allowance_period,
             host_webhooks: self.host_webhooks.clone(),
         })
     }
@@ -209,7 +214,7 @@ impl Shared<'_> {
 /// Where the service sends its webhooks: the embedded sandbox reaches this server on loopback, the real service
 /// only at the public address (without one, live events are off).
 fn webhook_address(args: &ServeArgs, embedded: bool, listening: SocketAddr, public_url: &str) -> Option<String> {
-    match (embedded, &args.public_url) {
+    match (embedded, &args.serving.public_url) {
         (true, _) => Some(format!("http://{listening}/api/webhooks/service")),
         (false, Some(_)) => Some(format!("{public_url}/api/webhooks/service")),
         (false, None) => {
@@ -227,22 +232,22 @@ fn gate(args: &ServeArgs, access: Arc<Access>, embedded: bool) -> Arc<Gate> {
         // The demo page mints tokens for anyone who asks: only where nothing real is at stake.
         demo_subjects: embedded && !access.is_token() && access.widget_secret().is_some(),
         access,
-        rate_limit: RateLimit::per_minute(args.rate_limit).map(Arc::new),
-        in_flight: (args.max_in_flight > 0).then(|| Cap::new(args.max_in_flight, 1)),
+        rate_limit: RateLimit::per_minute(args.access.rate_limit).map(Arc::new),
+        in_flight: (args.access.max_in_flight > 0).then(|| Cap::new(args.access.max_in_flight, 1)),
     })
 }
 
 fn upload_limits(args: &ServeArgs) -> UploadLimits {
     UploadLimits {
-        quota: megabytes(args.upload_quota_mb),
-        retention: Some(args.upload_retention).filter(|retention| !retention.is_zero()),
+        quota: megabytes(args.storage.upload_quota_mb),
+        retention: Some(args.storage.upload_retention).filter(|retention| !retention.is_zero()),
     }
 }
 
 fn kept_limits(args: &ServeArgs) -> KeptLimits {
     KeptLimits {
-        quota: megabytes(args.results_quota_mb),
-        retention: Some(args.results_retention).filter(|retention| !retention.is_zero()),
+        quota: megabytes(args.results.results_quota_mb),
+        retention: Some(args.results.results_retention).filter(|retention| !retention.is_zero()),
     }
 }
 
@@ -277,7 +282,7 @@ async fn webhook_secret(
     embedded: bool,
 ) -> anyhow::Result<WebhookSecret> {
     let given = from_env.is_some();
-    let kept_at = args.data_dir.join("webhook-secret.json");
+    let kept_at = args.storage.database.data_dir.join("webhook-secret.json");
     let kept = WebhookSecret::load(from_env, Some(kept_at.clone()))?;
     let secret = match kept.current() {
         Some(secret) => secret,
@@ -286,7 +291,7 @@ async fn webhook_secret(
             kept.replace(Some(secret.clone()))?;
             secret
         }
-        None if args.set_webhook_secret => {
+        None if args.service.set_webhook_secret => {
             bail!("--set-webhook-secret sets VSTAGE_WEBHOOK_SECRET on the service; set that variable too")
         }
         None => {
@@ -294,7 +299,7 @@ async fn webhook_secret(
             return Ok(kept);
         }
     };
-    if !embedded && !args.set_webhook_secret {
+    if !embedded && !args.service.set_webhook_secret {
         return Ok(kept);
     }
     let mut request = upstream.own_request(Method::POST, "/v2/user/webhook-secret")?;

@@ -5,15 +5,15 @@ use crate::commands::say;
 use crate::startup::{Foundation, Secrets};
 
 pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
-    let foundation = Foundation::lay(&args, &format!("http://{}", args.listen), Secrets::from_env()).await?;
+    let foundation = Foundation::lay(&args, &format!("http://{}", args.serving.listen), Secrets::from_env()).await?;
     let credentials = foundation.credentials.describe();
     drop(foundation);
     say("vstage check: the database, the store, the service with its key and the widget are ready");
     say(&format!("vstage check: {credentials}"));
     say(&format!(
         "vstage check: webhook deliveries are verified by the signature in their {} header, written as {}",
-        args.webhook_signature_header,
-        args.webhook_signature_encoding.name()
+        args.service.webhook_signature_header,
+        args.service.webhook_signature_encoding.name()
     ));
     say(
         "vstage check: refused deliveries are named by a running server's /readyz (\"webhooks\") and counted in /metrics",

@@ -17,10 +17,10 @@ use crate::storage::store::Store;
 use crate::{app, metrics};
 
 pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
-    let listener = bind(args.listen).await?;
+    let listener = bind(args.serving.listen).await?;
     let listening = listener.local_addr()?;
     let Started { state, store, embedded_sandbox } = start(&args, listening, Secrets::from_env()).await?;
-    if let Some(address) = args.metrics_listen {
+    if let Some(address) = args.serving.metrics_listen {
         let listener = bind(address).await?;
         say(&format!("vstage metrics on http://{}/metrics", listener.local_addr()?));
         let app = metrics::routes(move || store.pool_state());
@@ -37,9 +37,9 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         live_events.close();
     };
     let options = serving_options(&args);
-    let per_address = (args.max_connections_per_address > 0).then(|| serving::PerAddress {
-        cap: Cap::new(args.max_connections_per_address, 1),
-        trusted_proxies: args.trusted_proxies.iter().map(|ip| ip.to_canonical()).collect(),
+    let per_address = (args.limits.max_connections_per_address > 0).then(|| serving::PerAddress {
+        cap: Cap::new(args.limits.max_connections_per_address, 1),
+        trusted_proxies: args.access.trusted_proxies.iter().map(|ip| ip.to_canonical()).collect(),
     });
     let for_each_worker: serving::AppFactory = Arc::new(move || app::for_this_worker(&state));
     serving::serve(listener, options, per_address, for_each_worker, stopping).await?;
@@ -76,13 +76,13 @@ pub async fn start(args: &ServeArgs, listening: SocketAddr, secrets: Secrets) ->
 /// How `args` say connections are served.
 pub fn serving_options(args: &ServeArgs) -> serving::Options {
     serving::Options {
-        workers: args.workers.unwrap_or_else(serving::default_workers),
-        header_timeout: Some(Duration::from_secs(args.header_timeout_s)).filter(|timeout| !timeout.is_zero()),
-        send_timeout: Some(Duration::from_secs(args.send_timeout_s)).filter(|timeout| !timeout.is_zero()),
-        max_connections: args.max_connections.max(1),
-        min_rate: (args.min_transfer_bytes > 0).then(|| serving::min_rate::MinRate {
-            bytes: args.min_transfer_bytes,
-            window: Duration::from_secs(args.transfer_window_s),
+        workers: args.serving.workers.unwrap_or_else(serving::default_workers),
+        header_timeout: Some(Duration::from_secs(args.timeouts.header_timeout_s)).filter(|timeout| !timeout.is_zero()),
+        send_timeout: Some(Duration::from_secs(args.timeouts.send_timeout_s)).filter(|timeout| !timeout.is_zero()),
+        max_connections: args.limits.max_connections.max(1),
+        min_rate: (args.timeouts.min_transfer_bytes > 0).then(|| serving::min_rate::MinRate {
+            bytes: args.timeouts.min_transfer_bytes,
+            window: Duration::from_secs(args.timeouts.transfer_window_s),
         }),
     }
 }
