@@ -16,12 +16,12 @@ use crate::host::use_host;
 /// `www/style.css`, compiled in (minified by `build.rs`): the shell (header, usage, navigation, panels, buttons).
 pub const CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/style.css"));
 
-type Shared = OnceCell<Option<CssStyleSheet>>;
+type SharedSheet = OnceCell<Option<CssStyleSheet>>;
 
 thread_local! {
-    static SHELL: Shared = const { OnceCell::new() };
-    static SCREENS: Shared = const { OnceCell::new() };
-    static PAGES: Shared = const { OnceCell::new() };
+    static SHELL: SharedSheet = const { OnceCell::new() };
+    static SCREENS: SharedSheet = const { OnceCell::new() };
+    static PAGES: SharedSheet = const { OnceCell::new() };
 }
 
 /// The shadow root a studio lives in, for the screens' styles.
@@ -46,7 +46,7 @@ pub fn apply_page_styles() {
     apply_in_studio(&PAGES, "pages", include_str!(concat!(env!("OUT_DIR"), "/pages.css")));
 }
 
-fn apply_in_studio(shared: &'static LocalKey<Shared>, name: &str, css: &str) {
+fn apply_in_studio(shared: &'static LocalKey<SharedSheet>, name: &str, css: &str) {
     let Some(StudioRoot(root)) = use_context::<StudioRoot>() else { return };
     if let Err(error) = adopt(&root, shared, name, css)
         && let Some(host) = use_host()
@@ -57,7 +57,7 @@ fn apply_in_studio(shared: &'static LocalKey<Shared>, name: &str, css: &str) {
 
 /// Adopts `shared`'s sheet of `css` in `root`, once: one sheet for every root, or where a browser cannot construct
 /// one, a `<style>` (marked with `name`).
-fn adopt(root: &ShadowRoot, shared: &'static LocalKey<Shared>, name: &str, css: &str) -> Result<(), JsValue> {
+fn adopt(root: &ShadowRoot, shared: &'static LocalKey<SharedSheet>, name: &str, css: &str) -> Result<(), JsValue> {
     let sheet = shared.with(|shared| shared.get_or_init(|| constructed(css).ok()).clone());
     match sheet {
         Some(sheet) => {

@@ -25,8 +25,6 @@ use crate::multi_view;
 use crate::renders;
 use crate::{SandboxState, SyncWindow};
 
-type Shared = State<Arc<SandboxState>>;
-
 pub fn routes() -> Router<Arc<SandboxState>> {
     Router::new()
         .route("/status", get(status))
@@ -49,7 +47,10 @@ async fn status() -> StatusCode {
 }
 
 /// `GET /v2/user`.
-async fn user(State(state): Shared, Authenticated(account): Authenticated) -> Result<Json<User>, SandboxError> {
+async fn user(
+    State(state): State<Arc<SandboxState>>,
+    Authenticated(account): Authenticated,
+) -> Result<Json<User>, SandboxError> {
     let counted = account.clone();
     let (used, period) = state.store.run(move |db| accounts::usage(db, &counted)).await?;
     Ok(Json(account.as_user(used, period)))
@@ -57,7 +58,7 @@ async fn user(State(state): Shared, Authenticated(account): Authenticated) -> Re
 
 /// `POST /v2/user/webhook-secret`: sets or replaces the secret that signs this account's webhooks.
 async fn set_webhook_secret(
-    State(state): Shared,
+    State(state): State<Arc<SandboxState>>,
     Authenticated(account): Authenticated,
     JsonBody(request): JsonBody<SetWebhookSecret>,
 ) -> Result<Json<Message>, SandboxError> {
@@ -72,7 +73,7 @@ async fn set_webhook_secret(
 
 /// `DELETE /v2/user/webhook-secret`: webhooks are sent unsigned from now on.
 async fn delete_webhook_secret(
-    State(state): Shared,
+    State(state): State<Arc<SandboxState>>,
     Authenticated(account): Authenticated,
 ) -> Result<Json<Message>, SandboxError> {
     let removed = state.store.run(move |db| accounts::set_webhook_secret(db, &account.uid, None)).await?;
@@ -82,7 +83,7 @@ async fn delete_webhook_secret(
 
 /// `GET /v2/renders`.
 async fn list_renders(
-    State(state): Shared,
+    State(state): State<Arc<SandboxState>>,
     Authenticated(account): Authenticated,
     QueryParams(query): QueryParams<ListRenders>,
 ) -> Result<Json<RenderPage>, SandboxError> {
@@ -91,7 +92,7 @@ async fn list_renders(
 
 /// `POST /v2/renders`.
 async fn create_render(
-    State(state): Shared,
+    State(state): State<Arc<SandboxState>>,
     Extension(window): Extension<SyncWindow>,
     Authenticated(account): Authenticated,
     JsonBody(request): JsonBody<CreateRender>,
@@ -116,7 +117,7 @@ async fn create_render(
 
 /// `POST /v2/renders/bulk`.
 async fn create_renders_in_bulk(
-    State(state): Shared,
+    State(state): State<Arc<SandboxState>>,
     Extension(window): Extension<SyncWindow>,
     Authenticated(account): Authenticated,
     JsonBody(request): JsonBody<BulkCreateRenders>,
@@ -144,7 +145,7 @@ async fn create_renders_in_bulk(
 
 /// `GET /v2/renders/{render_id}`.
 async fn get_render(
-    State(state): Shared,
+    State(state): State<Arc<SandboxState>>,
     Authenticated(account): Authenticated,
     Path(render_id): Path<String>,
     QueryParams(query): QueryParams<GetRender>,
@@ -169,7 +170,7 @@ struct VariationsQuery {
 /// `variations.items`, `variations`, `items` or the answer itself as the list (iconicvirtualai/iconic-virtual-vsai-demo,
 /// pages/api/post-checkout.ts and pages/api/vsai-variation-result.ts).
 async fn list_variations(
-    State(state): Shared,
+    State(state): State<Arc<SandboxState>>,
     Authenticated(account): Authenticated,
     Path(render_id): Path<String>,
     QueryParams(query): QueryParams<VariationsQuery>,
@@ -185,7 +186,7 @@ async fn list_variations(
 
 /// `POST /v2/renders/{render_id}/variations`.
 async fn add_variations(
-    State(state): Shared,
+    State(state): State<Arc<SandboxState>>,
     Extension(window): Extension<SyncWindow>,
     Authenticated(account): Authenticated,
     Path(render_id): Path<String>,
@@ -208,7 +209,7 @@ async fn add_variations(
 
 /// `POST /v2/renders/variations/bulk`.
 async fn add_variations_in_bulk(
-    State(state): Shared,
+    State(state): State<Arc<SandboxState>>,
     Extension(window): Extension<SyncWindow>,
     Authenticated(account): Authenticated,
     JsonBody(request): JsonBody<BulkAddVariations>,
@@ -230,7 +231,7 @@ async fn add_variations_in_bulk(
 
 /// `GET /v2/renders/{render_id}/variations/{variation_id}`.
 async fn get_variation(
-    State(state): Shared,
+    State(state): State<Arc<SandboxState>>,
     Authenticated(account): Authenticated,
     Path((render_id, variation_id)): Path<(String, String)>,
 ) -> Result<Json<Variation>, SandboxError> {

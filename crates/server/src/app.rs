@@ -30,7 +30,7 @@ use crate::{
 };
 
 /// The app of the worker whose thread calls it.
-pub fn for_this_worker(state: &AppState) -> anyhow::Result<serving::App> {
+pub fn build(state: &AppState) -> anyhow::Result<serving::App> {
     let http = HttpClient::new()?;
     let proxy = Arc::new(Proxy { state: state.proxy.clone(), http: http.clone() });
     let fetcher =
@@ -63,13 +63,13 @@ pub fn for_this_worker(state: &AppState) -> anyhow::Result<serving::App> {
     let guard = state.guard.clone();
     let ids = RequestIds::new()?;
     Ok(Arc::new(move |mut request, peer| {
-        let begun = ids.begin(&request);
+        let open_request = ids.begin(&request);
         let slow_body = SlowBody::of(&request);
         if let Some(Err(refused)) =
             guard.as_ref().map(|guard| guard.check(request.method(), request.uri(), request.headers()))
         {
             let refused = not_sniffed(axum::response::IntoResponse::into_response(refused));
-            return Box::pin(std::future::ready(begun.end(refused)));
+            return Box::pin(std::future::ready(open_request.end(refused)));
         }
         if needs_peer {
             request.extensions_mut().insert(ConnectInfo(peer));
@@ -79,7 +79,7 @@ pub fn for_this_worker(state: &AppState) -> anyhow::Result<serving::App> {
                 Some(slow_body) => slow_body.answer(response),
                 None => response,
             };
-            begun.end(not_sniffed(response))
+            open_request.end(not_sniffed(response))
         }))
     }))
 }
@@ -152,7 +152,7 @@ fn router(state: &AppState, proxy: Arc<Proxy>, fetcher: ResultFetcher, http: Htt
         .merge(health::routes(state.readiness.clone()))
         .merge(metrics::elsewhere().layer(axum::middleware::from_fn(error::json_errors)))
         .merge(static_files::router(&state.dist))
-        .layer(axum::middleware::from_fn(metrics::name_the_route))
+        .layer(axum::middleware::from_fn(metrics::by_route))
 }
 
 /// Every answer is read as the type it says (`X-Content-Type-Options: nosniff`): a relayed body is never run as

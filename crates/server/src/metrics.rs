@@ -246,7 +246,7 @@ pub fn metrics() -> &'static Metrics {
 pub struct AnsweredBy(pub Cow<'static, str>);
 
 /// Middleware for the router: names the response by the route that matched it.
-pub async fn name_the_route(matched: Option<MatchedPath>, request: Request, next: Next) -> Response {
+pub async fn by_route(matched: Option<MatchedPath>, request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
     if let Some(matched) = matched {
         response.extensions_mut().insert(AnsweredBy(Cow::Owned(matched.as_str().to_string())));

@@ -23,7 +23,7 @@ pub struct RequestIds {
 }
 
 /// A request under way: what its line and metrics need once it is answered.
-pub struct Begun {
+pub struct OpenRequest {
     id: HeaderValue,
     method: Method,
     api: bool,
@@ -37,13 +37,13 @@ impl RequestIds {
         Ok(RequestIds { prefix: hex::encode(bytes), next: AtomicU64::new(1) })
     }
 
-    pub fn begin<B>(&self, request: &Request<B>) -> Begun {
+    pub fn begin<B>(&self, request: &Request<B>) -> OpenRequest {
         let given = request.headers().get(&REQUEST_ID).filter(|id| is_plain(id.as_bytes())).cloned();
         let id = given.unwrap_or_else(|| {
             let number = self.next.fetch_add(1, Ordering::Relaxed);
             HeaderValue::from_str(&self.numbered(number)).unwrap_or(HeaderValue::from_static("-"))
         });
-        Begun {
+        OpenRequest {
             id,
             method: request.method().clone(),
             api: request.uri().path().starts_with("/api/"),
@@ -67,7 +67,7 @@ impl RequestIds {
     }
 }
 
-impl Begun {
+impl OpenRequest {
     /// Logs and counts the answer, and gives it the request's id.
     pub fn end(self, mut response: Response) -> Response {
         let took = self.started.elapsed();

@@ -59,7 +59,7 @@ impl std::fmt::Debug for Secrets {
 }
 
 /// The parts the server is assembled from, each known to work.
-pub struct Foundation {
+pub struct ServerParts {
     pub access: Arc<Access>,
     pub cors: Option<CorsLayer>,
     /// The address browsers and the service reach this server at.
@@ -79,9 +79,9 @@ pub struct Foundation {
     pub credentials: Arc<ContentCredentials>,
 }
 
-impl Foundation {
+impl ServerParts {
     /// Everything `args` and `secrets` name, made and checked in order; `local_url` is where this server listens.
-    pub async fn lay(args: &ServeArgs, local_url: &str, secrets: Secrets) -> anyhow::Result<Foundation> {
+    pub async fn make(args: &ServeArgs, local_url: &str, secrets: Secrets) -> anyhow::Result<ServerParts> {
         let access = Arc::new(access_from(args, secrets.widget)?);
         let cors = cors_layer(&args.access.allow_origins)?;
         let public_url = match &args.serving.public_url {
@@ -132,7 +132,7 @@ impl Foundation {
         } else {
             checks::widget_is_built(&args.serving.dist, &loader)?;
         }
-        Ok(Foundation {
+        Ok(ServerParts {
             access,
             cors,
             public_url,

@@ -23,14 +23,14 @@ use crate::health::Readiness;
 use crate::host_webhooks::HostWebhooks;
 use crate::live::events::Events;
 use crate::live::verification::Verification;
-use crate::live::webhooks::{Receiver, SignatureFormat, WebhookSecret};
+use crate::live::webhooks::{SignatureFormat, WebhookReceiver, WebhookSecret};
 use crate::proxy::ProxyState;
 use crate::results::fetch::ResultFetcher;
 use crate::results::kept::{KeptLimits, KeptResults};
 use crate::results::links::LinkKey;
 use crate::secret;
 use crate::site::loader::Loader;
-use crate::startup::Foundation;
+use crate::startup::ServerParts;
 use crate::storage::boards::Boards;
 use crate::storage::ownership::Ownership;
 use crate::storage::store::Store;
@@ -48,7 +48,7 @@ pub struct AppState {
     pub uploads: Arc<Uploads>,
     /// Chosen results' records, pages and QR codes.
     pub disclosures: Arc<Disclosures>,
-    pub receiver: Arc<Receiver>,
+    pub receiver: Arc<WebhookReceiver>,
     pub capabilities: Capabilities,
     /// The widget's release build, served as the studio's files.
     pub dist: std::path::PathBuf,
@@ -63,11 +63,11 @@ impl AppState {
     /// embedded sandbox (`embedded`) or `--set-webhook-secret`, the service's webhook secret is set here.
     pub async fn assemble(
         args: &ServeArgs,
-        parts: Foundation,
+        parts: ServerParts,
         embedded: bool,
         listening: SocketAddr,
     ) -> anyhow::Result<AppState> {
-        let Foundation {
+        let ServerParts {
             access,
             cors,
             public_url,
@@ -109,7 +109,7 @@ impl AppState {
                 .reporting_to(host_webhooks.clone())
                 .signing(credentials, uploads.clone(), &public_url),
         );
-        let shared = Shared { args, store: &store, kept: &kept, host_webhooks: &host_webhooks };
+        let shared = CommonParts { args, store: &store, kept: &kept, host_webhooks: &host_webhooks };
         let disclosures = shared.disclosures(links, &public_url);
         let receiver = shared.receiver(webhook_secret.clone(), access.clone(), events.clone(), verification);
         let guard = match *access {
@@ -155,14 +155,14 @@ impl AppState {
 }
 
 /// What several of the state's parts are made with.
-struct Shared<'a> {
+struct CommonParts<'a> {
     args: &'a ServeArgs,
     store: &'a Arc<dyn Store>,
     kept: &'a Arc<KeptResults>,
     host_webhooks: &'a Option<Arc<HostWebhooks>>,
 }
 
-impl Shared<'_> {
+impl CommonParts<'_> {
     /// Chosen results' records, their pages and QR codes, with links signed by `links`.
     fn disclosures(&self, links: LinkKey, public_url: &str) -> Arc<Disclosures> {
         Arc::new(Disclosures {
@@ -185,8 +185,8 @@ impl Shared<'_> {
         access: Arc<Access>,
         events: Arc<Events>,
         verification: Arc<Verification>,
-    ) -> Arc<Receiver> {
-        Arc::new(Receiver {
+    ) -> Arc<WebhookReceiver> {
+        Arc::new(WebhookReceiver {
             secret,
             access,
             events,

@@ -2,12 +2,12 @@
 
 use crate::cli::ServeArgs;
 use crate::commands::say;
-use crate::startup::{Foundation, Secrets};
+use crate::startup::{Secrets, ServerParts};
 
 pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
-    let foundation = Foundation::lay(&args, &format!("http://{}", args.serving.listen), Secrets::from_env()).await?;
-    let credentials = foundation.credentials.describe();
-    drop(foundation);
+    let parts = ServerParts::make(&args, &format!("http://{}", args.serving.listen), Secrets::from_env()).await?;
+    let credentials = parts.credentials.describe();
+    drop(parts);
     say("vstage check: the database, the store, the service with its key and the widget are ready");
     say(&format!("vstage check: {credentials}"));
     say(&format!(

@@ -11,7 +11,7 @@ use crate::access::cap::Cap;
 use crate::cli::ServeArgs;
 use crate::commands::{announce, bind, say};
 use crate::serving::{self, shutdown};
-use crate::startup::{Foundation, Secrets};
+use crate::startup::{Secrets, ServerParts};
 use crate::state::AppState;
 use crate::storage::store::Store;
 use crate::{app, metrics};
@@ -41,7 +41,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         cap: Cap::new(args.limits.max_connections_per_address, 1),
         trusted_proxies: args.access.trusted_proxies.iter().map(|ip| ip.to_canonical()).collect(),
     });
-    let for_each_worker: serving::AppFactory = Arc::new(move || app::for_this_worker(&state));
+    let for_each_worker: serving::AppFactory = Arc::new(move || app::build(&state));
     serving::serve(listener, options, per_address, for_each_worker, stopping).await?;
     drop(embedded_sandbox);
     say("vstage stopped");
@@ -61,7 +61,7 @@ pub struct Started {
 /// beside the requests: removing expired uploads and kept results, and delivering the host's webhooks. `listening`
 /// is the address the server answers at.
 pub async fn start(args: &ServeArgs, listening: SocketAddr, secrets: Secrets) -> anyhow::Result<Started> {
-    let mut parts = Foundation::lay(args, &format!("http://{listening}"), secrets).await?;
+    let mut parts = ServerParts::make(args, &format!("http://{listening}"), secrets).await?;
     let embedded_sandbox = parts.embedded_sandbox.take();
     let store = parts.store.clone();
     let state = Arc::new(AppState::assemble(args, parts, embedded_sandbox.is_some(), listening).await?);

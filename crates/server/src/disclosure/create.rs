@@ -71,7 +71,7 @@ impl Recorder {
         if let Some(recorded) = store.disclosure_of_choice(&choice).await? {
             return Ok(self.disclosures.shown(&recorded));
         }
-        self.within_a_days_records(subject).await?;
+        self.check_daily_cap(subject).await?;
         let chosen = match v1_output {
             Some(output) => self.v1_output(subject, &request.render_id, output).await?,
             None => self.variation(subject, &request).await?,
@@ -122,7 +122,7 @@ impl Recorder {
         let cap = RecordsCap { most: self.disclosures.max_a_day, since: record.created_at - DAY_MS };
         let recorded = match store.record_disclosure(&record, &reported, Some(cap)).await? {
             Ok(recorded) => recorded,
-            Err(CapReached { oldest, .. }) => return Err(self.days_records_made(oldest, record.created_at)),
+            Err(CapReached { oldest, .. }) => return Err(self.daily_cap_reached(oldest, record.created_at)),
         };
         if let Some(hooks) = &self.disclosures.host_webhooks {
             hooks.wake();
@@ -142,17 +142,17 @@ impl Recorder {
     /// A subject makes at most `--max-disclosures-a-day` new records in any 24 hours; beyond, 429 until the oldest
     /// of them is a day old. Asked before the work of a choice, so that a subject at its cap is refused at once;
     /// `record_disclosure` counts again as it records.
-    async fn within_a_days_records(&self, subject: &Subject) -> Result<(), ServerError> {
+    async fn check_daily_cap(&self, subject: &Subject) -> Result<(), ServerError> {
         let now = now_millis();
         let (made, oldest) = self.disclosures.store.disclosures_since(subject.as_str(), now - DAY_MS).await?;
         match made < self.disclosures.max_a_day {
             true => Ok(()),
-            false => Err(self.days_records_made(oldest, now)),
+            false => Err(self.daily_cap_reached(oldest, now)),
         }
     }
 
     /// The refusal of one more record `now`, the oldest of the day's made at `oldest`.
-    fn days_records_made(&self, oldest: Option<i64>, now: i64) -> ServerError {
+    fn daily_cap_reached(&self, oldest: Option<i64>, now: i64) -> ServerError {
         let most = self.disclosures.max_a_day;
         let wait_ms = oldest.map_or(DAY_MS, |oldest| oldest + DAY_MS - now).clamp(1000, DAY_MS);
         let retry_after_s = (wait_ms as u64).div_ceil(1000);

@@ -114,7 +114,7 @@ impl WebhookSecret {
 }
 
 #[derive(Debug)]
-pub struct Receiver {
+pub struct WebhookReceiver {
     pub secret: Arc<WebhookSecret>,
     pub access: Arc<Access>,
     pub events: Arc<Events>,
@@ -145,7 +145,7 @@ pub struct ReceiverQuery {
 
 /// `POST /api/webhooks/service`.
 pub async fn receive(
-    State(receiver): State<Arc<Receiver>>,
+    State(receiver): State<Arc<WebhookReceiver>>,
     Query(address): Query<ReceiverQuery>,
     headers: HeaderMap,
     body: Bytes,
@@ -177,7 +177,7 @@ pub async fn receive(
     Ok(acknowledged())
 }
 
-impl Receiver {
+impl WebhookReceiver {
     /// Refuses a delivery when this server has no secret to check it with, or its signature does not verify.
     fn verify(&self, headers: &HeaderMap, body: &[u8]) -> Result<(), ServerError> {
         if !self.secret.is_set() {

@@ -102,7 +102,7 @@ fn starts_with_ignoring_case(text: &str, start: &str) -> bool {
 fn own_error(answer: Answer, sent: &[&[u8]]) -> Answer {
     let status = answer.status;
     let theirs = serde_json::from_slice::<Message>(&answer.body).ok().map(|message| message.message);
-    let message = theirs.filter(|message| fit_to_pass_on(message, sent)).unwrap_or_else(|| said_for(status));
+    let message = theirs.filter(|message| safe_to_relay(message, sent)).unwrap_or_else(|| said_for(status));
     let mut headers = HeaderMap::new();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     let retry_after = answer.headers.get(RETRY_AFTER).filter(|value| value.as_bytes().iter().all(u8::is_ascii_digit));
@@ -130,7 +130,7 @@ pub fn to_a_token_holder(answer: Answer) -> Answer {
 }
 
 /// Short plain text with nothing in it this server sent (the key, or any stretch of it, or a header's value).
-fn fit_to_pass_on(message: &str, sent: &[&[u8]]) -> bool {
+fn safe_to_relay(message: &str, sent: &[&[u8]]) -> bool {
     let plain = !message.trim().is_empty()
         && message.chars().count() <= MESSAGE_CHARS
         && !message.chars().any(|c| c.is_control() || matches!(c, '<' | '>' | '\u{2028}' | '\u{2029}'));

@@ -69,7 +69,7 @@ impl Operation {
 
     /// Whether a call runs to its end, record included, even when its browser goes away: a creation the service
     /// has charged for, or a secret the service now signs with.
-    pub fn runs_to_its_end(self) -> bool {
+    pub fn must_finish(self) -> bool {
         matches!(
             self,
             Operation::CreateRender

@@ -187,7 +187,7 @@ impl Proxy {
             _ => (typed::rewritten(operation, &call, &body)?, None),
         };
         drop(body);
-        if operation.runs_to_its_end() {
+        if operation.must_finish() {
             Box::pin(self.after_success(&call, &relayed.body, subject, &references)).await?;
         }
         if let Some(render) = read_render {

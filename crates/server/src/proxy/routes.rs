@@ -158,7 +158,7 @@ where
         drop(slot);
         answer
     };
-    if !operation.runs_to_its_end() {
+    if !operation.must_finish() {
         return handled.await;
     }
     // A creation or a secret change runs to its end on its own, record included, even when the browser goes

@@ -111,7 +111,7 @@ pub async fn serve(
     for index in 0..workers.get() {
         let (handover, connections) = mpsc::unbounded_channel();
         handovers.push(handover);
-        let listener = Handed { connections };
+        let listener = WorkerConnections { connections };
         let (app, stop_requested, ended) = (app.clone(), stop_requested.clone(), ended.clone());
         std::thread::Builder::new()
             .name(format!("vstage-worker-{index}"))
@@ -173,7 +173,7 @@ pub async fn serve(
 
 /// One worker: its own runtime on this thread, its own app, the connections the acceptor hands it.
 fn run_worker(
-    mut listener: Handed,
+    mut listener: WorkerConnections,
     app: &AppFactory,
     options: Options,
     mut stop_requested: watch::Receiver<bool>,
@@ -229,11 +229,11 @@ async fn keep_timers_armed() {
 pub struct Peer(pub SocketAddr);
 
 /// A worker's side of the acceptor: connections arrive on a channel instead of from a socket.
-struct Handed {
+struct WorkerConnections {
     connections: mpsc::UnboundedReceiver<Handover>,
 }
 
-impl Handed {
+impl WorkerConnections {
     async fn accept(&mut self) -> (TcpStream, SocketAddr, Places) {
         loop {
             let Some((stream, peer, place)) = self.connections.recv().await else {

@@ -95,10 +95,10 @@ impl TestApp {
         };
         let widget_secret = secrets.widget.clone();
         let Started { state, embedded_sandbox, .. } = start(&args, address, secrets).await.expect("the server starts");
-        let app = crate::app::for_this_worker(&state).expect("the worker's app");
+        let app = crate::app::build(&state).expect("the worker's app");
         let factory: serving::AppFactory = {
             let state = state.clone();
-            Arc::new(move || crate::app::for_this_worker(&state))
+            Arc::new(move || crate::app::build(&state))
         };
         let options = serving::Options { workers: std::num::NonZeroUsize::MIN, ..serving_options(&args) };
         tokio::spawn(serving::serve(listener, options, None, factory, std::future::pending()));
