@@ -76,4 +76,4 @@ async fn clear(
 
 /// Through the whole app, in-process.
 #[cfg(test)]
-mod served;
+mod tests;

@@ -273,31 +273,6 @@ fn without_metadata(image: Bytes) -> Result<Bytes, ServerError> {
     }
 }
 
+/// Through the whole app, in-process, and its parts alone.
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_image_fetched_from_the_service_goes_into_a_zip_without_its_metadata() {
-        let fetched = without_metadata(Bytes::from(crate::testing::phone::phone_jpeg())).unwrap();
-        crate::testing::exiftool::assert_drawing_only(&fetched, "a result fetched for a ZIP");
-        assert_eq!(without_metadata(Bytes::from_static(b"%PDF-1.7")).unwrap(), "%PDF-1.7");
-    }
-
-    #[test]
-    fn names_come_from_the_photo_and_what_was_done() {
-        assert_eq!(photo_name(None, Some("https://p.example/photos/Living%20Room.JPG?v=2"), "rnd_1"), "living-room");
-        assert_eq!(photo_name(None, Some("data:image/png;base64,AAAA"), "rnd_1"), "rnd_1");
-        assert_eq!(photo_name(None, None, "rnd_1"), "rnd_1");
-        // never a path: what is left of a name made of dots and slashes is the render id
-        assert_eq!(photo_name(None, Some("https://p.example/../..%2F..%2Fetc"), "rnd_1"), "rnd_1");
-        // the agent's name for the photo comes first, when it has letters or digits
-        assert_eq!(photo_name(Some("Master Bedroom.jpeg"), Some("https://u.example/a1b2.jpg"), "r"), "master-bedroom");
-        assert_eq!(photo_name(Some("../.."), Some("https://u.example/a1b2.jpg"), "r"), "a1b2");
-        assert_eq!(file_safe("Scandinavian / modern"), "scandinavian---modern");
-    }
-}
-
-/// Through the whole app, in-process.
-#[cfg(test)]
-mod served;
+mod tests;

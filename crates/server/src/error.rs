@@ -178,4 +178,4 @@ pub fn with_causes(error: &(dyn std::error::Error + 'static)) -> String {
 
 /// Through the whole app, in-process.
 #[cfg(test)]
-mod served;
+mod tests;

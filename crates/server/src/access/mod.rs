@@ -292,19 +292,6 @@ fn page_origin(headers: &HeaderMap) -> Option<String> {
     origin.is_tuple().then(|| origin.ascii_serialization())
 }
 
-/// Through the whole app, in-process, with token access.
+/// Through the whole app, in-process, with token access, and its parts alone.
 #[cfg(test)]
-mod served;
-
-#[cfg(test)]
-mod tests {
-    use std::net::IpAddr;
-
-    #[test]
-    fn an_address_key_is_the_address_as_written() {
-        for address in ["127.0.0.1", "10.200.3.45", "0.0.0.0", "255.255.255.255", "::1", "::ffff:1.2.3.4", "fe80::1"] {
-            let ip: IpAddr = address.parse().unwrap();
-            assert_eq!(super::address_key(ip), format!("ip:{ip}"));
-        }
-    }
-}
+mod tests;

@@ -17,7 +17,7 @@ mod verified;
 
 /// Through the whole app, in-process.
 #[cfg(test)]
-mod served;
+mod tests;
 
 use std::sync::Arc;
 

@@ -9,7 +9,7 @@ pub mod deliver;
 pub mod events;
 pub mod lanes;
 #[cfg(test)]
-mod served;
+mod tests;
 
 use std::sync::Arc;
 use std::time::Duration;

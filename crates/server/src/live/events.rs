@@ -343,4 +343,4 @@ fn to_sse(event: &StoredEvent) -> Event {
 
 /// Through the whole app, in-process.
 #[cfg(test)]
-mod served;
+mod tests;

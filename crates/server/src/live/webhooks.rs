@@ -314,39 +314,6 @@ fn event_name(event_type: Option<&str>) -> String {
     }
 }
 
+/// Through the whole app, in-process, and its parts alone.
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn deliveries_verify_with_the_current_secret_only() {
-        let body = br#"{"event_type":"done"}"#;
-        let signature = vstage_api::signature::sign("s3cret", body);
-        let load = |secret: Option<&str>| WebhookSecret::load(secret.map(str::to_string), None).unwrap();
-        assert!(load(Some("s3cret")).verifies(body, &signature, Encoding::Any));
-        assert!(!load(Some("other")).verifies(body, &signature, Encoding::Any));
-        assert!(!load(None).verifies(body, &signature, Encoding::Any), "no secret, nothing verifies");
-        let rotated = load(Some("s3cret"));
-        rotated.replace(Some("rotated".into())).unwrap();
-        assert!(!rotated.verifies(body, &signature, Encoding::Any));
-        assert!(rotated.verifies(body, &vstage_api::signature::sign("rotated", body), Encoding::Hex));
-    }
-
-    #[test]
-    fn the_secret_never_shows_in_debug_output() {
-        let secret = WebhookSecret::load(Some("s3cret-xyz".into()), None).unwrap();
-        let shown = format!("{secret:?}");
-        assert!(!shown.contains("s3cret-xyz") && shown.contains("set: true"), "{shown}");
-    }
-
-    #[test]
-    fn event_names_are_plain_words() {
-        assert_eq!(event_name(Some("done")), "done");
-        assert_eq!(event_name(Some("evil\nretry: 1")), "unknown");
-        assert_eq!(event_name(None), "unknown");
-    }
-}
-
-/// Through the whole app, in-process.
-#[cfg(test)]
-mod served;
+mod tests;

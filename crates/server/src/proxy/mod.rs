@@ -16,7 +16,7 @@ mod unlisted;
 
 /// Through the whole app, in-process.
 #[cfg(test)]
-mod served;
+mod tests;
 
 use std::sync::Arc;
 use std::time::Duration;

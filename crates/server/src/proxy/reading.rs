@@ -126,4 +126,4 @@ pub fn render_answer<T: DeserializeOwned>(answer: &Answer, id: &str) -> Result<O
 
 /// Through the whole app, in-process.
 #[cfg(test)]
-mod served;
+mod tests;

@@ -350,11 +350,7 @@ mod tests {
         let dots = vec![("render_id", "..".to_string())];
         assert!(matches!(endpoint("/v2/renders/{render_id}").upstream_path(&dots), Err(ServerError::BadRequest(_))));
     }
-}
 
-/// Through the whole app, in-process, to the embedded sandbox.
-#[cfg(test)]
-mod served {
     use axum::body::Body;
     use axum::http::Method;
     use serde_json::{Value, json};

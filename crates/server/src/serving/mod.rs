@@ -9,9 +9,9 @@
 
 pub mod body_deadline;
 pub mod min_rate;
-#[cfg(test)]
-mod served;
 pub mod shutdown;
+#[cfg(test)]
+mod tests;
 
 use std::convert::Infallible;
 use std::future::Future;

@@ -308,11 +308,7 @@ mod tests {
         assert!(script.built().is_err());
         assert!(script.body.unwrap_err().contains("cargo xtask run"));
     }
-}
 
-/// Through the whole app, in-process.
-#[cfg(test)]
-mod served {
     use axum::body::Body;
     use axum::http::Method;
     use http_body_util::BodyExt;

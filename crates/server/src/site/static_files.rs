@@ -95,11 +95,7 @@ mod tests {
         assert!(!is_hashed_asset("/renders/rnd_0123456789abcdef"));
         assert!(!is_hashed_asset("/app.js"));
     }
-}
 
-/// Through the whole app, in-process.
-#[cfg(test)]
-mod served {
     use axum::body::Body;
     use axum::http::Method;
 

@@ -318,4 +318,4 @@ pub async fn serve(State(uploads): State<Arc<Uploads>>, Path(name): Path<String>
 
 /// Through the whole app, in-process.
 #[cfg(test)]
-mod served;
+mod tests;

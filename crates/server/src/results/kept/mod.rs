@@ -43,9 +43,9 @@ mod answers;
 mod copying;
 mod retention;
 mod routes;
-#[cfg(test)]
-mod served;
 mod signing;
+#[cfg(test)]
+mod tests;
 
 pub use answers::{has_finished_variations, has_finished_variations_in};
 pub use routes::{link_routes, routes};

@@ -2,6 +2,7 @@
 //! page) sends is read into the contract's types before anything leaves, the service is sent this server's own
 //! serialisation, and what the service answers is examined before the browser sees it; a multi-view render's
 //! photos are each checked. A recording stand-in shows what reached the service.
+//! After them, its parts alone, called directly.
 
 use std::time::Duration;
 
@@ -259,4 +260,73 @@ async fn multi_view_staging_goes_through_with_its_photos_checked() {
     let (status, refused) = check(private).answer().await;
     assert_eq!(status, 400);
     assert!(refused["message"].as_str().unwrap().contains("image_urls[1]"), "{refused}");
+}
+
+use super::*;
+
+fn render_call(render_id: &str) -> Call {
+    Call::GetRender { render_id: render_id.into(), query: Default::default() }
+}
+
+fn relayed_text(call: &Call, answer: &'static [u8]) -> (String, bool) {
+    let body = Bytes::from_static(answer);
+    let relayed = rewritten(Operation::GetRender, call, &body).unwrap();
+    let passed = relayed.body.as_ptr() == body.as_ptr();
+    (String::from_utf8(relayed.body.to_vec()).unwrap(), passed)
+}
+
+#[test]
+fn what_the_contract_does_not_hold_is_passed_on_when_safe() {
+    let answer = br#"{"id":"rnd_1","created_at":1700000000000,"eta":null,"account_email":"ops@example.com",
+        "room_detected":"bedroom","variations":{"items":[],"next_cursor":null,"internal":{"cost":3}}}"#;
+    let (written, passed) = relayed_text(&render_call("rnd_1"), answer);
+    assert!(written.contains(r#""id":"rnd_1""#) && written.contains(r#""room_detected":"bedroom""#), "{written}");
+    assert!(!written.contains("account_email") && !written.contains("internal"), "{written}");
+    assert!(!passed, "written again without the unsafe fields");
+}
+
+#[test]
+fn an_answer_this_server_would_write_as_it_came_passes_as_its_bytes() {
+    let answer = br#"{"id":"rnd_1", "created_at":1700000000000.5,"eta":null,"room_detected":"bed\u0072oom",
+        "variations":{"total_count":1,"next_cursor":null,"items":[{"id":"var_1","render_id":"rnd_1",
+        "created_at":1,"status":"processing","eta":null,"seed":7}]},"thumbnail":{"url":"https://x/t.jpg"}}"#;
+    let (written, passed) = relayed_text(&render_call("rnd_1"), answer);
+    assert!(passed, "the service's own bytes: {written}");
+    // a value the reading writes otherwise, a field it adds, a name repeated, an unsafe name deep down
+    for answer in [
+        br#"{"id":"rnd_1","created_at":1,"eta":null,"variations":{"items":[{"id":"v","render_id":"rnd_1",
+            "created_at":1,"status":"done","eta":null,"config":{"type":"staging","style":"modern"}}]}}"#
+            .as_slice(),
+        br#"{"id":"rnd_1","created_at":1}"#,
+        br#"{"id":"rnd_1","created_at":1,"eta":null,"seed":1,"seed":2}"#,
+        br#"{"id":"rnd_1","created_at":1,"eta":null,"extra":{"list":[{"owner":"o"}]}}"#,
+    ] {
+        let body = Bytes::copy_from_slice(answer);
+        let relayed = rewritten(Operation::GetRender, &render_call("rnd_1"), &body).unwrap();
+        let as_read: Value = serde_json::from_slice(&relayed.body).unwrap();
+        let render: Render = serde_json::from_slice(answer).unwrap();
+        let expected =
+            unlisted::merged(serde_json::from_slice(answer).unwrap(), serde_json::to_value(&render).unwrap());
+        assert_eq!(as_read, expected, "written as before: {}", String::from_utf8_lossy(answer));
+    }
+}
+
+#[test]
+fn an_answer_of_another_shape_is_a_bad_gateway() {
+    let call = Call::GetVariation { render_id: "rnd_1".into(), variation_id: "var_1".into() };
+    let error = rewritten(Operation::GetVariation, &call, &Bytes::from_static(br#"{"hello":"world"}"#)).unwrap_err();
+    assert!(matches!(error, ServerError::BadGateway(_)), "{error:?}");
+    let up = rewritten(Operation::Status, &Call::Status, &Bytes::from_static(b"<html>up</html>")).unwrap();
+    assert!(up.body.is_empty());
+    let another = Bytes::from_static(br#"{"id":"rnd_2","created_at":1,"eta":null}"#);
+    assert!(matches!(
+        rewritten(Operation::GetRender, &render_call("rnd_1"), &another),
+        Err(ServerError::BadGateway(_))
+    ));
+    let not_json = Bytes::from_static(b"<html>Bad gateway</html>");
+    let Err(ServerError::BadGateway(message)) = rewritten(Operation::GetRender, &render_call("rnd_1"), &not_json)
+    else {
+        panic!("not JSON is a 502")
+    };
+    assert!(message.contains("something other than data"), "{message}");
 }

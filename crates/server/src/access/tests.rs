@@ -1,6 +1,7 @@
 //! Token access through the whole app, in-process: tokens checked (expiry, signature, origin), each subject
 //! limited to its own renders, the rate limit and the caps on calls and connections, CORS only for the listed
 //! origins.
+//! After them, its parts alone, called directly.
 
 use std::time::Duration;
 
@@ -428,4 +429,14 @@ async fn each_subject_lists_its_own_v1_renders_which_v1_cannot() {
     assert_eq!(ids(&list(&bob, "").await.1, "render_id"), [bobs.as_str()], "bob sees only his");
     // another's render is no cursor of mine
     assert_eq!(list(&alice, &format!("?cursor={bobs}")).await.0, 400);
+}
+
+use std::net::IpAddr;
+
+#[test]
+fn an_address_key_is_the_address_as_written() {
+    for address in ["127.0.0.1", "10.200.3.45", "0.0.0.0", "255.255.255.255", "::1", "::ffff:1.2.3.4", "fe80::1"] {
+        let ip: IpAddr = address.parse().unwrap();
+        assert_eq!(super::address_key(ip), format!("ip:{ip}"));
+    }
 }

@@ -1,6 +1,7 @@
 //! The webhook receiver through the whole app, in-process: only deliveries signed with the webhook secret over
 //! their exact bytes are accepted, in any usual encoding of the signature or in the one the deployment sets;
 //! captured, misshapen and duplicate deliveries go no further.
+//! After them, its parts alone, called directly.
 
 use std::time::Duration;
 
@@ -110,4 +111,34 @@ async fn a_delivery_that_names_a_kind_but_is_not_its_shape_is_not_passed_on() {
     let not_done = json!({"event_type": "done", "render_id": "rnd_x", "timestamp": now, "x": 1}).to_string();
     let signed = hex::encode(signature(&server.webhook_secret(), not_done.as_bytes()));
     assert_eq!(server.deliver(not_done.as_bytes(), Some(&signed)).await, 400);
+}
+
+use super::*;
+
+#[test]
+fn deliveries_verify_with_the_current_secret_only() {
+    let body = br#"{"event_type":"done"}"#;
+    let signature = vstage_api::signature::sign("s3cret", body);
+    let load = |secret: Option<&str>| WebhookSecret::load(secret.map(str::to_string), None).unwrap();
+    assert!(load(Some("s3cret")).verifies(body, &signature, Encoding::Any));
+    assert!(!load(Some("other")).verifies(body, &signature, Encoding::Any));
+    assert!(!load(None).verifies(body, &signature, Encoding::Any), "no secret, nothing verifies");
+    let rotated = load(Some("s3cret"));
+    rotated.replace(Some("rotated".into())).unwrap();
+    assert!(!rotated.verifies(body, &signature, Encoding::Any));
+    assert!(rotated.verifies(body, &vstage_api::signature::sign("rotated", body), Encoding::Hex));
+}
+
+#[test]
+fn the_secret_never_shows_in_debug_output() {
+    let secret = WebhookSecret::load(Some("s3cret-xyz".into()), None).unwrap();
+    let shown = format!("{secret:?}");
+    assert!(!shown.contains("s3cret-xyz") && shown.contains("set: true"), "{shown}");
+}
+
+#[test]
+fn event_names_are_plain_words() {
+    assert_eq!(event_name(Some("done")), "done");
+    assert_eq!(event_name(Some("evil\nretry: 1")), "unknown");
+    assert_eq!(event_name(None), "unknown");
 }

@@ -2,6 +2,7 @@
 //! a photo counts against the allowance of the kind it produces (variations added one render at a time or in bulk,
 //! of another kind than the render was charged for), exactly under concurrency, at 0, N and no limit; and a failed
 //! render's refund lasts only while it produces nothing.
+//! After them, its parts alone, called directly.
 
 use axum::http::Method;
 use serde_json::{Value, json};
@@ -159,4 +160,29 @@ async fn open_access_reads_its_own_allowance_at_api_usage_and_the_account_at_v2_
         "{sentence}"
     );
     assert!(!sentence.contains("listing site"), "no listing site to ask on the operator's own studio: {sentence}");
+}
+
+use super::*;
+
+#[test]
+fn a_period_is_a_calendar_month_in_utc_unless_set_otherwise() {
+    // 2026-11-27T17:00:00Z, a Friday
+    let at = 1_795_798_800_000;
+    let month = AllowancePeriod::default().containing(at);
+    assert_eq!(month.start, 1_793_491_200_000, "1 November 2026");
+    assert_eq!(month.end, 1_796_083_200_000, "1 December 2026");
+    assert_eq!(month.renews_on(), "1 December 2026");
+    assert_eq!(AllowancePeriod::default().containing(month.end + 1).renews_on(), "1 January 2027");
+    assert_eq!(AllowancePeriod::default().containing(month.end - 1), month, "the last moment is in it");
+
+    let from_the_15th = AllowancePeriod::parse("month:15").unwrap();
+    assert_eq!(from_the_15th.containing(at).renews_on(), "15 December 2026");
+    let early_in_the_month = at - 20 * 86_400_000; // 7 November
+    assert_eq!(from_the_15th.containing(early_in_the_month).renews_on(), "15 November 2026");
+    let week = AllowancePeriod::parse("week").unwrap().containing(at);
+    assert_eq!((week.start, week.renews_on()), (1_795_392_000_000, "30 November 2026".into()), "Monday 23rd");
+    assert_eq!(AllowancePeriod::parse("day").unwrap().containing(at).renews_on(), "28 November 2026");
+    for wrong in ["month:29", "month:0", "fortnight", "month:x"] {
+        assert!(AllowancePeriod::parse(wrong).is_err(), "{wrong}");
+    }
 }
