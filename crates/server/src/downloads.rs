@@ -21,6 +21,7 @@ use zip::{CompressionMethod, ZipWriter};
 use crate::access::Subject;
 use crate::disclosure::{Disclosures, MAX_LIST_LIMIT, report};
 use crate::error::ServerError;
+use crate::file_names::file_safe;
 use crate::proxy::Proxy;
 use crate::results::fetch::{ResultFetcher, extension};
 use crate::storage::boards::Boards;
@@ -183,16 +184,6 @@ fn photo_name(label: Option<&str>, image_url: Option<&str>, render_id: &str) -> 
         .filter(|name| !name.is_empty())
         .or_else(|| from_url().filter(|name| !name.is_empty()))
         .unwrap_or_else(|| file_safe(render_id))
-}
-
-/// Letters, digits, `-` and `_` only (at most 60), so a name is the same on every system and never a path.
-pub fn file_safe(text: &str) -> String {
-    let safe: String = text
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c.to_ascii_lowercase() } else { '-' })
-        .take(60)
-        .collect();
-    safe.trim_matches('-').to_string()
 }
 
 /// The ZIP's bytes so far, handed to the response part by part.

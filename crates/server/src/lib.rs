@@ -18,6 +18,7 @@ mod disclosure;
 mod downloads;
 mod error;
 mod examples;
+mod file_names;
 mod health;
 mod host_webhooks;
 mod inert;

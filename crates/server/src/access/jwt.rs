@@ -10,7 +10,7 @@ use jsonwebtoken::errors::{Error, ErrorKind};
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde::Deserialize;
 
-use super::token::{Grant, TokenError, alternative_keys};
+use super::grant::{Grant, TokenError, alternative_keys};
 
 /// How far ahead of this server's clock a backend's may be.
 const CLOCK_LEEWAY_S: u64 = 60;

@@ -3,6 +3,7 @@
 //! and hands the subject the means to count the further service calls the request makes (`Subject::spend_calls`).
 
 pub mod cap;
+mod grant;
 pub mod jwt;
 pub mod open_guard;
 pub mod rate_limit;

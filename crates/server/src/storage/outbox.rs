@@ -25,20 +25,6 @@ pub struct OutboxEntry {
     pub created_at: i64,
 }
 
-/// `payload` with the host's references of the render it is about (the JSON `reference` the database keeps,
-/// read in the transaction that writes the entry) in its `data`: `listing_id`, `photo_id` and `metadata`, `null`
-/// when the render has none. So every event about a render carries them, whatever wrote it.
-pub(in crate::storage) fn with_reference(payload: &str, reference: Option<&str>) -> String {
-    let Ok(mut body) = serde_json::from_str::<serde_json::Value>(payload) else { return payload.to_string() };
-    let reference = super::store::reference_of_json(reference);
-    let Ok(serde_json::Value::Object(fields)) = serde_json::to_value(reference) else { return payload.to_string() };
-    match body.get_mut("data") {
-        Some(serde_json::Value::Object(data)) => data.extend(fields),
-        _ => return payload.to_string(),
-    }
-    body.to_string()
-}
-
 /// An entry claimed for delivery.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Claimed {

@@ -89,7 +89,7 @@ struct Link {
 
 /// `answer` saved under `name` (file-safe, with `file`'s extension) when one is asked for.
 fn saved_as(mut answer: Response, name: Option<&str>, file: &str) -> Response {
-    let name = name.map(crate::downloads::file_safe).filter(|name| !name.is_empty());
+    let name = name.map(crate::file_names::file_safe).filter(|name| !name.is_empty());
     if let Some(name) = name {
         let extension = file.rsplit_once('.').map_or("jpg", |(_, extension)| extension);
         if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{name}.{extension}\"")) {

@@ -5,7 +5,8 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::Sqlite;
 use crate::error::ServerError;
-use crate::storage::outbox::{Attempt, Claimed, DeliveryCounts, DeliveryRow, HostOutbox, OutboxEntry, with_reference};
+use crate::storage::outbox::{Attempt, Claimed, DeliveryCounts, DeliveryRow, HostOutbox, OutboxEntry};
+use crate::storage::store::with_reference;
 
 /// Puts `entries` in the outbox within `tx`, due at once, each about a render with the render's references; an
 /// entry already there (the same event for the same receiver) is left as it is.

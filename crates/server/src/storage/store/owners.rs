@@ -111,3 +111,17 @@ pub(in crate::storage) fn reference_json(reference: &HostReference) -> String {
 pub(in crate::storage) fn reference_of_json(json: Option<&str>) -> HostReference {
     json.and_then(|json| serde_json::from_str(json).ok()).unwrap_or_default()
 }
+
+/// `payload` with the host's references of the render it is about (the JSON `reference` the database keeps,
+/// read in the transaction that writes the entry) in its `data`: `listing_id`, `photo_id` and `metadata`, `null`
+/// when the render has none. So every event about a render carries them, whatever wrote it.
+pub(in crate::storage) fn with_reference(payload: &str, reference: Option<&str>) -> String {
+    let Ok(mut body) = serde_json::from_str::<serde_json::Value>(payload) else { return payload.to_string() };
+    let reference = reference_of_json(reference);
+    let Ok(serde_json::Value::Object(fields)) = serde_json::to_value(reference) else { return payload.to_string() };
+    match body.get_mut("data") {
+        Some(serde_json::Value::Object(data)) => data.extend(fields),
+        _ => return payload.to_string(),
+    }
+    body.to_string()
+}
