@@ -8,8 +8,6 @@ use futures::channel::oneshot;
 use leptos::prelude::*;
 use vstage_api::transport::{BrowserTransport, HttpRequest, HttpResponse, Method, Transport, TransportError};
 
-use crate::host_reference::HostReferences;
-
 pub type ApiClient = vstage_api::Client<WidgetTransport>;
 
 #[derive(Clone)]
@@ -101,9 +99,9 @@ fn wake(waiting: &Mutex<Vec<oneshot::Sender<()>>>) {
 #[derive(Clone)]
 pub struct WidgetTransport {
     token: Token,
-    /// The host's references, sent with each creation (`Vstage-Reference`) as a screen that creates renders
-    /// made them.
-    references: HostReferences,
+    /// The `Vstage-Reference` header of the host's references, sent with each creation as a screen that creates
+    /// renders made it (`host_reference::send_with_creations`).
+    reference_header: RwSignal<Option<String>>,
     events_start: EventsStart,
 }
 
@@ -134,7 +132,7 @@ impl Transport for WidgetTransport {
                 attempt.headers.push(("Authorization", format!("Bearer {token}")));
             }
             if creates_renders(&request)
-                && let Some(reference) = self.references.header.get_untracked()
+                && let Some(reference) = self.reference_header.get_untracked()
             {
                 attempt.headers.push(("Vstage-Reference", reference));
             }
@@ -187,12 +185,13 @@ fn refusal_sentence(response: &HttpResponse) -> String {
 }
 
 /// Makes a client for `base_url` with the host's token available to every component below; its creations carry
-/// the host's `references`.
-pub fn provide_api(base_url: &str, token: Token, references: HostReferences) {
+/// `reference_header`, the host's references.
+pub fn provide_api(base_url: &str, token: Token, reference_header: RwSignal<Option<String>>) {
     let events_start = EventsStart(StoredValue::new(None));
     provide_context(token.clone());
     provide_context(events_start);
-    provide_context(Api(Arc::new(ApiClient::new(base_url, WidgetTransport { token, references, events_start }))));
+    let transport = WidgetTransport { token, reference_header, events_start };
+    provide_context(Api(Arc::new(ApiClient::new(base_url, transport))));
 }
 
 /// The client provided by `provide_api`.

@@ -6,7 +6,7 @@ use vstage_api::host_events::{Ready, TokenExpired};
 
 use crate::account::{provide_account, use_account};
 use crate::api::{Token, provide_api};
-use crate::attributes::Attributes;
+use crate::attributes::{Attributes, ListingPhoto};
 use crate::chunks::{chunk, screen};
 use crate::clock::provide_clock;
 use crate::components::header::Header;
@@ -45,10 +45,6 @@ impl StudioOptions {
     }
 }
 
-/// The photo the host's listing offers (`photo-url`): a new render starts with it.
-#[derive(Debug, Clone, Copy)]
-pub struct ListingPhoto(pub Signal<Option<String>>);
-
 #[component]
 pub fn App(options: StudioOptions) -> impl IntoView {
     let StudioOptions { attributes, host, default_api_base } = options;
@@ -73,7 +69,7 @@ fn Studio(base: String, attributes: Attributes, host: Host) -> impl IntoView {
         header: RwSignal::new(None),
     };
     provide_context(references);
-    provide_api(&base, token, references);
+    provide_api(&base, token, references.header);
     provide_account();
     provide_clock();
     provide_live();

@@ -4,6 +4,10 @@
 use leptos::prelude::*;
 use web_sys::HtmlElement;
 
+/// The photo the host's listing offers (`photo-url`): a new render starts with it.
+#[derive(Debug, Clone, Copy)]
+pub struct ListingPhoto(pub Signal<Option<String>>);
+
 /// Every attribute the element observes, as `docs/embedding.md` documents them.
 pub const ATTRIBUTES: [&str; 11] = [
     "api-base",

@@ -28,10 +28,11 @@ pub mod pages;
 pub mod parts;
 pub mod render_state;
 pub mod route;
+pub mod studio_root;
 pub mod upload;
 pub mod variation_plan;
 
-pub use app::{App, ListingPhoto, StudioOptions};
+pub use app::{App, StudioOptions};
 
 // The unit tests beside the code run in headless Chromium like the widget's other tests (`cargo xtask test`).
 #[cfg(test)]

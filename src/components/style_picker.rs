@@ -6,10 +6,21 @@ use leptos::prelude::*;
 use leptos_i18n::td_string;
 use vstage_api::Style;
 
-use crate::components::config_fields::STYLES;
 use crate::components::example_picture::ExamplePicture;
 use crate::describe;
 use crate::locale::{Locale, use_locale};
+
+/// The staging styles the studio offers, in the order it shows them.
+pub const STYLES: [Style; 8] = [
+    Style::Modern,
+    Style::Scandinavian,
+    Style::Industrial,
+    Style::Midcentury,
+    Style::Luxury,
+    Style::Farmhouse,
+    Style::Coastal,
+    Style::Standard,
+];
 
 #[component]
 pub fn StylePicker(

@@ -52,7 +52,7 @@ impl MountedWidget {
         }
         let owner = Owner::new();
         let (attributes, view) = owner.with(|| {
-            provide_context(styles::StudioRoot(SendWrapper::new(root.clone())));
+            provide_context(crate::studio_root::StudioRoot(SendWrapper::new(root.clone())));
             let attributes = Attributes::read(&element);
             let container = container_in(&root);
             let view = container.map(|container| {

@@ -7,11 +7,11 @@ use std::cell::OnceCell;
 use std::thread::LocalKey;
 
 use leptos::prelude::*;
-use send_wrapper::SendWrapper;
 use wasm_bindgen::JsValue;
 use web_sys::{CssStyleSheet, ShadowRoot};
 
 use crate::host::use_host;
+use crate::studio_root::StudioRoot;
 
 /// `www/style.css`, compiled in (minified by `build.rs`): the shell (header, usage, navigation, panels, buttons).
 pub const CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/style.css"));
@@ -23,10 +23,6 @@ thread_local! {
     static SCREENS: SharedSheet = const { OnceCell::new() };
     static PAGES: SharedSheet = const { OnceCell::new() };
 }
-
-/// The shadow root a studio lives in, for the screens' styles.
-#[derive(Clone)]
-pub struct StudioRoot(pub SendWrapper<ShadowRoot>);
 
 /// Gives `root` the shell's styles.
 pub fn apply(root: &ShadowRoot) -> Result<(), JsValue> {

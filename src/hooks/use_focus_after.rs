@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::embed::styles::StudioRoot;
+use crate::studio_root::StudioRoot;
 
 pub fn use_focus_after(asked: impl Fn() -> bool + 'static, target: &'static str) {
     focus_after(asked, target, false);

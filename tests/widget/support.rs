@@ -19,5 +19,5 @@ pub fn provide_studio_api() {
     let none = || RwSignal::new(None);
     let references =
         HostReferences { listing_id: none(), photo_id: none(), photo_url: none(), metadata: none(), header: none() };
-    vstage_widget::api::provide_api("/api", vstage_widget::api::Token::new(none(), |_| {}), references);
+    vstage_widget::api::provide_api("/api", vstage_widget::api::Token::new(none(), |_| {}), references.header);
 }

@@ -10,9 +10,10 @@ mod sky_choice;
 mod staging_options;
 mod style_choice;
 
+use crate::components::style_picker::STYLES;
 use leptos::prelude::*;
 use leptos_i18n::td_string;
-use vstage_api::{OutputResolution, RemovalMode, RoomType, SkyStyle, Style, ValidationError};
+use vstage_api::{OutputResolution, RemovalMode, RoomType, SkyStyle, ValidationError};
 
 use crate::components::choice_field::ChoiceField;
 use crate::config_draft::Kind;
@@ -40,16 +41,6 @@ pub const ROOM_TYPES: [RoomType; 8] = [
     RoomType::KidsRoom,
     RoomType::Bathroom,
     RoomType::Outdoor,
-];
-pub const STYLES: [Style; 8] = [
-    Style::Modern,
-    Style::Scandinavian,
-    Style::Industrial,
-    Style::Midcentury,
-    Style::Luxury,
-    Style::Farmhouse,
-    Style::Coastal,
-    Style::Standard,
 ];
 /// The room types as a `ChoiceField` offers them: the contract's spelling and the words in `locale`.
 pub fn room_options(locale: Locale) -> Vec<(String, String)> {
