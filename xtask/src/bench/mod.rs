@@ -6,6 +6,7 @@ mod attacks;
 mod bench_binaries;
 mod body_memory;
 mod fan_out;
+mod figure_tests;
 mod host_webhooks;
 mod instructions;
 mod mask_editor;
@@ -54,7 +55,7 @@ type Measurement = fn(&Project, &mut Report) -> anyhow::Result<()>;
 
 /// The dev loop's figure, a browser test that starts `cargo xtask dev` and edits a locale file.
 fn dev_loop(project: &Project, report: &mut Report) -> anyhow::Result<()> {
-    studio::browser_figures(project, report, "binary(browser) & test(/^dev_loop::figure_/)")
+    figure_tests::browser_figures(project, report, "binary(browser) & test(/^dev_loop::figure_/)")
 }
 
 /// Measures the groups named (all when none is), writes the report beside the last recorded figures, and with

@@ -2,7 +2,7 @@
 //! it moved from the last recorded run (`recorded`). The ratio is value / reference, so under 1.0 means "less than
 //! the reference" (faster, smaller).
 
-use super::recorded::{self, Better, Figure, Recorded, Verdict};
+use super::recorded::{self, Better, Figure, Recorded, Unit, Verdict};
 
 #[derive(Debug, Default)]
 pub struct Report {
@@ -104,39 +104,6 @@ impl BrowserFigure {
 pub struct Measure {
     pub amount: f64,
     pub unit: Unit,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Unit {
-    Bytes,
-    PerSecond,
-    Millis,
-    Micros,
-    /// A plain number (requests, items).
-    Count,
-}
-
-impl Unit {
-    /// The noise of a figure in this unit whose spread the bench does not measure: sizes move only with what is
-    /// built (2 %); rates and times on this shared 2-core machine drift by tens of percent over a minute (15 % for
-    /// a rate, 25 % for a time); counts (instructions under callgrind, requests, ratios) hardly move (5 %).
-    pub fn default_noise(self) -> f64 {
-        match self {
-            Unit::Bytes => 0.02,
-            Unit::PerSecond => 0.15,
-            Unit::Millis | Unit::Micros => 0.25,
-            Unit::Count => 0.05,
-        }
-    }
-
-    /// Which way a figure in this unit is better unless its row says otherwise: a higher rate, less of the rest.
-    fn default_better(self) -> Better {
-        match self {
-            Unit::PerSecond => Better::Higher,
-            _ => Better::Lower,
-        }
-    }
 }
 
 impl Measure {

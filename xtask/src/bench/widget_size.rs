@@ -11,9 +11,9 @@ use std::path::Path;
 use anyhow::{Context, bail};
 
 use super::Report;
+use super::figure_tests::browser_figures;
 use super::report::Measure;
 use super::sandbox_http::release_binary;
-use super::studio::browser_figures;
 use crate::first_load;
 use crate::project::Project;
 use crate::vstage_process::VstageProcess;
