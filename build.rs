@@ -136,7 +136,7 @@ fn differences(
     problems
 }
 
-/// The stylesheets the widget compiles in (`src/embed/styles.rs`), written to `OUT_DIR` without their comments and
+/// The stylesheets the widget compiles in (`src/styles.rs`), written to `OUT_DIR` without their comments and
 /// the spaces the browser does not read: a third of their bytes, on the first load (the shell's) and with every
 /// screen (the screens'). `www/` keeps them as people read them.
 fn minify_styles() -> Result<(), Box<dyn Error>> {

@@ -12,7 +12,7 @@ use crate::clock::provide_clock;
 use crate::components::header::Header;
 use crate::components::locale_chooser::LocaleChooser;
 use crate::components::screen_heading::ScreenFocus;
-use crate::host::{Host, ListingDisclosure, READY, TOKEN_EXPIRED, provide_host};
+use crate::host::{Host, ListingDisclosure, READY, TOKEN_EXPIRED, provide_host, use_host};
 use crate::host_reference::HostReferences;
 use crate::live::provide_live;
 use crate::locale::provide_locale;
@@ -27,7 +27,7 @@ use crate::pages::new_render::NewRender;
 use crate::pages::not_found::NotFound;
 use crate::pages::render_detail::RenderDetail;
 use crate::pages::renders::Renders;
-use crate::parts::{Part, unless_hidden};
+use crate::parts::{Part, is_shown};
 use crate::route::{Back, History, Route, provide_navigator};
 
 /// What the element gives its studio: its attributes, live, itself for events, and the `/api` to use when
@@ -232,4 +232,14 @@ fn announce_ready(host: Host, api_base: String) {
             }
         }
     });
+}
+
+/// `screen` when the host shows `part`; else the page for what is not found, and a word to the developer.
+pub fn unless_hidden(part: Part, screen: impl FnOnce() -> AnyView) -> AnyView {
+    let Some(host) = use_host() else { return screen() };
+    if is_shown(part, host.attribute("hide").as_deref(), host.attribute("show").as_deref()) {
+        return screen();
+    }
+    host.error(format!("the {} screens are hidden on this page by its hide and show attributes", part.word()));
+    view! { <NotFound /> }.into_any()
 }

@@ -37,7 +37,7 @@ pub struct Attributes {
     pub routing: RwSignal<Option<String>>,
     /// The disclosure profile of the listing (`ab723`, `smart-mls`, ...), for "Use in listing".
     pub disclosure: RwSignal<Option<String>>,
-    /// The host's references, kept with each render made here (`crate::host_reference`): its listing, the id of
+    /// The host's references, kept with each render made here (`host_reference.rs`): its listing, the id of
     /// `photo-url`'s photo, and a flat JSON object of its own (a property may be set to the object itself).
     pub listing_id: RwSignal<Option<String>>,
     pub photo_id: RwSignal<Option<String>>,

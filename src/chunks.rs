@@ -48,12 +48,12 @@ macro_rules! chunk {
     };
     ($(#[$meta:meta])* list $vis:vis fn $($rest:tt)*) => {
         $crate::chunks::chunk! {
-            @styles [$crate::embed::styles::apply_screen_styles();] $(#[$meta])* $vis fn $($rest)*
+            @styles [$crate::styles::apply_screen_styles();] $(#[$meta])* $vis fn $($rest)*
         }
     };
     ($(#[$meta:meta])* $vis:vis fn $($rest:tt)*) => {
         $crate::chunks::chunk! {
-            @styles [$crate::embed::styles::apply_screen_styles(); $crate::embed::styles::apply_page_styles();]
+            @styles [$crate::styles::apply_screen_styles(); $crate::styles::apply_page_styles();]
             $(#[$meta])* $vis fn $($rest)*
         }
     };

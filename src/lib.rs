@@ -29,10 +29,9 @@ pub mod parts;
 pub mod render_state;
 pub mod route;
 pub mod studio_root;
+pub mod styles;
 pub mod upload;
 pub mod variation_plan;
-
-pub use app::{App, StudioOptions};
 
 // The unit tests beside the code run in headless Chromium like the widget's other tests (`cargo xtask test`).
 #[cfg(test)]

@@ -1,13 +1,8 @@
 //! The parts of the studio a host shows its agents: `hide="account usage board classic"` takes screens and the
 //! usage bars away, and `show="classic"` brings the classic (v1) screens, which an agent does not see unless the host
 //! asks for them. The navigation's links and the usage bars are hidden by the screens' styles, which read the
-//! element's own `hide` and `show`; a hidden screen asked for by `view` or an address is refused here, in its chunk,
-//! with a `vstage-error` for the developer, and shown as not found.
-
-use leptos::prelude::*;
-
-use crate::host::use_host;
-use crate::pages::not_found::NotFound;
+//! element's own `hide` and `show`; a hidden screen asked for by `view` or an address is refused in its chunk
+//! with a `vstage-error` for the developer, and shown as not found (`app.rs`).
 
 /// A part of the studio the host may take away (or, for `Classic`, bring).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,7 +15,7 @@ pub enum Part {
 
 impl Part {
     /// The word `hide` and `show` take.
-    fn word(self) -> &'static str {
+    pub fn word(self) -> &'static str {
         match self {
             Part::Account => "account",
             Part::Board => "board",
@@ -33,16 +28,6 @@ impl Part {
 pub fn is_shown(part: Part, hide: Option<&str>, show: Option<&str>) -> bool {
     let names = |list: Option<&str>| list.is_some_and(|list| list.split_ascii_whitespace().any(|n| n == part.word()));
     !names(hide) && (part != Part::Classic || names(show))
-}
-
-/// `screen` when the host shows `part`; else the page for what is not found, and a word to the developer.
-pub fn unless_hidden(part: Part, screen: impl FnOnce() -> AnyView) -> AnyView {
-    let Some(host) = use_host() else { return screen() };
-    if is_shown(part, host.attribute("hide").as_deref(), host.attribute("show").as_deref()) {
-        return screen();
-    }
-    host.error(format!("the {} screens are hidden on this page by its hide and show attributes", part.word()));
-    view! { <NotFound /> }.into_any()
 }
 
 #[cfg(test)]

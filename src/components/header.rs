@@ -2,7 +2,7 @@
 //! status and this period's usage, the agent's own allowance where it has one (and the host told when it runs low
 //! or out).
 //! It reads the shared account state; a failed load shows the reason and a way to retry. The parts a host hides
-//! (`crate::parts`) are hidden by the screens' styles, which read the element's `hide` and `show`.
+//! (`parts.rs`) are hidden by the screens' styles, which read the element's `hide` and `show`.
 
 use leptos::prelude::*;
 use vstage_api::usage::UsageLevel;

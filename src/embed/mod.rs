@@ -1,8 +1,6 @@
 //! `<vstage-widget>`: the custom element a host page (or the standalone page) puts the studio in. A small JS class
 //! forwards the element's life to Rust; each element gets its own shadow root, styles, studio, token and timers.
 
-pub mod styles;
-
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use wasm_bindgen::JsCast;
@@ -47,7 +45,7 @@ impl MountedWidget {
 impl MountedWidget {
     fn mount(element: HtmlElement, root: ShadowRoot) -> MountedWidget {
         let host = Host::new(element.clone());
-        if let Err(error) = styles::apply(&root) {
+        if let Err(error) = crate::styles::apply(&root) {
             host.error(format!("The studio's styles could not be applied ({error:?}); it may look unstyled."));
         }
         let owner = Owner::new();
