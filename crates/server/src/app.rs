@@ -1,24 +1,24 @@
-//! One worker's app, made from the shared state around the worker's own connections to the service: the proxy's
-//! endpoints first (the hot path, matched against the allow-list in `proxy::routes`), then axum's router for
-//! everything else; CORS around both when origins are allowed, the open-access guard and the request log around all.
+//! One worker's app, an axum `Router` made from the shared state around the worker's own connections to the
+//! service: the proxy's endpoints first, as a layer (the hot path, matched against the allow-list in
+//! `proxy::routes`), then the router for everything else; CORS around both when origins are allowed, the open-access
+//! guard, the slow-body answer and the request log around all.
 
-use std::convert::Infallible;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{ConnectInfo, DefaultBodyLimit};
-use axum::http::{HeaderName, HeaderValue};
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderValue, header};
 use axum::routing::{get, post};
-use futures_util::FutureExt;
-use tower::ServiceExt;
+use tower_http::set_header::SetResponseHeaderLayer;
 
+use crate::access::open_guard;
 use crate::error::ServerError;
 use crate::live::{events, webhooks};
 use crate::proxy::{self, Proxy};
-use crate::request_log::RequestIds;
+use crate::request_log::{self, RequestIds};
 use crate::results::fetch::ResultFetcher;
 use crate::serving::body_deadline;
-use crate::serving::min_rate::SlowBody;
+use crate::serving::min_rate;
 use crate::site::{declarations, demo, static_files};
 use crate::state::AppState;
 use crate::storage::uploads;
@@ -26,62 +26,32 @@ use crate::upstream::http_client::HttpClient;
 use crate::upstream::sandbox_files;
 use crate::{
     access, allowance, board, capabilities, disclosure, downloads, error, examples, health, metrics, references,
-    results, serving,
+    results,
 };
 
-/// The app of the worker whose thread calls it.
-pub fn build(state: &AppState) -> anyhow::Result<serving::App> {
+/// One worker's app (called once on each worker's thread, each with its own connections to the service). From
+/// the outside in: the request log, the slow-body answer, the open-access guard, CORS when origins are allowed,
+/// the proxy's endpoints (matched on the raw request: the hot path is one match, then the call), then the router.
+pub fn build(state: &AppState) -> anyhow::Result<Router> {
     let http = HttpClient::new()?;
     let proxy = Arc::new(Proxy { state: state.proxy.clone(), http: http.clone() });
     let fetcher =
         ResultFetcher::new(http.clone(), state.proxy.upstream.sandbox().cloned(), state.proxy.public_url.clone())?;
     let router = router(state, proxy.clone(), fetcher, http);
-    let routes = proxy::Routes::new(proxy);
-    let forward_or_route = move |request: hyper::Request<axum::body::Body>| -> serving::ResponseFuture {
-        match routes.route(request) {
-            Ok(forwarded) => Box::pin(forwarded),
-            Err(request) => {
-                Box::pin(router.clone().oneshot(request).map(|answer| answer.unwrap_or_else(|never| match never {})))
-            }
-        }
-    };
-    let answer: Arc<dyn Fn(hyper::Request<axum::body::Body>) -> serving::ResponseFuture + Send + Sync> =
-        match state.cors.clone() {
-            None => Arc::new(forward_or_route),
-            Some(cors) => {
-                let service = tower::ServiceBuilder::new()
-                    .layer(cors)
-                    .service_fn(move |request| forward_or_route(request).map(Ok::<_, Infallible>));
-                Arc::new(move |request| {
-                    let answer = service.clone().oneshot(request);
-                    Box::pin(answer.map(|answer| answer.unwrap_or_else(|never| match never {})))
-                })
-            }
-        };
-    // The caller's address is read only to limit open access per client.
-    let needs_peer = state.proxy.gate.needs_peer();
-    let guard = state.guard.clone();
-    let ids = RequestIds::new()?;
-    Ok(Arc::new(move |mut request, peer| {
-        let open_request = ids.begin(&request);
-        let slow_body = SlowBody::of(&request);
-        if let Some(Err(refused)) =
-            guard.as_ref().map(|guard| guard.check(request.method(), request.uri(), request.headers()))
-        {
-            let refused = not_sniffed(axum::response::IntoResponse::into_response(refused));
-            return Box::pin(std::future::ready(open_request.end(refused)));
-        }
-        if needs_peer {
-            request.extensions_mut().insert(ConnectInfo(peer));
-        }
-        Box::pin(answer(request).map(move |response| {
-            let response = match &slow_body {
-                Some(slow_body) => slow_body.answer(response),
-                None => response,
-            };
-            open_request.end(not_sniffed(response))
-        }))
-    }))
+    let front = tower::ServiceBuilder::new()
+        // Every answer is read as the type it says: a relayed body is never run as a script or page of this
+        // origin because a browser guessed.
+        .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
+        .option_layer(state.cors.clone())
+        .layer(proxy::Routes::new(proxy))
+        .service(router);
+    let mut app = Router::new().fallback_service(front);
+    if let Some(guard) = state.guard.clone() {
+        app = app.layer(axum::middleware::from_fn_with_state(Arc::new(guard), open_guard::refuse_foreign));
+    }
+    Ok(app
+        .layer(axum::middleware::from_fn(min_rate::answer_slow_bodies))
+        .layer(axum::middleware::from_fn_with_state(Arc::new(RequestIds::new()?), request_log::log)))
 }
 
 /// The routes besides the proxy's: uploads, live events, the board, kept results and ZIPs, capabilities, the
@@ -153,13 +123,4 @@ fn router(state: &AppState, proxy: Arc<Proxy>, fetcher: ResultFetcher, http: Htt
         .merge(metrics::elsewhere().layer(axum::middleware::from_fn(error::json_errors)))
         .merge(static_files::router(&state.dist))
         .layer(axum::middleware::from_fn(metrics::by_route))
-}
-
-/// Every answer is read as the type it says (`X-Content-Type-Options: nosniff`): a relayed body is never run as
-/// a script or page of this origin because a browser guessed.
-fn not_sniffed(mut response: axum::response::Response) -> axum::response::Response {
-    response
-        .headers_mut()
-        .insert(HeaderName::from_static("x-content-type-options"), HeaderValue::from_static("nosniff"));
-    response
 }

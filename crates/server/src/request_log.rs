@@ -3,10 +3,13 @@
 //! never the path or the query: kept results' links carry their signature there.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+use axum::extract::State;
 use axum::http::{HeaderName, HeaderValue, Method, Request};
+use axum::middleware::Next;
 use axum::response::Response;
 
 use crate::metrics::{AnsweredBy, metrics};
@@ -89,6 +92,12 @@ impl OpenRequest {
         response.headers_mut().insert(REQUEST_ID.clone(), self.id);
         response
     }
+}
+
+/// The middleware around everything the app answers: each request's id, log line and metrics.
+pub async fn log(State(ids): State<Arc<RequestIds>>, request: axum::extract::Request, next: Next) -> Response {
+    let open = ids.begin(&request);
+    open.end(next.run(request).await)
 }
 
 /// A balancer's id worth keeping: short, and letters, digits, `-`, `_` and `.` only.

@@ -24,7 +24,6 @@ use crate::access::cap::{Cap, Slot};
 use crate::access::rate_limit::RateLimit;
 use crate::access::token::WidgetSecret;
 use crate::error::ServerError;
-use crate::serving::Peer;
 
 /// The subject of every call in `open` access.
 pub const OPEN_SUBJECT: &str = "local";
@@ -154,7 +153,7 @@ pub struct Admitted {
 
 impl Gate {
     /// Whether calls are counted per client address (open access with a limit), which `admit` then reads from the
-    /// request's `ConnectInfo<Peer>`.
+    /// request's `ConnectInfo<SocketAddr>`.
     pub fn needs_peer(&self) -> bool {
         (self.rate_limit.is_some() || self.in_flight.is_some()) && !self.access.is_token()
     }
@@ -175,8 +174,8 @@ impl Gate {
         let key = if subject.by_token() {
             format!("sub:{}", subject.as_str())
         } else {
-            match parts.extensions.get::<ConnectInfo<Peer>>() {
-                Some(ConnectInfo(Peer(peer))) => address_key(peer.ip()),
+            match parts.extensions.get::<ConnectInfo<std::net::SocketAddr>>() {
+                Some(ConnectInfo(peer)) => address_key(peer.ip()),
                 None => "ip:unknown".into(),
             }
         };

@@ -22,6 +22,18 @@ pub struct OpenGuard {
     origins: Vec<String>,
 }
 
+/// The middleware that refuses what `guard` refuses, before anything else of the app sees it.
+pub async fn refuse_foreign(
+    axum::extract::State(guard): axum::extract::State<std::sync::Arc<OpenGuard>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    match guard.check(request.method(), request.uri(), request.headers()) {
+        Ok(()) => next.run(request).await,
+        Err(refused) => axum::response::IntoResponse::into_response(refused),
+    }
+}
+
 impl OpenGuard {
     /// For a server listening on `listen` (the bound address), reached at `public_url` if given, read by pages of
     /// `allowed_origins`.

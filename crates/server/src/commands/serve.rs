@@ -36,12 +36,12 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         shutdown::signal().await;
         live_events.close();
     };
-    let options = serving_options(&args);
+    let options = serving_options(&args, &state);
     let per_address = (args.limits.max_connections_per_address > 0).then(|| serving::PerAddress {
         cap: Cap::new(args.limits.max_connections_per_address, 1),
         trusted_proxies: args.access.trusted_proxies.iter().map(|ip| ip.to_canonical()).collect(),
     });
-    let for_each_worker: serving::AppFactory = Arc::new(move || app::build(&state));
+    let for_each_worker: serving::AppFactory<axum::Router> = Arc::new(move || app::build(&state));
     serving::serve(listener, options, per_address, for_each_worker, stopping).await?;
     drop(embedded_sandbox);
     say("vstage stopped");
@@ -73,8 +73,8 @@ pub async fn start(args: &ServeArgs, listening: SocketAddr, secrets: Secrets) ->
     Ok(Started { state, store, embedded_sandbox })
 }
 
-/// How `args` say connections are served.
-pub fn serving_options(args: &ServeArgs) -> serving::Options {
+/// How `args` say connections are served, for the app of `state`.
+pub fn serving_options(args: &ServeArgs, state: &AppState) -> serving::Options {
     serving::Options {
         workers: args.serving.workers.unwrap_or_else(serving::default_workers),
         header_timeout: Some(Duration::from_secs(args.timeouts.header_timeout_s)).filter(|timeout| !timeout.is_zero()),
@@ -84,5 +84,7 @@ pub fn serving_options(args: &ServeArgs) -> serving::Options {
             bytes: args.timeouts.min_transfer_bytes,
             window: Duration::from_secs(args.timeouts.transfer_window_s),
         }),
+        // The caller's address is read only to limit open access per client.
+        with_peer: state.proxy.gate.needs_peer(),
     }
 }

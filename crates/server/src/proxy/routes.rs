@@ -117,6 +117,44 @@ impl Routes {
     }
 }
 
+/// The proxy's endpoints as a layer in front of a service (the app's router): a request for one of them is
+/// forwarded, any other goes on to the service untouched.
+impl<S> tower::Layer<S> for Routes {
+    type Service = Forwarding<S>;
+
+    fn layer(&self, inner: S) -> Forwarding<S> {
+        Forwarding { routes: self.clone(), inner }
+    }
+}
+
+/// [`Routes`] in front of `inner`.
+#[derive(Debug, Clone)]
+pub struct Forwarding<S> {
+    routes: Routes,
+    inner: S,
+}
+
+impl<S> tower::Service<axum::extract::Request> for Forwarding<S>
+where
+    S: tower::Service<axum::extract::Request, Response = Response, Error = std::convert::Infallible>,
+    S::Future: Send + 'static,
+{
+    type Response = Response;
+    type Error = std::convert::Infallible;
+    type Future = futures_util::future::BoxFuture<'static, Result<Response, std::convert::Infallible>>;
+
+    fn poll_ready(&mut self, cx: &mut std::task::Context<'_>) -> std::task::Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: axum::extract::Request) -> Self::Future {
+        match self.routes.route(request) {
+            Ok(forwarded) => Box::pin(async move { Ok(forwarded.await) }),
+            Err(request) => Box::pin(self.inner.call(request)),
+        }
+    }
+}
+
 /// The template of the contract's endpoint `path` is an address of (`/v2/renders/{render_id}` for
 /// `/v2/renders/rnd_1`), or `other`.
 pub fn template_of(method: &Method, path: &str) -> &'static str {

@@ -168,6 +168,17 @@ impl SlowBody {
     }
 }
 
+/// The middleware that answers a request whose body was cut off for moving too slowly with the 408 that says so,
+/// whatever the handler made of the missing bytes.
+pub async fn answer_slow_bodies(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let slow_body = SlowBody::of(&request);
+    let answer = next.run(request).await;
+    match slow_body {
+        Some(slow_body) => slow_body.answer(answer),
+        None => answer,
+    }
+}
+
 impl hyper::body::Body for PacedBody {
     type Data = Bytes;
     type Error = axum::BoxError;

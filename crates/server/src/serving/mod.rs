@@ -18,11 +18,11 @@ use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroUsize;
 use std::panic::AssertUnwindSafe;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, anyhow};
+use axum::extract::ConnectInfo;
 use axum::response::Response;
 use axum::serve::Listener;
 use hyper::server::conn::http1;
@@ -30,18 +30,32 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
+use tower::ServiceExt;
 
 use crate::access::cap::{Cap, Slot};
 use crate::error::ServerError;
 use min_rate::{MinRate, PacedWrites};
 
-/// One worker's app: answers a request that came from `Peer`. Its body is axum's, so that a test can call the app
-/// in-process (`as_service`) as a connection does.
-pub type App = Arc<dyn Fn(hyper::Request<axum::body::Body>, Peer) -> ResponseFuture + Send + Sync>;
-/// The answer to one request, to come.
-pub type ResponseFuture = Pin<Box<dyn Future<Output = Response> + Send>>;
-/// Builds one worker's app; called once on each worker's thread.
-pub type AppFactory = Arc<dyn Fn() -> anyhow::Result<App> + Send + Sync>;
+/// What each worker serves: any service that answers every request (an axum `Router`, usually), made once on
+/// each worker's thread by the factory `serve` is given.
+pub trait App:
+    tower::Service<axum::extract::Request, Response = Response, Error = Infallible, Future: Send + 'static>
+    + Clone
+    + Send
+    + 'static
+{
+}
+
+/// Makes one worker's app; called once on each worker's thread.
+pub type AppFactory<A> = Arc<dyn Fn() -> anyhow::Result<A> + Send + Sync>;
+
+impl<S> App for S where
+    S: tower::Service<axum::extract::Request, Response = Response, Error = Infallible, Future: Send + 'static>
+        + Clone
+        + Send
+        + 'static
+{
+}
 
 /// A connection handed to a worker: the socket (taken off the acceptor's runtime), the peer's address, and its
 /// places under the connection caps, given back when the connection ends.
@@ -69,6 +83,8 @@ pub struct Options {
     pub max_connections: usize,
     /// The least a request body or an answer must move in a window once it waits; `None` for no least.
     pub min_rate: Option<MinRate>,
+    /// Whether requests carry the address they come from (`ConnectInfo<SocketAddr>`), for an app that reads it.
+    pub with_peer: bool,
 }
 
 /// Connections one client address may hold at once, but for the addresses that carry many clients.
@@ -97,11 +113,11 @@ const TOO_MANY_CONNECTIONS: &[u8] = b"HTTP/1.1 429 Too Many Requests\r\nconnecti
 /// Serves `app` on `listener` with `options.workers` threads until `stopping` completes, then stops accepting,
 /// lets every worker finish its connections (graceful shutdown) and returns. A worker that fails stops the
 /// others and is the error.
-pub async fn serve(
+pub async fn serve<A: App>(
     mut listener: TcpListener,
     options: Options,
     per_address: Option<PerAddress>,
-    app: AppFactory,
+    app: AppFactory<A>,
     stopping: impl Future<Output = ()>,
 ) -> anyhow::Result<()> {
     let workers = options.workers;
@@ -116,7 +132,7 @@ pub async fn serve(
         std::thread::Builder::new()
             .name(format!("vstage-worker-{index}"))
             .spawn(move || {
-                let run = || run_worker(listener, &app, options, stop_requested);
+                let run = || run_worker(listener, &*app, options, stop_requested);
                 let result =
                     std::panic::catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|_| Err(anyhow!("it panicked")));
                 let _ = ended.send(result.with_context(|| format!("worker {index}")));
@@ -172,9 +188,9 @@ pub async fn serve(
 }
 
 /// One worker: its own runtime on this thread, its own app, the connections the acceptor hands it.
-fn run_worker(
+fn run_worker<A: App>(
     mut listener: WorkerConnections,
-    app: &AppFactory,
+    app: &(dyn Fn() -> anyhow::Result<A> + Send + Sync),
     options: Options,
     mut stop_requested: watch::Receiver<bool>,
 ) -> anyhow::Result<()> {
@@ -191,11 +207,13 @@ fn run_worker(
                 _ = stop_requested.wait_for(|stop| *stop) => break,
             };
             let app = app.clone();
-            let peer = Peer(peer);
-            let rate = options.min_rate;
+            let (rate, with_peer) = (options.min_rate, options.with_peer);
             let service = hyper::service::service_fn(move |request: hyper::Request<_>| {
-                let answer = app(min_rate::pace_body(request.map(axum::body::Body::new), rate), peer);
-                async move { Ok::<_, Infallible>(answer.await) }
+                let mut request = min_rate::pace_body(request.map(axum::body::Body::new), rate);
+                if with_peer {
+                    request.extensions_mut().insert(ConnectInfo(peer));
+                }
+                app.clone().oneshot(request)
             });
             let unsent = min_rate::Unsent::of(&stream);
             let stream = PacedWrites::new(stream, unsent, rate, options.send_timeout);
@@ -223,10 +241,6 @@ async fn keep_timers_armed() {
         tick.tick().await;
     }
 }
-
-/// The address a connection comes from, for handlers (`ConnectInfo<Peer>`).
-#[derive(Debug, Clone, Copy)]
-pub struct Peer(pub SocketAddr);
 
 /// A worker's side of the acceptor: connections arrive on a channel instead of from a socket.
 struct WorkerConnections {

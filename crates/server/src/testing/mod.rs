@@ -18,7 +18,6 @@ pub mod sockets;
 #[allow(dead_code)] // shared with the process tests, which read over reqwest
 pub mod sse;
 
-use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -33,13 +32,13 @@ use tower::ServiceExt;
 use crate::access::token::WidgetSecret;
 use crate::cli::{Cli, Command};
 use crate::commands::serve::{Started, serving_options, start};
-use crate::serving::{self, App, Peer};
+use crate::serving;
 pub use crate::startup::Secrets;
 use recording::RecordingUpstream;
 
 /// One server in this process.
 pub struct TestApp {
-    app: App,
+    app: axum::Router,
     /// `http://127.0.0.1:PORT`, where the same app is served.
     pub url: String,
     address: SocketAddr,
@@ -96,11 +95,11 @@ impl TestApp {
         let widget_secret = secrets.widget.clone();
         let Started { state, embedded_sandbox, .. } = start(&args, address, secrets).await.expect("the server starts");
         let app = crate::app::build(&state).expect("the worker's app");
-        let factory: serving::AppFactory = {
+        let factory: serving::AppFactory<axum::Router> = {
             let state = state.clone();
             Arc::new(move || crate::app::build(&state))
         };
-        let options = serving::Options { workers: std::num::NonZeroUsize::MIN, ..serving_options(&args) };
+        let options = serving::Options { workers: std::num::NonZeroUsize::MIN, ..serving_options(&args, &state) };
         tokio::spawn(serving::serve(listener, options, None, factory, std::future::pending()));
         let url = format!("http://{address}");
         TestApp { app, url, address, widget_secret, data, _dist: dist, _sandbox: embedded_sandbox }
@@ -120,12 +119,9 @@ impl TestApp {
 
     /// The app's answer to `request`, called in-process from a loopback client.
     pub async fn call(&self, request: Request<Body>) -> Response {
-        let (app, peer) = (self.app.clone(), Peer(SocketAddr::from(([127, 0, 0, 1], 40_000))));
-        let service = tower::service_fn(move |request| {
-            let answer = app(request, peer);
-            async move { Ok::<_, Infallible>(answer.await) }
-        });
-        service.oneshot(request).await.unwrap_or_else(|never| match never {})
+        let mut request = request;
+        request.extensions_mut().insert(axum::extract::ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 40_000))));
+        self.app.clone().oneshot(request).await.unwrap_or_else(|never| match never {})
     }
 
     /// The answer to `GET path`.
