@@ -195,9 +195,10 @@ impl Proxy {
         }
         // What was read about renders shows their kept copies (and has the finished ones copied).
         answer.body = match call {
-            Call::ListRenders(_) | Call::GetRender { .. } | Call::GetVariation { .. } => {
-                self.state.kept.in_relayed(relayed, subject.as_str()).await
-            }
+            Call::ListRenders(_) | Call::GetRender { .. } | Call::GetVariation { .. } => match relayed.with_finished {
+                Some(read) => self.state.kept.in_written(read, relayed.body, subject.as_str()).await,
+                None => relayed.body,
+            },
             _ => relayed.body,
         };
         Ok(answer::relay(answer))

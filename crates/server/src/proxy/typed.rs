@@ -126,7 +126,7 @@ pub fn relayed_value<T: Serialize>(body: &[u8], read: &T) -> Result<Value, Serve
 /// server would write.
 fn relayed<T: Serialize>(body: &Bytes, tree: AnswerJson, read: &T) -> Result<Relayed, ServerError> {
     if unchanged::is_unchanged(read, &tree) {
-        let with_finished = kept::has_finished_variations(&tree).then(|| tree.into_value());
+        let with_finished = has_finished_variations(&tree).then(|| tree.into_value());
         return Ok(Relayed { body: body.clone(), with_finished });
     }
     let value = written_value(tree, read)?;
@@ -154,6 +154,21 @@ fn read<T: DeserializeOwned>(tree: &AnswerJson) -> Result<T, ServerError> {
         tracing::warn!(%error, answer = std::any::type_name::<T>(), "the service's answer is not the contract's shape");
         ServerError::BadGateway("The staging service sent an answer this server cannot read; try again later.".into())
     })
+}
+
+/// Whether a JSON answer read once (`AnswerJson`) has a finished variation anywhere, by the rule of
+/// `kept::has_finished_variations_in`.
+fn has_finished_variations(tree: &AnswerJson) -> bool {
+    match tree {
+        AnswerJson::Object(fields) => {
+            let text = |name| tree.get(name).and_then(AnswerJson::as_str);
+            let done = text("status") == Some("done") && tree.get("result").is_some();
+            (done && text("render_id").is_some() && text("id").is_some())
+                || fields.iter().any(|(_, inner)| has_finished_variations(inner))
+        }
+        AnswerJson::Array(items) => items.iter().any(has_finished_variations),
+        _ => false,
+    }
 }
 
 /// Through the whole app, in-process, and its parts alone.

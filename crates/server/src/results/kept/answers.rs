@@ -2,8 +2,6 @@
 //! copied in the background.
 
 use super::*;
-use crate::proxy::answer_json::AnswerJson;
-use crate::proxy::typed::Relayed;
 
 impl KeptResults {
     /// The service's JSON answer about renders or variations (`body`), with the kept addresses in place of the
@@ -14,17 +12,8 @@ impl KeptResults {
         self.in_written(answer, body, subject).await
     }
 
-    /// An answer as the proxy relays it (`typed`), with the kept addresses in place of the service's when it has
-    /// finished variations (its bytes as they are when it has none).
-    pub async fn in_relayed(self: &Arc<Self>, relayed: Relayed, subject: &str) -> Bytes {
-        match relayed.with_finished {
-            Some(answer) => self.in_written(answer, relayed.body, subject).await,
-            None => relayed.body,
-        }
-    }
-
     /// `answer`, written as `body`, with the kept addresses in place; `body` when nothing changes.
-    async fn in_written(self: &Arc<Self>, mut answer: Value, body: Bytes, subject: &str) -> Bytes {
+    pub async fn in_written(self: &Arc<Self>, mut answer: Value, body: Bytes, subject: &str) -> Bytes {
         let mut finished = Vec::new();
         finished_variations(&answer, &mut finished);
         if finished.is_empty() {
@@ -62,21 +51,8 @@ impl KeptResults {
     }
 }
 
-/// Whether a JSON answer read once (`AnswerJson`) has a finished variation anywhere, by the rule of `finished`.
-pub fn has_finished_variations(tree: &AnswerJson) -> bool {
-    match tree {
-        AnswerJson::Object(fields) => {
-            let text = |name| tree.get(name).and_then(AnswerJson::as_str);
-            let done = text("status") == Some("done") && tree.get("result").is_some();
-            (done && text("render_id").is_some() && text("id").is_some())
-                || fields.iter().any(|(_, inner)| has_finished_variations(inner))
-        }
-        AnswerJson::Array(items) => items.iter().any(has_finished_variations),
-        _ => false,
-    }
-}
-
-/// Whether a JSON answer has a finished variation anywhere.
+/// Whether a JSON answer has a finished variation anywhere: an object with `status` `done`, a `result`, a
+/// `render_id` and an `id`.
 pub fn has_finished_variations_in(answer: &Value) -> bool {
     let mut finished = Vec::new();
     finished_variations(answer, &mut finished);

@@ -47,7 +47,7 @@ mod signing;
 #[cfg(test)]
 mod tests;
 
-pub use answers::{has_finished_variations, has_finished_variations_in};
+pub use answers::has_finished_variations_in;
 pub use routes::{link_routes, routes};
 pub use signing::Original;
 
