@@ -11,14 +11,14 @@ use axum::http::{HeaderValue, header};
 use axum::routing::{get, post};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::access::open_guard;
+use crate::access::open_guard::GuardLayer;
 use crate::error::ServerError;
 use crate::live::{events, webhooks};
 use crate::proxy::{self, Proxy};
-use crate::request_log::{self, RequestIds};
+use crate::request_log::LogLayer;
 use crate::results::fetch::ResultFetcher;
 use crate::serving::body_deadline;
-use crate::serving::min_rate;
+use crate::serving::min_rate::SlowBodyLayer;
 use crate::site::{declarations, demo, static_files};
 use crate::state::AppState;
 use crate::storage::uploads;
@@ -39,19 +39,17 @@ pub fn build(state: &AppState) -> anyhow::Result<Router> {
         ResultFetcher::new(http.clone(), state.proxy.upstream.sandbox().cloned(), state.proxy.public_url.clone())?;
     let router = router(state, proxy.clone(), fetcher, http);
     let front = tower::ServiceBuilder::new()
+        .layer(LogLayer::new()?)
+        .layer(SlowBodyLayer)
+        .option_layer(state.guard.clone().map(|guard| GuardLayer(Arc::new(guard))))
         // Every answer is read as the type it says: a relayed body is never run as a script or page of this
         // origin because a browser guessed.
         .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
         .option_layer(state.cors.clone())
         .layer(proxy::Routes::new(proxy))
         .service(router);
-    let mut app = Router::new().fallback_service(front);
-    if let Some(guard) = state.guard.clone() {
-        app = app.layer(axum::middleware::from_fn_with_state(Arc::new(guard), open_guard::refuse_foreign));
-    }
-    Ok(app
-        .layer(axum::middleware::from_fn(min_rate::answer_slow_bodies))
-        .layer(axum::middleware::from_fn_with_state(Arc::new(RequestIds::new()?), request_log::log)))
+    // The layers around the router as one service: each layer of a Router would be boxed on its own.
+    Ok(Router::new().fallback_service(front))
 }
 
 /// The routes besides the proxy's: uploads, live events, the board, kept results and ZIPs, capabilities, the

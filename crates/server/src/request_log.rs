@@ -3,14 +3,14 @@
 //! never the path or the query: kept results' links carry their signature there.
 
 use std::borrow::Cow;
+use std::convert::Infallible;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use axum::extract::State;
 use axum::http::{HeaderName, HeaderValue, Method, Request};
-use axum::middleware::Next;
 use axum::response::Response;
+use futures_util::future::BoxFuture;
 
 use crate::metrics::{AnsweredBy, metrics};
 
@@ -94,10 +94,52 @@ impl OpenRequest {
     }
 }
 
-/// The middleware around everything the app answers: each request's id, log line and metrics.
-pub async fn log(State(ids): State<Arc<RequestIds>>, request: axum::extract::Request, next: Next) -> Response {
-    let open = ids.begin(&request);
-    open.end(next.run(request).await)
+/// The request log as a layer around everything the app answers: each request's id, log line and metrics.
+#[derive(Debug, Clone)]
+pub struct LogLayer(Arc<RequestIds>);
+
+impl LogLayer {
+    pub fn new() -> anyhow::Result<Self> {
+        Ok(LogLayer(Arc::new(RequestIds::new()?)))
+    }
+}
+
+impl<S> tower::Layer<S> for LogLayer {
+    type Service = Logged<S>;
+
+    fn layer(&self, inner: S) -> Logged<S> {
+        Logged { ids: self.0.clone(), inner }
+    }
+}
+
+/// `inner` with each request logged and counted as it is answered.
+#[derive(Debug, Clone)]
+pub struct Logged<S> {
+    ids: Arc<RequestIds>,
+    inner: S,
+}
+
+impl<S> tower::Service<axum::extract::Request> for Logged<S>
+where
+    S: tower::Service<axum::extract::Request, Response = Response, Error = Infallible>,
+    S::Future: Send + 'static,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = BoxFuture<'static, Result<Response, Infallible>>;
+
+    fn poll_ready(&mut self, cx: &mut std::task::Context<'_>) -> std::task::Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: axum::extract::Request) -> Self::Future {
+        let open = self.ids.begin(&request);
+        let answer = self.inner.call(request);
+        Box::pin(async move {
+            let Ok(response) = answer.await;
+            Ok(open.end(response))
+        })
+    }
 }
 
 /// A balancer's id worth keeping: short, and letters, digits, `-`, `_` and `.` only.

@@ -7,10 +7,15 @@
 //! The guard runs before a call is admitted, so what it refuses counts against no limit. Same-origin pages,
 //! `--allow-origin` pages and clients that send no `Origin` (curl, backends, the service) keep working.
 
+use std::convert::Infallible;
+use std::future::Ready;
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use axum::http::header::{HOST, ORIGIN};
 use axum::http::{HeaderMap, Method, Uri};
+use axum::response::{IntoResponse, Response};
+use futures_util::future::Either;
 
 use crate::error::ServerError;
 
@@ -22,15 +27,42 @@ pub struct OpenGuard {
     origins: Vec<String>,
 }
 
-/// The middleware that refuses what `guard` refuses, before anything else of the app sees it.
-pub async fn refuse_foreign(
-    axum::extract::State(guard): axum::extract::State<std::sync::Arc<OpenGuard>>,
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    match guard.check(request.method(), request.uri(), request.headers()) {
-        Ok(()) => next.run(request).await,
-        Err(refused) => axum::response::IntoResponse::into_response(refused),
+/// Open access's guard as a layer: what it refuses is answered before anything else of the app sees it.
+#[derive(Debug, Clone)]
+pub struct GuardLayer(pub Arc<OpenGuard>);
+
+impl<S> tower::Layer<S> for GuardLayer {
+    type Service = Guarded<S>;
+
+    fn layer(&self, inner: S) -> Guarded<S> {
+        Guarded { guard: self.0.clone(), inner }
+    }
+}
+
+/// `inner` behind open access's guard.
+#[derive(Debug, Clone)]
+pub struct Guarded<S> {
+    guard: Arc<OpenGuard>,
+    inner: S,
+}
+
+impl<S> tower::Service<axum::extract::Request> for Guarded<S>
+where
+    S: tower::Service<axum::extract::Request, Response = Response, Error = Infallible>,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = Either<S::Future, Ready<Result<Response, Infallible>>>;
+
+    fn poll_ready(&mut self, cx: &mut std::task::Context<'_>) -> std::task::Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: axum::extract::Request) -> Self::Future {
+        match self.guard.check(request.method(), request.uri(), request.headers()) {
+            Ok(()) => Either::Left(self.inner.call(request)),
+            Err(refused) => Either::Right(std::future::ready(Ok(refused.into_response()))),
+        }
     }
 }
 

@@ -168,14 +168,50 @@ impl SlowBody {
     }
 }
 
-/// The middleware that answers a request whose body was cut off for moving too slowly with the 408 that says so,
+/// The layer that answers a request whose body was cut off for moving too slowly with the 408 that says so,
 /// whatever the handler made of the missing bytes.
-pub async fn answer_slow_bodies(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    let slow_body = SlowBody::of(&request);
-    let answer = next.run(request).await;
-    match slow_body {
-        Some(slow_body) => slow_body.answer(answer),
-        None => answer,
+#[derive(Debug, Clone, Copy)]
+pub struct SlowBodyLayer;
+
+impl<S> tower::Layer<S> for SlowBodyLayer {
+    type Service = SlowBodies<S>;
+
+    fn layer(&self, inner: S) -> SlowBodies<S> {
+        SlowBodies { inner }
+    }
+}
+
+/// `inner`, its answer to a body cut off for its pace replaced by the 408 ([`SlowBodyLayer`]).
+#[derive(Debug, Clone)]
+pub struct SlowBodies<S> {
+    inner: S,
+}
+
+impl<S> tower::Service<axum::extract::Request> for SlowBodies<S>
+where
+    S: tower::Service<axum::extract::Request, Response = Response, Error = std::convert::Infallible>,
+    S::Future: Send + 'static,
+{
+    type Response = Response;
+    type Error = std::convert::Infallible;
+    type Future = futures_util::future::Either<
+        S::Future,
+        futures_util::future::BoxFuture<'static, Result<Response, std::convert::Infallible>>,
+    >;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: axum::extract::Request) -> Self::Future {
+        let Some(slow_body) = SlowBody::of(&request) else {
+            return futures_util::future::Either::Left(self.inner.call(request));
+        };
+        let answer = self.inner.call(request);
+        futures_util::future::Either::Right(Box::pin(async move {
+            let Ok(response) = answer.await;
+            Ok(slow_body.answer(response))
+        }))
     }
 }
 
