@@ -1,6 +1,6 @@
 //! Checks of the tree itself, run with the native tests as rust-analyzer's tidy is: every Rust source file opens
-//! with a `//!` comment saying what it owns, every path that ARCHITECTURE.md names exists, and nothing sends the
-//! reader outside the repository.
+//! with a `//!` comment saying what it owns, every path that ARCHITECTURE.md names exists, nothing sends the
+//! reader outside the repository, and the crates a build compiles stay within their budgets (#64).
 
 #[cfg(test)]
 mod tests {
@@ -211,6 +211,83 @@ mod tests {
         assert!(named.len() > 50, "the codemap names only {} paths", named.len());
         let missing: Vec<&str> = named.into_iter().filter(|path| !root.join(path).exists()).collect();
         assert!(missing.is_empty(), "ARCHITECTURE.md names paths that do not exist: {missing:?}");
+    }
+
+    /// The most crates the server's first build compiles (`cargo xtask run`: its normal and build dependencies,
+    /// without content credentials), 356 when set (was 451 with them).
+    const SERVER_CRATES_BUDGET: usize = 400;
+    /// The most packages the lock file holds, everything of the workspace's together (the widget's, xtask's, the
+    /// tests'); 698 when set.
+    const LOCK_FILE_BUDGET: usize = 720;
+
+    /// `cargo tree` of the server (normal and build dependencies) with `arguments`: one line per package, with
+    /// `format`, each once.
+    fn server_tree(format: &str, arguments: &[&str]) -> std::collections::BTreeSet<String> {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let output = std::process::Command::new(cargo)
+            .current_dir(root())
+            .args(["tree", "--locked", "-p", "vstage-server", "-e", "normal,build", "--prefix", "none", "-f", format])
+            .args(arguments)
+            .output()
+            .expect("cargo tree runs");
+        assert!(output.status.success(), "cargo tree: {}", String::from_utf8_lossy(&output.stderr));
+        let text = String::from_utf8(output.stdout).expect("cargo tree writes UTF-8");
+        text.lines().map(|line| line.trim_end_matches(" (*)").to_string()).filter(|line| !line.is_empty()).collect()
+    }
+
+    #[test]
+    fn the_servers_first_build_and_the_lock_file_stay_within_their_crate_budgets() {
+        let crates = server_tree("{p}", &[]).len();
+        assert!(
+            crates <= SERVER_CRATES_BUDGET,
+            "the server's first build (without content credentials) compiles {crates} crates, over its budget of \
+             {SERVER_CRATES_BUDGET}: see what brought them (`cargo tree -p vstage-server -e normal,build -i CRATE`), \
+             and put that behind a cargo feature that `cargo xtask test` and `dist` turn on (as `content-credentials` \
+             is, crates/server/Cargo.toml), turn its default features off, or do without it; raise the budget \
+             (xtask/src/tidy.rs) only with the crate's worth and cost in the commit"
+        );
+        let lock = std::fs::read_to_string(root().join("Cargo.lock")).expect("Cargo.lock");
+        let packages = lock.lines().filter(|line| *line == "[[package]]").count();
+        assert!(packages > 100, "only {packages} packages read from Cargo.lock");
+        assert!(
+            packages <= LOCK_FILE_BUDGET,
+            "Cargo.lock holds {packages} packages, over its budget of {LOCK_FILE_BUDGET}: look for a second version of \
+             a crate (`cargo tree -d`) or a new dependency's default features, and keep what is only for CI or a \
+             release behind a feature; raise the budget (xtask/src/tidy.rs) only with the reason in the commit"
+        );
+    }
+
+    /// Built with and without content credentials, the server's common dependencies have the same features: the
+    /// first `cargo xtask run` and the `cargo xtask test` after it then share them, and only the feature's own
+    /// crates compile in between.
+    #[test]
+    fn content_credentials_change_no_feature_of_the_crates_built_without_them() {
+        // a package built for the build machine as well (for a build script or a proc-macro) comes twice
+        let features = |arguments: &[&str]| {
+            let mut features = std::collections::BTreeMap::<String, Vec<String>>::new();
+            for (package, set) in server_tree("{p}|{f}", arguments).iter().filter_map(|line| line.split_once('|')) {
+                features.entry(package.to_string()).or_default().push(set.to_string());
+            }
+            features
+        };
+        let without = features(&[]);
+        let with = features(&["--features", "content-credentials"]);
+        let changed: Vec<String> = without
+            .iter()
+            .filter(|(package, _)| !package.starts_with("vstage-server "))
+            .filter_map(|(package, had)| {
+                let has = with.get(package)?;
+                // the feature's crates may need another build of one for the build machine: that is theirs
+                let compiled_again = had.iter().any(|set| !has.contains(set));
+                compiled_again.then(|| format!("{package}: {had:?} without, {has:?} with"))
+            })
+            .collect();
+        assert!(
+            changed.is_empty(),
+            "content credentials turn on features of crates the server builds without them, so that `cargo xtask \
+             test` compiles them and all above them again after `cargo xtask run`: turn these on in the server's \
+             own dependencies (crates/server/Cargo.toml, after c2pa): {changed:#?}"
+        );
     }
 
     #[test]
