@@ -12,7 +12,7 @@ use crate::project::{self, LintingCargo, Project};
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM, Purpose, PythonTool};
 use crate::tally::{self, Counts};
 use crate::vstage_process::VstageProcess;
-use crate::{server, widget};
+use crate::{figures, server, widget};
 
 /// How one step ended and how long it took. Lints and builds are not tests: they add to `failed` only when they
 /// fail.
@@ -45,7 +45,7 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
         Err(error) => {
             eprintln!("{error:#}");
             steps.push(Step::new("clippy", false, Counts::default()));
-            return summarise(&steps, started);
+            return summarise(project, &steps, started);
         }
     };
     // The builds need none of the tools, and the tools' installs none of the builds: on a bare machine they go on
@@ -63,7 +63,7 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
         steps.insert(0, setup.join().unwrap_or_else(|_| Step::new(SETUP_STEP, false, Counts::default())));
     });
     if !steps[0].ok {
-        return summarise(&steps, started);
+        return summarise(project, &steps, started);
     }
     // The release widget is built while the tests below run: they wait on servers and browsers much of the time,
     // leaving a core idle, and only the end-to-end tests need it. Its cargo build has a target folder of its own
@@ -86,7 +86,7 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
         }
     });
     discard_cluster(project);
-    summarise(&steps, started)
+    summarise(project, &steps, started)
 }
 
 /// One suite of `cargo xtask test`, run alone with `cargo xtask test SUITE`.
@@ -139,7 +139,7 @@ pub fn run_suite(project: &Project, suite: Suite) -> anyhow::Result<()> {
         }
     }
     discard_cluster(project);
-    summarise(&steps, started)
+    summarise(project, &steps, started)
 }
 
 const SETUP_STEP: &str = "setup (tools)";
@@ -213,9 +213,9 @@ fn discard_cluster(project: &Project) {
     }
 }
 
-/// The closing summary: a line per step with its counts and time, then `N passed, N failed`; exits non-zero on
-/// any failure.
-fn summarise(steps: &[Step], started: Instant) -> anyhow::Result<()> {
+/// The closing summary: a line per step with its counts and time, the wall and CPU time of the whole and this
+/// machine's speed (`figures`), then `N passed, N failed`; exits non-zero on any failure.
+fn summarise(project: &Project, steps: &[Step], started: Instant) -> anyhow::Result<()> {
     let mut total = Counts::default();
     println!("\n==> summary");
     for step in steps {
@@ -235,6 +235,12 @@ fn summarise(steps: &[Step], started: Instant) -> anyhow::Result<()> {
         total += counts;
     }
     println!("    {:<34} {:>39}", "all steps", minutes(started.elapsed().as_secs_f64()));
+    // how to read them, and this machine's own: docs/benchmarks.md ("Build and test times")
+    println!("    figures: {}", figures::wall_and_cpu(started));
+    match figures::machine_speed(&project.target().join("reference-build")) {
+        Ok(speed) => println!("    this machine: {speed}"),
+        Err(error) => println!("    this machine: {error:#}"),
+    }
     println!("{} passed, {} failed", total.passed, total.failed);
     if total.failed > 0 || steps.iter().any(|step| !step.ok) {
         std::process::exit(1);
