@@ -61,6 +61,7 @@ fn release_server(project: &Project) -> anyhow::Result<PathBuf> {
     let log = project.target().join("server-release-build.log");
     let mut build = project.cargo();
     build.args(["build", "--release", "--locked", "-p", "vstage-server", "--bin", "vstage"]);
+    build.args(["--features", crate::server::CONTENT_CREDENTIALS]);
     project::run_into_log("building the server (release)", &mut build, &log)?;
     Ok(project.target().join("release").join("vstage"))
 }

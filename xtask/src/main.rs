@@ -6,6 +6,7 @@ mod bench;
 mod chunk_groups;
 mod dev;
 mod dist;
+mod figures;
 mod first_load;
 mod precompress;
 mod project;

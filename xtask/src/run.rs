@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 
 use crate::project::{self, Project};
 use crate::setup::{self, Purpose};
-use crate::{server, widget};
+use crate::{figures, server, widget};
 
 pub fn run(project: &Project, listen: SocketAddr) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
@@ -22,7 +22,12 @@ pub fn run(project: &Project, listen: SocketAddr) -> anyhow::Result<()> {
         })?;
         widget::build(project)
     })?;
-    println!("    studio ready to start after {:.1} s", started.elapsed().as_secs_f64());
+    // CPU: xtask and the builds it waited for (docs/benchmarks.md, "Build and test times")
+    println!(
+        "    studio ready to start after {:.1} s ({})",
+        started.elapsed().as_secs_f64(),
+        figures::wall_and_cpu(started)
+    );
     // Ctrl-C goes to the whole foreground group: the server stops gracefully, and this command waits for it
     // instead of dying first.
     ctrlc::set_handler(|| {}).ok();

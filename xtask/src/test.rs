@@ -12,7 +12,7 @@ use crate::project::{self, LintingCargo, Project};
 use crate::setup::{self, CHROMEDRIVER, CHROMIUM, Purpose, PythonTool};
 use crate::tally::{self, Counts};
 use crate::vstage_process::VstageProcess;
-use crate::widget;
+use crate::{figures, server, widget};
 
 /// How one step ended and how long it took. Lints and builds are not tests: they add to `failed` only when they
 /// fail.
@@ -45,7 +45,7 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
         Err(error) => {
             eprintln!("{error:#}");
             steps.push(Step::new("clippy", false, Counts::default()));
-            return summarise(&steps, started);
+            return summarise(project, &steps, started);
         }
     };
     // The builds need none of the tools, and the tools' installs none of the builds: on a bare machine they go on
@@ -63,7 +63,7 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
         steps.insert(0, setup.join().unwrap_or_else(|_| Step::new(SETUP_STEP, false, Counts::default())));
     });
     if !steps[0].ok {
-        return summarise(&steps, started);
+        return summarise(project, &steps, started);
     }
     // The release widget is built while the tests below run: they wait on servers and browsers much of the time,
     // leaving a core idle, and only the end-to-end tests need it. Its cargo build has a target folder of its own
@@ -75,6 +75,7 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
         let widget = scope.spawn(|| timed(|| build_widget_aside(project)));
         steps.push(timed(|| contract_tests(&cargo)));
         steps.push(timed(|| nextest(&cargo, "native tests (server crates)", "native", SERVER_CRATES)));
+        steps.push(timed(|| without_content_credentials(&cargo)));
         steps.push(timed(|| nextest(&cargo, "native tests (mask, xtask)", "native", OTHER_NATIVE)));
         steps.push(timed(|| wasm_tests(&cargo)));
         let widget = widget.join().unwrap_or_else(|_| Step::new(WIDGET_STEP, false, Counts::default()));
@@ -85,7 +86,7 @@ pub fn run(project: &Project) -> anyhow::Result<()> {
         }
     });
     discard_cluster(project);
-    summarise(&steps, started)
+    summarise(project, &steps, started)
 }
 
 /// One suite of `cargo xtask test`, run alone with `cargo xtask test SUITE`.
@@ -115,10 +116,18 @@ pub fn run_suite(project: &Project, suite: Suite) -> anyhow::Result<()> {
     if steps[0].ok {
         let native = |name, selection: &[&str]| timed(|| nextest(&cargo, name, "native", selection));
         match suite {
-            Suite::App => steps.push(native("the server's own tests", &["-p", "vstage-server", "--lib"])),
-            Suite::Serve => steps.push(native("the server as a process", &["-p", "vstage-server", "--test", "serve"])),
+            Suite::App => {
+                steps.push(native("the server's own tests", &[SERVER_ALONE, &["--lib"]].concat()));
+                steps.push(timed(|| without_content_credentials(&cargo)));
+            }
+            Suite::Serve => {
+                steps.push(native("the server as a process", &[SERVER_ALONE, &["--test", "serve"]].concat()))
+            }
             Suite::Sandbox => steps.push(native("the sandbox's tests", &["-p", "vstage-sandbox"])),
-            Suite::Native => steps.push(native("native tests (server crates)", SERVER_CRATES)),
+            Suite::Native => {
+                steps.push(native("native tests (server crates)", SERVER_CRATES));
+                steps.push(timed(|| without_content_credentials(&cargo)));
+            }
             Suite::Widget => steps.push(timed(|| wasm_tests(&cargo))),
             Suite::Contract => steps.push(timed(|| contract_tests(&cargo))),
             Suite::Browser => {
@@ -130,7 +139,7 @@ pub fn run_suite(project: &Project, suite: Suite) -> anyhow::Result<()> {
         }
     }
     discard_cluster(project);
-    summarise(&steps, started)
+    summarise(project, &steps, started)
 }
 
 const SETUP_STEP: &str = "setup (tools)";
@@ -148,7 +157,8 @@ fn setup_step(project: &Project) -> Step {
 /// The server's crates, built and tested natively apart from the rest: with the server's features turned on as
 /// its tests turn them on (crates/server/Cargo.toml), this selection resolves each dependency's features as the
 /// server built alone does (`cargo xtask run` and `dev`), so that build finds them compiled. Built together with
-/// the widget, they would take the features the widget's native build adds (leptos') and be compiled again.
+/// the widget, they would take the features the widget's native build adds (leptos') and be compiled again. With
+/// content credentials, as everything that checks or ships builds the server (`server::CONTENT_CREDENTIALS`).
 const SERVER_CRATES: &[&str] = &[
     "-p",
     "vstage-api",
@@ -160,7 +170,11 @@ const SERVER_CRATES: &[&str] = &[
     "vstage-server",
     "-p",
     "vstage-postgres-cluster",
+    "--features",
+    server::CONTENT_CREDENTIALS,
 ];
+/// The server's own tests, with content credentials.
+const SERVER_ALONE: &[&str] = &["-p", "vstage-server", "--features", server::CONTENT_CREDENTIALS];
 /// The rest of the workspace natively: the mask model's tests and xtask's (its tidy checks among them). The
 /// widget's unit tests run in the browser with its other tests: built natively for them alone, leptos and all, it
 /// took about three minutes of a fresh run on 2 cores.
@@ -199,9 +213,9 @@ fn discard_cluster(project: &Project) {
     }
 }
 
-/// The closing summary: a line per step with its counts and time, then `N passed, N failed`; exits non-zero on
-/// any failure.
-fn summarise(steps: &[Step], started: Instant) -> anyhow::Result<()> {
+/// The closing summary: a line per step with its counts and time, the wall and CPU time of the whole and this
+/// machine's speed (`figures`), then `N passed, N failed`; exits non-zero on any failure.
+fn summarise(project: &Project, steps: &[Step], started: Instant) -> anyhow::Result<()> {
     let mut total = Counts::default();
     println!("\n==> summary");
     for step in steps {
@@ -221,6 +235,12 @@ fn summarise(steps: &[Step], started: Instant) -> anyhow::Result<()> {
         total += counts;
     }
     println!("    {:<34} {:>39}", "all steps", minutes(started.elapsed().as_secs_f64()));
+    // how to read them, and this machine's own: docs/benchmarks.md ("Build and test times")
+    println!("    figures: {}", figures::wall_and_cpu(started));
+    match figures::machine_speed(&project.target().join("reference-build")) {
+        Ok(speed) => println!("    this machine: {speed}"),
+        Err(error) => println!("    this machine: {error:#}"),
+    }
     println!("{} passed, {} failed", total.passed, total.failed);
     if total.failed > 0 || steps.iter().any(|step| !step.ok) {
         std::process::exit(1);
@@ -265,6 +285,15 @@ fn nextest(cargo: &LintingCargo, name: &'static str, profile: &str, packages: &[
         Counts::default()
     });
     Step::new(name, ok, counts)
+}
+
+/// The server as a newcomer's first `cargo xtask run` builds it, without content credentials: its own tests built
+/// through clippy (so that build stays clean), and those of them that say what such a build does
+/// (`crates/server/src/results/credentials/not_built.rs`) run. Its dependencies are the other builds' own (the
+/// server's Cargo.toml turns on what the feature's crates would): only the server's crate compiles again.
+fn without_content_credentials(cargo: &LintingCargo) -> Step {
+    let selection = ["-p", "vstage-server", "--lib", "-E", "test(/::not_built::/)"];
+    nextest(cargo, "server without content credentials", "native", &selection)
 }
 
 /// The widget's and the mask model's `#[wasm_bindgen_test]`s, run by wasm-bindgen-test-runner in headless

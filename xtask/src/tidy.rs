@@ -1,6 +1,6 @@
 //! Checks of the tree itself, run with the native tests as rust-analyzer's tidy is: every Rust source file opens
-//! with a `//!` comment saying what it owns, every path that ARCHITECTURE.md names exists, and nothing sends the
-//! reader outside the repository.
+//! with a `//!` comment saying what it owns, every path that ARCHITECTURE.md names exists, nothing sends the
+//! reader outside the repository, and the crates a build compiles stay within their budgets (#64).
 
 #[cfg(test)]
 mod tests {
@@ -211,6 +211,116 @@ mod tests {
         assert!(named.len() > 50, "the codemap names only {} paths", named.len());
         let missing: Vec<&str> = named.into_iter().filter(|path| !root.join(path).exists()).collect();
         assert!(missing.is_empty(), "ARCHITECTURE.md names paths that do not exist: {missing:?}");
+    }
+
+    /// The most crates the server's first build compiles (`cargo xtask run`: its normal and build dependencies,
+    /// without content credentials), 356 when set (was 451 with them).
+    const SERVER_CRATES_BUDGET: usize = 400;
+    /// The most packages the lock file holds, everything of the workspace's together (the widget's, xtask's, the
+    /// tests'); 698 when set.
+    const LOCK_FILE_BUDGET: usize = 720;
+
+    /// The server built alone, as `cargo xtask run` and `dev` build it: its normal and build dependencies.
+    const SERVER_ALONE: [&str; 4] = ["-p", "vstage-server", "-e", "normal,build"];
+
+    /// `cargo tree` with `arguments` (the packages, the edges, the features): one line per package, with `format`,
+    /// each once.
+    fn tree(format: &str, arguments: &[&str]) -> std::collections::BTreeSet<String> {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let output = std::process::Command::new(cargo)
+            .current_dir(root())
+            .args(["tree", "--locked", "--prefix", "none", "-f", format])
+            .args(arguments)
+            .output()
+            .expect("cargo tree runs");
+        assert!(output.status.success(), "cargo tree: {}", String::from_utf8_lossy(&output.stderr));
+        let text = String::from_utf8(output.stdout).expect("cargo tree writes UTF-8");
+        text.lines().map(|line| line.trim_end_matches(" (*)").to_string()).filter(|line| !line.is_empty()).collect()
+    }
+
+    #[test]
+    fn the_servers_first_build_and_the_lock_file_stay_within_their_crate_budgets() {
+        let crates = tree("{p}", &SERVER_ALONE).len();
+        assert!(
+            crates <= SERVER_CRATES_BUDGET,
+            "the server's first build (without content credentials) compiles {crates} crates, over its budget of \
+             {SERVER_CRATES_BUDGET}: see what brought them (`cargo tree -p vstage-server -e normal,build -i CRATE`), \
+             and put that behind a cargo feature that `cargo xtask test` and `dist` turn on (as `content-credentials` \
+             is, crates/server/Cargo.toml), turn its default features off, or do without it; raise the budget \
+             (xtask/src/tidy.rs) only with the crate's worth and cost in the commit"
+        );
+        let lock = std::fs::read_to_string(root().join("Cargo.lock")).expect("Cargo.lock");
+        let packages = lock.lines().filter(|line| *line == "[[package]]").count();
+        assert!(packages > 100, "only {packages} packages read from Cargo.lock");
+        assert!(
+            packages <= LOCK_FILE_BUDGET,
+            "Cargo.lock holds {packages} packages, over its budget of {LOCK_FILE_BUDGET}: look for a second version of \
+             a crate (`cargo tree -d`) or a new dependency's default features, and keep what is only for CI or a \
+             release behind a feature; raise the budget (xtask/src/tidy.rs) only with the reason in the commit"
+        );
+    }
+
+    /// Each package of a `cargo tree` with `arguments`, with each set of features it is built with (twice for one
+    /// built for the build machine as well, for a build script or a proc-macro).
+    fn features(arguments: &[&str]) -> std::collections::BTreeMap<String, Vec<String>> {
+        let mut features = std::collections::BTreeMap::<String, Vec<String>>::new();
+        for (package, set) in tree("{p}|{f}", arguments).iter().filter_map(|line| line.split_once('|')) {
+            features.entry(package.to_string()).or_default().push(set.to_string());
+        }
+        features
+    }
+
+    /// The packages of `built` that `by` builds too, but with other features: the build `by` describes compiles
+    /// them again, and everything above them. One that `by` also builds a second time, for the build machine, is
+    /// not: that build is its own.
+    fn compiled_again(
+        built: &std::collections::BTreeMap<String, Vec<String>>,
+        by: &std::collections::BTreeMap<String, Vec<String>>,
+    ) -> Vec<String> {
+        built
+            .iter()
+            .filter(|(package, _)| !package.starts_with("vstage-"))
+            .filter_map(|(package, had)| {
+                let has = by.get(package)?;
+                had.iter().any(|set| !has.contains(set)).then(|| format!("{package}: {had:?}, then {has:?}"))
+            })
+            .collect()
+    }
+
+    /// Built with and without content credentials, the server's common dependencies have the same features: the
+    /// first `cargo xtask run` and the `cargo xtask test` after it then share them, and only the feature's own
+    /// crates compile in between.
+    #[test]
+    fn content_credentials_change_no_feature_of_the_crates_built_without_them() {
+        let without = features(&SERVER_ALONE);
+        let with = features(&[&SERVER_ALONE[..], &["--features", "content-credentials"]].concat());
+        let changed = compiled_again(&without, &with);
+        assert!(
+            changed.is_empty(),
+            "content credentials turn on features of crates the server builds without them, so that `cargo xtask \
+             test` compiles them and all above them again after `cargo xtask run`: turn these on in the server's \
+             own dependencies (crates/server/Cargo.toml, after c2pa): {changed:#?}"
+        );
+    }
+
+    /// The server built alone with content credentials (`cargo xtask run` and `dev` after `cargo xtask test`, and
+    /// the dev loop's test) finds every dependency as the tests' build of the server's crates compiled it, dev
+    /// dependencies and all (xtask/src/test.rs, `SERVER_CRATES`): nothing compiles again.
+    #[test]
+    fn the_server_alone_builds_its_dependencies_as_the_tests_built_them() {
+        let credentials = ["--features", "vstage-server/content-credentials"];
+        let alone = features(&[&SERVER_ALONE[..], &credentials].concat());
+        let packages = ["vstage-api", "vstage-imaging", "vstage-sandbox", "vstage-server", "vstage-postgres-cluster"];
+        let mut tests: Vec<&str> = packages.iter().flat_map(|package| ["-p", package]).collect();
+        tests.extend(["-e", "normal,build,dev"]);
+        tests.extend(credentials);
+        let changed = compiled_again(&alone, &features(&tests));
+        assert!(
+            changed.is_empty(),
+            "the tests' build turns on features (through a dev-dependency) that the server built alone does not, so \
+             that `cargo xtask run` or `dev` after `cargo xtask test` compiles them and all above them again: turn \
+             them on in the server's own dependencies (crates/server/Cargo.toml): {changed:#?}"
+        );
     }
 
     #[test]

@@ -20,6 +20,10 @@ pub struct Capabilities {
     /// `open` or `token`.
     #[serde(default)]
     pub access: String,
+    /// Kept results carry content credentials (C2PA), which the originals page reads back; false from a server
+    /// built without them (its `content-credentials` feature).
+    #[serde(default)]
+    pub content_credentials: bool,
 }
 
 /// One sample photo of the embedded sandbox (`GET {base}/samples`, sandbox mode only).

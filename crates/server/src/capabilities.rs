@@ -24,7 +24,8 @@ mod tests {
         assert_eq!(status, 200);
         assert_eq!(
             capabilities,
-            serde_json::json!({"mode": "sandbox", "events": true, "uploads": true, "board": true, "access": "open"})
+            serde_json::json!({"mode": "sandbox", "events": true, "uploads": true, "board": true, "access": "open",
+                "content_credentials": crate::results::credentials::IN_THIS_BUILD})
         );
     }
 }

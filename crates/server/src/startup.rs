@@ -18,7 +18,7 @@ use crate::checks;
 use crate::cli::{AccessMode, ServeArgs, SkippableCheck};
 use crate::host_webhooks::{self, HostWebhooks};
 use crate::request_log::REQUEST_ID;
-use crate::results::credentials::ContentCredentials;
+use crate::results::credentials::{self, ContentCredentials};
 use crate::secret;
 use crate::site::loader::Loader;
 use crate::storage::objects::{self, Stores};
@@ -150,7 +150,8 @@ impl ServerParts {
 }
 
 /// What signs the kept results' content credentials: `--c2pa-cert`/`--c2pa-key`, or the signer kept in `store`;
-/// naming as their maker the service, or the embedded sandbox in its place.
+/// naming as their maker the service, or the embedded sandbox in its place. A build without them refuses the
+/// operator's certificate rather than start and sign nothing with it.
 async fn content_credentials(
     args: &ServeArgs,
     store: &dyn Store,
@@ -158,6 +159,13 @@ async fn content_credentials(
 ) -> anyhow::Result<ContentCredentials> {
     let maker = if embedded { "vstage sandbox" } else { "Virtual Staging AI" };
     let signer_files = (args.results.c2pa_cert.as_deref(), args.results.c2pa_key.as_deref());
+    if !credentials::IN_THIS_BUILD && signer_files != (None, None) {
+        bail!(
+            "--c2pa-cert and --c2pa-key sign content credentials, which are not in this build of vstage: build the \
+             server with `--features content-credentials` (`cargo build --release -p vstage-server --features \
+             content-credentials`; `cargo xtask dist` does), or leave them out"
+        );
+    }
     ContentCredentials::for_server(signer_files, store, &args.storage.database.data_dir, maker).await
 }
 

@@ -89,6 +89,7 @@ impl AppState {
             uploads: true,
             board: true,
             access: access.name().into(),
+            content_credentials: crate::results::credentials::IN_THIS_BUILD,
         };
         let window = (
             Duration::from_secs(args.events.event_keep_alive_s.max(1)),

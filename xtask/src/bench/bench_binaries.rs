@@ -40,7 +40,11 @@ fn figures(
 ) -> anyhow::Result<()> {
     let (status, output) = project::status_and_output(
         title,
-        project.cargo().args(["bench", "--locked", "-p", package, "--bench", bench]),
+        // the server's bench needs its content credentials; the imaging crate has no such feature
+        project.cargo().args(["bench", "--locked", "-p", package, "--bench", bench]).args(match package {
+            "vstage-server" => &["--features", crate::server::CONTENT_CREDENTIALS][..],
+            _ => &[],
+        }),
     )?;
     anyhow::ensure!(status.success(), "the {bench} benchmark failed; see above");
     for line in output.lines().filter(|line| line.starts_with('{')) {

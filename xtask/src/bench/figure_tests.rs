@@ -19,6 +19,7 @@ pub fn browser_figures(project: &Project, report: &mut Report, filter: &str) -> 
         project
             .cargo()
             .args(["nextest", "run", "--locked", "-p", "vstage-server", "--profile", "e2e", "--run-ignored", "only"])
+            .args(["--features", crate::server::CONTENT_CREDENTIALS])
             .args(["-E", filter])
             .env("VSTAGE_FIGURES", &file)
             .env("VSTAGE_PROGRAM", &server)

@@ -43,7 +43,10 @@ pub fn measure(project: &Project, report: &mut Report) -> anyhow::Result<()> {
 pub fn release_binary(project: &Project) -> anyhow::Result<std::path::PathBuf> {
     project::run(
         "building the server (release)",
-        project.cargo().args(["build", "--release", "--locked", "-p", "vstage-server"]),
+        project
+            .cargo()
+            .args(["build", "--release", "--locked", "-p", "vstage-server"])
+            .args(["--features", crate::server::CONTENT_CREDENTIALS]),
     )?;
     Ok(project.target().join("release").join("vstage"))
 }

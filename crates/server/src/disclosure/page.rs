@@ -128,8 +128,12 @@ impl Page<'_> {
 /// The page's sentences about `verdict`: whether the credentials verify and whose they are, then whether they
 /// name the original shown.
 fn credentials_sentences(words: &Words, verdict: &Verdict) -> Vec<String> {
-    let Verdict::Read { trust, signer, organization, agent, original, .. } = verdict else {
-        return vec![words.credentials_absent.to_string()];
+    let (trust, signer, organization, agent, original) = match verdict {
+        Verdict::Read { trust, signer, organization, agent, original, .. } => {
+            (trust, signer, organization, agent, original)
+        }
+        Verdict::Absent => return vec![words.credentials_absent.to_string()],
+        Verdict::NotInThisBuild => return vec![words.credentials_not_in_this_build.to_string()],
     };
     let signer = match (signer, organization) {
         (Some(name), Some(organization)) if name != organization => format!("{name} ({organization})"),
@@ -224,5 +228,7 @@ mod tests {
         let broken = credentials_sentences(&ENGLISH, &read(Trust::Invalid, OriginalCheck::Matches));
         assert_eq!(broken, [ENGLISH.credentials_broken]);
         assert_eq!(credentials_sentences(&ENGLISH, &Verdict::Absent), [ENGLISH.credentials_absent]);
+        let not_built = credentials_sentences(&GERMAN, &Verdict::NotInThisBuild);
+        assert_eq!(not_built, [GERMAN.credentials_not_in_this_build]);
     }
 }

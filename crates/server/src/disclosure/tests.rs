@@ -6,27 +6,36 @@
 //! the authority made at first start, naming the edit by trained algorithmic media, the service (here the
 //! embedded sandbox) and the kept original by its hash, and the originals page saying so.
 
-use std::io::{Cursor, Read};
+#[cfg(feature = "content-credentials")]
+use std::io::Cursor;
+use std::io::Read;
 
 use axum::http::Method;
+#[cfg(feature = "content-credentials")]
 use c2pa::{Context, Reader, Relationship, ValidationState};
 use serde_json::{Value, json};
+#[cfg(feature = "content-credentials")]
 use sha2::{Digest, Sha256};
 
+use crate::testing::TestApp;
 use crate::testing::csv::{assert_inert, read_with_python};
 use crate::testing::exiftool::assert_drawing_only;
 use crate::testing::phone::phone_jpeg;
-use crate::testing::{TestApp, text};
+#[cfg(feature = "content-credentials")]
+use crate::testing::text;
 
+#[cfg(feature = "content-credentials")]
 const STAGED: &str = "http://cv.iptc.org/newscodes/digitalsourcetype/compositeWithTrainedAlgorithmicMedia";
 
 /// The reference reader's view of `bytes`, trusting `root` when given.
+#[cfg(feature = "content-credentials")]
 fn read(bytes: &[u8], root: Option<&str>) -> Reader {
     let trust = root.map_or(json!({}), |root| json!({"user_anchors": root}));
     let context = Context::new().with_settings(json!({"trust": trust})).unwrap();
     Reader::from_context(context).with_stream("image/jpeg", Cursor::new(bytes)).expect("credentials in the file")
 }
 
+#[cfg(feature = "content-credentials")]
 #[tokio::test]
 async fn a_chosen_results_credentials_name_its_kept_original_and_its_page_says_they_verify() {
     let server = TestApp::with_tokens(&[]).await;

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use super::Disclosures;
-use crate::results::credentials::{Verdict, media_type};
+use crate::results::credentials::{self, Verdict, media_type};
 use crate::storage::store::DisclosureRecord;
 
 /// The verdicts remembered at most; past it they are forgotten and read again.
@@ -17,9 +17,13 @@ const REMEMBERED: usize = 4096;
 pub struct Verdicts(Mutex<HashMap<String, Verdict>>);
 
 impl Disclosures {
-    /// The verdict on `record`'s photo, `None` when this server signs no credentials or the files cannot be read.
+    /// The verdict on `record`'s photo, `None` when this server signs no credentials or the files cannot be read;
+    /// in a build without content credentials, that they are not in it.
     pub(super) async fn verdict(&self, record: &DisclosureRecord) -> Option<Verdict> {
         let credentials = self.kept.credentials()?.clone();
+        if !credentials::IN_THIS_BUILD {
+            return Some(Verdict::NotInThisBuild);
+        }
         if let Some(known) = self.remembered().get(&record.photo_file) {
             return Some(known.clone());
         }

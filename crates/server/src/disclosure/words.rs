@@ -50,6 +50,8 @@ pub struct Words {
     pub credentials_unknown_signer: &'static str,
     pub credentials_broken: &'static str,
     pub credentials_absent: &'static str,
+    /// Said by a server built without content credentials (`credentials::IN_THIS_BUILD`).
+    pub credentials_not_in_this_build: &'static str,
     pub credentials_name_this_original: &'static str,
     pub credentials_name_another_original: &'static str,
 }
@@ -90,6 +92,8 @@ pub const ENGLISH: Words = Words {
                                  does not know; they say it was altered by {agent}.",
     credentials_broken: "The photo's content credentials do not verify: it was changed after they were signed.",
     credentials_absent: "The photo carries no content credentials.",
+    credentials_not_in_this_build: "This site's server is built without content credentials: it neither signs nor \
+                                    reads them, and the photo carries none.",
     credentials_name_this_original: "They name the original shown here as the photo it was made from.",
     credentials_name_another_original: "They name another photo than the original shown here.",
 };
@@ -130,6 +134,8 @@ pub const GERMAN: Words = Words {
                                  diese Website nicht kennt; sie besagen, dass es von {agent} verändert wurde.",
     credentials_broken: "Die Inhaltsnachweise des Fotos sind ungültig: Es wurde nach dem Signieren verändert.",
     credentials_absent: "Das Foto trägt keine Inhaltsnachweise.",
+    credentials_not_in_this_build: "Der Server dieser Seite ist ohne Inhaltsnachweise gebaut: Er signiert und liest \
+                                    keine, und das Foto trägt keine.",
     credentials_name_this_original: "Sie nennen das hier gezeigte Original als das Foto, aus dem es entstand.",
     credentials_name_another_original: "Sie nennen ein anderes Foto als das hier gezeigte Original.",
 };
@@ -170,6 +176,8 @@ pub const SPANISH: Words = Words {
                                  a quien este sitio no conoce; indican que {agent} la alteró.",
     credentials_broken: "Las credenciales de contenido de la foto no son válidas: se modificó después de firmarlas.",
     credentials_absent: "La foto no lleva credenciales de contenido.",
+    credentials_not_in_this_build: "El servidor de este sitio está compilado sin credenciales de contenido: no las \
+                                    firma ni las lee, y la foto no lleva ninguna.",
     credentials_name_this_original: "Indican que la original mostrada aquí es la foto de la que se hizo.",
     credentials_name_another_original: "Indican otra foto distinta de la original mostrada aquí.",
 };
@@ -211,6 +219,8 @@ pub const FRENCH: Words = Words {
     credentials_broken: "Les certificats de contenu de la photo ne sont pas valides : elle a été modifiée après \
                          leur signature.",
     credentials_absent: "La photo ne porte aucun certificat de contenu.",
+    credentials_not_in_this_build: "Le serveur de ce site est compilé sans certificats de contenu : il n'en signe \
+                                    ni n'en lit aucun, et la photo n'en porte pas.",
     credentials_name_this_original: "Ils désignent l'original montré ici comme la photo dont elle est issue.",
     credentials_name_another_original: "Ils désignent une autre photo que l'original montré ici.",
 };

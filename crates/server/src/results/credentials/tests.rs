@@ -2,9 +2,11 @@
 //! naming the edit, the service and the original's hash; broken by a changed pixel; an operator's certificate
 //! used as given, and one C2PA refuses stopping the start with a sentence.
 
-use std::path::Path;
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
 
 use super::*;
+use crate::storage::store::SignerRecord;
 
 fn jpeg(shade: u8) -> Vec<u8> {
     let mut jpeg = Vec::new();

@@ -6,7 +6,7 @@
 use image::ImageFormat;
 
 use super::*;
-use crate::results::credentials::{Made, media_type};
+use crate::results::credentials::{self, Made, media_type};
 use crate::storage::metadata;
 
 /// What signs, and where photos are read.
@@ -94,7 +94,8 @@ impl KeptResults {
 
     /// `fetched` as it is kept: without its own metadata, with its provenance (`provenance::mark`) and, last,
     /// content credentials naming `parent` (the original photo, or the copy it was drawn on) when known. A copy
-    /// whose credentials cannot be made is kept without them, and the log says why.
+    /// whose credentials cannot be made is kept without them, and the log says why; a build without content
+    /// credentials keeps every copy without them.
     pub async fn marked(
         &self,
         fetched: Bytes,
@@ -103,7 +104,10 @@ impl KeptResults {
         parent: Option<&Original>,
     ) -> Result<Bytes, ServerError> {
         let marked = provenance::mark(fetched, kind).map_err(ServerError::BadGateway)?;
-        let (Some(signing), Some(format)) = (&self.signing, media_type(&marked)) else { return Ok(marked) };
+        let (Some(signing), Some(format), true) = (&self.signing, media_type(&marked), credentials::IN_THIS_BUILD)
+        else {
+            return Ok(marked);
+        };
         let (credentials, parent, named) = (signing.credentials.clone(), parent.cloned(), title.to_string());
         let (source_type, description) = (provenance::source_type(kind), provenance::description(kind));
         let unsigned = marked.clone();
