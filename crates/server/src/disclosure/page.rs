@@ -10,7 +10,7 @@ use maud::{DOCTYPE, Markup, html};
 use sha2::{Digest, Sha256};
 
 use super::statement::Facts;
-use super::words::{LANGUAGES, Words};
+use super::words::{Words, languages};
 use crate::results::credentials::{OriginalCheck, Trust, Verdict};
 
 /// Small and legible on a phone first; side by side from tablet width.
@@ -113,7 +113,7 @@ impl Page<'_> {
         html! {
             nav aria-label=(self.words.other_languages) {
                 ul {
-                    @for other in LANGUAGES.iter().filter(|other| other.lang != self.words.lang) {
+                    @for other in languages().iter().filter(|other| other.lang != self.words.lang) {
                         li {
                             a href={ (self.page) (separator) "lang=" (other.lang) } hreflang=(other.lang)
                                 lang=(other.lang) { (other.name) }
@@ -140,8 +140,9 @@ fn credentials_sentences(words: &Words, verdict: &Verdict) -> Vec<String> {
         (Some(name), _) | (None, Some(name)) => name.clone(),
         (None, None) => "?".into(),
     };
-    let fill =
-        |sentence: &str| sentence.replace("{signer}", &signer).replace("{agent}", agent.as_deref().unwrap_or("?"));
+    let fill = |sentence: &str| {
+        sentence.replace("{{ signer }}", &signer).replace("{{ agent }}", agent.as_deref().unwrap_or("?"))
+    };
     let mut sentences = vec![match trust {
         Trust::Trusted => fill(words.credentials_trusted),
         Trust::Valid => fill(words.credentials_unknown_signer),
@@ -157,7 +158,7 @@ fn credentials_sentences(words: &Words, verdict: &Verdict) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::words::{ENGLISH, GERMAN};
+    use super::super::words::words;
     use super::*;
     use vstage_api::vocabulary::VariationType;
 
@@ -188,7 +189,7 @@ mod tests {
     #[test]
     fn the_page_says_what_was_changed_in_the_listing_s_language_without_script() {
         let facts = facts();
-        let english = page(&ENGLISH, &facts);
+        let english = page(words("en"), &facts);
         assert!(english.starts_with("<!DOCTYPE html><html lang=\"en\">"));
         for text in
             ["Virtually staged", "Furniture removed digitally", "The original, unaltered photo, as taken", "2026-11-26"]
@@ -197,7 +198,7 @@ mod tests {
         }
         assert!(english.contains("href=\"/disclosures/dsc_1?sig=c&amp;lang=de\""));
         assert!(!english.contains("<script"));
-        let german = page(&GERMAN, &facts);
+        let german = page(words("de"), &facts);
         assert!(german.contains("Dieses Inseratsfoto wurde digital verändert"));
         assert!(german.contains("im Stil modern"));
     }
@@ -220,15 +221,15 @@ mod tests {
             original,
             problems: Vec::new(),
         };
-        let trusted = credentials_sentences(&ENGLISH, &read(Trust::Trusted, OriginalCheck::Matches));
+        let trusted = credentials_sentences(words("en"), &read(Trust::Trusted, OriginalCheck::Matches));
         assert!(trusted[0].contains("signed by Listings Example (Listings Example Inc.)"), "{trusted:?}");
         assert!(trusted[0].contains("by Virtual Staging AI") && trusted[1].contains("original shown here"));
-        let unknown = credentials_sentences(&GERMAN, &read(Trust::Valid, OriginalCheck::Differs));
+        let unknown = credentials_sentences(words("de"), &read(Trust::Valid, OriginalCheck::Differs));
         assert!(unknown[0].contains("nicht kennt") && unknown[1].contains("anderes Foto"), "{unknown:?}");
-        let broken = credentials_sentences(&ENGLISH, &read(Trust::Invalid, OriginalCheck::Matches));
-        assert_eq!(broken, [ENGLISH.credentials_broken]);
-        assert_eq!(credentials_sentences(&ENGLISH, &Verdict::Absent), [ENGLISH.credentials_absent]);
-        let not_built = credentials_sentences(&GERMAN, &Verdict::NotInThisBuild);
-        assert_eq!(not_built, [GERMAN.credentials_not_in_this_build]);
+        let broken = credentials_sentences(words("en"), &read(Trust::Invalid, OriginalCheck::Matches));
+        assert_eq!(broken, [words("en").credentials_broken]);
+        assert_eq!(credentials_sentences(words("en"), &Verdict::Absent), [words("en").credentials_absent]);
+        let not_built = credentials_sentences(words("de"), &Verdict::NotInThisBuild);
+        assert_eq!(not_built, [words("de").credentials_not_in_this_build]);
     }
 }

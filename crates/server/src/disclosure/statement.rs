@@ -101,7 +101,7 @@ impl Facts {
         match self.kind {
             Some(VariationType::Staging) => {
                 let style = self.style.as_deref().unwrap_or("standard").replace(['_', '-'], " ");
-                changes.push(words.furniture_added.replace("{style}", &style));
+                changes.push(words.furniture_added.replace("{{ style }}", &style));
             }
             Some(VariationType::DayToDusk) => changes.push(words.sky_to_dusk.to_string()),
             Some(VariationType::Enhancement) => changes.push(words.enhanced.to_string()),

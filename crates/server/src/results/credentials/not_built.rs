@@ -47,7 +47,7 @@ mod tests {
     use serde_json::json;
 
     use crate::cli::{Cli, Command};
-    use crate::disclosure::words::ENGLISH;
+    use crate::disclosure::words::words;
     use crate::startup::{Secrets, ServerParts};
     use crate::testing::{TestApp, json, text};
 
@@ -72,7 +72,10 @@ mod tests {
 
         let (status, page) = text(server.get(&on_server("disclosure_url")).await).await;
         assert_eq!(status, 200);
-        assert!(page.contains(ENGLISH.credentials) && page.contains(ENGLISH.credentials_not_in_this_build), "{page}");
+        assert!(
+            page.contains(words("en").credentials) && page.contains(words("en").credentials_not_in_this_build),
+            "{page}"
+        );
     }
 
     #[tokio::test]
