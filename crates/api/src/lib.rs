@@ -46,8 +46,8 @@ pub use multipart::PhotoFile;
 pub use render::{Page, Render, RenderPage, ResultImage, Variation, VariationPage, VariationResult};
 pub use requests::{
     AddVariations, AddedVariations, Analyze, BulkAddVariations, BulkAddedVariations, BulkCreateRenders,
-    BulkCreatedRenders, BulkRender, BulkVariations, ConfigEntry, CreateRender, GetRender, ListRenders, Message,
-    RenderConfigs, SetWebhookSecret,
+    BulkCreatedRenders, BulkRender, BulkVariations, ConfigEntry, CreateRender, GetRender, ListRenders, ListVariations,
+    Message, RenderConfigs, SetWebhookSecret,
 };
 pub use time::Timestamp;
 pub use user::{Limit, PhotoCounts, PhotoLimits, User, UserIdentity};

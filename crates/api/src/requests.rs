@@ -228,6 +228,47 @@ pub struct GetRender {
     pub variations_order: Option<SortOrder>,
 }
 
+/// The query of `GET /renders/{render_id}/variations` (beyond the contract: see api-notes.md): a page in the
+/// render list's words (`limit`, `cursor`, `order`), or in `GET /renders/{render_id}`'s (`variations_limit`, ...);
+/// the list's words win where both are given.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ListVariations {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<SortOrder>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variations_limit: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variations_cursor: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variations_order: Option<SortOrder>,
+}
+
+impl ListVariations {
+    /// The page asked for, in the list's words.
+    pub fn page(&self) -> ListRenders {
+        ListRenders {
+            limit: self.limit.or(self.variations_limit),
+            cursor: self.cursor.clone().or_else(|| self.variations_cursor.clone()),
+            order: self.order.or(self.variations_order),
+        }
+    }
+
+    /// The same page as `GET /renders/{render_id}` includes it.
+    pub fn as_render_query(&self) -> GetRender {
+        let ListRenders { limit, cursor, order } = self.page();
+        GetRender {
+            include_variations: Some(true),
+            variations_limit: limit,
+            variations_cursor: cursor,
+            variations_order: order,
+        }
+    }
+}
+
 impl ListRenders {
     /// The query string, `?limit=..&cursor=..&order=..` or empty.
     pub fn to_query(&self) -> String {

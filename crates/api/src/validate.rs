@@ -5,8 +5,8 @@ use std::ops::RangeInclusive;
 
 use crate::config::Config;
 use crate::requests::{
-    AddVariations, Analyze, BulkAddVariations, BulkCreateRenders, CreateRender, GetRender, ListRenders, RenderConfigs,
-    SetWebhookSecret,
+    AddVariations, Analyze, BulkAddVariations, BulkCreateRenders, CreateRender, GetRender, ListRenders, ListVariations,
+    RenderConfigs, SetWebhookSecret,
 };
 use crate::vocabulary::{OutputResolution, RemovalMode};
 use crate::{multi_view, v1};
@@ -347,6 +347,13 @@ impl BulkAddVariations {
 impl ListRenders {
     pub fn validate(&self) -> Result<(), ValidationError> {
         page_limit("limit", self.limit)
+    }
+}
+
+impl ListVariations {
+    pub fn validate(&self) -> Result<(), ValidationError> {
+        page_limit("limit", self.limit)?;
+        page_limit("variations_limit", self.variations_limit)
     }
 }
 

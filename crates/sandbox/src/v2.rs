@@ -11,8 +11,8 @@ use axum::routing::{get, post};
 use axum::{Extension, Json};
 use vstage_api::{
     AddVariations, AddedVariations, BulkAddVariations, BulkAddedVariations, BulkCreateRenders, BulkCreatedRenders,
-    CreateRender, GetRender, ListRenders, Message, Render, RenderPage, SetWebhookSecret, SortOrder, User, Variation,
-    VariationPage,
+    CreateRender, GetRender, ListRenders, ListVariations, Message, Render, RenderPage, SetWebhookSecret, User,
+    Variation, VariationPage,
 };
 
 use crate::accounts::{self, Account};
@@ -153,18 +153,6 @@ async fn get_render(
     Ok(Json(state.store.run(move |db| renders::get(db, &account, &render_id, &query)).await?))
 }
 
-/// The query of `GET /v2/renders/{render_id}/variations`: a page as the render list's (`limit`, `cursor`,
-/// `order`), or in `GET /v2/renders/{id}`'s words (`variations_limit`, ...).
-#[derive(Debug, Default, serde::Deserialize)]
-struct VariationsQuery {
-    limit: Option<u32>,
-    cursor: Option<String>,
-    order: Option<SortOrder>,
-    variations_limit: Option<u32>,
-    variations_cursor: Option<String>,
-    variations_order: Option<SortOrder>,
-}
-
 /// `GET /v2/renders/{render_id}/variations` (not in the contract): the render's variations as a page, `{total_count,
 /// next_cursor, items}`. A Next.js client resolves a paid image with it, on a v1 render's id too, reading
 /// `variations.items`, `variations`, `items` or the answer itself as the list (iconicvirtualai/iconic-virtual-vsai-demo,
@@ -173,14 +161,10 @@ async fn list_variations(
     State(state): State<Arc<SandboxState>>,
     Authenticated(account): Authenticated,
     Path(render_id): Path<String>,
-    QueryParams(query): QueryParams<VariationsQuery>,
+    QueryParams(query): QueryParams<ListVariations>,
 ) -> Result<Json<VariationPage>, SandboxError> {
-    let page = GetRender {
-        include_variations: Some(true),
-        variations_limit: query.limit.or(query.variations_limit),
-        variations_cursor: query.cursor.or(query.variations_cursor),
-        variations_order: query.order.or(query.variations_order),
-    };
+    query.validate()?;
+    let page = query.as_render_query();
     Ok(Json(state.store.run(move |db| renders::variations(db, &account, &render_id, &page)).await?))
 }
 

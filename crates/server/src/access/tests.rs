@@ -189,6 +189,7 @@ async fn a_subject_sees_only_its_own_renders() {
     for asking in [
         server.ask(Method::GET, &format!("/api/v2/renders/{bobs_id}")),
         server.ask(Method::GET, &format!("/api/v2/renders/{bobs_id}/variations/{variation}")),
+        server.ask(Method::GET, &format!("/api/v2/renders/{bobs_id}/variations")),
         server.ask(Method::POST, &format!("/api/v2/renders/{bobs_id}/variations")).json(&more),
         server.ask(Method::POST, "/api/v2/renders/variations/bulk").json(&bulk),
     ] {
@@ -429,6 +430,49 @@ async fn each_subject_lists_its_own_v1_renders_which_v1_cannot() {
     assert_eq!(ids(&list(&bob, "").await.1, "render_id"), [bobs.as_str()], "bob sees only his");
     // another's render is no cursor of mine
     assert_eq!(list(&alice, &format!("?cursor={bobs}")).await.0, 400);
+}
+
+/// `GET /v2/renders/{id}/variations`, beyond the contract (a client in production resolves a paid image with it,
+/// on a v1 render's id too): a token holder lists its own renders' variations, paged in either words, and no one
+/// else's.
+#[tokio::test]
+async fn a_subject_lists_the_variations_of_its_own_v2_and_v1_renders() {
+    let server = TestApp::with_tokens(&[]).await;
+    let (alice, bob) = (server.token("alice"), server.token("bob"));
+    let photo = server.sample_url("living-empty.jpg").await;
+    let v2 = server.create_render(Some(&alice), &photo, json!({"type": "enhancement"}), false).await;
+    let v2 = v2["id"].as_str().unwrap().to_string();
+    let more = json!({"variation_count": 2, "config": {"type": "enhancement"}});
+    let path = format!("/api/v2/renders/{v2}/variations");
+    assert_eq!(server.ask(Method::POST, &path).bearer(&alice).json(&more).answer().await.0, 200);
+    let v1 = json!({"image_url": photo, "room_type": "living", "style": "modern", "wait_for_completion": false});
+    let (_, v1) = server.ask(Method::POST, "/api/v1/render/create").bearer(&alice).json(&v1).answer().await;
+    let v1 = v1["render_id"].as_str().unwrap().to_string();
+    let list = |token: &str, render: &str, query: &str| {
+        server.ask(Method::GET, &format!("/api/v2/renders/{render}/variations{query}")).bearer(token).answer()
+    };
+
+    let (status, page) = list(&alice, &v2, "").await;
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(page["total_count"], 3, "{page}");
+    assert!(page["items"].as_array().unwrap().iter().all(|variation| variation["render_id"] == v2.as_str()));
+    for query in ["?limit=2", "?variations_limit=2"] {
+        let (status, first) = list(&alice, &v2, query).await;
+        assert_eq!((status, first["items"].as_array().map(Vec::len)), (200, Some(2)), "{query}: {first}");
+        let cursor = first["next_cursor"].as_str().expect("a next page");
+        let (_, rest) = list(&alice, &v2, &format!("?cursor={cursor}")).await;
+        assert_eq!(rest["items"][0]["id"], page["items"][2]["id"], "{query}: {rest}");
+    }
+    let (status, refused) = list(&alice, &v2, "?limit=0").await;
+    assert_eq!(status, 400, "{refused}");
+    assert!(refused["message"].as_str().unwrap().contains("between 1 and 100"), "{refused}");
+    let (status, of_v1) = list(&alice, &v1, "").await;
+    assert_eq!(status, 200, "{of_v1}");
+    assert_eq!(of_v1["items"][0]["render_id"], v1.as_str(), "{of_v1}");
+    for render in [&v2, &v1] {
+        let (status, body) = list(&bob, render, "").await;
+        assert_eq!(status, 404, "bob lists none of alice's: {body}");
+    }
 }
 
 use std::net::IpAddr;

@@ -14,7 +14,7 @@ use vstage_api::multi_view::CheckViews;
 use vstage_api::usage::{self, Cost, UsageKind};
 use vstage_api::{
     AddVariations, Analyze, BulkAddVariations, BulkCreateRenders, Config, CreateRender, GetRender, ListRenders,
-    PhotoFile, RenderConfigs, SetWebhookSecret, ValidationError, v1,
+    ListVariations, PhotoFile, RenderConfigs, SetWebhookSecret, ValidationError, v1,
 };
 
 use crate::error::ServerError;
@@ -42,6 +42,7 @@ pub enum Operation {
     AddVariationsInBulk,
     GetRender,
     AddVariations,
+    ListVariations,
     GetVariation,
     Analyze,
     CheckViews,
@@ -100,6 +101,11 @@ pub enum Call {
     AddVariations {
         render_id: String,
         body: AddVariations,
+    },
+    /// A render's variations as a page (beyond the contract; a v1 render's id is taken too).
+    ListVariations {
+        render_id: String,
+        query: ListVariations,
     },
     GetVariation {
         render_id: String,
@@ -230,6 +236,10 @@ impl Call {
                 let body = valid(read_json(&body, "variations to add")?, |body: &AddVariations| body.validate(None))?;
                 Call::AddVariations { render_id: param("render_id"), body }
             }
+            Operation::ListVariations => Call::ListVariations {
+                render_id: param("render_id"),
+                query: valid(read_query(query)?, ListVariations::validate)?,
+            },
             Operation::GetVariation => {
                 Call::GetVariation { render_id: param("render_id"), variation_id: param("variation_id") }
             }
@@ -272,6 +282,7 @@ impl Call {
             Call::CreateRenders(body) => (String::new(), json(body)?),
             Call::AddVariationsInBulk(body) => (String::new(), json(body)?),
             Call::GetRender { query, .. } => (without_mark(query.to_query()), (Bytes::new(), None)),
+            Call::ListVariations { query, .. } => (without_mark(query.page().to_query()), (Bytes::new(), None)),
             Call::AddVariations { body, .. } => (String::new(), json(body)?),
             Call::Analyze(body) => (String::new(), json(body)?),
             Call::CheckViews(body) => (String::new(), json(body)?),
@@ -480,6 +491,7 @@ impl Call {
             | Call::User
             | Call::ListRenders(_)
             | Call::GetRender { .. }
+            | Call::ListVariations { .. }
             | Call::GetVariation { .. }
             | Call::V1Ping
             | Call::V1Options

@@ -195,10 +195,12 @@ impl Proxy {
         }
         // What was read about renders shows their kept copies (and has the finished ones copied).
         answer.body = match call {
-            Call::ListRenders(_) | Call::GetRender { .. } | Call::GetVariation { .. } => match relayed.with_finished {
-                Some(read) => self.state.kept.in_written(read, relayed.body, subject.as_str()).await,
-                None => relayed.body,
-            },
+            Call::ListRenders(_) | Call::GetRender { .. } | Call::ListVariations { .. } | Call::GetVariation { .. } => {
+                match relayed.with_finished {
+                    Some(read) => self.state.kept.in_written(read, relayed.body, subject.as_str()).await,
+                    None => relayed.body,
+                }
+            }
             _ => relayed.body,
         };
         Ok(answer::relay(answer))
@@ -298,6 +300,14 @@ impl Proxy {
             )),
             Call::GetRender { render_id, .. } | Call::GetVariation { render_id, .. } => {
                 self.require_owner(Kind::Render, vec![render_id.clone()], subject).await
+            }
+            // the service lists a v1 render's variations by the same id
+            Call::ListVariations { render_id, .. } => {
+                let ids = vec![render_id.clone()];
+                match self.require_owner(Kind::Render, ids.clone(), subject).await {
+                    Err(ServerError::NotFound(_)) => self.require_owner(Kind::V1Render, ids, subject).await,
+                    owned => owned,
+                }
             }
             Call::AddVariations { render_id, body } => {
                 self.require_owner(Kind::Render, vec![render_id.clone()], subject).await?;

@@ -17,7 +17,7 @@ use crate::metrics::AnsweredBy;
 use crate::proxy::Proxy;
 use crate::proxy::call::{Incoming, Operation};
 
-/// Every endpoint of service-api.md: method, path (with `{param}`s) and what it does; split into segments on first use.
+/// Every endpoint of service-api.md (and the one a real client calls beyond it): method, path (with `{param}`s) and what it does; split into segments on first use.
 static ENDPOINTS: LazyLock<Vec<Endpoint>> = LazyLock::new(|| {
     [
         (Method::GET, "/v2/status", Operation::Status),
@@ -30,6 +30,8 @@ static ENDPOINTS: LazyLock<Vec<Endpoint>> = LazyLock::new(|| {
         (Method::POST, "/v2/renders/variations/bulk", Operation::AddVariationsInBulk),
         (Method::GET, "/v2/renders/{render_id}", Operation::GetRender),
         (Method::POST, "/v2/renders/{render_id}/variations", Operation::AddVariations),
+        // beyond the contract: a client in production lists a render's variations (api-notes.md)
+        (Method::GET, "/v2/renders/{render_id}/variations", Operation::ListVariations),
         (Method::GET, "/v2/renders/{render_id}/variations/{variation_id}", Operation::GetVariation),
         (Method::POST, "/v2/analyze", Operation::Analyze),
         // the service's spelling

@@ -8,7 +8,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use vstage_api::{
-    AddedVariations, Analysis, BulkAddedVariations, BulkCreatedRenders, Message, Render, RenderPage, Variation, v1,
+    AddedVariations, Analysis, BulkAddedVariations, BulkCreatedRenders, Message, Render, RenderPage, Variation,
+    VariationPage, v1,
 };
 
 use super::answer;
@@ -41,6 +42,15 @@ pub fn rewritten(operation: Operation, call: &Call, body: &Bytes) -> Result<Rela
     }
     match call {
         Call::GetRender { render_id, .. } => return render_relayed(body, render_id).map(|(relayed, _)| relayed),
+        Call::ListVariations { render_id, .. } => {
+            let tree = tree_of(body)?;
+            let page: VariationPage = read(&tree)?;
+            if page.items.iter().any(|variation| variation.render_id != *render_id) {
+                tracing::warn!(render_id, "the service listed another render's variations");
+                return Err(another_render());
+            }
+            return relayed(body, tree, &page);
+        }
         Call::GetVariation { render_id, variation_id } => {
             let tree = tree_of(body)?;
             let variation = variation_in(&tree, render_id, variation_id)?;
@@ -58,6 +68,7 @@ pub fn rewritten(operation: Operation, call: &Call, body: &Bytes) -> Result<Rela
         Operation::CreateRenders => through::<BulkCreatedRenders>(body),
         Operation::AddVariations => through::<AddedVariations>(body),
         Operation::AddVariationsInBulk => through::<BulkAddedVariations>(body),
+        Operation::ListVariations => through::<VariationPage>(body),
         Operation::GetVariation => through::<Variation>(body),
         Operation::Analyze => through::<Analysis>(body),
         Operation::CheckViews => through::<vstage_api::multi_view::ViewsCompatibility>(body),
