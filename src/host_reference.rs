@@ -43,6 +43,12 @@ impl HostReferences {
     }
 }
 
+/// The element's `listing-id` (none on the standalone page): the lists of renders show only those made for it.
+pub fn listing_id() -> Signal<Option<String>> {
+    let listing = use_context::<HostReferences>().map(|references| references.listing_id);
+    Signal::derive(move || listing.and_then(|listing| listing.get()))
+}
+
 /// Keeps the header the studio's creations carry true to the element's references while the calling screen (one
 /// that creates renders) is shown, and tells the host (`vstage-error`) when the `metadata` attribute cannot be
 /// sent.

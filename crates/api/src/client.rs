@@ -215,6 +215,17 @@ impl<T: Transport> Client<T> {
         self.json(Call::get(format!("/v2/renders{}", query.to_query()))).await
     }
 
+    /// `GET /v2/renders?listing_id=..` of `vstage serve` (beyond the service): one page of the renders made for
+    /// the host's listing `listing_id`, or of all the subject's without one.
+    pub async fn list_renders_of_listing(
+        &self,
+        query: &ListRenders,
+        listing_id: Option<&str>,
+    ) -> Result<RenderPage, ApiError> {
+        query.validate()?;
+        self.json(Call::get(format!("/v2/renders{}", query.to_query_of_listing(listing_id)))).await
+    }
+
     /// `POST /v2/renders`.
     pub async fn create_render(&self, request: &CreateRender) -> Result<Render, ApiError> {
         request.validate()?;
@@ -374,10 +385,15 @@ impl<T: Transport> Client<T> {
         self.json(call).await
     }
 
-    /// `GET {base}/v1/renders`: a page of the v1 renders `vstage serve` recorded for this subject.
-    pub async fn v1_list_renders(&self, query: &ListRenders) -> Result<v1::RenderPage, ApiError> {
+    /// `GET {base}/v1/renders`: a page of the v1 renders `vstage serve` recorded for this subject (only those made
+    /// for the host's listing `listing_id` when there is one).
+    pub async fn v1_list_renders(
+        &self,
+        query: &ListRenders,
+        listing_id: Option<&str>,
+    ) -> Result<v1::RenderPage, ApiError> {
         query.validate()?;
-        self.json(Call::get(format!("/v1/renders{}", query.to_query()))).await
+        self.json(Call::get(format!("/v1/renders{}", query.to_query_of_listing(listing_id)))).await
     }
 
     /// `GET /v1/render?render_id=...`.

@@ -272,10 +272,17 @@ impl ListVariations {
 impl ListRenders {
     /// The query string, `?limit=..&cursor=..&order=..` or empty.
     pub fn to_query(&self) -> String {
+        self.to_query_of_listing(None)
+    }
+
+    /// The query string with `vstage serve`'s own `listing_id` (only the renders made for that listing) when
+    /// there is one.
+    pub fn to_query_of_listing(&self, listing_id: Option<&str>) -> String {
         crate::query::encode(&[
             ("limit", self.limit.map(|n| n.to_string())),
             ("cursor", self.cursor.clone()),
             ("order", self.order.map(|o| o.as_str().to_string())),
+            ("listing_id", listing_id.map(str::to_string)),
         ])
     }
 }
@@ -301,6 +308,14 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_listing_is_asked_for_after_the_page_and_encoded() {
+        let page = ListRenders { limit: Some(20), cursor: None, order: Some(SortOrder::Desc) };
+        assert_eq!(page.to_query_of_listing(Some("L 10/42&x")), "?limit=20&order=desc&listing_id=L%2010%2F42%26x");
+        assert_eq!(page.to_query_of_listing(None), page.to_query());
+        assert_eq!(ListRenders::default().to_query_of_listing(Some("L-1")), "?listing_id=L-1");
+    }
 
     fn staging() -> serde_json::Value {
         json!({"type": "staging", "add_furniture": {"style": "modern", "room_type": "living"}})

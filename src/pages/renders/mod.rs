@@ -1,5 +1,6 @@
 //! The home screen: the account's renders, newest first (or oldest), 20 a page with "load more", each as a card.
-//! An empty account gets a call to action; a failure says why and offers to try again. `state` holds the list,
+//! On a listing's page (the element's `listing-id`) only that listing's renders. An empty account gets a call
+//! to action; a failure says why and offers to try again. `state` holds the list,
 //! `model` works out its queries and words, and the sections are components of their own.
 
 mod cards;
@@ -19,6 +20,7 @@ use self::state::RendersList;
 use crate::api::use_api;
 use crate::chunks::{chunk, screen};
 use crate::components::bulk_variations::BulkVariations;
+use crate::host_reference::listing_id;
 use crate::locale::use_locale;
 
 #[component]
@@ -50,10 +52,12 @@ pub fn Renders() -> impl IntoView {
 /// and hands each answer to the list.
 fn first_page_reader(list: RendersList) -> LocalResource<Result<RenderPage, ApiError>> {
     let api = use_api();
+    let listing = listing_id();
     let first_page = LocalResource::new(move || {
         let api = api.clone();
         let query = model::page_query(list.order.get(), None);
-        async move { api.list_renders(&query).await }
+        let listing = listing.get();
+        async move { api.list_renders_of_listing(&query, listing.as_deref()).await }
     });
     Effect::new(move |_| list.first_page(first_page.get()));
     first_page
@@ -62,11 +66,13 @@ fn first_page_reader(list: RendersList) -> LocalResource<Result<RenderPage, ApiE
 /// Reads the page after those shown and hands it to the list.
 fn next_page_reader(list: RendersList) -> Callback<()> {
     let api = use_api();
+    let listing = listing_id();
     Callback::new(move |()| {
         let api = api.clone();
         let asked = list.start_next_page();
+        let listing = listing.get_untracked();
         spawn_local(async move {
-            let answer = api.list_renders(&asked).await;
+            let answer = api.list_renders_of_listing(&asked, listing.as_deref()).await;
             list.next_page(&asked, answer);
         });
     })

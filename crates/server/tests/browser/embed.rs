@@ -380,6 +380,12 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
             1
         );
         second.query(By::Css(".vstage-empty")).first().await?;
+        // On another listing's page, Ana's list holds only that listing's renders: none yet.
+        set_attribute(&driver, "first", "listing-id", "L-2000").await?;
+        first.query(By::Css(".vstage-empty")).first().await?;
+        set_attribute(&driver, "first", "listing-id", "L-1042").await?;
+        let cards = first.query(By::Css(".vstage-card:not(.vstage-skeleton)")).all_from_selector_required().await?;
+        assert_eq!(cards.len(), 1, "back on the render's listing, its card");
 
         // Ben's token expires: the host hears it, gives a new one, and the widget's waiting call carries on.
         set_attribute(&driver, "second", "view", "account").await?;

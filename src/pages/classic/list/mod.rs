@@ -55,9 +55,11 @@ pub fn ClassicRenders() -> impl IntoView {
 /// Reads a page and hands it to the list: the first again, or with `more` the one after those shown.
 fn page_reader(list: ClassicList) -> Callback<bool> {
     let api = use_api();
+    let listing = crate::host_reference::listing_id();
     Callback::new(move |more: bool| {
         let api = api.clone();
         let query = list.start_reading(more);
-        spawn_local(async move { list.read(more, api.v1_list_renders(&query).await) });
+        let listing = listing.get_untracked();
+        spawn_local(async move { list.read(more, api.v1_list_renders(&query, listing.as_deref()).await) });
     })
 }
