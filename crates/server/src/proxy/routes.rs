@@ -17,7 +17,8 @@ use crate::metrics::AnsweredBy;
 use crate::proxy::Proxy;
 use crate::proxy::call::{Incoming, Operation};
 
-/// Every endpoint of service-api.md (and the one a real client calls beyond it): method, path (with `{param}`s) and what it does; split into segments on first use.
+/// Every endpoint of service-api.md (and the one a real client calls beyond it): method, path (with `{param}`s)
+/// and what it does; split into segments on first use.
 static ENDPOINTS: LazyLock<Vec<Endpoint>> = LazyLock::new(|| {
     [
         (Method::GET, "/v2/status", Operation::Status),
