@@ -43,10 +43,10 @@ impl HostReferences {
     }
 }
 
-/// The element's `listing-id` (none on the standalone page): the lists of renders show only those made for it.
-pub fn listing_id() -> Signal<Option<String>> {
-    let listing = use_context::<HostReferences>().map(|references| references.listing_id);
-    Signal::derive(move || listing.and_then(|listing| listing.get()))
+/// The element's `listing-id` attribute (none on the standalone page): the lists of renders show only those made
+/// for its value.
+pub fn listing_id() -> Option<RwSignal<Option<String>>> {
+    use_context::<HostReferences>().map(|references| references.listing_id)
 }
 
 /// Keeps the header the studio's creations carry true to the element's references while the calling screen (one

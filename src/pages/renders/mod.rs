@@ -56,7 +56,7 @@ fn first_page_reader(list: RendersList) -> LocalResource<Result<RenderPage, ApiE
     let first_page = LocalResource::new(move || {
         let api = api.clone();
         let query = model::page_query(list.order.get(), None);
-        let listing = listing.get();
+        let listing = listing.and_then(|listing| listing.get());
         async move { api.list_renders_of_listing(&query, listing.as_deref()).await }
     });
     Effect::new(move |_| list.first_page(first_page.get()));
@@ -70,7 +70,7 @@ fn next_page_reader(list: RendersList) -> Callback<()> {
     Callback::new(move |()| {
         let api = api.clone();
         let asked = list.start_next_page();
-        let listing = listing.get_untracked();
+        let listing = listing.and_then(|listing| listing.get_untracked());
         spawn_local(async move {
             let answer = api.list_renders_of_listing(&asked, listing.as_deref()).await;
             list.next_page(&asked, answer);

@@ -59,7 +59,7 @@ fn page_reader(list: ClassicList) -> Callback<bool> {
     Callback::new(move |more: bool| {
         let api = api.clone();
         let query = list.start_reading(more);
-        let listing = listing.get_untracked();
+        let listing = listing.and_then(|listing| listing.get_untracked());
         spawn_local(async move { list.read(more, api.v1_list_renders(&query, listing.as_deref()).await) });
     })
 }
