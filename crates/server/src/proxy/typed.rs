@@ -45,10 +45,7 @@ pub fn rewritten(operation: Operation, call: &Call, body: &Bytes) -> Result<Rela
         Call::ListVariations { render_id, .. } => {
             let tree = tree_of(body)?;
             let page: VariationPage = read(&tree)?;
-            if page.items.iter().any(|variation| variation.render_id != *render_id) {
-                tracing::warn!(render_id, "the service listed another render's variations");
-                return Err(another_render());
-            }
+            all_of_render(render_id, &page.items)?;
             return relayed(body, tree, &page);
         }
         Call::GetVariation { render_id, variation_id } => {
@@ -90,9 +87,17 @@ pub fn render_relayed(body: &Bytes, render_id: &str) -> Result<(Relayed, Render)
 
 /// `render`, read when render `render_id` was asked for, is that render, and so is every variation it includes.
 pub fn all_of_this_render(render: &Render, render_id: &str) -> Result<(), ServerError> {
-    let variations = render.variations.iter().flat_map(|page| &page.items);
-    if render.id != render_id || variations.into_iter().any(|variation| variation.render_id != render_id) {
-        tracing::warn!(render_id, "the service answered with another render, or another render's variations");
+    if render.id != render_id {
+        tracing::warn!(render_id, "the service answered with another render");
+        return Err(another_render());
+    }
+    all_of_render(render_id, render.variations.iter().flat_map(|page| &page.items))
+}
+
+/// Every one of `variations`, read when render `render_id`'s were asked for, is that render's.
+fn all_of_render<'a>(render_id: &str, variations: impl IntoIterator<Item = &'a Variation>) -> Result<(), ServerError> {
+    if variations.into_iter().any(|variation| variation.render_id != render_id) {
+        tracing::warn!(render_id, "the service answered with another render's variations");
         return Err(another_render());
     }
     Ok(())
