@@ -1,7 +1,9 @@
-//! One worker's app, an axum `Router` made from the shared state around the worker's own connections to the
+//! One worker's app, a tower service made from the shared state around the worker's own connections to the
 //! service: the proxy's endpoints first, as a layer (the hot path, matched against the allow-list in
-//! `proxy::routes`), then the router for everything else; CORS around both when origins are allowed, the open-access
-//! guard, the slow-body answer and the request log around all.
+//! `proxy::routes`), then an axum `Router` for everything else; CORS around both when origins are allowed, the
+//! open-access guard, the slow-body answer and the request log around all. The layers wrap the router rather than
+//! being the router's own (`Router::layer`), as axum's documentation has middleware that must run before routing:
+//! the hot path never reaches the router's matching or its boxed routes.
 
 use std::sync::Arc;
 
@@ -17,7 +19,7 @@ use crate::live::{events, webhooks};
 use crate::proxy::{self, Proxy};
 use crate::request_log::LogLayer;
 use crate::results::fetch::ResultFetcher;
-use crate::serving::body_deadline;
+use crate::serving::{App, body_deadline};
 use crate::serving::min_rate::SlowBodyLayer;
 use crate::site::{declarations, demo, static_files};
 use crate::state::AppState;
@@ -32,7 +34,7 @@ use crate::{
 /// One worker's app (called once on each worker's thread, each with its own connections to the service). From
 /// the outside in: the request log, the slow-body answer, the open-access guard, CORS when origins are allowed,
 /// the proxy's endpoints (matched on the raw request: the hot path is one match, then the call), then the router.
-pub fn build(state: &AppState) -> anyhow::Result<Router> {
+pub fn build(state: &AppState) -> anyhow::Result<impl App + use<>> {
     let http = HttpClient::new()?;
     let proxy = Arc::new(Proxy { state: state.proxy.clone(), http: http.clone() });
     let fetcher =
@@ -48,8 +50,7 @@ pub fn build(state: &AppState) -> anyhow::Result<Router> {
         .option_layer(state.cors.clone())
         .layer(proxy::Routes::new(proxy))
         .service(router);
-    // The layers around the router as one service: each layer of a Router would be boxed on its own.
-    Ok(Router::new().fallback_service(front))
+    Ok(front)
 }
 
 /// The routes besides the proxy's: uploads, live events, the board, kept results and ZIPs, capabilities, the

@@ -41,7 +41,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         cap: Cap::new(args.limits.max_connections_per_address, 1),
         trusted_proxies: args.access.trusted_proxies.iter().map(|ip| ip.to_canonical()).collect(),
     });
-    let for_each_worker: serving::AppFactory<axum::Router> = Arc::new(move || app::build(&state));
+    let for_each_worker: serving::AppFactory<_> = Arc::new(move || app::build(&state));
     serving::serve(listener, options, per_address, for_each_worker, stopping).await?;
     drop(embedded_sandbox);
     say("vstage stopped");

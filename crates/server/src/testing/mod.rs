@@ -18,6 +18,7 @@ pub mod sockets;
 #[allow(dead_code)] // shared with the process tests, which read over reqwest
 pub mod sse;
 
+use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -28,6 +29,7 @@ use clap::Parser;
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tower::ServiceExt;
+use tower::util::BoxCloneSyncService;
 
 use crate::access::token::WidgetSecret;
 use crate::cli::{Cli, Command};
@@ -38,7 +40,8 @@ use recording::RecordingUpstream;
 
 /// One server in this process.
 pub struct TestApp {
-    app: axum::Router,
+    /// The worker's app, called in-process (boxed: its type is the layers' own).
+    app: BoxCloneSyncService<Request<Body>, Response, Infallible>,
     /// `http://127.0.0.1:PORT`, where the same app is served.
     pub url: String,
     address: SocketAddr,
@@ -94,8 +97,8 @@ impl TestApp {
         };
         let widget_secret = secrets.widget.clone();
         let Started { state, embedded_sandbox, .. } = start(&args, address, secrets).await.expect("the server starts");
-        let app = crate::app::build(&state).expect("the worker's app");
-        let factory: serving::AppFactory<axum::Router> = {
+        let app = BoxCloneSyncService::new(crate::app::build(&state).expect("the worker's app"));
+        let factory: serving::AppFactory<_> = {
             let state = state.clone();
             Arc::new(move || crate::app::build(&state))
         };
