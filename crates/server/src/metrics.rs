@@ -7,6 +7,8 @@
 //! being handed it.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
+use std::hash::Hash;
 use std::sync::LazyLock;
 use std::time::Duration;
 
@@ -18,10 +20,11 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
-use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::family::{Family, MetricConstructor};
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
+use rustc_hash::FxHashMap;
 
 /// A route template, or a fixed word for what has none (`static`, `unmatched`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
@@ -172,8 +175,12 @@ impl Metrics {
     /// A request answered. The labels are made without allocating for the proxy's routes (the hot path).
     pub fn request(&self, route: Cow<'static, str>, method: &Method, status: u16, took: Duration) {
         let method = method_label(method);
-        self.requests.get_or_create(&RequestLabels { route: route.clone(), method, status }).inc();
-        self.request_seconds.get_or_create(&RouteLabels { route }).observe(took.as_secs_f64());
+        HANDLES.with_borrow_mut(|handles| {
+            let requests = RequestLabels { route: route.clone(), method, status };
+            handle(&mut handles.requests, &self.requests, requests).inc();
+            handle(&mut handles.request_seconds, &self.request_seconds, RouteLabels { route })
+                .observe(took.as_secs_f64());
+        });
     }
 
     /// A call to the service's `endpoint` (a template) that ended with `status`, or with no answer.
@@ -184,10 +191,13 @@ impl Metrics {
             Ok(_) => "5xx",
             Err(failure) => failure,
         };
-        self.upstream_calls.get_or_create(&UpstreamLabels { endpoint, outcome }).inc();
-        if status.is_ok() {
-            self.upstream_seconds.get_or_create(&EndpointLabels { endpoint }).observe(took.as_secs_f64());
-        }
+        HANDLES.with_borrow_mut(|handles| {
+            handle(&mut handles.upstream_calls, &self.upstream_calls, UpstreamLabels { endpoint, outcome }).inc();
+            if status.is_ok() {
+                handle(&mut handles.upstream_seconds, &self.upstream_seconds, EndpointLabels { endpoint })
+                    .observe(took.as_secs_f64());
+            }
+        });
     }
 
     pub fn webhook(&self, outcome: &'static str) {
@@ -217,6 +227,32 @@ impl Metrics {
         let _ = prometheus_client::encoding::text::encode(&mut text, &self.registry);
         text
     }
+}
+
+/// Each thread's handles on the metrics of the families every call counts into (its request, and its call to the
+/// service), so that the hot path finds them without the family's lock and its SipHash: four lookups a proxied
+/// call. A handle shares its family's count. The keys are templates and fixed words (this module's rule), a
+/// bounded set, so a quick hash that is not proof against chosen keys is enough.
+#[derive(Default)]
+struct Handles {
+    requests: FxHashMap<RequestLabels, Counter>,
+    request_seconds: FxHashMap<RouteLabels, Histogram>,
+    upstream_calls: FxHashMap<UpstreamLabels, Counter>,
+    upstream_seconds: FxHashMap<EndpointLabels, Histogram>,
+}
+
+thread_local! {
+    static HANDLES: RefCell<Handles> = RefCell::default();
+}
+
+/// The metric of `family` under `labels`, from this thread's `handles` or, the first time, from the family.
+fn handle<'a, L, M, C>(handles: &'a mut FxHashMap<L, M>, family: &Family<L, M, C>, labels: L) -> &'a M
+where
+    L: Clone + Eq + Hash,
+    M: Clone,
+    C: MetricConstructor<M>,
+{
+    handles.entry(labels).or_insert_with_key(|labels| family.get_or_create(labels).clone())
 }
 
 /// A method as a label: the standard ones by name, any other `other` (the client chooses the method, and a label
