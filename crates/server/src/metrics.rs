@@ -10,6 +10,7 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::hash::Hash;
 use std::sync::LazyLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use axum::Router;
@@ -77,6 +78,8 @@ pub struct PoolLabels {
 /// What is counted.
 pub struct Metrics {
     registry: Registry,
+    /// Which instance this is, for the threads' handles (`Handles`): the process has one, each test its own.
+    instance: u64,
     pub requests: Family<RequestLabels, Counter>,
     pub request_seconds: Family<RouteLabels, Histogram>,
     pub upstream_calls: Family<UpstreamLabels, Counter>,
@@ -125,6 +128,7 @@ impl Metrics {
             photos_charged: Family::default(),
             allowance_refusals: Family::default(),
             registry: Registry::with_prefix("vstage"),
+            instance: INSTANCES.fetch_add(1, Ordering::Relaxed),
         };
         let registry = &mut metrics.registry;
         registry.register("http_requests", "Requests answered, by route, method and status", metrics.requests.clone());
@@ -175,7 +179,7 @@ impl Metrics {
     /// A request answered. The labels are made without allocating for the proxy's routes (the hot path).
     pub fn request(&self, route: Cow<'static, str>, method: &Method, status: u16, took: Duration) {
         let method = method_label(method);
-        HANDLES.with_borrow_mut(|handles| {
+        self.with_handles(|handles| {
             let requests = RequestLabels { route: route.clone(), method, status };
             handle(&mut handles.requests, &self.requests, requests).inc();
             handle(&mut handles.request_seconds, &self.request_seconds, RouteLabels { route })
@@ -191,13 +195,23 @@ impl Metrics {
             Ok(_) => "5xx",
             Err(failure) => failure,
         };
-        HANDLES.with_borrow_mut(|handles| {
+        self.with_handles(|handles| {
             handle(&mut handles.upstream_calls, &self.upstream_calls, UpstreamLabels { endpoint, outcome }).inc();
             if status.is_ok() {
                 handle(&mut handles.upstream_seconds, &self.upstream_seconds, EndpointLabels { endpoint })
                     .observe(took.as_secs_f64());
             }
         });
+    }
+
+    /// This thread's handles on this instance's metrics (made again when another instance used them last).
+    fn with_handles(&self, count: impl FnOnce(&mut Handles)) {
+        HANDLES.with_borrow_mut(|handles| {
+            if handles.instance != Some(self.instance) {
+                *handles = Handles { instance: Some(self.instance), ..Handles::default() };
+            }
+            count(handles)
+        })
     }
 
     pub fn webhook(&self, outcome: &'static str) {
@@ -235,11 +249,15 @@ impl Metrics {
 /// bounded set, so a quick hash that is not proof against chosen keys is enough.
 #[derive(Default)]
 struct Handles {
+    /// The `Metrics` the handles are of.
+    instance: Option<u64>,
     requests: FxHashMap<RequestLabels, Counter>,
     request_seconds: FxHashMap<RouteLabels, Histogram>,
     upstream_calls: FxHashMap<UpstreamLabels, Counter>,
     upstream_seconds: FxHashMap<EndpointLabels, Histogram>,
 }
+
+static INSTANCES: AtomicU64 = AtomicU64::new(0);
 
 thread_local! {
     static HANDLES: RefCell<Handles> = RefCell::default();
@@ -353,5 +371,22 @@ mod tests {
         assert!(text.contains(r#"vstage_webhooks_total{outcome="refused"} 1"#));
         assert!(text.contains("vstage_upstream_call_duration_seconds_bucket"));
         assert!(text.trim_end().ends_with("# EOF"));
+    }
+
+    #[test]
+    fn two_instances_on_one_thread_count_apart() {
+        let (first, second) = (Metrics::new(), Metrics::new());
+        let route = || Cow::Borrowed("/api/v2/renders/{render_id}");
+        let took = Duration::from_millis(3);
+        first.request(route(), &Method::GET, 200, took);
+        second.request(route(), &Method::GET, 200, took);
+        first.request(route(), &Method::GET, 200, took);
+        let line = |count: u32| {
+            format!(
+                r#"vstage_http_requests_total{{route="/api/v2/renders/{{render_id}}",method="GET",status="200"}} {count}"#
+            )
+        };
+        assert!(first.render().contains(&line(2)), "{}", first.render());
+        assert!(second.render().contains(&line(1)), "{}", second.render());
     }
 }
