@@ -22,16 +22,21 @@ fn focus_after(asked: impl Fn() -> bool + 'static, target: &'static str, at_top:
     let root = use_context::<StudioRoot>();
     Effect::new(move |ran: Option<()>| {
         if asked() && ran.is_some() {
-            let root = root.clone();
-            request_animation_frame(move || {
-                let found = root.and_then(|StudioRoot(root)| root.get_element_by_id(target));
-                if let Some(element) = found.and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok()) {
-                    let _ = element.focus();
-                    if at_top {
-                        element.scroll_into_view_with_bool(true);
-                    }
-                }
-            });
+            focus_after_next_frame(root.clone(), target, at_top);
+        }
+    });
+}
+
+/// The element of the studio `root` with id `target` takes the focus after the next frame is drawn (at the top of
+/// the view with `at_top`): for what is focused once, as a section drawn by code fetched on first use appears.
+pub fn focus_after_next_frame(root: Option<StudioRoot>, target: &'static str, at_top: bool) {
+    request_animation_frame(move || {
+        let found = root.and_then(|StudioRoot(root)| root.get_element_by_id(target));
+        if let Some(element) = found.and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = element.focus();
+            if at_top {
+                element.scroll_into_view_with_bool(true);
+            }
         }
     });
 }

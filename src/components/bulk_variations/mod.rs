@@ -21,9 +21,25 @@ use self::reading_note::ReadingNote;
 use self::sending::Sending;
 use self::state::BulkDialog;
 use crate::api::use_api;
+use crate::chunks::{chunk, screen};
 use crate::components::config_fields::ConfigFields;
 use crate::components::cost_note::{CostNote, covered};
 use crate::locale::use_locale;
+
+/// The dialog for `chosen`, its code fetched when it is first opened (the renders list and the board offer it).
+pub fn lazy_dialog(chosen: Vec<(String, String)>, on_added: Callback<Vec<String>>, on_close: Callback<()>) -> AnyView {
+    screen(move || Box::pin(bulk_variations_dialog(chosen.clone(), on_added, on_close)))
+}
+
+chunk! {
+    fn bulk_variations_dialog(
+        chosen: Vec<(String, String)>,
+        on_added: Callback<Vec<String>>,
+        on_close: Callback<()>,
+    ) -> AnyView {
+        view! { <BulkVariations chosen on_added on_close /> }.into_any()
+    }
+}
 
 #[component]
 pub fn BulkVariations(

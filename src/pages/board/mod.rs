@@ -39,13 +39,15 @@ use vstage_api::board::BoardRender;
 use self::add_photos::AddPhotos;
 use self::loading::BoardLoading;
 use self::model::BoardChange;
+use self::photos::BoardPhotos;
 use self::photos::use_board_photos;
 use self::renders::BoardRenders;
 use self::state::{BoardState, Loading};
 use self::waiting::WaitingPhotos;
 use crate::account::use_account;
 use crate::api::use_api;
-use crate::components::bulk_variations::BulkVariations;
+use crate::chunks::{chunk, screen};
+use crate::components::bulk_variations::lazy_dialog;
 use crate::components::screen_heading::ScreenHeading;
 use crate::draft_defaults::{Defaults, keep_defaults, listing_mark};
 use crate::locale::errors::api_error;
@@ -79,6 +81,7 @@ pub fn Board() -> impl IntoView {
         account.refresh();
         state.refresh(ids);
     });
+    let on_close_bulk = Callback::new(move |()| bulk_open.set(None));
 
     view! {
         <section class="vstage-page vstage-board" aria-labelledby="vstage-board-title">
@@ -87,17 +90,38 @@ pub fn Board() -> impl IntoView {
                 <p class="vstage-muted">{move || td_string!(locale.get(), board.intro)}</p>
             </div>
             <AddPhotos photos />
-            <WaitingPhotos photos on_created />
+            // The waiting photos and the board's renders are drawn once there are any, their code fetched then.
+            <Show when=move || !photos.photos.with(Vec::is_empty)>
+                {screen(move || Box::pin(waiting_photos(photos, on_created)))}
+            </Show>
             {move || failure.get().map(|error| view! { <p class="vstage-error" role="alert">{api_error(locale.get(), &error)}</p> })}
             <BoardLoading loading on_retry=load />
             <Show when=move || !account.offers_board() && loading.get() == Loading::Ready>
                 <p class="vstage-hint">{move || td_string!(locale.get(), board.not_remembered)}</p>
             </Show>
-            <BoardRenders state awaited on_add_to_selected on_clear on_remove />
-            {move || bulk_open.get().map(|chosen| view! {
-                <BulkVariations chosen on_added on_close=move |()| bulk_open.set(None) />
-            })}
+            <Show when=move || !state.entries.with(Vec::is_empty)>
+                {screen(move || Box::pin(board_renders(state, awaited, on_add_to_selected, on_clear, on_remove)))}
+            </Show>
+            {move || bulk_open.get().map(|chosen| lazy_dialog(chosen, on_added, on_close_bulk))}
         </section>
+    }
+}
+
+chunk! {
+    fn waiting_photos(photos: BoardPhotos, on_created: Callback<Vec<BoardRender>>) -> AnyView {
+        view! { <WaitingPhotos photos on_created /> }.into_any()
+    }
+}
+
+chunk! {
+    fn board_renders(
+        state: BoardState,
+        awaited: RwSignal<Vec<String>>,
+        on_add_to_selected: Callback<Vec<(String, String)>>,
+        on_clear: Callback<()>,
+        on_remove: Callback<String>,
+    ) -> AnyView {
+        view! { <BoardRenders state awaited on_add_to_selected on_clear on_remove /> }.into_any()
     }
 }
 

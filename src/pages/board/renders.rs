@@ -8,8 +8,9 @@ use super::overall::OverallProgress;
 use super::row::BoardRow;
 use super::state::BoardState;
 use super::tools::BoardTools;
-use crate::hooks::use_focus_after::use_focus_at_top;
+use crate::hooks::use_focus_after::focus_after_next_frame;
 use crate::locale::use_locale;
+use crate::studio_root::StudioRoot;
 
 #[component]
 pub fn BoardRenders(
@@ -31,28 +32,27 @@ pub fn BoardRenders(
     let selected = Memo::new(move |_| state.selected());
     show_when_listed(state, awaited);
     view! {
-        <Show when=move || !state.entries.with(Vec::is_empty)>
-            <section class="vstage-board__renders" aria-labelledby="vstage-board-renders">
-                <div class="vstage-page__head">
-                    <h2 id="vstage-board-renders" tabindex="-1">{move || td_string!(locale.get(), board.renders_title)}</h2>
-                    <BoardTools selected progress on_add_to_selected on_clear />
-                </div>
-                <OverallProgress progress />
-                <ul class="vstage-board__rows">
-                    <For each=move || state.entries.get() key=|entry| entry.render_id.clone() let:entry>
-                        <BoardRow row=state.row(&entry.render_id) entry on_remove />
-                    </For>
-                </ul>
-            </section>
-        </Show>
+        <section class="vstage-board__renders" aria-labelledby="vstage-board-renders">
+            <div class="vstage-page__head">
+                <h2 id="vstage-board-renders" tabindex="-1">{move || td_string!(locale.get(), board.renders_title)}</h2>
+                <BoardTools selected progress on_add_to_selected on_clear />
+            </div>
+            <OverallProgress progress />
+            <ul class="vstage-board__rows">
+                <For each=move || state.entries.get() key=|entry| entry.render_id.clone() let:entry>
+                    <BoardRow row=state.row(&entry.render_id) entry on_remove />
+                </For>
+            </ul>
+        </section>
     }
 }
 
 /// Once the board lists every render in `awaited`, its heading takes the focus at the top of the view, the overall
 /// bar under it: the photos sent have left the section above, and the view would otherwise be left on whatever is
-/// there now (on a phone, the empty "Add photos").
+/// there now (on a phone, the empty "Add photos"). This section's code comes with the first render on the board, so
+/// it may be drawn with them already listed: that counts as well.
 fn show_when_listed(state: BoardState, awaited: RwSignal<Vec<String>>) {
-    let shown = RwSignal::new(0_u32);
+    let root = use_context::<StudioRoot>();
     Effect::new(move |_| {
         let listed = awaited.with(|ids| {
             !ids.is_empty()
@@ -60,8 +60,7 @@ fn show_when_listed(state: BoardState, awaited: RwSignal<Vec<String>>) {
         });
         if listed {
             awaited.set(Vec::new());
-            shown.update(|count| *count += 1);
+            focus_after_next_frame(root.clone(), "vstage-board-renders", true);
         }
     });
-    use_focus_at_top(move || shown.get() > 0, "vstage-board-renders");
 }

@@ -65,24 +65,22 @@ pub fn WaitingPhotos(
     };
 
     view! {
-        <Show when=move || !photos.photos.with(Vec::is_empty)>
-            <section class="vstage-board__waiting" aria-labelledby="vstage-board-waiting">
-                <h2 id="vstage-board-waiting">{move || td_string!(locale.get(), board.waiting_title)}</h2>
-                <div class="vstage-board__settings">
-                    <h3>{move || td_string!(locale.get(), board.waiting_shared)}</h3>
-                    <ConfigFields id=SHARED_DRAFT_ID drafts=photos.shared existing=Signal::stored(0) error=no_error />
-                </div>
-                <ul class="vstage-board__photos">
-                    <For each=move || photos.photos.get() key=|photo| photo.key let:photo>
-                        <WaitingPhoto photos key=photo.key send waits_until=waits_until(photo.key) />
-                    </For>
-                </ul>
-                <CostNote cost=Signal::derive(move || Some(cost.get())) />
-                <SplitNote split cost=fitting_cost sending photos on_create=move |keys| send.run(Some(keys)) />
-                <CreateRenders photos sending held=Signal::derive(move || split.with(Option::is_some)) on_create />
-                <AskFirst asking cost renders=Signal::derive(move || photos.ready()) on_yes />
-            </section>
-        </Show>
+        <section class="vstage-board__waiting" aria-labelledby="vstage-board-waiting">
+            <h2 id="vstage-board-waiting">{move || td_string!(locale.get(), board.waiting_title)}</h2>
+            <div class="vstage-board__settings">
+                <h3>{move || td_string!(locale.get(), board.waiting_shared)}</h3>
+                <ConfigFields id=SHARED_DRAFT_ID drafts=photos.shared existing=Signal::stored(0) error=no_error />
+            </div>
+            <ul class="vstage-board__photos">
+                <For each=move || photos.photos.get() key=|photo| photo.key let:photo>
+                    <WaitingPhoto photos key=photo.key send waits_until=waits_until(photo.key) />
+                </For>
+            </ul>
+            <CostNote cost=Signal::derive(move || Some(cost.get())) />
+            <SplitNote split cost=fitting_cost sending photos on_create=move |keys| send.run(Some(keys)) />
+            <CreateRenders photos sending held=Signal::derive(move || split.with(Option::is_some)) on_create />
+            <AskFirst asking cost renders=Signal::derive(move || photos.ready()) on_yes />
+        </section>
     }
 }
 

@@ -24,7 +24,7 @@ use crate::components::config_fields::MaskRequest;
 use crate::components::config_list::ConfigList;
 use crate::components::cost_note::{CostNote, covered};
 use crate::components::image_picker::ImagePicker;
-use crate::components::mask_dialog::MaskDialog;
+use crate::components::mask_dialog::lazy_mask_dialog;
 use crate::components::screen_heading::ScreenHeading;
 use crate::components::submit_button::{SubmitButton, focus_the_first_refusal};
 use crate::locale::errors::{form_error, invalid};
@@ -61,15 +61,13 @@ pub fn NewRender() -> impl IntoView {
                     })
                 />
             </form>
-            {move || form.masking.get().map(|id| view! {
-                <MaskDialog
-                    title=Signal::derive(move || td_string!(locale.get(), studio.new_custom_mask).to_string())
-                    hint=Signal::derive(move || td_string!(locale.get(), studio.new_mask_hint).to_string())
-                    image_url=form.image_url.get_untracked()
-                    on_done=move |url: String| form.take_mask(id, url)
-                    on_cancel=move |()| form.masking.set(None)
-                />
-            })}
+            {move || form.masking.get().map(|id| lazy_mask_dialog(
+                Signal::derive(move || td_string!(locale.get(), studio.new_custom_mask).to_string()),
+                Signal::derive(move || td_string!(locale.get(), studio.new_mask_hint).to_string()),
+                form.image_url.get_untracked(),
+                Callback::new(move |url: String| form.take_mask(id, url)),
+                Callback::new(move |()| form.masking.set(None)),
+            ))}
         </section>
     }
 }

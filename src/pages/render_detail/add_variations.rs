@@ -9,6 +9,7 @@ use vstage_api::{AddVariations as AddRequest, ApiError, MAX_VARIATIONS_PER_RENDE
 
 use crate::account::use_account;
 use crate::api::use_api;
+use crate::chunks::{chunk, screen};
 use crate::components::config_list::ConfigList;
 use crate::components::cost_note::{CostNote, covered};
 use crate::config_draft::{ConfigDraft, total};
@@ -61,17 +62,92 @@ pub fn AddVariationsSection(
     /// Called with the variations the service added.
     on_added: Callback<Vec<Variation>>,
 ) -> impl IntoView {
-    let api = use_api();
-    let account = use_account();
     let locale = use_locale();
     // "Stage this empty room" on a card far above opens the form here: it comes into view.
     use_focus_after(move || form.open.get(), "vstage-add-title");
+    let left = move || MAX_VARIATIONS_PER_RENDER.saturating_sub(existing.get());
+    view! {
+        <section class="vstage-section" aria-labelledby="vstage-add-title">
+            <h2 id="vstage-add-title" tabindex="-1">{move || td_string!(locale.get(), studio.add_variations)}</h2>
+            {move || if !form.open.get() {
+                view! {
+                    <p class="vstage-muted">{move || {
+                        let left = left();
+                        plural!(locale.get(), left, studio.add_more_singular, studio.add_more_plural, count = left)
+                    }}</p>
+                    <button class="vstage-button" disabled=move || left() == 0 on:click=move |_| form.open_with(ConfigDraft::default())>
+                        {move || td_string!(locale.get(), studio.add_variations)}
+                    </button>
+                }.into_any()
+            } else {
+                // The form's code (the configuration's fields) is fetched when it is first opened.
+                screen(move || Box::pin(add_variations_form(render_id, form, existing, variations, on_added)))
+            }}
+        </section>
+    }
+}
+
+chunk! {
+    fn add_variations_form(
+        render_id: Signal<String>,
+        form: AddForm,
+        existing: Signal<u64>,
+        variations: Signal<Vec<Variation>>,
+        on_added: Callback<Vec<Variation>>,
+    ) -> AnyView {
+        view! { <AddVariationsForm render_id form existing variations on_added /> }.into_any()
+    }
+}
+
+/// The open form: the configuration, its cost, and "Add", which sends it.
+#[component]
+fn AddVariationsForm(
+    render_id: Signal<String>,
+    form: AddForm,
+    existing: Signal<u64>,
+    variations: Signal<Vec<Variation>>,
+    on_added: Callback<Vec<Variation>>,
+) -> impl IntoView {
+    let locale = use_locale();
     let left = move || MAX_VARIATIONS_PER_RENDER.saturating_sub(existing.get());
     let cost = Signal::derive(move || {
         let (_, draft) = form.drafts.with(|drafts| drafts.first().cloned())?;
         Some(variations.with(|list| usage::of_adding_to(list, &draft.to_config())))
     });
-    let submit = move || {
+    let submit = submitter(render_id, form, existing, cost, on_added);
+    let nothing_to_add = move || total(&form.drafts.get().into_iter().map(|(_, d)| d).collect::<Vec<_>>(), 0) == 0;
+    view! {
+        <form class="vstage-form" on:submit=move |ev: leptos::ev::SubmitEvent| {
+            ev.prevent_default();
+            submit.run(());
+        } novalidate>
+            <p class="vstage-muted">{move || {
+                let left = left();
+                plural!(locale.get(), left, studio.add_left_singular, studio.add_left_plural, left = left, max = MAX_VARIATIONS_PER_RENDER)
+            }}</p>
+            <ConfigList drafts=form.drafts existing error=form.error />
+            <CostNote cost />
+            {move || form.failure.get().map(|error| view! { <p class="vstage-error" role="alert">{form_error(locale.get(), &error)}</p> })}
+            <div class="vstage-form__actions">
+                <button type="submit" class="vstage-button" disabled=move || form.sending.get() || nothing_to_add()>
+                    {move || if form.sending.get() { td_string!(locale.get(), studio.adding) } else { td_string!(locale.get(), studio.add) }}
+                </button>
+                <button type="button" class="vstage-button vstage-button--secondary" on:click=move |_| form.open.set(false)>{move || td_string!(locale.get(), studio.cancel)}</button>
+            </div>
+        </form>
+    }
+}
+
+/// Checks the form and sends it: the variations added close it and go to `on_added`.
+fn submitter(
+    render_id: Signal<String>,
+    form: AddForm,
+    existing: Signal<u64>,
+    cost: Signal<Option<usage::Cost>>,
+    on_added: Callback<Vec<Variation>>,
+) -> Callback<()> {
+    let (api, account) = (use_api(), use_account());
+    Callback::new(move |()| {
         let Some((_, draft)) = form.drafts.get_untracked().first().cloned() else { return };
         let request = AddRequest { config: draft.to_config(), variation_count: draft.count, wait_for_completion: None };
         let existing = existing.get_untracked();
@@ -99,44 +175,5 @@ pub fn AddVariationsSection(
             }
             form.sending.set(false);
         });
-    };
-    let nothing_to_add = move || total(&form.drafts.get().into_iter().map(|(_, d)| d).collect::<Vec<_>>(), 0) == 0;
-    view! {
-        <section class="vstage-section" aria-labelledby="vstage-add-title">
-            <h2 id="vstage-add-title" tabindex="-1">{move || td_string!(locale.get(), studio.add_variations)}</h2>
-            {move || if !form.open.get() {
-                view! {
-                    <p class="vstage-muted">{move || {
-                        let left = left();
-                        plural!(locale.get(), left, studio.add_more_singular, studio.add_more_plural, count = left)
-                    }}</p>
-                    <button class="vstage-button" disabled=move || left() == 0 on:click=move |_| form.open_with(ConfigDraft::default())>
-                        {move || td_string!(locale.get(), studio.add_variations)}
-                    </button>
-                }.into_any()
-            } else {
-                let submit = submit.clone();
-                view! {
-                    <form class="vstage-form" on:submit=move |ev: leptos::ev::SubmitEvent| {
-                        ev.prevent_default();
-                        submit();
-                    } novalidate>
-                        <p class="vstage-muted">{move || {
-                            let left = left();
-                            plural!(locale.get(), left, studio.add_left_singular, studio.add_left_plural, left = left, max = MAX_VARIATIONS_PER_RENDER)
-                        }}</p>
-                        <ConfigList drafts=form.drafts existing error=form.error />
-                        <CostNote cost />
-                        {move || form.failure.get().map(|error| view! { <p class="vstage-error" role="alert">{form_error(locale.get(), &error)}</p> })}
-                        <div class="vstage-form__actions">
-                            <button type="submit" class="vstage-button" disabled=move || form.sending.get() || nothing_to_add()>
-                                {move || if form.sending.get() { td_string!(locale.get(), studio.adding) } else { td_string!(locale.get(), studio.add) }}
-                            </button>
-                            <button type="button" class="vstage-button vstage-button--secondary" on:click=move |_| form.open.set(false)>{move || td_string!(locale.get(), studio.cancel)}</button>
-                        </div>
-                    </form>
-                }.into_any()
-            }}
-        </section>
-    }
+    })
 }

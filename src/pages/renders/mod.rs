@@ -18,8 +18,7 @@ use self::head::RendersHead;
 use self::placeholder::CardsPlaceholder;
 use self::state::RendersList;
 use crate::api::use_api;
-use crate::chunks::{chunk, screen};
-use crate::components::bulk_variations::BulkVariations;
+use crate::components::bulk_variations::lazy_dialog;
 use crate::host_reference::listing_id;
 use crate::locale::use_locale;
 
@@ -43,7 +42,7 @@ pub fn Renders() -> impl IntoView {
             <p class="vstage-muted" aria-live="polite">{move || model::count_sentence(locale.get(), list.total.get())}</p>
             <CardsPlaceholder list on_retry=move |()| first_page.refetch() />
             <RenderCards list on_more=more />
-            {move || dialog.get().map(|chosen| screen(move || Box::pin(bulk_variations_dialog(chosen.clone(), on_added, on_close))))}
+            {move || dialog.get().map(|chosen| lazy_dialog(chosen, on_added, on_close))}
         </section>
     }
 }
@@ -76,14 +75,4 @@ fn next_page_reader(list: RendersList) -> Callback<()> {
             list.next_page(&asked, answer);
         });
     })
-}
-
-chunk! {
-    fn bulk_variations_dialog(
-        chosen: Vec<(String, String)>,
-        on_added: Callback<Vec<String>>,
-        on_close: Callback<()>,
-    ) -> AnyView {
-        view! { <BulkVariations chosen on_added on_close /> }.into_any()
-    }
 }

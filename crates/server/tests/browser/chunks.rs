@@ -1,7 +1,7 @@
 //! What loads on first use: every screen is a chunk, the renders list too. The one an element starts on is fetched
 //! beside the main module (`/embed.js` preloads it), so no request before the first screen waits for the main module;
-//! the others load when first shown. A screen whose chunk cannot be fetched says so, and loads on "Try again" once
-//! the chunk is there.
+//! the others load when first shown, and a screen's parts it does not draw at first when they are. A screen whose
+//! chunk cannot be fetched says so, and loads on "Try again" once the chunk is there.
 
 use std::path::Path;
 
@@ -10,7 +10,9 @@ use thirtyfour::prelude::*;
 use thirtyfour::stringmatch::StringMatch;
 
 use crate::browser::{click_text, dist, studio, with_browser, with_text};
-use crate::embed::{start_host, watched_host_page};
+use crate::embed::{
+    heard_at_least, recording_host_page, server_of_build_for_a_host, start_host, watched_host_page, widget,
+};
 use crate::support::Server;
 
 /// A copy of the build without the chunk of the screen `split` (and its precompressed forms), which are kept aside.
@@ -51,9 +53,7 @@ async fn a_screen_whose_chunk_cannot_be_fetched_says_so_and_loads_on_try_again()
         driver.goto(&server.url).await?;
         let root = studio(&driver).await?;
         with_text(&root, "h1", "Your renders").first().await?;
-        let fetched = r#"return performance.getEntriesByType("resource").map((entry) => entry.name)
-                             .filter((name) => name.endsWith(".wasm"))"#;
-        let wasm: Vec<String> = driver.execute(fetched, vec![]).await?.convert()?;
+        let wasm = wasm_fetched(&driver).await?;
         assert!(
             wasm.iter().all(|name| !name.contains("account")),
             "the account's chunk waits for its screen: {wasm:?}"
@@ -86,6 +86,98 @@ async fn a_first_screen_whose_chunk_cannot_be_fetched_says_so_and_loads_on_try_a
         chunk.put_back();
         click_text(&root, "button", "Try again").await?;
         with_text(&root, "h1", "Your renders").first().await?;
+        Ok(())
+    })
+    .await;
+}
+
+/// "Use in listing" hands over with code of its own, fetched on the first click: when it cannot be fetched, the
+/// result is not marked as in the listing, the agent is told why, and the next click hands it over.
+#[tokio::test]
+async fn use_in_listing_whose_code_cannot_be_fetched_says_so_and_hands_over_on_the_next_click() {
+    let chunk = ChunkAway::new("hand_over_choice");
+    let (host_listener, host_origin, server, secret) = server_of_build_for_a_host(chunk.copy.path()).await;
+    let token = secret.mint("agent-ana", std::time::Duration::from_secs(3600), Some(&host_origin));
+    let photo = crate::board::sample_addresses(&server, Some(&token), &["living-empty.jpg"]).await;
+    let body = serde_json::json!({"image_url": photo[0], "variation_count": 1, "wait_for_completion": true,
+        "config": {"type": "staging", "add_furniture": {"room_type": "living", "style": "modern"}}});
+    let created = reqwest::Client::new()
+        .post(server.api("/v2/renders"))
+        .bearer_auth(&token)
+        .header("Origin", &host_origin)
+        .json(&body);
+    let render: Value = created.send().await.unwrap().json().await.unwrap();
+    let tag = format!(
+        r#"<vstage-widget id="agent" token="{token}" view="render" render-id="{}"></vstage-widget>"#,
+        render["id"].as_str().expect("a render id")
+    );
+    let _host = start_host(host_listener, recording_host_page(&server.url, &["vstage-result-chosen"], &tag)).await;
+    with_browser(|driver| async move {
+        driver.goto(&host_origin).await?;
+        let root = widget(&driver, "agent").await?;
+        click_text(&root, "button", "Use in listing").await?;
+        with_text(&root, "[role=alert]", StringMatch::new("could not be loaded").partial()).first().await?;
+        with_text(&root, "button", "Use in listing").first().await?;
+        chunk.put_back();
+        click_text(&root, "button", "Use in listing").await?;
+        let heard = heard_at_least(&driver, "vstage-result-chosen", 1).await?;
+        assert_eq!(heard[0]["render_id"], render["id"], "{heard:?}");
+        root.query(By::Css("[role=alert]")).not_exists().await?;
+        Ok(())
+    })
+    .await;
+}
+
+/// The wasm files the page has fetched so far.
+async fn wasm_fetched(driver: &WebDriver) -> WebDriverResult<Vec<String>> {
+    let fetched = r#"return performance.getEntriesByType("resource").map((entry) => entry.name)
+                         .filter((name) => name.endsWith(".wasm"))"#;
+    driver.execute(fetched, vec![]).await?.convert()
+}
+
+/// Whether one of `fetched` is the chunk of the split point `split`.
+fn has_chunk(fetched: &[String], split: &str) -> bool {
+    fetched.iter().any(|name| name.contains(&format!("/split_{split}-")))
+}
+
+/// What a first screen does not draw waits for its first use: the board's waiting photos (with their settings) come
+/// with the first photo, its rows with the first render on it, and a render's "Add variations" form when opened.
+#[tokio::test]
+async fn what_a_screen_does_not_draw_at_first_is_fetched_on_first_use() {
+    let server = Server::start(&dist()).await;
+    let photo = crate::board::sample_addresses(&server, None, &["living-empty.jpg"]).await;
+    let render = server
+        .post(
+            "/v2/renders",
+            serde_json::json!({"image_url": photo[0], "variation_count": 1, "config": {"type": "enhancement"}}),
+        )
+        .await["id"]
+        .as_str()
+        .expect("a render id")
+        .to_string();
+    with_browser(|driver| async move {
+        driver.goto(format!("{}/board", server.url)).await?;
+        let root = studio(&driver).await?;
+        with_text(&root, "h1", "Listing board").first().await?;
+        let fetched = wasm_fetched(&driver).await?;
+        for part in ["waiting_photos", "board_renders"] {
+            assert!(!has_chunk(&fetched, part), "the board's {part} wait for it to have some: {fetched:?}");
+        }
+        root.find(By::Css("#vstage-board-addresses")).await?.send_keys(&photo[0]).await?;
+        click_text(&root, "button", "Add these addresses").await?;
+        with_text(&root, "button", "Create 1 render").first().await?;
+        let fetched = wasm_fetched(&driver).await?;
+        assert!(has_chunk(&fetched, "waiting_photos"), "fetched with the first photo: {fetched:?}");
+        assert!(!has_chunk(&fetched, "board_renders"), "no render is on the board yet: {fetched:?}");
+
+        driver.goto(format!("{}/renders/{render}", server.url)).await?;
+        let root = studio(&driver).await?;
+        let open = with_text(&root, "button", "Add variations");
+        open.first().await?;
+        assert!(!has_chunk(&wasm_fetched(&driver).await?, "add_variations_form"), "the form waits to be opened");
+        click_text(&root, "button", "Add variations").await?;
+        root.query(By::Css(".vstage-section form.vstage-form")).first().await?;
+        assert!(has_chunk(&wasm_fetched(&driver).await?, "add_variations_form"), "fetched when opened");
         Ok(())
     })
     .await;

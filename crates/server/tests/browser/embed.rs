@@ -239,10 +239,17 @@ fn expired_token(secret: &WidgetSecret, sub: &str, origin: &str) -> String {
 }
 
 pub async fn server_for_a_host() -> (tokio::net::TcpListener, String, Server, WidgetSecret) {
+    server_of_build_for_a_host(&dist()).await
+}
+
+/// [`server_for_a_host`] serving the widget built in `build`.
+pub async fn server_of_build_for_a_host(
+    build: &std::path::Path,
+) -> (tokio::net::TcpListener, String, Server, WidgetSecret) {
     let host_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let host_origin = format!("http://{}", host_listener.local_addr().unwrap());
     let server = Server::start_with(
-        &dist(),
+        build,
         &["--access", "token", "--allow-origin", &host_origin],
         &[("VSTAGE_WIDGET_SECRET", SECRET)],
     )

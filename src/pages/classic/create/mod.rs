@@ -22,7 +22,7 @@ use super::model::{self, CreateFailure};
 use crate::account::use_account;
 use crate::api::use_api;
 use crate::components::cost_note::{CostNote, covered};
-use crate::components::mask_dialog::MaskDialog;
+use crate::components::mask_dialog::lazy_mask_dialog;
 use crate::components::screen_heading::ScreenHeading;
 use crate::components::submit_button::{SubmitButton, focus_the_first_refusal};
 use crate::locale::use_locale;
@@ -48,15 +48,13 @@ pub fn ClassicNew() -> impl IntoView {
                     words=Signal::derive(move || model::submit_words(locale.get(), form.sending.get(), form.wait.get()))
                 />
             </form>
-            {move || form.masking.get().then(|| form.photo_for_mask()).flatten().map(|photo| view! {
-                <MaskDialog
-                    title=Signal::derive(move || td_string!(locale.get(), classic.mask_title).to_string())
-                    hint=Signal::derive(move || td_string!(locale.get(), classic.mask_hint).to_string())
-                    image_url=photo
-                    on_done=move |url: String| form.take_mask(url)
-                    on_cancel=move |()| form.masking.set(false)
-                />
-            })}
+            {move || form.masking.get().then(|| form.photo_for_mask()).flatten().map(|photo| lazy_mask_dialog(
+                Signal::derive(move || td_string!(locale.get(), classic.mask_title).to_string()),
+                Signal::derive(move || td_string!(locale.get(), classic.mask_hint).to_string()),
+                photo,
+                Callback::new(move |url: String| form.take_mask(url)),
+                Callback::new(move |()| form.masking.set(false)),
+            ))}
         </section>
     }
 }
