@@ -1,6 +1,6 @@
 //! Code that loads on first use: the screens (the one an element starts on is fetched early by `/embed.js`), their
-//! styles (`www/screens.css`, adopted by every chunk, and `www/pages.css`, by every one but the renders list's) and
-//! the mask editor. In the release build (`--cfg vstage_split`, see `xtask/src/widget.rs`) each function declared with
+//! styles (`www/screens.css`, adopted by every chunk, and `www/pages.css`, by every one but the renders list's), the
+//! mask editor, and the parts of screens drawn only once used (a form opened, a dialog, the board's photos and rows). In the release build (`--cfg vstage_split`, see `xtask/src/widget.rs`) each function declared with
 //! `chunk!` becomes a wasm chunk of its own, fetched the first time it is called; elsewhere (tests, `cargo check`)
 //! it is an ordinary function.
 //! Either way it is awaited, and a chunk that could not be fetched is a `ChunkError`, never a panic.
@@ -63,8 +63,8 @@ pub(crate) use chunk;
 /// A chunk's function called: the screen it makes, once fetched.
 pub type Loading = Pin<Box<dyn Future<Output = Result<AnyView, ChunkError>>>>;
 
-/// A screen from a chunk: nothing while it loads (it is small, and cached for good once fetched), then the screen;
-/// or a sentence and "Try again" when it could not be fetched. One body for every chunk (`load` is boxed), so each
+/// A screen, or a part of one, from a chunk: nothing while it loads (it is small, and cached for good once fetched),
+/// then the screen; or a sentence and "Try again" when it could not be fetched. One body for every chunk (`load` is boxed), so each
 /// new chunk adds its call and not another copy of this to the first load.
 pub fn screen(load: impl Fn() -> Loading + Send + Sync + 'static) -> AnyView {
     load_screen(Arc::new(load))

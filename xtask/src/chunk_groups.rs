@@ -104,9 +104,26 @@ fn gain(a: &Group, b: &Group) -> i64 {
         return i64::MIN;
     }
     let both = a.users.intersection(&b.users).count() as u64;
-    let only_a = a.users.difference(&b.users).count() as u64;
-    let only_b = b.users.difference(&a.users).count() as u64;
-    (both * REQUEST_BYTES) as i64 - (only_a * b.gzip + only_b * a.gzip) as i64
+    (both * REQUEST_BYTES) as i64 - (fetched_for_nothing(a, b) + fetched_for_nothing(b, a)) as i64
+}
+
+/// The bytes of `other` that `group`'s split points would fetch for nothing, merged with it: `other`'s size for each
+/// one `other` does not serve. A part of a screen loaded on its first use (a dialog, a form opened) comes after its
+/// screen, whose code is then in the cache: when a screen needs both groups, that part is taken to fetch nothing new.
+/// This favours the first screens (fewer files, and no more bytes) over a part's first use, which may then fetch
+/// code of another screen that shares it.
+fn fetched_for_nothing(group: &Group, other: &Group) -> u64 {
+    let a_screen_has_both = group.users.intersection(&other.users).any(|split| !is_part_of_a_screen(split));
+    let fetching =
+        group.users.difference(&other.users).filter(|split| !(a_screen_has_both && is_part_of_a_screen(split))).count()
+            as u64;
+    fetching * other.gzip
+}
+
+/// Whether the split point is code loaded from within a screen once it is used, not a screen (`..._screen`, see
+/// `screen_chunks.rs`) or the standalone page's chooser, which come first.
+fn is_part_of_a_screen(split: &str) -> bool {
+    !split.ends_with("_screen") && split != "locale_chooser"
 }
 
 /// Merges the default screen's chunks into one group, then the pair that gains most while a merge gains.
@@ -300,6 +317,21 @@ mod tests {
         let members: Vec<Vec<String>> = groups.iter().map(|group| group.members.clone()).collect();
         assert_eq!(members, [vec!["__chunk_1", "__chunk_2"], vec!["__chunk_3"], vec!["__chunk_4"]]);
         assert_eq!(groups[0].gzip, 500);
+    }
+
+    #[test]
+    fn a_part_opened_on_a_screen_takes_the_screens_code_it_finds_in_the_cache() {
+        let groups = plan(vec![
+            // the board's own code, and what the board shares with its waiting photos (loaded on the first photo)
+            group("__chunk_1", &["board_screen"], 20_000),
+            group("__chunk_2", &["board_screen", "waiting_photos"], 300),
+            // a screen would fetch 20 KB for nothing, and does not merge with another screen
+            group("__chunk_3", &["render_screen"], 20_000),
+        ]);
+        let members: Vec<Vec<String>> = groups.iter().map(|group| group.members.clone()).collect();
+        assert_eq!(members, [vec!["__chunk_1", "__chunk_2"], vec!["__chunk_3"]], "one file for the board");
+        assert!(is_part_of_a_screen("waiting_photos") && !is_part_of_a_screen("board_screen"));
+        assert!(!is_part_of_a_screen("locale_chooser"), "the standalone page's chooser comes with the first screen");
     }
 
     #[test]
