@@ -8,6 +8,7 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use leptos::prelude::*;
 use leptos_i18n::td_string;
@@ -26,7 +27,8 @@ impl From<leptos::wasm_split::SplitLoaderError> for ChunkError {
 }
 
 /// `chunk! { fn name(args) -> T { body } }` declares `async fn name(args) -> Result<T, ChunkError>`, split into a
-/// chunk named `name` when the widget is built split. It adopts the screens' styles (`www/screens.css` and
+/// chunk named `name` when the widget is built split. The body runs once the chunk is there, unless the place that
+/// asked for it ([`screen`]) was left meanwhile: what it was given (the signals of a screen left) may be gone. It adopts the screens' styles (`www/screens.css` and
 /// `www/pages.css`); `chunk! { list fn ... }` only those every screen comes with, for the renders list and what loads
 /// with it.
 macro_rules! chunk {
@@ -35,6 +37,9 @@ macro_rules! chunk {
         #[cfg(vstage_split)]
         #[::leptos::wasm_split::wasm_split($name, wasm_split_path = ::leptos::wasm_split, fallible)]
         $vis fn $name($($arg: $ty),*) -> Result<$ret, $crate::chunks::ChunkError> {
+            if $crate::chunks::place_left() {
+                return Err($crate::chunks::ChunkError);
+            }
             $($styles)*
             Ok($body)
         }
@@ -42,6 +47,9 @@ macro_rules! chunk {
         $(#[$meta])*
         #[cfg(not(vstage_split))]
         $vis async fn $name($($arg: $ty),*) -> Result<$ret, $crate::chunks::ChunkError> {
+            if $crate::chunks::place_left() {
+                return Err($crate::chunks::ChunkError);
+            }
             $($styles)*
             Ok($body)
         }
@@ -75,10 +83,12 @@ fn load_screen(load: Arc<dyn Fn() -> Loading + Send + Sync>) -> AnyView {
     let locale = use_locale();
     (move || {
         attempt.track();
+        let wanted = Wanted::here();
         let loading = SendWrapper::new(load());
         Suspend::new(async move {
             match loading.await {
                 Ok(screen) => screen,
+                Err(_) if !wanted.still() => ().into_any(),
                 Err(_) => view! {
                     <div class="vstage-panel vstage-panel--error" role="alert">
                         <p>{move || td_string!(locale.get(), common.chunk_failed)}</p>
@@ -92,4 +102,30 @@ fn load_screen(load: Arc<dyn Fn() -> Loading + Send + Sync>) -> AnyView {
         })
     })
     .into_any()
+}
+
+/// Whether what a chunk draws is still wanted where it was asked for: no longer once that place is gone (its screen
+/// left, its dialog closed) or asks again.
+#[derive(Clone)]
+struct Wanted(Arc<AtomicBool>);
+
+impl Wanted {
+    /// Wanted in the current place until it is cleaned up; the chunks it asks for find it ([`place_left`]).
+    fn here() -> Wanted {
+        let wanted = Wanted(Arc::new(AtomicBool::new(true)));
+        provide_context(wanted.clone());
+        let left = wanted.clone();
+        on_cleanup(move || left.0.store(false, Ordering::Relaxed));
+        wanted
+    }
+
+    fn still(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Whether the place that asked for the chunk now arriving was left while it came (code loaded outside a
+/// [`screen`], with no place, never is).
+pub fn place_left() -> bool {
+    use_context::<Wanted>().is_some_and(|wanted| !wanted.still())
 }
