@@ -47,8 +47,8 @@ pub fn Renders() -> impl IntoView {
     }
 }
 
-/// Reads the first page, again whenever the order changes (the resource keeps only the newest request's answer),
-/// and hands each answer to the list.
+/// Reads the first page, again whenever the order or the listing changes (the resource keeps only the newest
+/// request's answer), and hands each answer to the list.
 fn first_page_reader(list: RendersList) -> LocalResource<Result<RenderPage, ApiError>> {
     let api = use_api();
     let listing = listing_id();
@@ -56,6 +56,7 @@ fn first_page_reader(list: RendersList) -> LocalResource<Result<RenderPage, ApiE
         let api = api.clone();
         let query = model::page_query(list.order.get(), None);
         let listing = listing.and_then(|listing| listing.get());
+        list.start_first_page();
         async move { api.list_renders_of_listing(&query, listing.as_deref()).await }
     });
     Effect::new(move |_| list.first_page(first_page.get()));
@@ -71,7 +72,7 @@ fn next_page_reader(list: RendersList) -> Callback<()> {
         let asked = list.start_next_page();
         let listing = listing.and_then(|listing| listing.get_untracked());
         spawn_local(async move {
-            let answer = api.list_renders_of_listing(&asked, listing.as_deref()).await;
+            let answer = api.list_renders_of_listing(&asked.query, listing.as_deref()).await;
             list.next_page(&asked, answer);
         });
     })

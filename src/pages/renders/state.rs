@@ -18,6 +18,15 @@ pub struct RendersList {
     pub loading: RwSignal<Loading>,
     /// Renders chosen for "Add variations to selected", by id.
     pub selection: RwSignal<Vec<String>>,
+    /// How many first pages were asked for. A next page asked before the newest of them is of a list no longer
+    /// shown: another order, another listing, or the list read again.
+    first_reads: StoredValue<u64>,
+}
+
+/// A next page being read: its query, and which first page's list it continues.
+pub struct NextPage {
+    pub query: ListRenders,
+    continues: u64,
 }
 
 impl RendersList {
@@ -29,7 +38,15 @@ impl RendersList {
             total: RwSignal::new(None),
             loading: RwSignal::new(Loading::First),
             selection: RwSignal::new(Vec::new()),
+            first_reads: StoredValue::new(0),
         }
+    }
+
+    /// Starts reading the list from its first page (in another order, for another listing, or again): the next
+    /// pages asked for until now are of the list it replaces, and none is offered until the first page is read.
+    pub fn start_first_page(&self) {
+        self.first_reads.update_value(|reads| *reads += 1);
+        self.cursor.set(None);
     }
 
     /// Takes the first page's answer, `None` while it is read: it starts the list again.
@@ -50,15 +67,16 @@ impl RendersList {
     }
 
     /// Starts reading the next page: the query for it, in the order shown now.
-    pub fn start_next_page(&self) -> ListRenders {
+    pub fn start_next_page(&self) -> NextPage {
         self.loading.set(Loading::More);
-        model::page_query(self.order.get_untracked(), self.cursor.get_untracked())
+        let query = model::page_query(self.order.get_untracked(), self.cursor.get_untracked());
+        NextPage { query, continues: self.first_reads.get_value() }
     }
 
-    /// Takes the answer to `asked` (from `start_next_page`), added at the end; a page of another order than the one
-    /// shown now is no page of this list.
-    pub fn next_page(&self, asked: &ListRenders, answer: Result<RenderPage, ApiError>) {
-        if asked.order != Some(self.order.get_untracked()) {
+    /// Takes the answer to `asked` (from `start_next_page`), added at the end; a page of a list read from its first
+    /// page since (another order, another listing, or again) is no page of the list shown.
+    pub fn next_page(&self, asked: &NextPage, answer: Result<RenderPage, ApiError>) {
+        if asked.continues != self.first_reads.get_value() {
             return;
         }
         match answer {
@@ -103,7 +121,7 @@ mod tests {
     }
 
     #[wasm_bindgen_test(unsupported = test)]
-    fn pages_add_up_until_the_order_changes() {
+    fn pages_add_up_until_the_list_is_read_from_its_first_page_again() {
         let owner = Owner::new();
         owner.with(|| {
             let list = RendersList::new();
@@ -114,18 +132,25 @@ mod tests {
             assert_eq!(list.total.get_untracked(), Some(3));
 
             let asked = list.start_next_page();
-            assert_eq!((asked.cursor.as_deref(), list.loading.get_untracked()), (Some("b"), Loading::More));
+            assert_eq!((asked.query.cursor.as_deref(), list.loading.get_untracked()), (Some("b"), Loading::More));
             list.next_page(&asked, Ok(page(&["c"], None)));
             assert_eq!(ids(list), ["a", "b", "c"]);
             assert_eq!((list.cursor.get_untracked(), list.loading.get_untracked()), (None, Loading::Idle));
 
+            // The first page read again (as its resource does for another order or listing) while a next one is.
+            list.first_page(Some(Ok(page(&["a", "b"], Some("b")))));
             let asked = list.start_next_page();
             list.order.set(SortOrder::Asc);
-            list.next_page(&asked, Ok(page(&["z"], None)));
-            assert_eq!(ids(list), ["a", "b", "c"], "a page of the other order is not added");
+            list.start_first_page();
+            assert_eq!(list.cursor.get_untracked(), None, "no next page offered while the first is read again");
+            list.next_page(&asked, Ok(page(&["c"], None)));
+            assert_eq!(ids(list), ["a", "b"], "a page of the list replaced is not added");
+            list.first_page(Some(Ok(page(&["z"], None))));
+            list.next_page(&asked, Ok(page(&["c"], None)));
+            assert_eq!(ids(list), ["z"], "nor added to the list that replaced it, whenever it comes");
 
-            list.selection.set(vec!["c".into(), "gone".into()]);
-            assert_eq!(list.chosen(), [("c".to_string(), "c".to_string())]);
+            list.selection.set(vec!["z".into(), "gone".into()]);
+            assert_eq!(list.chosen(), [("z".to_string(), "z".to_string())]);
             list.first_page(Some(Err(ApiError::Timeout { seconds: 30 })));
             assert!(!list.has_cards());
             assert_eq!(list.loading.get_untracked(), Loading::Failed(ApiError::Timeout { seconds: 30 }));

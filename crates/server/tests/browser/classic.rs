@@ -1,6 +1,7 @@
 //! The classic (v1) studio end to end: each mode of use from the form, followed by polling to its images; a photo
 //! sent as a file; a form without a photo refused where the eye is; a variation offered only once the render is done; the 51st render in progress refused with the
-//! limit's sentence; a v1 render's `legacy_staging` variation shown on the v2 render page.
+//! limit's sentence; a v1 render's `legacy_staging` variation shown on the v2 render page; the list of a listing's
+//! page, read again when its `listing-id` changes.
 
 use std::time::Duration;
 
@@ -101,6 +102,64 @@ async fn a_file_is_sent_and_a_variation_waits_until_the_render_is_done() {
         submit(&root, "Add a variation").await?;
         let shown = captions(&root, 2).await?;
         assert_eq!(shown.last().map(String::as_str), Some("Living room, Coastal"));
+        Ok(())
+    })
+    .await;
+}
+
+/// A v1 render created through the server for `listing` (as the element's `listing-id` sends it), not waited for:
+/// its id.
+async fn create_for_listing(server: &Server, photo: &str, listing: &str) -> String {
+    let created: Value = reqwest::Client::new()
+        .post(server.api("/v1/render/create"))
+        .header("vstage-reference", json!({ "listing_id": listing }).to_string())
+        .json(&json!({"image_url": photo, "room_type": "living", "style": "modern", "wait_for_completion": false}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    created["render_id"].as_str().unwrap().to_string()
+}
+
+/// Waits until the classic list's cards link to `expected` renders, in that order.
+async fn cards_come_to(root: &WebElement, expected: &[&str]) -> WebDriverResult<()> {
+    let expected: Vec<String> = expected.iter().map(|id| format!("/classic/renders/{id}")).collect();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let mut shown = Vec::new();
+        for link in root.find_all(By::Css(".vstage-card__link")).await? {
+            shown.push(link.attr("href").await?.unwrap_or_default());
+        }
+        if shown == expected {
+            return Ok(());
+        }
+        if tokio::time::Instant::now() > deadline {
+            return Err(WebDriverError::ParseError(format!("the list shows {shown:?}, not {expected:?}")));
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_listings_classic_list_holds_its_renders_and_follows_the_listing() {
+    let server = Server::start(&dist()).await;
+    let photo = sample(&server, "living-furnished.jpg").await;
+    let seven = create_for_listing(&server, &photo, "L-7").await;
+    let eight = create_for_listing(&server, &photo, "L-8").await;
+    with_browser(|driver| async move {
+        driver.goto(format!("{}/classic", server.url)).await?;
+        let root = studio(&driver).await?;
+        cards_come_to(&root, &[&eight, &seven]).await?;
+        let set_listing = "document.querySelector('vstage-widget').setAttribute('listing-id', arguments[0])";
+        driver.execute(set_listing, vec![json!("L-7")]).await?;
+        cards_come_to(&root, &[&seven]).await?;
+        driver.execute(set_listing, vec![json!("L-8")]).await?;
+        cards_come_to(&root, &[&eight]).await?;
+        driver.execute(set_listing, vec![json!("L-9")]).await?;
+        root.query(By::Css(".vstage-empty")).first().await?;
+        cards_come_to(&root, &[]).await?;
         Ok(())
     })
     .await;

@@ -1,5 +1,6 @@
 //! The classic renders: the subject's v1 renders as `vstage serve` recorded them (v1 cannot list), newest first,
-//! 20 a page, each with its newest image, status and number of images. `state` holds the list, `model` works out
+//! 20 a page, each with its newest image, status and number of images; on a listing's page (the element's
+//! `listing-id`) only that listing's, read again when it changes. `state` holds the list, `model` works out
 //! its query and pictures, and the sections are components of their own.
 
 mod card;
@@ -27,8 +28,15 @@ pub fn ClassicRenders() -> impl IntoView {
     let locale = use_locale();
     let list = ClassicList::new();
     let read = page_reader(list);
-    read.run(false);
-    let ClassicList { renders, cursor, loading, failure } = list;
+    // the first page, and again for another listing (the element's `listing-id`)
+    let listing = crate::host_reference::listing_id();
+    Effect::new(move |_| {
+        if let Some(listing) = listing {
+            listing.track();
+        }
+        read.run(false);
+    });
+    let ClassicList { renders, cursor, loading, failure, .. } = list;
     view! {
         <section class="vstage-page" aria-labelledby="vstage-classic-title">
             <ClassicListHead />
@@ -58,8 +66,8 @@ fn page_reader(list: ClassicList) -> Callback<bool> {
     let listing = crate::host_reference::listing_id();
     Callback::new(move |more: bool| {
         let api = api.clone();
-        let query = list.start_reading(more);
+        let asked = list.start_reading(more);
         let listing = listing.and_then(|listing| listing.get_untracked());
-        spawn_local(async move { list.read(more, api.v1_list_renders(&query, listing.as_deref()).await) });
+        spawn_local(async move { list.read(&asked, api.v1_list_renders(&asked.query, listing.as_deref()).await) });
     })
 }
