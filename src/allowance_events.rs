@@ -27,10 +27,12 @@ chunk! {
             let (Limit::Photos(limit), true) = (&spendable.limit, spendable.own) else { continue };
             let (used, limit) = (spendable.used, *limit);
             let level = UsageLevel::of(used, limit);
-            if told.with_value(|told| told[index]) == level {
+            // The studio may have been removed while the chunk was fetched: then nothing is told.
+            let Some(before) = told.try_with_value(|told| told[index]) else { return Ok(()) };
+            if before == level {
                 continue;
             }
-            told.update_value(|told| told[index] = level);
+            told.try_update_value(|told| told[index] = level);
             let name = match level {
                 UsageLevel::Near => ALLOWANCE_LOW,
                 UsageLevel::Reached => ALLOWANCE_SPENT,
