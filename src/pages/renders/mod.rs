@@ -35,11 +35,15 @@ pub fn Renders() -> impl IntoView {
         first_page.refetch();
     });
     let on_close = Callback::new(move |()| dialog.set(None));
+    let listing = listing_id();
 
     view! {
         <section class="vstage-page" aria-labelledby="vstage-renders-title">
             <RendersHead list on_add_to_selected=move |()| dialog.set(Some(list.chosen())) />
-            <p class="vstage-muted" aria-live="polite">{move || model::count_sentence(locale.get(), list.total.get())}</p>
+            <p class="vstage-muted" aria-live="polite">{move || {
+                let listing = listing.and_then(|listing| listing.get());
+                model::count_sentence(locale.get(), list.total.get(), listing.as_deref())
+            }}</p>
             <CardsPlaceholder list on_retry=move |()| first_page.refetch() />
             <RenderCards list on_more=more />
             {move || dialog.get().map(|chosen| lazy_dialog(chosen, on_added, on_close))}

@@ -1,6 +1,7 @@
 //! What the renders list works out as plain functions: the query for a page, the order a choice names, the count's
 //! sentence, what stands where the cards go, and the name a render goes by in the dialog. Tested in the browser.
 
+use leptos_i18n::td_string;
 use vstage_api::{ApiError, ListRenders, Render, SortOrder};
 
 use crate::describe::photo_name;
@@ -29,11 +30,23 @@ pub fn order_named(value: &str) -> SortOrder {
     if value == "asc" { SortOrder::Asc } else { SortOrder::Desc }
 }
 
-/// "3 renders" for the service's count; empty for none, and nothing until it is known.
-pub fn count_sentence(locale: Locale, total: Option<u64>) -> Option<String> {
-    total.map(|total| match total {
-        0 => String::new(),
-        n => plural!(locale, n, studio.renders_count_singular, studio.renders_count_plural, count = n),
+/// "3 renders" for the service's count; empty for none, and nothing until it is known. On a listing's page
+/// (`listing`) it names the listing, so that the list is not taken for the account's: "3 renders for listing
+/// L-1042", and for none, that only its renders are shown.
+pub fn count_sentence(locale: Locale, total: Option<u64>, listing: Option<&str>) -> Option<String> {
+    let total = total?;
+    Some(match (total, listing) {
+        (0, None) => String::new(),
+        (0, Some(listing)) => td_string!(locale, studio.renders_count_listing_none, listing).to_string(),
+        (n, None) => plural!(locale, n, studio.renders_count_singular, studio.renders_count_plural, count = n),
+        (n, Some(listing)) => plural!(
+            locale,
+            n,
+            studio.renders_count_listing_singular,
+            studio.renders_count_listing_plural,
+            count = n,
+            listing = listing
+        ),
     })
 }
 
@@ -85,11 +98,16 @@ mod tests {
     }
 
     #[wasm_bindgen_test(unsupported = test)]
-    fn the_count_says_nothing_until_known_and_for_none() {
-        assert_eq!(count_sentence(Locale::en, None), None);
-        assert_eq!(count_sentence(Locale::en, Some(0)).as_deref(), Some(""));
-        assert_eq!(count_sentence(Locale::en, Some(1)).as_deref(), Some("1 render"));
-        assert_eq!(count_sentence(Locale::en, Some(21)).as_deref(), Some("21 renders"));
+    fn the_count_says_nothing_until_known_and_names_the_listing_it_is_of() {
+        assert_eq!(count_sentence(Locale::en, None, None), None);
+        assert_eq!(count_sentence(Locale::en, Some(0), None).as_deref(), Some(""));
+        assert_eq!(count_sentence(Locale::en, Some(1), None).as_deref(), Some("1 render"));
+        assert_eq!(count_sentence(Locale::en, Some(21), None).as_deref(), Some("21 renders"));
+        let on_listing = |total| count_sentence(Locale::en, Some(total), Some("L-1042"));
+        assert_eq!(on_listing(1).as_deref(), Some("1 render for listing L-1042"));
+        assert_eq!(on_listing(3).as_deref(), Some("3 renders for listing L-1042"));
+        assert_eq!(on_listing(0).as_deref(), Some("Only renders made for listing L-1042 are shown here: none yet."));
+        assert_eq!(count_sentence(Locale::en, None, Some("L-1042")), None, "nothing until the count is known");
     }
 
     #[wasm_bindgen_test(unsupported = test)]

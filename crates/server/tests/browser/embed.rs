@@ -390,9 +390,12 @@ async fn two_widgets_on_a_host_of_another_origin_work_apart_and_tell_the_host() 
         // On another listing's page, Ana's list holds only that listing's renders: none yet.
         set_attribute(&driver, "first", "listing-id", "L-2000").await?;
         first.query(By::Css(".vstage-empty")).first().await?;
+        let only = "Only renders made for listing L-2000 are shown here: none yet.";
+        with_text(&first, "p.vstage-muted", only).first().await?;
         set_attribute(&driver, "first", "listing-id", "L-1042").await?;
         let cards = first.query(By::Css(".vstage-card:not(.vstage-skeleton)")).all_from_selector_required().await?;
         assert_eq!(cards.len(), 1, "back on the render's listing, its card");
+        with_text(&first, "p.vstage-muted", "1 render for listing L-1042").first().await?;
 
         // Ben's token expires: the host hears it, gives a new one, and the widget's waiting call carries on.
         set_attribute(&driver, "second", "view", "account").await?;
