@@ -59,7 +59,8 @@ fn dev_loop(project: &Project, report: &mut Report) -> anyhow::Result<()> {
 }
 
 /// Measures the groups named (all when none is), writes the report beside the last recorded figures, and with
-/// `record` keeps this run's figures as the recorded ones (`recorded::FILE`; a group run alone replaces its own).
+/// `record` keeps this run's figures as the recorded ones (`recorded::FILE`; a group run alone replaces its own, a
+/// whole run all).
 pub fn run(project: &Project, only: &[Group], record: bool) -> anyhow::Result<()> {
     setup::ensure(project, Purpose::Bench)?;
     let mut report = Report::default();
@@ -98,7 +99,7 @@ pub fn run(project: &Project, only: &[Group], record: bool) -> anyhow::Result<()
     if record {
         let commit = crate::project::output_line(project.command("git").args(["describe", "--always", "--dirty"]))
             .unwrap_or_else(|| "unknown".into());
-        std::fs::write(&recorded_path, last.with(report.figures(&commit)).to_json())?;
+        std::fs::write(&recorded_path, last.after(report.figures(&commit), only.is_empty()).to_json())?;
         println!("figures recorded in {}", recorded_path.display());
     }
     Ok(())

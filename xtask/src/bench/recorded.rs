@@ -113,6 +113,12 @@ impl Recorded {
         self
     }
 
+    /// What is recorded after `run`: a whole run's figures alone (a figure no longer measured, or renamed, is
+    /// dropped), or for some groups, these with `run`'s in place of the same names'.
+    pub fn after(self, run: impl IntoIterator<Item = (String, Figure)>, whole: bool) -> Self {
+        if whole { Recorded::default().with(run) } else { self.with(run) }
+    }
+
     /// As written to the file: pretty JSON, figures by name, one line at the end.
     pub fn to_json(&self) -> String {
         let mut text = serde_json::to_string_pretty(self).expect("figures serialise");
@@ -201,7 +207,7 @@ mod tests {
     }
 
     #[test]
-    fn a_run_of_some_groups_replaces_only_its_own_figures() {
+    fn a_run_of_some_groups_replaces_only_its_own_figures_and_a_whole_run_all() {
         let recorded = Recorded::default().with([
             ("a".to_string(), figure(1.0, Better::Lower, 0.1)),
             ("b".to_string(), figure(2.0, Better::Lower, 0.1)),
@@ -209,6 +215,8 @@ mod tests {
         let updated = recorded.with([("b".to_string(), figure(3.0, Better::Lower, 0.1))]);
         assert_eq!(updated.figures["a"].value, 1.0);
         assert_eq!(updated.figures["b"].value, 3.0);
+        let whole = updated.clone().after([("c".to_string(), figure(4.0, Better::Lower, 0.1))], true);
+        assert_eq!(whole.figures.keys().collect::<Vec<_>>(), ["c"], "a whole run keeps only what it measured");
         let read: Recorded = serde_json::from_str(&updated.to_json()).unwrap();
         assert_eq!(read, updated, "the file reads back as written");
         assert!(updated.to_json().contains("\"better\": \"lower\""));
