@@ -123,15 +123,15 @@ async fn create_for_listing(server: &Server, photo: &str, listing: &str) -> Stri
     created["render_id"].as_str().unwrap().to_string()
 }
 
-/// Waits until the classic list's cards link to `expected` renders, in that order.
-async fn cards_come_to(root: &WebElement, expected: &[&str]) -> WebDriverResult<()> {
+/// Waits until the classic list's cards link to `expected` renders, in that order. The links are read in one
+/// script, so a list drawn again meanwhile is read whole, never half.
+async fn cards_come_to(driver: &WebDriver, expected: &[&str]) -> WebDriverResult<()> {
     let expected: Vec<String> = expected.iter().map(|id| format!("/classic/renders/{id}")).collect();
+    let links = "return Array.from(document.querySelector('vstage-widget').shadowRoot
+        .querySelectorAll('.vstage-card__link'), (link) => link.getAttribute('href'))";
     let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
     loop {
-        let mut shown = Vec::new();
-        for link in root.find_all(By::Css(".vstage-card__link")).await? {
-            shown.push(link.attr("href").await?.unwrap_or_default());
-        }
+        let shown: Vec<String> = driver.execute(links, vec![]).await?.convert()?;
         if shown == expected {
             return Ok(());
         }
@@ -151,15 +151,15 @@ async fn a_listings_classic_list_holds_its_renders_and_follows_the_listing() {
     with_browser(|driver| async move {
         driver.goto(format!("{}/classic", server.url)).await?;
         let root = studio(&driver).await?;
-        cards_come_to(&root, &[&eight, &seven]).await?;
+        cards_come_to(&driver, &[&eight, &seven]).await?;
         let set_listing = "document.querySelector('vstage-widget').setAttribute('listing-id', arguments[0])";
         driver.execute(set_listing, vec![json!("L-7")]).await?;
-        cards_come_to(&root, &[&seven]).await?;
+        cards_come_to(&driver, &[&seven]).await?;
         driver.execute(set_listing, vec![json!("L-8")]).await?;
-        cards_come_to(&root, &[&eight]).await?;
+        cards_come_to(&driver, &[&eight]).await?;
         driver.execute(set_listing, vec![json!("L-9")]).await?;
         root.query(By::Css(".vstage-empty")).first().await?;
-        cards_come_to(&root, &[]).await?;
+        cards_come_to(&driver, &[]).await?;
         Ok(())
     })
     .await;
