@@ -155,6 +155,7 @@ async fn a_listings_classic_list_holds_its_renders_and_follows_the_listing() {
         let set_listing = "document.querySelector('vstage-widget').setAttribute('listing-id', arguments[0])";
         driver.execute(set_listing, vec![json!("L-7")]).await?;
         cards_come_to(&driver, &[&seven]).await?;
+        with_text(&root, "p.vstage-muted", "Only classic renders made for listing L-7 are shown here.").first().await?;
         driver.execute(set_listing, vec![json!("L-8")]).await?;
         cards_come_to(&driver, &[&eight]).await?;
         driver.execute(set_listing, vec![json!("L-9")]).await?;

@@ -1,6 +1,6 @@
 //! The classic renders: the subject's v1 renders as `vstage serve` recorded them (v1 cannot list), newest first,
 //! 20 a page, each with its newest image, status and number of images; on a listing's page (the element's
-//! `listing-id`) only that listing's, read again when it changes. `state` holds the list, `model` works out
+//! `listing-id`) only that listing's, said so and read again when it changes. `state` holds the list, `model` works out
 //! its query and pictures, and the sections are components of their own.
 
 mod card;
@@ -41,6 +41,9 @@ pub fn ClassicRenders() -> impl IntoView {
         <section class="vstage-page" aria-labelledby="vstage-classic-title">
             <ClassicListHead />
             <p class="vstage-hint">{move || td_string!(locale.get(), classic.list_intro)}</p>
+            {move || listing.and_then(|listing| listing.get()).map(|listing| view! {
+                <p class="vstage-muted">{move || td_string!(locale.get(), classic.list_of_listing, listing = listing.clone())}</p>
+            })}
             <ListFailure failure on_retry=move |()| read.run(false) />
             <Show when=move || list.none_found()>
                 <NoClassicRenders />
