@@ -110,16 +110,9 @@ async fn a_file_is_sent_and_a_variation_waits_until_the_render_is_done() {
 /// A v1 render created through the server for `listing` (as the element's `listing-id` sends it), not waited for:
 /// its id.
 async fn create_for_listing(server: &Server, photo: &str, listing: &str) -> String {
-    let created: Value = reqwest::Client::new()
-        .post(server.api("/v1/render/create"))
-        .header("vstage-reference", json!({ "listing_id": listing }).to_string())
-        .json(&json!({"image_url": photo, "room_type": "living", "style": "modern", "wait_for_completion": false}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let reference = json!({ "listing_id": listing }).to_string();
+    let body = json!({"image_url": photo, "room_type": "living", "style": "modern", "wait_for_completion": false});
+    let created = server.post_with("/v1/render/create", &[("vstage-reference", &reference)], body).await;
     created["render_id"].as_str().unwrap().to_string()
 }
 

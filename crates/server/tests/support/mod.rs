@@ -118,7 +118,16 @@ impl Server {
 
     /// `body` posted to `/api{path}`, which must succeed: the answer's JSON.
     pub async fn post(&self, path: &str, body: serde_json::Value) -> serde_json::Value {
-        let answer = reqwest::Client::new().post(self.api(path)).json(&body).send().await.unwrap();
+        self.post_with(path, &[], body).await
+    }
+
+    /// `body` posted to `/api{path}` with `headers`, which must succeed: the answer's JSON.
+    pub async fn post_with(&self, path: &str, headers: &[(&str, &str)], body: serde_json::Value) -> serde_json::Value {
+        let mut request = reqwest::Client::new().post(self.api(path)).json(&body);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let answer = request.send().await.unwrap();
         assert!(answer.status().is_success(), "{path}: {}", answer.status());
         answer.json().await.unwrap()
     }
