@@ -19,6 +19,8 @@ mod studio;
 mod widget_size;
 mod wrk;
 
+use anyhow::Context;
+
 use crate::project::Project;
 use crate::setup::{self, Purpose};
 
@@ -63,6 +65,9 @@ fn dev_loop(project: &Project, report: &mut Report) -> anyhow::Result<()> {
 /// whole run all).
 pub fn run(project: &Project, only: &[Group], record: bool) -> anyhow::Result<()> {
     setup::ensure(project, Purpose::Bench)?;
+    // Every group writes its scratch files here, a group run alone on a new clone first of all.
+    let bench = project.target().join("bench");
+    std::fs::create_dir_all(&bench).with_context(|| format!("cannot create {}", bench.display()))?;
     let mut report = Report::default();
     let measures: [(Group, Measurement); 14] = [
         (Group::Widget, widget_size::measure),
@@ -88,8 +93,7 @@ pub fn run(project: &Project, only: &[Group], record: bool) -> anyhow::Result<()
 
     let recorded_path = project.root.join(recorded::FILE);
     let last = recorded::Recorded::read(&recorded_path)?;
-    let path = project.target().join("bench").join("report.md");
-    std::fs::create_dir_all(path.parent().expect("has a parent"))?;
+    let path = bench.join("report.md");
     let markdown = report.to_markdown(&last);
     std::fs::write(&path, &markdown)?;
     println!("\n{markdown}\nwritten to {}", path.display());
