@@ -136,6 +136,15 @@ impl Config {
         }
     }
 
+    /// `remove_furniture.mask_url`, when given, to be written over (a mask given inline, cleared of metadata).
+    pub fn mask_url_mut(&mut self) -> Option<&mut String> {
+        match self {
+            Config::Staging(staging) => staging.remove_furniture.as_mut()?.mask_url.as_mut(),
+            Config::RemovalOnly(removal) => removal.remove_furniture.mask_url.as_mut(),
+            _ => None,
+        }
+    }
+
     /// `add_furniture.base_variation_id`, when given.
     pub fn base_variation_id(&self) -> Option<&str> {
         match self {

@@ -45,6 +45,14 @@ pub struct ConfigEntry {
 }
 
 impl RenderConfigs {
+    /// Each config, whichever the form, to be written over.
+    pub fn configs_mut(&mut self) -> Vec<&mut Config> {
+        match self {
+            RenderConfigs::Single { config, .. } => vec![config],
+            RenderConfigs::Multi { configs } => configs.iter_mut().map(|entry| &mut entry.config).collect(),
+        }
+    }
+
     /// Each config with its count, whichever the form.
     pub fn entries(&self) -> Vec<(&Config, u64)> {
         match self {

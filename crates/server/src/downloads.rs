@@ -254,14 +254,12 @@ async fn write_zip(
 }
 
 /// An image fetched from the service (not kept here) with only what draws it: the service may have copied the
-/// photo's own metadata into its result. Another kind of file goes as it came.
+/// photo's own metadata into its result. Another kind of file is not put in a ZIP: what it holds could not be
+/// cleared.
 fn without_metadata(image: Bytes) -> Result<Bytes, ServerError> {
-    match image::guess_format(&image) {
-        Ok(format @ (image::ImageFormat::Jpeg | image::ImageFormat::Png | image::ImageFormat::WebP)) => {
-            crate::storage::metadata::strip(image, format).map_err(ServerError::BadGateway)
-        }
-        _ => Ok(image),
-    }
+    let refused = |why: String| ServerError::BadGateway(format!("A result is left out: {why}; try again later."));
+    let format = crate::results::provenance::clearable(&image).map_err(refused)?;
+    crate::storage::metadata::strip(image, format).map_err(ServerError::BadGateway)
 }
 
 /// Through the whole app, in-process, and its parts alone.

@@ -48,10 +48,14 @@ async fn a_render_with_nothing_finished_has_no_zip_yet() {
 use super::*;
 
 #[test]
-fn an_image_fetched_from_the_service_goes_into_a_zip_without_its_metadata() {
+fn an_image_fetched_from_the_service_goes_into_a_zip_without_its_metadata_or_not_at_all() {
     let fetched = without_metadata(Bytes::from(crate::testing::phone::phone_jpeg())).unwrap();
     crate::testing::exiftool::assert_drawing_only(&fetched, "a result fetched for a ZIP");
-    assert_eq!(without_metadata(Bytes::from_static(b"%PDF-1.7")).unwrap(), "%PDF-1.7");
+    // what could not be cleared is not put in at all
+    for other in [&b"%PDF-1.7"[..], b"GIF89a\x01\x00\x01\x00\x00\x00\x00;", b"II*\x00\x08\x00\x00\x00"] {
+        let refused = without_metadata(Bytes::copy_from_slice(other)).unwrap_err().to_string();
+        assert!(refused.starts_with("A result is left out: the service sent a"), "{refused}");
+    }
 }
 
 #[test]

@@ -22,7 +22,7 @@ use crate::storage::store::AddedTo;
 
 /// A JSON body of a few fields.
 const SMALL_JSON: usize = 16 * 1024;
-/// One render's request: its configs and addresses (a photo goes by address, uploaded first, never inline).
+/// One render's request: its configs and addresses (a photo goes by address, uploaded first, or inline when small).
 const RENDER_JSON: usize = 64 * 1024;
 /// A bulk request: up to 25 renders' worth.
 const BULK_JSON: usize = 512 * 1024;
@@ -209,7 +209,7 @@ impl Call {
         let param = |name: &str| {
             params.iter().find(|(given, _)| *given == name).map(|(_, value)| value.clone()).unwrap_or_default()
         };
-        let call = match operation {
+        let mut call = match operation {
             Operation::Status => Call::Status,
             Operation::User => Call::User,
             Operation::DeleteWebhookSecret => Call::DeleteWebhookSecret,
@@ -263,6 +263,7 @@ impl Call {
                 Call::V1CreateVariation { render_id: v1_render_id(query)?, body }
             }
         };
+        super::inline_photos::clear(&mut call).await?;
         Ok(call)
     }
 
@@ -444,13 +445,13 @@ fn form_boundary(headers: &HeaderMap) -> Result<Option<String>, ServerError> {
     })
 }
 
-/// The form's one `file`, its metadata taken out; the form's other fields are dropped (v1 takes its arguments
-/// in the query).
+/// The form's one `file`, its metadata and its name taken out; the form's other fields are dropped (v1 takes its
+/// arguments in the query).
 async fn photo_of_form(body: Bytes, boundary: String) -> Result<PhotoFile, ServerError> {
     let constraints = multer::Constraints::new().size_limit(multer::SizeLimit::new().whole_stream(PHOTO_FORM as u64));
     let whole = futures_util::stream::once(async move { Ok::<Bytes, std::convert::Infallible>(body) });
     let mut form = multer::Multipart::with_constraints(whole, boundary, constraints);
-    let mut photo: Option<(String, Bytes)> = None;
+    let mut photo: Option<Bytes> = None;
     while let Some(field) = form.next_field().await.map_err(form_error)? {
         if field.name() != Some("file") {
             continue;
@@ -458,16 +459,18 @@ async fn photo_of_form(body: Bytes, boundary: String) -> Result<PhotoFile, Serve
         if photo.is_some() {
             return Err(ServerError::BadRequest("The form has two files; send the photo once, as `file`.".into()));
         }
-        let name = field.file_name().unwrap_or("photo").chars().take(200).collect();
-        photo = Some((name, field.bytes().await.map_err(form_error)?));
+        photo = Some(field.bytes().await.map_err(form_error)?);
     }
     drop(form);
-    let Some((name, bytes)) = photo else {
+    let Some(bytes) = photo else {
         return Err(ServerError::BadRequest("The form has no `file`; send the photo as the form's file.".into()));
     };
     let (cleaned, format, _, _) = tokio::task::spawn_blocking(move || crate::storage::uploads::cleaned_photo(bytes))
         .await
         .map_err(|e| ServerError::Internal(format!("reading a photo stopped: {e}")))??;
+    // The file's own name can say where or when the photo was taken (`12 Oak Lane.jpg`, `IMG_20240611_142311.jpg`):
+    // the service is told only what kind of photo it is.
+    let name = format!("photo.{}", format.extensions_str().first().unwrap_or(&"jpg"));
     Ok(PhotoFile { name, content_type: format.to_mime_type().to_string(), bytes: cleaned.to_vec() })
 }
 

@@ -6,6 +6,7 @@
 pub mod answer;
 pub(crate) mod answer_json;
 pub mod call;
+mod inline_photos;
 pub mod listing;
 pub mod reading;
 mod reference;

@@ -42,6 +42,15 @@ pub fn description(kind: Option<&VariationType>) -> &'static str {
     }
 }
 
+/// The format of a result whose metadata this server can clear (a JPEG, PNG or WebP), or why it cannot.
+pub fn clearable(bytes: &[u8]) -> Result<ImageFormat, String> {
+    match image::guess_format(bytes) {
+        Ok(format @ (ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::WebP)) => Ok(format),
+        Ok(format) => Err(format!("the service sent a {format:?} result, which this server cannot clear of metadata")),
+        Err(_) => Err("the service sent a result that is not an image".into()),
+    }
+}
+
 /// The XMP packet for a result of `kind`.
 pub fn packet(kind: Option<&VariationType>) -> String {
     let mut writer = XmpWriter::new();
@@ -53,13 +62,10 @@ pub fn packet(kind: Option<&VariationType>) -> String {
 }
 
 /// `bytes` (a JPEG, PNG or WebP) without its own metadata and, for a JPEG or PNG, with the packet of `kind` (a WebP
-/// would need its extended header rewritten for it, and the service's results are JPEGs); files of another format
-/// come back as they were.
+/// would need its extended header rewritten for it, and the service's results are JPEGs). A file of another format
+/// is not kept: what it holds besides its image could not be cleared.
 pub fn mark(bytes: Bytes, kind: Option<&VariationType>) -> Result<Bytes, String> {
-    let Ok(format) = image::guess_format(&bytes) else { return Ok(bytes) };
-    if !matches!(format, ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::WebP) {
-        return Ok(bytes);
-    }
+    let format = clearable(&bytes)?;
     let stripped = metadata::strip(bytes, format)?;
     let xmp = packet(kind);
     let damaged = |e: img_parts::Error| format!("a kept copy's structure is damaged ({e})");
@@ -112,5 +118,12 @@ mod tests {
         assert!(!text.contains("GPS 51.5"));
         assert!(text.contains("furniture was removed"));
         assert_eq!(image::load_from_memory(&marked).unwrap().width(), 8);
+    }
+
+    #[test]
+    fn a_result_whose_metadata_cannot_be_cleared_is_not_kept() {
+        let gif = Bytes::from_static(b"GIF89a\x01\x00\x01\x00\x00\x00\x00;");
+        assert!(mark(gif, None).unwrap_err().contains("Gif result, which this server cannot clear of metadata"));
+        assert!(mark(Bytes::from_static(b"<html>"), None).unwrap_err().contains("not an image"));
     }
 }

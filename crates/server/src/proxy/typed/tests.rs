@@ -98,14 +98,14 @@ async fn each_body_is_capped_to_what_its_call_needs() {
 }
 
 #[tokio::test]
-async fn a_v1_photo_goes_on_without_its_metadata_and_a_non_photo_not_at_all() {
+async fn a_v1_photo_goes_on_without_its_metadata_or_name_and_a_non_photo_not_at_all() {
     let upstream = RecordingUpstream::start().await;
     let (server, alice) = behind_tokens(&upstream).await;
     let original = phone_jpeg();
     assert!(SECRETS.iter().all(|secret| contains(&original, secret.as_bytes())));
     let create = |bytes: &[u8]| {
         let path = "/api/v1/render/create?room_type=living&style=modern&ROOM_TYPE=x";
-        let file = ("file", "room.jpg", "image/jpeg");
+        let file = ("file", "12 Oak Lane, Springfield.jpg", "image/jpeg");
         server.ask(Method::POST, path).bearer(&alice).form(file, bytes, &[("note", "dropped")]).answer()
     };
     let (status, answer) = create(&original).await;
@@ -113,7 +113,13 @@ async fn a_v1_photo_goes_on_without_its_metadata_and_a_non_photo_not_at_all() {
     let seen = upstream.seen();
     assert_eq!(seen[0].path_and_query, "/v1/render/create?room_type=living&style=modern");
     let sent = &seen[0].body;
-    assert!(contains(sent, b"filename=\"room.jpg\"") && !contains(sent, b"note"), "{}", String::from_utf8_lossy(sent));
+    // the file's name can say where the photo was taken: the service is told only what kind of photo it is
+    assert!(
+        contains(sent, b"filename=\"photo.jpg\"") && !contains(sent, b"Oak Lane"),
+        "{}",
+        String::from_utf8_lossy(sent)
+    );
+    assert!(!contains(sent, b"note"), "{}", String::from_utf8_lossy(sent));
     // the photo as the service got it: from its start of image to the form's closing boundary
     let start = sent.windows(2).position(|w| w == [0xFF, 0xD8]).expect("the photo in the form");
     let end = sent.windows(4).rposition(|w| w == b"\r\n--").expect("the form's end");
@@ -121,6 +127,41 @@ async fn a_v1_photo_goes_on_without_its_metadata_and_a_non_photo_not_at_all() {
     let refused = create(&original[..original.len() / 3]).await;
     assert_eq!(refused.0, 400, "a photo cut short: {}", refused.1);
     assert_eq!(create(b"<svg><script>alert(1)</script></svg>").await.0, 415);
+    assert_eq!(upstream.seen().len(), 1);
+}
+
+#[tokio::test]
+async fn an_inline_photo_and_mask_go_on_and_are_kept_without_their_metadata() {
+    use base64::Engine;
+    use base64::engine::general_purpose::STANDARD;
+    let upstream = RecordingUpstream::start().await;
+    let (server, alice) = behind_tokens(&upstream).await;
+    let inline = format!("data:image/jpeg;base64,{}", STANDARD.encode(phone_jpeg()));
+    let removal = json!({"type": "staging", "remove_furniture": {"mode": "on", "mask_url": inline}});
+    server.create_render(Some(&alice), &inline, removal, false).await;
+    let sent: Value = serde_json::from_slice(&upstream.seen()[0].body).unwrap();
+    for address in [&sent["image_url"], &sent["config"]["remove_furniture"]["mask_url"]] {
+        let data = address.as_str().and_then(|a| a.strip_prefix("data:image/jpeg;base64,")).expect("an inline JPEG");
+        assert_drawing_only(&STANDARD.decode(data).unwrap(), "an inline photo as the service got it");
+    }
+    // nothing this server keeps holds what the photo said
+    let mut folders = vec![server.data_dir().to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                let kept = std::fs::read(&path).unwrap();
+                let inline_kept = String::from_utf8_lossy(&kept).contains(&inline[..200]);
+                assert!(!inline_kept, "{} holds the photo as it was given", path.display());
+            }
+        }
+    }
+    let not_a_photo = json!({"image_url": "data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=", "variation_count": 1,
+                             "config": {"type": "enhancement"}});
+    let (status, answer) = server.ask(Method::POST, "/api/v2/renders").bearer(&alice).json(&not_a_photo).answer().await;
+    assert_eq!(status, 415, "{answer}");
     assert_eq!(upstream.seen().len(), 1);
 }
 
