@@ -233,11 +233,10 @@ async fn produce_image(
     let (outputs, mask) = tokio::task::spawn_blocking(move || process(&source, mask, &config, seed, v1_resolution))
         .await
         .map_err(|e| format!("Processing stopped unexpectedly ({e})."))??;
-    // kept as given, so what a removal used can be checked afterwards (docs/api-notes.md); only a mask that was
-    // read as an image gets here, so nothing else is ever served under `/files`
+    // kept as the grey levels it was read as, so what a removal used can be checked afterwards (docs/api-notes.md)
+    // and nothing else of the file given (its metadata) is ever served under `/files`
     if let Some(mask) = mask {
-        let kept = format!("{}-mask.{}", job.variation_id, mask_extension(&mask));
-        state.files.write(&kept, &mask).map_err(|e| e.to_string())?;
+        state.files.write(&format!("{}-mask.png", job.variation_id), &mask).map_err(|e| e.to_string())?;
     }
     let name = |suffix: &str| format!("{stem}{suffix}.jpg");
     for (suffix, bytes) in [("", &outputs.full), ("-optimized", &outputs.optimized), ("-thumbnail", &outputs.thumbnail)]
@@ -254,7 +253,7 @@ struct Given {
     url: String,
 }
 
-/// The result images of `source` under `config`, and the mask's bytes once it was read as an image.
+/// The result images of `source` under `config`, and the mask as a PNG of the grey levels it was read as.
 fn process(
     source: &[u8],
     mask: Option<Given>,
@@ -268,7 +267,11 @@ fn process(
             // decoded with the same limits as a photo, then taken as grey levels
             let image = imaging::decode(&bytes)
                 .map_err(|e| format!("{} cannot be used as a mask. {e}", source::named(Kind::Mask, &url)))?;
-            (Some(image::DynamicImage::ImageRgb8(image).into_luma8()), Some(bytes))
+            let grey = image::DynamicImage::ImageRgb8(image).into_luma8();
+            let mut png = Vec::new();
+            grey.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+                .map_err(|e| format!("The mask could not be kept ({e})."))?;
+            (Some(grey), Some(png))
         }
         None => (None, None),
     };
@@ -279,11 +282,6 @@ fn process(
         _ => false,
     };
     Ok((imaging::encode(&imaging::apply(&photo, &operation, disclaimer), resolution.as_ref())?, kept))
-}
-
-/// The file extension for a mask's bytes, from their format (`bin` when it is not an image format we know).
-fn mask_extension(bytes: &[u8]) -> &'static str {
-    image::guess_format(bytes).ok().and_then(|format| format.extensions_str().first().copied()).unwrap_or("bin")
 }
 
 /// The mask a removal variation was given (`remove_furniture.mask_url`).
