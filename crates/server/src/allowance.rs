@@ -216,13 +216,16 @@ impl Allowances {
         }
     }
 
-    /// Gives back what `render` cost when the service failed it: every one of its variations read (the whole page)
-    /// ended in `error`, none done, among them every variation added to it (`Ledger::refund_render`). Each charge
-    /// once, whichever server reads it first; variations added after the refund pay again.
-    pub async fn refund_if_failed(&self, render: &Render) {
+    /// Gives back what `render` cost when the service failed it: every one of its variations read (the whole page:
+    /// read `from_start`, with no cursor, and with nothing after it) ended in `error`, none done, among them every
+    /// variation added to it (`Ledger::refund_render`). Each charge once, whichever server reads it first;
+    /// variations added after the refund pay again. (A page read after a cursor, the caller's or a later page of
+    /// this server's own, can leave out the variations that were made.)
+    pub async fn refund_if_failed(&self, render: &Render, from_start: bool) {
         let Some(page) = render.variations.as_ref() else { return };
-        let whole_page =
-            page.next_cursor.is_none() && page.total_count.is_none_or(|total| total == page.items.len() as u64);
+        let whole_page = from_start
+            && page.next_cursor.is_none()
+            && page.total_count.is_none_or(|total| total == page.items.len() as u64);
         let failed =
             !page.items.is_empty() && page.items.iter().all(|variation| variation.status == VariationStatus::Error);
         if !(whole_page && failed) {

@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::http::header::{AUTHORIZATION, CONTENT_TYPE};
-use axum::http::{HeaderValue, Method};
+use axum::http::{HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use vstage_api::Config;
@@ -181,9 +181,9 @@ impl Proxy {
         // A render read is relayed from the one reading that also tells whether the service failed it.
         let body = std::mem::take(&mut answer.body);
         let (relayed, read_render) = match &call {
-            Call::GetRender { render_id, .. } if !body.is_empty() => {
+            Call::GetRender { render_id, query } if !body.is_empty() => {
                 let (relayed, render) = typed::render_relayed(&body, render_id)?;
-                (relayed, Some(render))
+                (relayed, Some((render, query.variations_cursor.is_none())))
             }
             _ => (typed::rewritten(operation, &call, &body)?, None),
         };
@@ -191,8 +191,8 @@ impl Proxy {
         if operation.must_finish() {
             Box::pin(self.after_success(&call, &relayed.body, subject, &references)).await?;
         }
-        if let Some(render) = read_render {
-            self.state.allowances.refund_if_failed(&render).await;
+        if let Some((render, from_start)) = read_render {
+            self.state.allowances.refund_if_failed(&render, from_start).await;
         }
         // What was read about renders shows their kept copies (and has the finished ones copied).
         answer.body = match call {
@@ -375,7 +375,8 @@ impl Proxy {
 
     /// Settles a charged call's `reservation` by what the service did: an answer that refuses gives the photos
     /// back; a success names the renders made; no answer at all keeps the charge, as the service may have made
-    /// them.
+    /// them, and so does an answer that says only that an answer did not come in time or whole (a gateway's 502
+    /// or 504, a 408): the call may have reached the service and the work go on.
     async fn settle(
         &self,
         reservation: Option<&str>,
@@ -392,6 +393,13 @@ impl Proxy {
                     allowances.settle(reservation, &each_made(made, call.cost_of_each())).await;
                 }
             },
+            Ok(answer) if may_have_been_made(answer.status) => {
+                tracing::warn!(
+                    reservation,
+                    status = answer.status.as_u16(),
+                    "a charged creation timed out on the way; the charge stands"
+                );
+            }
             Ok(answer) => {
                 let why = format!("refunded: the service refused it (HTTP {})", answer.status.as_u16());
                 allowances.refund(reservation, &why).await;
@@ -456,6 +464,12 @@ impl Proxy {
         }
         Ok(())
     }
+}
+
+/// Whether an answer of `status` leaves open that the service took the call: it says only that an answer did not
+/// come in time (504, 408) or came broken through a gateway (502).
+fn may_have_been_made(status: StatusCode) -> bool {
+    matches!(status, StatusCode::BAD_GATEWAY | StatusCode::GATEWAY_TIMEOUT | StatusCode::REQUEST_TIMEOUT)
 }
 
 /// The kind and ids of what a creation `call` made, read from the service's answer `body`; `None` for a call that

@@ -44,7 +44,8 @@ impl Proxy {
         let answer = self.get(&path, query).await?;
         let Some(render) = render_answer::<Render>(&answer, render_id)? else { return Ok(None) };
         typed::all_of_this_render(&render, render_id)?;
-        self.state.allowances.refund_if_failed(&render).await;
+        let from_start = !query.split('&').any(|pair| pair.starts_with("variations_cursor="));
+        self.state.allowances.refund_if_failed(&render, from_start).await;
         // Checked first: only then may its results be kept under this subject.
         let body = self.state.kept.in_answer(answer.body, subject.as_str()).await;
         let render = serde_json::from_slice(&body).unwrap_or(render);

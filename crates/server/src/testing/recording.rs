@@ -145,7 +145,8 @@ async fn record(State(seen): State<Arc<Mutex<Vec<Seen>>>>, request: Request) -> 
 /// service reads it), a variation of the render the path names, the variations added, v1's render and creation,
 /// bulk variations, the secret's message; and for the last segments that say so: an HTML page, an SVG image with a script, a
 /// refusal that echoes the request's `Authorization`, another render's variation; a 422 for the photo
-/// `photos.example/refused.jpg`, a 503 for `photos.example/unavailable.jpg`, a 403 naming the account's figures
+/// `photos.example/refused.jpg`, a 503 for `photos.example/unavailable.jpg`, a gateway's 504 for
+/// `photos.example/gateway-timeout.jpg`, a 403 naming the account's figures
 /// for `photos.example/over-the-plan.jpg`; and after `MS` milliseconds
 /// when the path or the body holds `slow-MS`.
 async fn answer(parts: &axum::http::request::Parts, body: &[u8]) -> axum::response::Response {
@@ -177,6 +178,10 @@ async fn answer(parts: &axum::http::request::Parts, body: &[u8]) -> axum::respon
         _ if text.contains("photos.example/unavailable.jpg") => {
             let message = r#"{"message":"The service is briefly unavailable."}"#;
             (axum::http::StatusCode::SERVICE_UNAVAILABLE, json(message.into())).into_response()
+        }
+        // a gateway before the service that gave up waiting for it
+        _ if text.contains("photos.example/gateway-timeout.jpg") => {
+            (axum::http::StatusCode::GATEWAY_TIMEOUT, "upstream timed out").into_response()
         }
         // the account's plan used up
         _ if text.contains("photos.example/over-the-plan.jpg") => {
@@ -252,6 +257,14 @@ fn variation_page(render: &str, query: &str) -> String {
         let failed = |id: &str| serde_json::json!({"id": id, "render_id": render, "created_at": 1, "status": "error", "type": "staging"});
         serde_json::json!({"total_count": 2, "next_cursor": null, "items": [failed("var_1"), failed("var_2")]})
             .to_string()
+    } else if render.starts_with("rnd_partly") {
+        // one variation made, one failed, and no `total_count` (the contract has it optional)
+        let failed = serde_json::json!({"id": "var_2", "render_id": render, "created_at": 2, "status": "error", "type": "staging"});
+        let items = match cursor {
+            "var_1" => vec![failed],
+            _ => vec![done("var_1", render), failed],
+        };
+        serde_json::json!({"next_cursor": null, "items": items}).to_string()
     } else if render.starts_with("rnd_mixed") {
         let items = [done("var_own", render), done("var_theirs", "rnd_someone_elses")];
         serde_json::json!({"total_count": 2, "next_cursor": null, "items": items}).to_string()

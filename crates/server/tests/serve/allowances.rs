@@ -126,6 +126,11 @@ async fn failed_creations_and_renders_give_their_photos_back_within_the_period_s
 
     assert_eq!(create(&server, &alice, "unavailable").await.0, 503, "the service's failure is relayed");
     assert_eq!(create(&server, &alice, "as-failed").await.0, 200, "and its photo was given back");
+    // a gateway that gave up waiting says nothing of whether the service took the call: the charge stands
+    let (_timed_dist, timed) = start(&upstream, &["--allowance", "staging=1"]).await;
+    let (status, said, _) = create(&timed, &alice, "gateway-timeout").await;
+    assert!(status >= 500, "{status} {said}");
+    assert_eq!(usage_of(&timed, &alice).await["used"]["staging"], json!(1), "kept for what may have been made");
     let (status, spent, _) = create(&server, &alice, "as-more").await;
     assert_eq!(status, 429, "{spent}");
     let sentence = spent["message"].as_str().unwrap();
@@ -148,6 +153,23 @@ async fn failed_creations_and_renders_give_their_photos_back_within_the_period_s
     assert!(whys.contains(&"refunded: the service failed every variation"), "{whys:?}");
     assert_eq!(usage["period"]["end"].as_i64().unwrap() - usage["period"]["start"].as_i64().unwrap(), 86_400_000);
     assert_eq!(create(&server, &alice, "as-more").await.0, 200, "the failed render's photo is there again");
+}
+
+#[tokio::test]
+async fn a_page_of_only_failed_variations_after_a_cursor_gives_nothing_back() {
+    let upstream = RecordingUpstream::start().await;
+    let (_dist, server) = start(&upstream, &["--allowance", "staging=1"]).await;
+    let alice = mint(WIDGET_SECRET, "alice", "1h", None).await;
+    assert_eq!(create(&server, &alice, "as-partly").await.0, 200);
+    // rnd_partly made var_1 and failed var_2; a page that starts after var_1 holds only the failure
+    for query in ["include_variations=true&variations_cursor=var_1", "include_variations=true"] {
+        let path = format!("/v2/renders/rnd_partly?{query}");
+        let read = reqwest::Client::new().get(server.api(&path)).bearer_auth(&alice).send().await.unwrap();
+        assert_eq!(read.status(), 200, "{query}");
+    }
+    let usage = usage_of(&server, &alice).await;
+    assert_eq!(usage["used"]["staging"], json!(1), "a render that made a photo keeps its charge: {usage}");
+    assert_eq!(usage["rows"].as_array().unwrap().len(), 1, "{usage}");
 }
 
 /// The day after today (UTC), `YYYY-MM-DD`, as `vstage usage --to` takes it.
