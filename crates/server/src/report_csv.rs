@@ -27,8 +27,10 @@ pub struct ReportCsv {
 
 impl Default for ReportCsv {
     fn default() -> Self {
-        // Quoting what is not a number quotes every text cell (an inert one never reads as a number).
-        let writer = WriterBuilder::new().quote_style(QuoteStyle::NonNumeric).from_writer(Vec::new());
+        // The crate quotes a field by what it looks like (`NonNumeric` leaves an id such as `12345` or `1E5` bare,
+        // which a reader then takes for a number): text cells come quoted (`quoted`), and the writer, quoting
+        // nothing more, joins the cells into rows.
+        let writer = WriterBuilder::new().quote_style(QuoteStyle::Never).from_writer(Vec::new());
         ReportCsv { writer }
     }
 }
@@ -42,7 +44,7 @@ impl ReportCsv {
     pub fn row<'a>(&mut self, cells: impl IntoIterator<Item = Cell<'a>>) -> Result<(), csv::Error> {
         for cell in cells {
             match cell {
-                Cell::Text(text) => self.writer.write_field(inert(text).as_bytes())?,
+                Cell::Text(text) => self.writer.write_field(quoted(&inert(text)))?,
                 Cell::Number(number) => self.writer.write_field(number.to_string())?,
             }
         }
@@ -53,6 +55,11 @@ impl ReportCsv {
     pub fn finish(self) -> Result<Vec<u8>, csv::Error> {
         self.writer.into_inner().map_err(|error| csv::Error::from(error.into_error()))
     }
+}
+
+/// `text` as one quoted CSV field (RFC 4180: within `"`, each `"` doubled), whatever it holds.
+fn quoted(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "\"\""))
 }
 
 /// `text` as a spreadsheet takes it for data: as it is when it begins with a letter or a digit (or is empty),

@@ -27,6 +27,11 @@ pub const HOSTILE: &[&str] = &[
     "two\nlines",
     "cr\r\nlf",
     "",
+    // text that reads as a number unless quoted (an id, a listing's reference)
+    "12345",
+    "1E5",
+    "NaN",
+    "inf",
     "alice",
 ];
 
