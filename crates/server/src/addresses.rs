@@ -4,7 +4,7 @@
 //! fetches results and original photos), so that a public-looking name leading to this machine is refused too.
 
 use std::future::Future;
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
@@ -30,6 +30,16 @@ pub fn is_private(address: &str, own: &str) -> bool {
         Some(Host::Ipv4(ip)) => !is_public(ip.into()),
         Some(Host::Ipv6(ip)) => !is_public(ip.into()),
         None => false,
+    }
+}
+
+/// The network one client holds, which the caps on one client count by: an IPv4 address (an IPv4-mapped IPv6 one
+/// read as such), and for IPv6 the address's /64, the least one customer is given (RFC 6177): counted by its
+/// address alone, one machine could take a cap's places once for each of its many addresses.
+pub fn client_network(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & (u128::MAX << 64))),
+        v4 => v4,
     }
 }
 

@@ -478,9 +478,15 @@ async fn a_subject_lists_the_variations_of_its_own_v2_and_v1_renders() {
 use std::net::IpAddr;
 
 #[test]
-fn an_address_key_is_the_address_as_written() {
-    for address in ["127.0.0.1", "10.200.3.45", "0.0.0.0", "255.255.255.255", "::1", "::ffff:1.2.3.4", "fe80::1"] {
-        let ip: IpAddr = address.parse().unwrap();
-        assert_eq!(super::address_key(ip), format!("ip:{ip}"));
+fn an_address_key_is_the_clients_network_as_written() {
+    let key = |address: &str| super::address_key(address.parse::<IpAddr>().unwrap());
+    for address in ["127.0.0.1", "10.200.3.45", "0.0.0.0", "255.255.255.255"] {
+        assert_eq!(key(address), format!("ip:{address}"));
     }
+    assert_eq!(key("::ffff:1.2.3.4"), "ip:1.2.3.4");
+    // one machine's IPv6 addresses are one client
+    assert_eq!(key("2001:db8:1:2::1"), "ip:2001:db8:1:2::/64");
+    assert_eq!(key("2001:db8:1:2:ffff:eeee:dddd:cccc"), "ip:2001:db8:1:2::/64");
+    assert_eq!(key("2001:db8:1:3::1"), "ip:2001:db8:1:3::/64");
+    assert_eq!(key("::1"), "ip:::/64");
 }

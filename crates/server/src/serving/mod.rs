@@ -95,13 +95,14 @@ pub struct PerAddress {
 }
 
 impl PerAddress {
-    /// A place for one more connection from `peer`; `None` for a trusted proxy; refused when it holds its cap.
+    /// A place for one more connection from `peer` (counted with its network's, `addresses::client_network`);
+    /// `None` for a trusted proxy; refused when it holds its cap.
     fn enter(&self, peer: &SocketAddr) -> Result<Option<Slot>, ServerError> {
         let ip = peer.ip().to_canonical();
         if self.trusted_proxies.contains(&ip) {
             return Ok(None);
         }
-        self.cap.enter(&ip.to_string()).map(Some)
+        self.cap.enter(&crate::addresses::client_network(ip).to_string()).map(Some)
     }
 }
 

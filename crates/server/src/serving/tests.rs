@@ -2,6 +2,7 @@
 //! answered 408 and its connection closed, and clients that leave a large answer unread give their places back,
 //! whatever the whole time-outs (set far longer than the test here).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -194,4 +195,16 @@ async fn read_answer(stream: &mut TcpStream) -> Vec<u8> {
         body.extend_from_slice(&buffer[..count]);
     }
     body
+}
+
+#[test]
+fn one_machines_ipv6_addresses_share_its_places_under_the_per_address_cap() {
+    let per_address = super::PerAddress { cap: crate::access::cap::Cap::new(1, 1), trusted_proxies: Arc::new([]) };
+    let peer = |address: &str| std::net::SocketAddr::new(address.parse().unwrap(), 40000);
+    let held = per_address.enter(&peer("2001:db8:1:2::1")).unwrap();
+    assert!(per_address.enter(&peer("2001:db8:1:2::2")).is_err(), "another address of the same /64");
+    assert!(per_address.enter(&peer("2001:db8:1:2:ffff::9")).is_err(), "and another");
+    assert!(per_address.enter(&peer("2001:db8:1:3::1")).unwrap().is_some(), "another network has its own");
+    drop(held);
+    assert!(per_address.enter(&peer("2001:db8:1:2::2")).unwrap().is_some(), "a place given back is free again");
 }
