@@ -6,7 +6,7 @@
 //! code, so it is cached for good and, like a result's link, readable by any page (`public`, no token: it is no
 //! one's data).
 
-use std::sync::{Arc, LazyLock, OnceLock};
+use std::sync::LazyLock;
 
 use axum::Router;
 use axum::body::Bytes;
@@ -15,6 +15,7 @@ use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::IntoResponse;
 use axum::routing::get;
+use tokio::sync::OnceCell;
 use vstage_api::{SkyStyle, Style};
 
 use crate::error::ServerError;
@@ -23,15 +24,13 @@ use crate::inert::as_inert;
 /// The examples made so far, one slot per known style and sky, in the order of `Style::KNOWN` and
 /// `SkyStyle::KNOWN`.
 struct Made {
-    styles: Vec<OnceLock<Bytes>>,
-    skies: Vec<OnceLock<Bytes>>,
+    styles: Vec<OnceCell<Bytes>>,
+    skies: Vec<OnceCell<Bytes>>,
 }
 
-static MADE: LazyLock<Arc<Made>> = LazyLock::new(|| {
-    Arc::new(Made {
-        styles: Style::KNOWN.iter().map(|_| OnceLock::new()).collect(),
-        skies: SkyStyle::KNOWN.iter().map(|_| OnceLock::new()).collect(),
-    })
+static MADE: LazyLock<Made> = LazyLock::new(|| Made {
+    styles: Style::KNOWN.iter().map(|_| OnceCell::new()).collect(),
+    skies: SkyStyle::KNOWN.iter().map(|_| OnceCell::new()).collect(),
 });
 
 /// The routes, under `/api`.
@@ -42,16 +41,14 @@ pub fn routes() -> Router {
 async fn style(Path(file): Path<String>) -> Result<impl IntoResponse, ServerError> {
     let index =
         known(&file, Style::KNOWN.iter().map(Style::as_str)).ok_or_else(|| not_found(&file, "style", "modern.jpg"))?;
-    let bytes =
-        made(move |made| &made.styles[index], move || vstage_imaging::examples::style(&Style::KNOWN[index])).await?;
+    let bytes = made(&MADE.styles[index], move || vstage_imaging::examples::style(&Style::KNOWN[index])).await?;
     Ok(jpeg(bytes))
 }
 
 async fn sky(Path(file): Path<String>) -> Result<impl IntoResponse, ServerError> {
     let index = known(&file, SkyStyle::KNOWN.iter().map(SkyStyle::as_str))
         .ok_or_else(|| not_found(&file, "sky", "dusk.jpg"))?;
-    let bytes =
-        made(move |made| &made.skies[index], move || vstage_imaging::examples::sky(&SkyStyle::KNOWN[index])).await?;
+    let bytes = made(&MADE.skies[index], move || vstage_imaging::examples::sky(&SkyStyle::KNOWN[index])).await?;
     Ok(jpeg(bytes))
 }
 
@@ -68,26 +65,18 @@ fn not_found(file: &str, what: &str, like: &str) -> ServerError {
 }
 
 /// The example in `slot`, made by `make` the first time (on a thread for blocking work: staging a room takes a
-/// moment), the same bytes every time after.
+/// moment), the same bytes every time after. Requests that come while it is being made wait for it: a burst of
+/// first requests makes it once.
 async fn made(
-    slot: impl Fn(&Made) -> &OnceLock<Bytes> + Send + 'static,
+    slot: &OnceCell<Bytes>,
     make: impl FnOnce() -> Result<Vec<u8>, String> + Send + 'static,
 ) -> Result<Bytes, ServerError> {
-    let made = MADE.clone();
-    if let Some(bytes) = slot(&made).get() {
-        return Ok(bytes.clone());
-    }
-    tokio::task::spawn_blocking(move || {
-        let slot = slot(&made);
-        if let Some(bytes) = slot.get() {
-            return Ok(bytes.clone());
-        }
-        let bytes = Bytes::from(make()?);
-        Ok(slot.get_or_init(|| bytes).clone())
-    })
-    .await
-    .map_err(|error| ServerError::Internal(format!("The example picture could not be made ({error}).")))?
-    .map_err(|error: String| ServerError::Internal(format!("The example picture could not be made ({error}).")))
+    let failed = |error: String| ServerError::Internal(format!("The example picture could not be made ({error})."));
+    let making = || async move {
+        let made = tokio::task::spawn_blocking(make).await.map_err(|error| failed(error.to_string()))?;
+        made.map(Bytes::from).map_err(failed)
+    };
+    slot.get_or_try_init(making).await.cloned()
 }
 
 fn jpeg(bytes: Bytes) -> impl IntoResponse {
@@ -100,7 +89,26 @@ fn jpeg(bytes: Bytes) -> impl IntoResponse {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
     use crate::testing::TestApp;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_burst_of_first_requests_makes_the_picture_once() {
+        static SLOT: OnceCell<Bytes> = OnceCell::const_new();
+        static MAKING: AtomicUsize = AtomicUsize::new(0);
+        let asking = (0..16).map(|_| {
+            tokio::spawn(made(&SLOT, || {
+                MAKING.fetch_add(1, Ordering::SeqCst);
+                vstage_imaging::examples::sky(&SkyStyle::KNOWN[0])
+            }))
+        });
+        let pictures: Vec<Bytes> =
+            futures_util::future::try_join_all(asking).await.unwrap().into_iter().collect::<Result<_, _>>().unwrap();
+        assert!(pictures.windows(2).all(|pair| pair[0] == pair[1]), "the same picture for every request");
+        assert_eq!(MAKING.load(Ordering::SeqCst), 1, "made once");
+    }
 
     #[tokio::test]
     async fn each_known_style_and_sky_has_a_picture_cached_for_good() {
