@@ -1,4 +1,5 @@
-//! A headless Chromium for one test: its own chromedriver on a free port, quit when the test body ends.
+//! A headless Chromium for one test: its own chromedriver on a free port, quit when the test body ends (also by a
+//! panic).
 //! Paths come from `CHROMIUM` and `CHROMEDRIVER` (set by `cargo xtask test`), defaulting to Debian's.
 
 use std::future::Future;
@@ -6,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
+use futures_util::FutureExt;
 use thirtyfour::extensions::query::ElementQuery;
 use thirtyfour::prelude::*;
 use thirtyfour::stringmatch::Needle;
@@ -136,8 +138,11 @@ where
     Fut: Future<Output = WebDriverResult<()>>,
 {
     let (driver, _chromedriver, log) = start(network_log).await;
-    let outcome = body(driver.clone()).await;
-    if outcome.is_err() {
+    // A body that panics (an assertion) quits the browser too: killing chromedriver alone would leave Chromium
+    // running, and every figure measured after it on this machine would share the cores with it.
+    let outcome = std::panic::AssertUnwindSafe(body(driver.clone())).catch_unwind().await;
+    let failed = !matches!(outcome, Ok(Ok(())));
+    if failed {
         // What the page showed when the step failed, to tell a wrong assertion from a broken page.
         let url = driver.current_url().await.map(|u| u.to_string()).unwrap_or_default();
         // the page's own text and the text inside each widget's shadow root, where the studio is
@@ -152,10 +157,13 @@ where
         eprintln!("the end of Chromium's log ({}):\n{}", log.display(), log_tail(&log, 60));
     }
     driver.quit().await.ok();
-    if outcome.is_ok() {
+    if !failed {
         std::fs::remove_file(&log).ok();
     }
-    outcome.expect("the browser steps succeed");
+    match outcome {
+        Ok(steps) => steps.expect("the browser steps succeed"),
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
 }
 
 /// Saves the page as `<target>/e2e/{name}-1280x800.png` and `-390x844.png` (a desktop and a phone), then returns
