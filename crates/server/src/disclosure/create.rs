@@ -65,8 +65,10 @@ impl Recorder {
         let lang = words(request.lang.as_deref().unwrap_or("en")).lang;
         let v1_output = v1_output_index(&request.variation_id);
         let variation_id = v1_output.map_or_else(|| request.variation_id.clone(), v1_output_id);
+        // a v1 output is one image, recorded at index 0, whatever index the request named
+        let image_index = if v1_output.is_some() { 0 } else { request.image_index };
         let choice =
-            choice_of(subject.as_str(), &request.render_id, &variation_id, request.image_index, profile.as_str(), lang);
+            choice_of(subject.as_str(), &request.render_id, &variation_id, image_index, profile.as_str(), lang);
         let store = &self.disclosures.store;
         if let Some(recorded) = store.disclosure_of_choice(&choice).await? {
             return Ok(self.disclosures.shown(&recorded));

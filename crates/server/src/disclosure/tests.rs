@@ -296,6 +296,20 @@ async fn a_v1_output_is_disclosed_and_kept_like_a_variation() {
     );
     let html = get(page).await.text().await.unwrap();
     assert!(html.contains("Esta foto del anuncio fue modificada digitalmente") && html.contains("estilo modern"));
+
+    // chosen again under another index: the same choice (a v1 output is one image)
+    let again = json!({"render_id": render_id, "variation_id": "v1-output-0", "profile": "ab723", "lang": "es",
+                       "image_index": 5});
+    let (status, same) = disclose(&server, &alice, again).await;
+    assert_eq!((status, &same["id"]), (200, &record["id"]), "{same}");
+    // removed by its owner, it is not kept again through another choice
+    let path = format!("/api/results/{render_id}/v1-output-0");
+    assert_eq!(server.ask(Method::DELETE, &path).bearer(&alice).answer().await.0, 200);
+    let other = json!({"render_id": render_id, "variation_id": "v1-output-0", "profile": "smart-mls", "lang": "de"});
+    let (status, refused) = disclose(&server, &alice, other).await;
+    assert_eq!(status, 409, "{refused}");
+    assert!(refused["message"].as_str().unwrap().contains("removed from this server"), "{refused}");
+    assert_eq!(get(kept).await.status(), 404, "the removed copy stays gone");
 }
 
 /// Subjects a host's tokens may name that a spreadsheet would run, or that would break a row: each agent's

@@ -115,9 +115,21 @@ impl KeptResults {
     }
 
     /// Keeps one more file with a kept variation (its original photo, a labelled copy), within `subject`'s quota;
-    /// it is served, counted, removed and expired with the variation's own files.
+    /// it is served, counted, removed and expired with the variation's own files. A variation whose files were
+    /// removed (by its owner or the retention period) is not kept again, a file at a time either.
     pub async fn add_file(&self, subject: &str, file: KeptFile, bytes: Bytes) -> Result<(), ServerError> {
         let _turn = self.one_at_a_time.lock().await;
+        let known = self.store.kept_files(std::slice::from_ref(&file.render_id)).await?;
+        let (mut any, mut removed) = (false, true);
+        for kept in known.iter().filter(|kept| kept.variation_id == file.variation_id) {
+            any = true;
+            removed &= kept.removed;
+        }
+        if any && removed {
+            return Err(ServerError::Conflict(
+                "This result was removed from this server and is not kept again; choose another result.".into(),
+            ));
+        }
         if self.limits.quota.is_some() {
             let used = self.used_by(subject).await?;
             if self.limits.quota.is_some_and(|quota| used + bytes.len() as u64 > quota) {
