@@ -242,18 +242,24 @@ fn is_event_stream(answer: &Response) -> bool {
 
 fn subject_of(access: &Access, parts: &Parts) -> Result<Subject, ServerError> {
     let headers = &parts.headers;
+    let in_link;
     let token = match headers.get(AUTHORIZATION).and_then(|value| value.to_str().ok()) {
         Some(value) => value.strip_prefix("Bearer ").map(str::trim),
         // An EventSource cannot set headers, nor can a download link or an image: `GET /api/events?access_token=`,
-        // `GET /api/renders/{id}/results.zip?access_token=`, `GET /api/results/...?access_token=`.
-        None => parts.uri.query().and_then(|query| {
-            let path = parts.uri.path();
-            let linked = path.ends_with("/events")
-                || path.ends_with("/results.zip")
-                || (parts.method == Method::GET
-                    && (path.starts_with("/results/") || path.starts_with("/api/results/")));
-            query.split('&').find_map(|pair| pair.strip_prefix("access_token=")).filter(|_| linked)
-        }),
+        // `GET /api/renders/{id}/results.zip?access_token=`, `GET /api/results/...?access_token=`; read as the
+        // header is (decoded, then trimmed: a token given with a line feed after it works in both).
+        None => {
+            in_link = parts.uri.query().and_then(|query| {
+                let path = parts.uri.path();
+                let linked = path.ends_with("/events")
+                    || path.ends_with("/results.zip")
+                    || (parts.method == Method::GET
+                        && (path.starts_with("/results/") || path.starts_with("/api/results/")));
+                let given = query.split('&').find_map(|pair| pair.strip_prefix("access_token=")).filter(|_| linked);
+                given.map(|given| percent_encoding::percent_decode_str(given).decode_utf8_lossy())
+            });
+            in_link.as_deref().map(str::trim)
+        }
     };
     let token = token.filter(|token| !token.is_empty());
     let (secret, token) = match (access.widget_secret(), token) {

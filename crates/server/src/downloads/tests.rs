@@ -28,6 +28,8 @@ async fn a_renders_results_come_as_one_zip_named_by_photo_and_style_for_its_crea
             "living-empty_living-room-scandinavian_03.jpg"
         ]
     );
+    // read as the header is: a token given with a line feed after it (a backend's text answer) works too
+    assert_eq!(server.get(&format!("{zip}?access_token=%20{alice}%0A")).await.status(), 200);
     // bob cannot tell it from a render that does not exist, and no one without a token gets it
     assert_eq!(server.get(&format!("{zip}?access_token={bob}")).await.status(), 404);
     assert_eq!(server.get(&zip).await.status(), 401);
