@@ -20,11 +20,17 @@ impl Balancer {
             .replacen("server 10.0.0.12:8080 ", &format!("server 127.0.0.1:{} ", backends[1]), 1)
             .replacen("listen 80;", &format!("listen 127.0.0.1:{port};"), 1);
         let dir = tempfile::tempdir().unwrap();
-        let block = block.replacen(
-            "access_log /var/log/nginx/vstage.access.log ",
-            &format!("access_log {} ", dir.path().join("access.log").display()),
-            1,
-        );
+        let block = block
+            .replacen(
+                "access_log /var/log/nginx/vstage.access.log ",
+                &format!("access_log {} ", dir.path().join("access.log").display()),
+                1,
+            )
+            .replacen(
+                "error_log /var/log/nginx/vstage.error.log ",
+                &format!("error_log {} ", dir.path().join("vstage.error.log").display()),
+                1,
+            );
         assert!(
             !block.contains("10.0.0.") && !block.contains("listen 80;") && !block.contains("/var/log/"),
             "docs/server.md's block changed:\n{block}"
