@@ -519,6 +519,33 @@ async fn a_shared_store_announces_every_event_to_every_server() {
     );
 }
 
+/// PostgreSQL only: a claim of several renders' waiting events and deliveries about those renders, at once, all go
+/// through: none waits on another for good (which PostgreSQL would end as a deadlock, failing a charged creation).
+#[tokio::test]
+async fn claims_and_deliveries_at_once_all_go_through() {
+    let url = fresh_database().await;
+    let store: Arc<dyn Store> = Arc::new(Postgres::connect(&url).await.unwrap());
+    for round in 0..20 {
+        let (first, second) = (format!("rnd_{round}_a"), format!("rnd_{round}_b"));
+        // an event about the first that came before its owner was recorded
+        store.receive_delivery(delivery(&first, &format!("{{\"waiting\":{round}}}"), 1)).await.unwrap();
+        store.record_owners(Kind::Render, &[first.clone(), second.clone()], "alice", &[]).await.unwrap();
+        let resources = [format!("Render:{first}"), format!("Render:{second}")];
+        let claim = store.claim_events(&resources, "alice", None);
+        let deliveries = (0..4).map(|n| {
+            let body = format!("{{\"round\":{round},\"n\":{n}}}");
+            let store = store.clone();
+            let second = second.clone();
+            async move { store.receive_delivery(delivery(&second, &body, 2)).await }
+        });
+        let (claimed, delivered) = tokio::join!(claim, futures_util::future::join_all(deliveries));
+        assert_eq!(claimed.expect("the claim goes through").len(), 1, "round {round}");
+        for outcome in delivered {
+            outcome.expect("a delivery goes through");
+        }
+    }
+}
+
 /// PostgreSQL only: a feed whose connection was cut listens again and sends what was stored meanwhile.
 #[tokio::test]
 async fn a_feed_cut_off_listens_again_and_misses_nothing() {

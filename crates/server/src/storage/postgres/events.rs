@@ -95,8 +95,15 @@ impl EventLog for Postgres {
             let mut client = pool.get().await?;
             let tx = client.transaction().await?;
             let mut claimed = Vec::new();
-            for resource in &resources {
+            // Every resource's lock first, in one order, and only then the counter's row: a delivery takes its
+            // resource's lock and then the counter, so taking them in turn could wait on each other for good.
+            let mut in_order: Vec<&String> = resources.iter().collect();
+            in_order.sort();
+            in_order.dedup();
+            for resource in in_order {
                 lock(&tx, "resource", resource).await?;
+            }
+            for resource in &resources {
                 let waiting = tx
                     .query(
                         "DELETE FROM events WHERE subject = '' AND resource = $1
