@@ -245,8 +245,8 @@ const FEED_READY: Duration = Duration::from_secs(30);
 
 /// Listens on `CHANNEL` on a connection of its own and sends each announced event (read by its id) to `sender`,
 /// for as long as anyone receives. A lost connection is made again after a second and said in the log; what was
-/// stored meanwhile (after the newest event sent) is read from the log and sent then, so the streams miss nothing.
-/// `first_listen` is told once, when the first LISTEN is acknowledged.
+/// stored meanwhile (after the newest event sent, or the newest stored when it first listened) is read from the log
+/// and sent then, so the streams miss nothing. `first_listen` is told once, when the first LISTEN is acknowledged.
 async fn feed_events(
     config: tokio_postgres::Config,
     pool: Pool,
@@ -255,10 +255,6 @@ async fn feed_events(
 ) {
     let mut first_listen = Some(first_listen);
     let mut newest_sent: Option<i64> = None;
-    let send = async |event: StoredEvent, newest_sent: &mut Option<i64>| {
-        *newest_sent = Some(newest_sent.map_or(event.id, |newest| newest.max(event.id)));
-        sender.send(event).await.is_ok()
-    };
     while !sender.is_closed() {
         let (client, mut connection) = match config.connect(NoTls).await {
             Ok(connected) => connected,
@@ -282,21 +278,13 @@ async fn feed_events(
                         break;
                     }
                     listened = true;
+                    // Before the first listen is told: what is stored after the feed is handed over is either
+                    // announced or read back once listening again.
+                    if !caught_up(&pool, &sender, &mut newest_sent).await {
+                        return;
+                    }
                     if let Some(tell) = first_listen.take() {
                         let _ = tell.send(());
-                    }
-                    // Listening again: what was stored while nobody listened.
-                    if let Some(after) = newest_sent {
-                        match events_after(&pool, after).await {
-                            Ok(missed) => {
-                                for event in missed {
-                                    if !send(event, &mut newest_sent).await {
-                                        return;
-                                    }
-                                }
-                            }
-                            Err(error) => tracing::warn!(%error, "the events stored meanwhile could not be read"),
-                        }
                     }
                 }
                 message = messages.next() => match message {
@@ -304,7 +292,7 @@ async fn feed_events(
                         let Ok(id) = notification.payload().parse::<i64>() else { continue };
                         match event_by_id(&pool, id).await {
                             Ok(Some(event)) => {
-                                if !send(event, &mut newest_sent).await {
+                                if !sent(&sender, event, &mut newest_sent).await {
                                     return;
                                 }
                             }
@@ -328,17 +316,71 @@ async fn feed_events(
     }
 }
 
-/// The owned events after `after`, in order (as many as a stream would replay).
+/// Sends `event` on, `newest_sent` following it; false once nobody receives.
+async fn sent(
+    sender: &tokio::sync::mpsc::Sender<StoredEvent>,
+    event: StoredEvent,
+    newest_sent: &mut Option<i64>,
+) -> bool {
+    *newest_sent = Some(newest_sent.map_or(event.id, |newest| newest.max(event.id)));
+    sender.send(event).await.is_ok()
+}
+
+/// Once listening (again): every event stored after the newest sent, a page at a time, is sent on; on the first
+/// listen, with nothing sent yet, the newest stored is where a later catch-up starts (what is stored from now on
+/// is announced). False once nobody receives.
+async fn caught_up(
+    pool: &Pool,
+    sender: &tokio::sync::mpsc::Sender<StoredEvent>,
+    newest_sent: &mut Option<i64>,
+) -> bool {
+    let Some(mut after) = *newest_sent else {
+        match newest_stored(pool).await {
+            Ok(newest) => *newest_sent = Some(newest),
+            Err(error) => tracing::warn!(%error, "the newest live event could not be read"),
+        }
+        return true;
+    };
+    loop {
+        let missed = match events_after(pool, after).await {
+            Ok(missed) => missed,
+            Err(error) => {
+                tracing::warn!(%error, "the events stored meanwhile could not be read");
+                return true;
+            }
+        };
+        let whole_page = missed.len() as i64 == CATCH_UP_PAGE;
+        for event in missed {
+            after = event.id;
+            if !sent(sender, event, newest_sent).await {
+                return false;
+            }
+        }
+        if !whole_page {
+            return true;
+        }
+    }
+}
+
+/// The most events one read of the log brings when catching up.
+const CATCH_UP_PAGE: i64 = 1000;
+
+/// The owned events after `after`, in order, a page of them.
 async fn events_after(pool: &Pool, after: i64) -> Result<Vec<StoredEvent>, ServerError> {
     let rows = pool
         .get()
         .await?
         .query(
-            "SELECT id, subject, event_type, data FROM events WHERE id > $1 AND subject <> '' ORDER BY id LIMIT 1000",
-            &[&after],
+            "SELECT id, subject, event_type, data FROM events WHERE id > $1 AND subject <> '' ORDER BY id LIMIT $2",
+            &[&after, &CATCH_UP_PAGE],
         )
         .await?;
     Ok(rows.iter().map(read_event).collect())
+}
+
+/// The id of the newest event stored (0 before the first).
+async fn newest_stored(pool: &Pool) -> Result<i64, ServerError> {
+    Ok(pool.get().await?.query_one("SELECT newest FROM event_ids", &[]).await?.get(0))
 }
 
 async fn event_by_id(pool: &Pool, id: i64) -> Result<Option<StoredEvent>, ServerError> {
