@@ -317,9 +317,9 @@ async fn kept_results_are_counted_removed_and_expired() {
         store.mark_kept_removed("rnd_a", "var_2").await.unwrap();
         assert_eq!(store.kept_bytes("alice").await.unwrap(), 200);
         assert!(store.ever_kept("rnd_a", "var_2").await.unwrap(), "a removed result is never copied again");
-        let expired = store.expired_kept(15).await.unwrap();
+        let expired = store.take_expired_kept(15).await.unwrap();
         assert_eq!(expired.len(), 2, "var_1's two files: {expired:?}");
-        store.mark_kept_expired(15).await.unwrap();
+        assert!(store.take_expired_kept(15).await.unwrap().is_empty(), "each taken once");
         assert_eq!(store.kept_bytes("alice").await.unwrap(), 0);
         assert!(store.kept_files(&["rnd_a".into()]).await.unwrap().iter().all(|kept| kept.removed));
     })

@@ -11,7 +11,9 @@ impl KeptResults {
 
     async fn remove_expired(&self, retention: Duration) -> Result<(), ServerError> {
         let cutoff = now_millis() - i64::try_from(retention.as_millis()).unwrap_or(i64::MAX);
-        let expired = self.store.expired_kept(cutoff).await?;
+        // Marked first, then deleted: a result disclosed meanwhile is either not marked (and stays) or, marked,
+        // no longer kept when the disclosure looks (which then says so), never a page without its photos.
+        let expired = self.store.take_expired_kept(cutoff).await?;
         if expired.is_empty() {
             return Ok(());
         }
@@ -20,7 +22,6 @@ impl KeptResults {
             .map(|kept| Location::from(format!("{}/{}/{}", kept.render_id, kept.variation_id, kept.file)))
             .collect();
         self.forget(locations).await;
-        self.store.mark_kept_expired(cutoff).await?;
         tracing::info!(count = expired.len(), "removed kept results past their retention");
         Ok(())
     }

@@ -114,25 +114,11 @@ impl KeptRecords for Postgres {
         .await
     }
 
-    async fn expired_kept(&self, cutoff: i64) -> Result<Vec<KeptFile>, ServerError> {
+    async fn take_expired_kept(&self, cutoff: i64) -> Result<Vec<KeptFile>, ServerError> {
         self.run(move |pool| async move {
-            let rows = pool
-                .get()
-                .await?
-                .query(&format!("SELECT {KEPT_COLUMNS} FROM kept_results WHERE {EXPIRED}"), &[&cutoff])
-                .await?;
+            let sql = format!("UPDATE kept_results SET removed = TRUE WHERE {EXPIRED} RETURNING {KEPT_COLUMNS}");
+            let rows = pool.get().await?.query(&sql, &[&cutoff]).await?;
             Ok(rows.iter().map(read_kept).collect())
-        })
-        .await
-    }
-
-    async fn mark_kept_expired(&self, cutoff: i64) -> Result<(), ServerError> {
-        self.run(move |pool| async move {
-            pool.get()
-                .await?
-                .execute(&format!("UPDATE kept_results SET removed = TRUE WHERE {EXPIRED}"), &[&cutoff])
-                .await?;
-            Ok(())
         })
         .await
     }

@@ -102,20 +102,10 @@ impl KeptRecords for Sqlite {
         .await
     }
 
-    async fn expired_kept(&self, cutoff: i64) -> Result<Vec<KeptFile>, ServerError> {
+    async fn take_expired_kept(&self, cutoff: i64) -> Result<Vec<KeptFile>, ServerError> {
         self.run(move |db| {
-            Ok(db
-                .prepare_cached(&format!("SELECT {KEPT_COLUMNS} FROM kept_results WHERE {EXPIRED}"))?
-                .query_map(params![cutoff], read_kept)?
-                .collect::<Result<_, _>>()?)
-        })
-        .await
-    }
-
-    async fn mark_kept_expired(&self, cutoff: i64) -> Result<(), ServerError> {
-        self.run(move |db| {
-            db.execute(&format!("UPDATE kept_results SET removed = 1 WHERE {EXPIRED}"), params![cutoff])?;
-            Ok(())
+            let sql = format!("UPDATE kept_results SET removed = 1 WHERE {EXPIRED} RETURNING {KEPT_COLUMNS}");
+            Ok(db.prepare_cached(&sql)?.query_map(params![cutoff], read_kept)?.collect::<Result<_, _>>()?)
         })
         .await
     }

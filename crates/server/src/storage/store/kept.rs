@@ -38,8 +38,8 @@ pub trait KeptRecords: Send + Sync {
     async fn kept_bytes(&self, subject: &str) -> Result<u64, ServerError>;
     /// Marks a variation's files removed.
     async fn mark_kept_removed(&self, render_id: &str, variation_id: &str) -> Result<(), ServerError>;
-    /// The files kept before `cutoff` (ms) and not removed yet.
-    async fn expired_kept(&self, cutoff: i64) -> Result<Vec<KeptFile>, ServerError>;
-    /// Marks the files kept before `cutoff` removed.
-    async fn mark_kept_expired(&self, cutoff: i64) -> Result<(), ServerError>;
+    /// Marks the files kept before `cutoff` (ms), not removed yet and not disclosed, removed, and returns them: in
+    /// one statement, so a file is either marked and returned (its object then deleted) or left as it is (one
+    /// disclosed meanwhile).
+    async fn take_expired_kept(&self, cutoff: i64) -> Result<Vec<KeptFile>, ServerError>;
 }
