@@ -71,18 +71,16 @@ fn cleared(given: &str) -> Result<String, ServerError> {
 
 #[cfg(test)]
 mod tests {
-    use super::cleared;
+    use super::*;
     use crate::testing::exiftool::assert_drawing_only;
     use crate::testing::phone::phone_jpeg;
 
     #[test]
     fn an_inline_photo_keeps_only_what_draws_it() {
-        use base64::Engine;
-        let given =
-            format!("data:image/jpeg;base64,{}", base64::engine::general_purpose::STANDARD.encode(phone_jpeg()));
+        let given = format!("data:image/jpeg;base64,{}", STANDARD.encode(phone_jpeg()));
         let kept = cleared(&given).unwrap();
         let data = kept.strip_prefix("data:image/jpeg;base64,").expect("a JPEG's data address");
-        let bytes = base64::engine::general_purpose::STANDARD.decode(data).unwrap();
+        let bytes = STANDARD.decode(data).unwrap();
         assert_drawing_only(&bytes, "an inline photo");
         assert!(kept.len() < given.len());
     }
