@@ -798,6 +798,38 @@ fn adding(id: &str, subject: &str, render_id: &str, kinds: &[UsageKind]) -> Rese
 }
 
 #[tokio::test]
+async fn a_refused_additions_charge_goes_to_the_one_it_made_free() {
+    on_both(|store| async move {
+        let defaults = Limits { staging: Some(10), image_editing: Some(10) };
+        let reserve = |reservation: Reservation| {
+            let store = store.clone();
+            async move { store.reserve(&reservation, defaults, 0, unreported()).await.unwrap() }
+        };
+        let staging = Cost::of(UsageKind::Staging, 1);
+        store.reserve(&reservation("rsv_r", "erin", staging, 10), defaults, 0, unreported()).await.unwrap();
+        store.settle("rsv_r", &[("rnd_e".into(), staging)]).await.unwrap();
+        let to_edit = [UsageKind::ImageEditing];
+        let editing = Cost::of(UsageKind::ImageEditing, 1);
+        assert_eq!(reserve(adding("rsv_a", "erin", "rnd_e", &to_edit)).await, charged(editing, &[]));
+        // reserved while rsv_a's answer is awaited: free, as rsv_a stands charged for the kind
+        assert_eq!(reserve(adding("rsv_b", "erin", "rnd_e", &to_edit)).await, charged(Cost::NONE, &[]));
+        store.refund("rsv_a", "refused by the service").await.unwrap();
+        let used = |rows: &[LedgerRow]| {
+            rows.iter().filter(|row| row.kind == UsageKind::ImageEditing).map(|row| row.amount).sum::<i64>()
+        };
+        let rows = store.ledger(Some("erin"), 0, 100).await.unwrap();
+        assert_eq!(used(&rows), 1, "rsv_b, which the service made, pays in rsv_a's place: {rows:?}");
+        assert!(rows.iter().any(|row| row.reservation == "rsv_b" && row.amount == 1), "{rows:?}");
+        assert_eq!(reserve(adding("rsv_c", "erin", "rnd_e", &to_edit)).await, charged(Cost::NONE, &[]), "paid for");
+        // and refused in turn, it gives its charge back (to rsv_c, free because of it)
+        store.refund("rsv_b", "refused by the service").await.unwrap();
+        store.refund("rsv_c", "refused by the service").await.unwrap();
+        assert_eq!(used(&store.ledger(Some("erin"), 0, 100).await.unwrap()), 0, "nothing made, nothing paid");
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn added_variations_pay_for_a_kind_their_render_does_not_stand_charged_for() {
     on_both(|store| async move {
         let defaults = Limits { staging: Some(10), image_editing: Some(10) };

@@ -156,6 +156,37 @@ async fn failed_creations_and_renders_give_their_photos_back_within_the_period_s
 }
 
 #[tokio::test]
+async fn an_addition_made_free_by_one_the_service_refuses_pays_in_its_place() {
+    let upstream = RecordingUpstream::start().await;
+    let (_dist, server) = start(&upstream, &["--allowance", "staging=5"]).await;
+    let alice = mint(WIDGET_SECRET, "alice", "1h", None).await;
+    // an enhancement: the render stands charged for image editing, not staging
+    let body = json!({"image_url": "https://photos.example/as-lone.jpg", "variation_count": 1,
+                      "config": {"type": "enhancement"}});
+    let created = reqwest::Client::new().post(server.api("/v2/renders")).bearer_auth(&alice).json(&body);
+    assert_eq!(created.send().await.unwrap().status(), 200);
+    let add = |config: Value| {
+        let request = reqwest::Client::new()
+            .post(server.api("/v2/renders/rnd_lone/variations"))
+            .bearer_auth(&alice)
+            .json(&json!({"variation_count": 1, "config": config}));
+        async move { request.send().await.unwrap().status().as_u16() }
+    };
+    // a removal the service refuses after a while (its mask's address tells the stand-in so) ...
+    let mask = "https://photos.example/refused.jpg?slow-3000";
+    let refused = add(json!({"type": "staging", "remove_furniture": {"mode": "on", "mask_url": mask}}));
+    let refused = tokio::spawn(refused);
+    // ... and, once its photo is charged, another removal: free while that charge stands, and made by the service
+    while usage_of(&server, &alice).await["used"]["staging"] != json!(1) {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(add(json!({"type": "staging", "remove_furniture": {"mode": "on"}})).await, 200);
+    assert_eq!(refused.await.unwrap(), 422);
+    let usage = usage_of(&server, &alice).await;
+    assert_eq!(usage["used"]["staging"], json!(1), "the removal the service made pays in its place: {usage}");
+}
+
+#[tokio::test]
 async fn a_page_of_only_failed_variations_after_a_cursor_gives_nothing_back() {
     let upstream = RecordingUpstream::start().await;
     let (_dist, server) = start(&upstream, &["--allowance", "staging=1"]).await;

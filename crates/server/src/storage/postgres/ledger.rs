@@ -88,6 +88,7 @@ impl Ledger for Postgres {
             if let Some(row) = tx.query_opt(subject, &[&reservation]).await? {
                 lock(&tx, "allowance", row.get(0)).await?;
             }
+            hand_on_relied_charges(&tx, &reservation).await?;
             refund_once(&tx, &reservation, &why).await?;
             tx.execute("DELETE FROM render_charges WHERE reservation = $1 AND added = 1", &[&reservation]).await?;
             tx.commit().await?;
@@ -318,6 +319,45 @@ async fn record_charge(
 
 /// Gives `reservation`'s photos back unless it was given back before, in the period of its charge (a refund made
 /// after the period renewed gives nothing to spend now); the rows written.
+/// Before an addition's charge is given back: each of its renders' kinds that another addition, reserved free while
+/// this charge stood, relied on is handed on to that addition (its ledger share and its render charge), so the
+/// photo the service bills for that one stays paid; only the rest is refunded.
+async fn hand_on_relied_charges(tx: &tokio_postgres::Transaction<'_>, reservation: &str) -> Result<(), ServerError> {
+    let relied = tx
+        .query(
+            "SELECT a.render_id, a.kind, a.photos, MIN(b.reservation) FROM render_charges a \
+             JOIN render_charges b ON b.render_id = a.render_id AND b.kind = a.kind AND b.added = 1 \
+                 AND b.photos = 0 AND b.reservation <> a.reservation \
+             WHERE a.reservation = $1 AND a.added = 1 AND a.photos > 0 GROUP BY a.render_id, a.kind, a.photos",
+            &[&reservation],
+        )
+        .await?;
+    for row in relied {
+        let (render_id, kind, photos, heir): (String, String, i64, String) =
+            (row.get(0), row.get(1), row.get(2), row.get(3));
+        tx.execute(
+            "INSERT INTO ledger (reservation, subject, kind, amount, render_ids, at, what) \
+             (SELECT $1, subject, kind, $2, $3, at, what FROM ledger WHERE reservation = $4 AND kind = $5 AND amount > 0 \
+             LIMIT 1)",
+            &[&heir, &photos, &render_id, &reservation, &kind],
+        )
+        .await?;
+        tx.execute(
+            "UPDATE ledger SET amount = amount - $1 WHERE reservation = $2 AND kind = $3 AND amount > 0",
+            &[&photos, &reservation, &kind],
+        )
+        .await?;
+        tx.execute("DELETE FROM ledger WHERE reservation = $1 AND kind = $2 AND amount = 0", &[&reservation, &kind])
+            .await?;
+        tx.execute(
+            "UPDATE render_charges SET photos = $1 WHERE reservation = $2 AND render_id = $3 AND kind = $4",
+            &[&photos, &heir, &render_id, &kind],
+        )
+        .await?;
+    }
+    Ok(())
+}
+
 async fn refund_once(tx: &tokio_postgres::Transaction<'_>, reservation: &str, why: &str) -> Result<u64, ServerError> {
     Ok(tx
         .execute(

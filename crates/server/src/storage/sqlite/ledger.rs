@@ -77,6 +77,7 @@ impl Ledger for Sqlite {
         let (reservation, why) = (reservation.to_string(), why.to_string());
         self.run(move |db| {
             let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            hand_on_relied_charges(&tx, &reservation)?;
             refund_once(&tx, &reservation, &why)?;
             tx.execute("DELETE FROM render_charges WHERE reservation = ?1 AND added = 1", params![reservation])?;
             tx.commit()?;
@@ -253,6 +254,42 @@ fn record_charge(
          VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
     .execute(params![render_id, reservation, kind.as_str(), photos as i64, added])?;
+    Ok(())
+}
+
+/// Before an addition's charge is given back: each of its renders' kinds that another addition, reserved free while
+/// this charge stood, relied on is handed on to that addition (its ledger share and its render charge), so the
+/// photo the service bills for that one stays paid; only the rest is refunded.
+fn hand_on_relied_charges(tx: &Connection, reservation: &str) -> rusqlite::Result<()> {
+    let relied: Vec<(String, String, i64, String)> = tx
+        .prepare_cached(
+            "SELECT a.render_id, a.kind, a.photos, MIN(b.reservation) FROM render_charges a \
+             JOIN render_charges b ON b.render_id = a.render_id AND b.kind = a.kind AND b.added = 1 \
+                 AND b.photos = 0 AND b.reservation <> a.reservation \
+             WHERE a.reservation = ?1 AND a.added = 1 AND a.photos > 0 GROUP BY a.render_id, a.kind, a.photos",
+        )?
+        .query_map(params![reservation], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))?
+        .collect::<Result<_, _>>()?;
+    for (render_id, kind, photos, heir) in relied {
+        tx.execute(
+            "INSERT INTO ledger (reservation, subject, kind, amount, render_ids, at, what) \
+             SELECT ?1, subject, kind, ?2, ?3, at, what FROM ledger WHERE reservation = ?4 AND kind = ?5 AND amount > 0 \
+             LIMIT 1",
+            params![heir, photos, render_id, reservation, kind],
+        )?;
+        tx.execute(
+            "UPDATE ledger SET amount = amount - ?1 WHERE reservation = ?2 AND kind = ?3 AND amount > 0",
+            params![photos, reservation, kind],
+        )?;
+        tx.execute(
+            "DELETE FROM ledger WHERE reservation = ?1 AND kind = ?2 AND amount = 0",
+            params![reservation, kind],
+        )?;
+        tx.execute(
+            "UPDATE render_charges SET photos = ?1 WHERE reservation = ?2 AND render_id = ?3 AND kind = ?4",
+            params![photos, heir, render_id, kind],
+        )?;
+    }
     Ok(())
 }
 
