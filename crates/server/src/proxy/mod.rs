@@ -94,11 +94,12 @@ struct Sending {
 }
 
 /// What a creation makes, remembered with it before it is sent: its kind, the photo of its one render, and the
-/// host's references every render it makes shares.
+/// host's references every render it makes shares, or whether its renders have references of their own.
 struct Makes<'a> {
     kind: Kind,
     photo: Option<&'a str>,
     reference: Option<&'a HostReference>,
+    references_differ: bool,
 }
 
 /// The id the service gave what a call created (a render, an analysis; `render_id` in v1).
@@ -150,18 +151,19 @@ impl Proxy {
         let (cost, added) = call.cost();
         let reservation = self.state.allowances.reserve(subject, cost, added, call.what()).await?;
         let shared = reference::shared(&references);
+        let references_differ = shared.is_none() && references.iter().any(|one| !one.is_empty());
         match &mut call {
             Call::CreateRender(body) => {
                 let (named, photo) = (body.webhook_url.take(), Some(body.image_url.as_str()));
-                let made = Makes { kind: Kind::Render, photo, reference: shared };
+                let made = Makes { kind: Kind::Render, photo, reference: shared, references_differ };
                 body.webhook_url = self.webhook_url_for(named, made, subject).await?;
             }
             Call::CreateRenders(body) => {
-                let made = Makes { kind: Kind::Render, photo: None, reference: shared };
+                let made = Makes { kind: Kind::Render, photo: None, reference: shared, references_differ };
                 body.webhook_url = self.webhook_url_for(body.webhook_url.take(), made, subject).await?;
             }
             Call::Analyze(body) => {
-                let made = Makes { kind: Kind::Analysis, photo: None, reference: None };
+                let made = Makes { kind: Kind::Analysis, photo: None, reference: None, references_differ: false };
                 body.webhook_url = self.webhook_url_for(body.webhook_url.take(), made, subject).await?;
             }
             _ => {}
@@ -270,8 +272,9 @@ impl Proxy {
             Some(ours) => {
                 let creation = crate::secret::random("crt_")
                     .map_err(|e| ServerError::Internal(format!("no randomness for a creation: {e}")))?;
-                let Makes { kind, photo, reference } = made;
-                let started = Creation { token: &creation, kind, subject: subject.as_str(), photo, reference };
+                let Makes { kind, photo, reference, references_differ } = made;
+                let subject = subject.as_str();
+                let started = Creation { token: &creation, kind, subject, photo, reference, references_differ };
                 self.state.ownership.started(&started).await?;
                 Ok(Some(format!("{ours}?creation={creation}")))
             }

@@ -196,7 +196,14 @@ async fn a_renders_photo_is_kept_as_its_creation_first_named_it() {
         store.record_photos(&[]).await.unwrap();
         // A delivery that names a creation before its answer is recorded adopts the creation's photo too.
         let photo = Some("https://photos.example/b.jpg");
-        let creation = Creation { token: "crt_b", kind: Kind::Render, subject: "alice", photo, reference: None };
+        let creation = Creation {
+            token: "crt_b",
+            kind: Kind::Render,
+            subject: "alice",
+            photo,
+            reference: None,
+            references_differ: false,
+        };
         store.record_creation(&creation, 1_000).await.unwrap();
         let named = Delivery { creation: Some("crt_b".into()), ..delivery("rnd_b", "{b}", 2_000) };
         assert_eq!(store.receive_delivery(named).await.unwrap().unwrap().subject, "alice");
@@ -226,7 +233,14 @@ async fn the_first_content_signer_kept_is_every_servers() {
 #[tokio::test]
 async fn a_delivery_names_the_creator_of_a_render_whose_owner_was_never_recorded() {
     on_both(|store| async move {
-        let started = |token, kind, subject| Creation { token, kind, subject, photo: None, reference: None };
+        let started = |token, kind, subject| Creation {
+            token,
+            kind,
+            subject,
+            photo: None,
+            reference: None,
+            references_differ: false,
+        };
         store.record_creation(&started("crt_1", Kind::Render, "alice"), 1_000).await.unwrap();
         store.record_creation(&started("crt_2", Kind::Analysis, "bob"), 1_000).await.unwrap();
         let named = |id: &str, body: &str, creation: &str| Delivery {
@@ -1047,6 +1061,74 @@ async fn a_deliverys_host_webhooks_are_written_with_it_once_its_owner_is_known()
         // a duplicate delivery is not stored, nor reported again
         assert!(store.receive_delivery(reported("rnd_a", "{2}")).await.unwrap().is_none());
         assert_eq!(store.delivery_counts().await.unwrap().pending, 1);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_render_awaiting_its_own_references_holds_its_host_webhooks_until_they_are_recorded() {
+    use super::outbox::Attempt;
+    use super::store::{REFERENCES_AWAITED_MS, ReportFor};
+    on_both(|store| async move {
+        let target = "http://a.example/in";
+        let report = |render: &'static str| {
+            ReportFor(Arc::new(move |_: &str| {
+                let mut entry = outbox_entry(&format!("msg_{render}"), target, render, 1_000);
+                entry.payload = format!(r#"{{"type":"variation.done","data":{{"render_id":"{render}"}}}}"#);
+                vec![entry]
+            }))
+        };
+        let data_of = |claimed: &super::outbox::Claimed| {
+            serde_json::from_str::<serde_json::Value>(&claimed.entry.payload).unwrap()["data"].clone()
+        };
+        // a bulk creation whose renders have references of their own; each render's delivery comes first
+        let bulk = Creation {
+            token: "crt_bulk",
+            kind: Kind::Render,
+            subject: "alice",
+            photo: None,
+            reference: None,
+            references_differ: true,
+        };
+        store.record_creation(&bulk, 1_000).await.unwrap();
+        for render in ["rnd_a", "rnd_b"] {
+            let first = Delivery {
+                creation: Some("crt_bulk".into()),
+                reported: Some(report(render)),
+                ..delivery(render, render, 1_000)
+            };
+            store.receive_delivery(first).await.unwrap().unwrap();
+        }
+        assert!(store.claim_due(target, 1_001, 60_000, 10).await.unwrap().is_empty(), "both await their references");
+        assert_eq!(store.delivery_counts().await.unwrap().pending, 2);
+
+        // the answer records rnd_a's: its webhook goes, with them
+        let listing = HostReference { listing_id: Some("L-1".into()), ..HostReference::default() };
+        store.record_references(&[("rnd_a".into(), listing)]).await.unwrap();
+        let claimed = store.claim_due(target, 1_002, 60_000, 10).await.unwrap();
+        assert_eq!(claimed.len(), 1);
+        let data = data_of(&claimed[0]);
+        assert_eq!((&data["render_id"], &data["listing_id"]), (&"rnd_a".into(), &"L-1".into()), "{data}");
+        store.settle_delivery(claimed[0].seq, Attempt::Sent, 1_003).await.unwrap();
+
+        // rnd_b's never come (its answer was lost): it goes without them once the wait is over
+        let past = 1_000 + REFERENCES_AWAITED_MS + 1;
+        let claimed = store.claim_due(target, past, 60_000, 10).await.unwrap();
+        assert_eq!(claimed.len(), 1);
+        let data = data_of(&claimed[0]);
+        assert_eq!((&data["render_id"], &data["listing_id"]), (&"rnd_b".into(), &serde_json::Value::Null), "{data}");
+
+        // a creation whose renders share references (or have none) holds nothing
+        let single = Creation { token: "crt_one", references_differ: false, ..bulk };
+        store.record_creation(&single, 2_000).await.unwrap();
+        let named = Delivery {
+            creation: Some("crt_one".into()),
+            reported: Some(report("rnd_c")),
+            ..delivery("rnd_c", "c", 2_000)
+        };
+        store.receive_delivery(named).await.unwrap().unwrap();
+        let claimed = store.claim_due(target, 2_001, 60_000, 10).await.unwrap();
+        assert_eq!(claimed.iter().map(|one| one.entry.render_id.as_str()).collect::<Vec<_>>(), ["rnd_c"]);
     })
     .await;
 }

@@ -550,3 +550,40 @@ async fn references_out_of_bounds_are_refused_before_anything_is_made() {
     let listed: Value = reqwest::get(server.api("/v2/renders")).await.unwrap().json().await.unwrap();
     assert_eq!(listed["items"], json!([]), "nothing was made: {listed}");
 }
+
+#[tokio::test]
+async fn a_bulk_creations_own_references_come_back_in_events_that_came_before_its_answer() {
+    let (url, received) = receiver(0).await;
+    let dist = widget_dir();
+    let server =
+        Server::start_with(dist.path(), &["--host-webhook-url", &url], &[("VSTAGE_HOST_WEBHOOK_SECRET", SECRET)]).await;
+    let photo = sample_url(&server, "living-empty.jpg").await;
+    let staging = json!({"type": "staging", "add_furniture": {"style": "modern", "room_type": "living"}});
+    let entry = json!({"image_url": photo, "variation_count": 1, "config": staging});
+    // Waited for: every variation's delivery comes before the answer names the renders.
+    let answer = reqwest::Client::new()
+        .post(server.api("/v2/renders/bulk"))
+        .header("Vstage-Reference", r#"[{"listing_id": "L-1", "photo_id": "a"}, {"listing_id": "L-2"}]"#)
+        .json(&json!({"renders": [entry, entry], "wait_for_completion": true}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    let created: Value = answer.json().await.unwrap();
+    let ids: Vec<&str> = created["renders"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    let expected = [(ids[0], json!("L-1"), json!("a")), (ids[1], json!("L-2"), Value::Null)];
+
+    let deliveries = wait_for(&received, 4).await;
+    let payloads: Vec<Value> =
+        deliveries.iter().map(|(headers, body)| verified_by_the_reference(headers, body).expect("verified")).collect();
+    for (render_id, listing, photo_id) in expected {
+        let about: Vec<&Value> = payloads.iter().filter(|one| one["data"]["render_id"] == render_id).collect();
+        let mut types: Vec<&str> = about.iter().map(|one| one["type"].as_str().unwrap()).collect();
+        types.sort_unstable();
+        assert_eq!(types, ["render.created", "variation.done"], "{payloads:?}");
+        for payload in about {
+            let data = &payload["data"];
+            assert_eq!((&data["listing_id"], &data["photo_id"]), (&listing, &photo_id), "{payload}");
+        }
+    }
+}

@@ -12,6 +12,7 @@ async fn owner_or_creator(
     let kind = delivery.kind.as_str();
     let owner = tx.query_opt("SELECT subject FROM owners WHERE kind = $1 AND id = $2", &[&kind, &delivery.id]).await?;
     tx.execute("DELETE FROM creations WHERE started_at < $1", &[&delivery.seen_since]).await?;
+    tx.execute("DELETE FROM awaited_references WHERE until < $1", &[&delivery.now]).await?;
     if let Some(owner) = owner {
         return Ok(Some(owner.get(0)));
     }
@@ -38,6 +39,13 @@ async fn owner_or_creator(
          WHERE token = $2 AND kind = 'render' AND reference IS NOT NULL
          ON CONFLICT DO NOTHING",
         &[&delivery.id, creation],
+    )
+    .await?;
+    tx.execute(
+        "INSERT INTO awaited_references (render_id, until)
+         SELECT $1, $3 FROM creations WHERE token = $2 AND kind = 'render' AND references_differ
+         ON CONFLICT DO NOTHING",
+        &[&delivery.id, creation, &(delivery.now + REFERENCES_AWAITED_MS)],
     )
     .await?;
     Ok(Some(creator))

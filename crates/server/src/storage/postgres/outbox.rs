@@ -10,22 +10,14 @@ use crate::error::ServerError;
 use crate::storage::outbox::{Attempt, Claimed, DeliveryCounts, DeliveryRow, HostOutbox, OutboxEntry};
 use crate::storage::store::with_reference;
 
-/// Puts `entries` in the outbox within `tx`, due at once, each about a render with the render's references; an
-/// entry already there (the same event for the same receiver) is left as it is.
+/// Puts `entries` in the outbox within `tx`, due at once; an entry already there (the same event for the same
+/// receiver) is left as it is. The render's references are filled in when an entry is claimed.
 pub(super) async fn enqueue(tx: &impl GenericClient, entries: &[OutboxEntry]) -> Result<(), ServerError> {
     for entry in entries {
-        let payload = match entry.render_id.is_empty() {
-            true => entry.payload.clone(),
-            false => {
-                let sql = "SELECT reference FROM render_references WHERE render_id = $1";
-                let kept = tx.query_opt(sql, &[&entry.render_id]).await?.map(|row| row.get::<_, String>(0));
-                with_reference(&entry.payload, kept.as_deref())
-            }
-        };
         tx.execute(
             "INSERT INTO host_outbox (id, target, render_id, kind, payload, created_at, next_at)
              VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (id, target) DO NOTHING",
-            &[&entry.id, &entry.target, &entry.render_id, &entry.kind, &payload, &entry.created_at],
+            &[&entry.id, &entry.target, &entry.render_id, &entry.kind, &entry.payload, &entry.created_at],
         )
         .await?;
     }
@@ -63,9 +55,13 @@ impl HostOutbox for Postgres {
                          WHERE o.outcome = 'pending' AND o.target = $4 AND o.next_at <= $1 AND o.lease_until <= $1
                            AND NOT EXISTS (SELECT 1 FROM host_outbox e WHERE e.outcome = 'pending'
                                AND e.target = o.target AND e.render_id = o.render_id AND e.seq < o.seq)
+                           AND NOT EXISTS (SELECT 1 FROM awaited_references a WHERE a.render_id = o.render_id
+                               AND a.until > $1
+                               AND NOT EXISTS (SELECT 1 FROM render_references r WHERE r.render_id = o.render_id))
                          ORDER BY o.seq LIMIT $3
                          FOR UPDATE SKIP LOCKED)
-                     RETURNING seq, id, target, render_id, kind, payload, created_at, attempts",
+                     RETURNING seq, id, target, render_id, kind, payload, created_at, attempts,
+                         (SELECT reference FROM render_references r WHERE r.render_id = host_outbox.render_id)",
                     &[&now, &lease_ms, &limit, &target],
                 )
                 .await?;
@@ -78,7 +74,10 @@ impl HostOutbox for Postgres {
                         target: row.get(2),
                         render_id: row.get(3),
                         kind: row.get(4),
-                        payload: row.get(5),
+                        payload: match row.get::<_, String>(3).is_empty() {
+                            true => row.get(5),
+                            false => with_reference(row.get(5), row.get::<_, Option<&str>>(8)),
+                        },
                         created_at: row.get(6),
                     },
                     attempts: row.get(7),

@@ -102,14 +102,14 @@ impl OwnerRecords for Postgres {
     async fn record_creation(&self, creation: &Creation<'_>, now: i64) -> Result<(), ServerError> {
         let (token, kind, subject) = (creation.token.to_string(), creation.kind, creation.subject.to_string());
         let photo = creation.photo.map(str::to_string);
-        let reference = creation.reference.map(reference_json);
+        let (reference, differ) = (creation.reference.map(reference_json), creation.references_differ);
         self.run(move |pool| async move {
             pool.get()
                 .await?
                 .execute(
-                    "INSERT INTO creations (token, kind, subject, started_at, photo, reference)
-                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
-                    &[&token, &kind.as_str(), &subject, &now, &photo, &reference],
+                    "INSERT INTO creations (token, kind, subject, started_at, photo, reference, references_differ)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
+                    &[&token, &kind.as_str(), &subject, &now, &photo, &reference, &differ],
                 )
                 .await?;
             Ok(())
@@ -151,14 +151,16 @@ impl OwnerRecords for Postgres {
         let listings: Vec<Option<String>> = references.iter().map(|(_, one)| one.listing_id.clone()).collect();
         let json: Vec<String> = references.iter().map(|(_, one)| reference_json(one)).collect();
         self.run(move |pool| async move {
-            pool.get()
-                .await?
-                .execute(
-                    "INSERT INTO render_references (render_id, listing_id, reference)
-                     SELECT * FROM unnest($1::TEXT[], $2::TEXT[], $3::TEXT[]) ON CONFLICT DO NOTHING",
-                    &[&ids, &listings, &json],
-                )
-                .await?;
+            let mut client = pool.get().await?;
+            let tx = client.transaction().await?;
+            tx.execute(
+                "INSERT INTO render_references (render_id, listing_id, reference)
+                 SELECT * FROM unnest($1::TEXT[], $2::TEXT[], $3::TEXT[]) ON CONFLICT DO NOTHING",
+                &[&ids, &listings, &json],
+            )
+            .await?;
+            tx.execute("DELETE FROM awaited_references WHERE render_id = ANY($1)", &[&ids]).await?;
+            tx.commit().await?;
             Ok(())
         })
         .await

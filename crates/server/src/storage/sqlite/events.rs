@@ -11,6 +11,7 @@ impl EventLog for Sqlite {
             // The owner is read in the transaction that stores the event: read before it, a creation recorded and
             // claimed in between would leave this event unowned for good.
             tx.execute("DELETE FROM creations WHERE started_at < ?1", [delivery.seen_since])?;
+            tx.execute("DELETE FROM awaited_references WHERE until < ?1", [delivery.now])?;
             let subject = match owner_of(&tx, delivery.kind, &delivery.id)? {
                 Some(owner) => owner,
                 None => match creator(&tx, delivery.kind, delivery.creation.as_deref())? {
@@ -29,6 +30,11 @@ impl EventLog for Sqlite {
                              SELECT ?1, json_extract(reference, '$.listing_id'), reference FROM creations
                              WHERE token = ?2 AND kind = 'render' AND reference IS NOT NULL",
                             params![delivery.id, delivery.creation],
+                        )?;
+                        tx.execute(
+                            "INSERT OR IGNORE INTO awaited_references (render_id, until)
+                             SELECT ?1, ?3 FROM creations WHERE token = ?2 AND kind = 'render' AND references_differ",
+                            params![delivery.id, delivery.creation, delivery.now + REFERENCES_AWAITED_MS],
                         )?;
                         creator
                     }

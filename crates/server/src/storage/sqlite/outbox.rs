@@ -8,25 +8,36 @@ use crate::error::ServerError;
 use crate::storage::outbox::{Attempt, Claimed, DeliveryCounts, DeliveryRow, HostOutbox, OutboxEntry};
 use crate::storage::store::with_reference;
 
-/// Puts `entries` in the outbox within `tx`, due at once, each about a render with the render's references; an
-/// entry already there (the same event for the same receiver) is left as it is.
+/// Puts `entries` in the outbox within `tx`, due at once; an entry already there (the same event for the same
+/// receiver) is left as it is. The render's references are filled in when an entry is claimed.
 pub(super) fn enqueue(tx: &Transaction<'_>, entries: &[OutboxEntry]) -> rusqlite::Result<()> {
     let mut insert = tx.prepare_cached(
         "INSERT INTO host_outbox (id, target, render_id, kind, payload, created_at, next_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) ON CONFLICT (id, target) DO NOTHING",
     )?;
-    let mut reference = tx.prepare_cached("SELECT reference FROM render_references WHERE render_id = ?1")?;
     for entry in entries {
-        let payload = match entry.render_id.is_empty() {
-            true => entry.payload.clone(),
-            false => {
-                let kept: Option<String> = reference.query_row([&entry.render_id], |row| row.get(0)).optional()?;
-                with_reference(&entry.payload, kept.as_deref())
-            }
-        };
-        insert.execute(params![entry.id, entry.target, entry.render_id, entry.kind, payload, entry.created_at])?;
+        insert.execute(params![
+            entry.id,
+            entry.target,
+            entry.render_id,
+            entry.kind,
+            entry.payload,
+            entry.created_at
+        ])?;
     }
     Ok(())
+}
+
+/// `claimed`'s payload with its render's references, as kept now (`with_reference`); an entry about no render as
+/// it is.
+fn with_references_kept(db: &rusqlite::Connection, mut claimed: Claimed) -> rusqlite::Result<Claimed> {
+    if claimed.entry.render_id.is_empty() {
+        return Ok(claimed);
+    }
+    let mut reference = db.prepare_cached("SELECT reference FROM render_references WHERE render_id = ?1")?;
+    let kept: Option<String> = reference.query_row([&claimed.entry.render_id], |row| row.get(0)).optional()?;
+    claimed.entry.payload = with_reference(&claimed.entry.payload, kept.as_deref());
+    Ok(claimed)
 }
 
 const ROW_COLUMNS: &str = "id, target, render_id, kind, created_at, attempts, outcome, next_at, settled_at, last_error";
@@ -58,6 +69,9 @@ impl HostOutbox for Sqlite {
                      WHERE o.outcome = 'pending' AND o.target = ?4 AND o.next_at <= ?1 AND o.lease_until <= ?1
                        AND NOT EXISTS (SELECT 1 FROM host_outbox e WHERE e.outcome = 'pending'
                            AND e.target = o.target AND e.render_id = o.render_id AND e.seq < o.seq)
+                       AND NOT EXISTS (SELECT 1 FROM awaited_references a WHERE a.render_id = o.render_id
+                           AND a.until > ?1
+                           AND NOT EXISTS (SELECT 1 FROM render_references r WHERE r.render_id = o.render_id))
                      ORDER BY o.seq LIMIT ?3)
                  RETURNING seq, id, target, render_id, kind, payload, created_at, attempts",
             )?;
@@ -77,7 +91,7 @@ impl HostOutbox for Sqlite {
             })?;
             let mut claimed = claimed.collect::<Result<Vec<_>, _>>()?;
             claimed.sort_by_key(|claim| claim.seq);
-            Ok(claimed)
+            Ok(claimed.into_iter().map(|claim| with_references_kept(db, claim)).collect::<Result<Vec<_>, _>>()?)
         })
         .await
     }

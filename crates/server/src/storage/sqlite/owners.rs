@@ -90,12 +90,12 @@ impl OwnerRecords for Sqlite {
     async fn record_creation(&self, creation: &Creation<'_>, now: i64) -> Result<(), ServerError> {
         let (token, kind, subject) = (creation.token.to_string(), creation.kind, creation.subject.to_string());
         let photo = creation.photo.map(str::to_string);
-        let reference = creation.reference.map(reference_json);
+        let (reference, differ) = (creation.reference.map(reference_json), creation.references_differ);
         self.run(move |db| {
             db.execute(
-                "INSERT OR IGNORE INTO creations (token, kind, subject, started_at, photo, reference)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![token, kind.as_str(), subject, now, photo, reference],
+                "INSERT OR IGNORE INTO creations (token, kind, subject, started_at, photo, reference, references_differ)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![token, kind.as_str(), subject, now, photo, reference, differ],
             )?;
             Ok(())
         })
@@ -139,6 +139,7 @@ impl OwnerRecords for Sqlite {
                     "INSERT OR IGNORE INTO render_references (render_id, listing_id, reference) VALUES (?1, ?2, ?3)",
                     params![render_id, listing_id, reference],
                 )?;
+                tx.execute("DELETE FROM awaited_references WHERE render_id = ?1", params![render_id])?;
             }
             tx.commit()?;
             Ok(())

@@ -52,7 +52,8 @@ pub(in crate::storage) fn not_a_cursor(cursor: &str) -> ServerError {
 }
 
 /// A creation under way: its token, what it makes, for whom, the photo of the one render it makes, and the
-/// host's references of every render it makes (when they are the same for all).
+/// host's references of every render it makes (when they are the same for all), or whether its renders have
+/// references of their own, which a delivery before the answer cannot tell apart (its render then awaits them).
 #[derive(Debug, Clone, Copy)]
 pub struct Creation<'a> {
     pub token: &'a str,
@@ -60,7 +61,13 @@ pub struct Creation<'a> {
     pub subject: &'a str,
     pub photo: Option<&'a str>,
     pub reference: Option<&'a HostReference>,
+    pub references_differ: bool,
 }
+
+/// How long a render adopted by a delivery before its creation's answer awaits its own references (a bulk
+/// creation's, `Creation::references_differ`), and the host's webhooks about it with them: the longest a creation
+/// waits for its answer (direct-sync's ten minutes), and a minute. Past it they go without.
+pub const REFERENCES_AWAITED_MS: i64 = 11 * 60 * 1000;
 
 #[async_trait]
 pub trait OwnerRecords: Send + Sync {
@@ -94,7 +101,8 @@ pub trait OwnerRecords: Send + Sync {
     async fn record_photos(&self, photos: &[(String, String)]) -> Result<(), ServerError>;
     /// The address of the photo `render_id` was made from, when it was created through this server.
     async fn photo_of(&self, render_id: &str) -> Result<Option<String>, ServerError>;
-    /// Records each render's references from the host (a retried record changes nothing: they never change).
+    /// Records each render's references from the host (a retried record changes nothing: they never change); a
+    /// render that awaited them awaits no more, and the host's webhooks held for them are due.
     async fn record_references(&self, references: &[(String, HostReference)]) -> Result<(), ServerError>;
     /// The host's references kept with `render_id`; all `None` when it has none.
     async fn reference_of(&self, render_id: &str) -> Result<HostReference, ServerError>;
