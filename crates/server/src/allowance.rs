@@ -21,7 +21,9 @@ use crate::error::ServerError;
 use crate::host_webhooks::HostWebhooks;
 use crate::live::events::Events;
 use crate::metrics::metrics;
-use crate::storage::store::{AddedTo, LedgerRow, LevelReached, LevelReports, Limits, Reservation, Reserved, Store};
+use crate::storage::store::{
+    AddedTo, LedgerRow, LevelReached, LevelReports, Limits, RefundBounds, Reservation, Reserved, Store,
+};
 
 #[derive(Debug)]
 pub struct Allowances {
@@ -233,7 +235,8 @@ impl Allowances {
         }
         let why = "refunded: the service failed every variation";
         let failed: Vec<String> = page.items.iter().map(|variation| variation.id.clone()).collect();
-        if let Err(error) = self.store.refund_render(&render.id, &failed, why).await {
+        let bounds = RefundBounds { defaults: self.defaults, period: self.period };
+        if let Err(error) = self.store.refund_render(&render.id, &failed, why, bounds).await {
             tracing::warn!(%error, render_id = render.id, "a failed render's charge could not be given back");
         }
     }

@@ -107,10 +107,10 @@ async fn ten_enhancements_at_once_pay_once_with_an_allowance_none_without_one_an
 
 #[tokio::test]
 async fn a_failed_renders_refund_lasts_only_while_it_produces_nothing() {
-    let server = TestApp::with_tokens(&["--allowance", "staging=3"]).await;
+    let server = TestApp::with_tokens(&["--allowance", "staging=4"]).await;
     let alice = server.token("alice");
     let failing = format!("{}?sandbox-fail", server.sample_url("living-empty.jpg").await);
-    for round in 0..3 {
+    for round in 0..2 {
         let render = server.create_render(Some(&alice), &failing, staging(), true).await;
         let variations = variations_of(&server, &alice, &id(&render)).await;
         assert!(variations.iter().all(|variation| variation["status"] == "error"), "{variations:?}");
@@ -123,9 +123,19 @@ async fn a_failed_renders_refund_lasts_only_while_it_produces_nothing() {
         assert_eq!(add(&server, &alice, &id(&render), staging(), false).await.0, 200);
         assert_eq!(used(&server, &alice).await, (round + 1, 0), "and what is added since pays");
     }
+    // Four photos given back this month, as many as the allowance: what fails next stays charged, so photos the
+    // service fails (and may bill) draw at most twice the allowance from the account.
+    let render = server.create_render(Some(&alice), &failing, staging(), true).await;
+    let variations = variations_of(&server, &alice, &id(&render)).await;
+    assert!(variations.iter().all(|variation| variation["status"] == "error"), "{variations:?}");
+    assert_eq!(used(&server, &alice).await, (3, 0), "the month's refunds of failed renders reached the allowance");
+    server.create_render(Some(&alice), &failing, staging(), true).await;
     let body = json!({"image_url": failing, "variation_count": 1, "config": staging()});
     let (status, refused) = server.ask(Method::POST, "/api/v2/renders").bearer(&alice).json(&body).answer().await;
-    assert_eq!(status, 429, "three photos were spent on what the additions might make: {refused}");
+    assert_eq!(
+        status, 429,
+        "two photos spent on what the additions might make, two on failures past the bound: {refused}"
+    );
 }
 
 #[tokio::test]

@@ -12,8 +12,8 @@ use super::postgres::Postgres;
 use super::sqlite::Sqlite;
 use super::store::{
     AddedTo, ClaimReporter, Creation, Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LedgerRow,
-    LevelReached, LevelReports, Limits, RenderShare, Reservation, Reserved, Setting, SignerRecord, Store, StoredEvent,
-    SubjectAllowance, UploadRecord,
+    LevelReached, LevelReports, Limits, RefundBounds, RenderShare, Reservation, Reserved, Setting, SignerRecord, Store,
+    StoredEvent, SubjectAllowance, UploadRecord,
 };
 use super::store::{CapReached, RecordsCap};
 use crate::live::webhooks::SEEN_FOR_MS;
@@ -729,9 +729,9 @@ async fn an_allowance_is_charged_refunded_once_and_counted_per_period() {
         assert_eq!((rows[0].render_ids.as_str(), rows[2].what.as_str()), ("rnd_1,rnd_2", "refused by the service"));
         assert_eq!(rows[2].at, 110, "a refund counts in the period of its charge");
         store.settle("rsv_d", &[("rnd_4".into(), staging)]).await.unwrap();
-        assert!(!store.refund_render("rnd_none", &[], "failed").await.unwrap());
-        assert!(store.refund_render("rnd_4", &[], "failed").await.unwrap());
-        assert!(!store.refund_render("rnd_4", &[], "failed").await.unwrap(), "once");
+        assert!(!store.refund_render("rnd_none", &[], "failed", RefundBounds::default()).await.unwrap());
+        assert!(store.refund_render("rnd_4", &[], "failed", RefundBounds::default()).await.unwrap());
+        assert!(!store.refund_render("rnd_4", &[], "failed", RefundBounds::default()).await.unwrap(), "once");
         assert_eq!(charge("rsv_h", 157).await, charged(staging, &[spent(2, 2)]), "rnd_4's photo given back");
 
         let own = SubjectAllowance { staging: Setting::Photos(3), image_editing: Setting::Photos(0) };
@@ -757,8 +757,11 @@ async fn a_refund_gives_a_renders_own_share_back_in_the_period_it_was_charged_in
         };
         reserve(reservation("rsv_bulk", "erin", Cost::of(UsageKind::Staging, 2), 100), 100).await;
         store.settle("rsv_bulk", &[("rnd_x".into(), one), ("rnd_y".into(), one)]).await.unwrap();
-        assert!(store.refund_render("rnd_x", &[], "failed").await.unwrap(), "a bulk creation's render: its share");
-        assert!(!store.refund_render("rnd_x", &[], "failed").await.unwrap(), "once");
+        assert!(
+            store.refund_render("rnd_x", &[], "failed", RefundBounds::default()).await.unwrap(),
+            "a bulk creation's render: its share"
+        );
+        assert!(!store.refund_render("rnd_x", &[], "failed", RefundBounds::default()).await.unwrap(), "once");
         let net = |rows: Vec<LedgerRow>| rows.iter().map(|row| row.amount).sum::<i64>();
         assert_eq!(net(store.ledger(Some("erin"), 100, 1000).await.unwrap()), 1, "rnd_y's share stands");
         let to_stage = [UsageKind::Staging];
@@ -769,7 +772,7 @@ async fn a_refund_gives_a_renders_own_share_back_in_the_period_it_was_charged_in
         reserve(reservation("rsv_old", "erin", one, 50), 0).await;
         store.settle("rsv_old", &[("rnd_old".into(), one)]).await.unwrap();
         let before = net(store.ledger(Some("erin"), 100, 1000).await.unwrap());
-        assert!(store.refund_render("rnd_old", &[], "failed").await.unwrap());
+        assert!(store.refund_render("rnd_old", &[], "failed", RefundBounds::default()).await.unwrap());
         assert_eq!(net(store.ledger(Some("erin"), 100, 1000).await.unwrap()), before, "this period's use unchanged");
         let old: Vec<LedgerRow> = store.ledger(Some("erin"), 0, 100).await.unwrap();
         let old = old.into_iter().filter(|row| row.reservation == "rsv_old").collect();
@@ -870,14 +873,20 @@ async fn added_variations_pay_for_a_kind_their_render_does_not_stand_charged_for
         assert_eq!(reserve(adding("rsv_3", "dana", "rnd_a", &to_edit)).await, charged(Cost::NONE, &[]), "paid for");
         let failed = |ids: &[&str]| ids.iter().map(|id| id.to_string()).collect::<Vec<_>>();
         let all_four = failed(&["var_0", "var_1", "var_2", "var_3"]);
-        let awaited = store.refund_render("rnd_a", &all_four, "failed").await.unwrap();
+        let awaited = store.refund_render("rnd_a", &all_four, "failed", RefundBounds::default()).await.unwrap();
         assert!(!awaited, "an addition's answer is awaited: what it adds may yet be made");
         for (n, reservation) in ["rsv_1", "rsv_2", "rsv_3"].into_iter().enumerate() {
             store.added_variations(reservation, &[("rnd_a".into(), format!("var_{}", n + 1))]).await.unwrap();
         }
-        let unseen = store.refund_render("rnd_a", &failed(&["var_0", "var_1"]), "failed").await.unwrap();
+        let unseen = store
+            .refund_render("rnd_a", &failed(&["var_0", "var_1"]), "failed", RefundBounds::default())
+            .await
+            .unwrap();
         assert!(!unseen, "var_2 and var_3 were not seen to fail");
-        assert!(store.refund_render("rnd_a", &all_four, "failed").await.unwrap(), "its creation and rsv_2");
+        assert!(
+            store.refund_render("rnd_a", &all_four, "failed", RefundBounds::default()).await.unwrap(),
+            "its creation and rsv_2"
+        );
 
         make("rsv_m", "rnd_m", Cost::of(UsageKind::Staging, 3)).await;
         let views = reserve(adding("rsv_4", "dana", "rnd_m", &UsageKind::ALL)).await;
@@ -892,14 +901,17 @@ async fn added_variations_pay_for_a_kind_their_render_does_not_stand_charged_for
         assert_eq!(paid, editing, "ten at once pay once");
 
         make("rsv_c", "rnd_c", staging).await;
-        assert!(store.refund_render("rnd_c", &[], "failed").await.unwrap());
+        assert!(store.refund_render("rnd_c", &[], "failed", RefundBounds::default()).await.unwrap());
         let again = reserve(adding("rsv_5", "dana", "rnd_c", &to_stage)).await;
         assert_eq!(again, charged(staging, &[]), "after its refund, what it makes pays again");
 
         make("rsv_d", "rnd_d", staging).await;
         reserve(adding("rsv_6", "dana", "rnd_d", &to_stage)).await;
         store.refund("rsv_6", "refused by the service").await.unwrap();
-        assert!(store.refund_render("rnd_d", &[], "failed").await.unwrap(), "a refused addition added nothing");
+        assert!(
+            store.refund_render("rnd_d", &[], "failed", RefundBounds::default()).await.unwrap(),
+            "a refused addition added nothing"
+        );
 
         let rows = store.ledger(Some("dana"), 0, 100).await.unwrap();
         let used = |kind| rows.iter().filter(|row| row.kind == kind).map(|row| row.amount).sum::<i64>();
@@ -1129,6 +1141,53 @@ async fn a_render_awaiting_its_own_references_holds_its_host_webhooks_until_they
         store.receive_delivery(named).await.unwrap().unwrap();
         let claimed = store.claim_due(target, 2_001, 60_000, 10).await.unwrap();
         assert_eq!(claimed.iter().map(|one| one.entry.render_id.as_str()).collect::<Vec<_>>(), ["rnd_c"]);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn failed_renders_give_back_at_most_the_allowance_each_period() {
+    use crate::allowance::AllowancePeriod;
+    const DAY: i64 = 24 * 60 * 60 * 1000;
+    on_both(|store| async move {
+        let defaults = Limits { staging: Some(2), image_editing: None };
+        let bounds = RefundBounds { defaults, period: AllowancePeriod::Day };
+        let one = Cost::of(UsageKind::Staging, 1);
+        let made = |id: &'static str, render: &'static str, at: i64| {
+            let store = store.clone();
+            async move {
+                let charge = reservation(id, "mallory", one, at);
+                let reserved = store.reserve(&charge, defaults, at - at % DAY, unreported()).await.unwrap();
+                store.settle(id, &[(render.into(), one)]).await.unwrap();
+                reserved
+            }
+        };
+        let failed = |render: &'static str| store.refund_render(render, &[], "failed", bounds);
+        // Photos the service fails, one after another: the first two come back, the third stands.
+        for (id, render) in [("rsv_1", "rnd_1"), ("rsv_2", "rnd_2")] {
+            assert_eq!(made(id, render, 1_000).await, charged(one, &[]));
+            assert!(failed(render).await.unwrap(), "{render} given back");
+        }
+        made("rsv_3", "rnd_3", 1_000).await;
+        assert!(!failed("rnd_3").await.unwrap(), "the day's refunds reached the allowance of 2");
+        let spent = LevelReached { kind: UsageKind::Staging, level: UsageLevel::Reached, used: 2, limit: 2 };
+        assert_eq!(made("rsv_4", "rnd_4", 2_000).await, charged(one, &[spent]));
+        let refused = Reserved::Refused { kind: UsageKind::Staging, used: 2, limit: 2 };
+        assert_eq!(made("rsv_5", "rnd_5", 3_000).await, refused, "so the account gave at most twice the allowance");
+
+        // The next day's charges have the next day's bounds; a refusal's refund is never bounded.
+        made("rsv_6", "rnd_6", DAY + 1_000).await;
+        assert!(failed("rnd_6").await.unwrap());
+        made("rsv_7", "rnd_7", DAY + 1_000).await;
+        store.refund("rsv_7", "refused by the service").await.unwrap();
+        let rows = store.ledger(Some("mallory"), DAY, 2 * DAY).await.unwrap();
+        assert_eq!(rows.iter().map(|row| row.amount).sum::<i64>(), 0, "{rows:?}");
+
+        // Without a limit of the kind, nothing bounds them.
+        let unlimited = SubjectAllowance { staging: Setting::Unlimited, image_editing: Setting::Default };
+        store.set_allowance("mallory", unlimited).await.unwrap();
+        made("rsv_8", "rnd_8", 4_000).await;
+        assert!(failed("rnd_8").await.unwrap(), "unlimited: the third refund of the day too");
     })
     .await;
 }

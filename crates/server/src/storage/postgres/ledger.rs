@@ -1,7 +1,9 @@
 //! `Ledger` (`store/ledger.rs`) on PostgreSQL: its SQL.
 
 use super::*;
-use crate::storage::store::{Ledger, RenderCharge, RenderShare, by_render, cost_of_adding, failed_whole};
+use crate::storage::store::{
+    Ledger, RefundBounds, RenderCharge, RenderShare, StandingShare, by_render, cost_of_adding, failed_whole,
+};
 use vstage_api::usage::Cost;
 
 #[async_trait]
@@ -117,7 +119,13 @@ impl Ledger for Postgres {
         .await
     }
 
-    async fn refund_render(&self, render_id: &str, failed: &[String], why: &str) -> Result<bool, ServerError> {
+    async fn refund_render(
+        &self,
+        render_id: &str,
+        failed: &[String],
+        why: &str,
+        bounds: RefundBounds,
+    ) -> Result<bool, ServerError> {
         let (render_id, failed, why) = (render_id.to_string(), failed.to_vec(), why.to_string());
         self.run(move |pool| async move {
             let mut client = pool.get().await?;
@@ -125,7 +133,8 @@ impl Ledger for Postgres {
             let subject = "SELECT l.subject FROM render_charges c JOIN ledger l ON l.reservation = c.reservation \
                            WHERE c.render_id = $1 LIMIT 1";
             let Some(subject) = tx.query_opt(subject, &[&render_id]).await? else { return Ok(false) };
-            // In line with the subject's reservations: an addition is either seen here or charged after.
+            // In line with the subject's reservations (an addition is either seen here or charged after) and its
+            // other refunds (their bounds).
             lock(&tx, "allowance", subject.get(0)).await?;
             let added = "SELECT variations FROM render_charges WHERE render_id = $1 AND added = 1";
             let added: Vec<Option<String>> =
@@ -133,21 +142,29 @@ impl Ledger for Postgres {
             if !failed_whole(&added, &failed) {
                 return Ok(false);
             }
-            // Each of its charges' share that still stands, in the period of the charge.
-            let refunded = tx
-                .execute(
-                    "INSERT INTO ledger (reservation, subject, kind, amount, render_ids, at, what) \
-                     SELECT c.reservation, l.subject, c.kind, -c.photos, c.render_id, l.at, $2 \
-                     FROM render_charges c \
-                     JOIN ledger l ON l.reservation = c.reservation AND l.kind = c.kind AND l.amount > 0 \
-                     WHERE c.render_id = $1 AND c.photos > 0 AND NOT EXISTS (SELECT 1 FROM ledger r \
-                         WHERE r.reservation = c.reservation AND r.kind = c.kind AND r.amount < 0 \
-                         AND r.render_ids IN (c.render_id, l.render_ids))",
-                    &[&render_id, &why],
-                )
-                .await?;
+            let mut refunded = false;
+            for share in standing_shares(&tx, &render_id).await? {
+                let photos = fitting_refund(&tx, &share, &why, bounds).await?;
+                if photos > 0 {
+                    tx.execute(
+                        "INSERT INTO ledger (reservation, subject, kind, amount, render_ids, at, what) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                        &[
+                            &share.reservation,
+                            &share.subject,
+                            &share.kind.as_str(),
+                            &-(photos as i64),
+                            &render_id,
+                            &share.at,
+                            &why,
+                        ],
+                    )
+                    .await?;
+                    refunded = true;
+                }
+            }
             tx.commit().await?;
-            Ok(refunded > 0)
+            Ok(refunded)
         })
         .await
     }
@@ -252,11 +269,7 @@ async fn levels_reached(
     defaults: Limits,
     period_start: i64,
 ) -> Result<Result<Vec<LevelReached>, Reserved>, ServerError> {
-    let own = tx
-        .query_opt("SELECT staging, image_editing FROM allowances WHERE subject = $1", &[&subject])
-        .await?
-        .map(|row| SubjectAllowance::from_stored(row.get(0), row.get(1)))
-        .unwrap_or_default();
+    let own = own_allowance(tx, subject).await?;
     let mut reached = Vec::new();
     for (kind, photos) in cost.parts() {
         let Some(limit) = own.get(kind).limit(defaults.get(kind)) else { continue };
@@ -368,4 +381,63 @@ async fn refund_once(tx: &tokio_postgres::Transaction<'_>, reservation: &str, wh
             &[&reservation, &why],
         )
         .await?)
+}
+
+/// `subject`'s own allowance, as `vstage allowance set` stored it (all `Default` without one).
+async fn own_allowance(tx: &tokio_postgres::Transaction<'_>, subject: &str) -> Result<SubjectAllowance, ServerError> {
+    Ok(tx
+        .query_opt("SELECT staging, image_editing FROM allowances WHERE subject = $1", &[&subject])
+        .await?
+        .map(|row| SubjectAllowance::from_stored(row.get(0), row.get(1)))
+        .unwrap_or_default())
+}
+
+/// Each of `render_id`'s charges' share that still stands (never given back), with when it was charged.
+async fn standing_shares(
+    tx: &tokio_postgres::Transaction<'_>,
+    render_id: &str,
+) -> Result<Vec<StandingShare>, ServerError> {
+    let rows = tx
+        .query(
+            "SELECT c.reservation, l.subject, c.kind, c.photos, l.at \
+             FROM render_charges c \
+             JOIN ledger l ON l.reservation = c.reservation AND l.kind = c.kind AND l.amount > 0 \
+             WHERE c.render_id = $1 AND c.photos > 0 AND NOT EXISTS (SELECT 1 FROM ledger r \
+                 WHERE r.reservation = c.reservation AND r.kind = c.kind AND r.amount < 0 \
+                 AND r.render_ids IN (c.render_id, l.render_ids))",
+            &[&render_id],
+        )
+        .await?;
+    Ok(rows
+        .iter()
+        .map(|row| StandingShare {
+            reservation: row.get(0),
+            subject: row.get(1),
+            kind: UsageKind::parse(row.get(2)).unwrap_or(UsageKind::Staging),
+            photos: row.get::<_, i64>(3).max(0) as u64,
+            at: row.get(4),
+        })
+        .collect())
+}
+
+/// How much of `share` may be given back: what fits its subject's allowance of its kind less what refunds saying
+/// `why` gave back in its period (`RefundBounds`).
+async fn fitting_refund(
+    tx: &tokio_postgres::Transaction<'_>,
+    share: &StandingShare,
+    why: &str,
+    bounds: RefundBounds,
+) -> Result<u64, ServerError> {
+    let own = own_allowance(tx, &share.subject).await?;
+    let Some(limit) = own.get(share.kind).limit(bounds.defaults.get(share.kind)) else { return Ok(share.photos) };
+    let period = bounds.period.containing(share.at);
+    let given: i64 = tx
+        .query_one(
+            "SELECT COALESCE(-SUM(amount), 0)::BIGINT FROM ledger \
+             WHERE subject = $1 AND kind = $2 AND amount < 0 AND what = $3 AND at >= $4 AND at < $5",
+            &[&share.subject, &share.kind.as_str(), &why, &period.start, &period.end],
+        )
+        .await?
+        .get(0);
+    Ok(RefundBounds::fitting(share.photos, Some(limit), given.max(0) as u64))
 }

@@ -1,7 +1,9 @@
 //! `Ledger` (`store/ledger.rs`) on SQLite: its SQL.
 
 use super::*;
-use crate::storage::store::{Ledger, RenderCharge, RenderShare, by_render, cost_of_adding, failed_whole};
+use crate::storage::store::{
+    Ledger, RefundBounds, RenderCharge, RenderShare, StandingShare, by_render, cost_of_adding, failed_whole,
+};
 use vstage_api::usage::Cost;
 
 #[async_trait]
@@ -104,7 +106,13 @@ impl Ledger for Sqlite {
         .await
     }
 
-    async fn refund_render(&self, render_id: &str, failed: &[String], why: &str) -> Result<bool, ServerError> {
+    async fn refund_render(
+        &self,
+        render_id: &str,
+        failed: &[String],
+        why: &str,
+        bounds: RefundBounds,
+    ) -> Result<bool, ServerError> {
         let (render_id, failed, why) = (render_id.to_string(), failed.to_vec(), why.to_string());
         self.run(move |db| {
             let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -115,20 +123,28 @@ impl Ledger for Sqlite {
             if !failed_whole(&added, &failed) {
                 return Ok(false);
             }
-            // Each of its charges' share that still stands, in the period of the charge.
-            let refunded = tx
-                .prepare_cached(
-                    "INSERT INTO ledger (reservation, subject, kind, amount, render_ids, at, what) \
-                     SELECT c.reservation, l.subject, c.kind, -c.photos, c.render_id, l.at, ?2 \
-                     FROM render_charges c \
-                     JOIN ledger l ON l.reservation = c.reservation AND l.kind = c.kind AND l.amount > 0 \
-                     WHERE c.render_id = ?1 AND c.photos > 0 AND NOT EXISTS (SELECT 1 FROM ledger r \
-                         WHERE r.reservation = c.reservation AND r.kind = c.kind AND r.amount < 0 \
-                         AND r.render_ids IN (c.render_id, l.render_ids))",
-                )?
-                .execute(params![render_id, why])?;
+            let mut refunded = false;
+            for share in standing_shares(&tx, &render_id)? {
+                let photos = fitting_refund(&tx, &share, &why, bounds)?;
+                if photos > 0 {
+                    tx.execute(
+                        "INSERT INTO ledger (reservation, subject, kind, amount, render_ids, at, what) \
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                        params![
+                            share.reservation,
+                            share.subject,
+                            share.kind.as_str(),
+                            -(photos as i64),
+                            render_id,
+                            share.at,
+                            why
+                        ],
+                    )?;
+                    refunded = true;
+                }
+            }
             tx.commit()?;
-            Ok(refunded > 0)
+            Ok(refunded)
         })
         .await
     }
@@ -313,12 +329,7 @@ fn levels_reached(
     defaults: Limits,
     period_start: i64,
 ) -> rusqlite::Result<Result<Vec<LevelReached>, Reserved>> {
-    let own = tx
-        .query_row("SELECT staging, image_editing FROM allowances WHERE subject = ?1", params![subject], |row| {
-            Ok(SubjectAllowance::from_stored(row.get(0)?, row.get(1)?))
-        })
-        .optional()?
-        .unwrap_or_default();
+    let own = own_allowance(tx, subject)?;
     let mut reached = Vec::new();
     for (kind, photos) in cost.parts() {
         let Some(limit) = own.get(kind).limit(defaults.get(kind)) else { continue };
@@ -334,4 +345,52 @@ fn levels_reached(
         reached.extend(LevelReached::by_charge(kind, used, photos, limit));
     }
     Ok(Ok(reached))
+}
+
+/// Each of `render_id`'s charges' share that still stands (never given back), with when it was charged.
+fn standing_shares(tx: &Connection, render_id: &str) -> rusqlite::Result<Vec<StandingShare>> {
+    tx.prepare_cached(
+        "SELECT c.reservation, l.subject, c.kind, c.photos, l.at \
+         FROM render_charges c \
+         JOIN ledger l ON l.reservation = c.reservation AND l.kind = c.kind AND l.amount > 0 \
+         WHERE c.render_id = ?1 AND c.photos > 0 AND NOT EXISTS (SELECT 1 FROM ledger r \
+             WHERE r.reservation = c.reservation AND r.kind = c.kind AND r.amount < 0 \
+             AND r.render_ids IN (c.render_id, l.render_ids))",
+    )?
+    .query_map(params![render_id], |row| {
+        let kind: String = row.get(2)?;
+        Ok(StandingShare {
+            reservation: row.get(0)?,
+            subject: row.get(1)?,
+            kind: UsageKind::parse(&kind).unwrap_or(UsageKind::Staging),
+            photos: row.get::<_, i64>(3)?.max(0) as u64,
+            at: row.get(4)?,
+        })
+    })?
+    .collect()
+}
+
+/// How much of `share` may be given back: what fits its subject's allowance of its kind less what refunds saying
+/// `why` gave back in its period (`RefundBounds`).
+fn fitting_refund(tx: &Connection, share: &StandingShare, why: &str, bounds: RefundBounds) -> rusqlite::Result<u64> {
+    let own = own_allowance(tx, &share.subject)?;
+    let Some(limit) = own.get(share.kind).limit(bounds.defaults.get(share.kind)) else { return Ok(share.photos) };
+    let period = bounds.period.containing(share.at);
+    let given: i64 = tx.query_row(
+        "SELECT COALESCE(-SUM(amount), 0) FROM ledger \
+         WHERE subject = ?1 AND kind = ?2 AND amount < 0 AND what = ?3 AND at >= ?4 AND at < ?5",
+        params![share.subject, share.kind.as_str(), why, period.start, period.end],
+        |row| row.get(0),
+    )?;
+    Ok(RefundBounds::fitting(share.photos, Some(limit), given.max(0) as u64))
+}
+
+/// `subject`'s own allowance, as `vstage allowance set` stored it (all `Default` without one).
+fn own_allowance(tx: &Connection, subject: &str) -> rusqlite::Result<SubjectAllowance> {
+    Ok(tx
+        .query_row("SELECT staging, image_editing FROM allowances WHERE subject = ?1", params![subject], |row| {
+            Ok(SubjectAllowance::from_stored(row.get(0)?, row.get(1)?))
+        })
+        .optional()?
+        .unwrap_or_default())
 }

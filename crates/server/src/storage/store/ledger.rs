@@ -125,6 +125,34 @@ pub struct RenderCharge {
     pub stands: bool,
 }
 
+/// What bounds the refunds of failed renders: each period, a subject is given back at most its allowance of a
+/// kind (its own, else `defaults`) for renders the service failed, so an agent whose photos the service fails (and
+/// may bill the account for) draws at most twice its allowance from the account; a kind without a limit is not
+/// bounded (nothing of it is ever refused). Refunds of calls the service refused are never bounded: nothing was made.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RefundBounds {
+    pub defaults: Limits,
+    pub period: crate::allowance::AllowancePeriod,
+}
+
+impl RefundBounds {
+    /// Of `photos` to give back, what fits `limit` (`None`: no limit) when `given` were given back already.
+    pub fn fitting(photos: u64, limit: Option<u64>, given: u64) -> u64 {
+        limit.map_or(photos, |limit| photos.min(limit.saturating_sub(given)))
+    }
+}
+
+/// A render's share of a charge that still stands, to be given back when the service failed the render.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StandingShare {
+    pub reservation: String,
+    pub subject: String,
+    pub kind: UsageKind,
+    pub photos: u64,
+    /// When it was charged: the refund counts in that period.
+    pub at: i64,
+}
+
 /// Whether a render whose variations `failed` all failed is failed whole, by what was added to it (each
 /// addition's variation ids, `None` while its answer is awaited): every variation added is among them.
 pub fn failed_whole(added: &[Option<String>], failed: &[String]) -> bool {
@@ -224,8 +252,15 @@ pub trait Ledger: Send + Sync {
     /// Gives back what render `render_id` cost, its creation's share (its own in a bulk creation) and what was
     /// added to it, each once and in the period it was charged in, saying why, when the service failed all of it:
     /// `failed` (the ids of its variations, every one failed) holds every variation added to it, and no addition's
-    /// answer is still awaited. True when it gave back.
-    async fn refund_render(&self, render_id: &str, failed: &[String], why: &str) -> Result<bool, ServerError>;
+    /// answer is still awaited; within `bounds` (of the refunds saying `why` in each charge's period). True when
+    /// it gave back.
+    async fn refund_render(
+        &self,
+        render_id: &str,
+        failed: &[String],
+        why: &str,
+        bounds: RefundBounds,
+    ) -> Result<bool, ServerError>;
     async fn set_allowance(&self, subject: &str, allowance: SubjectAllowance) -> Result<(), ServerError>;
     /// The subjects' own allowances, by subject: `subject`'s alone, or everyone's for `None`.
     async fn allowances(&self, subject: Option<&str>) -> Result<Vec<(String, SubjectAllowance)>, ServerError>;
