@@ -47,7 +47,8 @@ struct Chosen {
     facts: Facts,
     /// The kept image (`render/variation/file`).
     photo: String,
-    /// The render's photo, as the service names it.
+    /// The photo the chosen image was made from: the render's, as the service names it (for a multi-view render's
+    /// later images, which the service does not name, the view its creation named through this server).
     photographed: Option<String>,
     /// Whether the service drew its own "virtually staged" watermark into the result.
     service_watermarked: bool,
@@ -182,13 +183,17 @@ impl Recorder {
         kept.keep_now(subject.as_str(), render_id, &variation.id, variation.kind.as_ref(), result).await?;
         let index = request.image_index;
         let photo = kept.kept_file(render_id, &variation.id, index, "url").await?.ok_or_else(not_kept)?;
+        let photographed = match index {
+            0 => render.image_url,
+            view => self.disclosures.store.photo_of(render_id, view).await?,
+        };
         Ok(Chosen {
             render_id: render_id.to_string(),
             variation_id: variation.id.clone(),
             index,
             facts: Facts::of(variation),
             photo,
-            photographed: render.image_url,
+            photographed,
             service_watermarked: service_watermarked(variation),
             staged_outdoors: staged_outdoors(variation.config.as_ref()),
         })
@@ -242,16 +247,17 @@ impl Recorder {
         })
     }
 
-    /// The original photo kept with the variation (once per variation), stripped of its own metadata.
+    /// The original photo kept with the variation's chosen image (once per image: a multi-view render's images
+    /// have a photo each), stripped of its own metadata.
     async fn keep_original(
         &self,
         subject: &Subject,
         chosen: &Chosen,
         named: Option<&str>,
     ) -> Result<String, ServerError> {
-        let (render_id, variation_id) = (chosen.render_id.as_str(), chosen.variation_id.as_str());
+        let (render_id, variation_id, index) = (chosen.render_id.as_str(), chosen.variation_id.as_str(), chosen.index);
         let kept = &self.disclosures.kept;
-        if let Some(file) = kept.kept_file(render_id, variation_id, 0, ORIGINAL).await? {
+        if let Some(file) = kept.kept_file(render_id, variation_id, index, ORIGINAL).await? {
             return Ok(file);
         }
         // The service's word first; the widget's only for a service that does not say.
@@ -263,7 +269,9 @@ impl Recorder {
         })?;
         let original = kept.original_at(address).await?;
         let extension = original.format.trim_start_matches("image/").replace("jpeg", "jpg");
-        let (file, cleaned) = (format!("{ORIGINAL}.{extension}"), original.bytes);
+        // The first image's names are those of a render of one photo.
+        let prefix = if index == 0 { String::new() } else { format!("{index}-") };
+        let (file, cleaned) = (format!("{prefix}{ORIGINAL}.{extension}"), original.bytes);
         let decoding = cleaned.clone();
         let _turn = self.disclosures.decoding.acquire().await.map_err(|e| ServerError::Internal(e.to_string()))?;
         let for_screens = tokio::task::spawn_blocking(move || {
@@ -273,10 +281,11 @@ impl Recorder {
         .await
         .map_err(|e| ServerError::Internal(format!("making the original's copy for screens stopped: {e}")))?
         .map_err(ServerError::BadRequest)?;
-        let record = kept_file(subject, render_id, variation_id, 0, ORIGINAL, &file, cleaned.len());
+        let record = kept_file(subject, render_id, variation_id, index, ORIGINAL, &file, cleaned.len());
         kept.add_file(subject.as_str(), record, cleaned).await?;
-        let screens = "original-1280.jpg";
-        let record = kept_file(subject, render_id, variation_id, 0, ORIGINAL_FOR_SCREENS, screens, for_screens.len());
+        let screens = format!("{prefix}original-1280.jpg");
+        let (role, size) = (ORIGINAL_FOR_SCREENS, for_screens.len());
+        let record = kept_file(subject, render_id, variation_id, index, role, &screens, size);
         kept.add_file(subject.as_str(), record, for_screens.into()).await?;
         Ok(format!("{render_id}/{variation_id}/{file}"))
     }

@@ -464,3 +464,44 @@ async fn maar_refuses_a_staged_exterior_and_puts_the_disclosure_in_the_agents_re
     );
     assert_eq!(csv[1][8..14], ["maar", "en", "", "", "", "One or more photo(s) was virtually staged."], "{csv:?}");
 }
+
+#[tokio::test]
+async fn each_image_of_a_multi_view_result_is_disclosed_beside_its_own_photo() {
+    let server = TestApp::with_tokens(&[]).await;
+    let alice = server.token("alice");
+    let views = [server.sample_url("living-empty.jpg").await, server.sample_url("living-furnished.jpg").await];
+    let render = json!({"image_urls": views, "variation_count": 1, "wait_for_completion": true,
+                        "config": {"type": "staging", "add_furniture": {"room_type": "living", "style": "coastal"}}});
+    let (status, created) = server.ask(Method::POST, "/api/v2/renders").bearer(&alice).json(&render).answer().await;
+    assert_eq!(status, 200, "{created}");
+    let variation_id = &created["variations"]["items"][0]["id"];
+    for (index, view) in views.iter().enumerate().rev() {
+        let choice = json!({"render_id": created["id"], "variation_id": variation_id, "image_index": index});
+        let (status, record) = disclose(&server, &alice, choice).await;
+        assert_eq!(status, 200, "{record}");
+        let photo = image::load_from_memory(&get(view).await.bytes().await.unwrap()).unwrap().to_rgb8();
+        let kept = get(record["original_url"].as_str().unwrap()).await.bytes().await.unwrap();
+        let original = image::load_from_memory(&kept).unwrap().to_rgb8();
+        assert!(original == photo, "image {index}'s original is the photo it was made from, {view}");
+        assert_eq!(record["replaces"].as_str(), Some(view.as_str()), "{record}");
+        #[cfg(feature = "content-credentials")]
+        {
+            let image = get(record["url"].as_str().unwrap()).await.bytes().await.unwrap();
+            let reader = read(&image, None);
+            let manifest = reader.active_manifest().unwrap();
+            let parent = manifest.ingredients().iter().find(|one| *one.relationship() == Relationship::ParentOf);
+            let named = parent.and_then(|one| one.metadata()).and_then(|meta| meta.get_field("vstage.original_sha256"));
+            let expected = hex::encode(Sha256::digest(&kept));
+            assert_eq!(
+                named.and_then(Value::as_str),
+                Some(expected.as_str()),
+                "image {index}'s credentials name its own"
+            );
+        }
+        // the page shows that photo too
+        let page = get(record["disclosure_url"].as_str().unwrap()).await.text().await.unwrap();
+        let (path, _) =
+            record["original_url"].as_str().unwrap().strip_prefix(&server.url).unwrap().split_once('?').unwrap();
+        assert!(page.contains(path), "the page links {path}: {page}");
+    }
+}

@@ -43,6 +43,7 @@ use crate::proxy::answer::JsonCheck;
 use crate::proxy::call::{Call, Incoming, Operation, Outbound};
 use crate::results::kept::KeptResults;
 use crate::storage::ownership::{Creation, Kind, Ownership};
+use crate::storage::store::RenderPhoto;
 use crate::upstream::Upstream;
 use crate::upstream::http_client::{Answer, CallFailure, HttpClient, Outgoing};
 
@@ -440,7 +441,18 @@ impl Proxy {
         // The photos first: a result kept as soon as its owner is known names the photo it was made from.
         let photos = photos_of(call);
         if photos.len() == ids.len() {
-            let photos: Vec<(String, String)> = ids.iter().cloned().zip(photos).collect();
+            let photos: Vec<RenderPhoto> = ids
+                .iter()
+                .zip(photos)
+                .flat_map(|(render_id, views)| {
+                    let numbered = views.into_iter().enumerate();
+                    numbered.map(|(view, address)| RenderPhoto {
+                        render_id: render_id.clone(),
+                        view: view as u32,
+                        address,
+                    })
+                })
+                .collect();
             self.state.ownership.record_photos(&photos).await?;
         }
         // The references before the owners too: the events recorded with them carry the render's references.
@@ -529,11 +541,13 @@ fn each_made(made: Vec<String>, costs: Vec<Cost>) -> Vec<(String, Cost)> {
     made.into_iter().enumerate().map(|(index, id)| (id, if index == 0 { whole } else { Cost::NONE })).collect()
 }
 
-/// The photo of each render a creation makes, in the order the service names them (none for other calls).
-fn photos_of(call: &Call) -> Vec<String> {
+/// The photos of each render a creation makes (a multi-view render's views in order), in the order the service
+/// names the renders (none for other calls).
+fn photos_of(call: &Call) -> Vec<Vec<String>> {
     match call {
-        Call::CreateRender(body) => vec![body.image_url.clone()],
-        Call::CreateRenders(body) => body.renders.iter().map(|render| render.image_url.clone()).collect(),
+        Call::CreateRender(body) if body.image_urls.len() > 1 => vec![body.image_urls.clone()],
+        Call::CreateRender(body) => vec![vec![body.image_url.clone()]],
+        Call::CreateRenders(body) => body.renders.iter().map(|render| vec![render.image_url.clone()]).collect(),
         _ => Vec::new(),
     }
 }

@@ -12,8 +12,8 @@ use super::postgres::Postgres;
 use super::sqlite::Sqlite;
 use super::store::{
     AddedTo, ClaimReporter, Creation, Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LedgerRow,
-    LevelReached, LevelReports, Limits, RefundBounds, RenderShare, Reservation, Reserved, Setting, SignerRecord, Store,
-    StoredEvent, SubjectAllowance, UploadRecord,
+    LevelReached, LevelReports, Limits, RefundBounds, RenderPhoto, RenderShare, Reservation, Reserved, Setting,
+    SignerRecord, Store, StoredEvent, SubjectAllowance, UploadRecord,
 };
 use super::store::{CapReached, RecordsCap};
 use crate::live::webhooks::SEEN_FOR_MS;
@@ -187,13 +187,25 @@ async fn events_wait_for_their_owner_and_replay_in_order() {
 #[tokio::test]
 async fn a_renders_photo_is_kept_as_its_creation_first_named_it() {
     on_both(|store| async move {
-        assert_eq!(store.photo_of("rnd_a").await.unwrap(), None);
-        let photos = [("rnd_a".to_string(), "https://photos.example/a.jpg".to_string())];
-        store.record_photos(&photos).await.unwrap();
-        let retried = [("rnd_a".to_string(), "https://photos.example/other.jpg".to_string())];
-        store.record_photos(&retried).await.unwrap();
-        assert_eq!(store.photo_of("rnd_a").await.unwrap().as_deref(), Some("https://photos.example/a.jpg"));
+        let photo = |render: &str, view, address: &str| RenderPhoto {
+            render_id: render.into(),
+            view,
+            address: format!("https://photos.example/{address}"),
+        };
+        assert_eq!(store.photo_of("rnd_a", 0).await.unwrap(), None);
+        store.record_photos(&[photo("rnd_a", 0, "a.jpg")]).await.unwrap();
+        store.record_photos(&[photo("rnd_a", 0, "other.jpg")]).await.unwrap();
+        assert_eq!(store.photo_of("rnd_a", 0).await.unwrap().as_deref(), Some("https://photos.example/a.jpg"));
         store.record_photos(&[]).await.unwrap();
+        // a multi-view render's views, each by its place
+        let views = [photo("rnd_m", 0, "front.jpg"), photo("rnd_m", 1, "side.jpg"), photo("rnd_m", 2, "back.jpg")];
+        store.record_photos(&views).await.unwrap();
+        store.record_photos(&[photo("rnd_m", 1, "other.jpg")]).await.unwrap();
+        for view in &views {
+            assert_eq!(store.photo_of("rnd_m", view.view).await.unwrap().as_ref(), Some(&view.address));
+        }
+        assert_eq!(store.photo_of("rnd_m", 3).await.unwrap(), None);
+        assert_eq!(store.photo_of("rnd_a", 1).await.unwrap(), None);
         // A delivery that names a creation before its answer is recorded adopts the creation's photo too.
         let photo = Some("https://photos.example/b.jpg");
         let creation = Creation {
@@ -207,7 +219,7 @@ async fn a_renders_photo_is_kept_as_its_creation_first_named_it() {
         store.record_creation(&creation, 1_000).await.unwrap();
         let named = Delivery { creation: Some("crt_b".into()), ..delivery("rnd_b", "{b}", 2_000) };
         assert_eq!(store.receive_delivery(named).await.unwrap().unwrap().subject, "alice");
-        assert_eq!(store.photo_of("rnd_b").await.unwrap().as_deref(), photo);
+        assert_eq!(store.photo_of("rnd_b", 0).await.unwrap().as_deref(), photo);
     })
     .await;
 }

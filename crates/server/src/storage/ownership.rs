@@ -6,8 +6,8 @@ use std::sync::Arc;
 use vstage_api::host_reference::HostReference;
 
 use super::outbox::OutboxEntry;
-use super::store::Store;
 pub use super::store::{Creation, Kind, OwnedPage};
+use super::store::{RenderPhoto, Store};
 use crate::error::ServerError;
 
 #[derive(Debug, Clone)]
@@ -38,7 +38,7 @@ impl Ownership {
     }
 
     /// Records each render's photo, `(render id, address)`.
-    pub async fn record_photos(&self, photos: &[(String, String)]) -> Result<(), ServerError> {
+    pub async fn record_photos(&self, photos: &[RenderPhoto]) -> Result<(), ServerError> {
         self.store.record_photos(photos).await
     }
 

@@ -130,10 +130,10 @@ impl KeptResults {
             Some(_) => self.used_by(subject).await?,
             None => 0,
         };
-        let original = self.original_of(render_id).await;
         let mut adding = 0u64;
         for source in sources {
             let fetched = self.fetcher.fetch(&source.url).await?;
+            let original = self.original_of(render_id, u32::try_from(source.index).unwrap_or(u32::MAX)).await;
             let bytes = self.marked(fetched, kind, &source.file(), original.as_ref()).await?;
             adding += bytes.len() as u64;
             if self.limits.quota.is_some_and(|quota| used + adding > quota) {

@@ -16,8 +16,8 @@ pub(super) struct Signing {
     uploads: Arc<Uploads>,
     /// `{public_url}/api/uploads/`, which this server's own uploads start with.
     own_uploads: String,
-    /// The last render's photo read, by render: a render's variations are kept one after another, each naming it.
-    last_original: Mutex<Option<(String, Original)>>,
+    /// The last photo read, by render and view: a render's variations are kept one after another, each naming it.
+    last_original: Mutex<Option<((String, u32), Original)>>,
 }
 
 /// The photo a render was made from, as kept: its media type and bytes without metadata of its own.
@@ -59,24 +59,25 @@ impl KeptResults {
         Ok(Original { format: format.to_mime_type(), bytes })
     }
 
-    /// The photo `render_id` was made from, when its creation went through this server and it can be read now
-    /// (read once for a render's variations kept one after another).
-    pub(super) async fn original_of(&self, render_id: &str) -> Option<Original> {
+    /// The photo `render_id`'s images of `view` were made from (0 but for a multi-view render's later views), when
+    /// its creation went through this server and it can be read now (read once for a render's variations kept one
+    /// after another).
+    pub(super) async fn original_of(&self, render_id: &str, view: u32) -> Option<Original> {
+        let key = (render_id.to_string(), view);
         let last = |signing: &Signing| signing.last_original.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        let remembered = self.signing.as_ref().and_then(last).filter(|(render, _)| render == render_id);
+        let remembered = self.signing.as_ref().and_then(last).filter(|(of, _)| *of == key);
         if let Some((_, original)) = remembered {
             return Some(original);
         }
-        let original = self.read_original_of(render_id).await?;
+        let original = self.read_original_of(render_id, view).await?;
         if let Some(signing) = &self.signing {
-            *signing.last_original.lock().unwrap_or_else(|p| p.into_inner()) =
-                Some((render_id.into(), original.clone()));
+            *signing.last_original.lock().unwrap_or_else(|p| p.into_inner()) = Some((key, original.clone()));
         }
         Some(original)
     }
 
-    async fn read_original_of(&self, render_id: &str) -> Option<Original> {
-        let address = match self.store.photo_of(render_id).await {
+    async fn read_original_of(&self, render_id: &str, view: u32) -> Option<Original> {
+        let address = match self.store.photo_of(render_id, view).await {
             Ok(address) => address?,
             Err(error) => {
                 tracing::warn!(%error, render_id, "the render's photo could not be looked up");

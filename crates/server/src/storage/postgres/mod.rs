@@ -29,8 +29,8 @@ use vstage_api::board::{Board, BoardRender};
 use super::outbox::OutboxEntry;
 use super::store::{
     ClaimReporter, Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LedgerRow, LevelReached, LevelReports,
-    Limits, LogBounds, OwnedPage, REFERENCES_AWAITED_MS, Reservation, Reserved, Store, StoredEvent, SubjectAllowance,
-    UploadRecord, board_full, not_a_cursor, reference_json, reference_of_json,
+    Limits, LogBounds, OwnedPage, REFERENCES_AWAITED_MS, RenderPhoto, Reservation, Reserved, Store, StoredEvent,
+    SubjectAllowance, UploadRecord, board_full, not_a_cursor, reference_json, reference_of_json,
 };
 use crate::error::ServerError;
 use crate::metrics::PoolState;
@@ -55,6 +55,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/0010_disclosures_by_variation.sql"),
     include_str!("../../../migrations/postgres/0011_host_references.sql"),
     include_str!("../../../migrations/postgres/0012_awaited_references.sql"),
+    include_str!("../../../migrations/postgres/0013_render_views.sql"),
 ];
 
 pub struct Postgres {

@@ -117,30 +117,45 @@ impl OwnerRecords for Postgres {
         .await
     }
 
-    async fn record_photos(&self, photos: &[(String, String)]) -> Result<(), ServerError> {
-        let (ids, addresses): (Vec<String>, Vec<String>) = photos.iter().cloned().unzip();
+    async fn record_photos(&self, photos: &[RenderPhoto]) -> Result<(), ServerError> {
+        let (first, later): (Vec<&RenderPhoto>, Vec<&RenderPhoto>) = photos.iter().partition(|photo| photo.view == 0);
+        let ids = |photos: &[&RenderPhoto]| photos.iter().map(|photo| photo.render_id.clone()).collect::<Vec<_>>();
+        let addresses = |photos: &[&RenderPhoto]| photos.iter().map(|photo| photo.address.clone()).collect::<Vec<_>>();
+        let (first_ids, first_addresses) = (ids(&first), addresses(&first));
+        let (later_ids, later_addresses) = (ids(&later), addresses(&later));
+        let views: Vec<i64> = later.iter().map(|photo| i64::from(photo.view)).collect();
         self.run(move |pool| async move {
-            pool.get()
-                .await?
-                .execute(
-                    "INSERT INTO render_photos (render_id, address)
-                     SELECT * FROM unnest($1::TEXT[], $2::TEXT[]) ON CONFLICT DO NOTHING",
-                    &[&ids, &addresses],
-                )
-                .await?;
+            let mut client = pool.get().await?;
+            let tx = client.transaction().await?;
+            tx.execute(
+                "INSERT INTO render_photos (render_id, address)
+                 SELECT * FROM unnest($1::TEXT[], $2::TEXT[]) ON CONFLICT DO NOTHING",
+                &[&first_ids, &first_addresses],
+            )
+            .await?;
+            tx.execute(
+                "INSERT INTO render_views (render_id, view_index, address)
+                 SELECT * FROM unnest($1::TEXT[], $2::BIGINT[], $3::TEXT[]) ON CONFLICT DO NOTHING",
+                &[&later_ids, &views, &later_addresses],
+            )
+            .await?;
+            tx.commit().await?;
             Ok(())
         })
         .await
     }
 
-    async fn photo_of(&self, render_id: &str) -> Result<Option<String>, ServerError> {
-        let render_id = render_id.to_string();
+    async fn photo_of(&self, render_id: &str, view: u32) -> Result<Option<String>, ServerError> {
+        let (render_id, view) = (render_id.to_string(), i64::from(view));
         self.run(move |pool| async move {
-            let row = pool
-                .get()
-                .await?
-                .query_opt("SELECT address FROM render_photos WHERE render_id = $1", &[&render_id])
-                .await?;
+            let client = pool.get().await?;
+            let row = match view {
+                0 => client.query_opt("SELECT address FROM render_photos WHERE render_id = $1", &[&render_id]).await?,
+                _ => {
+                    let sql = "SELECT address FROM render_views WHERE render_id = $1 AND view_index = $2";
+                    client.query_opt(sql, &[&render_id, &view]).await?
+                }
+            };
             Ok(row.map(|row| row.get(0)))
         })
         .await

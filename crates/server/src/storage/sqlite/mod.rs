@@ -25,8 +25,8 @@ use vstage_api::usage::UsageKind;
 use super::outbox::OutboxEntry;
 use super::store::{
     ClaimReporter, Delivery, DisclosureCursor, DisclosureRecord, KeptFile, Kind, LedgerRow, LevelReached, LevelReports,
-    Limits, LogBounds, OwnedPage, REFERENCES_AWAITED_MS, Reservation, Reserved, Store, StoredEvent, SubjectAllowance,
-    UploadRecord, board_full, not_a_cursor, reference_json, reference_of_json,
+    Limits, LogBounds, OwnedPage, REFERENCES_AWAITED_MS, RenderPhoto, Reservation, Reserved, Store, StoredEvent,
+    SubjectAllowance, UploadRecord, board_full, not_a_cursor, reference_json, reference_of_json,
 };
 use crate::error::ServerError;
 
@@ -60,6 +60,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/sqlite/0015_disclosures_by_variation.sql"),
     include_str!("../../../migrations/sqlite/0016_host_references.sql"),
     include_str!("../../../migrations/sqlite/0017_awaited_references.sql"),
+    include_str!("../../../migrations/sqlite/0018_render_views.sql"),
 ];
 
 impl Sqlite {

@@ -102,15 +102,21 @@ impl OwnerRecords for Sqlite {
         .await
     }
 
-    async fn record_photos(&self, photos: &[(String, String)]) -> Result<(), ServerError> {
+    async fn record_photos(&self, photos: &[RenderPhoto]) -> Result<(), ServerError> {
         let photos = photos.to_vec();
         self.run(move |db| {
             let tx = db.transaction()?;
-            for (render_id, address) in &photos {
-                tx.execute(
-                    "INSERT OR IGNORE INTO render_photos (render_id, address) VALUES (?1, ?2)",
-                    params![render_id, address],
-                )?;
+            for RenderPhoto { render_id, view, address } in &photos {
+                match view {
+                    0 => tx.execute(
+                        "INSERT OR IGNORE INTO render_photos (render_id, address) VALUES (?1, ?2)",
+                        params![render_id, address],
+                    )?,
+                    view => tx.execute(
+                        "INSERT OR IGNORE INTO render_views (render_id, view_index, address) VALUES (?1, ?2, ?3)",
+                        params![render_id, view, address],
+                    )?,
+                };
             }
             tx.commit()?;
             Ok(())
@@ -118,11 +124,24 @@ impl OwnerRecords for Sqlite {
         .await
     }
 
-    async fn photo_of(&self, render_id: &str) -> Result<Option<String>, ServerError> {
+    async fn photo_of(&self, render_id: &str, view: u32) -> Result<Option<String>, ServerError> {
         let render_id = render_id.to_string();
         self.run(move |db| {
-            let sql = "SELECT address FROM render_photos WHERE render_id = ?1";
-            Ok(db.query_row(sql, params![render_id], |row| row.get(0)).optional()?)
+            let found = match view {
+                0 => db
+                    .query_row("SELECT address FROM render_photos WHERE render_id = ?1", params![render_id], |row| {
+                        row.get(0)
+                    })
+                    .optional()?,
+                view => db
+                    .query_row(
+                        "SELECT address FROM render_views WHERE render_id = ?1 AND view_index = ?2",
+                        params![render_id, view],
+                        |row| row.get(0),
+                    )
+                    .optional()?,
+            };
+            Ok(found)
         })
         .await
     }

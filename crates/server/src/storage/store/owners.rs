@@ -64,6 +64,15 @@ pub struct Creation<'a> {
     pub references_differ: bool,
 }
 
+/// A photo a render was made from, at the address its creation named: `view` 0, or for a multi-view render the
+/// place of the photo in its `image_urls` (a result's image `image_index` is of view `image_index`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderPhoto {
+    pub render_id: String,
+    pub view: u32,
+    pub address: String,
+}
+
 /// How long a render adopted by a delivery before its creation's answer awaits its own references (a bulk
 /// creation's, `Creation::references_differ`), and the host's webhooks about it with them: the longest a creation
 /// waits for its answer (direct-sync's ten minutes), and a minute. Past it they go without.
@@ -96,11 +105,11 @@ pub trait OwnerRecords: Send + Sync {
     /// Remembers that `subject` started a creation of `kind` named `creation`, before it is sent to the service,
     /// with the photo of the one render it makes (a delivery adopting the render adopts the photo too).
     async fn record_creation(&self, creation: &Creation<'_>, now: i64) -> Result<(), ServerError>;
-    /// Records each render's photo, `(render id, the address its creation named)` (a retried record changes
-    /// nothing).
-    async fn record_photos(&self, photos: &[(String, String)]) -> Result<(), ServerError>;
-    /// The address of the photo `render_id` was made from, when it was created through this server.
-    async fn photo_of(&self, render_id: &str) -> Result<Option<String>, ServerError>;
+    /// Records the renders' photos as their creations named them (a retried record changes nothing).
+    async fn record_photos(&self, photos: &[RenderPhoto]) -> Result<(), ServerError>;
+    /// The address of the photo `render_id` was made from (its view `view`: 0 but for a multi-view render's
+    /// later photos), when it was created through this server.
+    async fn photo_of(&self, render_id: &str, view: u32) -> Result<Option<String>, ServerError>;
     /// Records each render's references from the host (a retried record changes nothing: they never change); a
     /// render that awaited them awaits no more, and the host's webhooks held for them are due.
     async fn record_references(&self, references: &[(String, HostReference)]) -> Result<(), ServerError>;
