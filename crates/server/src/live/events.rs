@@ -181,11 +181,11 @@ pub async fn stream(
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ServerError> {
     let slot = events.streams.enter(subject.as_str())?;
-    let resume_from = headers
-        .get("last-event-id")
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.trim().parse::<i64>().ok())
-        .or(query.last_event_id);
+    // An id this server never gave (not a number) resumes from nothing it has: the stream says to start again.
+    let resume_from = match headers.get("last-event-id") {
+        Some(value) => Some(value.to_str().ok().and_then(|value| value.trim().parse::<i64>().ok()).unwrap_or(-1)),
+        None => query.last_event_id,
+    };
     // Subscribe before reading the log, so nothing falls between the two.
     let live = events.live.subscribe();
     let bounds = events.log_bounds().await?;

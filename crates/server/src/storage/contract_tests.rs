@@ -1203,3 +1203,23 @@ async fn failed_renders_give_back_at_most_the_allowance_each_period() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_claimed_event_stays_in_the_log_as_long_as_those_before_it() {
+    on_both(|store| async move {
+        // waiting for its owner since 1_000, while an owned one arrives at 2_000
+        store.receive_delivery(delivery("rnd_w", "{waiting}", 1_000)).await.unwrap().unwrap();
+        store.record_owners(Kind::Render, &["rnd_a".into(), "rnd_w".into()], "alice", &[]).await.unwrap();
+        let owned = store.receive_delivery(delivery("rnd_a", "{owned}", 2_000)).await.unwrap().unwrap();
+        let claimed = store.claim_events(&["Render:rnd_w".into()], "alice", None).await.unwrap();
+        assert_eq!(claimed.len(), 1);
+        assert!(claimed[0].id > owned.id, "after every id given so far");
+        // The window passes the waiting event's arrival, not the owned one's: what it drops is below what it keeps.
+        let later = Delivery { events_since: 1_500, ..delivery("rnd_a", "{later}", 3_000) };
+        store.receive_delivery(later).await.unwrap().unwrap();
+        let resumed = store.events_since("alice", owned.id, 10).await.unwrap();
+        assert!(resumed.iter().any(|event| event.id == claimed[0].id), "a resume past the owned one gets it");
+        assert!(store.event_log_bounds().await.unwrap().dropped_through <= owned.id);
+    })
+    .await;
+}

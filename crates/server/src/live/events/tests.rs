@@ -115,8 +115,11 @@ async fn a_resume_from_before_the_kept_window_is_told_to_reset() {
     // one that saw the first misses nothing that was dropped
     let next = resume("1").await.expect("the second event");
     assert_eq!((next.event.as_deref(), next.id.as_deref()), (Some("done"), Some("2")));
-    // an id this log never gave (another server's, or before its data was cleared)
+    // an id this log never gave (another server's, or before its data was cleared), or no id at all
     assert_eq!(resume("99").await.expect("a reset").event.as_deref(), Some("reset"));
+    for never_given in ["abc", "9223372036854775808", "-"] {
+        assert_eq!(resume(never_given).await.expect("a reset").event.as_deref(), Some("reset"), "{never_given}");
+    }
 }
 
 #[tokio::test]

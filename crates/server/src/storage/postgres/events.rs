@@ -123,8 +123,12 @@ impl EventLog for Postgres {
                     waiting.iter().map(|row| (row.get(0), row.get(1), row.get(2), row.get(3))).collect();
                 waiting.sort_by_key(|(old_id, ..)| *old_id);
                 // Stored again under new ids from the counter, after every id given so far: a stream or a resume
-                // that is past their old ids still gets them.
+                // that is past their old ids still gets them. Received no earlier than the newest before them, so
+                // the log stays in order of both (what the window drops is always below the ids it keeps).
+                let newest = "SELECT COALESCE(MAX(received_at), 0)::BIGINT FROM events";
+                let newest_received: i64 = tx.query_one(newest, &[]).await?.get(0);
                 for (_, event_type, data, received_at) in waiting {
+                    let received_at = received_at.max(newest_received);
                     let id: i64 =
                         tx.query_one("UPDATE event_ids SET newest = newest + 1 RETURNING newest", &[]).await?.get(0);
                     tx.execute(

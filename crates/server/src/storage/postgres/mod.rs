@@ -245,10 +245,11 @@ fn read_disclosure(row: &Row) -> DisclosureRecord {
 /// How long `event_feed` waits for its feed to listen before handing it over anyway.
 const FEED_READY: Duration = Duration::from_secs(30);
 
-/// Listens on `CHANNEL` on a connection of its own and sends each announced event (read by its id) to `sender`,
-/// for as long as anyone receives. A lost connection is made again after a second and said in the log; what was
-/// stored meanwhile (after the newest event sent, or the newest stored when it first listened) is read from the log
-/// and sent then, so the streams miss nothing. `first_listen` is told once, when the first LISTEN is acknowledged.
+/// Listens on `CHANNEL` on a connection of its own and sends each announced event (read from the log with any
+/// before it not sent yet) to `sender`, for as long as anyone receives. A lost connection, or a read that failed,
+/// is made again after a second and said in the log; what was stored meanwhile (after the newest event sent, or the
+/// newest stored when it first listened) is read from the log and sent then, so the streams miss nothing.
+/// `first_listen` is told once, when the first LISTEN is acknowledged.
 async fn feed_events(
     config: tokio_postgres::Config,
     pool: Pool,
@@ -282,8 +283,13 @@ async fn feed_events(
                     listened = true;
                     // Before the first listen is told: what is stored after the feed is handed over is either
                     // announced or read back once listening again.
-                    if !caught_up(&pool, &sender, &mut newest_sent).await {
-                        return;
+                    match caught_up(&pool, &sender, &mut newest_sent).await {
+                        Ok(true) => {}
+                        Ok(false) => return,
+                        Err(error) => {
+                            tracing::warn!(%error, "the live events stored meanwhile could not be read; trying again");
+                            break;
+                        }
                     }
                     if let Some(tell) = first_listen.take() {
                         let _ = tell.send(());
@@ -292,14 +298,18 @@ async fn feed_events(
                 message = messages.next() => match message {
                     Some(Ok(AsyncMessage::Notification(notification))) => {
                         let Ok(id) = notification.payload().parse::<i64>() else { continue };
-                        match event_by_id(&pool, id).await {
-                            Ok(Some(event)) => {
-                                if !sent(&sender, event, &mut newest_sent).await {
-                                    return;
-                                }
+                        if newest_sent.is_some_and(|newest| id <= newest) {
+                            continue;
+                        }
+                        // Read on from the newest sent, not by its id: an event a failed read left out comes
+                        // with the next, or when listening again.
+                        match caught_up(&pool, &sender, &mut newest_sent).await {
+                            Ok(true) => {}
+                            Ok(false) => return,
+                            Err(error) => {
+                                tracing::warn!(%error, id, "an announced event could not be read; listening again");
+                                break;
                             }
-                            Ok(None) => {}
-                            Err(error) => tracing::warn!(%error, id, "an announced event could not be read"),
                         }
                     }
                     Some(Ok(_)) => {}
@@ -328,38 +338,30 @@ async fn sent(
     sender.send(event).await.is_ok()
 }
 
-/// Once listening (again): every event stored after the newest sent, a page at a time, is sent on; on the first
-/// listen, with nothing sent yet, the newest stored is where a later catch-up starts (what is stored from now on
-/// is announced). False once nobody receives.
+/// Once listening (again), and on each announcement: every event stored after the newest sent, a page at a time,
+/// is sent on; on the first listen, with nothing sent yet, the newest stored is where a later catch-up starts (what
+/// is stored from now on is announced). False once nobody receives; a failed read is the caller's to listen again
+/// after (nothing after the newest sent is lost: it is read then).
 async fn caught_up(
     pool: &Pool,
     sender: &tokio::sync::mpsc::Sender<StoredEvent>,
     newest_sent: &mut Option<i64>,
-) -> bool {
+) -> Result<bool, ServerError> {
     let Some(mut after) = *newest_sent else {
-        match newest_stored(pool).await {
-            Ok(newest) => *newest_sent = Some(newest),
-            Err(error) => tracing::warn!(%error, "the newest live event could not be read"),
-        }
-        return true;
+        *newest_sent = Some(newest_stored(pool).await?);
+        return Ok(true);
     };
     loop {
-        let missed = match events_after(pool, after).await {
-            Ok(missed) => missed,
-            Err(error) => {
-                tracing::warn!(%error, "the events stored meanwhile could not be read");
-                return true;
-            }
-        };
+        let missed = events_after(pool, after).await?;
         let whole_page = missed.len() as i64 == CATCH_UP_PAGE;
         for event in missed {
             after = event.id;
             if !sent(sender, event, newest_sent).await {
-                return false;
+                return Ok(false);
             }
         }
         if !whole_page {
-            return true;
+            return Ok(true);
         }
     }
 }
@@ -383,10 +385,4 @@ async fn events_after(pool: &Pool, after: i64) -> Result<Vec<StoredEvent>, Serve
 /// The id of the newest event stored (0 before the first).
 async fn newest_stored(pool: &Pool) -> Result<i64, ServerError> {
     Ok(pool.get().await?.query_one("SELECT newest FROM event_ids", &[]).await?.get(0))
-}
-
-async fn event_by_id(pool: &Pool, id: i64) -> Result<Option<StoredEvent>, ServerError> {
-    let row =
-        pool.get().await?.query_opt("SELECT id, subject, event_type, data FROM events WHERE id = $1", &[&id]).await?;
-    Ok(row.as_ref().map(read_event))
 }

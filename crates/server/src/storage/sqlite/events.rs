@@ -75,10 +75,12 @@ impl EventLog for Sqlite {
             let mut claimed = Vec::new();
             {
                 // Claimed events are stored again under new ids, after every id given so far: a stream or a resume
-                // that is past their old ids still gets them.
+                // that is past their old ids still gets them. Received no earlier than the newest before them, so
+                // the log stays in order of both (what the window drops is always below the ids it keeps).
                 let mut moved = tx.prepare_cached(
                     "INSERT INTO events (subject, resource, event_type, data, received_at)
-                     SELECT ?1, resource, event_type, data, received_at FROM events
+                     SELECT ?1, resource, event_type, data,
+                         MAX(received_at, (SELECT COALESCE(MAX(received_at), 0) FROM events)) FROM events
                      WHERE subject = '' AND resource = ?2 ORDER BY id
                      RETURNING id, subject, event_type, data",
                 )?;
