@@ -165,14 +165,16 @@ pub async fn receive(
     if let (Some(hooks), WebhookEvent::Error(_)) = (&receiver.host_webhooks, &event) {
         hooks.wake();
     }
-    // Owned through its creation just now: the events that waited for an owner are its creator's too.
-    if let Some(stored) = stored.as_ref().filter(|stored| address.creation.is_some() && !stored.subject.is_empty()) {
-        receiver.events.claim(vec![resource], &stored.subject).await?;
-    }
     metrics().webhook(if stored.is_some() { "received" } else { "duplicate" });
-    match stored {
-        Some(stored) => receiver.take_in(&event, &stored),
-        None => tracing::debug!("dropped a duplicate webhook delivery"),
+    let Some(stored) = stored else {
+        tracing::debug!("dropped a duplicate webhook delivery");
+        return Ok(acknowledged());
+    };
+    // Its follow-up first: the delivery is stored, and a retry of it would be a duplicate.
+    receiver.take_in(&event, &stored);
+    // Owned through its creation just now: the events that waited for an owner are its creator's too.
+    if address.creation.is_some() && !stored.subject.is_empty() {
+        receiver.events.claim(vec![resource], &stored.subject).await?;
     }
     Ok(acknowledged())
 }
@@ -225,7 +227,9 @@ impl WebhookReceiver {
             creation,
             unowned_subject,
             now,
-            seen_since: now - SEEN_FOR_MS,
+            // Remembered past the oldest delivery taken by as much as one may be dated ahead: never forgotten
+            // while it could be taken again.
+            seen_since: now - SEEN_FOR_MS - AHEAD_MS,
             events_since: now.saturating_sub(window),
             reported: reported(self.host_webhooks.clone(), event, now),
         })
