@@ -12,9 +12,10 @@ use img_parts::{Bytes, ImageEXIF};
 
 use super::{cut_short, no_image, orientation_only_exif, turning, unreadable};
 
-/// The most segments read after the first scan (a progressive JPEG has a few dozen: a scan and its tables at a
-/// time), so that a file of empty segments cannot make a list many times its size.
-const MOST_SEGMENTS_AFTER_THE_FIRST_SCAN: usize = 4096;
+/// The most segments read before the first scan, and after it (a photo has a dozen before, and a progressive JPEG
+/// a few dozen after: a scan and its tables at a time), so that a file of empty segments cannot make a list many
+/// times its size.
+const MOST_SEGMENTS: usize = 4096;
 /// What a JFIF header holds before its thumbnail: identifier, version, units, densities, thumbnail size.
 const JFIF_WITHOUT_THUMBNAIL: usize = 14;
 /// What Adobe's APP14 segment holds (Adobe's technical note 5116): its identifier and five more fields.
@@ -49,6 +50,7 @@ fn keep_a_whole_profile_only(kept: &mut Vec<JpegSegment>) {
 
 /// The JPEG with only what draws it, and its orientation alone as EXIF when it turns the photo.
 pub(super) fn drawing_only(bytes: Bytes) -> Result<Bytes, String> {
+    head_within_bounds(&bytes)?;
     let head = Jpeg::from_bytes(bytes.clone()).map_err(unreadable)?;
     let mut kept = Vec::with_capacity(head.segments().len());
     for segment in head.segments() {
@@ -84,7 +86,7 @@ pub(super) fn drawing_only(bytes: Bytes) -> Result<Bytes, String> {
 fn scans(header: Bytes, data: Bytes, kept: &mut Vec<JpegSegment>) -> Result<(), String> {
     let mut at = scan_end(&data).ok_or_else(cut_short)?;
     kept.push(JpegSegment::new_with_entropy(markers::SOS, header, data.slice(..at)));
-    for _ in 0..MOST_SEGMENTS_AFTER_THE_FIRST_SCAN {
+    for _ in 0..MOST_SEGMENTS {
         let (marker, after) = next_marker(&data, at).ok_or_else(cut_short)?;
         if marker == markers::EOI {
             return Ok(());
@@ -118,10 +120,28 @@ fn contents_at(data: &Bytes, at: usize) -> Result<Bytes, String> {
     Ok(data.slice(at + 2..at + length))
 }
 
+/// Refuses a file with more than `MOST_SEGMENTS` segments before its first scan, walked as `img-parts` reads them
+/// (which lists every one): what else is wrong with it is `img-parts`' to say.
+fn head_within_bounds(bytes: &[u8]) -> Result<(), String> {
+    let mut at = 2; // after the start-of-image marker
+    for _ in 0..MOST_SEGMENTS {
+        let Some((marker, after)) = next_marker(bytes, at) else { return Ok(()) };
+        if matches!(marker, markers::SOS | markers::EOI) {
+            return Ok(());
+        }
+        at = after;
+        if has_length(marker) {
+            let Some(length) = bytes.get(after..after + 2) else { return Ok(()) };
+            at += usize::from(u16::from_be_bytes([length[0], length[1]]));
+        }
+    }
+    Err(too_many_segments())
+}
+
 fn too_many_segments() -> String {
     format!(
-        "The file has more than {MOST_SEGMENTS_AFTER_THE_FIRST_SCAN} segments after its first scan, which no photo \
-         has; export the photo again."
+        "The file has more than {MOST_SEGMENTS} segments before or after its first scan, which no photo has; export \
+         the photo again."
     )
 }
 
@@ -151,14 +171,15 @@ fn has_length(marker: u8) -> bool {
     matches!(marker, markers::SOF0..=markers::SOF15 | markers::SOS..=markers::EXP | markers::APP0..=markers::COM)
 }
 
-/// The segment as kept, when drawing needs it: the frame, Huffman, arithmetic and quantisation tables, the
-/// restart interval, the number of lines, hierarchical frames, the JFIF header (without its thumbnail), the ICC
-/// profile and Adobe's colour transform. Anything else (EXIF, XMP, MPF, FlashPix, IPTC, JUMBF, comments...) goes.
+/// The segment as kept, when drawing needs it: the frame of the kinds browsers and this server decode (baseline,
+/// extended and progressive Huffman), the Huffman and quantisation tables, the restart interval and the number of
+/// lines (each two bytes, as they are), the JFIF header (without its thumbnail), the ICC profile and Adobe's colour
+/// transform. Anything else (EXIF, XMP, MPF, FlashPix, IPTC, JUMBF, comments, and the frames and segments of the
+/// kinds no decoder here reads, which would carry whatever they hold unread) goes.
 fn drawing(marker: u8, contents: &Bytes) -> Option<JpegSegment> {
     let kept = match marker {
-        markers::SOF0..=markers::SOF15 | markers::DQT | markers::DNL | markers::DRI | markers::DHP | markers::EXP => {
-            contents.clone()
-        }
+        markers::SOF0 | markers::SOF1 | markers::SOF2 | markers::DHT | markers::DQT => contents.clone(),
+        markers::DRI | markers::DNL if contents.len() == 2 => contents.clone(),
         markers::APP0 if contents.starts_with(b"JFIF\0") && contents.len() >= JFIF_WITHOUT_THUMBNAIL => {
             let mut header = contents[..JFIF_WITHOUT_THUMBNAIL].to_vec();
             header[12..].fill(0); // a thumbnail of no pixels
@@ -169,6 +190,5 @@ fn drawing(marker: u8, contents: &Bytes) -> Option<JpegSegment> {
         markers::APP14 if contents.starts_with(b"Adobe") && contents.len() >= ADOBE => contents.slice(..ADOBE),
         _ => return None,
     };
-    // JPG (0xC8) is reserved for extensions, not a frame
-    (marker != markers::JPG).then(|| JpegSegment::new_with_contents(marker, kept))
+    Some(JpegSegment::new_with_contents(marker, kept))
 }

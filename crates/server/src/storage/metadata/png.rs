@@ -20,6 +20,12 @@ pub(super) fn drawing_only(bytes: Bytes) -> Result<Bytes, String> {
     }
     let orientation = turning(png.exif());
     png.chunks_mut().retain(|chunk| DRAWING.contains(&&chunk.kind()));
+    // One colour profile, the first (PNG allows no other): the rest go unread, never inflated.
+    let mut profiles = 0;
+    png.chunks_mut().retain(|chunk| {
+        profiles += usize::from(&chunk.kind() == b"iCCP");
+        &chunk.kind() != b"iCCP" || profiles == 1
+    });
     let colour_is_whole = |chunk: &PngChunk| match &chunk.kind() {
         b"iCCP" => profile_of(chunk.contents()).is_some_and(|profile| super::is_icc_profile(&profile)),
         b"sBIT" => chunk.contents().len() <= 4,

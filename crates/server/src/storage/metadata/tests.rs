@@ -191,7 +191,36 @@ fn a_file_of_empty_segments_is_refused_before_it_makes_a_list_many_times_its_siz
     let empty_tables = b"\xFF\xC4\x00\x02".repeat(5000);
     let photo = [&plain[..end], &empty_tables, &plain[end..]].concat();
     let refused = strip(Bytes::from(photo), ImageFormat::Jpeg).unwrap_err();
-    assert!(refused.contains("segments after its first scan"), "{refused}");
+    assert!(refused.contains("segments before or after its first scan"), "{refused}");
+    // before it, where the parser would list every one
+    let empty_exif: &[u8] = b"";
+    let photo = with_segments(&vec![(0xE1, empty_exif); 5000], &[]);
+    let refused = strip(Bytes::from(photo), ImageFormat::Jpeg).unwrap_err();
+    assert!(refused.contains("segments before or after its first scan"), "{refused}");
+    // as many as a photo may have are read
+    let photo = with_segments(&vec![(0xE1, empty_exif); 4000], &[]);
+    assert_eq!(strip(Bytes::from(photo), ImageFormat::Jpeg).unwrap(), with_segments(&[], &[]));
+}
+
+#[test]
+fn segments_no_decoder_here_reads_go_with_what_they_carry() {
+    // a frame of a kind nothing here decodes, an expansion segment, a hierarchical one and a restart interval
+    // longer than its two bytes, each carrying a place
+    let gps: &[u8] = b"Exif\0\0MM\0\x2aGPS 37.7749 -122.4194";
+    let carriers = [(0xCB, gps), (0xDF, gps), (0xDE, gps), (0xDD, &b"\0\0GPS 37.7749"[..]), (0xCC, gps)];
+    let stripped = strip(Bytes::from(with_segments(&carriers, &carriers)), ImageFormat::Jpeg).unwrap();
+    assert_eq!(stripped, with_segments(&[], &[]));
+
+    // PNG: one colour profile, the first; another, even a whole one, is dropped unread (each could inflate to
+    // 16 MiB, and a file could hold thousands)
+    let mut png = Png::from_bytes(Bytes::from(phone_png())).unwrap();
+    let another = [&b"second\0\0"[..], &miniz_oxide::deflate::compress_to_vec_zlib(&icc_profile(), 9)].concat();
+    let at = png.chunks().iter().position(|chunk| &chunk.kind() == b"iCCP").unwrap() + 1;
+    png.chunks_mut().insert(at, img_parts::png::PngChunk::new(*b"iCCP", Bytes::from(another)));
+    let stripped = strip(png.encoder().bytes(), ImageFormat::Png).unwrap();
+    let stripped = Png::from_bytes(stripped).unwrap();
+    assert_eq!(stripped.chunks().iter().filter(|chunk| &chunk.kind() == b"iCCP").count(), 1);
+    assert_eq!(stripped.icc_profile().as_deref(), Some(&icc_profile()[..]), "the first, whole");
 }
 
 /// An animated WebP of one frame (`frame`, 16x12), with XMP naming a place in the file and inside the frame.
