@@ -16,9 +16,9 @@ pub fn run(args: TokenArgs) -> anyhow::Result<()> {
         bail!("--sub must name someone");
     }
     let origin = args.origin.as_deref();
-    match args.jwt {
-        true => println!("{}", secret.mint_jwt(&args.sub, args.ttl, origin)),
-        false => println!("{}", secret.mint(&args.sub, args.ttl, origin)),
-    }
-    Ok(())
+    let token = match args.jwt {
+        true => secret.mint_jwt(&args.sub, args.ttl, origin),
+        false => secret.mint(&args.sub, args.ttl, origin),
+    };
+    super::print_out(&format!("{token}\n"))
 }

@@ -53,7 +53,7 @@ pub async fn run(args: UsageArgs) -> anyhow::Result<()> {
         ReportFormat::Json => serde_json::to_string_pretty(&lines)? + "\n",
         ReportFormat::Csv => csv(&lines)?,
     };
-    print!("{report}");
+    super::print_out(&report)?;
     Ok(())
 }
 
