@@ -65,8 +65,9 @@ pub struct DatabaseArgs {
     /// Where the server and its embedded sandbox keep their data, the SQLite database among it.
     #[arg(long, env = "VSTAGE_DATA_DIR", global = true, default_value = "vstage-data")]
     pub data_dir: PathBuf,
-    /// The database: postgres://user:password@host:5432/name, which several servers share (ownership, the event
-    /// log, boards, kept results); by default SQLite in DATA_DIR, for one server alone.
+    /// The database: postgres://user@host:5432/name, which several servers share (ownership, the event log,
+    /// boards, kept results); by default SQLite in DATA_DIR, for one server alone. A password goes in
+    /// VSTAGE_DATABASE_URL only: the command line is in every process list, and a password there is refused.
     #[arg(long, global = true, env = "VSTAGE_DATABASE_URL", hide_env_values = true)]
     pub database: Option<String>,
 }
@@ -234,7 +235,7 @@ pub struct ServingOptions {
     #[arg(long, env = "VSTAGE_PUBLIC_URL")]
     pub public_url: Option<String>,
     /// Worker threads serving connections, each with its own event loop; defaults to one per core.
-    #[arg(long, env = "VSTAGE_WORKERS")]
+    #[arg(long, env = "VSTAGE_WORKERS", value_parser = workers)]
     pub workers: Option<NonZeroUsize>,
     /// A start-up check not to make (repeatable): `upstream` (the service answers and takes the key) or
     /// `widget` (the widget is built in --dist). The database and the store are always checked.
@@ -316,7 +317,7 @@ pub struct AccessOptions {
 #[command(next_help_heading = "Limits")]
 pub struct LimitOptions {
     /// Connections served at once; more wait in the system's queue until one closes.
-    #[arg(long, env = "VSTAGE_MAX_CONNECTIONS", default_value_t = 4096)]
+    #[arg(long, env = "VSTAGE_MAX_CONNECTIONS", default_value_t = 4096, value_parser = at_most::<1, MOST_CONNECTIONS>)]
     pub max_connections: usize,
     /// Connections one client address may hold at once; more are answered 429 and closed. A load balancer's
     /// address (`--trusted-proxy`) is not counted. 0 for no limit.
@@ -339,19 +340,19 @@ pub struct TimeOutOptions {
     /// Seconds a client has to send a request's headers, counted from when the connection is ready for one: it
     /// also closes kept-alive connections idle that long. Stops clients that hold connections open by sending
     /// slowly. 0 for no limit.
-    #[arg(long, env = "VSTAGE_HEADER_TIMEOUT_S", default_value_t = 30)]
+    #[arg(long, env = "VSTAGE_HEADER_TIMEOUT_S", default_value_t = 30, value_parser = clap::value_parser!(u64).range(0..=A_DAY_S))]
     pub header_timeout_s: u64,
     /// Seconds a client has to send a request's whole body (uploads have `--upload-timeout-s`): a body sent
     /// slowly is answered 408 instead of holding the connection. 0 for no limit.
-    #[arg(long, env = "VSTAGE_BODY_TIMEOUT_S", default_value_t = 60)]
+    #[arg(long, env = "VSTAGE_BODY_TIMEOUT_S", default_value_t = 60, value_parser = clap::value_parser!(u64).range(0..=A_DAY_S))]
     pub body_timeout_s: u64,
     /// Seconds an upload's whole body may take (a photo of up to 25 MB on a slow connection); 408 after that.
     /// 0 for no limit.
-    #[arg(long, env = "VSTAGE_UPLOAD_TIMEOUT_S", default_value_t = 600)]
+    #[arg(long, env = "VSTAGE_UPLOAD_TIMEOUT_S", default_value_t = 600, value_parser = clap::value_parser!(u64).range(0..=A_DAY_S))]
     pub upload_timeout_s: u64,
     /// Seconds an answer may wait for the client to take the next of its bytes: a client that stops reading (a
     /// ZIP, a file, pipelined requests) loses its connection, and the work for it stops. 0 for no limit.
-    #[arg(long, env = "VSTAGE_SEND_TIMEOUT_S", default_value_t = 30)]
+    #[arg(long, env = "VSTAGE_SEND_TIMEOUT_S", default_value_t = 30, value_parser = clap::value_parser!(u64).range(0..=A_DAY_S))]
     pub send_timeout_s: u64,
     /// The least a request's body, or an answer, must move once it waits for the client: fewer bytes than this in
     /// a window of --transfer-window-s waiting (a body dripped, an answer left unread) and the connection is cut (a
@@ -371,7 +372,7 @@ pub struct EventOptions {
     #[arg(long, env = "VSTAGE_MAX_EVENT_STREAMS", default_value_t = 32)]
     pub max_event_streams: usize,
     /// Seconds between keep-alive comments on live-event streams.
-    #[arg(long, env = "VSTAGE_EVENT_KEEP_ALIVE_S", default_value_t = 15)]
+    #[arg(long, env = "VSTAGE_EVENT_KEEP_ALIVE_S", default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub event_keep_alive_s: u64,
     /// Seconds live events are kept for clients that resume; one that missed older ones is told to reload.
     #[arg(long, env = "VSTAGE_EVENT_WINDOW_S", default_value_t = 24 * 60 * 60)]
@@ -501,11 +502,11 @@ pub struct SandboxArgs {
     #[arg(long, env = "VSTAGE_SANDBOX_WEBHOOK_RETRY_MS", default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_WEBHOOK_RETRY_MS)]
     pub webhook_retry_ms: u64,
     /// The longest a `wait_for_completion` request waits, in seconds.
-    #[arg(long, env = "VSTAGE_SANDBOX_SYNC_TIMEOUT_S", default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_SYNC_TIMEOUT_S)]
+    #[arg(long, env = "VSTAGE_SANDBOX_SYNC_TIMEOUT_S", default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_SYNC_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(0..=A_DAY_S))]
     pub sync_timeout_s: u64,
     /// The longest a `wait_for_completion` request to the long-running address (`/direct-sync`, what
     /// `vstage serve --direct-sync-url` is pointed at) waits, in seconds.
-    #[arg(long, env = "VSTAGE_SANDBOX_DIRECT_SYNC_TIMEOUT_S", default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_DIRECT_SYNC_TIMEOUT_S)]
+    #[arg(long, env = "VSTAGE_SANDBOX_DIRECT_SYNC_TIMEOUT_S", default_value_t = vstage_sandbox::SandboxConfig::DEFAULT_DIRECT_SYNC_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(0..=A_DAY_S))]
     pub direct_sync_timeout_s: u64,
     /// An address prefix on this machine or a private network that photos and masks may be fetched from (e.g.
     /// http://127.0.0.1:8080/api/uploads/); repeat for more. Every other address must be public.
@@ -541,9 +542,28 @@ fn header_name(name: &str) -> Result<axum::http::HeaderName, String> {
     axum::http::HeaderName::try_from(name).map_err(|_| format!("`{name}` is not an HTTP header name"))
 }
 
+/// The longest time-out in seconds an option takes: a day (a longer one is a mistake, and a time that far ahead
+/// is past what the clock can add).
+const A_DAY_S: u64 = 24 * 60 * 60;
+/// The most connections `--max-connections` takes (far more than one machine's file descriptors).
+const MOST_CONNECTIONS: usize = 1 << 20;
+/// The most worker threads `--workers` takes.
+const MOST_WORKERS: usize = 1024;
+
+/// A count from `LEAST` to `MOST`.
+fn at_most<const LEAST: usize, const MOST: usize>(text: &str) -> Result<usize, String> {
+    let count: usize = text.trim().parse().map_err(|_| format!("{text:?} is not a whole number"))?;
+    if (LEAST..=MOST).contains(&count) { Ok(count) } else { Err(format!("{count} is not from {LEAST} to {MOST}")) }
+}
+
+/// `--workers`: 1 to `MOST_WORKERS`.
+fn workers(text: &str) -> Result<NonZeroUsize, String> {
+    at_most::<1, MOST_WORKERS>(text).map(|count| NonZeroUsize::new(count).unwrap_or(NonZeroUsize::MIN))
+}
+
 #[cfg(test)]
 mod tests {
-    use clap::{ArgAction, CommandFactory};
+    use clap::{ArgAction, CommandFactory, Parser};
 
     use super::Cli;
 
@@ -589,6 +609,30 @@ mod tests {
 
     fn variable(arg: &clap::Arg) -> Option<String> {
         arg.get_env().map(|name| name.to_string_lossy().into_owned())
+    }
+
+    #[test]
+    fn times_and_counts_past_what_the_server_can_hold_are_refused_by_name() {
+        let huge = u64::MAX.to_string();
+        for option in [
+            "--header-timeout-s",
+            "--body-timeout-s",
+            "--upload-timeout-s",
+            "--send-timeout-s",
+            "--event-keep-alive-s",
+            "--max-connections",
+            "--workers",
+        ] {
+            for value in [huge.as_str(), "86401000"] {
+                let refused = Cli::try_parse_from(["vstage", "serve", option, value]).unwrap_err().to_string();
+                assert!(refused.contains(option) && refused.contains("invalid value"), "{option} {value}: {refused}");
+            }
+        }
+        for option in ["--sync-timeout-s", "--direct-sync-timeout-s"] {
+            assert!(Cli::try_parse_from(["vstage", "sandbox", option, &huge]).is_err(), "{option}");
+        }
+        let taken = Cli::try_parse_from(["vstage", "serve", "--workers", "4", "--header-timeout-s", "86400"]);
+        assert!(taken.is_ok(), "{:?}", taken.err());
     }
 
     #[test]

@@ -44,6 +44,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Cli, Refusal> {
     let args: Vec<OsString> = args.into_iter().collect();
     let command = Cli::command();
     let first = command.clone().try_get_matches_from(&args).map_err(|error| named(error, &command, &args))?;
+    refuse_a_password_on_the_command_line(&first)?;
     let (Some(path), Some(subcommand)) = (config_path(&first), first.subcommand_name().map(str::to_string)) else {
         return Cli::from_arg_matches(&first).map_err(Refusal::CommandLine);
     };
@@ -73,17 +74,45 @@ fn named(error: clap::Error, command: &clap::Command, args: &[OsString]) -> Refu
     let given = args.iter().any(|arg| {
         arg.to_str().is_some_and(|arg| arg == format!("--{flag}") || arg.starts_with(&format!("--{flag}=")))
     });
-    let variable = std::iter::once(command)
+    // Several commands' options share a flag (serve's and the sandbox's `--listen`): the variable is the one
+    // that holds the value refused.
+    let value = match error.get(ContextKind::InvalidValue) {
+        Some(ContextValue::String(value)) => Some(value.clone()),
+        _ => None,
+    };
+    let variables: Vec<String> = std::iter::once(command)
         .chain(command.get_subcommands())
         .chain(command.get_subcommands().flat_map(clap::Command::get_subcommands))
         .flat_map(clap::Command::get_arguments)
         .filter(|arg| arg.get_long() == Some(flag))
         .filter_map(|arg| arg.get_env().map(|name| name.to_string_lossy().into_owned()))
-        .find(|name| std::env::var_os(name).is_some());
+        .filter(|name| std::env::var_os(name).is_some())
+        .collect();
+    let holds_it = |name: &&String| value.is_some() && std::env::var(name.as_str()).ok() == value;
+    let variable = variables.iter().find(holds_it).or(variables.first());
     match variable {
         Some(variable) if !given => Refusal::Setting(format!("the variable {variable}: {}", sentence(&error))),
         _ => Refusal::CommandLine(error),
     }
+}
+
+/// Refuses `--database` with a password written on the command line, which every process list shows.
+fn refuse_a_password_on_the_command_line(matches: &ArgMatches) -> Result<(), Refusal> {
+    let mut level = Some(matches);
+    while let Some(matches) = level {
+        // (read only where the command has the option: `value_source` asks for one it knows)
+        let given = matches.try_get_one::<String>("database").ok().flatten();
+        let on_the_line = || matches.value_source("database") == Some(clap::parser::ValueSource::CommandLine);
+        if given.is_some_and(|url| carries_a_password(url)) && on_the_line() {
+            return Err(Refusal::Setting(
+                "--database carries a password, which process lists show: give the URL in VSTAGE_DATABASE_URL \
+                 instead (in the service's environment file)"
+                    .into(),
+            ));
+        }
+        level = matches.subcommand().map(|(_, sub)| sub);
+    }
+    Ok(())
 }
 
 /// `--config`'s path, wherever on the command line it was given (it is global).

@@ -62,11 +62,18 @@ impl HostWebhooks {
             return Ok(None);
         }
         for target in targets {
-            let parsed =
-                url::Url::parse(target).with_context(|| format!("--host-webhook-url {target} is not a URL"))?;
+            let shown = crate::upstream::without_credentials(target);
+            let parsed = url::Url::parse(target).with_context(|| format!("--host-webhook-url {shown} is not a URL"))?;
             anyhow::ensure!(
                 matches!(parsed.scheme(), "http" | "https"),
-                "--host-webhook-url {target} must be an http or https address"
+                "--host-webhook-url {shown} must be an http or https address"
+            );
+            // A password in the address would travel in the Host header and stand in the log and in `vstage
+            // deliveries list`: the receiver checks the signature instead.
+            anyhow::ensure!(
+                parsed.username().is_empty() && parsed.password().is_none() && parsed.fragment().is_none(),
+                "--host-webhook-url {shown} must be an address without a user, password or #fragment: your backend \
+                 knows a delivery by its signature (VSTAGE_HOST_WEBHOOK_SECRET)"
             );
         }
         let secret = secret.filter(|secret| !secret.trim().is_empty()).with_context(|| {

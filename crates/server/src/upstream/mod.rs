@@ -153,8 +153,9 @@ pub fn checked_base(option: &str, url: &str) -> anyhow::Result<String> {
 /// `checked_base`, with the URL as parsed.
 fn checked_url(option: &str, url: &str) -> anyhow::Result<(String, url::Url)> {
     let url = url.trim_end_matches('/');
-    let parsed = url::Url::parse(url)
-        .with_context(|| format!("{option} {url} is not a URL; give e.g. https://api.example.com"))?;
+    let parsed = url::Url::parse(url).with_context(|| {
+        format!("{option} {} is not a URL; give e.g. https://api.example.com", without_credentials(url))
+    })?;
     if !matches!(parsed.scheme(), "http" | "https")
         || parsed.query().is_some()
         || parsed.fragment().is_some()
@@ -166,6 +167,17 @@ fn checked_url(option: &str, url: &str) -> anyhow::Result<(String, url::Url)> {
         );
     }
     Ok((url.to_string(), parsed))
+}
+
+/// `url` as an error may show it: whatever stands between its scheme and an `@` (a user and password) hidden, as
+/// it may be said before the URL is known to parse.
+pub fn without_credentials(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_string() };
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => format!("{scheme}://***@{}", &rest[at + 1..]),
+        None => url.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -180,5 +192,14 @@ mod tests {
         assert_eq!(base.target("/v2/user", None).unwrap().as_str(), "/v2/user");
         assert_eq!(base.target("/v2/user", Some("")).unwrap().as_str(), "/v2/user");
         assert!(base.target("/v2/renders", Some("cursor=a b")).is_err());
+    }
+
+    #[test]
+    fn an_address_in_an_error_hides_its_user_and_password() {
+        let refused = checked_base("--upstream", "https://u:s3cret@api.example:99999").unwrap_err().to_string();
+        assert!(!refused.contains("s3cret") && refused.contains("https://***@api.example:99999"), "{refused}");
+        assert_eq!(without_credentials("https://a@b@host/p?q=x@y"), "https://***@host/p?q=x@y");
+        assert_eq!(without_credentials("https://host/p?mail=a@b"), "https://host/p?mail=a@b");
+        assert_eq!(without_credentials("not a url"), "not a url");
     }
 }

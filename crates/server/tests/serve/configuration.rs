@@ -208,3 +208,49 @@ async fn a_wrong_variable_is_named_as_the_variable() {
     assert_eq!(output.status.code(), Some(2), "{said}");
     assert!(said.contains("the variable VSTAGE_RATE_LIMIT: invalid value 'lots' for '--rate-limit"), "{said}");
 }
+
+#[tokio::test]
+async fn of_two_variables_for_one_flag_the_one_holding_the_wrong_value_is_named() {
+    let output = tokio::process::Command::new(VSTAGE)
+        .args(["sandbox", "--api-key", "k"])
+        .env_clear()
+        .env("VSTAGE_LISTEN", "127.0.0.1:8080")
+        .env("VSTAGE_SANDBOX_LISTEN", "nowhere")
+        .kill_on_drop(true)
+        .output()
+        .await
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(said.contains("the variable VSTAGE_SANDBOX_LISTEN: invalid value 'nowhere'"), "{said}");
+}
+
+#[tokio::test]
+async fn a_database_password_on_the_command_line_is_refused_for_the_variable() {
+    let output = tokio::process::Command::new(VSTAGE)
+        .args(["usage", "--from", "2026-11-01", "--to", "2026-12-01", "--database", "postgres://v:hunter2@db/v"])
+        .env_clear()
+        .kill_on_drop(true)
+        .output()
+        .await
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{said}");
+    assert!(said.contains("VSTAGE_DATABASE_URL") && !said.contains("hunter2"), "{said}");
+}
+
+#[test]
+fn a_report_whose_reader_has_gone_ends_quietly() {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let output = std::process::Command::new(VSTAGE)
+        .args(["token", "--sub", "agent-17"])
+        .env_clear()
+        .env("VSTAGE_WIDGET_SECRET", "a-widget-secret-of-at-least-32-bytes-long")
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success() && !said.contains("panicked"), "{said}");
+}

@@ -159,6 +159,18 @@ async fn a_host_webhook_address_without_its_secret_stops_the_start_with_what_to_
         .unwrap();
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success() && said.contains("VSTAGE_HOST_WEBHOOK_SECRET"), "{said}");
+
+    // an address with a password is refused without showing it
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_vstage"))
+        .args(["check", "--host-webhook-url", "https://site:s3cret@backend.example/hooks", "--skip-check", "upstream"])
+        .args(["--skip-check", "widget", "--data-dir"])
+        .arg(tempfile::tempdir().unwrap().path())
+        .env("VSTAGE_HOST_WEBHOOK_SECRET", SECRET)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success() && said.contains("without a user, password"), "{said}");
+    assert!(!said.contains("s3cret"), "{said}");
 }
 
 #[tokio::test]
