@@ -6,7 +6,7 @@ use crate::storage;
 use crate::storage::store::{Setting, SubjectAllowance};
 
 pub async fn run(args: AllowanceArgs) -> anyhow::Result<()> {
-    let store = storage::open(args.database.database.as_deref(), &args.database.data_dir).await?;
+    let store = storage::open_existing(args.database.database.as_deref(), &args.database.data_dir).await?;
     match args.action {
         AllowanceAction::Set { subject, allowance } => {
             anyhow::ensure!(!subject.is_empty(), "name the subject, as the host site's tokens name it");

@@ -5,7 +5,7 @@ use crate::commands::say;
 use crate::storage;
 
 pub async fn run(args: DeliveriesArgs) -> anyhow::Result<()> {
-    let store = storage::open(args.database.database.as_deref(), &args.database.data_dir).await?;
+    let store = storage::open_existing(args.database.database.as_deref(), &args.database.data_dir).await?;
     match args.action {
         DeliveriesAction::List { outcome, limit } => {
             for row in store.deliveries(outcome.as_deref(), limit.max(1)).await? {

@@ -40,7 +40,7 @@ const HEADER: [&str; 7] = ["line", "subject", "listing", "kind", "charged", "ref
 
 pub async fn run(args: UsageArgs) -> anyhow::Result<()> {
     anyhow::ensure!(args.from < args.to, "--to must come after --from");
-    let store = storage::open(args.database.database.as_deref(), &args.database.data_dir).await?;
+    let store = storage::open_existing(args.database.database.as_deref(), &args.database.data_dir).await?;
     let rows = store.ledger(args.subject.as_deref(), args.from, args.to).await?;
     let reservations: Vec<String> = several_renders(&rows).map(|row| row.reservation.clone()).collect();
     let shares = store.render_shares(&reservations).await?;

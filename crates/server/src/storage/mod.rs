@@ -39,6 +39,22 @@ where
     }
 }
 
+/// The database a server keeps, for the commands that read or change what it keeps (`allowance`, `usage`,
+/// `deliveries`): as `open`, but an SQLite database that is not there yet is refused, not made, so that a command
+/// given another data dir than the server's says so instead of answering from an empty one.
+pub async fn open_existing(database: Option<&str>, data_dir: &Path) -> anyhow::Result<Arc<dyn store::Store>> {
+    let file = data_dir.join(sqlite::FILE);
+    if database.is_none() && !file.is_file() {
+        anyhow::bail!(
+            "there is no database at {}: give the data dir `vstage serve` keeps its data in (--data-dir, \
+             VSTAGE_DATA_DIR or `data-dir` in --config; the systemd unit's is /var/lib/vstage), or its --database; \
+             on a new install, `vstage check` with serve's settings makes it",
+            file.display()
+        );
+    }
+    open(database, data_dir).await
+}
+
 /// The database `--database` names: `postgres://...` (or `postgresql://...`), else SQLite in `data_dir`.
 pub async fn open(database: Option<&str>, data_dir: &Path) -> anyhow::Result<Arc<dyn store::Store>> {
     match database {

@@ -254,3 +254,20 @@ fn a_report_whose_reader_has_gone_ends_quietly() {
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success() && !said.contains("panicked"), "{said}");
 }
+
+#[test]
+fn a_report_given_another_data_dir_than_the_servers_says_so_and_makes_nothing() {
+    let elsewhere = tempfile::tempdir().unwrap();
+    let data = elsewhere.path().join("vstage-data");
+    for command in [
+        &["usage", "--from", "2026-11-01", "--to", "2026-12-01"][..],
+        &["allowance", "set", "agent-17", "staging=60"],
+        &["deliveries", "list"],
+    ] {
+        let output =
+            std::process::Command::new(VSTAGE).args(command).arg("--data-dir").arg(&data).env_clear().output().unwrap();
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success() && said.contains("there is no database at"), "{command:?}: {said}");
+        assert!(!data.exists(), "{command:?} made a database of its own");
+    }
+}

@@ -41,6 +41,9 @@ impl std::fmt::Debug for Sqlite {
     }
 }
 
+/// The database's file in the data dir.
+pub const FILE: &str = "vstage.sqlite3";
+
 /// Applied in order, once each (`PRAGMA user_version` counts them); never edited once released, only added to.
 const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/sqlite/0001_initial.sql"),
@@ -68,7 +71,7 @@ impl Sqlite {
     pub fn open(data_dir: &Path) -> anyhow::Result<Sqlite> {
         std::fs::create_dir_all(data_dir)
             .with_context(|| format!("cannot create the data dir {}", data_dir.display()))?;
-        let path = data_dir.join("vstage.sqlite3");
+        let path = data_dir.join(FILE);
         vstage_sandbox::owner_only(&path).with_context(|| format!("cannot make {} private", path.display()))?;
         let connection = Connection::open(&path).with_context(|| format!("cannot open {}", path.display()))?;
         connection
