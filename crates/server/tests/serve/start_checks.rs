@@ -94,9 +94,14 @@ async fn a_missing_widget_or_database_is_named() {
     let dist = dist.path().to_str().unwrap();
     let closed = vstage_postgres_cluster::unused_loopback_port();
     let database = format!("postgres://studio:hunter2-secret@127.0.0.1:{closed}/listings");
-    both_refuse(&["--dist", dist, "--database", &database], &[], &["\"listings\" on 127.0.0.1:", "--database"]).await;
-    let output = vstage("check", &["--dist", dist, "--database", &database], &[]).await;
+    let in_the_environment = [("VSTAGE_DATABASE_URL", database.as_str())];
+    both_refuse(&["--dist", dist], &in_the_environment, &["\"listings\" on 127.0.0.1:", "--database"]).await;
+    let output = vstage("check", &["--dist", dist], &in_the_environment).await;
     assert!(!String::from_utf8_lossy(&output.stderr).contains("hunter2-secret"), "the password is never said");
+    // written on the command line, where process lists show it, it is refused before anything is tried
+    both_refuse(&["--dist", dist, "--database", &database], &[], &["VSTAGE_DATABASE_URL instead"]).await;
+    let output = vstage("check", &["--dist", dist, "--database", &database], &[]).await;
+    assert!(!String::from_utf8_lossy(&output.stderr).contains("hunter2-secret"), "nor said back");
 }
 
 /// (A build without the feature refuses the certificate whatever it is: `results/credentials/not_built.rs`.)
