@@ -1,15 +1,18 @@
 //! The host's references a creation is sent with (the `Vstage-Reference` header, `vstage_api::host_reference`):
 //! read and checked before anything is charged or sent, one for each render the creation makes.
 
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, HeaderName};
 use vstage_api::host_reference::{self, HostReference};
 
 use crate::error::ServerError;
 use crate::proxy::call::Call;
 
+/// The header, by name: looked up by a `&str`, its name is hashed afresh on every call.
+const HEADER: HeaderName = HeaderName::from_static(host_reference::HEADER);
+
 /// The header's text, when the call has it once: twice, or not in visible ASCII, is refused with what to send.
 pub fn sent(headers: &HeaderMap) -> Result<Option<String>, ServerError> {
-    let mut values = headers.get_all(host_reference::HEADER).iter();
+    let mut values = headers.get_all(&HEADER).iter();
     let Some(value) = values.next() else { return Ok(None) };
     if values.next().is_some() {
         return Err(ServerError::BadRequest("Vstage-Reference is given twice; give it once.".into()));

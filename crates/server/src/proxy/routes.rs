@@ -90,18 +90,20 @@ impl Routes {
     {
         let path = request.uri().path().strip_prefix("/api").and_then(split_path);
         let Some((segments, count)) = path else { return Err(request) };
+        // The request's method first (a comparison of two small values), the path's shape only for those.
+        let found = ENDPOINTS
+            .iter()
+            .filter(|endpoint| endpoint.method == request.method())
+            .find_map(|endpoint| endpoint.params(&segments[..count]).map(|params| (endpoint, params)));
         // The methods of the endpoints with this path's shape, for a 405 when none is the request's.
-        let mut other_methods = Vec::new();
-        let mut found = None;
-        for endpoint in ENDPOINTS.iter() {
-            if let Some(params) = endpoint.params(&segments[..count]) {
-                if endpoint.method == request.method() {
-                    found = Some((endpoint, params));
-                    break;
-                }
-                other_methods.push(endpoint.method.as_str());
-            }
-        }
+        let other_methods: Vec<&'static str> = match found {
+            Some(_) => Vec::new(),
+            None => ENDPOINTS
+                .iter()
+                .filter(|endpoint| endpoint.params(&segments[..count]).is_some())
+                .map(|endpoint| endpoint.method.as_str())
+                .collect(),
+        };
         let proxy = self.proxy.clone();
         if found.is_none() && other_methods.is_empty() {
             return Err(request);

@@ -189,19 +189,20 @@ impl HttpClient {
         timeout: Duration,
     ) -> Result<Answer, CallFailure> {
         let deadline = Instant::now() + timeout;
+        let request = with_host(request, origin);
         let call = async {
             // On an idle connection to the origin first. When it ends before any answer (the service closed it as
             // the request went out), an idempotent request goes again on a new connection, as browsers and nginx
             // do; any other is never sent twice.
             if let Some(mut connection) = self.checkout(origin) {
-                match exchange(&mut connection, &request, origin, keep).await {
+                match exchange(&mut connection, &request, keep).await {
                     Err(ExchangeError::NotSent) => {}
                     Err(ExchangeError::NoAnswer(_)) if request.method.is_idempotent() => {}
                     outcome => return self.settle(origin, connection, outcome),
                 }
             }
             let mut connection = self.connect(origin).await?;
-            let outcome = exchange(&mut connection, &request, origin, keep).await;
+            let outcome = exchange(&mut connection, &request, keep).await;
             self.settle(origin, connection, outcome)
         };
         tokio::time::timeout_at(deadline, call).await.unwrap_or(Err(CallFailure::TimedOut))
@@ -270,29 +271,30 @@ impl HttpClient {
     }
 }
 
-/// Sends `request` on `connection` (`Host` names the origin) and reads the whole answer, keeping the headers named
+/// `request` with the headers the client adds: `Host`, naming `origin`, and for a method whose request usually
+/// has content, the length when it has none.
+fn with_host(mut request: Outgoing, origin: &Origin) -> Outgoing {
+    request.headers.insert(HOST, origin.host.clone());
+    if request.body.is_empty()
+        && ![Method::GET, Method::HEAD, Method::DELETE, Method::OPTIONS].contains(&request.method)
+    {
+        request.headers.insert(CONTENT_LENGTH, HeaderValue::from_static("0"));
+    }
+    request
+}
+
+/// Sends `request` (its headers complete, see `with_host`) on `connection` and reads the whole answer, keeping the headers named
 /// in `keep`.
 async fn exchange(
     connection: &mut Connection,
     request: &Outgoing,
-    origin: &Origin,
     keep: &[HeaderName],
 ) -> Result<Answer, ExchangeError> {
     connection.ready().await.map_err(|_| ExchangeError::NotSent)?;
-    let mut outgoing = Request::builder()
-        .method(request.method.clone())
-        .uri(request.target.as_str())
-        .body(Full::new(request.body.clone()))
-        .map_err(|e| ExchangeError::Broken(e.to_string()))?;
-    let headers = outgoing.headers_mut();
-    headers.extend(request.headers.iter().map(|(name, value)| (name.clone(), value.clone())));
-    headers.insert(HOST, origin.host.clone());
-    // A method whose request usually has content says when it has none.
-    if request.body.is_empty()
-        && ![Method::GET, Method::HEAD, Method::DELETE, Method::OPTIONS].contains(&request.method)
-    {
-        headers.insert(CONTENT_LENGTH, HeaderValue::from_static("0"));
-    }
+    let mut outgoing = Request::new(Full::new(request.body.clone()));
+    *outgoing.method_mut() = request.method.clone();
+    *outgoing.uri_mut() = Uri::try_from(request.target.as_str()).map_err(|e| ExchangeError::Broken(e.to_string()))?;
+    *outgoing.headers_mut() = request.headers.clone();
     let answer = connection.send_request(outgoing).await.map_err(|error| match error {
         _ if error.is_canceled() => ExchangeError::NotSent,
         _ if error.is_incomplete_message() || error.is_closed() => ExchangeError::NoAnswer(describe(&error)),
@@ -354,6 +356,8 @@ mod tests {
         Oversized,
         /// Answers with a body of `LARGE_BODY` bytes and keeps the connection.
         Large,
+        /// Answers with this many headers besides its length.
+        Headers(usize),
         /// Closes the connection without answering.
         Hangup,
         /// Answers the first request of a connection; closes it without answering at the second.
@@ -425,6 +429,11 @@ mod tests {
                                     for _ in 0..LARGE_BODY / PIECE.len() {
                                         stream.write_all(&PIECE).await.unwrap();
                                     }
+                                }
+                                Behaviour::Headers(count) => {
+                                    let headers: String = (0..count).map(|n| format!("x-{n}: {n}\r\n")).collect();
+                                    let answer = format!("HTTP/1.1 200 OK\r\n{headers}content-length: 2\r\n\r\nok");
+                                    stream.write_all(answer.as_bytes()).await.unwrap();
                                 }
                                 Behaviour::Oversized => {
                                     let head = b"HTTP/1.1 200 OK\r\ncontent-length: 104857600\r\n\r\nstart";
@@ -629,6 +638,18 @@ mod tests {
         let client = HttpClient::new().unwrap();
         let failure = client.call(&service.origin, get(), KEEP, LONG).await.unwrap_err();
         assert!(matches!(&failure, CallFailure::Unreachable(message) if message.contains("64 MiB")), "{failure}");
+    }
+
+    #[tokio::test]
+    async fn an_answer_with_more_than_a_hundred_headers_is_refused() {
+        // `MAX_HEADERS`: 99 headers and the length pass, one more does not.
+        let hundred = stand_in(Behaviour::Headers(99)).await;
+        let client = HttpClient::new().unwrap();
+        let answer = client.call(&hundred.origin, get(), KEEP, LONG).await.unwrap();
+        assert_eq!(answer.body, "ok");
+        let too_many = stand_in(Behaviour::Headers(100)).await;
+        let refused = client.call(&too_many.origin, get(), KEEP, LONG).await.unwrap_err();
+        assert!(matches!(refused, CallFailure::Unreachable(_)), "{refused:?}");
     }
 
     #[tokio::test]
