@@ -29,7 +29,7 @@ impl KeptResults {
         kind: Option<VariationType>,
         result: &VariationResult,
     ) {
-        let key = format!("{render_id}/{variation_id}");
+        let key = variation_key(render_id, variation_id);
         if subject.is_empty() || !self.copying.lock().unwrap_or_else(|p| p.into_inner()).insert(key.clone()) {
             return;
         }
@@ -74,7 +74,8 @@ impl KeptResults {
         kind: Option<&VariationType>,
         sources: Vec<Source>,
     ) -> Result<bool, ServerError> {
-        let _turn = self.one_at_a_time.lock().await;
+        let _subjects_turn = self.by_subject.of(subject.to_string()).await;
+        let _turn = self.by_variation.of(variation_key(render_id, variation_id)).await;
         let known = self.store.ever_kept(render_id, variation_id).await?;
         // Kept already, or removed by its owner or the retention period: not copied again.
         if known || sources.is_empty() {
@@ -125,15 +126,25 @@ impl KeptResults {
         sources: Vec<Source>,
         stored: &mut Vec<(Source, Location, u64)>,
     ) -> Result<(), ServerError> {
-        // Copies are made one at a time: what the subject keeps cannot change before this one is recorded.
+        // The subject's copies are made one at a time: what it keeps cannot change before this one is recorded.
         let used = match self.limits.quota {
             Some(_) => self.used_by(subject).await?,
             None => 0,
         };
         let mut adding = 0u64;
+        // Each image's photo read once for its three copies, whether it could be read or not.
+        let mut originals: HashMap<u32, Option<Original>> = HashMap::new();
         for source in sources {
             let fetched = self.fetcher.fetch(&source.url).await?;
-            let original = self.original_of(render_id, u32::try_from(source.index).unwrap_or(u32::MAX)).await;
+            let view = u32::try_from(source.index).unwrap_or(u32::MAX);
+            let original = match originals.get(&view) {
+                Some(read) => read.clone(),
+                None => {
+                    let read = self.original_of(render_id, view).await;
+                    originals.insert(view, read.clone());
+                    read
+                }
+            };
             let bytes = self.marked(fetched, kind, &source.file(), original.as_ref()).await?;
             adding += bytes.len() as u64;
             if self.limits.quota.is_some_and(|quota| used + adding > quota) {

@@ -46,6 +46,7 @@ mod routes;
 mod signing;
 #[cfg(test)]
 mod tests;
+mod turns;
 
 pub use answers::has_finished_variations_in;
 pub use routes::{link_routes, routes};
@@ -75,9 +76,11 @@ pub struct KeptResults {
     limits: KeptLimits,
     /// Variations being copied now (`render/variation`), so two reads do not copy one twice.
     copying: Mutex<HashSet<String>>,
-    /// Copies are made one at a time, so the quota check sees every copy before it (and the service is asked for
-    /// one result's images at a time).
-    one_at_a_time: tokio::sync::Mutex<()>,
+    /// A subject's copies are made one at a time, so its quota check sees every copy before it (and the service is
+    /// asked for one of its results' images at a time); other subjects' go on meanwhile.
+    by_subject: turns::Turns,
+    /// A variation's kept files change a step at a time: kept, a file added, removed.
+    by_variation: turns::Turns,
     /// The listing site's backend, told of each variation kept (`variation.done`).
     host_webhooks: Option<Arc<HostWebhooks>>,
     /// What signs each copy's content credentials, and where the photos renders were made from are read.
@@ -102,7 +105,8 @@ impl KeptResults {
             links,
             limits,
             copying: Mutex::default(),
-            one_at_a_time: Default::default(),
+            by_subject: Default::default(),
+            by_variation: Default::default(),
             host_webhooks: None,
             signing: None,
         }
@@ -118,7 +122,8 @@ impl KeptResults {
     /// it is served, counted, removed and expired with the variation's own files. A variation whose files were
     /// removed (by its owner or the retention period) is not kept again, a file at a time either.
     pub async fn add_file(&self, subject: &str, file: KeptFile, bytes: Bytes) -> Result<(), ServerError> {
-        let _turn = self.one_at_a_time.lock().await;
+        let _subjects_turn = self.by_subject.of(subject.to_string()).await;
+        let _turn = self.by_variation.of(variation_key(&file.render_id, &file.variation_id)).await;
         let known = self.store.kept_files(std::slice::from_ref(&file.render_id)).await?;
         let (mut any, mut removed) = (false, true);
         for kept in known.iter().filter(|kept| kept.variation_id == file.variation_id) {
@@ -250,3 +255,8 @@ impl VariationFiles {
 
 /// Kept files by variation `(render, variation)`, each by `(image index, role)`, as `render/variation/file`.
 type Kept = HashMap<(String, String), HashMap<(usize, String), String>>;
+
+/// The key of variation `variation_id` of render `render_id`: its turns, and its copying under way.
+fn variation_key(render_id: &str, variation_id: &str) -> String {
+    format!("{render_id}/{variation_id}")
+}

@@ -44,8 +44,9 @@ impl KeptResults {
         render_id: String,
         variation_id: String,
     ) -> Result<Json<Value>, ServerError> {
-        // one at a time with the files being kept, so none is added between listing them and marking them removed
-        let _turn = self.one_at_a_time.lock().await;
+        // a step of its own beside the files being kept, so none is added between listing them and marking them
+        // removed
+        let _turn = self.by_variation.of(variation_key(&render_id, &variation_id)).await;
         let kept: Vec<(String, String)> = self
             .store
             .kept_files(std::slice::from_ref(&render_id))
