@@ -129,6 +129,7 @@ impl AppState {
             webhook_url,
             public_url,
             body_timeout: seconds(args.timeouts.body_timeout_s),
+            upload_timeout: seconds(args.timeouts.upload_timeout_s),
             kept,
             allowances,
             host_webhooks,

@@ -58,7 +58,7 @@ impl Operation {
     /// form with a photo.
     pub fn body_limit(self, headers: &HeaderMap) -> usize {
         match self {
-            Operation::V1Create if is_form(headers) => PHOTO_FORM,
+            _ if self.is_upload(headers) => PHOTO_FORM,
             Operation::CreateRender | Operation::AddVariations | Operation::V1Create => RENDER_JSON,
             Operation::CreateRenders | Operation::AddVariationsInBulk => BULK_JSON,
             Operation::SetWebhookSecret | Operation::Analyze | Operation::CheckViews | Operation::V1CreateVariation => {
@@ -66,6 +66,11 @@ impl Operation {
             }
             _ => 0,
         }
+    }
+
+    /// Whether the call carries a photo, as an upload does (v1's form): its body has an upload's time.
+    pub fn is_upload(self, headers: &HeaderMap) -> bool {
+        self == Operation::V1Create && is_form(headers)
     }
 
     /// Whether a call runs to its end, record included, even when its browser goes away: a creation the service
@@ -465,6 +470,9 @@ async fn photo_of_form(body: Bytes, boundary: String) -> Result<PhotoFile, Serve
     let Some(bytes) = photo else {
         return Err(ServerError::BadRequest("The form has no `file`; send the photo as the form's file.".into()));
     };
+    if bytes.len() > crate::storage::uploads::MAX_BYTES {
+        return Err(crate::storage::uploads::too_large());
+    }
     let (cleaned, format, _, _) = tokio::task::spawn_blocking(move || crate::storage::uploads::cleaned_photo(bytes))
         .await
         .map_err(|e| ServerError::Internal(format!("reading a photo stopped: {e}")))??;
@@ -502,5 +510,25 @@ impl Call {
             Call::DeleteWebhookSecret => Method::DELETE,
             _ => Method::POST,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::http::header::CONTENT_TYPE;
+    use axum::http::{HeaderMap, HeaderValue};
+
+    use super::Operation;
+
+    #[test]
+    fn only_v1s_form_has_an_uploads_time_and_size() {
+        let mut form = HeaderMap::new();
+        form.insert(CONTENT_TYPE, HeaderValue::from_static("multipart/form-data; boundary=b"));
+        let mut json = HeaderMap::new();
+        json.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        assert!(Operation::V1Create.is_upload(&form));
+        assert!(!Operation::V1Create.is_upload(&json));
+        assert!(!Operation::CreateRender.is_upload(&form), "v2 takes photos by address");
+        assert!(Operation::V1Create.body_limit(&form) > Operation::V1Create.body_limit(&json));
     }
 }

@@ -71,6 +71,8 @@ pub struct ProxyState {
     pub public_url: String,
     /// How long a request's whole body may take to arrive (`--body-timeout-s`).
     pub body_timeout: Option<Duration>,
+    /// How long a photo's may, in v1's form (`--upload-timeout-s`, as an upload's).
+    pub upload_timeout: Option<Duration>,
     /// Finished results copied into this server's storage; their addresses replace the service's in answers.
     pub kept: Arc<KeptResults>,
     /// Each subject's photos per month: a creation is charged before it is sent.

@@ -190,9 +190,11 @@ where
     let (parts, body) = request.into_parts();
     // Who is calling is settled before a byte of the body is read.
     let Admitted { subject, slot } = proxy.state.gate.admit(&parts)?;
-    let body = collect(body, endpoint.operation.body_limit(&parts.headers), proxy.state.body_timeout).await?;
-    let params = params?;
     let operation = endpoint.operation;
+    let timeout =
+        if operation.is_upload(&parts.headers) { proxy.state.upload_timeout } else { proxy.state.body_timeout };
+    let body = collect(body, operation.body_limit(&parts.headers), timeout).await?;
+    let params = params?;
     let handled = async move {
         let path = endpoint.upstream_path(&params)?;
         let query = parts.uri.query().unwrap_or_default();

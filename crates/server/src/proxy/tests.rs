@@ -90,6 +90,26 @@ async fn token_holders_choose_no_webhook_and_no_private_address() {
 }
 
 #[tokio::test]
+async fn a_v1_forms_photo_over_25_mb_is_refused_as_an_upload_is() {
+    let upstream = RecordingUpstream::start().await;
+    let server = TestApp::in_front_of(&upstream, &["--access", "token"]).await;
+    // within the form's 26 MiB, over the 25 MB a photo may be
+    let mut form = b"--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.jpg\"\r\n\r\n".to_vec();
+    form.extend(std::iter::repeat_n(b'x', crate::storage::uploads::MAX_BYTES + 1));
+    form.extend(b"\r\n--b--\r\n");
+    let (status, refused) = server
+        .ask(Method::POST, "/api/v1/render/create?room_type=living&style=modern")
+        .bearer(&server.token("alice"))
+        .header("content-type", "multipart/form-data; boundary=b")
+        .body(form)
+        .answer()
+        .await;
+    assert_eq!(status, 413, "{refused}");
+    assert!(refused["message"].as_str().unwrap().contains("over 25 MB"), "{refused}");
+    assert!(upstream.seen().is_empty(), "nothing reached the service");
+}
+
+#[tokio::test]
 async fn a_token_holder_is_not_told_the_accounts_figures_when_the_service_refuses_for_the_account() {
     let upstream = RecordingUpstream::start().await;
     let server = TestApp::in_front_of(&upstream, &["--access", "token"]).await;

@@ -231,7 +231,7 @@ fn not_an_image() -> ServerError {
     ServerError::Unsupported("The file is not an image; upload a JPEG, PNG or WebP photo.".into())
 }
 
-fn too_large() -> ServerError {
+pub(crate) fn too_large() -> ServerError {
     ServerError::TooLarge("The photo is over 25 MB; export it smaller and upload it again.".into())
 }
 
