@@ -21,10 +21,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let listening = listener.local_addr()?;
     let Started { state, store, embedded_sandbox } = start(&args, listening, Secrets::from_env()).await?;
     if let Some(address) = args.serving.metrics_listen {
-        let listener = bind(address).await?;
-        say(&format!("vstage metrics on http://{}/metrics", listener.local_addr()?));
-        let app = metrics::routes(move || store.pool_state());
-        tokio::spawn(async move { axum::serve(listener, app).await });
+        serve_metrics(bind(address).await?, serving_options(&args, &state), store)?;
     }
 
     announce(&listener, state.proxy.upstream.mode())?;
@@ -45,6 +42,35 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     serving::serve(listener, options, per_address, for_each_worker, stopping).await?;
     drop(embedded_sandbox);
     say("vstage stopped");
+    Ok(())
+}
+
+/// Connections the metrics' address takes at once: a scraper or two, and the operator's curl.
+const METRICS_CONNECTIONS: usize = 16;
+
+/// Serves the metrics on their own address, with the main address's deadlines and a cap of its own, until the
+/// process ends.
+fn serve_metrics(
+    listener: tokio::net::TcpListener,
+    options: serving::Options,
+    store: Arc<dyn Store>,
+) -> anyhow::Result<()> {
+    say(&format!("vstage metrics on http://{}/metrics", listener.local_addr()?));
+    let options = serving::Options {
+        workers: std::num::NonZeroUsize::MIN,
+        max_connections: METRICS_CONNECTIONS,
+        with_peer: false,
+        ..options
+    };
+    let app: serving::AppFactory<_> = Arc::new(move || {
+        let store = store.clone();
+        Ok(metrics::routes(move || store.pool_state()))
+    });
+    tokio::spawn(async move {
+        if let Err(error) = serving::serve(listener, options, None, app, std::future::pending()).await {
+            tracing::error!("the metrics' address stopped serving: {error:#}");
+        }
+    });
     Ok(())
 }
 

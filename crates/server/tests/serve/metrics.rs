@@ -116,3 +116,23 @@ async fn text_logs_to_a_pipe_carry_no_colour_codes() {
     assert!(output.contains("webhook secret is set to the one kept in"), "{output}");
     assert!(!output.contains("set to VSTAGE_WEBHOOK_SECRET"), "{output}");
 }
+
+#[tokio::test]
+async fn the_metrics_address_disconnects_a_client_that_never_finishes_its_headers() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let address = format!("127.0.0.1:{}", vstage_postgres_cluster::unused_loopback_port());
+    let dist = widget_dir();
+    let server =
+        Server::start_with(dist.path(), &["--metrics-listen", &address, "--header-timeout-s", "1"], &[]).await;
+    let mut slow = tokio::net::TcpStream::connect(&address).await.unwrap();
+    slow.write_all(b"GET /metrics HTTP/1.1\r\nHost: vstage\r\n").await.unwrap();
+    // closed without an answer, as on the main address (an idle one held it for ever before)
+    let mut rest = Vec::new();
+    let read = tokio::time::timeout(std::time::Duration::from_secs(10), slow.read_to_end(&mut rest)).await;
+    assert!(read.is_ok(), "the connection is still open after 10 s");
+    assert_eq!(String::from_utf8_lossy(&rest), "");
+    let scraped = reqwest::get(format!("http://{address}/metrics")).await.unwrap();
+    assert_eq!(scraped.status(), 200, "a scrape that sends its request is served");
+    drop(server);
+}
