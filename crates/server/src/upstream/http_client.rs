@@ -1,9 +1,9 @@
 //! The one HTTP client for calls to the service (or the embedded sandbox): hyper's HTTP/1.1 client connections over
-//! rustls with the platform's certificate verification, kept alive in a small pool per origin, no redirects followed,
+//! rustls with the platform's certificate verification, kept alive in a bounded pool (`pool`), no redirects followed,
 //! time-outs on connect and call, answers bounded in size. Each serving worker has its own client, so a call and its
 //! connection stay on one thread.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
@@ -18,11 +18,10 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use tokio::time::Instant;
 use tower::ServiceExt;
 
+use super::pool::{Limits, Pool};
 use crate::addresses::Resolver;
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-/// Idle connections kept per origin; more are closed once their call is done.
-const MAX_IDLE_PER_ORIGIN: usize = 64;
 /// The longest answer head read (status line and headers; nginx's default limit is 4 or 8 KiB), and the most
 /// headers it may have.
 const MAX_HEAD: usize = 64 * 1024;
@@ -86,7 +85,7 @@ pub struct HttpClient {
     connector: HttpsConnector<HttpConnector<Resolver>>,
     http1: http1::Builder,
     /// Connections not in use, by origin (the proxy talks to one or two).
-    idle: Arc<Mutex<Vec<OriginPool>>>,
+    idle: Arc<Pool<Origin, Connection>>,
 }
 
 /// Where calls go: scheme and host, parsed once, with the `Host` header that names them.
@@ -114,21 +113,12 @@ impl Origin {
         let host = HeaderValue::from_str(authority.as_str()).map_err(|e| format!("{url}: {e}"))?;
         Ok(Origin { scheme, authority, host })
     }
+}
 
-    fn is(&self, other: &Origin) -> bool {
+/// The same scheme and host (the `Host` header follows from them).
+impl PartialEq for Origin {
+    fn eq(&self, other: &Origin) -> bool {
         self.authority == other.authority && self.scheme == other.scheme
-    }
-}
-
-/// The idle connections to one origin, the most recently used last.
-struct OriginPool {
-    origin: Origin,
-    connections: Vec<Connection>,
-}
-
-impl std::fmt::Debug for OriginPool {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} idle connections to {}", self.connections.len(), self.origin.authority)
     }
 }
 
@@ -176,7 +166,7 @@ impl HttpClient {
             .wrap_connector(http);
         let mut http1 = http1::Builder::new();
         http1.max_headers(MAX_HEADERS).max_header_size(MAX_HEAD).max_buf_size(MAX_BUFFER);
-        Ok(HttpClient { connector, http1, idle: Arc::default() })
+        Ok(HttpClient { connector, http1, idle: Arc::new(Pool::new(Limits::CLIENT)) })
     }
 
     /// Sends `request` to `origin` and reads the whole answer, all within `timeout`.
@@ -194,7 +184,7 @@ impl HttpClient {
             // On an idle connection to the origin first. When it ends before any answer (the service closed it as
             // the request went out), an idempotent request goes again on a new connection, as browsers and nginx
             // do; any other is never sent twice.
-            if let Some(mut connection) = self.checkout(origin) {
+            if let Some(mut connection) = self.idle.take(origin) {
                 match exchange(&mut connection, &request, keep).await {
                     Err(ExchangeError::NotSent) => {}
                     Err(ExchangeError::NoAnswer(_)) if request.method.is_idempotent() => {}
@@ -218,36 +208,12 @@ impl HttpClient {
         match outcome {
             Ok(answer) => {
                 if !connection.is_closed() {
-                    self.check_in(origin, connection);
+                    self.idle.put(origin, connection);
                 }
                 Ok(answer)
             }
             Err(ExchangeError::NotSent) => Err(CallFailure::Unreachable("the connection closed at once".into())),
             Err(ExchangeError::NoAnswer(error) | ExchangeError::Broken(error)) => Err(CallFailure::Unreachable(error)),
-        }
-    }
-
-    /// The most recently used idle connection to the origin that is still open; closed ones are dropped on the
-    /// way.
-    fn checkout(&self, origin: &Origin) -> Option<Connection> {
-        let mut idle = self.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let pool = idle.iter_mut().find(|pool| pool.origin.is(origin))?;
-        std::iter::from_fn(|| pool.connections.pop()).find(|connection| !connection.is_closed())
-    }
-
-    /// Puts a connection back for the next call to its origin.
-    fn check_in(&self, origin: &Origin, connection: Connection) {
-        let mut idle = self.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let index = match idle.iter().position(|pool| pool.origin.is(origin)) {
-            Some(index) => index,
-            None => {
-                idle.push(OriginPool { origin: origin.clone(), connections: Vec::new() });
-                idle.len() - 1
-            }
-        };
-        let connections = &mut idle[index].connections;
-        if connections.len() < MAX_IDLE_PER_ORIGIN {
-            connections.push(connection);
         }
     }
 
@@ -336,6 +302,7 @@ fn describe(error: &(dyn std::error::Error + 'static)) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     use tokio::io::{AsyncReadExt, AsyncWriteExt};

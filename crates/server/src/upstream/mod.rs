@@ -2,6 +2,7 @@
 //! Either way it is reached over HTTP with the key header, so every local run exercises the real chain.
 
 pub mod http_client;
+mod pool;
 pub mod sandbox_files;
 
 use std::path::Path;

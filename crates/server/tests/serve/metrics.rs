@@ -123,8 +123,7 @@ async fn the_metrics_address_disconnects_a_client_that_never_finishes_its_header
 
     let address = format!("127.0.0.1:{}", vstage_postgres_cluster::unused_loopback_port());
     let dist = widget_dir();
-    let server =
-        Server::start_with(dist.path(), &["--metrics-listen", &address, "--header-timeout-s", "1"], &[]).await;
+    let server = Server::start_with(dist.path(), &["--metrics-listen", &address, "--header-timeout-s", "1"], &[]).await;
     let mut slow = tokio::net::TcpStream::connect(&address).await.unwrap();
     slow.write_all(b"GET /metrics HTTP/1.1\r\nHost: vstage\r\n").await.unwrap();
     // closed without an answer, as on the main address (an idle one held it for ever before)
