@@ -72,8 +72,10 @@ impl Uploads {
         Uploads { files, public_base, store, limits, decoding: Semaphore::new(cores) }
     }
 
-    /// Checks, cleans and stores one image of `subject`'s.
-    pub async fn store(&self, bytes: Bytes, subject: &str) -> Result<Uploaded, ServerError> {
+    /// Checks, cleans and stores one image of `subject`'s. Once it is counted against the quota, storing it runs
+    /// to its end even when the caller goes away meanwhile: cut off between the two, the quota would count for
+    /// good a file that is not there (the retention sweep frees only what it finds stored).
+    pub async fn store(self: &Arc<Self>, bytes: Bytes, subject: &str) -> Result<Uploaded, ServerError> {
         if bytes.is_empty() {
             return Err(ServerError::BadRequest("The upload is empty; choose a photo and send it again.".into()));
         }
@@ -89,11 +91,10 @@ impl Uploads {
         let extension = format.extensions_str().first().copied().unwrap_or("img");
         let name = format!("{}.{extension}", random_name()?);
         let size = cleaned.len();
-        self.reserve(&name, subject, size as u64).await?;
-        if let Err(error) = self.files.put(&Location::from(name.as_str()), cleaned.into()).await {
-            self.store.forget_uploads(&[name]).await?;
-            return Err(ServerError::Internal(format!("the storage refused an upload: {error}")));
-        }
+        let (uploads, kept_as, subject_of) = (self.clone(), name.clone(), subject.to_string());
+        tokio::spawn(async move { uploads.reserve_and_put(&kept_as, &subject_of, cleaned).await })
+            .await
+            .map_err(|e| ServerError::Internal(format!("storing an upload stopped: {e}")))??;
         // Not its name: whoever has it may read the photo.
         tracing::info!(bytes = size, width, height, "stored an upload");
         Ok(Uploaded {
@@ -103,6 +104,16 @@ impl Uploads {
             bytes: size,
             content_type: format.to_mime_type(),
         })
+    }
+
+    /// Counts `cleaned` against `subject`'s quota as `name`, then stores it; not counted when it could not be stored.
+    async fn reserve_and_put(&self, name: &str, subject: &str, cleaned: Bytes) -> Result<(), ServerError> {
+        self.reserve(name, subject, cleaned.len() as u64).await?;
+        if let Err(error) = self.files.put(&Location::from(name), cleaned.into()).await {
+            self.store.forget_uploads(&[name.to_string()]).await?;
+            return Err(ServerError::Internal(format!("the storage refused an upload: {error}")));
+        }
+        Ok(())
     }
 
     /// Records `name` as `subject`'s, if its uploads stay within the quota with it (checked and recorded in one
