@@ -18,6 +18,11 @@ use crate::browser::{click_text, dist, studio, with_browser};
 use crate::embed::{start_host, watched_host_page};
 use crate::support::Server;
 
+/// Milliseconds since the epoch, on this machine's clock (the sandbox's and the page's).
+fn now_ms() -> f64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |since| since.as_secs_f64() * 1000.0)
+}
+
 /// A 1x1 photo: processing costs nothing, so the figures are the studio's.
 pub const PHOTO: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC";
 const VARIATIONS: u64 = 4;
@@ -149,10 +154,12 @@ async fn figure_delay_from_finishing_to_showing_with_events() {
     // later ones of eight finish after the page has painted its cards.
     const COUNT: usize = 8;
     let server = Server::start(&dist()).await;
-    // the service's own completion times arrive in the `done` deliveries (`timestamp`)
+    // the service's own completion times arrive in the `done` deliveries (`timestamp`); and when each reached
+    // this plain HTTP reader, beside the page's, to tell the server's part from the browser's
     let stream = reqwest::Client::new().get(server.api("/events")).send().await.unwrap();
     let finished = tokio::spawn(async move {
         let mut times = std::collections::HashMap::new();
+        let mut read_at = Vec::new();
         let mut body = stream.bytes_stream();
         let mut text = String::new();
         use futures_util::StreamExt;
@@ -164,15 +171,14 @@ async fn figure_delay_from_finishing_to_showing_with_events() {
                 if let Some(data) = block.lines().find_map(|line| line.strip_prefix("data: ")) {
                     let event: Value = serde_json::from_str(data).unwrap_or_default();
                     if event["event_type"] == "done" {
-                        times.insert(
-                            event["variation_id"].as_str().unwrap_or_default().to_string(),
-                            event["timestamp"].as_f64().unwrap_or_default(),
-                        );
+                        let done = event["timestamp"].as_f64().unwrap_or_default();
+                        times.insert(event["variation_id"].as_str().unwrap_or_default().to_string(), done);
+                        read_at.push(now_ms() - done);
                     }
                 }
             }
         }
-        times
+        (times, read_at)
     });
     let render = create(&server, COUNT as u64).await;
     with_browser(|driver| async move {
@@ -209,7 +215,7 @@ async fn figure_delay_from_finishing_to_showing_with_events() {
         "#;
         let screen: Value = driver.execute_async(script, vec![json!(COUNT)]).await?.convert()?;
         let opened = screen["opened"].as_f64().unwrap_or(f64::MAX);
-        let finished = finished.await.expect("the event reader ends");
+        let (finished, read_by_plain_client) = finished.await.expect("the event reader ends");
         // what reached the page (`heard`) and what it showed (`seen`), after the service finished it
         let delays = |times: &Value| -> Vec<f64> {
             let mut delays: Vec<f64> = times
@@ -233,6 +239,10 @@ async fn figure_delay_from_finishing_to_showing_with_events() {
             record("studio: variation finished to its event on the page (median)", "ms", median(heard.clone()));
             record("studio: variation finished to its event on the page (p95)", "ms", p95(&heard));
         }
+        let mut plain = read_by_plain_client;
+        plain.sort_by(f64::total_cmp);
+        record("studio: variation finished to its event at a plain HTTP reader (median)", "ms", median(plain.clone()));
+        record("studio: variation finished to its event at a plain HTTP reader (p95)", "ms", p95(&plain));
         Ok(())
     })
     .await;
