@@ -1,7 +1,7 @@
 //! What the originals page finds of the listing photo's content credentials (`results::credentials`): read back
 //! by the reference crate's reader, trusting this server's signer, with the kept original to compare with the
-//! parent they name. Kept files do not change, so each photo is read once, on the blocking pool, and remembered
-//! (a bounded number of them: the page is public).
+//! parent they name. Kept files do not change, so each photo is read once, on the blocking pool, one per core at
+//! a time, and remembered (a bounded number of them: the page is public).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -10,7 +10,7 @@ use super::Disclosures;
 use crate::results::credentials::{self, Verdict, media_type};
 use crate::storage::store::DisclosureRecord;
 
-/// The verdicts remembered at most; past it they are forgotten and read again.
+/// The verdicts remembered at most; past it one is forgotten for each new one, and read again when asked for.
 const REMEMBERED: usize = 4096;
 
 #[derive(Debug, Default)]
@@ -27,6 +27,12 @@ impl Disclosures {
         if let Some(known) = self.remembered().get(&record.photo_file) {
             return Some(known.clone());
         }
+        // One reading per core at a time, as photos are decoded: the page is public, and its first views come
+        // together. A view that waited finds the verdict another reached meanwhile.
+        let _turn = self.decoding.acquire().await.ok()?;
+        if let Some(known) = self.remembered().get(&record.photo_file) {
+            return Some(known.clone());
+        }
         let photo = self.kept.read_file(&record.photo_file).await.ok()?;
         let original = self.kept.read_file(&record.original_file).await.ok()?;
         let format = media_type(&photo)?;
@@ -34,7 +40,10 @@ impl Disclosures {
             tokio::task::spawn_blocking(move || credentials.verify(&photo, format, Some(&original))).await.ok()?;
         let mut remembered = self.remembered();
         if remembered.len() >= REMEMBERED {
-            remembered.clear();
+            // One forgotten, not all: past the bound, the pages viewed most are not all read again at once.
+            if let Some(forgotten) = remembered.keys().next().cloned() {
+                remembered.remove(&forgotten);
+            }
         }
         remembered.insert(record.photo_file.clone(), verdict.clone());
         Some(verdict)
