@@ -1223,3 +1223,60 @@ async fn a_claimed_event_stays_in_the_log_as_long_as_those_before_it() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_charge_handed_on_over_two_renders_is_given_back_once_for_each() {
+    on_both(|store| async move {
+        let defaults = Limits { staging: Some(10), image_editing: Some(10) };
+        let staging = Cost::of(UsageKind::Staging, 1);
+        for (id, render_id) in [("rsv_x", "rnd_x"), ("rsv_y", "rnd_y")] {
+            store.reserve(&reservation(id, "finn", staging, 10), defaults, 0, unreported()).await.unwrap();
+            store.settle(id, &[(render_id.into(), staging)]).await.unwrap();
+        }
+        // one bulk addition of edits to both renders, and a second reserved free while the first stands charged
+        let to_both = |id: &str| {
+            let added = ["rnd_x", "rnd_y"]
+                .map(|render_id| AddedTo { render_id: render_id.into(), kinds: vec![UsageKind::ImageEditing] });
+            Reservation { added: added.to_vec(), what: "variations".into(), ..reservation(id, "finn", Cost::NONE, 20) }
+        };
+        let reserved = store.reserve(&to_both("rsv_a"), defaults, 0, unreported()).await.unwrap();
+        assert_eq!(reserved, charged(Cost::of(UsageKind::ImageEditing, 2), &[]));
+        let reserved = store.reserve(&to_both("rsv_h"), defaults, 0, unreported()).await.unwrap();
+        assert_eq!(reserved, charged(Cost::NONE, &[]));
+        store
+            .added_variations("rsv_h", &[("rnd_x".into(), "var_hx".into()), ("rnd_y".into(), "var_hy".into())])
+            .await
+            .unwrap();
+        store.refund("rsv_a", "refused by the service").await.unwrap();
+        let used = |kind: UsageKind| {
+            let store = store.clone();
+            async move {
+                let rows = store.ledger(Some("finn"), 0, 100).await.unwrap();
+                rows.iter().filter(|row| row.kind == kind).map(|row| row.amount).sum::<i64>()
+            }
+        };
+        assert_eq!(used(UsageKind::ImageEditing).await, 2, "rsv_h, made, pays for both renders");
+        // and refused in turn, it hands both shares on to the one it made free
+        let reserved = store.reserve(&to_both("rsv_c"), defaults, 0, unreported()).await.unwrap();
+        assert_eq!(reserved, charged(Cost::NONE, &[]));
+        store
+            .added_variations("rsv_c", &[("rnd_x".into(), "var_cx".into()), ("rnd_y".into(), "var_cy".into())])
+            .await
+            .unwrap();
+        store.refund("rsv_h", "refused by the service").await.unwrap();
+        assert_eq!(
+            used(UsageKind::ImageEditing).await,
+            2,
+            "rsv_c pays for both: {:?}",
+            store.ledger(None, 0, 100).await
+        );
+        // Both renders fail whole: each share is given back once, never more than was paid.
+        for render_id in ["rnd_x", "rnd_y"] {
+            let failed = [format!("var_{render_id}"), format!("var_c{}", &render_id[4..])];
+            store.refund_render(render_id, &failed, "failed", RefundBounds::default()).await.unwrap();
+        }
+        assert_eq!(used(UsageKind::ImageEditing).await, 0, "{:?}", store.ledger(Some("finn"), 0, 100).await);
+        assert_eq!(used(UsageKind::Staging).await, 0);
+    })
+    .await;
+}

@@ -355,9 +355,12 @@ async fn hand_on_relied_charges(tx: &tokio_postgres::Transaction<'_>, reservatio
             &[&heir, &photos, &render_id, &reservation, &kind],
         )
         .await?;
+        // From the one row that holds this render's share: the row of this render when the charge was itself
+        // handed on (a row per render), else the charge's own.
         tx.execute(
-            "UPDATE ledger SET amount = amount - $1 WHERE reservation = $2 AND kind = $3 AND amount > 0",
-            &[&photos, &reservation, &kind],
+            "UPDATE ledger SET amount = amount - $1 WHERE seq = (SELECT seq FROM ledger \
+             WHERE reservation = $2 AND kind = $3 AND amount > 0 ORDER BY render_ids = $4 DESC, seq LIMIT 1)",
+            &[&photos, &reservation, &kind, &render_id],
         )
         .await?;
         tx.execute("DELETE FROM ledger WHERE reservation = $1 AND kind = $2 AND amount = 0", &[&reservation, &kind])
@@ -399,7 +402,7 @@ async fn standing_shares(
 ) -> Result<Vec<StandingShare>, ServerError> {
     let rows = tx
         .query(
-            "SELECT c.reservation, l.subject, c.kind, c.photos, l.at \
+            "SELECT DISTINCT c.reservation, l.subject, c.kind, c.photos, l.at \
              FROM render_charges c \
              JOIN ledger l ON l.reservation = c.reservation AND l.kind = c.kind AND l.amount > 0 \
              WHERE c.render_id = $1 AND c.photos > 0 AND NOT EXISTS (SELECT 1 FROM ledger r \

@@ -293,9 +293,12 @@ fn hand_on_relied_charges(tx: &Connection, reservation: &str) -> rusqlite::Resul
              LIMIT 1",
             params![heir, photos, render_id, reservation, kind],
         )?;
+        // From the one row that holds this render's share: the row of this render when the charge was itself
+        // handed on (a row per render), else the charge's own.
         tx.execute(
-            "UPDATE ledger SET amount = amount - ?1 WHERE reservation = ?2 AND kind = ?3 AND amount > 0",
-            params![photos, reservation, kind],
+            "UPDATE ledger SET amount = amount - ?1 WHERE seq = (SELECT seq FROM ledger \
+             WHERE reservation = ?2 AND kind = ?3 AND amount > 0 ORDER BY render_ids = ?4 DESC, seq LIMIT 1)",
+            params![photos, reservation, kind, render_id],
         )?;
         tx.execute(
             "DELETE FROM ledger WHERE reservation = ?1 AND kind = ?2 AND amount = 0",
@@ -350,7 +353,7 @@ fn levels_reached(
 /// Each of `render_id`'s charges' share that still stands (never given back), with when it was charged.
 fn standing_shares(tx: &Connection, render_id: &str) -> rusqlite::Result<Vec<StandingShare>> {
     tx.prepare_cached(
-        "SELECT c.reservation, l.subject, c.kind, c.photos, l.at \
+        "SELECT DISTINCT c.reservation, l.subject, c.kind, c.photos, l.at \
          FROM render_charges c \
          JOIN ledger l ON l.reservation = c.reservation AND l.kind = c.kind AND l.amount > 0 \
          WHERE c.render_id = ?1 AND c.photos > 0 AND NOT EXISTS (SELECT 1 FROM ledger r \
