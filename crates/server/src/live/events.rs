@@ -26,6 +26,12 @@ use crate::metrics::metrics;
 pub use crate::storage::store::StoredEvent;
 use crate::storage::store::{ClaimReporter, Delivery, LogBounds, Store};
 
+/// The stream's own events, beside the service's: events were missed (read everything again), and the token
+/// expired (connect again). The service's deliveries never go under these names (`webhooks::event_name`).
+const RESET: &str = "reset";
+const TOKEN_EXPIRED: &str = "token_expired";
+pub(crate) const OWN_EVENTS: [&str; 2] = [RESET, TOKEN_EXPIRED];
+
 /// The most events one resume replays; a client further behind is told to `reset`.
 const REPLAY_LIMIT: i64 = 1000;
 
@@ -268,12 +274,12 @@ async fn next_event(mut state: StreamState) -> Option<(Result<Event, Infallible>
                 }
                 ToSend::Reset { newest } => Event::default()
                     .id(newest.to_string())
-                    .event("reset")
+                    .event(RESET)
                     .data(r#"{"message":"Some live events were missed and are no longer kept; reload."}"#),
                 ToSend::TokenExpired => {
                     state.ended = true;
                     Event::default()
-                        .event("token_expired")
+                        .event(TOKEN_EXPIRED)
                         .data(r#"{"message":"The widget token has expired; connect again with a new one."}"#)
                 }
             };

@@ -310,9 +310,11 @@ fn published(event: &WebhookEvent, event_type: &str, id: &str) -> Result<String,
     Ok(read.to_string())
 }
 
-/// An SSE event name: the webhook's `event_type` when it is a plain word, else `unknown`.
+/// An SSE event name: the webhook's `event_type` when it is a plain word and not one of the stream's own
+/// (`events::OWN_EVENTS`: a delivery named `reset` would have the widget read everything again), else `unknown`.
 fn event_name(event_type: Option<&str>) -> String {
     match event_type {
+        Some(name) if super::events::OWN_EVENTS.contains(&name) => "unknown".into(),
         Some(name) if !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') => name.into(),
         _ => "unknown".into(),
     }

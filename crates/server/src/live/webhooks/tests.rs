@@ -141,4 +141,6 @@ fn event_names_are_plain_words() {
     assert_eq!(event_name(Some("done")), "done");
     assert_eq!(event_name(Some("evil\nretry: 1")), "unknown");
     assert_eq!(event_name(None), "unknown");
+    assert_eq!(event_name(Some("reset")), "unknown", "the stream's own events are not the service's to send");
+    assert_eq!(event_name(Some("token_expired")), "unknown");
 }
