@@ -217,6 +217,7 @@ impl WebhookReceiver {
             Access::Token(_) => String::new(),
         };
         let window = i64::try_from(self.events.window().as_millis()).unwrap_or(i64::MAX);
+        let created = created(self.host_webhooks.clone(), kind, &id, now);
         Ok(Delivery {
             resource: resource_key(kind, &id),
             kind,
@@ -232,6 +233,7 @@ impl WebhookReceiver {
             seen_since: now - SEEN_FOR_MS - AHEAD_MS,
             events_since: now.saturating_sub(window),
             reported: reported(self.host_webhooks.clone(), event, now),
+            created,
         })
     }
 
@@ -281,6 +283,13 @@ fn reported(hooks: Option<Arc<HostWebhooks>>, event: &WebhookEvent, now: i64) ->
     let (Some(hooks), WebhookEvent::Error(failed)) = (hooks, event) else { return None };
     let failed = failed.clone();
     Some(ReportFor(Arc::new(move |subject: &str| hooks.variation_failed(subject, &failed, now))))
+}
+
+/// The host's `render.created` for a render a delivery adopts (`Delivery::created`); none for an analysis.
+fn created(hooks: Option<Arc<HostWebhooks>>, kind: Kind, id: &str, now: i64) -> Option<ReportFor> {
+    let hooks = hooks.filter(|_| kind == Kind::Render)?;
+    let id = [id.to_string()];
+    Some(ReportFor(Arc::new(move |creator: &str| hooks.renders_created(creator, &id, now))))
 }
 
 fn acknowledged() -> Json<Value> {

@@ -62,6 +62,7 @@ fn delivery(id: &str, body: &str, now: i64) -> Delivery {
         seen_since: now - SEEN_FOR_MS,
         events_since: 0,
         reported: None,
+        created: None,
     }
 }
 
@@ -999,7 +1000,10 @@ async fn the_host_outbox_delivers_each_event_once_in_order_per_render() {
         store.record_owners(Kind::Render, &["rnd_a".into()], "alice", &first).await.unwrap();
         // again, as a retried record: nothing new
         store.record_owners(Kind::Render, &["rnd_a".into()], "alice", &first).await.unwrap();
-        let later = [outbox_entry("msg_2", a, "rnd_a", 1_001), outbox_entry("msg_3", a, "rnd_b", 1_001)];
+        // (a render's later event is of another kind: it is reported created once)
+        let done =
+            super::outbox::OutboxEntry { kind: "variation.done".into(), ..outbox_entry("msg_2", a, "rnd_a", 1_001) };
+        let later = [done, outbox_entry("msg_3", a, "rnd_b", 1_001)];
         store.record_owners(Kind::Render, &["rnd_b".into()], "alice", &later).await.unwrap();
         assert_eq!(store.delivery_counts().await.unwrap().pending, 4);
 
@@ -1277,6 +1281,47 @@ async fn a_charge_handed_on_over_two_renders_is_given_back_once_for_each() {
         }
         assert_eq!(used(UsageKind::ImageEditing).await, 0, "{:?}", store.ledger(Some("finn"), 0, 100).await);
         assert_eq!(used(UsageKind::Staging).await, 0);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_render_adopted_from_an_early_delivery_is_reported_created_once() {
+    use super::store::ReportFor;
+    on_both(|store| async move {
+        let target = "https://host.example/in";
+        let created =
+            |id: &'static str| ReportFor(Arc::new(move |_: &str| vec![outbox_entry(id, target, "rnd_a", 1_000)]));
+        let creation = Creation {
+            token: "crt_a",
+            kind: Kind::Render,
+            subject: "alice",
+            photo: None,
+            reference: None,
+            references_differ: false,
+        };
+        store.record_creation(&creation, 1_000).await.unwrap();
+        // the service's delivery comes before the creation's answer: the render is adopted, and reported created
+        let early = Delivery {
+            creation: Some("crt_a".into()),
+            created: Some(created("msg_adopted")),
+            ..delivery("rnd_a", "a", 1_000)
+        };
+        assert_eq!(store.receive_delivery(early).await.unwrap().unwrap().subject, "alice");
+        // the answer comes after all and reports it again; a later delivery of the owned render adopts nothing
+        let answered = [outbox_entry("msg_answered", target, "rnd_a", 1_001)];
+        store.record_owners(Kind::Render, &["rnd_a".into()], "alice", &answered).await.unwrap();
+        let later = Delivery {
+            creation: Some("crt_a".into()),
+            created: Some(created("msg_later")),
+            ..delivery("rnd_a", "b", 1_002)
+        };
+        store.receive_delivery(later).await.unwrap().unwrap();
+        let claimed = store.claim_due(target, 2_000, 60_000, 10).await.unwrap();
+        let ids: Vec<&str> = claimed.iter().map(|claimed| claimed.entry.id.as_str()).collect();
+        assert_eq!(ids, ["msg_adopted"], "reported created first by the delivery that adopted it");
+        store.settle_delivery(claimed[0].seq, super::outbox::Attempt::Sent, 2_001).await.unwrap();
+        assert!(store.claim_due(target, 2_002, 60_000, 10).await.unwrap().is_empty(), "and once");
     })
     .await;
 }

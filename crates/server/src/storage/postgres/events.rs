@@ -4,9 +4,10 @@ use super::*;
 use crate::storage::store::EventLog;
 
 /// The subject a delivery is for: its render's recorded owner, or else the subject that started the creation it
-/// names, recorded now as the owner (with the photo and the host's references the creation named); `None` for neither.
+/// names, recorded now as the owner (with the photo and the host's references the creation named, and the render
+/// reported created); `None` for neither.
 async fn owner_or_creator(
-    tx: &tokio_postgres::Transaction<'_>,
+    tx: &deadpool_postgres::Transaction<'_>,
     delivery: &Delivery,
 ) -> Result<Option<String>, ServerError> {
     let kind = delivery.kind.as_str();
@@ -26,6 +27,7 @@ async fn owner_or_creator(
         &[&kind, &delivery.id, &creator],
     )
     .await?;
+    outbox::enqueue(tx, &delivery.created_for(&creator)).await?;
     tx.execute(
         "INSERT INTO render_photos (render_id, address)
          SELECT $1, photo FROM creations WHERE token = $2 AND kind = 'render' AND photo IS NOT NULL

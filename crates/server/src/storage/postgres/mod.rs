@@ -56,6 +56,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/0011_host_references.sql"),
     include_str!("../../../migrations/postgres/0012_awaited_references.sql"),
     include_str!("../../../migrations/postgres/0013_render_views.sql"),
+    include_str!("../../../migrations/postgres/0014_outbox_by_render_kind.sql"),
 ];
 
 pub struct Postgres {

@@ -7,16 +7,28 @@ use tokio_postgres::Row;
 
 use super::Postgres;
 use crate::error::ServerError;
+use crate::host_webhooks::events::RENDER_CREATED;
 use crate::storage::outbox::{Attempt, Claimed, DeliveryCounts, DeliveryRow, HostOutbox, OutboxEntry};
 use crate::storage::store::with_reference;
 
 /// Puts `entries` in the outbox within `tx`, due at once; an entry already there (the same event for the same
-/// receiver) is left as it is. The render's references are filled in when an entry is claimed.
+/// receiver) is left as it is, and so is a render's `render.created` for a receiver it was reported created to
+/// before (by the delivery that adopted it, or the creation's answer: whichever came first). The render's
+/// references are filled in when an entry is claimed.
 pub(super) async fn enqueue(tx: &impl GenericClient, entries: &[OutboxEntry]) -> Result<(), ServerError> {
     for entry in entries {
+        if entry.kind == RENDER_CREATED && !entry.render_id.is_empty() {
+            // Two servers reporting one render created (its adopting delivery, its answer) take turns here, so
+            // the second sees the first's.
+            let key = format!("render-created:{}", entry.render_id);
+            tx.execute("SELECT pg_advisory_xact_lock(hashtext($1)::BIGINT)", &[&key]).await?;
+        }
         tx.execute(
             "INSERT INTO host_outbox (id, target, render_id, kind, payload, created_at, next_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (id, target) DO NOTHING",
+             SELECT $1, $2, $3::TEXT, $4::TEXT, $5, $6, $6
+             WHERE $4::TEXT <> 'render.created' OR $3::TEXT = '' OR NOT EXISTS (SELECT 1 FROM host_outbox
+                 WHERE render_id = $3::TEXT AND kind = 'render.created' AND target = $2)
+             ON CONFLICT (id, target) DO NOTHING",
             &[&entry.id, &entry.target, &entry.render_id, &entry.kind, &entry.payload, &entry.created_at],
         )
         .await?;

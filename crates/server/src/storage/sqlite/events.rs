@@ -20,6 +20,7 @@ impl EventLog for Sqlite {
                             "INSERT OR IGNORE INTO owners (kind, id, subject) VALUES (?1, ?2, ?3)",
                             params![delivery.kind.as_str(), delivery.id, creator],
                         )?;
+                        outbox::enqueue(&tx, &delivery.created_for(&creator))?;
                         tx.execute(
                             "INSERT OR IGNORE INTO render_photos (render_id, address)
                              SELECT ?1, photo FROM creations WHERE token = ?2 AND kind = 'render' AND photo IS NOT NULL",

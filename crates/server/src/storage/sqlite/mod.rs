@@ -64,6 +64,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/sqlite/0016_host_references.sql"),
     include_str!("../../../migrations/sqlite/0017_awaited_references.sql"),
     include_str!("../../../migrations/sqlite/0018_render_views.sql"),
+    include_str!("../../../migrations/sqlite/0019_outbox_by_render_kind.sql"),
 ];
 
 impl Sqlite {

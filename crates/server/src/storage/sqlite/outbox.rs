@@ -9,11 +9,16 @@ use crate::storage::outbox::{Attempt, Claimed, DeliveryCounts, DeliveryRow, Host
 use crate::storage::store::with_reference;
 
 /// Puts `entries` in the outbox within `tx`, due at once; an entry already there (the same event for the same
-/// receiver) is left as it is. The render's references are filled in when an entry is claimed.
+/// receiver) is left as it is, and so is a render's `render.created` for a receiver it was reported created to
+/// before (by the delivery that adopted it, or the creation's answer: whichever came first). The render's
+/// references are filled in when an entry is claimed.
 pub(super) fn enqueue(tx: &Transaction<'_>, entries: &[OutboxEntry]) -> rusqlite::Result<()> {
     let mut insert = tx.prepare_cached(
         "INSERT INTO host_outbox (id, target, render_id, kind, payload, created_at, next_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) ON CONFLICT (id, target) DO NOTHING",
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?6
+         WHERE ?4 <> 'render.created' OR ?3 = '' OR NOT EXISTS (SELECT 1 FROM host_outbox
+             WHERE render_id = ?3 AND kind = 'render.created' AND target = ?2)
+         ON CONFLICT (id, target) DO NOTHING",
     )?;
     for entry in entries {
         insert.execute(params![

@@ -49,6 +49,9 @@ pub struct Delivery {
     /// The host's webhooks that report the event, made for its owner once the store knows it (none for an event
     /// kept unowned): they go into the outbox in the event's transaction.
     pub reported: Option<ReportFor>,
+    /// The host's `render.created`, made for the creator of the render this delivery adopts (by `creation`): the
+    /// render is reported created even when the creation's answer never came.
+    pub created: Option<ReportFor>,
 }
 
 /// Makes the host's webhooks that report an event, for the subject that owns it.
@@ -70,10 +73,19 @@ impl std::fmt::Debug for ReportFor {
 impl Delivery {
     /// The host's webhooks that report this delivery for `subject`: none for an event kept unowned.
     pub fn reported_for(&self, subject: &str) -> Vec<OutboxEntry> {
-        match &self.reported {
-            Some(ReportFor(report)) if !subject.is_empty() => report(subject),
-            _ => Vec::new(),
-        }
+        report_for(self.reported.as_ref(), subject)
+    }
+
+    /// The host's webhooks that report the render created, for `creator`, who adopts it.
+    pub fn created_for(&self, creator: &str) -> Vec<OutboxEntry> {
+        report_for(self.created.as_ref(), creator)
+    }
+}
+
+fn report_for(reporter: Option<&ReportFor>, subject: &str) -> Vec<OutboxEntry> {
+    match reporter {
+        Some(ReportFor(report)) if !subject.is_empty() => report(subject),
+        _ => Vec::new(),
     }
 }
 
