@@ -1274,11 +1274,20 @@ async fn a_charge_handed_on_over_two_renders_is_given_back_once_for_each() {
             "rsv_c pays for both: {:?}",
             store.ledger(None, 0, 100).await
         );
-        // Both renders fail whole: each share is given back once, never more than was paid.
-        for render_id in ["rnd_x", "rnd_y"] {
-            let failed = [format!("var_{render_id}"), format!("var_c{}", &render_id[4..])];
-            store.refund_render(render_id, &failed, "failed", RefundBounds::default()).await.unwrap();
-        }
+        // Both renders fail whole: each share is given back once, never more than was paid; and the one that has
+        // not failed yet still stands charged for its edits meanwhile.
+        let failed = |render_id: &str, more: &[&str]| {
+            let mut failed = vec![format!("var_{render_id}"), format!("var_c{}", &render_id[4..])];
+            failed.extend(more.iter().map(|id| id.to_string()));
+            failed
+        };
+        store.refund_render("rnd_x", &failed("rnd_x", &[]), "failed", RefundBounds::default()).await.unwrap();
+        assert_eq!(used(UsageKind::ImageEditing).await, 1);
+        let edit_y = adding("rsv_d", "finn", "rnd_y", &[UsageKind::ImageEditing]);
+        let reserved = store.reserve(&edit_y, defaults, 0, unreported()).await.unwrap();
+        assert_eq!(reserved, charged(Cost::NONE, &[]), "rnd_y's edits are still paid for");
+        store.added_variations("rsv_d", &[("rnd_y".into(), "var_dy".into())]).await.unwrap();
+        store.refund_render("rnd_y", &failed("rnd_y", &["var_dy"]), "failed", RefundBounds::default()).await.unwrap();
         assert_eq!(used(UsageKind::ImageEditing).await, 0, "{:?}", store.ledger(Some("finn"), 0, 100).await);
         assert_eq!(used(UsageKind::Staging).await, 0);
     })

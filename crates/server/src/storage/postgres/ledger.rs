@@ -288,7 +288,8 @@ async fn levels_reached(
     Ok(Ok(reached))
 }
 
-/// Render `render_id`'s charges, each with whether it stands (no refund of its share, nor of its whole charge).
+/// Render `render_id`'s charges, each with whether it stands (no refund of its share, nor of the whole of the
+/// charge's row that covers this render: a charge handed on has a row per render).
 async fn render_charges(
     tx: &tokio_postgres::Transaction<'_>,
     render_id: &str,
@@ -297,6 +298,7 @@ async fn render_charges(
         .query(
             "SELECT c.kind, c.photos, NOT EXISTS (SELECT 1 FROM ledger r JOIN ledger l \
                  ON l.reservation = r.reservation AND l.kind = r.kind AND l.amount > 0 \
+                     AND position(',' || c.render_id || ',' in ',' || l.render_ids || ',') > 0 \
                  WHERE r.reservation = c.reservation AND r.kind = c.kind AND r.amount < 0 \
                  AND r.render_ids IN (c.render_id, l.render_ids)) \
              FROM render_charges c WHERE c.render_id = $1",
@@ -405,6 +407,7 @@ async fn standing_shares(
             "SELECT DISTINCT c.reservation, l.subject, c.kind, c.photos, l.at \
              FROM render_charges c \
              JOIN ledger l ON l.reservation = c.reservation AND l.kind = c.kind AND l.amount > 0 \
+                 AND position(',' || c.render_id || ',' in ',' || l.render_ids || ',') > 0 \
              WHERE c.render_id = $1 AND c.photos > 0 AND NOT EXISTS (SELECT 1 FROM ledger r \
                  WHERE r.reservation = c.reservation AND r.kind = c.kind AND r.amount < 0 \
                  AND r.render_ids IN (c.render_id, l.render_ids))",
