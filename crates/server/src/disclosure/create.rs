@@ -273,7 +273,7 @@ impl Recorder {
         let prefix = if index == 0 { String::new() } else { format!("{index}-") };
         let (file, cleaned) = (format!("{prefix}{ORIGINAL}.{extension}"), original.bytes);
         let decoding = cleaned.clone();
-        let _turn = self.disclosures.decoding.acquire().await.map_err(|e| ServerError::Internal(e.to_string()))?;
+        let turn = self.disclosures.decoding.acquire().await.map_err(|e| ServerError::Internal(e.to_string()))?;
         let for_screens = tokio::task::spawn_blocking(move || {
             let photo = vstage_imaging::decode(&decoding)?;
             vstage_imaging::optimized_copy(&photo, usize::MAX)
@@ -281,6 +281,8 @@ impl Recorder {
         .await
         .map_err(|e| ServerError::Internal(format!("making the original's copy for screens stopped: {e}")))?
         .map_err(ServerError::BadRequest)?;
+        // Given back before the copies are kept: keeping waits for the subject's other copies.
+        drop(turn);
         let record = kept_file(subject, render_id, variation_id, index, ORIGINAL, &file, cleaned.len());
         kept.add_file(subject.as_str(), record, cleaned).await?;
         let screens = format!("{prefix}original-1280.jpg");

@@ -13,8 +13,20 @@ use crate::storage::store::DisclosureRecord;
 /// The verdicts remembered at most; past it one is forgotten for each new one, and read again when asked for.
 const REMEMBERED: usize = 4096;
 
-#[derive(Debug, Default)]
-pub struct Verdicts(Mutex<HashMap<String, Verdict>>);
+/// The verdicts remembered, and the readings' turns: one per core, their own (a disclosure's decodes, which wait
+/// on the subject's copies, never hold the public page back).
+#[derive(Debug)]
+pub struct Verdicts {
+    remembered: Mutex<HashMap<String, Verdict>>,
+    reading: tokio::sync::Semaphore,
+}
+
+impl Default for Verdicts {
+    fn default() -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        Verdicts { remembered: Mutex::default(), reading: tokio::sync::Semaphore::new(cores) }
+    }
+}
 
 impl Disclosures {
     /// The verdict on `record`'s photo, `None` when this server signs no credentials or the files cannot be read;
@@ -27,9 +39,9 @@ impl Disclosures {
         if let Some(known) = self.remembered().get(&record.photo_file) {
             return Some(known.clone());
         }
-        // One reading per core at a time, as photos are decoded: the page is public, and its first views come
-        // together. A view that waited finds the verdict another reached meanwhile.
-        let _turn = self.decoding.acquire().await.ok()?;
+        // One reading per core at a time: the page is public, and its first views come together. A view that
+        // waited finds the verdict another reached meanwhile.
+        let _turn = self.verdicts.reading.acquire().await.ok()?;
         if let Some(known) = self.remembered().get(&record.photo_file) {
             return Some(known.clone());
         }
@@ -50,6 +62,6 @@ impl Disclosures {
     }
 
     fn remembered(&self) -> std::sync::MutexGuard<'_, HashMap<String, Verdict>> {
-        self.verdicts.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.verdicts.remembered.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
